@@ -1,0 +1,3 @@
+from optlint.cli import main
+
+main()

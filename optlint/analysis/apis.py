@@ -1,0 +1,127 @@
+"""What optlint knows about the Optax, Equinox and JAX APIs, kept as data.
+
+Measured against equinox 0.13.8 / optax 0.2.8 (see tests/test_apis_against_libraries.py, which checks
+the equinox table against whatever equinox is installed).
+"""
+
+from __future__ import annotations
+
+# Spellings of the same function across JAX/Optax versions, mapped to one canonical name.
+_CANONICAL = {
+    "jax.tree_map": "jax.tree_util.tree_map",
+    "jax.tree.map": "jax.tree_util.tree_map",
+    "jax.tree.leaves": "jax.tree_util.tree_leaves",
+    "optax.transforms.masked": "optax.masked",
+    "optax.transforms.partition": "optax.multi_transform",
+    "optax.partition": "optax.multi_transform",
+    "optax.transforms.MultiSteps": "optax.MultiSteps",
+    "optax.transforms.chain": "optax.chain",
+    "optax.transforms.zero_nans": "optax.zero_nans",
+    "optax.transforms.add_decayed_weights": "optax.add_decayed_weights",
+    "optax.transforms.apply_if_finite": "optax.apply_if_finite",
+    "optax.schedules.inject_hyperparams": "optax.inject_hyperparams",
+    "optax.schedules.inject_stateful_hyperparams": "optax.inject_hyperparams",
+    "optax.inject_stateful_hyperparams": "optax.inject_hyperparams",
+    "functools.partial": "functools.partial",
+}
+
+
+def canonical_name(qualified: str) -> str:
+    if qualified.startswith("optax._src."):
+        # optax._src.alias.adamw -> optax.adamw
+        parts = qualified.split(".")
+        qualified = "optax." + parts[-1]
+    return _CANONICAL.get(qualified, qualified)
+
+
+# Functions that return a pytree with the structure of their second-positional pytree argument
+# (a "module-shaped" value when that argument is an Equinox module; such a value is callable).
+TREE_MAPPERS = {
+    "jax.tree_util.tree_map": 1,
+    "equinox.tree_at": 1,
+}
+# Functions that return the module they are given, or one shaped like it.
+MODULE_PRESERVING = {
+    "equinox.apply_updates": 0,
+    "optax.apply_updates": 0,
+    "equinox.nn.inference_mode": 0,
+    "equinox.tree_inference": 0,
+    "equinox.combine": 0,
+}
+ARRAY_FILTERS = {"equinox.is_array", "equinox.is_inexact_array"}
+
+# equinox.nn layers and what their leaves are, measured by building each one.
+#   "callable": holds functions (MLP's activations): optax init raises.
+#   "scalar": holds Python floats or bools (Dropout.p): silently given optimizer state, or a
+#             structure mismatch later.
+#   "arrays": arrays only.
+EQUINOX_NN_LEAVES = {
+    "MLP": "callable",
+    "Lambda": "callable",
+    "WeightNorm": "callable",
+    "Pool": "callable",
+    **{f"{kind}Pool{d}d": "callable" for kind in ("Max", "Avg") for d in (1, 2, 3)},
+    **{f"Adaptive{kind}Pool{d}d": "callable" for kind in ("Max", "Avg") for d in (1, 2, 3)},
+    "AdaptivePool": "callable",
+    "BatchNorm": "scalar",
+    "Dropout": "scalar",
+    "MultiheadAttention": "scalar",
+    "SpectralNorm": "scalar",
+    "Linear": "arrays",
+    "Conv": "arrays",
+    **{f"Conv{d}d": "arrays" for d in (1, 2, 3)},
+    "ConvTranspose": "arrays",
+    **{f"ConvTranspose{d}d": "arrays" for d in (1, 2, 3)},
+    "Embedding": "arrays",
+    "LayerNorm": "arrays",
+    "RMSNorm": "arrays",
+    "GroupNorm": "arrays",
+    "GRUCell": "arrays",
+    "LSTMCell": "arrays",
+    "Identity": "arrays",
+    "PReLU": "arrays",
+    "RotaryPositionalEmbedding": "arrays",
+    "StateIndex": "arrays",
+}
+# Containers whose leaves are those of the layers they are given.
+EQUINOX_NN_CONTAINERS = {"Sequential"}
+
+# Annotations that mean "this field is an array".
+ARRAY_ANNOTATIONS = {
+    "jax.Array", "jax.numpy.ndarray", "jax.numpy.array", "numpy.ndarray", "jaxtyping.Array",
+    "jaxtyping.Float", "jaxtyping.Int", "jaxtyping.Bool", "jaxtyping.Shaped", "jaxtyping.Inexact",
+    "jaxtyping.Num", "jaxtyping.Real", "jaxtyping.Complex", "jaxtyping.Key", "jaxtyping.PRNGKeyArray",
+    "jaxtyping.ArrayLike", "jaxtyping.Float32", "jax.typing.ArrayLike", "Array",
+}
+CALLABLE_ANNOTATIONS = {"typing.Callable", "collections.abc.Callable", "Callable"}
+SCALAR_ANNOTATIONS = {"float", "int", "bool", "str", "complex"}
+
+# Optax functions that do not build gradient transformations.
+OPTAX_NON_TRANSFORMS = {
+    "optax.apply_updates", "optax.incremental_update", "optax.periodic_update", "optax.global_norm",
+    "optax.value_and_grad_from_state", "optax.safe_norm", "optax.safe_root_mean_squares",
+    "optax.tree_utils", "optax.GradientTransformation", "optax.EmptyState",
+    "optax.GradientTransformationExtraArgs",
+}
+OPTAX_NON_TRANSFORM_SUFFIXES = ("_schedule", "_loss", "_cross_entropy", "_with_integer_labels")
+OPTAX_LOSS_PREFIXES = ("optax.losses.", "optax.schedules.", "optax.tree_utils.", "optax.tree.",
+                       "optax.projections.", "optax.perturbations.", "optax.assignment.")
+# Schedules: callables Optax's inject_hyperparams is meant to receive.
+OPTAX_SCHEDULE_PREFIX = "optax.schedules."
+
+
+def is_optax_transform_factory(qualified: str) -> bool:
+    if not qualified.startswith("optax.") or qualified in OPTAX_NON_TRANSFORMS:
+        return False
+    if qualified.startswith(OPTAX_LOSS_PREFIXES) or qualified.endswith(OPTAX_NON_TRANSFORM_SUFFIXES):
+        return False
+    leaf = qualified.rsplit(".", 1)[-1]
+    if leaf in {"l2_loss", "huber_loss", "hinge_loss", "cosine_similarity", "cosine_distance",
+                "squared_error", "log_cosh", "ctc_loss", "smooth_labels", "join_schedules"}:
+        return False
+    return True
+
+
+def is_optax_schedule(qualified: str) -> bool:
+    return qualified.startswith(OPTAX_SCHEDULE_PREFIX) or qualified.endswith("_schedule") or (
+        qualified == "optax.join_schedules")

@@ -1,0 +1,73 @@
+"""Import aliases resolved to qualified names, with a light table of our own.
+
+libcst's QualifiedNameProvider runs full scope analysis, which costs several times the parse itself;
+a dict from local names to dotted paths, filled while the indexer walks the file, is all rules need.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from optlint.analysis.apis import canonical_name
+
+
+def dotted_name(node: cst.BaseExpression) -> str | None:
+    """`a.b.c` as a string, or None when the expression is not a plain dotted name."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted_name(node.value)
+        return None if base is None else f"{base}.{node.attr.value}"
+    return None
+
+
+class ImportTable:
+    """Local name -> fully qualified name, for every import in a file."""
+
+    def __init__(self) -> None:
+        self.aliases: dict[str, str] = {}
+
+    def add_import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = dotted_name(alias.name)
+            if full is None:
+                continue
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.aliases[alias.asname.name.value] = full
+            else:
+                # `import a.b.c` binds `a`, and `a.b.c` is then reached through it.
+                head = full.split(".", 1)[0]
+                self.aliases[head] = head
+
+    def add_import_from(self, node: cst.ImportFrom) -> None:
+        if isinstance(node.names, cst.ImportStar):
+            return
+        module = dotted_name(node.module) if node.module is not None else ""
+        prefix = "." * len(node.relative) + (module or "")
+        for alias in node.names:
+            name = dotted_name(alias.name)
+            if name is None:
+                continue
+            local = name
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                local = alias.asname.name.value
+            joiner = "" if prefix.endswith(".") or not prefix else "."
+            self.aliases[local] = f"{prefix}{joiner}{name}"
+
+    def qualify(self, node: cst.BaseExpression) -> str | None:
+        """The canonical qualified name of `node` if its root is an imported name."""
+        dotted = dotted_name(node)
+        if dotted is None:
+            return None
+        head, _, rest = dotted.partition(".")
+        base = self.aliases.get(head)
+        if base is None:
+            return None
+        return canonical_name(f"{base}.{rest}" if rest else base)
+
+    def local_alias_for(self, module: str) -> str | None:
+        """The name this file uses for `module` (e.g. `eqx` for equinox), if it imports it whole."""
+        for local, full in self.aliases.items():
+            if full == module:
+                return local
+        return None

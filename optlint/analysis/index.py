@@ -1,0 +1,252 @@
+"""One walk over a parsed file that records what the rules and the inference need.
+
+The walk records scopes and their bindings (in source order), classes with their fields and
+`self.x = ...` attributes, the return expressions of functions, and every call. Rules then look at
+the recorded calls; nothing walks the tree a second time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import libcst as cst
+
+from optlint.analysis.imports import ImportTable
+
+BindingKind = Literal["assign", "def", "class", "param", "opaque"]
+
+
+@dataclass
+class Binding:
+    kind: BindingKind
+    order: int
+    value: cst.BaseExpression | None = None
+    # Index path into `value` for tuple unpacking: `a, (b, c) = v` gives c the path (1, 1).
+    path: tuple[int, ...] = ()
+    node: cst.CSTNode | None = None  # the FunctionDef / ClassDef / Param
+    scope: Scope | None = None  # the scope `value` is evaluated in
+
+
+@dataclass
+class Scope:
+    kind: Literal["module", "class", "function"]
+    node: cst.CSTNode
+    parent: Scope | None
+    bindings: dict[str, list[Binding]] = field(default_factory=dict)
+    # For methods: the class they belong to and the name of their first parameter.
+    owner: ClassInfo | None = None
+    self_name: str | None = None
+
+    def bind(self, name: str, binding: Binding) -> None:
+        binding.scope = binding.scope or self
+        self.bindings.setdefault(name, []).append(binding)
+
+
+@dataclass
+class FieldInfo:
+    name: str
+    annotation: cst.BaseExpression | None
+    default: cst.BaseExpression | None
+
+
+@dataclass
+class ClassInfo:
+    name: str
+    node: cst.ClassDef
+    scope: Scope  # the scope the class statement is in
+    bases: list[cst.BaseExpression]
+    fields: dict[str, FieldInfo] = field(default_factory=dict)
+    # `self.x = value` in any method, with the method's scope.
+    attributes: dict[str, list[Binding]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CallSite:
+    node: cst.Call
+    scope: Scope
+    order: int
+
+
+@dataclass
+class FunctionInfo:
+    node: cst.FunctionDef | cst.Lambda
+    scope: Scope  # the function's own scope
+    returns: list[cst.BaseExpression] = field(default_factory=list)
+
+
+@dataclass
+class FileIndex:
+    imports: ImportTable
+    module_scope: Scope
+    classes: dict[str, ClassInfo]
+    functions: dict[cst.CSTNode, FunctionInfo]
+    calls: list[CallSite]
+    comments: set[str]  # the text of every comment, so `# noqa` inside a string is not taken
+
+
+class _IndexBuilder(cst.CSTVisitor):
+    def __init__(self, module: cst.Module) -> None:
+        self.imports = ImportTable()
+        self.module_scope = Scope("module", module, None)
+        self.scopes = [self.module_scope]
+        self.classes: dict[str, ClassInfo] = {}
+        self.class_stack: list[ClassInfo] = []
+        self.functions: dict[cst.CSTNode, FunctionInfo] = {}
+        self.function_stack: list[FunctionInfo] = []
+        self.calls: list[CallSite] = []
+        self.comments: set[str] = set()
+        self.order = 0
+
+    @property
+    def scope(self) -> Scope:
+        return self.scopes[-1]
+
+    def _next(self) -> int:
+        self.order += 1
+        return self.order
+
+    # imports ------------------------------------------------------------------------------
+    def visit_Import(self, node: cst.Import) -> None:
+        self.imports.add_import(node)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        self.imports.add_import_from(node)
+
+    # scopes -------------------------------------------------------------------------------
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.scope.bind(node.name.value, Binding("class", self._next(), node=node))
+        info = ClassInfo(node.name.value, node, self.scope, [arg.value for arg in node.bases])
+        # Nested classes share one flat namespace; the last definition of a name wins.
+        self.classes[node.name.value] = info
+        self.class_stack.append(info)
+        self.scopes.append(Scope("class", node, self.scope))
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.scopes.pop()
+        self.class_stack.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        parent = self.scope
+        parent.bind(node.name.value, Binding("def", self._next(), node=node))
+        scope = Scope("function", node, parent)
+        params = [*node.params.posonly_params, *node.params.params]
+        if parent.kind == "class" and self.class_stack and params:
+            scope.owner = self.class_stack[-1]
+            scope.self_name = params[0].name.value
+        self._bind_params(scope, node.params)
+        info = FunctionInfo(node, scope)
+        self.functions[node] = info
+        self.function_stack.append(info)
+        self.scopes.append(scope)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.scopes.pop()
+        self.function_stack.pop()
+
+    def visit_Lambda(self, node: cst.Lambda) -> None:
+        scope = Scope("function", node, self.scope)
+        self._bind_params(scope, node.params)
+        info = FunctionInfo(node, scope, returns=[node.body])
+        self.functions[node] = info
+        self.function_stack.append(info)
+        self.scopes.append(scope)
+
+    def leave_Lambda(self, original_node: cst.Lambda) -> None:
+        self.scopes.pop()
+        self.function_stack.pop()
+
+    def _bind_params(self, scope: Scope, params: cst.Parameters) -> None:
+        every = [*params.posonly_params, *params.params, *params.kwonly_params]
+        for extra in (params.star_arg, params.star_kwarg):
+            if isinstance(extra, cst.Param):
+                every.append(extra)
+        for param in every:
+            scope.bind(param.name.value, Binding("param", self._next(), node=param))
+
+    # bindings -----------------------------------------------------------------------------
+    def visit_Assign(self, node: cst.Assign) -> None:
+        order = self._next()
+        for target in node.targets:
+            self._bind_target(target.target, node.value, (), order)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        target = node.target
+        if self.scope.kind == "class" and isinstance(target, cst.Name) and self.class_stack:
+            cls = self.class_stack[-1]
+            cls.fields[target.value] = FieldInfo(target.value, node.annotation.annotation, node.value)
+            return
+        if node.value is not None:
+            self._bind_target(target, node.value, (), self._next())
+        elif self._self_attribute(target) is None and isinstance(target, cst.Name):
+            # `x: Model` without a value: remember the annotation as an unknown binding.
+            self.scope.bind(target.value, Binding("param", self._next(), node=node))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name):
+            self.scope.bind(node.target.value, Binding("opaque", self._next()))
+
+    def visit_For(self, node: cst.For) -> None:
+        self._bind_opaque(node.target)
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            self._bind_opaque(node.asname.name)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self._bind_target(node.target, node.value, (), self._next())
+
+    def _bind_opaque(self, target: cst.BaseExpression) -> None:
+        if isinstance(target, cst.Name):
+            self.scope.bind(target.value, Binding("opaque", self._next()))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element in target.elements:
+                self._bind_opaque(element.value)
+
+    def _bind_target(self, target: cst.BaseExpression, value: cst.BaseExpression,
+                     path: tuple[int, ...], order: int) -> None:
+        if isinstance(target, cst.Name):
+            self.scope.bind(target.value, Binding("assign", order, value, path))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for position, element in enumerate(target.elements):
+                if isinstance(element, cst.StarredElement):
+                    # After a starred target the positions no longer line up with the value.
+                    self._bind_opaque(element.value)
+                    break
+                self._bind_target(element.value, value, (*path, position), order)
+        else:
+            attribute = self._self_attribute(target)
+            if attribute is not None and self.scope.owner is not None:
+                binding = Binding("assign", order, value, path, scope=self.scope)
+                self.scope.owner.attributes.setdefault(attribute, []).append(binding)
+
+    def _self_attribute(self, target: cst.BaseExpression) -> str | None:
+        """`x` for `self.x`, where `self` is the current method's first parameter."""
+        if (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+                and self.scope.self_name == target.value.value):
+            return target.attr.value
+        return None
+
+    # what rules look at -------------------------------------------------------------------
+    def visit_Return(self, node: cst.Return) -> None:
+        if node.value is not None and self.function_stack:
+            self.function_stack[-1].returns.append(node.value)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append(CallSite(node, self.scope, self._next()))
+
+    def visit_Comment(self, node: cst.Comment) -> None:
+        self.comments.add(node.value)
+
+
+def build_index(module: cst.Module) -> FileIndex:
+    builder = _IndexBuilder(module)
+    module.visit(builder)
+    return FileIndex(
+        imports=builder.imports,
+        module_scope=builder.module_scope,
+        classes=builder.classes,
+        functions=builder.functions,
+        calls=builder.calls,
+        comments=builder.comments,
+    )

@@ -1,0 +1,536 @@
+"""What an expression is known to be, following names, helpers, `self.` attributes and other files.
+
+Inference is lazy and memoised: rules ask about the few expressions they care about, and only those
+are followed. Every answer that cannot be established is UNKNOWN; rules must treat it as "may".
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis import apis
+from optlint.analysis.imports import dotted_name
+from optlint.analysis.index import Binding, ClassInfo, FileIndex, FunctionInfo, Scope
+from optlint.analysis.values import (
+    ARRAYS,
+    UNKNOWN,
+    UNKNOWN_LEAVES,
+    ClassRef,
+    DictValue,
+    FunctionValue,
+    InjectFactory,
+    InstanceValue,
+    Leaves,
+    LibraryRef,
+    LiteralValue,
+    ModuleValue,
+    PartialValue,
+    SequenceValue,
+    TransformValue,
+    Value,
+    worst_leaves,
+)
+
+if TYPE_CHECKING:
+    from optlint.analysis.project import ProjectIndex
+
+_MAX_DEPTH = 40
+# Where each Optax wrapper keeps the transformation(s) it wraps: (positional index, keyword).
+_WRAPPED = {
+    "optax.MultiSteps": (0, "opt"),
+    "optax.masked": (0, "inner"),
+    "optax.apply_if_finite": (0, "inner"),
+    "optax.flatten": (0, "inner"),
+    "optax.lookahead": (0, "fast_optimizer"),
+    "optax.contrib.reduce_on_plateau": (None, None),
+}
+_LATER = 10**9  # "after everything": the order at which a function body's returns are read
+
+
+def argument(call: cst.Call, position: int | None, keyword: str | None) -> cst.Arg | None:
+    """The argument passed at `position` or as `keyword`, if any."""
+    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
+    if position is not None and position < len(positional):
+        return positional[position]
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg
+    return None
+
+
+class Inference:
+    def __init__(self, index: FileIndex, project: ProjectIndex | None = None,
+                 path: str | None = None) -> None:
+        self.index = index
+        self.project = project
+        self.path = path
+        self._memo: dict[tuple[int, int], Value] = {}
+        self._active: set[tuple[int, int]] = set()
+        self._leaves_memo: dict[int, Leaves] = {}
+        self._module_memo: dict[int, bool] = {}
+
+    # public API ---------------------------------------------------------------------------
+    def qualify(self, node: cst.BaseExpression) -> str | None:
+        return self.index.imports.qualify(node)
+
+    def value_of(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
+        key = (id(expr), order)
+        if key in self._memo:
+            return self._memo[key]
+        if key in self._active or len(self._active) > _MAX_DEPTH:
+            return UNKNOWN  # a cycle (`x = f(x)`) or a chain too long to be worth following
+        self._active.add(key)
+        try:
+            value = self._infer(expr, scope, order)
+        finally:
+            self._active.discard(key)
+        self._memo[key] = value
+        return value
+
+    def call_result(self, call: cst.Call, scope: Scope, order: int) -> Value:
+        return self.value_of(call, scope, order)
+
+    def is_equinox_module(self, info: ClassInfo) -> bool:
+        key = id(info)
+        if key not in self._module_memo:
+            self._module_memo[key] = False  # guards `class A(B)` / `class B(A)` loops
+            self._module_memo[key] = any(
+                self._base_is_module(base, info.scope) for base in info.bases)
+        return self._module_memo[key]
+
+    def class_leaves(self, info: ClassInfo) -> Leaves:
+        key = id(info)
+        if key not in self._leaves_memo:
+            self._leaves_memo[key] = UNKNOWN_LEAVES
+            self._leaves_memo[key] = self._compute_class_leaves(info)
+        return self._leaves_memo[key]
+
+    def function_info(self, value: FunctionValue) -> FunctionInfo | None:
+        return self.index.functions.get(value.node)
+
+    # expressions --------------------------------------------------------------------------
+    def _infer(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
+        if isinstance(expr, cst.Name):
+            return self._infer_name(expr.value, scope, order)
+        if isinstance(expr, cst.Attribute):
+            return self._infer_attribute(expr, scope, order)
+        if isinstance(expr, cst.Call):
+            return self._infer_call(expr, scope, order)
+        if isinstance(expr, cst.Lambda):
+            return FunctionValue(expr)
+        if isinstance(expr, (cst.Tuple, cst.List)):
+            kind = "tuple" if isinstance(expr, cst.Tuple) else "list"
+            items: list[Value] = []
+            for element in expr.elements:
+                if isinstance(element, cst.StarredElement):
+                    inner = self.value_of(element.value, scope, order)
+                    if not isinstance(inner, SequenceValue):
+                        return SequenceValue(kind, (*items, UNKNOWN))
+                    items.extend(inner.items)
+                else:
+                    items.append(self.value_of(element.value, scope, order))
+            return SequenceValue(kind, tuple(items))
+        if isinstance(expr, cst.Dict):
+            entries: list[tuple[str | None, Value]] = []
+            for element in expr.elements:
+                if isinstance(element, cst.DictElement):
+                    key = element.key.evaluated_value if isinstance(
+                        element.key, cst.SimpleString) else None
+                    entries.append((key if isinstance(key, str) else None,
+                                    self.value_of(element.value, scope, order)))
+            return DictValue(tuple(entries))
+        if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary)):
+            return LiteralValue("number", expr.value)
+        if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            return LiteralValue("string", "")
+        if isinstance(expr, cst.Subscript):
+            return self._infer_subscript(expr, scope, order)
+        if isinstance(expr, cst.IfExp):
+            body = self.value_of(expr.body, scope, order)
+            return body if body is not UNKNOWN else self.value_of(expr.orelse, scope, order)
+        return UNKNOWN
+
+    def _infer_subscript(self, expr: cst.Subscript, scope: Scope, order: int) -> Value:
+        container = self.value_of(expr.value, scope, order)
+        if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+            return UNKNOWN
+        key = expr.slice[0].slice.value
+        if isinstance(container, SequenceValue) and isinstance(key, cst.Integer):
+            position = int(key.value)
+            if -len(container.items) <= position < len(container.items):
+                return container.items[position]
+        if isinstance(container, DictValue) and isinstance(key, cst.SimpleString):
+            for name, value in container.items:
+                if name == key.evaluated_value:
+                    return value
+        return UNKNOWN
+
+    # names --------------------------------------------------------------------------------
+    def _infer_name(self, name: str, scope: Scope, order: int) -> Value:
+        binding = self._lookup(name, scope, order)
+        if binding is not None:
+            return self._binding_value(binding)
+        if name in ("True", "False"):
+            return LiteralValue("bool", name)
+        if name == "None":
+            return LiteralValue("none", name)
+        qualified = self.index.imports.qualify(cst.Name(name))
+        return self._imported(qualified) if qualified else UNKNOWN
+
+    def _lookup(self, name: str, scope: Scope, order: int) -> Binding | None:
+        current: Scope | None = scope
+        first = True
+        while current is not None:
+            if first or current.kind != "class":  # methods do not see their class's names
+                bindings = current.bindings.get(name)
+                if bindings:
+                    if first:
+                        earlier = [b for b in bindings if b.order < order]
+                        return earlier[-1] if earlier else bindings[-1]
+                    return bindings[-1]
+            first = False
+            current = current.parent
+        return None
+
+    def _binding_value(self, binding: Binding) -> Value:
+        if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
+            return FunctionValue(binding.node)
+        if binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
+            info = self.index.classes.get(binding.node.name.value)
+            return ClassRef(info, self) if info is not None else UNKNOWN
+        if binding.kind == "param":
+            return self._annotated_value(binding.node, binding.scope)
+        if binding.kind == "assign" and binding.value is not None and binding.scope is not None:
+            value = self.value_of(binding.value, binding.scope, binding.order)
+            for position in binding.path:
+                if isinstance(value, SequenceValue) and position < len(value.items):
+                    value = value.items[position]
+                else:
+                    return UNKNOWN
+            return value
+        return UNKNOWN
+
+    def _annotated_value(self, node: cst.CSTNode | None, scope: Scope | None) -> Value:
+        """A parameter annotated with an Equinox module class is an instance of it."""
+        annotation = None
+        if isinstance(node, cst.Param) and node.annotation is not None:
+            annotation = node.annotation.annotation
+        elif isinstance(node, cst.AnnAssign):
+            annotation = node.annotation.annotation
+        if annotation is None or scope is None:
+            return UNKNOWN
+        return self._instance_of(self.value_of(annotation, scope, _LATER))
+
+    def _instance_of(self, cls: Value) -> Value:
+        if isinstance(cls, ClassRef):
+            if cls.is_module:
+                return ModuleValue(cls.info.name, cls.owner.class_leaves(cls.info))
+            return InstanceValue(cls.info, cls.owner)
+        if isinstance(cls, LibraryRef) and cls.name.startswith("equinox.nn."):
+            layer = cls.name.rsplit(".", 1)[-1]
+            return ModuleValue(layer, _nn_leaves(layer))
+        return UNKNOWN
+
+    def _imported(self, qualified: str) -> Value:
+        """A name from an import: a class of another project file, or a library object."""
+        if self.project is not None:
+            found = self.project.resolve_class(qualified, self.path)
+            if found is not None:
+                info, owner = found
+                return ClassRef(info, owner)
+        return LibraryRef(qualified)
+
+    # attributes ---------------------------------------------------------------------------
+    def _infer_attribute(self, expr: cst.Attribute, scope: Scope, order: int) -> Value:
+        attr = expr.attr.value
+        if isinstance(expr.value, cst.Name):
+            method_scope = _method_scope(scope)
+            if method_scope is not None and expr.value.value == method_scope.self_name:
+                owner = method_scope.owner
+                assert owner is not None
+                return self._attribute_of_class(owner, attr, self)
+        qualified = self.index.imports.qualify(expr)
+        if qualified is not None and self._lookup(dotted_root(expr), scope, order) is None:
+            return self._imported(qualified)
+        base = self.value_of(expr.value, scope, order)
+        if isinstance(base, InstanceValue):
+            return base.owner._attribute_of_class(base.info, attr, base.owner)
+        if isinstance(base, LibraryRef):
+            return LibraryRef(apis.canonical_name(f"{base.name}.{attr}"))
+        return UNKNOWN
+
+    def _attribute_of_class(self, info: ClassInfo, attr: str, owner: Inference) -> Value:
+        bindings = info.attributes.get(attr)
+        if bindings:
+            binding = bindings[-1]
+            # `__init__` is where attributes are set up; prefer its assignment when there is one.
+            for candidate in bindings:
+                if _is_init(candidate.scope):
+                    binding = candidate
+            return owner._binding_value(binding)
+        field = info.fields.get(attr)
+        if field is not None and field.annotation is not None:
+            return owner._instance_of(owner.value_of(field.annotation, info.scope, _LATER))
+        return UNKNOWN
+
+    # calls --------------------------------------------------------------------------------
+    def _infer_call(self, call: cst.Call, scope: Scope, order: int) -> Value:
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "gradient_transformation":
+            inner = self.value_of(func.value, scope, order)
+            return inner if isinstance(inner, TransformValue) else UNKNOWN
+        callee = self.value_of(func, scope, order)
+        return self._apply(callee, call, scope, order)
+
+    def _apply(self, callee: Value, call: cst.Call, scope: Scope, order: int) -> Value:
+        if isinstance(callee, LibraryRef):
+            return self._library_call(callee.name, call, scope, order)
+        if isinstance(callee, ClassRef):
+            if callee.is_module:
+                return ModuleValue(callee.info.name, callee.owner.class_leaves(callee.info))
+            return InstanceValue(callee.info, callee.owner)
+        if isinstance(callee, FunctionValue):
+            return self._returned(callee)
+        if isinstance(callee, PartialValue):
+            return self._apply(callee.func, call, scope, order)
+        if isinstance(callee, InjectFactory):
+            inner = callee.inner
+            if isinstance(inner, LibraryRef):
+                built = self._library_call(inner.name, call, scope, order)
+            else:
+                built = self._apply(inner, call, scope, order)
+            parts = (built,) if isinstance(built, TransformValue) else ()
+            return TransformValue("optax.inject_hyperparams", call, parts)
+        return UNKNOWN
+
+    def _returned(self, function: FunctionValue) -> Value:
+        info = self.index.functions.get(function.node)
+        if info is None:
+            return UNKNOWN
+        for expr in info.returns:
+            value = self.value_of(expr, info.scope, _LATER)
+            if value is not UNKNOWN:
+                return value
+        return UNKNOWN
+
+    def _library_call(self, name: str, call: cst.Call, scope: Scope, order: int) -> Value:
+        def arg_value(position: int | None, keyword: str | None) -> Value:
+            arg = argument(call, position, keyword)
+            return self.value_of(arg.value, scope, order) if arg is not None else UNKNOWN
+
+        if name == "functools.partial":
+            return PartialValue(arg_value(0, None), call)
+        if name == "optax.inject_hyperparams":
+            return InjectFactory(arg_value(0, "inner_factory"), call)
+        if name in apis.TREE_MAPPERS:
+            tree = arg_value(apis.TREE_MAPPERS[name], "pytree" if "tree_at" in name else "tree")
+            if isinstance(tree, ModuleValue):
+                return ModuleValue(tree.class_name, UNKNOWN_LEAVES, derived_by=name)
+            return UNKNOWN
+        if name in ("equinox.filter", "equinox.partition"):
+            return self._filter_call(name, call, arg_value)
+        if name in apis.MODULE_PRESERVING:
+            return self._preserved_module(name, call, scope, order)
+        if name.startswith("equinox.nn."):
+            return self._equinox_layer(name.rsplit(".", 1)[-1], arg_value)
+        if apis.is_optax_transform_factory(name):
+            return TransformValue(name, call, self._wrapped_parts(name, call, scope, order))
+        return UNKNOWN
+
+    def _filter_call(self, name: str, call: cst.Call, arg_value) -> Value:  # type: ignore[no-untyped-def]
+        tree = arg_value(0, "pytree")
+        if not isinstance(tree, ModuleValue):
+            return UNKNOWN
+        spec_arg = argument(call, 1, "filter_spec")
+        spec = self.qualify(spec_arg.value) if spec_arg is not None else None
+        arrays_only = spec in apis.ARRAY_FILTERS
+        inverse = argument(call, None, "inverse")
+        if inverse is not None and not (isinstance(inverse.value, cst.Name)
+                                        and inverse.value.value == "False"):
+            arrays_only = False
+        kept = ModuleValue(tree.class_name, ARRAYS if arrays_only else UNKNOWN_LEAVES,
+                           derived_by=name, filtered=arrays_only)
+        if name == "equinox.filter":
+            return kept
+        rest = ModuleValue(tree.class_name, tree.leaves if arrays_only else UNKNOWN_LEAVES,
+                           derived_by=name)
+        return SequenceValue("tuple", (kept, rest))
+
+    def _preserved_module(self, name: str, call: cst.Call, scope: Scope, order: int) -> Value:
+        modules = [self.value_of(arg.value, scope, order) for arg in call.args if not arg.keyword]
+        found = [value for value in modules if isinstance(value, ModuleValue)]
+        if not found:
+            return UNKNOWN
+        if name == "equinox.combine":
+            # Recombining partitioned halves gives back the original module and its leaves.
+            leaves = worst_leaves([value.leaves for value in found])
+            return ModuleValue(found[0].class_name, leaves)
+        return found[0]
+
+    def _equinox_layer(self, layer: str, arg_value) -> Value:  # type: ignore[no-untyped-def]
+        if layer in apis.EQUINOX_NN_CONTAINERS:
+            layers = arg_value(0, "layers")
+            if isinstance(layers, SequenceValue):
+                return ModuleValue(layer, worst_leaves([_leaves_of_value(v) for v in layers.items]))
+            return ModuleValue(layer, UNKNOWN_LEAVES)
+        if layer[:1].isupper():
+            return ModuleValue(layer, _nn_leaves(layer))
+        return UNKNOWN
+
+    def _wrapped_parts(self, name: str, call: cst.Call, scope: Scope,
+                       order: int) -> tuple[Value, ...]:
+        if name in ("optax.chain", "optax.named_chain"):
+            parts: list[Value] = []
+            for arg in call.args:
+                value = self.value_of(arg.value, scope, order)
+                if arg.star == "*" and isinstance(value, SequenceValue):
+                    parts.extend(value.items)
+                elif name == "optax.named_chain" and isinstance(value, SequenceValue):
+                    parts.extend(value.items[1:2])
+                else:
+                    parts.append(value)
+            return tuple(parts)
+        if name == "optax.multi_transform":
+            transforms = argument(call, 0, "transforms")
+            value = self.value_of(transforms.value, scope, order) if transforms else UNKNOWN
+            return tuple(v for _, v in value.items) if isinstance(value, DictValue) else ()
+        position, keyword = _WRAPPED.get(name, (None, None))
+        if position is None and keyword is None:
+            return ()
+        arg = argument(call, position, keyword)
+        return (self.value_of(arg.value, scope, order),) if arg is not None else ()
+
+    # classes ------------------------------------------------------------------------------
+    def _base_is_module(self, base: cst.BaseExpression, scope: Scope) -> bool:
+        qualified = self.qualify(base)
+        if qualified in ("equinox.Module", "equinox.nn.StatefulLayer"):
+            return True
+        if qualified is not None and qualified.startswith("equinox.nn."):
+            return True
+        value = self.value_of(base, scope, _LATER)
+        return isinstance(value, ClassRef) and value.is_module
+
+    def _compute_class_leaves(self, info: ClassInfo) -> Leaves:
+        found: list[Leaves] = []
+        for base in info.bases:
+            value = self.value_of(base, info.scope, _LATER)
+            if isinstance(value, ClassRef) and value.is_module:
+                found.append(value.owner.class_leaves(value.info))
+            elif isinstance(value, LibraryRef) and value.name.startswith("equinox.nn."):
+                found.append(_nn_leaves(value.name.rsplit(".", 1)[-1]))
+        for field in info.fields.values():
+            if field.default is not None and self._is_static_field(field.default, info.scope):
+                continue
+            leaves = self._field_leaves(info, field.name, field.annotation)
+            if leaves.non_array:
+                what = leaves.reason or {"callable": "a function", "scalar": "a Python scalar"}[
+                    leaves.kind]
+                leaves = Leaves(leaves.kind, f"{info.name}.{field.name}: {what}")
+            found.append(leaves)
+        return worst_leaves(found)
+
+    def _is_static_field(self, default: cst.BaseExpression, scope: Scope) -> bool:
+        """`eqx.field(static=True)` and `eqx.static_field()` are not leaves at all."""
+        if not isinstance(default, cst.Call):
+            return False
+        name = self.qualify(default.func)
+        if name == "equinox.static_field":
+            return True
+        static = argument(default, None, "static")
+        return (name == "equinox.field" and static is not None
+                and isinstance(static.value, cst.Name) and static.value.value == "True")
+
+    def _field_leaves(self, info: ClassInfo, name: str,
+                      annotation: cst.BaseExpression | None) -> Leaves:
+        bindings = info.attributes.get(name)
+        if bindings:
+            value = self._binding_value(bindings[-1])
+            leaves = _leaves_of_value(value)
+            if leaves.kind != "unknown":
+                return leaves
+        if annotation is None:
+            return UNKNOWN_LEAVES
+        return self._annotation_leaves(annotation, info.scope)
+
+    def _annotation_leaves(self, annotation: cst.BaseExpression, scope: Scope) -> Leaves:
+        if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
+            return UNKNOWN_LEAVES  # a forward reference; not worth parsing
+        qualified = self.qualify(annotation)
+        plain = dotted_name(annotation)
+        if isinstance(annotation, cst.Subscript):
+            return self._generic_leaves(annotation, scope)
+        if qualified in apis.CALLABLE_ANNOTATIONS or plain in apis.CALLABLE_ANNOTATIONS:
+            return Leaves("callable")
+        if qualified in apis.ARRAY_ANNOTATIONS or plain in apis.ARRAY_ANNOTATIONS:
+            return ARRAYS
+        if plain in apis.SCALAR_ANNOTATIONS and qualified is None:
+            return Leaves("scalar")
+        return _leaves_of_value(self._instance_of(self.value_of(annotation, scope, _LATER)))
+
+    def _generic_leaves(self, annotation: cst.Subscript, scope: Scope) -> Leaves:
+        head = self.qualify(annotation.value) or dotted_name(annotation.value) or ""
+        short = head.rsplit(".", 1)[-1]
+        if head in apis.CALLABLE_ANNOTATIONS or short == "Callable":
+            return Leaves("callable")
+        if head.startswith("jaxtyping.") or short in ("Float", "Int", "Bool", "Shaped", "Array"):
+            return ARRAYS
+        inner = [element.slice.value for element in annotation.slice
+                 if isinstance(element.slice, cst.Index)]
+        if short in ("list", "List", "tuple", "Tuple", "Sequence", "Optional", "Union", "dict",
+                     "Dict"):
+            parts = [self._annotation_leaves(item, scope) for item in inner
+                     if not (isinstance(item, cst.Ellipsis) or dotted_name(item) == "None")]
+            return worst_leaves(parts) if parts else UNKNOWN_LEAVES
+        return UNKNOWN_LEAVES
+
+
+def _nn_leaves(layer: str) -> Leaves:
+    kind = apis.EQUINOX_NN_LEAVES.get(layer)
+    if kind == "callable":
+        return Leaves("callable", f"eqx.nn.{layer} holds functions")
+    if kind == "scalar":
+        return Leaves("scalar", f"eqx.nn.{layer} holds Python scalars")
+    if kind == "arrays":
+        return ARRAYS
+    return UNKNOWN_LEAVES
+
+
+def _leaves_of_value(value: Value) -> Leaves:
+    """The leaves a value contributes when stored in a module field."""
+    if isinstance(value, ModuleValue):
+        return value.leaves
+    if isinstance(value, (FunctionValue, PartialValue)):
+        return Leaves("callable", "a function")
+    if isinstance(value, LibraryRef):
+        leaf = value.name.rsplit(".", 1)[-1]
+        if value.name.startswith(("jax.nn.", "jax.numpy.", "equinox.nn.functional")) and leaf[:1].islower():
+            return Leaves("callable", f"function {value.name}")
+        return UNKNOWN_LEAVES
+    if isinstance(value, LiteralValue) and value.kind in ("number", "bool", "string"):
+        return Leaves("scalar", f"Python {value.kind} {value.text}".rstrip())
+    if isinstance(value, SequenceValue):
+        return worst_leaves([_leaves_of_value(item) for item in value.items])
+    return UNKNOWN_LEAVES
+
+
+def _method_scope(scope: Scope) -> Scope | None:
+    current: Scope | None = scope
+    while current is not None:
+        if current.self_name is not None:
+            return current
+        current = current.parent
+    return None
+
+
+def _is_init(scope: Scope | None) -> bool:
+    return (scope is not None and isinstance(scope.node, cst.FunctionDef)
+            and scope.node.name.value == "__init__")
+
+
+def dotted_root(expr: cst.Attribute) -> str:
+    node: cst.BaseExpression = expr
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else ""

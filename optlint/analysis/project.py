@@ -1,0 +1,96 @@
+"""Classes defined in other files of the checked project, found when an import names them.
+
+Only the files an import actually points at are read, once per process, and only to index their
+classes: a project-wide index built lazily instead of a pass over every file up front.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis.index import ClassInfo, build_index
+
+if TYPE_CHECKING:
+    from optlint.analysis.inference import Inference
+
+# Imports from these packages are never project files.
+_LIBRARIES = ("jax", "jaxlib", "optax", "equinox", "numpy", "flax", "haiku", "torch", "typing",
+              "functools", "collections", "dataclasses", "jaxtyping", "math", "os", "sys")
+_MAX_REEXPORT_HOPS = 4
+
+
+class ProjectIndex:
+    def __init__(self, root: Path) -> None:
+        self.root = root.resolve()
+        self._files: dict[Path, Inference | None] = {}
+
+    def resolve_class(self, qualified: str, from_file: str | None,
+                      hops: int = 0) -> tuple[ClassInfo, Inference] | None:
+        if hops > _MAX_REEXPORT_HOPS or qualified.split(".", 1)[0] in _LIBRARIES:
+            return None
+        module, _, name = qualified.rpartition(".")
+        if not module or not name:
+            return None
+        for path in self._candidate_files(module, from_file):
+            owner = self._inference_for(path)
+            if owner is None:
+                continue
+            info = owner.index.classes.get(name)
+            if info is not None and info.scope is owner.index.module_scope:
+                return info, owner
+            # `from .models import Net` in a package's __init__.py: follow the re-export.
+            reexported = owner.index.imports.aliases.get(name)
+            if reexported is not None:
+                return self.resolve_class(reexported, str(path), hops + 1)
+            return None
+        return None
+
+    def _candidate_files(self, module: str, from_file: str | None) -> list[Path]:
+        relative = len(module) - len(module.lstrip("."))
+        parts = [part for part in module.lstrip(".").split(".") if part]
+        if relative:
+            if from_file is None:
+                return []
+            base = Path(from_file).resolve().parent
+            for _ in range(relative - 1):
+                base = base.parent
+            bases = [base]
+        else:
+            bases = self._search_roots(from_file)
+        found: list[Path] = []
+        for base in bases:
+            target = base.joinpath(*parts)
+            for candidate in (target.with_suffix(".py"), target / "__init__.py"):
+                if candidate.is_file():
+                    found.append(candidate)
+        return found
+
+    def _search_roots(self, from_file: str | None) -> list[Path]:
+        """The importing file's folder and its parents up to the project root, and `src/`."""
+        roots: list[Path] = []
+        if from_file is not None:
+            folder = Path(from_file).resolve().parent
+            while True:
+                roots.append(folder)
+                if folder == self.root or folder.parent == folder or self.root not in folder.parents:
+                    break
+                folder = folder.parent
+        for extra in (self.root, self.root / "src"):
+            if extra not in roots:
+                roots.append(extra)
+        return roots
+
+    def _inference_for(self, path: Path) -> Inference | None:
+        from optlint.analysis.inference import Inference
+
+        if path not in self._files:
+            try:
+                module = cst.parse_module(path.read_bytes())
+            except (OSError, cst.ParserSyntaxError, UnicodeDecodeError):
+                self._files[path] = None
+            else:
+                self._files[path] = Inference(build_index(module), self, str(path))
+        return self._files[path]

@@ -1,0 +1,151 @@
+"""The values inference can tell apart. Each is a small immutable record; anything else is UNKNOWN."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, Union
+
+import libcst as cst
+
+if TYPE_CHECKING:
+    from optlint.analysis.index import ClassInfo
+    from optlint.analysis.inference import Inference
+
+LeafKind = Literal["callable", "scalar", "arrays", "unknown"]
+_LEAF_RANK = {"callable": 3, "scalar": 2, "unknown": 1, "arrays": 0}
+
+
+@dataclass(frozen=True)
+class Leaves:
+    """What the leaves of a module are, and why we think so (e.g. "field 'act' is a function")."""
+
+    kind: LeafKind
+    reason: str = ""
+
+    @property
+    def non_array(self) -> bool:
+        return self.kind in ("callable", "scalar")
+
+
+ARRAYS = Leaves("arrays")
+UNKNOWN_LEAVES = Leaves("unknown")
+
+
+def worst_leaves(leaves: list[Leaves]) -> Leaves:
+    """The combined leaves of several parts: one function among them makes the whole hold one."""
+    if not leaves:
+        return ARRAYS
+    return max(leaves, key=lambda item: _LEAF_RANK[item.kind])
+
+
+@dataclass(frozen=True)
+class Unknown:
+    pass
+
+
+UNKNOWN = Unknown()
+
+
+@dataclass(frozen=True)
+class ModuleValue:
+    """An Equinox module instance, or a pytree with its structure (which is therefore callable).
+
+    `derived_by` is None for the module itself, or the function that built the pytree from one
+    (`jax.tree_util.tree_map`, `equinox.tree_at`, `equinox.filter`, ...). `filtered` is true when the
+    pytree holds arrays only because it went through `eqx.filter(..., eqx.is_array)` or `partition`.
+    """
+
+    class_name: str
+    leaves: Leaves
+    derived_by: str | None = None
+    filtered: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class ClassRef:
+    """A class object defined in the checked code (this file or another file of the project)."""
+
+    info: ClassInfo
+    owner: Inference
+
+    @property
+    def is_module(self) -> bool:
+        return self.owner.is_equinox_module(self.info)
+
+
+@dataclass(frozen=True, eq=False)
+class InstanceValue:
+    """An instance of a plain (non-Equinox) class of the checked code: a trainer, a config."""
+
+    info: ClassInfo
+    owner: Inference
+
+
+@dataclass(frozen=True, eq=False)
+class TransformValue:
+    """An Optax gradient transformation: `name` is the factory, `parts` what it chains or wraps."""
+
+    name: str
+    call: cst.Call | None
+    parts: tuple[Value, ...] = ()
+
+    def walk(self) -> list[TransformValue]:
+        """This transformation and every one nested inside it, outermost first."""
+        found: list[TransformValue] = [self]
+        for part in self.parts:
+            if isinstance(part, TransformValue):
+                found.extend(part.walk())
+        return found
+
+
+@dataclass(frozen=True, eq=False)
+class InjectFactory:
+    """`optax.inject_hyperparams(inner, ...)`: calling it builds the transformation."""
+
+    inner: Value
+    call: cst.Call
+
+
+@dataclass(frozen=True, eq=False)
+class FunctionValue:
+    """A function or lambda of the checked code."""
+
+    node: cst.FunctionDef | cst.Lambda
+
+
+@dataclass(frozen=True, eq=False)
+class PartialValue:
+    """`functools.partial(func, ...)`."""
+
+    func: Value
+    call: cst.Call
+
+
+@dataclass(frozen=True)
+class LibraryRef:
+    """An object reached through an import and not called: `optax.adamw`, `jax.nn.relu`."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class SequenceValue:
+    kind: Literal["tuple", "list"]
+    items: tuple[Value, ...]
+
+
+@dataclass(frozen=True)
+class DictValue:
+    items: tuple[tuple[str | None, Value], ...]
+
+
+@dataclass(frozen=True)
+class LiteralValue:
+    kind: Literal["number", "string", "bool", "none"]
+    text: str
+
+
+Value = Union[
+    Unknown, ModuleValue, ClassRef, InstanceValue, TransformValue, InjectFactory, FunctionValue,
+    PartialValue, LibraryRef, SequenceValue, DictValue, LiteralValue,
+]

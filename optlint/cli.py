@@ -1,0 +1,83 @@
+"""The click commands and nothing else."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from optlint import __version__
+from optlint.pages import page_text
+from optlint.report import FORMATS
+from optlint.rules import all_codes
+from optlint.runner import EXIT_ERROR, CheckRequest, rule_rows, run_check
+
+
+def _codes(value: str | None) -> list[str]:
+    return [code.strip().upper() for code in (value or "").split(",") if code.strip()]
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="optlint")
+def main() -> None:
+    """optlint: find, fix and prove Equinox + Optax hazards in JAX training code."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option("--fix", is_flag=True, help="Apply safe fixes.")
+@click.option("--unsafe-fixes", is_flag=True, help="Also apply unsafe fixes (with --fix).")
+@click.option("--diff", is_flag=True, help="Print the diff --fix would make; change nothing.")
+@click.option("--show-fixes", is_flag=True, help="List the fixes applied.")
+@click.option("--select", help="Comma-separated codes or prefixes to enable (replaces config).")
+@click.option("--extend-select", help="Codes or prefixes to enable in addition.")
+@click.option("--ignore", help="Codes or prefixes to disable.")
+@click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--output-format", type=click.Choice(sorted(FORMATS)), default="text")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: cores).")
+@click.option("--no-cache", is_flag=True, help="Reserved: optlint keeps no cache yet.")
+@click.option("-q", "--quiet", is_flag=True, help="No summary line.")
+@click.option("--config", type=click.Path(dir_okay=False), help="Use this pyproject.toml.")
+@click.option("--show-settings", is_flag=True, help="Print the resolved settings and exit.")
+@click.option("--stdin-filename", help="The name of the file read from `-` (stdin).")
+@click.option("--force-exclude", is_flag=True, help="Apply excludes to files named explicitly.")
+@click.option("--verbose", "-v", is_flag=True, help="Tracebacks for internal errors.")
+@click.option("--optax-version", help="Check against this optax version.")
+@click.option("--equinox-version", help="Check against this equinox version.")
+@click.option("--jax-version", help="Check against this jax version.")
+def check(paths: tuple[str, ...], fix: bool, unsafe_fixes: bool, diff: bool, show_fixes: bool,
+          select: str | None, extend_select: str | None, ignore: str | None, statistics: bool,
+          exit_zero: bool, output_format: str, jobs: int | None, no_cache: bool, quiet: bool,
+          config: str | None, show_settings: bool, stdin_filename: str | None,
+          force_exclude: bool, verbose: bool, optax_version: str | None,
+          equinox_version: str | None, jax_version: str | None) -> None:
+    """Check PATHS (default: the current folder) for Equinox + Optax hazards."""
+    request = CheckRequest(
+        paths=list(paths), fix=fix, unsafe_fixes=unsafe_fixes, diff=diff, show_fixes=show_fixes,
+        select=_codes(select) if select is not None else None,
+        extend_select=_codes(extend_select), ignore=_codes(ignore), statistics=statistics,
+        exit_zero=exit_zero, output_format=output_format, jobs=jobs, quiet=quiet, config=config,
+        show_settings=show_settings, stdin_filename=stdin_filename,
+        force_exclude=force_exclude, verbose=verbose,
+        versions={"optax": optax_version, "equinox": equinox_version, "jax": jax_version})
+    sys.exit(run_check(request))
+
+
+@main.command()
+@click.argument("code", required=False)
+@click.option("--all", "show_all", is_flag=True, help="List every rule.")
+def rule(code: str | None, show_all: bool) -> None:
+    """Print the page of rule CODE, or list every rule with --all."""
+    if show_all or code is None:
+        click.echo(rule_rows())
+        return
+    code = code.upper()
+    if code not in all_codes():
+        click.echo(f"error: unknown rule code '{code}'", err=True)
+        sys.exit(EXIT_ERROR)
+    page = page_text(code)
+    if page is None:
+        click.echo(f"error: no page for {code}", err=True)
+        sys.exit(EXIT_ERROR)
+    click.echo(page, nl=False)

@@ -1,0 +1,38 @@
+"""What a rule is given: the parsed file, its index, value inference and the library versions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+
+from optlint.analysis.index import CallSite, FileIndex
+from optlint.analysis.inference import Inference
+from optlint.analysis.values import Value
+from optlint.versions import LibraryVersions
+
+
+@dataclass
+class RuleContext:
+    module: cst.Module
+    index: FileIndex
+    inference: Inference
+    versions: LibraryVersions
+    filename: str
+
+    def calls(self) -> Iterator[CallSite]:
+        return iter(self.index.calls)
+
+    def value(self, expr: cst.BaseExpression, site: CallSite) -> Value:
+        return self.inference.value_of(expr, site.scope, site.order)
+
+    def qualify(self, expr: cst.BaseExpression) -> str | None:
+        return self.inference.qualify(expr)
+
+    def import_alias(self, module: str, default: str) -> str:
+        """The name this file uses for `module`, or `default` when a fix must import it."""
+        return self.index.imports.local_alias_for(module) or default
+
+    def code(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)

@@ -1,0 +1,56 @@
+"""The values that flow from the rules to the reporters and the fixer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Applicability = Literal["safe", "unsafe"]
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    """1-based line, 1-based column (in characters), as editors and ruff count them."""
+
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between `start` and `end` (end exclusive) with `content`."""
+
+    start: Location
+    end: Location
+    content: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: Applicability
+    message: str
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    name: str
+    message: str
+    filename: str
+    start: Location
+    end: Location
+    fix: Fix | None = None
+    # Set for notebooks: the 1-based cell number, `start`/`end` then count within the cell.
+    cell: int | None = field(default=None, compare=False)
+
+    @property
+    def line(self) -> int:
+        return self.start.line
+
+    @property
+    def column(self) -> int:
+        return self.start.column
+
+    def sort_key(self) -> tuple[str, int, int, int, str]:
+        return (self.filename, self.cell or 0, self.start.line, self.start.column, self.code)

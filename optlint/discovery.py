@@ -1,0 +1,100 @@
+"""Which files to check: walk folders for .py/.pyi (and notebooks), skip excludes and .gitignore."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pathspec
+
+from optlint.config import Settings
+
+SOURCE_SUFFIXES = (".py", ".pyi")
+
+
+class DiscoveryError(Exception):
+    pass
+
+
+def _spec(patterns: list[str]) -> pathspec.PathSpec:
+    return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+
+
+def discover(paths: list[Path], settings: Settings, force_exclude: bool = False,
+             suffixes: tuple[str, ...] = SOURCE_SUFFIXES) -> list[Path]:
+    """Files to check, sorted. A file named explicitly is kept unless `force_exclude`."""
+    excluded = _spec(settings.exclude + settings.extend_exclude)
+    root = settings.project_root
+    found: set[Path] = set()
+    for path in paths:
+        if not path.exists():
+            raise DiscoveryError(f"{path}: no such file or directory")
+        if path.is_file():
+            if not (force_exclude and _is_excluded(path, root, excluded)):
+                found.add(path)
+            continue
+        found.update(_walk(path, root, excluded, settings.respect_gitignore, suffixes))
+    return sorted(found)
+
+
+def _is_excluded(path: Path, root: Path, excluded: pathspec.PathSpec) -> bool:
+    resolved = path.resolve()
+    try:
+        relative = resolved.relative_to(root).as_posix()
+    except ValueError:
+        relative = resolved.as_posix().lstrip("/")
+    parts = relative.split("/")
+    # Match the whole relative path, and every folder name on the way (".venv" anywhere).
+    return excluded.match_file(relative) or any(excluded.match_file(part) for part in parts)
+
+
+def _walk(top: Path, root: Path, excluded: pathspec.PathSpec, respect_gitignore: bool,
+          suffixes: tuple[str, ...]) -> list[Path]:
+    found: list[Path] = []
+    # (folder, spec) pairs of the .gitignore files in force, from the root down.
+    ignores: list[tuple[Path, pathspec.PathSpec]] = []
+    if respect_gitignore:
+        ignores = _parent_gitignores(top.resolve(), root)
+    for folder, dirnames, filenames in os.walk(top):
+        folder_path = Path(folder)
+        resolved = folder_path.resolve()
+        if respect_gitignore:
+            ignores = [(base, spec) for base, spec in ignores
+                       if base == resolved or base in resolved.parents]
+            local = resolved / ".gitignore"
+            if local.is_file():
+                ignores.append((resolved, _spec(local.read_text(errors="replace").splitlines())))
+        kept_dirs = []
+        for name in sorted(dirnames):
+            child = folder_path / name
+            if _is_excluded(child, root, excluded) or _gitignored(child.resolve(), ignores, True):
+                continue
+            kept_dirs.append(name)
+        dirnames[:] = kept_dirs
+        for name in sorted(filenames):
+            if not name.endswith(suffixes):
+                continue
+            child = folder_path / name
+            if _is_excluded(child, root, excluded) or _gitignored(child.resolve(), ignores, False):
+                continue
+            found.append(child)
+    return found
+
+
+def _parent_gitignores(top: Path, root: Path) -> list[tuple[Path, pathspec.PathSpec]]:
+    """The .gitignore files between the project root and the folder we start walking in."""
+    chain = [folder for folder in [top, *top.parents] if folder == root or root in folder.parents]
+    specs = []
+    for folder in reversed(chain[1:]):
+        ignore_file = folder / ".gitignore"
+        if ignore_file.is_file():
+            specs.append((folder, _spec(ignore_file.read_text(errors="replace").splitlines())))
+    return specs
+
+
+def _gitignored(path: Path, ignores: list[tuple[Path, pathspec.PathSpec]], is_dir: bool) -> bool:
+    for base, spec in ignores:
+        relative = path.relative_to(base).as_posix() + ("/" if is_dir else "")
+        if spec.match_file(relative):
+            return True
+    return False

@@ -1,0 +1,49 @@
+"""Applying text edits given as 1-based (line, column) ranges."""
+
+from __future__ import annotations
+
+from optlint.diagnostics import Edit, Fix, Location
+
+
+def line_starts(text: str) -> list[int]:
+    starts = [0]
+    for index, char in enumerate(text):
+        if char == "\n":
+            starts.append(index + 1)
+    return starts
+
+
+def offset(starts: list[int], location: Location) -> int:
+    line = min(max(location.line, 1), len(starts))
+    return starts[line - 1] + location.column - 1
+
+
+def apply_fixes(text: str, fixes: list[Fix]) -> tuple[str, int]:
+    """Apply the fixes whose edits do not overlap an earlier fix's; returns (text, fixes applied).
+
+    Identical edits from different fixes (two fixes adding the same import) are applied once.
+    """
+    starts = line_starts(text)
+    taken: list[tuple[int, int]] = []
+    chosen: dict[tuple[int, int, str], Edit] = {}
+    applied = 0
+    for fix in sorted(fixes, key=lambda f: min(e.start for e in f.edits)):
+        spans = [(offset(starts, e.start), offset(starts, e.end), e.content) for e in fix.edits]
+        new = [span for span in spans if span not in chosen]
+        if any(_overlaps((span[0], span[1]), other) for span in new for other in taken):
+            continue
+        for span, edit in zip(spans, fix.edits):
+            if span not in chosen:
+                chosen[span] = edit
+                taken.append((span[0], span[1]))
+        applied += 1
+    result = text
+    for start, end, content in sorted(chosen, key=lambda key: (key[0], key[1]), reverse=True):
+        result = result[:start] + content + result[end:]
+    return result, applied
+
+
+def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    if a[0] == a[1] or b[0] == b[1]:  # insertions clash only strictly inside another edit
+        return b[0] < a[0] < b[1] or a[0] < b[0] < a[1]
+    return a[0] < b[1] and b[0] < a[1]

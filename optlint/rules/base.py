@@ -1,0 +1,49 @@
+"""What a rule is: a code, a name, a one-line summary, and a `check` that yields findings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+import libcst as cst
+
+from optlint.diagnostics import Applicability
+
+if TYPE_CHECKING:
+    from optlint.context import RuleContext
+
+FixAvailability = Literal["always", "sometimes", "none"]
+
+
+@dataclass
+class FixPlan:
+    """A fix as the rule sees it: nodes to replace with new code, and imports the code needs.
+
+    `imports` holds (module, alias) pairs such as ("equinox", "eqx"); the fixer adds
+    `import equinox as eqx` only when the file does not already import that module.
+    """
+
+    applicability: Applicability
+    message: str
+    replacements: list[tuple[cst.CSTNode, str]]
+    imports: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class Finding:
+    node: cst.CSTNode
+    message: str
+    fix: FixPlan | None = None
+
+
+class Rule:
+    code: ClassVar[str]
+    name: ClassVar[str]
+    summary: ClassVar[str]
+    fix_availability: ClassVar[FixAvailability] = "none"
+    # The rule cannot fire in a file that contains none of these words (the engine's prefilter).
+    trigger_words: ClassVar[tuple[str, ...]] = ("optax", "equinox", "eqx")
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        raise NotImplementedError

@@ -1,0 +1,98 @@
+"""OPT003 unfiltered-equinox-model: an Equinox module with non-array leaves handed to Optax.
+
+`optax.adam(...).init(model)` builds optimizer state with `zeros_like` on every leaf; an activation
+function stored in the model (as `eqx.nn.MLP` does) is not an array, so it raises. Filtering the
+model with `eqx.filter(model, eqx.is_array)` keeps the arrays and replaces the rest with None.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from optlint.analysis.inference import argument
+from optlint.analysis.values import ModuleValue, TransformValue, Unknown
+from optlint.context import RuleContext
+from optlint.rules.base import Finding, FixPlan, Rule
+
+
+def unfiltered_module(value: object) -> ModuleValue | None:
+    """The module, when `value` is an Equinox module that holds or may hold non-array leaves."""
+    if (isinstance(value, ModuleValue) and value.derived_by is None and not value.filtered
+            and value.leaves.kind != "arrays"):
+        return value
+    return None
+
+
+def leaves_phrase(module: ModuleValue) -> str:
+    """'holds functions (eqx.nn.MLP holds functions)' and the like, for messages."""
+    reason = f" ({module.leaves.reason})" if module.leaves.reason else ""
+    if module.leaves.kind == "callable":
+        return f"holds non-array leaves{reason}"
+    if module.leaves.kind == "scalar":
+        return f"holds Python scalar leaves{reason}"
+    return "may hold non-array leaves (its fields could not all be resolved)"
+
+
+class UnfilteredEquinoxModel(Rule):
+    code = "OPT003"
+    name = "unfiltered-equinox-model"
+    summary = "Optax init/update/apply_updates given an Equinox module with non-array leaves"
+    fix_availability = "always"
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        for site in ctx.calls():
+            call = site.node
+            func = call.func
+            if ctx.qualify(func) == "optax.apply_updates":
+                model_arg = argument(call, 0, "params")
+                if model_arg is not None:
+                    module = unfiltered_module(ctx.value(model_arg.value, site))
+                    if module is not None:
+                        yield self._apply_updates_finding(ctx, call, module)
+                continue
+            if not isinstance(func, cst.Attribute) or func.attr.value not in ("init", "update"):
+                continue
+            if not _may_be_optax(ctx.value(func.value, site)):
+                continue
+            method = func.attr.value
+            if method == "init":
+                if len(call.args) != 1 or call.args[0].keyword is not None:
+                    continue
+                params_arg: cst.Arg | None = call.args[0]
+            else:
+                params_arg = argument(call, 2, "params")
+            if params_arg is None:
+                continue
+            module = unfiltered_module(ctx.value(params_arg.value, site))
+            if module is not None:
+                yield self._params_finding(ctx, method, params_arg.value, module)
+
+    def _params_finding(self, ctx: RuleContext, method: str, node: cst.BaseExpression,
+                        module: ModuleValue) -> Finding:
+        eqx = ctx.import_alias("equinox", "eqx")
+        harm = {"callable": "Optax raises TypeError", "scalar":
+                "Optax gives those scalars optimizer state and trains them"}.get(
+                    module.leaves.kind, "Optax raises TypeError if it does")
+        message = (f"`{method}` is given Equinox module {module.class_name}, which "
+                   f"{leaves_phrase(module)}: {harm}; pass `{eqx}.filter(..., {eqx}.is_array)`")
+        filtered = f"{eqx}.filter({ctx.code(node)}, {eqx}.is_array)"
+        fix = FixPlan("safe", f"Filter with `{eqx}.filter(..., {eqx}.is_array)`",
+                      [(node, filtered)], [("equinox", eqx)])
+        return Finding(node, message, fix)
+
+    def _apply_updates_finding(self, ctx: RuleContext, call: cst.Call,
+                               module: ModuleValue) -> Finding:
+        eqx = ctx.import_alias("equinox", "eqx")
+        message = (f"`optax.apply_updates` is given Equinox module {module.class_name}, which "
+                   f"{leaves_phrase(module)}: with filtered updates it raises TypeError; "
+                   f"use `{eqx}.apply_updates`")
+        fix = FixPlan("safe", f"Use `{eqx}.apply_updates`", [(call.func, f"{eqx}.apply_updates")],
+                      [("equinox", eqx)])
+        return Finding(call, message, fix)
+
+
+def _may_be_optax(value: object) -> bool:
+    """An Optax transformation, or something we cannot see (a parameter, a config attribute)."""
+    return isinstance(value, (TransformValue, Unknown))

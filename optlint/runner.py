@@ -1,0 +1,202 @@
+"""`optlint check` from resolved options to an exit code: discover, lint, fix, report, summarise."""
+
+from __future__ import annotations
+
+import difflib
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+from optlint.config import ConfigError, Settings, load_settings
+from optlint.diagnostics import Diagnostic
+from optlint.discovery import DiscoveryError, discover
+from optlint.engine import FileResult, Linter, LintOptions, check_paths
+from optlint.report import FORMATS
+from optlint.rules import catalog
+from optlint.selection import Selection, validate_codes
+from optlint.source import SourceError, decode
+from optlint.versions import LIBRARIES, resolve_versions
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+@dataclass
+class CheckRequest:
+    paths: list[str]
+    fix: bool = False
+    unsafe_fixes: bool = False
+    diff: bool = False
+    show_fixes: bool = False
+    select: list[str] | None = None
+    extend_select: list[str] = field(default_factory=list)
+    ignore: list[str] = field(default_factory=list)
+    statistics: bool = False
+    exit_zero: bool = False
+    output_format: str = "text"
+    jobs: int | None = None
+    quiet: bool = False
+    config: str | None = None
+    show_settings: bool = False
+    stdin_filename: str | None = None
+    force_exclude: bool = False
+    verbose: bool = False
+    versions: dict[str, str | None] = field(default_factory=dict)
+
+
+def fail(message: str) -> int:
+    click.echo(f"error: {message}", err=True)
+    return EXIT_ERROR
+
+
+def build_settings(request: CheckRequest) -> Settings:
+    settings = load_settings(Path(request.config) if request.config else None)
+    for attribute, value in (("select", request.select),
+                             ("extend_select", request.extend_select or None),
+                             ("ignore", request.ignore or None)):
+        if value is not None:
+            validate_codes(value, f"--{attribute.replace('_', '-')}")
+            # Options add to the configuration's lists, except --select, which replaces it.
+            merged = value if attribute == "select" else getattr(settings, attribute) + value
+            setattr(settings, attribute, merged)
+            settings.sources[attribute] = "command line"
+    for library, version in request.versions.items():
+        if version:
+            setattr(settings, f"{library}_version", version)
+            settings.sources[f"{library}_version"] = "command line"
+    return settings
+
+
+def run_check(request: CheckRequest) -> int:
+    try:
+        settings = build_settings(request)
+        selection = Selection.from_settings(settings)
+    except ConfigError as error:
+        return fail(str(error))
+    versions = resolve_versions(settings.configured_versions(), settings.project_root)
+    if request.show_settings:
+        click.echo(render_settings(settings, versions))
+        return EXIT_CLEAN
+    options = LintOptions(selection, versions, settings.project_root, request.verbose,
+                          fix=request.fix or request.diff, unsafe_fixes=request.unsafe_fixes,
+                          write=not request.diff)
+    if request.paths == ["-"]:
+        results = [_check_stdin(request, options)]
+    else:
+        try:
+            files = discover([Path(p) for p in request.paths or ["."]], settings,
+                             request.force_exclude)
+        except DiscoveryError as error:
+            return fail(str(error))
+        results = check_paths(files, options, request.jobs)
+    return _report(request, results)
+
+
+def _check_stdin(request: CheckRequest, options: LintOptions) -> FileResult:
+    filename = request.stdin_filename or "-"
+    try:
+        text = decode(sys.stdin.buffer.read(), filename).text
+    except SourceError as error:
+        return FileResult(filename, errors=[str(error)], internal_error=True)
+    linter = Linter(options)
+    if options.fix:
+        result = linter.fix_text(text, filename)
+        if not request.diff:
+            sys.stdout.write(result.fixed if result.fixed is not None else text)
+        return result
+    return linter.lint_text(text, filename)
+
+
+def _report(request: CheckRequest, results: list[FileResult]) -> int:
+    internal = False
+    for result in results:
+        for error in result.errors:
+            click.echo(f"error: {error}", err=True)
+        internal = internal or result.internal_error
+    diagnostics = [d for result in results for d in result.diagnostics]
+    diagnostics.sort(key=Diagnostic.sort_key)
+    stdin_fix = request.paths == ["-"] and request.fix and not request.diff
+    if request.diff:
+        diffs = [_unified_diff(r) for r in results if r.fixed is not None]
+        click.echo("".join(diffs), nl=False)
+        if not request.quiet:
+            click.echo(f"Would fix {sum(r.fixes_applied for r in results)} problems "
+                       f"in {len(diffs)} files.", err=True)
+        return EXIT_ERROR if internal else (EXIT_FINDINGS if diffs else EXIT_CLEAN)
+    output = sys.stderr if stdin_fix else sys.stdout  # stdout carries the fixed source then
+    if request.statistics:
+        output.write(_statistics(diagnostics))
+    else:
+        output.write(FORMATS[request.output_format](diagnostics))
+    if request.show_fixes and request.fix:
+        output.write(_fixes_applied(results))
+    if not request.quiet:
+        click.echo(_summary(request, results, diagnostics), err=True)
+    if internal:
+        return EXIT_ERROR
+    if diagnostics and not request.exit_zero:
+        return EXIT_FINDINGS
+    return EXIT_CLEAN
+
+
+def _summary(request: CheckRequest, results: list[FileResult], remaining: list[Diagnostic]) -> str:
+    fixed = sum(r.fixes_applied for r in results)
+    safe = sum(1 for d in remaining if d.fix and d.fix.applicability == "safe")
+    unsafe = sum(1 for d in remaining if d.fix and d.fix.applicability == "unsafe")
+    if not remaining and not fixed:
+        return "All checks passed!"
+    total = len(remaining) + fixed
+    noun = "problem" if total == 1 else "problems"
+    if request.fix:
+        text = f"Found {total} {noun} ({fixed} fixed, {len(remaining)} remaining)."
+    else:
+        text = f"Found {total} {noun} ({safe} fixable with --fix)."
+    if unsafe and not request.unsafe_fixes:
+        text += f"\n{unsafe} hidden fixes can be enabled with the `--unsafe-fixes` option."
+    return text
+
+
+def _statistics(diagnostics: list[Diagnostic]) -> str:
+    counts = Counter((d.code, d.name, d.fix is not None) for d in diagnostics)
+    rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
+    return "".join(f"{count:>5}\t{code}\t{'[*]' if fixable else '[ ]'} {name}\n"
+                   for (code, name, fixable), count in rows)
+
+
+def _fixes_applied(results: list[FileResult]) -> str:
+    lines = [f"Fixed {r.fixes_applied} problem(s) in {r.filename}" for r in results
+             if r.fixes_applied]
+    return "".join(line + "\n" for line in lines) or "No fixes applied.\n"
+
+
+def _unified_diff(result: FileResult) -> str:
+    assert result.original is not None and result.fixed is not None
+    return "".join(difflib.unified_diff(
+        result.original.splitlines(keepends=True), result.fixed.splitlines(keepends=True),
+        fromfile=f"a/{result.filename}", tofile=f"b/{result.filename}"))
+
+
+def render_settings(settings: Settings, versions) -> str:  # type: ignore[no-untyped-def]
+    rows = [("project-root", str(settings.project_root), "discovered"),
+            ("config-file", str(settings.config_path or "none"), "discovered")]
+    for attribute in ("select", "extend_select", "ignore", "per_file_ignores", "exclude",
+                      "extend_exclude", "respect_gitignore"):
+        rows.append((attribute.replace("_", "-"), repr(getattr(settings, attribute)),
+                     settings.source_of(attribute)))
+    for library in LIBRARIES:
+        known = versions.get(library)
+        rows.append((f"{library}-version", known.version or "unknown", known.source))
+    rows.append(("enabled-rules", ", ".join(sorted(
+        Selection.from_settings(settings).enabled)), "select/ignore"))
+    width = max(len(name) for name, _, _ in rows)
+    return "\n".join(f"{name:<{width}} = {value}  ({source})" for name, value, source in rows)
+
+
+def rule_rows() -> str:
+    lines = []
+    for info in catalog():
+        fix = {"always": "fix", "sometimes": "fix (sometimes)", "none": "-"}[info.fix_availability]
+        lines.append(f"{info.code}  {info.name:<32} {fix:<16} {info.summary}")
+    return "\n".join(lines)

@@ -1,0 +1,54 @@
+"""Which codes are enabled: select / extend-select / ignore by code or prefix, per-file ignores."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fnmatch import fnmatch
+from pathlib import PurePath
+
+from optlint.config import ConfigError, Settings
+from optlint.rules import SYNTAX_ERROR, all_codes
+
+
+def validate_codes(codes: list[str], option: str) -> list[str]:
+    known = all_codes()
+    for code in codes:
+        if code != "ALL" and not any(real.startswith(code) for real in known):
+            raise ConfigError(f"{option}: unknown rule code or prefix '{code}'")
+    return codes
+
+
+def _matches(code: str, patterns: list[str]) -> bool:
+    return any(pattern == "ALL" or code.startswith(pattern) for pattern in patterns)
+
+
+@dataclass(frozen=True)
+class Selection:
+    enabled: frozenset[str]
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Selection:
+        validate_codes(settings.select, "select")
+        validate_codes(settings.extend_select, "extend-select")
+        validate_codes(settings.ignore, "ignore")
+        for glob, codes in settings.per_file_ignores.items():
+            validate_codes(codes, f"per-file-ignores '{glob}'")
+        chosen = settings.select + settings.extend_select
+        enabled = {code for code in all_codes()
+                   if _matches(code, chosen) and not _matches(code, settings.ignore)}
+        enabled.add(SYNTAX_ERROR.code)  # a file that does not parse is always reported
+        ignores = tuple((glob, tuple(codes)) for glob, codes in settings.per_file_ignores.items())
+        return cls(frozenset(enabled), ignores)
+
+    def ignored_in(self, relative_path: str) -> list[str]:
+        """The codes per-file-ignores switches off for this path (relative to the project root)."""
+        path = PurePath(relative_path)
+        codes: list[str] = []
+        for glob, ignored in self.per_file_ignores:
+            if fnmatch(relative_path, glob) or path.match(glob) or fnmatch(path.name, glob):
+                codes.extend(ignored)
+        return codes
+
+    def is_enabled(self, code: str, relative_path: str) -> bool:
+        return code in self.enabled and not _matches(code, self.ignored_in(relative_path))

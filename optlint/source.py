@@ -1,0 +1,58 @@
+"""Reading and writing source files without losing anything: encoding, BOM, line endings, mode."""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import tempfile
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class SourceError(Exception):
+    """A file that cannot be read or decoded; reported as one line, the run goes on."""
+
+
+@dataclass(frozen=True)
+class SourceText:
+    text: str
+    encoding: str  # as tokenize names it: "utf-8", "utf-8-sig" (a BOM), "latin-1", ...
+
+
+def decode(data: bytes, name: str) -> SourceText:
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        text = data.decode(encoding)
+    except (SyntaxError, LookupError, UnicodeDecodeError) as error:
+        raise SourceError(f"{name}: cannot decode: {error}") from None
+    return SourceText(text, encoding)
+
+
+def read_source(path: Path) -> SourceText:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise SourceError(f"{path}: cannot read: {error.strerror or error}") from None
+    return decode(data, str(path))
+
+
+def write_atomically(path: Path, text: str, encoding: str) -> None:
+    """Write through a temporary file in the same folder and rename it over the original.
+
+    The original's permission bits are kept, and the text is encoded as it was read (a BOM
+    stays a BOM, latin-1 stays latin-1); line endings are never translated.
+    """
+    data = text.encode(encoding)
+    mode = stat.S_IMODE(path.stat().st_mode)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise

@@ -1,0 +1,108 @@
+"""`# noqa` directives: line-level and file-level suppression, and OPT100 for unused ones."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from optlint.diagnostics import Diagnostic, Edit, Fix, Location
+from optlint.rules import UNUSED_NOQA
+
+_LINE_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?",
+                        re.IGNORECASE)
+_FILE_NOQA = re.compile(r"#\s*optlint:\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?",
+                        re.IGNORECASE)
+_CODE = re.compile(r"[A-Z]+[0-9]+")
+
+
+@dataclass
+class LineDirective:
+    line: int
+    column: int  # 0-based offset of the directive in the line
+    text: str  # the directive as written, e.g. "# noqa: OPT001, OPT003"
+    codes: list[str] | None  # None: a blanket `# noqa`
+
+
+@dataclass
+class Directives:
+    lines: dict[int, LineDirective]
+    file_codes: list[str] | None  # None: no file-level directive
+    file_blanket: bool
+
+
+def parse_directives(lines: list[str], comments: set[str]) -> Directives:
+    """Directives in real comments only: the comment text must be one libcst saw as a comment."""
+    by_line: dict[int, LineDirective] = {}
+    file_codes: list[str] | None = None
+    blanket = False
+    for number, line in enumerate(lines, start=1):
+        if "noqa" not in line.lower():
+            continue
+        hash_at = line.find("#")
+        while hash_at != -1 and line[hash_at:].rstrip("\r\n") not in comments:
+            hash_at = line.find("#", hash_at + 1)
+        if hash_at == -1:
+            continue
+        comment = line[hash_at:].rstrip("\r\n")
+        file_match = _FILE_NOQA.search(comment)
+        if file_match:
+            if file_match.group("codes"):
+                file_codes = (file_codes or []) + _CODE.findall(file_match.group("codes").upper())
+            else:
+                blanket = True
+            continue
+        match = _LINE_NOQA.search(comment)
+        if match:
+            codes = _CODE.findall(match.group("codes").upper()) if match.group("codes") else None
+            by_line[number] = LineDirective(number, hash_at + match.start(), match.group(0), codes)
+    return Directives(by_line, file_codes, blanket)
+
+
+def apply_suppressions(diagnostics: list[Diagnostic], directives: Directives, filename: str,
+                       lines: list[str], enabled: frozenset[str],
+                       report_unused: bool) -> list[Diagnostic]:
+    """Drop suppressed diagnostics; add OPT100 for `# noqa: OPTnnn` codes that suppressed nothing."""
+    if directives.file_blanket:
+        return []
+    kept: list[Diagnostic] = []
+    used: dict[int, set[str]] = {}
+    for diagnostic in diagnostics:
+        if directives.file_codes and diagnostic.code in directives.file_codes:
+            continue
+        directive = directives.lines.get(diagnostic.line)
+        if directive is not None and (directive.codes is None or diagnostic.code in directive.codes):
+            used.setdefault(diagnostic.line, set()).add(diagnostic.code)
+            continue
+        kept.append(diagnostic)
+    if report_unused:
+        for directive in directives.lines.values():
+            unused = [code for code in directive.codes or []
+                      if code.startswith("OPT") and code not in used.get(directive.line, set())
+                      and (code in enabled or not _is_known(code))]
+            if unused:
+                kept.append(_unused_noqa(directive, unused, filename, lines))
+    return kept
+
+
+def _is_known(code: str) -> bool:
+    from optlint.rules import all_codes
+
+    return code in all_codes()
+
+
+def _unused_noqa(directive: LineDirective, unused: list[str], filename: str,
+                 lines: list[str]) -> Diagnostic:
+    start = Location(directive.line, directive.column + 1)
+    end = Location(directive.line, directive.column + 1 + len(directive.text))
+    remaining = [code for code in directive.codes or [] if code not in unused]
+    if remaining:
+        replacement = f"# noqa: {', '.join(remaining)}"
+        edit = Edit(start, end, replacement)
+    else:
+        # Remove the whole directive and the spaces before it.
+        line = lines[directive.line - 1]
+        begin = len(line[:directive.column].rstrip(" \t"))
+        edit = Edit(Location(directive.line, begin + 1), end, "")
+    message = f"unused `noqa` directive (unused: {', '.join(unused)})"
+    fix = Fix("safe", "Remove the unused code" + ("s" if len(unused) > 1 else ""), (edit,))
+    return Diagnostic(UNUSED_NOQA.code, UNUSED_NOQA.name, message, filename, start, end, fix)

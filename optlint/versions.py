@@ -1,0 +1,120 @@
+"""Which Optax, Equinox and JAX versions the checked code runs with, and where we learnt it.
+
+In order: the configuration, the distribution installed beside optlint (read from its metadata,
+never imported), exact pins in the project's own files, else unknown (any version).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from packaging.specifiers import SpecifierSet
+from packaging.version import InvalidVersion, Version
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+LIBRARIES = ("optax", "equinox", "jax")
+_REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?\s*===?\s*([A-Za-z0-9_.+\-]+)")
+
+
+@dataclass(frozen=True)
+class KnownVersion:
+    version: str | None
+    source: str  # "configuration", "installed", "uv.lock", ... or "unknown"
+
+
+@dataclass(frozen=True)
+class LibraryVersions:
+    known: dict[str, KnownVersion] = field(default_factory=dict)
+
+    def get(self, library: str) -> KnownVersion:
+        return self.known.get(library, KnownVersion(None, "unknown"))
+
+    def in_range(self, library: str, specifier: str) -> bool | None:
+        """Whether the known version of `library` is in `specifier`; None when unknown."""
+        version = self.get(library).version
+        if version is None:
+            return None
+        try:
+            return Version(version) in SpecifierSet(specifier)
+        except InvalidVersion:
+            return None
+
+    def describe(self, library: str) -> str:
+        known = self.get(library)
+        if known.version is None:
+            return f"{library} version unknown"
+        return f"your {library}: {known.version} (from {known.source})"
+
+
+def resolve_versions(configured: dict[str, str | None], project_root: Path) -> LibraryVersions:
+    pins: dict[str, KnownVersion] | None = None
+    known: dict[str, KnownVersion] = {}
+    for library in LIBRARIES:
+        if configured.get(library):
+            known[library] = KnownVersion(configured[library], "configuration")
+            continue
+        installed = _installed_version(library)
+        if installed is not None:
+            known[library] = KnownVersion(installed, "installed")
+            continue
+        if pins is None:
+            pins = project_pins(project_root)
+        known[library] = pins.get(library, KnownVersion(None, "unknown"))
+    return LibraryVersions(known)
+
+
+def _installed_version(library: str) -> str | None:
+    try:
+        return metadata.version(library)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def project_pins(root: Path) -> dict[str, KnownVersion]:
+    """Exact versions pinned in lock files and requirement files; lock files win."""
+    found: dict[str, KnownVersion] = {}
+    for requirements in sorted(root.glob("requirements*.txt")):
+        for line in _read_lines(requirements):
+            match = _REQUIREMENT.match(line)
+            if match:
+                _remember(found, match.group(1), match.group(2), requirements.name)
+    pyproject = root / "pyproject.toml"
+    data = _read_toml(pyproject)
+    for requirement in data.get("project", {}).get("dependencies", []) or []:
+        match = _REQUIREMENT.match(str(requirement))
+        if match:
+            _remember(found, match.group(1), match.group(2), "pyproject.toml")
+    for lock_name in ("pdm.lock", "poetry.lock", "uv.lock"):
+        for package in _read_toml(root / lock_name).get("package", []) or []:
+            if isinstance(package, dict) and "name" in package and "version" in package:
+                _remember(found, str(package["name"]), str(package["version"]), lock_name)
+    return found
+
+
+def _remember(found: dict[str, KnownVersion], name: str, version: str, source: str) -> None:
+    name = name.lower().replace("_", "-")
+    if name in LIBRARIES:
+        found[name] = KnownVersion(version, source)
+
+
+def _read_lines(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+
+
+def _read_toml(path: Path) -> dict:  # type: ignore[type-arg]
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
