@@ -6,6 +6,7 @@ lazily built project index. Output order never depends on the number of workers.
 
 from __future__ import annotations
 
+import ast
 import os
 import traceback
 from concurrent.futures import ProcessPoolExecutor
@@ -78,7 +79,7 @@ class Linter:
         try:
             module = cst.parse_module(text)
         except cst.ParserSyntaxError as error:
-            result.diagnostics.append(_syntax_error(error, filename))
+            result.diagnostics.append(_syntax_error(error, text, filename))
             return result
         index = build_index(module)
         inference = Inference(index, self.project, filename)
@@ -151,9 +152,19 @@ class Linter:
         return result
 
 
-def _syntax_error(error: cst.ParserSyntaxError, filename: str) -> Diagnostic:
-    where = Location(error.raw_line, error.raw_column + 1)
-    first_line = error.message.splitlines()[0] if error.message else "invalid syntax"
+def _syntax_error(error: cst.ParserSyntaxError, text: str, filename: str) -> Diagnostic:
+    """OPT000 at the error position. CPython's parser places errors more precisely than
+    libcst's, so it is asked (only for files that failed) where and what the error is."""
+    line, column, message = error.raw_line, error.raw_column + 1, error.message
+    try:
+        compile(text, filename, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as python_error:
+        line, column = python_error.lineno or line, python_error.offset or column
+        message = python_error.msg
+    except (ValueError, RecursionError):
+        pass
+    where = Location(line, column)
+    first_line = message.splitlines()[0] if message else "invalid syntax"
     return Diagnostic(SYNTAX_ERROR.code, SYNTAX_ERROR.name, f"invalid syntax: {first_line}",
                       filename, where, where)
 

@@ -1,0 +1,199 @@
+"""The shared analysis on its own: aliases, value inference, helpers, self attributes, other files."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import libcst as cst
+
+from optlint.analysis.index import build_index
+from optlint.analysis.inference import Inference
+from optlint.analysis.project import ProjectIndex
+from optlint.analysis.values import ModuleValue, SequenceValue, TransformValue, Value
+
+
+def infer_last_call_arg(source: str, path: Path | None = None, root: Path | None = None) -> Value:
+    """The value of the first argument of the file's last `probe(...)` call."""
+    module = cst.parse_module(textwrap.dedent(source))
+    index = build_index(module)
+    project = ProjectIndex(root) if root else None
+    inference = Inference(index, project, str(path) if path else None)
+    site = [s for s in index.calls if isinstance(s.node.func, cst.Name)
+            and s.node.func.value == "probe"][-1]
+    return inference.value_of(site.node.args[0].value, site.scope, site.order)
+
+
+def qualify_all(source: str) -> dict[str, str | None]:
+    module = cst.parse_module(textwrap.dedent(source))
+    index = build_index(module)
+    names = {}
+    for site in index.calls:
+        names[module.code_for_node(site.node.func)] = index.imports.qualify(site.node.func)
+    return names
+
+
+def test_import_aliases_resolve_to_qualified_names() -> None:
+    names = qualify_all("""
+        import optax as ox
+        from optax import adamw as aw
+        import equinox.nn as nn
+        from jax import tree_util as jtu
+        import jax
+        ox.adam(1)
+        aw(1)
+        nn.MLP(1)
+        jtu.tree_map(f, x)
+        jax.tree.map(f, x)
+        jax.tree_map(f, x)
+        unknown.thing()
+    """)
+    assert names == {
+        "ox.adam": "optax.adam",
+        "aw": "optax.adamw",
+        "nn.MLP": "equinox.nn.MLP",
+        "jtu.tree_map": "jax.tree_util.tree_map",
+        "jax.tree.map": "jax.tree_util.tree_map",
+        "jax.tree_map": "jax.tree_util.tree_map",
+        "unknown.thing": None,
+    }
+
+
+def test_equinox_layer_leaves_from_the_table() -> None:
+    mlp = infer_last_call_arg("""
+        import equinox as eqx
+        probe(eqx.nn.MLP(2, 2, 4, 2, key=k))
+    """)
+    assert isinstance(mlp, ModuleValue) and mlp.leaves.kind == "callable"
+    linear = infer_last_call_arg("""
+        import equinox as eqx
+        probe(eqx.nn.Linear(2, 2, key=k))
+    """)
+    assert isinstance(linear, ModuleValue) and linear.leaves.kind == "arrays"
+
+
+def test_class_fields_decide_leaves_and_static_fields_do_not_count() -> None:
+    source = """
+        from typing import Callable
+        import equinox as eqx
+        import jax
+
+        class WithActivation(eqx.Module):
+            weight: jax.Array
+            act: Callable
+
+        class Static(eqx.Module):
+            weight: jax.Array
+            act: Callable = eqx.field(static=True)
+
+        class Scalar(eqx.Module):
+            weight: jax.Array
+            temperature: float
+
+        probe({name}(...))
+    """
+    kinds = {name: infer_last_call_arg(source.replace("{name}", name)) for name in
+             ("WithActivation", "Static", "Scalar")}
+    assert {name: value.leaves.kind for name, value in kinds.items()} == {  # type: ignore[union-attr]
+        "WithActivation": "callable", "Static": "arrays", "Scalar": "scalar"}
+
+
+def test_assignments_unpacking_helpers_and_partial() -> None:
+    value = infer_last_call_arg("""
+        import functools
+        import equinox as eqx
+
+        def build(key):
+            model = eqx.nn.MLP(2, 2, 4, 2, key=key)
+            return model
+
+        make = functools.partial(build)
+        model = make(key)
+        params, static = eqx.partition(model, eqx.is_array)
+        probe(static)
+    """)
+    assert isinstance(value, ModuleValue) and value.derived_by == "equinox.partition"
+    params = infer_last_call_arg("""
+        import equinox as eqx
+        params, static = eqx.partition(eqx.nn.MLP(2, 2, 4, 2, key=k), eqx.is_array)
+        probe(params)
+    """)
+    assert isinstance(params, ModuleValue) and params.filtered
+
+
+def test_tree_map_over_a_module_is_module_shaped() -> None:
+    value = infer_last_call_arg("""
+        import jax
+        import equinox as eqx
+        model = eqx.nn.MLP(2, 2, 4, 2, key=k)
+        mask = jax.tree_util.tree_map(lambda _: True, model)
+        mask = eqx.tree_at(lambda m: m.layers[0].bias, mask, replace=False)
+        probe(mask)
+    """)
+    assert isinstance(value, ModuleValue) and value.derived_by == "equinox.tree_at"
+    plain = infer_last_call_arg("""
+        import jax
+        params = {"w": 1}
+        probe(jax.tree_util.tree_map(lambda _: True, params))
+    """)
+    assert not isinstance(plain, ModuleValue)
+
+
+def test_self_attributes_set_in_init() -> None:
+    value = infer_last_call_arg("""
+        import equinox as eqx
+        import optax
+
+        class Trainer:
+            def __init__(self, key):
+                self.model = eqx.nn.MLP(2, 2, 4, 2, key=key)
+                self.optim = optax.chain(optax.clip(1.0), optax.adam(1e-3))
+
+            def start(self):
+                probe(self.optim)
+    """)
+    assert isinstance(value, TransformValue)
+    assert [t.name for t in value.walk()] == ["optax.chain", "optax.clip", "optax.adam"]
+
+
+def test_later_assignment_does_not_leak_backwards() -> None:
+    value = infer_last_call_arg("""
+        import equinox as eqx
+        model = eqx.nn.Linear(2, 2, key=k)
+        probe(model)
+        model = eqx.nn.MLP(2, 2, 4, 2, key=k)
+    """)
+    assert isinstance(value, ModuleValue) and value.class_name == "Linear"
+
+
+def test_classes_from_other_project_files(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from .models import Net\n")
+    (package / "models.py").write_text(textwrap.dedent("""
+        import equinox as eqx
+        import jax
+
+        class Net(eqx.Module):
+            mlp: eqx.nn.MLP
+    """))
+    train = tmp_path / "train.py"
+    for source in ("from pkg.models import Net\nprobe(Net())\n",
+                   "from pkg import Net\nprobe(Net())\n",
+                   "import pkg.models as m\nprobe(m.Net())\n"):
+        value = infer_last_call_arg(source, train, tmp_path)
+        assert isinstance(value, ModuleValue), source
+        assert value.class_name == "Net" and value.leaves.kind == "callable"
+    relative = package / "train.py"
+    value = infer_last_call_arg("from .models import Net\nprobe(Net())\n", relative, tmp_path)
+    assert isinstance(value, ModuleValue) and value.leaves.kind == "callable"
+
+
+def test_cycles_and_unknowns_do_not_hang() -> None:
+    value = infer_last_call_arg("""
+        x = f(x)
+        def g():
+            return g()
+        probe(g())
+    """)
+    assert not isinstance(value, (ModuleValue, SequenceValue))
