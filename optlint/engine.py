@@ -43,6 +43,7 @@ class LintOptions:
     fix: bool = False
     unsafe_fixes: bool = False
     write: bool = True  # False for --diff: compute the fixed text, write nothing
+    respect_noqa: bool = True  # False for flake8 --disable-noqa: report what noqa would hide
 
 
 @dataclass
@@ -96,6 +97,9 @@ class Linter:
                 result.errors.append(
                     f"{filename}: internal error in rule {rule.code} ({rule.name}): {detail}")
         diagnostics = _to_diagnostics(findings, module, ctx, filename) if findings else []
+        if not self.options.respect_noqa:
+            result.diagnostics = diagnostics
+            return result
         lines = text.splitlines(keepends=True)
         directives = parse_directives(lines, index.comments)
         report_unused = self.options.selection.is_enabled(UNUSED_NOQA.code, relative)

@@ -1,0 +1,85 @@
+"""The flake8 adapter: how IDEs show optlint.
+
+flake8 hands us each file's lines; the engine parses them once with libcst (flake8's `ast` tree
+is not used), behind the same prefilter as the CLI. Settings come from `[tool.optlint]` as for
+the CLI; `--optlint-optax-version` and friends override the versions.
+
+`# noqa` is handled by optlint before flake8 sees a finding: a finding optlint suppresses would
+be suppressed by flake8 as well, and only optlint knows which directives suppressed nothing, so
+OPT100 (unused noqa) comes out exactly as in `optlint check`. flake8 then applies its own noqa,
+`--extend-ignore` and `per-file-ignores` on top. `--disable-noqa` turns optlint's noqa off too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import sys
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from packaging.version import InvalidVersion, Version
+
+from optlint import __version__
+from optlint.config import ConfigError, load_settings
+from optlint.engine import Linter, LintOptions
+from optlint.selection import Selection
+from optlint.versions import LIBRARIES, resolve_versions
+
+
+class OptlintChecker:
+    name = "optlint"
+    version = __version__
+
+    _linter: ClassVar[Linter | None] = None
+
+    def __init__(self, tree: ast.AST, lines: list[str], filename: str) -> None:
+        # `tree` must be accepted (flake8 sorts plugins by their parameters) but is not used.
+        self.lines = lines
+        self.filename = filename
+
+    @classmethod
+    def add_options(cls, parser: Any) -> None:
+        for library in LIBRARIES:
+            parser.add_option(f"--optlint-{library}-version", parse_from_config=True,
+                              metavar="VERSION",
+                              help=f"optlint: check against this {library} version "
+                                   f"(overrides [tool.optlint] {library}-version).")
+
+    @classmethod
+    def parse_options(cls, options: argparse.Namespace) -> None:
+        """Called once per flake8 process; builds the one Linter every file of the run uses."""
+        try:
+            settings = load_settings()
+            for library in LIBRARIES:
+                version = getattr(options, f"optlint_{library}_version", None)
+                if version:
+                    setattr(settings, f"{library}_version", _checked_version(library, version))
+            selection = Selection.from_settings(settings)
+        except ConfigError as error:
+            print(f"optlint: error: {error}", file=sys.stderr)
+            raise SystemExit(2) from None
+        versions = resolve_versions(settings.configured_versions(), settings.project_root)
+        lint_options = LintOptions(selection, versions, settings.project_root,
+                                   respect_noqa=not getattr(options, "disable_noqa", False))
+        cls._linter = Linter(lint_options)
+
+    def run(self) -> Iterator[tuple[int, int, str, type[OptlintChecker]]]:
+        if self._linter is None:  # flake8 always calls parse_options first; direct use may not
+            self.parse_options(argparse.Namespace())
+        assert self._linter is not None
+        result = self._linter.lint_text("".join(self.lines), self.filename)
+        for error in result.errors:  # a rule's internal error: say so, keep the other findings
+            print(f"optlint: error: {error}", file=sys.stderr)
+        for diagnostic in result.diagnostics:
+            # flake8 wants a 0-based column and prints it plus one; ours are 1-based.
+            yield (diagnostic.line, diagnostic.column - 1,
+                   f"{diagnostic.code} {diagnostic.message}", type(self))
+
+
+def _checked_version(library: str, value: str) -> str:
+    try:
+        return str(Version(value))
+    except InvalidVersion:
+        raise ConfigError(f"--optlint-{library}-version: not a version: {value!r}") from None
+
