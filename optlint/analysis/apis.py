@@ -125,3 +125,22 @@ def is_optax_transform_factory(qualified: str) -> bool:
 def is_optax_schedule(qualified: str) -> bool:
     return qualified.startswith(OPTAX_SCHEDULE_PREFIX) or qualified.endswith("_schedule") or (
         qualified == "optax.join_schedules")
+
+
+# Function transformations: calling them on a function gives a function. "jit" traces every
+# argument not named static; "grad" differentiates the `argnums` arguments (default: the first).
+# The Equinox ones (and Optax's) filter non-array leaves out themselves.
+JAX_FUNCTION_TRANSFORMS = {"jax.jit": "jit", "jax.grad": "grad", "jax.value_and_grad": "grad"}
+FILTERING_FUNCTION_TRANSFORMS = {
+    "equinox.filter_jit": "jit", "equinox.filter_grad": "grad",
+    "equinox.filter_value_and_grad": "grad", "optax.value_and_grad_from_state": "grad",
+}
+# Their Equinox counterparts, for fixes.
+EQUINOX_COUNTERPARTS = {"jax.jit": "filter_jit", "jax.grad": "filter_grad",
+                        "jax.value_and_grad": "filter_value_and_grad"}
+
+# Optax transformations whose `update` runs a line search: it needs `value=`, `grad=` and
+# `value_fn=` and calls `value_fn(params)` itself (lbfgs and zoom from optax 0.2.3 on,
+# backtracking from at least 0.2.2).
+LINESEARCH_TRANSFORMS = {"optax.lbfgs", "optax.scale_by_zoom_linesearch",
+                         "optax.scale_by_backtracking_linesearch"}

@@ -28,6 +28,7 @@ from optlint.analysis.values import (
     ModuleValue,
     PartialValue,
     SequenceValue,
+    TransformedFunction,
     TransformValue,
     Value,
     worst_leaves,
@@ -294,7 +295,13 @@ class Inference:
         if isinstance(callee, FunctionValue):
             return self._returned(callee)
         if isinstance(callee, PartialValue):
-            return self._apply(callee.func, call, scope, order)
+            applied = self._apply(callee.func, call, scope, order)
+            if isinstance(applied, TransformedFunction) and applied.call is call:
+                # `partial(jax.jit, static_argnums=1)(f)`: the partial's keywords configure the jit.
+                return TransformedFunction(applied.transform, applied.func, call, callee.call)
+            return applied
+        if isinstance(callee, TransformedFunction) and _is_jit(callee.transform):
+            return self._apply(callee.func, call, scope, order)  # jit returns what f returns
         if isinstance(callee, InjectFactory):
             inner = callee.inner
             if isinstance(inner, LibraryRef):
@@ -324,6 +331,10 @@ class Inference:
             return PartialValue(arg_value(0, None), call)
         if name == "optax.inject_hyperparams":
             return InjectFactory(arg_value(0, "inner_factory"), call)
+        if name in apis.JAX_FUNCTION_TRANSFORMS or name in apis.FILTERING_FUNCTION_TRANSFORMS:
+            if argument(call, 0, "fun") is None:  # `jax.jit(static_argnums=1)`: a decorator
+                return PartialValue(LibraryRef(name), call)
+            return TransformedFunction(name, arg_value(0, "fun"), call)
         if name in apis.TREE_MAPPERS:
             tree = arg_value(apis.TREE_MAPPERS[name], "pytree" if "tree_at" in name else "tree")
             if isinstance(tree, ModuleValue):
@@ -484,6 +495,12 @@ class Inference:
                      if not (isinstance(item, cst.Ellipsis) or dotted_name(item) == "None")]
             return worst_leaves(parts) if parts else UNKNOWN_LEAVES
         return UNKNOWN_LEAVES
+
+
+def _is_jit(transform: str) -> bool:
+    kind = apis.JAX_FUNCTION_TRANSFORMS.get(transform) or apis.FILTERING_FUNCTION_TRANSFORMS.get(
+        transform)
+    return kind == "jit"
 
 
 def _nn_leaves(layer: str) -> Leaves:

@@ -121,6 +121,20 @@ class PartialValue:
     call: cst.Call
 
 
+@dataclass(frozen=True, eq=False)
+class TransformedFunction:
+    """`jax.jit(f)`, `jax.grad(f)`, `eqx.filter_jit(f)`, ...: a function wrapped by a transformation.
+
+    `call` applied the transformation to the function; `partial` is the `functools.partial(jax.jit,
+    ...)` call whose keywords configure it, when it was built that way.
+    """
+
+    transform: str
+    func: Value
+    call: cst.Call
+    partial: cst.Call | None = None
+
+
 @dataclass(frozen=True)
 class LibraryRef:
     """An object reached through an import and not called: `optax.adamw`, `jax.nn.relu`."""
@@ -147,5 +161,5 @@ class LiteralValue:
 
 Value = Union[
     Unknown, ModuleValue, ClassRef, InstanceValue, TransformValue, InjectFactory, FunctionValue,
-    PartialValue, LibraryRef, SequenceValue, DictValue, LiteralValue,
+    PartialValue, LibraryRef, SequenceValue, DictValue, LiteralValue, TransformedFunction,
 ]
