@@ -1,0 +1,109 @@
+"""SARIF 2.1.0, the format GitHub code scanning (and other viewers) read.
+
+The driver lists every rule optlint has, so a result's `ruleIndex` points into a fixed table and
+viewers can show rules with no findings. Columns count characters (`unicodeCodePoints`), as
+optlint does everywhere. A notebook finding's region counts within its cell, which SARIF cannot
+say, so it carries the cell in `properties.cell` and offers no fix (a fix's region would be wrong
+for the .ipynb file).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from optlint import __version__
+from optlint.diagnostics import Diagnostic, Edit, Fix, Location
+from optlint.pages import page_text
+from optlint.rules import RuleInfo, catalog
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+INFORMATION_URI = "https://github.com/optlint/optlint"
+RULE_PAGE_URI = INFORMATION_URI + "/blob/main/rules/{code}.md"
+SOURCE_ROOT = "%SRCROOT%"
+
+
+def render(diagnostics: list[Diagnostic]) -> str:
+    rules = catalog()
+    index_of = {info.code: position for position, info in enumerate(rules)}
+    run = {
+        "tool": {"driver": {
+            "name": "optlint",
+            "version": __version__,
+            "informationUri": INFORMATION_URI,
+            "rules": [_rule(info) for info in rules],
+        }},
+        "originalUriBaseIds": {SOURCE_ROOT: {"uri": Path.cwd().as_uri() + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "results": [_result(d, index_of[d.code]) for d in diagnostics],
+    }
+    document = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
+    return json.dumps(document, indent=2) + "\n"
+
+
+def _rule(info: RuleInfo) -> dict[str, Any]:
+    rule: dict[str, Any] = {
+        "id": info.code,
+        "name": info.name,
+        "shortDescription": {"text": info.summary},
+        "helpUri": RULE_PAGE_URI.format(code=info.code),
+        "defaultConfiguration": {"level": "error"},
+        "properties": {"fixAvailability": info.fix_availability},
+    }
+    page = page_text(info.code)
+    if page is not None:
+        rule["help"] = {"text": info.summary, "markdown": page}
+    return rule
+
+
+def _result(diagnostic: Diagnostic, rule_index: int) -> dict[str, Any]:
+    artifact = _artifact(diagnostic.filename)
+    result: dict[str, Any] = {
+        "ruleId": diagnostic.code,
+        "ruleIndex": rule_index,
+        "level": "error",
+        "message": {"text": diagnostic.message},
+        "locations": [{"physicalLocation": {
+            "artifactLocation": artifact,
+            "region": _region(diagnostic.start, diagnostic.end),
+        }}],
+    }
+    if diagnostic.cell is not None:
+        result["properties"] = {"cell": diagnostic.cell}
+    elif diagnostic.fix is not None:
+        result["fixes"] = [_fix(diagnostic.fix, artifact)]
+    return result
+
+
+def _artifact(filename: str) -> dict[str, str]:
+    """A URI relative to the folder optlint ran in, as code scanning wants; else absolute."""
+    path = Path(filename)
+    if path.is_absolute():
+        try:
+            path = path.relative_to(Path.cwd())
+        except ValueError:
+            return {"uri": path.as_uri()}
+    return {"uri": path.as_posix(), "uriBaseId": SOURCE_ROOT}
+
+
+def _region(start: Location, end: Location) -> dict[str, int]:
+    return {"startLine": start.line, "startColumn": start.column,
+            "endLine": end.line, "endColumn": end.column}
+
+
+def _fix(fix: Fix, artifact: dict[str, str]) -> dict[str, Any]:
+    return {
+        "description": {"text": fix.message},
+        "artifactChanges": [{
+            "artifactLocation": artifact,
+            "replacements": [_replacement(edit) for edit in fix.edits],
+        }],
+        "properties": {"applicability": fix.applicability},
+    }
+
+
+def _replacement(edit: Edit) -> dict[str, Any]:
+    # An insertion is the empty region at its point (start == end).
+    return {"deletedRegion": _region(edit.start, edit.end),
+            "insertedContent": {"text": edit.content}}
