@@ -37,15 +37,15 @@ def discover(paths: list[Path], settings: Settings, force_exclude: bool = False,
     return sorted(found)
 
 
-def _is_excluded(path: Path, root: Path, excluded: pathspec.PathSpec) -> bool:
+def _is_excluded(path: Path, base: Path, excluded: pathspec.PathSpec) -> bool:
+    """Whether a pattern matches the path relative to `base` (the project root, or the folder
+    named on the command line when that folder is itself under an excluded one)."""
     resolved = path.resolve()
     try:
-        relative = resolved.relative_to(root).as_posix()
+        relative = resolved.relative_to(base).as_posix()
     except ValueError:
         relative = resolved.as_posix().lstrip("/")
-    parts = relative.split("/")
-    # Match the whole relative path, and every folder name on the way (".venv" anywhere).
-    return excluded.match_file(relative) or any(excluded.match_file(part) for part in parts)
+    return excluded.match_file(relative)
 
 
 def _walk(top: Path, root: Path, excluded: pathspec.PathSpec, respect_gitignore: bool,
@@ -55,6 +55,8 @@ def _walk(top: Path, root: Path, excluded: pathspec.PathSpec, respect_gitignore:
     ignores: list[tuple[Path, pathspec.PathSpec]] = []
     if respect_gitignore:
         ignores = _parent_gitignores(top.resolve(), root)
+    # A folder named explicitly is checked even inside an excluded one (a site-packages tree).
+    base = top.resolve() if _is_excluded(top, root, excluded) else root
     for folder, dirnames, filenames in os.walk(top):
         folder_path = Path(folder)
         resolved = folder_path.resolve()
@@ -67,7 +69,8 @@ def _walk(top: Path, root: Path, excluded: pathspec.PathSpec, respect_gitignore:
         kept_dirs = []
         for name in sorted(dirnames):
             child = folder_path / name
-            if _is_excluded(child, root, excluded) or _gitignored(child.resolve(), ignores, True):
+            if (_is_excluded(child, base, excluded)
+                    or _gitignored(child.resolve(), ignores, True)):
                 continue
             kept_dirs.append(name)
         dirnames[:] = kept_dirs
@@ -75,7 +78,8 @@ def _walk(top: Path, root: Path, excluded: pathspec.PathSpec, respect_gitignore:
             if not name.endswith(suffixes):
                 continue
             child = folder_path / name
-            if _is_excluded(child, root, excluded) or _gitignored(child.resolve(), ignores, False):
+            if (_is_excluded(child, base, excluded)
+                    or _gitignored(child.resolve(), ignores, False)):
                 continue
             found.append(child)
     return found

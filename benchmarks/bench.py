@@ -1,0 +1,113 @@
+"""Benchmark `optlint check` against libcst's parse time and ruff, on one corpus, in one run.
+
+    python benchmarks/bench.py [CORPUS...]     (default: the installed jax, optax, equinox trees)
+
+Prints files, lines, wall seconds and peak memory for a cold `optlint check` (one process and two),
+the libcst parse-only time of the files optlint had to parse (those passing its prefilter), and
+`ruff check --select E,F --no-cache` on the same corpus, with the ratios. Each measurement runs in a
+fresh process, so imports and caches are cold and peak memory is that process's own.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PARSE_ONLY = """
+import sys, time
+import libcst
+paths = sys.argv[1:]
+start = time.perf_counter()
+for path in paths:
+    with open(path, "rb") as handle:
+        libcst.parse_module(handle.read())
+print(time.perf_counter() - start)
+"""
+
+
+def default_corpus() -> list[Path]:
+    trees = []
+    for name in ("jax", "optax", "equinox"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin is not None:
+            trees.append(Path(spec.origin).parent)
+    return trees
+
+
+def run_measured(command: list[str]) -> tuple[float, float, str]:
+    """Wall seconds, peak RSS in MiB of the child process itself, and its stdout.
+
+    Commands run in an empty folder, so no project configuration applies to the corpus; a command
+    that fails stops the benchmark rather than timing an error message.
+    """
+    with tempfile.TemporaryDirectory() as folder:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   cwd=folder)
+        stdout = process.stdout.read() if process.stdout else b""
+        stderr = process.stderr.read() if process.stderr else b""
+        _, status, usage = os.wait4(process.pid, 0)  # reaps the child, gives its own rusage
+        wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        sys.exit(f"benchmark command failed: {' '.join(command[:4])}...: {stderr.decode()[-500:]}")
+    return wall, usage.ru_maxrss / 1024, stdout.decode()
+
+
+def files_optlint_parses(corpus: list[Path]) -> tuple[list[Path], list[Path]]:
+    from optlint.config import Settings
+    from optlint.discovery import discover
+    from optlint.engine import Linter, LintOptions
+    from optlint.selection import Selection
+    from optlint.versions import LibraryVersions
+
+    settings = Settings(project_root=Path.cwd(), respect_gitignore=False)
+    every = discover(corpus, settings)
+    linter = Linter(LintOptions(Selection.from_settings(settings), LibraryVersions(), Path.cwd()))
+    parsed = [path for path in every
+              if linter.may_match(path.read_text(encoding="utf-8", errors="replace"))]
+    return every, parsed
+
+
+def main() -> None:
+    corpus = [Path(arg) for arg in sys.argv[1:]] or default_corpus()
+    every, parsed = files_optlint_parses(corpus)
+    lines = sum(path.read_bytes().count(b"\n") for path in every)
+    print(f"corpus: {', '.join(str(p) for p in corpus)}")
+    print(f"files: {len(every)}   lines: {lines}   files passing the prefilter: {len(parsed)}")
+
+    optlint = [sys.executable, "-m", "optlint", "check", "--no-cache", "--exit-zero", "-q",
+               *map(str, corpus)]
+    results = {}
+    parse_wall, parse_peak, parse_out = run_measured(
+        [sys.executable, "-c", PARSE_ONLY, *map(str, parsed)])
+    results["libcst parse only (prefiltered files)"] = (float(parse_out.strip()), parse_peak)
+    for jobs in (1, 2):
+        wall, peak, _ = run_measured([*optlint, "--jobs", str(jobs)])
+        results[f"optlint check --jobs {jobs}"] = (wall, peak)
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    if Path(ruff).exists():
+        wall, _, _ = run_measured([ruff, "check", "--select", "E,F", "--no-cache", "--exit-zero",
+                                   "--quiet", *map(str, corpus)])
+        results["ruff check --select E,F --no-cache"] = (wall, float("nan"))
+
+    print(f"\n{'measurement':<42}{'seconds':>10}{'peak MiB':>10}  (peak: the main process)")
+    for name, (seconds, peak) in results.items():
+        print(f"{name:<42}{seconds:>10.2f}{peak:>10.0f}")
+    parse = results["libcst parse only (prefiltered files)"][0]
+    one = results["optlint check --jobs 1"][0]
+    two = results["optlint check --jobs 2"][0]
+    print(f"\noptlint --jobs 1 / libcst parse time:   {one / parse:.2f}x   (target <= 1.3x)")
+    print(f"speed-up --jobs 2 over --jobs 1:        {one / two:.2f}x   (target >= 1.7x)")
+    if "ruff check --select E,F --no-cache" in results:
+        ruff_seconds = results["ruff check --select E,F --no-cache"][0]
+        print(f"optlint --jobs 1 / ruff:                {one / ruff_seconds:.1f}x")
+
+
+if __name__ == "__main__":
+    main()
