@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from dataclasses import dataclass
 
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
@@ -30,11 +32,25 @@ class Directives:
     file_blanket: bool
 
 
-def parse_directives(lines: list[str], comments: set[str]) -> Directives:
-    """Directives in real comments only: the comment text must be one libcst saw as a comment."""
+def comment_texts(text: str) -> set[str]:
+    """Every comment in the source, so that `# noqa` inside a string is not taken for one.
+
+    Only called for files that mention noqa; tokenizing costs a fraction of a parse."""
+    try:
+        return {token.string for token in tokenize.generate_tokens(io.StringIO(text).readline)
+                if token.type == tokenize.COMMENT}
+    except (tokenize.TokenError, SyntaxError):
+        return {line[line.find("#"):].rstrip("\r\n") for line in text.splitlines() if "#" in line}
+
+
+def parse_directives(lines: list[str], text: str) -> Directives:
+    """Directives in real comments only."""
     by_line: dict[int, LineDirective] = {}
     file_codes: list[str] | None = None
     blanket = False
+    if "noqa" not in text.lower():
+        return Directives(by_line, file_codes, blanket)
+    comments = comment_texts(text)
     for number, line in enumerate(lines, start=1):
         if "noqa" not in line.lower():
             continue

@@ -13,6 +13,7 @@ from typing import Literal
 import libcst as cst
 
 from optlint.analysis.imports import ImportTable
+from optlint.analysis.walk import walk
 
 BindingKind = Literal["assign", "def", "class", "param", "opaque"]
 
@@ -82,10 +83,11 @@ class FileIndex:
     classes: dict[str, ClassInfo]
     functions: dict[cst.CSTNode, FunctionInfo]
     calls: list[CallSite]
-    comments: set[str]  # the text of every comment, so `# noqa` inside a string is not taken
 
 
-class _IndexBuilder(cst.CSTVisitor):
+class _IndexBuilder:
+    """Handlers for `walk`: visit_<Type> before a node's children, leave_<Type> after."""
+
     def __init__(self, module: cst.Module) -> None:
         self.imports = ImportTable()
         self.module_scope = Scope("module", module, None)
@@ -95,7 +97,6 @@ class _IndexBuilder(cst.CSTVisitor):
         self.functions: dict[cst.CSTNode, FunctionInfo] = {}
         self.function_stack: list[FunctionInfo] = []
         self.calls: list[CallSite] = []
-        self.comments: set[str] = set()
         self.order = 0
 
     @property
@@ -235,18 +236,14 @@ class _IndexBuilder(cst.CSTVisitor):
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append(CallSite(node, self.scope, self._next()))
 
-    def visit_Comment(self, node: cst.Comment) -> None:
-        self.comments.add(node.value)
-
 
 def build_index(module: cst.Module) -> FileIndex:
     builder = _IndexBuilder(module)
-    module.visit(builder)
+    walk(module, builder)
     return FileIndex(
         imports=builder.imports,
         module_scope=builder.module_scope,
         classes=builder.classes,
         functions=builder.functions,
         calls=builder.calls,
-        comments=builder.comments,
     )
