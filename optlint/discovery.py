@@ -9,7 +9,7 @@ import pathspec
 
 from optlint.config import Settings
 
-SOURCE_SUFFIXES = (".py", ".pyi")
+SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 
 
 class DiscoveryError(Exception):

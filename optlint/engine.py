@@ -22,6 +22,7 @@ from optlint.analysis.project import ProjectIndex
 from optlint.context import RuleContext
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
 from optlint.edits import apply_fixes
+from optlint.notebook import NOTEBOOK_SUFFIX, check_notebook
 from optlint.rules import RULES, SYNTAX_ERROR, UNUSED_NOQA
 from optlint.rules.base import Finding, FixPlan, Rule
 from optlint.selection import Selection
@@ -143,6 +144,8 @@ class Linter:
         return result
 
     def check_path(self, path: Path) -> FileResult:
+        if path.suffix == NOTEBOOK_SUFFIX:
+            return check_notebook(self, path)
         filename = str(path)
         try:
             source = read_source(path)

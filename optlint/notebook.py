@@ -1,0 +1,348 @@
+"""Jupyter notebooks: the code cells checked as one program, findings and fixes mapped to cells.
+
+The code cells are joined into one program, so a name defined in cell 2 is known in cell 5.
+A comment line with a per-run token separates the cells; it lets the fixed program be cut back
+into cells even when a fix added a line. IPython syntax (`%magic`, `%%cell magic`, `!shell`,
+`x = !cmd`, `obj?`) is replaced, line for line, by `pass` or `x = __ipython_magic__` carrying a
+numbered token comment, so the program parses, line numbers stay the same and the original lines
+are put back before anything is written.
+
+Writing back touches only the `source` of the cells a fix changed: the new value is spliced into
+the original JSON text in the layout the old one had (string or list of lines, the same
+separators), so outputs, metadata, key order, indentation and the trailing newline stay as they
+were, byte for byte.
+
+Cells are numbered from 1 counting every cell of the notebook (markdown too), as editors show
+them. A `%` or `!` line counts as IPython only where a statement may start (not inside brackets,
+a string or after a backslash), which a small scanner tracks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from optlint.diagnostics import Diagnostic, Edit, Fix, Location
+from optlint.source import write_atomically
+
+if TYPE_CHECKING:
+    from optlint.engine import FileResult, Linter
+
+NOTEBOOK_SUFFIX = ".ipynb"
+_BOM = b"\xef\xbb\xbf"
+# Cell magics whose body is Python (only their first line is IPython syntax).
+_PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
+_CELL_MAGIC = re.compile(r"\s*%%(\w+)")
+_LINE_MAGIC = re.compile(
+    r"(?P<indent>[ \t]*)(?:"
+    r"[%!]"  # %magic, !shell
+    r"|(?P<target>[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*[%!]"  # x = !cmd, x = %magic
+    r"|\?{1,2}[\w.]+\s*$|[\w.]+\?{1,2}\s*$)")  # ?obj, obj?? (help)
+
+
+class NotebookError(Exception):
+    """A notebook that cannot be read; reported as one line, the run goes on."""
+
+
+@dataclass
+class CodeCell:
+    position: int  # index in the notebook's "cells" list (0-based)
+    text: str  # the source as written
+    first_line: int  # where the cell starts in the program (1-based)
+    line_count: int  # lines it has there
+
+    @property
+    def number(self) -> int:
+        return self.position + 1
+
+
+@dataclass
+class Notebook:
+    raw: str  # the file's JSON text
+    encoding: str
+    cells: list[CodeCell]
+    program: str
+    boundary: str  # the separator line between cells in the program, without newline
+    magic_token: str
+    magic_lines: list[str]  # the original IPython lines, by placeholder number
+
+
+# reading -------------------------------------------------------------------------------------
+def read_notebook(path: Path) -> Notebook | None:
+    """The notebook's code cells as one program; None for a notebook in another language."""
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise NotebookError(f"{path}: cannot read: {error.strerror or error}") from None
+    encoding = "utf-8-sig" if data.startswith(_BOM) else "utf-8"
+    try:
+        raw = data.decode(encoding)
+        content = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise NotebookError(f"{path}: not a valid notebook: {error}") from None
+    if not isinstance(content, dict) or not isinstance(content.get("cells"), list):
+        raise NotebookError(f"{path}: not a valid notebook: no list of cells (nbformat 4)")
+    if _language(content) not in ("python", None):
+        return None
+    token = uuid.uuid4().hex[:12]
+    notebook = Notebook(raw, encoding, [], "", f"# optlint-cell-boundary-{token}",
+                        f"optlint-ipython-{token}", [])
+    pieces: list[str] = []
+    line = 1
+    for position, cell in enumerate(content["cells"]):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        source = cell.get("source", "")
+        text = "".join(source) if isinstance(source, list) else str(source)
+        if notebook.cells:
+            pieces.append(notebook.boundary + "\n")
+            line += 1
+        code = _without_magics(text, notebook)
+        if code and not code.endswith("\n"):
+            code += "\n"
+        notebook.cells.append(CodeCell(position, text, line, code.count("\n")))
+        pieces.append(code)
+        line += code.count("\n")
+    notebook.program = "".join(pieces)
+    return notebook
+
+
+def _language(content: dict[str, Any]) -> str | None:
+    metadata = content.get("metadata") or {}
+    for table, key in (("language_info", "name"), ("kernelspec", "language")):
+        value = (metadata.get(table) or {}).get(key)
+        if isinstance(value, str):
+            return value.lower()
+    return None
+
+
+def _without_magics(text: str, notebook: Notebook) -> str:
+    lines = text.splitlines(keepends=True)
+    cell_magic = _CELL_MAGIC.match(lines[0]) if lines else None
+    whole_cell = cell_magic is not None and cell_magic.group(1) not in _PYTHON_CELL_MAGICS
+    scanner = _StatementScanner()
+    out: list[str] = []
+    continuation: str | None = None  # the indent of a magic continued with a backslash
+    for number, line in enumerate(lines):
+        content = line.rstrip("\r\n")
+        ending = line[len(content):]
+        match = _LINE_MAGIC.match(content) if scanner.at_statement_start() else None
+        if whole_cell or (number == 0 and cell_magic is not None):
+            placeholder = "pass"
+        elif continuation is not None:
+            placeholder = continuation + "pass"
+        elif match is not None:
+            target = match.group("target")
+            placeholder = match.group("indent") + (
+                f"{target} = __ipython_magic__" if target else "pass")
+        else:
+            scanner.feed(content)
+            out.append(line)
+            continue
+        indent = placeholder[:len(placeholder) - len(placeholder.lstrip())]
+        continuation = indent if content.endswith("\\") else None
+        out.append(f"{placeholder}  # {notebook.magic_token}:{len(notebook.magic_lines)}{ending}")
+        notebook.magic_lines.append(content)
+    return "".join(out)
+
+
+class _StatementScanner:
+    """Just enough of Python's tokenizer to tell whether the next line starts a statement:
+    a `%` or `!` inside brackets, a string or after a backslash is Python, not IPython."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.quote: str | None = None  # the open string's quote: ', ", ''' or """
+        self.backslash = False
+
+    def at_statement_start(self) -> bool:
+        return self.depth == 0 and self.quote is None and not self.backslash
+
+    def feed(self, line: str) -> None:
+        at, comment = 0, False
+        while at < len(line):
+            char = line[at]
+            if self.quote is not None:
+                if char == "\\":
+                    at += 2
+                    continue
+                if line.startswith(self.quote, at):
+                    at += len(self.quote)
+                    self.quote = None
+                    continue
+            elif char == "#":
+                comment = True
+                break
+            elif char in "\"'":
+                self.quote = line[at:at + 3] if line[at:at + 3] in ('"""', "'''") else char
+                at += len(self.quote)
+                continue
+            elif char in "([{":
+                self.depth += 1
+            elif char in ")]}":
+                self.depth = max(0, self.depth - 1)
+            at += 1
+        continued = line.endswith("\\") and not comment
+        self.backslash = self.quote is None and continued
+        if self.quote in ("'", '"') and not continued:
+            self.quote = None  # a one-line string cannot go on past the line's end
+
+
+# checking ------------------------------------------------------------------------------------
+def check_notebook(linter: Linter, path: Path) -> FileResult:
+    from optlint.engine import FileResult  # the engine routes notebooks here: import late
+
+    filename = str(path)
+    try:
+        notebook = read_notebook(path)
+    except NotebookError as error:
+        return FileResult(filename, errors=[str(error)])
+    if notebook is None:
+        return FileResult(filename)
+    if not linter.options.fix:
+        result = linter.lint_text(notebook.program, filename)
+    else:
+        result = linter.fix_text(notebook.program, filename)
+        result.fixed = _fixed_json(notebook, result.fixed, result.errors)
+        if result.fixed is None:
+            result.fixes_applied = 0
+        elif linter.options.write:
+            try:
+                write_atomically(path, result.fixed, notebook.encoding)
+            except OSError as error:
+                result.errors.append(f"{filename}: cannot write fixes: {error.strerror or error}")
+                result.internal_error = True
+    result.original = notebook.raw
+    result.diagnostics = [_in_cell(d, notebook.cells) for d in result.diagnostics]
+    return result
+
+
+def _fixed_json(notebook: Notebook, fixed_program: str | None, errors: list[str]) -> str | None:
+    """The notebook's JSON text with the fixed cells' sources; None when no cell changed."""
+    if fixed_program is None:
+        return None
+    restored = _restore_magics(fixed_program, notebook)
+    chunks = restored.split(notebook.boundary + "\n")
+    if len(chunks) != len(notebook.cells):
+        errors.append("a fix moved a notebook cell boundary; nothing was written")
+        return None
+    changed: dict[int, str] = {}
+    for cell, chunk in zip(notebook.cells, chunks):
+        if not cell.text.endswith("\n") and chunk.endswith("\n"):
+            chunk = chunk[:-1]  # the newline the program needed, not the cell
+        if chunk != cell.text:
+            changed[cell.position] = chunk
+    return splice_sources(notebook.raw, changed) if changed else None
+
+
+def _restore_magics(program: str, notebook: Notebook) -> str:
+    placeholder = re.compile(rf"^[^\n]*# {notebook.magic_token}:(\d+)(?=\r?$)", re.MULTILINE)
+    return placeholder.sub(lambda match: notebook.magic_lines[int(match.group(1))], program)
+
+
+# positions: program -> cell ------------------------------------------------------------------
+def _locate(cells: list[CodeCell], where: Location) -> tuple[CodeCell, Location]:
+    """The cell a program position falls in, and the position within that cell.
+
+    A position on a boundary line belongs to the end of the cell before it."""
+    owner = cells[0]
+    for cell in cells:
+        if cell.first_line > where.line:
+            break
+        if cell.line_count or owner.line_count == 0:
+            owner = cell
+    return owner, Location(where.line - owner.first_line + 1, where.column)
+
+
+def _in_cell(diagnostic: Diagnostic, cells: list[CodeCell]) -> Diagnostic:
+    if not cells:
+        return diagnostic
+    cell, start = _locate(cells, diagnostic.start)
+    end = Location(diagnostic.end.line - cell.first_line + 1, diagnostic.end.column)
+    fix = diagnostic.fix
+    if fix is not None:
+        # Each edit counts within the cell it falls in (an added import may go to another cell).
+        fix = Fix(fix.applicability, fix.message, tuple(
+            Edit(_locate(cells, edit.start)[1], _locate(cells, edit.end)[1], edit.content)
+            for edit in fix.edits))
+    return replace(diagnostic, start=start, end=end, fix=fix, cell=cell.number)
+
+
+# writing: splice new sources into the original JSON text -------------------------------------
+_decoder = json.JSONDecoder()
+_SPACE = re.compile(r"[ \t\n\r]*")
+_NON_ASCII_ESCAPE = re.compile(r"\\u(?!00[0-7])[0-9a-fA-F]{4}")
+
+
+def splice_sources(raw: str, sources: dict[int, str]) -> str:
+    """`raw` with the source of cell `position` replaced for each entry, all else untouched."""
+    ensure_ascii = raw.isascii() and _NON_ASCII_ESCAPE.search(raw) is not None
+    top = _skip(raw, 0)
+    cells = next(span for key, *span in _members(raw, top) if key == "cells")
+    spans = []
+    for position, (start, _) in enumerate(_items(raw, cells[0])):
+        if position in sources:
+            source = next(span for key, *span in _members(raw, start) if key == "source")
+            spans.append((source[0], source[1], sources[position]))
+    pieces, done = [], 0
+    for start, end, text in spans:
+        pieces += [raw[done:start], _render_source(raw, start, end, text, ensure_ascii)]
+        done = end
+    return "".join(pieces) + raw[done:]
+
+
+def _render_source(raw: str, start: int, end: int, text: str, ensure_ascii: bool) -> str:
+    """`text` as a JSON value laid out like the old one at raw[start:end]."""
+    if raw[start] == '"':
+        return json.dumps(text, ensure_ascii=ensure_ascii)
+    lines = re.findall(r"[^\n]*\n|[^\n]+$", text)
+    if not lines:
+        return "[]"
+    items = list(_items(raw, start))
+    if items:
+        opening = raw[start + 1:items[0][0]]
+        closing = raw[items[-1][1]:end - 1]
+        separator = raw[items[0][1]:items[1][0]] if len(items) > 1 else "," + opening
+    else:  # the old source was empty: indent one step deeper than the line holding the key
+        line_start = raw.rfind("\n", 0, start) + 1
+        indent = raw[line_start:_skip(raw, line_start)]
+        step = raw[raw.find("\n") + 1:_skip(raw, raw.find("\n") + 1)] or " "
+        opening, closing = "\n" + indent + step, "\n" + indent
+        separator = "," + opening
+    encoded = [json.dumps(line, ensure_ascii=ensure_ascii) for line in lines]
+    return "[" + opening + separator.join(encoded) + closing + "]"
+
+
+def _skip(text: str, at: int) -> int:
+    match = _SPACE.match(text, at)
+    assert match is not None  # the pattern matches the empty string
+    return match.end()
+
+
+def _members(text: str, start: int) -> Iterator[tuple[str, int, int]]:
+    """(key, value start, value end) for each member of the object at text[start] == '{'."""
+    at = _skip(text, start + 1)
+    while text[at] != "}":
+        key, at = _decoder.raw_decode(text, at)
+        at = _skip(text, _skip(text, at) + 1)  # past the ':'
+        end = _decoder.raw_decode(text, at)[1]
+        yield key, at, end
+        at = _skip(text, end)
+        if text[at] == ",":
+            at = _skip(text, at + 1)
+
+
+def _items(text: str, start: int) -> Iterator[tuple[int, int]]:
+    """(start, end) of each element of the array at text[start] == '['."""
+    at = _skip(text, start + 1)
+    while text[at] != "]":
+        end = _decoder.raw_decode(text, at)[1]
+        yield at, end
+        at = _skip(text, end)
+        if text[at] == ",":
+            at = _skip(text, at + 1)
