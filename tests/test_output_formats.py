@@ -1,0 +1,188 @@
+"""`--output-format sarif` and `--output-format github` through the real CLI.
+
+Both are checked against `--output-format json` of the same run: one SARIF result and one
+annotation per finding, with the same code, message and positions.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from conftest import REPO, run_optlint
+
+TRAIN = textwrap.dedent("""\
+    import equinox as eqx
+    import jax
+    import optax
+
+    model = eqx.nn.MLP(2, 1, 8, 2, key=jax.random.PRNGKey(0))
+    optimizer = optax.adam(1e-3)
+    opt_state = optimizer.init(model)
+    updates, opt_state = optimizer.update(model, opt_state, model)
+    unused = 1  # noqa: OPT003
+""")
+SINGLE = TRAIN.split("updates,")[0]
+BROKEN = "import optax\n\ndef broken(:\n    pass\n"
+SARIF_LEVELS = {"none", "note", "warning", "error"}
+RULE_PAGE = "https://github.com/optlint/optlint/blob/main/rules/{}.md"
+
+
+def _project(tmp_path: Path) -> Path:
+    (tmp_path / "train.py").write_text(TRAIN)
+    (tmp_path / "broken.py").write_text(BROKEN)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "single.py").write_text(SINGLE)
+    return tmp_path
+
+
+def _run(tmp_path: Path, output_format: str, *paths: str) -> tuple[int, str]:
+    result = run_optlint("check", *(paths or (".",)), "--output-format", output_format, "-q",
+                         cwd=tmp_path)
+    assert result.returncode in (0, 1), result.stderr
+    return result.returncode, result.stdout
+
+
+def _json_findings(tmp_path: Path, *paths: str) -> list[dict[str, Any]]:
+    return json.loads(_run(tmp_path, "json", *paths)[1])
+
+
+def _all_codes() -> list[str]:
+    listing = run_optlint("rule", "--all")
+    assert listing.returncode == 0, listing.stderr
+    return [line.split()[0] for line in listing.stdout.splitlines() if line.strip()]
+
+
+def _region(record: dict[str, Any]) -> dict[str, int]:
+    return {"startLine": record["line"], "startColumn": record["column"],
+            "endLine": record["end_line"], "endColumn": record["end_column"]}
+
+
+# SARIF ----------------------------------------------------------------------------------------
+def test_sarif_log_run_and_driver(tmp_path: Path) -> None:
+    code, out = _run(_project(tmp_path), "sarif")
+    assert code == 1
+    log = json.loads(out)
+    assert log["version"] == "2.1.0"
+    assert log["$schema"].endswith("sarif-2.1.0.json")
+    assert len(log["runs"]) == 1
+    run = log["runs"][0]
+    assert run["columnKind"] == "unicodeCodePoints"
+    assert run["originalUriBaseIds"]["%SRCROOT%"]["uri"].startswith("file://")
+    driver = run["tool"]["driver"]
+    assert driver["name"] == "optlint"
+    assert re.fullmatch(r"\d+\.\d+\.\d+.*", driver["version"])
+    assert driver["informationUri"].startswith("https://")
+    rules = driver["rules"]
+    # Every rule optlint has, once each, in the order `optlint rule --all` lists them.
+    assert [rule["id"] for rule in rules] == _all_codes()
+    for rule in rules:
+        assert rule["name"] and re.fullmatch(r"[a-z0-9-]+", rule["name"])
+        assert rule["shortDescription"]["text"]
+        assert rule["helpUri"] == RULE_PAGE.format(rule["id"])
+        # The URI points at the page this repository ships for the rule.
+        assert (REPO / "rules" / f"{rule['id']}.md").is_file()
+        assert rule["defaultConfiguration"]["level"] in SARIF_LEVELS
+
+
+def test_sarif_one_result_per_finding(tmp_path: Path) -> None:
+    _project(tmp_path)
+    findings = _json_findings(tmp_path)
+    run = json.loads(_run(tmp_path, "sarif")[1])["runs"][0]
+    rules = run["tool"]["driver"]["rules"]
+    results = run["results"]
+    assert {f["code"] for f in findings} >= {"OPT000", "OPT003", "OPT100"}
+    assert len(results) == len(findings)
+    for result, finding in zip(results, findings):
+        assert result["ruleId"] == finding["code"]
+        assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
+        assert result["level"] in SARIF_LEVELS
+        assert result["message"]["text"] == finding["message"]
+        assert len(result["locations"]) == 1
+        physical = result["locations"][0]["physicalLocation"]
+        assert physical["artifactLocation"] == {"uri": finding["filename"],
+                                                "uriBaseId": "%SRCROOT%"}
+        assert not physical["artifactLocation"]["uri"].startswith("/")
+        assert physical["region"] == _region(finding)
+        if finding["fix"] is None:
+            assert "fixes" not in result
+            continue
+        [fix] = result["fixes"]
+        assert fix["description"]["text"] == finding["fix"]["message"]
+        assert fix["properties"]["applicability"] == finding["fix"]["applicability"]
+        [change] = fix["artifactChanges"]
+        assert change["artifactLocation"] == physical["artifactLocation"]
+        assert [(r["deletedRegion"], r["insertedContent"]["text"]) for r in change["replacements"]] \
+            == [(_region(edit), edit["content"]) for edit in finding["fix"]["edits"]]
+    assert any(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+               == "pkg/single.py" for result in results)
+
+
+def _apply_replacements(text: str, replacements: list[dict[str, Any]]) -> str:
+    lines = text.splitlines(keepends=True)
+
+    def offset(line: int, column: int) -> int:
+        return sum(len(before) for before in lines[:line - 1]) + column - 1
+
+    spans = sorted(((offset(r["deletedRegion"]["startLine"], r["deletedRegion"]["startColumn"]),
+                     offset(r["deletedRegion"]["endLine"], r["deletedRegion"]["endColumn"]),
+                     r["insertedContent"]["text"]) for r in replacements), reverse=True)
+    for start, end, content in spans:
+        text = text[:start] + content + text[end:]
+    return text
+
+
+def test_sarif_fix_applied_by_hand_equals_optlint_fix(tmp_path: Path) -> None:
+    path = tmp_path / "single.py"
+    path.write_text(SINGLE.replace("import equinox as eqx\n", "from equinox import nn\n")
+                    .replace("eqx.nn.MLP", "nn.MLP"))
+    [result] = json.loads(_run(tmp_path, "sarif", "single.py")[1])["runs"][0]["results"]
+    [change] = result["fixes"][0]["artifactChanges"]
+    assert len(change["replacements"]) == 2  # the call, and the `import equinox as eqx` it needs
+    by_hand = _apply_replacements(path.read_text(), change["replacements"])
+    assert run_optlint("check", "single.py", "--fix", "--unsafe-fixes", cwd=tmp_path).returncode == 0
+    assert by_hand == path.read_text()
+
+
+def test_sarif_clean_run_still_lists_rules(tmp_path: Path) -> None:
+    (tmp_path / "ok.py").write_text("import optax\n\noptimizer = optax.adam(1e-3)\n")
+    code, out = _run(tmp_path, "sarif")
+    run = json.loads(out)["runs"][0]
+    assert code == 0 and run["results"] == [] and run["tool"]["driver"]["rules"]
+
+
+# GitHub annotations ---------------------------------------------------------------------------
+ANNOTATION = re.compile(r"::error file=(?P<file>[^,]*),line=(?P<line>\d+),col=(?P<col>\d+),"
+                        r"endLine=(?P<end_line>\d+),endColumn=(?P<end_col>\d+),"
+                        r"title=optlint \((?P<code>OPT\d{3})\)::(?P<message>.*)")
+
+
+def test_github_one_annotation_per_finding(tmp_path: Path) -> None:
+    _project(tmp_path)
+    findings = _json_findings(tmp_path)
+    code, out = _run(tmp_path, "github")
+    lines = out.splitlines()
+    assert code == 1 and len(lines) == len(findings)
+    for line, finding in zip(lines, findings):
+        match = ANNOTATION.fullmatch(line)
+        assert match, line
+        assert match["file"] == finding["filename"]
+        assert (int(match["line"]), int(match["col"]), int(match["end_line"]),
+                int(match["end_col"])) == (finding["line"], finding["column"],
+                                           finding["end_line"], finding["end_column"])
+        assert match["code"] == finding["code"]
+        assert match["message"] == finding["message"]
+
+
+def test_github_escapes_property_values(tmp_path: Path) -> None:
+    (tmp_path / "a,b:c.py").write_text(SINGLE)
+    out = _run(tmp_path, "github")[1]
+    assert out.startswith("::error file=a%2Cb%3Ac.py,line=7,")
+
+
+def test_github_clean_run_prints_nothing(tmp_path: Path) -> None:
+    (tmp_path / "ok.py").write_text("x = 1\n")
+    assert _run(tmp_path, "github") == (0, "")
