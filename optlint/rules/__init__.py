@@ -5,10 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from optlint.rules.base import Rule
+from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
+from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
 
 RULES: list[type[Rule]] = [
     UnfilteredEquinoxModel,
+    LinesearchEquinoxModule,
+    JaxTransformOnEquinoxModel,
 ]
 
 

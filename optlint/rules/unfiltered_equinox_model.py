@@ -12,6 +12,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from optlint.analysis.inference import argument
+from optlint.analysis.linesearch import linesearch_part
 from optlint.analysis.values import ModuleValue, TransformValue, Unknown
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule
@@ -54,7 +55,9 @@ class UnfilteredEquinoxModel(Rule):
                 continue
             if not isinstance(func, cst.Attribute) or func.attr.value not in ("init", "update"):
                 continue
-            if not _may_be_optax(ctx.value(func.value, site)):
+            optimizer = ctx.value(func.value, site)
+            # L-BFGS and line searches are OPT005's: their fix also has to mind `value_fn`.
+            if not _may_be_optax(optimizer) or linesearch_part(optimizer) is not None:
                 continue
             method = func.attr.value
             if method == "init":

@@ -1,0 +1,26 @@
+"""Whether an Optax optimizer runs a line search (and so calls `value_fn(params)` in `update`)."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from optlint.analysis import apis
+from optlint.analysis.inference import argument
+from optlint.analysis.values import TransformValue, Value
+
+
+def linesearch_part(optimizer: Value) -> TransformValue | None:
+    """The L-BFGS or line-search transformation inside `optimizer`, outermost first."""
+    if not isinstance(optimizer, TransformValue):
+        return None
+    return next((part for part in optimizer.walk() if part.name in apis.LINESEARCH_TRANSFORMS),
+                None)
+
+
+def runs_linesearch(part: TransformValue) -> bool:
+    """False only for `optax.lbfgs(..., linesearch=None)`, whose `update` needs no `value_fn`."""
+    if part.name != "optax.lbfgs" or part.call is None:
+        return True
+    chosen = argument(part.call, 3, "linesearch")
+    return not (chosen is not None and isinstance(chosen.value, cst.Name)
+                and chosen.value.value == "None")

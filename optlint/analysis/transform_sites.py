@@ -1,0 +1,89 @@
+"""Where the checked code applies `jax.jit` / `jax.grad` / `jax.value_and_grad` to one of its functions.
+
+Both ways of writing it: as a decorator (`@jax.jit`, `@partial(jax.jit, static_argnums=1)`,
+`@jax.jit(static_argnames="n")`) and as a call (`jax.jit(step)`, `partial(jax.jit, ...)(step)`). For
+each: the transformation, the expression naming it (what a fix replaces), its keyword arguments, and
+the calls that run the transformed function.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+
+from optlint.analysis import apis
+from optlint.analysis.callsites import CallSites, FunctionNode, Invocation
+from optlint.analysis.index import FileIndex
+from optlint.analysis.inference import Inference, argument
+from optlint.analysis.values import FunctionValue, TransformedFunction
+
+
+@dataclass(frozen=True)
+class TransformSite:
+    transform: str  # "jax.jit", "jax.grad" or "jax.value_and_grad"
+    reference: cst.BaseExpression | None  # the `jax.jit` expression; None when it cannot be replaced
+    function: FunctionNode
+    keywords: tuple[cst.Arg, ...]
+    invocations: tuple[Invocation, ...]
+
+    def keyword(self, name: str) -> cst.Arg | None:
+        return next((arg for arg in self.keywords if arg.keyword and arg.keyword.value == name),
+                    None)
+
+
+def transform_sites(index: FileIndex, inference: Inference,
+                    callsites: CallSites) -> Iterator[TransformSite]:
+    for info in index.functions.values():
+        if isinstance(info.node, cst.FunctionDef) and info.scope.self_name is None:
+            for decorator in info.node.decorators:
+                site = _decorator_site(decorator.decorator, info.node, inference, callsites)
+                if site is not None:
+                    yield site
+    for call_site in index.calls:
+        value = inference.value_of(call_site.node, call_site.scope, call_site.order)
+        if not (isinstance(value, TransformedFunction) and value.call is call_site.node
+                and value.transform in apis.JAX_FUNCTION_TRANSFORMS
+                and isinstance(value.func, FunctionValue)):
+            continue
+        function = value.func.node
+        keywords = _keywords(call_site.node)
+        reference: cst.BaseExpression | None = call_site.node.func
+        if value.partial is not None:
+            keywords += _keywords(value.partial)
+            reference = _partial_target(value.partial, inference)
+        through = tuple(inv for inv in callsites.invocations(function)
+                        if inv.wrapper is not None and inv.wrapper.call is call_site.node)
+        yield TransformSite(value.transform, reference, function, keywords, through)
+
+
+def _decorator_site(decorator: cst.BaseExpression, function: cst.FunctionDef,
+                    inference: Inference, callsites: CallSites) -> TransformSite | None:
+    direct = tuple(inv for inv in callsites.invocations(function) if inv.wrapper is None)
+    name = inference.qualify(decorator)
+    if name in apis.JAX_FUNCTION_TRANSFORMS:
+        return TransformSite(name, decorator, function, (), direct)
+    if not isinstance(decorator, cst.Call):
+        return None
+    head = inference.qualify(decorator.func)
+    if head in apis.JAX_FUNCTION_TRANSFORMS:  # `@jax.jit(static_argnames="n")`
+        return TransformSite(head, None, function, _keywords(decorator), direct)
+    if head == "functools.partial":
+        target = _partial_target(decorator, inference)
+        transform = inference.qualify(target) if target is not None else None
+        if transform in apis.JAX_FUNCTION_TRANSFORMS:
+            return TransformSite(transform, target, function, _keywords(decorator), direct)
+    return None
+
+
+def _partial_target(partial: cst.Call, inference: Inference) -> cst.BaseExpression | None:
+    """`jax.jit` in `functools.partial(jax.jit, ...)`; None for `jax.jit(static_argnums=1)`."""
+    if inference.qualify(partial.func) != "functools.partial":
+        return None
+    first = argument(partial, 0, None)
+    return first.value if first is not None else None
+
+
+def _keywords(call: cst.Call) -> tuple[cst.Arg, ...]:
+    return tuple(arg for arg in call.args if arg.keyword is not None or arg.star == "**")

@@ -1,0 +1,146 @@
+"""OPT006 jax-transform-on-equinox-model: `jax.jit` / `jax.grad` over a function given an Equinox module.
+
+`jax.jit` turns every argument leaf into an abstract array and `jax.grad` differentiates every leaf of
+its `argnums` arguments; an activation function stored in the model (as `eqx.nn.MLP` does) is neither,
+so both raise TypeError. `eqx.filter_jit` / `eqx.filter_grad` / `eqx.filter_value_and_grad` trace or
+differentiate the array leaves and keep the rest static.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from optlint.analysis import apis
+from optlint.analysis.callsites import Arrival, CallSites, positional_params
+from optlint.analysis.transform_sites import TransformSite, transform_sites
+from optlint.analysis.values import ModuleValue
+from optlint.context import RuleContext
+from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.unfiltered_equinox_model import leaves_phrase, unfiltered_module
+
+# Keywords the Equinox counterpart accepts with the same meaning.
+_PORTABLE_KEYWORDS = {"jit": set(), "grad": {"has_aux"}}
+
+
+class JaxTransformOnEquinoxModel(Rule):
+    code = "OPT006"
+    name = "jax-transform-on-equinox-model"
+    summary = "jax.jit/jax.grad/jax.value_and_grad over a function given an Equinox module"
+    fix_availability = "sometimes"
+    trigger_words = ("equinox", "eqx")
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        callsites = CallSites(ctx.index, ctx.inference)
+        for site in transform_sites(ctx.index, ctx.inference, callsites):
+            traced = _traced_params(site)
+            if traced is None:
+                continue  # `static_argnums=config.static`: which arguments are traced is unknown
+            for param in traced:
+                module = _module_reaching(site, param, callsites)
+                if module is not None:
+                    yield self._finding(ctx, site, param, module)
+                    break
+
+    def _finding(self, ctx: RuleContext, site: TransformSite, param: str,
+                 module: ModuleValue) -> Finding:
+        eqx = ctx.import_alias("equinox", "eqx")
+        counterpart = f"{eqx}.{apis.EQUINOX_COUNTERPARTS[site.transform]}"
+        kind = apis.JAX_FUNCTION_TRANSFORMS[site.transform]
+        transform = site.transform  # canonical spelling, whatever alias the file uses
+        harm = f"`{transform}` raises TypeError" if module.leaves.kind == "callable" else (
+            f"`{transform}` may raise TypeError (jax.grad rejects bool/int leaves; jax.jit traces "
+            "them, so Python control flow on them fails)")
+        verb = "traces" if kind == "jit" else "differentiates"
+        message = (f"`{transform}` {verb} `{param}` of {_function_name(site.function)}, given "
+                   f"Equinox module {module.class_name}, which {leaves_phrase(module)}: {harm}; "
+                   f"use `{counterpart}`")
+        portable = _PORTABLE_KEYWORDS[kind]
+        unportable = [arg for arg in site.keywords
+                      if arg.keyword is None or arg.keyword.value not in portable]
+        node: cst.CSTNode = site.reference if site.reference is not None else site.function
+        if unportable or site.reference is None:
+            message += (", which makes non-array leaves static by itself (it takes no "
+                        "`static_argnums`/`static_argnames`)" if kind == "jit" else
+                        ", which differentiates the first argument only (no `argnums`)")
+            return Finding(node, message)
+        fix = FixPlan("safe", f"Use `{counterpart}`", [(site.reference, counterpart)],
+                      [("equinox", eqx)])
+        return Finding(node, message, fix)
+
+
+def _traced_params(site: TransformSite) -> list[str] | None:
+    """The parameters the transformation traces (jit) or differentiates (grad), in order."""
+    positional = [param.name.value for param in positional_params(site.function)]
+    if apis.JAX_FUNCTION_TRANSFORMS[site.transform] == "grad":
+        argnums = site.keyword("argnums")
+        numbers = _int_set(argnums.value) if argnums is not None else {0}
+        if numbers is None:
+            return None
+        return [name for i, name in enumerate(positional) if i in numbers or i - len(positional)
+                in numbers]
+    if any(arg.star == "**" for arg in site.keywords):
+        return None
+    static_nums = site.keyword("static_argnums")
+    static_names = site.keyword("static_argnames")
+    numbers = _int_set(static_nums.value) if static_nums is not None else set()
+    names = _str_set(static_names.value) if static_names is not None else set()
+    if numbers is None or names is None:
+        return None
+    keyword_only = [param.name.value for param in site.function.params.kwonly_params]
+    return [name for i, name in enumerate(positional)
+            if i not in numbers and i - len(positional) not in numbers and name not in names
+            ] + [name for name in keyword_only if name not in names]
+
+
+def _module_reaching(site: TransformSite, param: str, callsites: CallSites) -> ModuleValue | None:
+    arrivals: list[Arrival] = []
+    annotated = callsites.annotated_value(site.function, param)
+    if isinstance(annotated, ModuleValue):
+        arrivals.append(Arrival(annotated, None))
+    for invocation in site.invocations:
+        arrivals.extend(callsites.arrivals_at(invocation.site, site.function, param))
+    for arrival in arrivals:
+        module = unfiltered_module(arrival.value)
+        if module is not None and _breaks_tracing(module):
+            return module
+    return None
+
+
+def _breaks_tracing(module: ModuleValue) -> bool:
+    """Functions always do. Of Python scalars, only those of the equinox.nn layers are known to:
+    they hold bools and strings (measured: Dropout, BatchNorm, MultiheadAttention); a plain float
+    field is traced as an array and differentiated without error."""
+    if module.leaves.kind == "callable":
+        return True
+    return module.leaves.kind == "scalar" and "eqx.nn." in module.leaves.reason
+
+
+def _int_set(node: cst.BaseExpression) -> set[int] | None:
+    items = node.elements if isinstance(node, (cst.Tuple, cst.List)) else [node]
+    found: set[int] = set()
+    for item in items:
+        expr = item.value if isinstance(item, cst.BaseElement) else item
+        negative = isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus)
+        if isinstance(expr, cst.UnaryOperation) and negative:
+            expr = expr.expression
+        if not isinstance(expr, cst.Integer):
+            return None
+        found.add(-int(expr.value) if negative else int(expr.value))
+    return found
+
+
+def _str_set(node: cst.BaseExpression) -> set[str] | None:
+    items = node.elements if isinstance(node, (cst.Tuple, cst.List)) else [node]
+    found: set[str] = set()
+    for item in items:
+        expr = item.value if isinstance(item, cst.BaseElement) else item
+        if not isinstance(expr, cst.SimpleString) or not isinstance(expr.evaluated_value, str):
+            return None
+        found.add(expr.evaluated_value)
+    return found
+
+
+def _function_name(function: cst.FunctionDef | cst.Lambda) -> str:
+    return f"`{function.name.value}`" if isinstance(function, cst.FunctionDef) else "the lambda"
