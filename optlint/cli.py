@@ -81,3 +81,30 @@ def rule(code: str | None, show_all: bool) -> None:
         click.echo(f"error: no page for {code}", err=True)
         sys.exit(EXIT_ERROR)
     click.echo(page, nl=False)
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option("--rules", "rule_pages", is_flag=True,
+              help="Run every rule page's Example and Use instead on the installed versions.")
+@click.option("--python", "python", type=str, default=sys.executable, show_default=False,
+              help="Interpreter that runs the harness (default: this one).")
+@click.option("--device", type=click.Choice(["cpu", "gpu", "auto"]), default="auto")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0,
+              help="Seconds per file before its harness (whole process group) is killed.")
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
+@click.option("--select", help="Comma-separated codes or prefixes to verify.")
+@click.option("--config", type=click.Path(dir_okay=False), help="Use this pyproject.toml.")
+@click.option("--optax-version", help="Lint against this optax version (the run uses what is "
+              "installed).")
+def verify(paths: tuple[str, ...], rule_pages: bool, python: str, device: str, timeout: float,
+           output_format: str, select: str | None, config: str | None,
+           optax_version: str | None) -> None:
+    """Prove findings in PATHS by running the original and the fixed code under jax.jit."""
+    from optlint.verify.command import VerifyRequest, run_verify
+    from optlint.verify.rule_pages import run_rule_pages
+
+    request = VerifyRequest(list(paths), python, device, timeout, output_format, config,
+                            _codes(select) if select is not None else None,
+                            {"optax": optax_version})
+    sys.exit(run_rule_pages(request) if rule_pages else run_verify(request))

@@ -1,0 +1,83 @@
+"""`optlint verify`: lint each file, verify its findings in one subprocess per file, report."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import click
+
+from optlint.config import ConfigError
+from optlint.discovery import DiscoveryError, discover
+from optlint.engine import Linter, LintOptions
+from optlint.runner import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, CheckRequest, build_settings
+from optlint.selection import Selection
+from optlint.source import SourceError, read_source
+from optlint.verify.report import FORMATS
+from optlint.verify.session import RunSettings, VerifyError, check_python, verify_source
+from optlint.verify.verdict import CONFIRMED, FIX_FAILED, Verdict
+from optlint.versions import resolve_versions
+
+
+@dataclass
+class VerifyRequest:
+    paths: list[str]
+    python: str = sys.executable
+    device: str = "auto"
+    timeout: float = 120.0
+    output_format: str = "text"
+    config: str | None = None
+    select: list[str] | None = None
+    versions: dict[str, str | None] = field(default_factory=dict)
+
+    def run_settings(self) -> RunSettings:
+        return RunSettings(self.python, self.device, self.timeout)
+
+
+def fix_options(request: CheckRequest | VerifyRequest) -> LintOptions:
+    """Lint options that compute every fix (safe and unsafe) and write nothing."""
+    check = CheckRequest(paths=request.paths, select=request.select, config=request.config,
+                         versions=request.versions)
+    settings = build_settings(check)
+    versions = resolve_versions(settings.configured_versions(), settings.project_root)
+    return LintOptions(Selection.from_settings(settings), versions, settings.project_root,
+                       fix=True, unsafe_fixes=True, write=False)
+
+
+def verify_files(files: list[Path], options: LintOptions, run: RunSettings) -> list[Verdict]:
+    linter = Linter(options)
+    verdicts = []
+    for path in files:
+        try:
+            text = read_source(path).text
+        except SourceError as error:
+            click.echo(f"error: {error}", err=True)
+            continue
+        findings = linter.lint_text(text, str(path)).diagnostics
+        if not findings:
+            continue
+        fixed = linter.fix_text(text, str(path)).fixed
+        verdicts.extend(verify_source(str(path), text, fixed, findings, run))
+    return verdicts
+
+
+def run_verify(request: VerifyRequest) -> int:
+    try:
+        check_python(request.python)
+        options = fix_options(request)
+        settings = build_settings(CheckRequest(paths=request.paths, config=request.config))
+        files = discover([Path(p) for p in request.paths or ["."]], settings)
+        verdicts = verify_files(files, options, request.run_settings())
+    except (ConfigError, DiscoveryError, VerifyError) as error:
+        click.echo(f"error: {error}", err=True)
+        return EXIT_ERROR
+    click.echo(FORMATS[request.output_format](verdicts), nl=False)
+    if request.output_format == "text":
+        counts: dict[str, int] = {}
+        for verdict in verdicts:
+            counts[verdict.verdict] = counts.get(verdict.verdict, 0) + 1
+        summary = ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))
+        click.echo(f"Verified {len(verdicts)} findings: {summary or 'none'}.", err=True)
+    live = any(v.verdict in (CONFIRMED, FIX_FAILED) for v in verdicts)
+    return EXIT_FINDINGS if live else EXIT_CLEAN

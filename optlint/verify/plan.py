@@ -1,0 +1,362 @@
+"""From a finding to what the harness must build: per variant (original, fixed), the sliced
+statements, the stand-ins, and the role expressions (optimizer, params, state, mask, ...).
+
+Roles are found the same way in the original and the fixed source: the flagged statement is the
+same statement in both (statements are numbered in order, imports left out, since a fix adds at
+most an import), and inside it the anchor call is the one with the same name and ordinal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
+
+from optlint.analysis.imports import ImportTable
+from optlint.diagnostics import Diagnostic
+from optlint.verify.slicing import Slice, Statement, flatten, key_of, reads_of, slice_for
+
+# What each rule's runtime check exercises: "params" rules are about what is passed to
+# init/update/apply_updates; "transform" rules about how the optimizer itself is built.
+RUNTIME_KINDS = {"OPT001": "transform", "OPT002": "transform", "OPT003": "params",
+                 "OPT004": "transform", "OPT005": "params"}
+_PARAMS_ANCHORS = {"init", "update", "apply_updates"}
+_OPTAX_WRAPPERS = {"chain", "named_chain", "masked", "MultiSteps", "multi_transform", "partition",
+                   "inject_hyperparams()", "gradient_transformation", "lookahead",
+                   "apply_if_finite", "flatten", "maybe_update"}
+_MASK_TAKERS = {"masked", "multi_transform", "partition"}
+
+
+def last_name(call: cst.Call) -> str:
+    func = call.func
+    if isinstance(func, cst.Name):
+        return func.value
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    if isinstance(func, cst.Call):
+        return last_name(func) + "()"
+    return ""
+
+
+class Source:
+    """A parsed file with positions, parents, numbered statements and its optax aliases."""
+
+    def __init__(self, text: str) -> None:
+        self.wrapper = MetadataWrapper(cst.parse_module(text))
+        self.module = self.wrapper.module
+        self.positions = self.wrapper.resolve(PositionProvider)
+        self.parents = self.wrapper.resolve(ParentNodeProvider)
+        self.statements: list[cst.CSTNode] = []
+        self.imports = ImportTable()
+        for node in self.positions:
+            if isinstance(node, cst.Import):
+                self.imports.add_import(node)
+            elif isinstance(node, cst.ImportFrom):
+                self.imports.add_import_from(node)
+            elif isinstance(node, (cst.SimpleStatementLine, cst.BaseCompoundStatement)) and not (
+                    isinstance(node, cst.SimpleStatementLine)
+                    and isinstance(node.body[0], (cst.Import, cst.ImportFrom))):
+                self.statements.append(node)
+        self.statements.sort(key=lambda n: (self.positions[n].start.line,
+                                            self.positions[n].start.column))
+        self.number = {id(node): index for index, node in enumerate(self.statements)}
+
+    def code(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node)
+
+    def node_at(self, diagnostic: Diagnostic) -> cst.CSTNode | None:
+        """The innermost node spanning exactly the diagnostic's range."""
+        found = None
+        for node, where in self.positions.items():
+            same = ((where.start.line, where.start.column + 1, where.end.line,
+                     where.end.column + 1) == (diagnostic.start.line, diagnostic.start.column,
+                                               diagnostic.end.line, diagnostic.end.column))
+            if same and (found is None or self._inside(node, found)):
+                found = node
+        return found
+
+    def _inside(self, node: cst.CSTNode, other: cst.CSTNode) -> bool:
+        parent = self.parents.get(node)
+        while parent is not None:
+            if parent is other:
+                return True
+            parent = self.parents.get(parent)
+        return False
+
+    def ancestors(self, node: cst.CSTNode) -> list[cst.CSTNode]:
+        chain = []
+        parent = self.parents.get(node)
+        while parent is not None:
+            chain.append(parent)
+            parent = self.parents.get(parent)
+        return chain
+
+    def statement_of(self, node: cst.CSTNode) -> cst.CSTNode:
+        for candidate in [node, *self.ancestors(node)]:
+            if id(candidate) in self.number:
+                return candidate
+        raise LookupError("no statement")
+
+    def calls_in(self, node: cst.CSTNode) -> list[cst.Call]:
+        calls: list[cst.Call] = []
+
+        class Collect(cst.CSTVisitor):
+            def visit_Call(self, call: cst.Call) -> None:
+                calls.append(call)
+
+        node.visit(Collect())
+        return calls
+
+    def is_optax_call(self, call: cst.Call) -> bool:
+        qualified = self.imports.qualify(call.func) or ""
+        return qualified.startswith("optax") or last_name(call) in _OPTAX_WRAPPERS
+
+
+@dataclass
+class Anchor:
+    """The call a finding is about, findable again in the fixed source by name and ordinal."""
+
+    name: str
+    ordinal: int
+
+
+@dataclass
+class FindingPlan:
+    number: int
+    diagnostic: Diagnostic
+    kind: str
+    variants: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def spec(self) -> dict[str, Any]:
+        return {"id": self.number, "code": self.diagnostic.code, "kind": self.kind,
+                "variants": self.variants}
+
+
+def find_anchor(source: Source, node: cst.CSTNode, code: str) -> cst.Call | None:
+    chain = [node, *source.ancestors(node)]
+    calls = [c for c in chain if isinstance(c, cst.Call)]
+    if RUNTIME_KINDS[code] == "params":
+        return next((c for c in calls if last_name(c) in _PARAMS_ANCHORS), None)
+    if code == "OPT004":
+        found = next((c for c in calls if last_name(c) == "MultiSteps"), None)
+        if found is None:  # zero_nans flagged where the inner optimizer is built
+            found = next((c for s in source.statements for c in source.calls_in(s)
+                          if last_name(c) == "MultiSteps"), None)
+        return found
+    if code == "OPT002":
+        return next((c for c in calls if last_name(c) == "inject_hyperparams()"), None)
+    for call in calls:  # OPT001: the call the mask is given to
+        if call is node and last_name(call) not in _MASK_TAKERS and "mask" not in [
+                a.keyword.value for a in call.args if a.keyword is not None]:
+            continue
+        return call
+    return None
+
+
+def anchor_key(source: Source, statement: cst.CSTNode, call: cst.Call) -> Anchor:
+    same = [c for c in source.calls_in(statement) if last_name(c) == last_name(call)]
+    return Anchor(last_name(call), next(i for i, c in enumerate(same) if c is call))
+
+
+def anchor_again(source: Source, statement: cst.CSTNode, anchor: Anchor) -> cst.Call | None:
+    same = [c for c in source.calls_in(statement) if last_name(c) == anchor.name]
+    return same[anchor.ordinal] if anchor.ordinal < len(same) else None
+
+
+def outermost_transform(source: Source, call: cst.Call) -> cst.BaseExpression:
+    """Climb from the anchor through the optax wrappers around it (`chain`, `MultiSteps`,
+    `.gradient_transformation()`) to the whole optimizer expression."""
+    expression: cst.BaseExpression = call
+    while True:
+        parent = source.parents.get(expression)
+        if isinstance(parent, cst.Arg):
+            outer = source.parents.get(parent)
+            if isinstance(outer, cst.Call) and source.is_optax_call(outer):
+                expression = outer
+                continue
+        if isinstance(parent, cst.Attribute) and parent.value is expression:
+            outer = source.parents.get(parent)
+            if isinstance(outer, cst.Call) and outer.func is parent:
+                expression = outer
+                continue
+        if isinstance(parent, cst.Call) and parent.func is expression:
+            expression = parent  # `inject_hyperparams(adamw)(...)`
+            continue
+        return expression
+
+
+def argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == keyword:
+            return arg.value
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    return positional[position].value if position < len(positional) else None
+
+
+class Planner:
+    """Builds the harness plan of every finding of one file."""
+
+    def __init__(self, original: str, fixed: str | None, diagnostics: list[Diagnostic]) -> None:
+        self.original = Source(original)
+        self.fixed = Source(fixed) if fixed is not None else None
+        self.flagged_numbers: set[int] = set()
+        for diagnostic in diagnostics:
+            node = self.original.node_at(diagnostic)
+            if node is not None:
+                self.flagged_numbers.add(self.original.number[id(
+                    self.original.statement_of(node))])
+
+    def plan(self, number: int, diagnostic: Diagnostic) -> FindingPlan | None:
+        kind = RUNTIME_KINDS.get(diagnostic.code)
+        if kind is None:
+            return None
+        plan = FindingPlan(number, diagnostic, kind)
+        node = self.original.node_at(diagnostic)
+        anchor = find_anchor(self.original, node, diagnostic.code) if node is not None else None
+        if node is None or anchor is None:
+            plan.variants["original"] = {"unbuildable": "the flagged call could not be found"}
+            return plan
+        statement = self.original.statement_of(anchor)
+        key = anchor_key(self.original, statement, anchor)
+        mask_text = self.original.code(node) if diagnostic.code == "OPT001" else None
+        plan.variants["original"] = self.variant(self.original, anchor, diagnostic.code,
+                                                 mask_text)
+        if self.fixed is not None and diagnostic.fix is not None:
+            number_of = self.original.number[id(statement)]
+            again = None
+            if number_of < len(self.fixed.statements):
+                again = anchor_again(self.fixed, self.fixed.statements[number_of], key)
+            plan.variants["fixed"] = (
+                self.variant(self.fixed, again, diagnostic.code, mask_text) if again is not None
+                else {"unbuildable": "the fixed source has no matching call"})
+        return plan
+
+    def variant(self, source: Source, anchor: cst.Call, code: str,
+                mask_text: str | None) -> dict[str, Any]:
+        roles, extra_end = self.roles(source, anchor, code, mask_text)
+        statement = source.statement_of(anchor)
+        layers, parameters = self.layers(source, statement, extra_end)
+        expressions = {role: cst.parse_expression(text) for role, text in roles.items()}
+        sliced = slice_for(list(expressions.values()), layers, parameters)
+        notes = []
+        if sliced.missing and "params" in roles and RUNTIME_KINDS[code] == "transform":
+            # The params could not be built from the file: stand-in params, then slice again.
+            roles["params"] = (f"__optlint_like__({mask_text})" if mask_text
+                               else "__optlint_standin_params__()")
+            expressions["params"] = cst.parse_expression(roles["params"])
+            sliced = slice_for(list(expressions.values()), layers, parameters)
+            notes.append("stand-in params")
+        if sliced.missing:
+            return {"unbuildable": "missing " + ", ".join(sliced.missing)}
+        if "model" in sliced.bindings.values():
+            notes.append("stand-in model")
+        modules = {k for s in sliced.statements for k in s.writes if s.code.lstrip().startswith(
+            ("import", "from"))}
+        model_names = sorted(reads_of(expressions["params"]) - modules) if "params" in roles else []
+        return {"statements": [self.statement_spec(source, s) for s in sliced.statements],
+                "bindings": sliced.bindings, "roles": roles, "model_names": model_names,
+                "notes": notes}
+
+    def statement_spec(self, source: Source, statement: Statement) -> dict[str, Any]:
+        number = source.number.get(id(statement.node))
+        return {"code": statement.code, "writes": sorted(statement.writes),
+                "head": statement.code.strip().splitlines()[0] if statement.code.strip() else "",
+                "finding": number in self.flagged_numbers}
+
+    def roles(self, source: Source, anchor: cst.Call, code: str,
+              mask_text: str | None) -> tuple[dict[str, str], cst.CSTNode | None]:
+        """The role expressions, and a later statement the slice must reach (the `init`)."""
+        if RUNTIME_KINDS[code] == "params":
+            name = last_name(anchor)
+            if name == "apply_updates":
+                params = argument(anchor, 0, "params")
+                return ({"apply": source.code(anchor.func)} | (
+                    {"params": source.code(params)} if params is not None else {}), None)
+            roles = {}
+            if isinstance(anchor.func, cst.Attribute):
+                roles["optimizer"] = source.code(anchor.func.value)
+            params = anchor.args[0].value if name == "init" and anchor.args else argument(
+                anchor, 2, "params")
+            if params is not None:
+                roles["params"] = source.code(params)
+            state = argument(anchor, 1, "state") if name == "update" else None
+            if state is not None:
+                roles["state"] = source.code(state)
+            return roles, None
+        optimizer = outermost_transform(source, anchor)
+        roles = {"optimizer": source.code(optimizer)}
+        mask = argument(anchor, 99, "mask") if code == "OPT002" else None
+        if mask is not None:
+            roles["mask"] = source.code(mask)
+        init = self.init_call(source, optimizer)
+        if init is not None:
+            roles["params"] = source.code(init.args[0].value)
+            return roles, source.statement_of(init)
+        roles["params"] = (f"__optlint_like__({mask_text})" if mask_text
+                           else "__optlint_standin_params__()")
+        return roles, None
+
+    def init_call(self, source: Source, optimizer: cst.BaseExpression) -> cst.Call | None:
+        """The `.init(params)` of this optimizer: by the name it is assigned to, else any."""
+        statement = source.statement_of(optimizer)
+        assigned = None
+        if isinstance(statement, cst.SimpleStatementLine) and isinstance(statement.body[0],
+                                                                         cst.Assign):
+            targets = statement.body[0].targets
+            assigned = key_of(targets[0].target) if len(targets) == 1 else None
+        inits = [c for s in source.statements for c in source.calls_in(s)
+                 if last_name(c) == "init" and isinstance(c.func, cst.Attribute)
+                 and len(c.args) == 1 and c.args[0].keyword is None]
+        for init in inits:
+            assert isinstance(init.func, cst.Attribute)
+            if assigned is not None and key_of(init.func.value) == assigned:
+                return init
+        return None
+
+    def layers(self, source: Source, statement: cst.CSTNode,
+               extra_end: cst.CSTNode | None) -> tuple[list[list[Statement]], list[cst.Param]]:
+        """Scopes to slice, innermost first: the function (before the flagged statement, or
+        before the `init` that gives the params), `__init__` for a method, the module."""
+        function = next((a for a in source.ancestors(statement)
+                         if isinstance(a, cst.FunctionDef)), None)
+        end = statement
+        if (extra_end is not None
+                and source.number[id(extra_end)] > source.number[id(statement)]
+                and function is next((a for a in source.ancestors(extra_end)
+                                      if isinstance(a, cst.FunctionDef)), None)):
+            end = extra_end
+        layers: list[list[Statement]] = []
+        parameters: list[cst.Param] = []
+        module_body = flatten(source.module.body, keep=statement)
+        if function is None:
+            layers.append(self._before(source, module_body, end, statement))
+            return layers, parameters
+        body = function.body.body if isinstance(function.body, cst.IndentedBlock) else []
+        layers.append(self._before(source, flatten(body, keep=statement), end, statement))
+        parameters.extend(_params(function))
+        block = source.parents.get(function)
+        owner = source.parents.get(block) if block is not None else None
+        if isinstance(owner, cst.ClassDef) and function.name.value != "__init__":
+            init = next((s for s in owner.body.body if isinstance(s, cst.FunctionDef)
+                         and s.name.value == "__init__"), None)
+            if init is not None and isinstance(init.body, cst.IndentedBlock):
+                layers.append(flatten(init.body.body))
+                parameters.extend(_params(init))
+        layers.append(module_body)
+        return layers, parameters
+
+    def _before(self, source: Source, statements: list[Statement], end: cst.CSTNode,
+                flagged: cst.CSTNode) -> list[Statement]:
+        limit = source.number[id(end)]
+        return [s for s in statements if s.node is not flagged and source.number.get(
+            id(s.node), -1) < limit]
+
+
+def _params(function: cst.FunctionDef) -> list[cst.Param]:
+    params = function.params
+    return [*params.posonly_params, *params.params, *params.kwonly_params]
+
+
+__all__ = ["RUNTIME_KINDS", "FindingPlan", "Planner", "Slice"]

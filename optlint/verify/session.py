@@ -1,0 +1,66 @@
+"""Verifying one source text: plan its findings, run one harness for all of them, decide."""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import libcst as cst
+
+from optlint.diagnostics import Diagnostic
+from optlint.verify.harness import program
+from optlint.verify.plan import Planner
+from optlint.verify.runner import run_harness
+from optlint.verify.verdict import Verdict, decide
+
+
+class VerifyError(Exception):
+    """A one-line error for the user (no GPU, no jax for --python, bad --python)."""
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    python: str = sys.executable
+    device: str = "auto"
+    timeout: float = 120.0
+
+
+def check_python(python: str) -> None:
+    if not (Path(python).is_file() and os.access(python, os.X_OK)):
+        raise VerifyError(f"--python {python}: no such executable")
+
+
+def verify_source(filename: str, original: str, fixed: str | None,
+                  diagnostics: list[Diagnostic], settings: RunSettings) -> list[Verdict]:
+    """Verdicts for the findings that have a runtime check; one subprocess for all of them."""
+    try:
+        planner = Planner(original, fixed, diagnostics)
+    except cst.ParserSyntaxError:
+        return []
+    plans = [plan for number, diagnostic in enumerate(diagnostics)
+             if (plan := planner.plan(number, diagnostic)) is not None]
+    if not plans:
+        return []
+    path = Path(filename).resolve()
+    run = run_harness(program(str(path), [plan.spec() for plan in plans], settings.device),
+                      settings.python, settings.device, settings.timeout, path.parent)
+    if run.fatal is not None:
+        raise VerifyError(run.fatal)
+    verdicts = []
+    for plan in plans:
+        record = run.records.get(plan.number)
+        outcomes = record["variants"] if record else {}
+        original_outcome, fixed_outcome = outcomes.get("original"), outcomes.get("fixed")
+        has_fix = plan.diagnostic.fix is not None and "fixed" in plan.variants
+        verdict, reason = decide(original_outcome, fixed_outcome, has_fix, run.timed_out,
+                                 run.crash)
+        notes = sorted({note for variant in plan.variants.values()
+                        for note in variant.get("notes", [])}
+                       | {"stand-in model" for outcome in outcomes.values()
+                          if outcome.get("standins")})
+        seconds = sum(o.get("seconds", 0.0) for o in outcomes.values()) if record else run.seconds
+        verdicts.append(Verdict(plan.diagnostic, verdict, reason, original_outcome,
+                                fixed_outcome, run.environment, seconds, notes))
+    return verdicts

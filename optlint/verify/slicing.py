@@ -1,0 +1,307 @@
+"""A backward slice of a file's data flow: the statements needed to evaluate some expressions.
+
+The slice keeps imports, the definitions the expressions need (functions, classes) and the
+statements that build their values, in source order; never loops (the training loop), and never a
+statement that writes nothing the expressions need (`main()`, logging, saving). Statements inside a
+function are flattened to top level: its parameters get stand-ins (a PRNG key, a model) or are
+reported as missing; in a method, `self.x` is built from the statements of `__init__` that set it.
+"""
+
+from __future__ import annotations
+
+import builtins
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+# Names a harness may bind to a stand-in when they are parameters with no value in the file.
+_KEY_NAME = re.compile(r"(^|_)(key|rng|prng|seed_key)s?$|key$", re.IGNORECASE)
+_MODEL_NAME = re.compile(r"(^|_)(model|net|network|module|mlp)$", re.IGNORECASE)
+_BUILTINS = frozenset(dir(builtins))
+_COMPOUND_BODIES = (cst.If, cst.With, cst.Try)
+_LOOPS = (cst.For, cst.While)
+
+
+@dataclass
+class Statement:
+    """One statement of a flattened scope, with what it reads and writes (names, `self.x`)."""
+
+    node: cst.CSTNode
+    code: str
+    reads: set[str]
+    writes: set[str]
+
+
+@dataclass
+class Slice:
+    statements: list[Statement] = field(default_factory=list)
+    bindings: dict[str, str] = field(default_factory=dict)  # parameter -> stand-in kind
+    missing: list[str] = field(default_factory=list)
+
+
+def key_of(node: cst.BaseExpression) -> str | None:
+    """The slicing key an expression reads or writes: `x`, or `self.x`."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name)
+            and node.value.value == "self"):
+        return f"self.{node.attr.value}"
+    return None
+
+
+class _Reads(cst.CSTVisitor):
+    """Every name and `self.x` an expression or statement loads (an over-approximation)."""
+
+    def __init__(self) -> None:
+        self.keys: set[str] = set()
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        key = key_of(node)
+        if key is not None:
+            self.keys.add(key)
+            return False
+        node.value.visit(self)
+        return False  # `attr` is not a name read
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.keys.add(node.value)
+
+    def visit_Arg(self, node: cst.Arg) -> bool:
+        node.value.visit(self)  # the keyword is not a name read
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        inner = reads_of(node.body)
+        params = {p.name.value for p in node.params.params}
+        self.keys |= inner - params
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.keys |= free_keys(node)
+        return False
+
+
+def reads_of(node: cst.CSTNode) -> set[str]:
+    visitor = _Reads()
+    node.visit(visitor)
+    return visitor.keys
+
+
+def statement_reads(node: cst.CSTNode) -> set[str]:
+    """What a statement reads; an assignment's own targets are writes, not reads."""
+    if isinstance(node, cst.FunctionDef):
+        return free_keys(node)
+    if isinstance(node, cst.ClassDef):
+        bases = {key for base in node.bases for key in reads_of(base.value)}
+        body = node.body.body if isinstance(node.body, cst.IndentedBlock) else []
+        for statement in body:
+            bases |= statement_reads(statement)
+        return {key for key in bases if not key.startswith("self.")}
+    if not isinstance(node, cst.SimpleStatementLine):
+        return reads_of(node)
+    keys: set[str] = set()
+    for small in node.body:
+        if isinstance(small, cst.Assign):
+            keys |= reads_of(small.value)
+            for target in small.targets:
+                keys |= _target_reads(target.target)
+        elif isinstance(small, cst.AnnAssign):
+            keys |= reads_of(small.value) if small.value is not None else set()
+            keys |= _target_reads(small.target)
+        elif isinstance(small, (cst.Import, cst.ImportFrom)):
+            continue
+        else:
+            keys |= reads_of(small)  # AugAssign reads its target too, rightly
+    return keys
+
+
+def _target_reads(target: cst.BaseExpression) -> set[str]:
+    """The names an assignment target reads: `d` in `d[k] = v`, `obj` in `obj.x = v`."""
+    if key_of(target) is not None:
+        return {"self"} if isinstance(target, cst.Attribute) else set()
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return {k for element in target.elements for k in _target_reads(element.value)}
+    if isinstance(target, cst.StarredElement):
+        return _target_reads(target.value)
+    return reads_of(target)
+
+
+def free_keys(function: cst.FunctionDef) -> set[str]:
+    """What a function body reads from outside: its reads minus its parameters and locals."""
+    inner = reads_of(function.body)
+    for decorator in function.decorators:
+        inner |= reads_of(decorator.decorator)
+    local = {p.name.value for p in _parameters(function)}
+    for statement in _walk_statements(function.body.body):
+        local |= writes_of(statement)
+    return {key for key in inner - local if not key.startswith("self.")}
+
+
+def _target_keys(target: cst.BaseExpression) -> set[str]:
+    key = key_of(target)
+    if key is not None:
+        return {key}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return {k for element in target.elements for k in _target_keys(element.value)}
+    if isinstance(target, cst.StarredElement):
+        return _target_keys(target.value)
+    if isinstance(target, (cst.Subscript, cst.Attribute)):
+        return _target_keys(target.value)  # `d[k] = v` and `obj.x = v` change `d` and `obj`
+    return set()
+
+
+def writes_of(node: cst.CSTNode) -> set[str]:
+    if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        return {node.name.value}
+    if isinstance(node, cst.SimpleStatementLine):
+        return {key for small in node.body for key in _small_writes(small)}
+    return set()
+
+
+def _small_writes(small: cst.BaseSmallStatement) -> set[str]:
+    if isinstance(small, cst.Assign):
+        return {key for target in small.targets for key in _target_keys(target.target)}
+    if isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+        return _target_keys(small.target)
+    if isinstance(small, cst.Import):
+        return {_bound_name(alias, head=True) for alias in small.names}
+    if isinstance(small, cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+        return {_bound_name(alias, head=False) for alias in small.names}
+    return set()
+
+
+def _bound_name(alias: cst.ImportAlias, head: bool) -> str:
+    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+        return alias.asname.name.value
+    dotted = cst.Module([]).code_for_node(alias.name)
+    return dotted.split(".", 1)[0] if head else dotted
+
+
+def _parameters(function: cst.FunctionDef) -> list[cst.Param]:
+    params = function.params
+    star = [params.star_arg] if isinstance(params.star_arg, cst.Param) else []
+    kwarg = [params.star_kwarg] if params.star_kwarg is not None else []
+    return [*params.posonly_params, *params.params, *star, *params.kwonly_params, *kwarg]
+
+
+def _walk_statements(body: Sequence[cst.CSTNode], into_loops: bool = True) -> Iterator[cst.CSTNode]:
+    """Statements of a block with `if`/`with`/`try` (and optionally loops) opened up."""
+    for statement in body:
+        if isinstance(statement, _COMPOUND_BODIES) or (into_loops and isinstance(statement, _LOOPS)):
+            for block in _blocks(statement):
+                yield from _walk_statements(block, into_loops)
+        else:
+            yield statement
+
+
+def _blocks(statement: cst.CSTNode) -> Iterator[Sequence[cst.CSTNode]]:
+    body = getattr(statement, "body", None)
+    if isinstance(body, cst.IndentedBlock):
+        yield body.body
+    elif isinstance(body, cst.SimpleStatementSuite):
+        yield [cst.SimpleStatementLine(body.body)]
+    if isinstance(statement, cst.Try):
+        for handler in statement.handlers:
+            yield from _blocks(handler)
+    orelse = getattr(statement, "orelse", None)
+    if orelse is not None:
+        yield from _blocks(orelse) if not isinstance(orelse, cst.If) else [[orelse]]
+    final = getattr(statement, "finalbody", None)
+    if final is not None:
+        yield from _blocks(final)
+
+
+def flatten(body: Sequence[cst.CSTNode], keep: cst.CSTNode | None = None) -> list[Statement]:
+    """A block as straight-line statements; loops are dropped unless they hold `keep`."""
+    module = cst.Module([])
+    statements = []
+    for node in _walk_statements(body, into_loops=False):
+        if isinstance(node, _LOOPS):
+            if keep is not None and _contains(node, keep):
+                for block in _blocks(node):
+                    statements.extend(flatten(block, keep))
+            continue
+        if _is_useless(node):
+            continue
+        reads = statement_reads(node)
+        code = module.code_for_node(node.with_changes(leading_lines=())) if hasattr(
+            node, "leading_lines") else module.code_for_node(node)
+        statements.append(Statement(node, code, reads, writes_of(node)))
+    return statements
+
+
+def _is_useless(node: cst.CSTNode) -> bool:
+    """Statements a flattened slice can never run: return, global, nonlocal, raise, pass."""
+    return isinstance(node, cst.SimpleStatementLine) and all(isinstance(small, (
+        cst.Return, cst.Global, cst.Nonlocal, cst.Raise, cst.Pass, cst.Break, cst.Continue))
+        for small in node.body)
+
+
+def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
+    found = False
+
+    class Finder(cst.CSTVisitor):
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            nonlocal found
+            if node is inner:
+                found = True
+            return not found
+
+    outer.visit(Finder())
+    return found
+
+
+def backward(statements: list[Statement], needed: set[str]) -> tuple[list[Statement], set[str]]:
+    """The statements (in order) that write what is needed, transitively; and what is left."""
+    chosen: list[Statement] = []
+    needed = set(needed)
+    for statement in reversed(statements):
+        if statement.writes & needed:
+            chosen.append(statement)
+            needed = (needed - statement.writes) | statement.reads
+    return chosen[::-1], needed
+
+
+def slice_for(expressions: list[cst.BaseExpression], layers: list[list[Statement]],
+              parameters: list[cst.Param]) -> Slice:
+    """Slice `layers` (innermost scope first: the function, `__init__`, the module) for the
+    expressions; parameters left over get stand-ins when their name or annotation says what
+    they are."""
+    needed: set[str] = set()
+    for expression in expressions:
+        needed |= reads_of(expression)
+    result = Slice()
+    for layer in layers:
+        chosen, needed = backward(layer, needed)
+        result.statements[:0] = chosen
+    by_name = {p.name.value: p for p in parameters}
+    for key in sorted(needed):
+        if key in _BUILTINS:
+            continue
+        kind = _standin_kind(key, by_name.get(key))
+        if kind is not None:
+            result.bindings[key] = kind
+        elif key.startswith("self."):
+            result.missing.append(f"`{key}` (not set in __init__)")
+        elif key in by_name:
+            result.missing.append(f"a value for parameter `{key}`")
+        else:
+            result.missing.append(f"a definition of `{key}`")
+    return result
+
+
+def _standin_kind(key: str, parameter: cst.Param | None) -> str | None:
+    if key == "self" and parameter is not None:
+        return "self"
+    if parameter is None:
+        return None
+    annotation = ""
+    if parameter.annotation is not None:
+        annotation = cst.Module([]).code_for_node(parameter.annotation.annotation)
+    if _KEY_NAME.search(key) or "PRNGKey" in annotation or "KeyArray" in annotation:
+        return "key"
+    if _MODEL_NAME.search(key) or annotation.endswith(("Module", "MLP")):
+        return "model"
+    return None
