@@ -23,7 +23,7 @@ from optlint.analysis.values import FunctionValue, TransformedFunction
 @dataclass(frozen=True)
 class TransformSite:
     transform: str  # "jax.jit", "jax.grad" or "jax.value_and_grad"
-    reference: cst.BaseExpression | None  # the `jax.jit` expression; None when it cannot be replaced
+    reference: cst.BaseExpression | None  # the `jax.jit` expression, what a fix replaces
     function: FunctionNode
     keywords: tuple[cst.Arg, ...]
     invocations: tuple[Invocation, ...]
@@ -52,7 +52,7 @@ def transform_sites(index: FileIndex, inference: Inference,
         reference: cst.BaseExpression | None = call_site.node.func
         if value.partial is not None:
             keywords += _keywords(value.partial)
-            reference = _partial_target(value.partial, inference)
+            reference = _partial_target(value.partial, inference) or value.partial.func
         through = tuple(inv for inv in callsites.invocations(function)
                         if inv.wrapper is not None and inv.wrapper.call is call_site.node)
         yield TransformSite(value.transform, reference, function, keywords, through)
@@ -68,7 +68,7 @@ def _decorator_site(decorator: cst.BaseExpression, function: cst.FunctionDef,
         return None
     head = inference.qualify(decorator.func)
     if head in apis.JAX_FUNCTION_TRANSFORMS:  # `@jax.jit(static_argnames="n")`
-        return TransformSite(head, None, function, _keywords(decorator), direct)
+        return TransformSite(head, decorator.func, function, _keywords(decorator), direct)
     if head == "functools.partial":
         target = _partial_target(decorator, inference)
         transform = inference.qualify(target) if target is not None else None
@@ -78,7 +78,7 @@ def _decorator_site(decorator: cst.BaseExpression, function: cst.FunctionDef,
 
 
 def _partial_target(partial: cst.Call, inference: Inference) -> cst.BaseExpression | None:
-    """`jax.jit` in `functools.partial(jax.jit, ...)`; None for `jax.jit(static_argnums=1)`."""
+    """`jax.jit` in `functools.partial(jax.jit, ...)`; None for other calls."""
     if inference.qualify(partial.func) != "functools.partial":
         return None
     first = argument(partial, 0, None)

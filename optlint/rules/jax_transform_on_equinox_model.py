@@ -61,9 +61,10 @@ class JaxTransformOnEquinoxModel(Rule):
                       if arg.keyword is None or arg.keyword.value not in portable]
         node: cst.CSTNode = site.reference if site.reference is not None else site.function
         if unportable or site.reference is None:
-            message += (", which makes non-array leaves static by itself (it takes no "
-                        "`static_argnums`/`static_argnames`)" if kind == "jit" else
-                        ", which differentiates the first argument only (no `argnums`)")
+            names = "/".join(f"`{arg.keyword.value}`" if arg.keyword else "`**`" for arg in unportable)
+            message += (", which makes non-array leaves static by itself" if kind == "jit" else
+                        ", which differentiates the first argument")
+            message += f" ({names} has no one-to-one counterpart)" if names else ""
             return Finding(node, message)
         fix = FixPlan("safe", f"Use `{counterpart}`", [(site.reference, counterpart)],
                       [("equinox", eqx)])
