@@ -44,6 +44,7 @@ class CheckRequest:
     force_exclude: bool = False
     verbose: bool = False
     versions: dict[str, str | None] = field(default_factory=dict)
+    verify: bool = False  # with --fix: apply only fixes whose verification did not fail
 
 
 def fail(message: str) -> int:
@@ -82,6 +83,8 @@ def run_check(request: CheckRequest) -> int:
     options = LintOptions(selection, versions, settings.project_root, request.verbose,
                           fix=request.fix or request.diff, unsafe_fixes=request.unsafe_fixes,
                           write=not request.diff)
+    if request.verify and (not request.fix or request.diff or request.paths == ["-"]):
+        return fail("--verify works with --fix on files (not with --diff or stdin)")
     if request.paths == ["-"]:
         results = [_check_stdin(request, options)]
     else:
@@ -90,7 +93,12 @@ def run_check(request: CheckRequest) -> int:
                              request.force_exclude)
         except DiscoveryError as error:
             return fail(str(error))
-        results = check_paths(files, options, request.jobs)
+        if request.verify:
+            from optlint.verify.gate import fix_verified  # only --verify pays for the verifier
+            from optlint.verify.session import RunSettings
+            results = fix_verified(files, options, RunSettings())
+        else:
+            results = check_paths(files, options, request.jobs)
     return _report(request, results)
 
 

@@ -1,0 +1,85 @@
+"""`optlint check --fix --verify`: apply only the fixes whose verification did not fail.
+
+Every finding of a file is verified first (one harness per file); a fix whose verdict is
+`fix-failed` is held back, every other fix is applied as `--fix` would (re-linted each round).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import libcst as cst
+
+from optlint.diagnostics import Diagnostic
+from optlint.edits import apply_fixes, line_starts, offset
+from optlint.engine import FileResult, Linter, LintOptions
+from optlint.source import SourceError, read_source, write_atomically
+from optlint.verify.session import RunSettings, VerifyError, verify_source
+from optlint.verify.verdict import FIX_FAILED
+
+_MAX_ROUNDS = 10
+
+
+def flagged_text(text: str, diagnostic: Diagnostic) -> tuple[str, str]:
+    """A finding's identity across fix rounds: its code and the code it flags (positions move)."""
+    starts = line_starts(text)
+    return diagnostic.code, text[offset(starts, diagnostic.start):offset(starts, diagnostic.end)]
+
+
+def fix_verified(files: list[Path], options: LintOptions, run: RunSettings) -> list[FileResult]:
+    linter = Linter(options)
+    everything = Linter(LintOptions(options.selection, options.versions, options.project_root,
+                                    fix=True, unsafe_fixes=True, write=False))
+    results = []
+    for path in files:
+        try:
+            source = read_source(path)
+        except SourceError as error:
+            results.append(FileResult(str(path), errors=[str(error)]))
+            continue
+        results.append(_fix_file(path, source.text, source.encoding, linter, everything, run))
+    return results
+
+
+def _fix_file(path: Path, text: str, encoding: str, linter: Linter, everything: Linter,
+              run: RunSettings) -> FileResult:
+    filename = str(path)
+    findings = linter.lint_text(text, filename).diagnostics
+    if not any(d.fix for d in findings):
+        return linter.lint_text(text, filename)
+    try:
+        verdicts = verify_source(filename, text, everything.fix_text(text, filename).fixed,
+                                 findings, run)
+    except VerifyError as error:  # nothing verified: nothing fixed
+        result = linter.lint_text(text, filename)
+        result.errors.append(f"{filename}: cannot verify, no fixes applied: {error}")
+        result.internal_error = True
+        return result
+    held = {flagged_text(text, v.diagnostic): v for v in verdicts if v.verdict == FIX_FAILED}
+    original, applied = text, 0
+    result = linter.lint_text(text, filename)
+    for _ in range(_MAX_ROUNDS):
+        fixes = [d.fix for d in result.diagnostics if d.fix is not None
+                 and (d.fix.applicability == "safe" or linter.options.unsafe_fixes)
+                 and flagged_text(text, d) not in held]
+        candidate, count = apply_fixes(text, fixes) if fixes else (text, 0)
+        if candidate == text:
+            break
+        try:
+            cst.parse_module(candidate)
+        except cst.ParserSyntaxError:
+            break
+        text, applied = candidate, applied + count
+        result = linter.lint_text(text, filename)
+    result.errors.extend(f"{filename}:{v.diagnostic.line}:{v.diagnostic.column}: "
+                         f"{v.diagnostic.code} fix not applied: verification says {v.reason}"
+                         for v in held.values())
+    result.original, result.fixes_applied = original, applied
+    result.fixed = text if text != original else None
+    if result.fixed is not None and linter.options.write:
+        try:
+            write_atomically(path, result.fixed, encoding)
+        except OSError as error:
+            result.errors.append(f"{filename}: cannot write fixes: {error.strerror or error}")
+            result.internal_error = True
+    return result
