@@ -106,7 +106,7 @@ class Linter:
             result.diagnostics = diagnostics
             return result
         lines = text.splitlines(keepends=True)
-        directives = parse_directives(lines, text)
+        directives = parse_directives(lines, text, {d.line for d in diagnostics})
         report_unused = self.options.selection.is_enabled(UNUSED_NOQA.code, relative)
         result.diagnostics = apply_suppressions(
             diagnostics, directives, filename, lines, self.options.selection.enabled,

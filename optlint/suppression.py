@@ -43,17 +43,21 @@ def comment_texts(text: str) -> set[str]:
         return {line[line.find("#"):].rstrip("\r\n") for line in text.splitlines() if "#" in line}
 
 
-def parse_directives(lines: list[str], text: str) -> Directives:
-    """Directives in real comments only."""
+def parse_directives(lines: list[str], text: str, finding_lines: set[int]) -> Directives:
+    """Directives in real comments only.
+
+    A `# noqa` matters only on a line with a finding, or when it names an optlint code (it may
+    be unused) or is optlint's file-level directive; others are not even tokenized."""
     by_line: dict[int, LineDirective] = {}
     file_codes: list[str] | None = None
     blanket = False
-    if "noqa" not in text.lower():
+    candidates = [(number, line) for number, line in enumerate(lines, start=1)
+                  if "noqa" in line.lower() and (number in finding_lines or "OPT" in line.upper()
+                                                 or "optlint" in line.lower())]
+    if not candidates:
         return Directives(by_line, file_codes, blanket)
     comments = comment_texts(text)
-    for number, line in enumerate(lines, start=1):
-        if "noqa" not in line.lower():
-            continue
+    for number, line in candidates:
         hash_at = line.find("#")
         while hash_at != -1 and line[hash_at:].rstrip("\r\n") not in comments:
             hash_at = line.find("#", hash_at + 1)

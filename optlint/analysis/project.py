@@ -26,14 +26,24 @@ class ProjectIndex:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self._files: dict[Path, Inference | None] = {}
+        # (qualified name, importing folder) -> the class, or None when it is not a project class
+        self._resolved: dict[tuple[str, str], tuple[ClassInfo, Inference] | None] = {}
 
     def resolve_class(self, qualified: str, from_file: str | None,
                       hops: int = 0) -> tuple[ClassInfo, Inference] | None:
-        if hops > _MAX_REEXPORT_HOPS or qualified.split(".", 1)[0] in _LIBRARIES:
-            return None
         module, _, name = qualified.rpartition(".")
-        if not module or not name:
+        # Classes are CapWords: a lower-case name is a function or module, not worth a parse.
+        if (hops > _MAX_REEXPORT_HOPS or qualified.split(".", 1)[0] in _LIBRARIES
+                or not module or not name[:1].isupper()):
             return None
+        # Where the search starts depends on the importing file's folder, so that is in the key.
+        key = (qualified, str(Path(from_file).parent) if from_file else "")
+        if key not in self._resolved:
+            self._resolved[key] = self._resolve(module, name, from_file, hops)
+        return self._resolved[key]
+
+    def _resolve(self, module: str, name: str, from_file: str | None,
+                 hops: int) -> tuple[ClassInfo, Inference] | None:
         for path in self._candidate_files(module, from_file):
             owner = self._inference_for(path)
             if owner is None:

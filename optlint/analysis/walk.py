@@ -23,6 +23,17 @@ _TRIVIA = (
 )
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _HANDLERS: dict[tuple[type, type], tuple[Callable[..., Any] | None, Callable[..., Any] | None]] = {}
+# type -> whether the walk enters values of that type. libcst's base classes are ABCs, whose
+# isinstance checks are slow; one check per type, cached, keeps the walk cheap.
+_ENTER: dict[type, bool] = {}
+
+
+def _enters(value_type: type) -> bool:
+    enters = _ENTER.get(value_type)
+    if enters is None:
+        enters = issubclass(value_type, cst.CSTNode) and not issubclass(value_type, _TRIVIA)
+        _ENTER[value_type] = enters
+    return enters
 
 
 def _fields(node_type: type) -> tuple[str, ...]:
@@ -48,12 +59,12 @@ def walk(node: cst.CSTNode, visitor: object) -> None:
         enter(visitor, node)
     for field in _fields(type(node)):
         value = getattr(node, field)
-        if isinstance(value, cst.CSTNode):
-            if not isinstance(value, _TRIVIA):
-                walk(value, visitor)
-        elif isinstance(value, (tuple, list)):
+        value_type = type(value)
+        if value_type is tuple or value_type is list:
             for item in value:
-                if isinstance(item, cst.CSTNode) and not isinstance(item, _TRIVIA):
+                if _enters(type(item)):
                     walk(item, visitor)
+        elif _enters(value_type):
+            walk(value, visitor)
     if leave is not None:
         leave(visitor, node)
