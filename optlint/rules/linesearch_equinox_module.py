@@ -69,8 +69,7 @@ class LinesearchEquinoxModule(Rule):
         call = site.node
         eqx = ctx.import_alias("equinox", "eqx")
         params = argument(call, 2, "params")
-        params_value = ctx.value(params.value, site) if params is not None else None
-        module = unfiltered_module(params_value)
+        module = unfiltered_module(ctx.value(params.value, site)) if params is not None else None
         value_fn = argument(call, None, "value_fn")
         takes_module = _value_fn_module(ctx, site, value_fn, callsites) if value_fn else None
         if params is not None and module is not None:
@@ -86,12 +85,13 @@ class LinesearchEquinoxModule(Rule):
         missing = [name for name in _LINESEARCH_ARGUMENTS if argument(call, None, name) is None]
         if missing and runs_linesearch(part) and not any(arg.star == "**" for arg in call.args):
             yield Finding(call, _missing_message(part, missing))
-        if (value_fn is not None and takes_module is not None
-                and isinstance(params_value, ModuleValue) and params_value.filtered):
+        # Whatever the params: filtered ones have None where the functions were, and the whole
+        # module breaks the line search's own arithmetic (the finding above).
+        if value_fn is not None and takes_module is not None:
             yield Finding(value_fn.value, (
                 f"`value_fn` takes Equinox module {takes_module.class_name}, which "
-                f"{leaves_phrase(takes_module)}, but the line search calls it with the filtered "
-                f"params, where those leaves are None: it raises TypeError"
+                f"{leaves_phrase(takes_module)}, but the line search calls it with `update`'s "
+                f"params, which must be filtered (those leaves are None there): it raises TypeError"
                 + _combine_advice(eqx, value_fn)))
 
 
@@ -108,7 +108,7 @@ def _value_fn_module(ctx: RuleContext, site: CallSite, value_fn: cst.Arg,
     arrivals = callsites.arrivals(function.node, first)
     for arrival in [*arrivals, *callsites.forwarded_arrivals(function.node, first)]:
         module = unfiltered_module(arrival.value)
-        if module is not None and module.leaves.non_array:
+        if module is not None and module.leaves.kind == "callable":
             return module
     return None
 
