@@ -144,3 +144,38 @@ EQUINOX_COUNTERPARTS = {"jax.jit": "filter_jit", "jax.grad": "filter_grad",
 # backtracking from at least 0.2.2).
 LINESEARCH_TRANSFORMS = {"optax.lbfgs", "optax.scale_by_zoom_linesearch",
                          "optax.scale_by_backtracking_linesearch"}
+
+
+# Optax factories that take a mask (a pytree of bools, or a function returning one):
+# (position, keyword) of each mask argument. optax < 0.2.4 calls the mask when `callable(mask)`,
+# so a module-shaped mask raises at init (measured on 0.1.7, 0.1.9, 0.2.3; 0.2.4+ runs).
+# `freeze` and `adan` are left out: they appeared after 0.2.3, where the hazard is gone.
+OPTAX_MASK_ARGS: dict[str, tuple[tuple[int | None, str], ...]] = {
+    "optax.masked": ((1, "mask"),),
+    "optax.add_decayed_weights": ((1, "mask"),),
+    **{f"optax.{name}": ((None, "mask"),)
+       for name in ("adamw", "adamaxw", "nadamw", "lamb", "lion")},
+    "optax.lars": ((None, "weight_decay_mask"), (None, "trust_ratio_mask")),
+    "optax.adafactor": ((None, "weight_decay_mask"),),
+    "optax.adadelta": ((None, "weight_decay_mask"),),
+}
+# Factories that call a callable label tree on every version measured (0.2.2 ... 0.2.8).
+OPTAX_LABEL_ARGS: dict[str, tuple[int, str]] = {"optax.multi_transform": (1, "param_labels")}
+
+# Arguments `optax.inject_hyperparams` must be told are static for the optimizer to run under
+# `jax.jit`: it turns every number into a traced hyperparameter, and these are used in Python
+# control flow (adafactor: TracerBoolConversionError; dtype_momentum matters once momentum is set).
+# Measured on optax 0.1.7, 0.1.9, 0.2.3, 0.2.8.
+INJECT_STATIC_REQUIRED: dict[str, tuple[str, ...]] = {
+    "optax.adafactor": ("min_dim_size_to_factor", "dtype_momentum"),
+    "optax.lbfgs": ("memory_size",),
+}
+# Dtypes are callable, so inject_hyperparams takes them for schedules (`mu_dtype=jnp.bfloat16`
+# raises TypeError: unhashable type).
+DTYPE_NAMES = {"bfloat16", "float16", "float32", "float64", "int8", "int16", "int32", "int64",
+               "uint8", "bool_", "complex64", "complex128"}
+
+
+def is_dtype(qualified: str) -> bool:
+    module, _, leaf = qualified.rpartition(".")
+    return module in ("jax.numpy", "numpy") and leaf in DTYPE_NAMES

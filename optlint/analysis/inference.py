@@ -108,6 +108,24 @@ class Inference:
             self._leaves_memo[key] = self._compute_class_leaves(info)
         return self._leaves_memo[key]
 
+    def class_is_callable(self, info: ClassInfo) -> bool | None:
+        """Whether instances of an Equinox module class are callable; None when a base is unknown."""
+        if any(isinstance(item, cst.FunctionDef) and item.name.value == "__call__"
+               for item in info.node.body.body):
+            return True
+        answers: list[bool | None] = []
+        for base in info.bases:
+            value = self.value_of(base, info.scope, _LATER)
+            if isinstance(value, ClassRef) and value.is_module:
+                answers.append(value.owner.class_is_callable(value.info))
+            elif isinstance(value, LibraryRef) and value.name.startswith("equinox.nn."):
+                answers.append(True)
+            elif self.qualify(base) != "equinox.Module":
+                answers.append(None)
+        if True in answers:
+            return True
+        return None if None in answers else False
+
     def function_info(self, value: FunctionValue) -> FunctionInfo | None:
         return self.index.functions.get(value.node)
 
@@ -172,7 +190,11 @@ class Inference:
     def _infer_name(self, name: str, scope: Scope, order: int) -> Value:
         binding = self._lookup(name, scope, order)
         if binding is not None:
-            return self._binding_value(binding)
+            value = self._binding_value(binding)
+            if isinstance(value, SequenceValue) and value.kind == "list":
+                limit = order if binding.scope is scope else _LATER
+                value = self._with_appends(name, binding, value, limit)
+            return value
         if name in ("True", "False"):
             return LiteralValue("bool", name)
         if name == "None":
@@ -197,7 +219,7 @@ class Inference:
 
     def _binding_value(self, binding: Binding) -> Value:
         if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
-            return FunctionValue(binding.node)
+            return self._decorated_def(binding.node, binding)
         if binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
             info = self.index.classes.get(binding.node.name.value)
             return ClassRef(info, self) if info is not None else UNKNOWN
@@ -227,11 +249,12 @@ class Inference:
     def _instance_of(self, cls: Value) -> Value:
         if isinstance(cls, ClassRef):
             if cls.is_module:
-                return ModuleValue(cls.info.name, cls.owner.class_leaves(cls.info))
+                return ModuleValue(cls.info.name, cls.owner.class_leaves(cls.info),
+                                   is_callable=cls.owner.class_is_callable(cls.info))
             return InstanceValue(cls.info, cls.owner)
         if isinstance(cls, LibraryRef) and cls.name.startswith("equinox.nn."):
             layer = cls.name.rsplit(".", 1)[-1]
-            return ModuleValue(layer, _nn_leaves(layer))
+            return ModuleValue(layer, _nn_leaves(layer), is_callable=True)
         return UNKNOWN
 
     def _imported(self, qualified: str) -> Value:
@@ -290,11 +313,14 @@ class Inference:
             return self._library_call(callee.name, call, scope, order)
         if isinstance(callee, ClassRef):
             if callee.is_module:
-                return ModuleValue(callee.info.name, callee.owner.class_leaves(callee.info))
+                return ModuleValue(callee.info.name, callee.owner.class_leaves(callee.info),
+                                   is_callable=callee.owner.class_is_callable(callee.info))
             return InstanceValue(callee.info, callee.owner)
         if isinstance(callee, FunctionValue):
             return self._returned(callee)
         if isinstance(callee, PartialValue):
+            if callee.func == LibraryRef("optax.inject_hyperparams"):
+                return self._partial_inject(callee.call, call, scope, order)
             applied = self._apply(callee.func, call, scope, order)
             if isinstance(applied, TransformedFunction) and applied.call is call:
                 # `partial(jax.jit, static_argnums=1)(f)`: the partial's keywords configure the jit.
@@ -311,6 +337,45 @@ class Inference:
             parts = (built,) if isinstance(built, TransformValue) else ()
             return TransformValue("optax.inject_hyperparams", call, parts)
         return UNKNOWN
+
+    def _with_appends(self, name: str, binding: Binding, value: SequenceValue,
+                      limit: int) -> SequenceValue:
+        """A list built up with `name.append(x)` / `name.extend(xs)` after its assignment."""
+        items = list(value.items)
+        for site in self.index.calls:
+            func = site.node.func
+            if (site.scope is not binding.scope or not binding.order < site.order < limit
+                    or not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name)
+                    or func.value.value != name or not site.node.args):
+                continue
+            added = self.value_of(site.node.args[-1].value, site.scope, site.order)
+            if func.attr.value in ("append", "insert"):
+                items.append(added)
+            elif func.attr.value == "extend":
+                items.extend(added.items if isinstance(added, SequenceValue) else (UNKNOWN,))
+        return SequenceValue("list", tuple(items))
+
+    def _decorated_def(self, node: cst.FunctionDef, binding: Binding) -> Value:
+        """`@optax.inject_hyperparams` (or a partial of it) over a def makes an inject factory."""
+        if node.decorators and binding.scope is not None:
+            outer = self.value_of(node.decorators[0].decorator, binding.scope, binding.order)
+            if outer == LibraryRef("optax.inject_hyperparams"):
+                return InjectFactory(FunctionValue(node), None, ())
+            if isinstance(outer, PartialValue) and outer.func == LibraryRef(
+                    "optax.inject_hyperparams"):
+                static = static_arg_names(argument(outer.call, None, "static_args"))
+                return InjectFactory(FunctionValue(node), outer.call, static)
+        return FunctionValue(node)
+
+    def _partial_inject(self, partial: cst.Call, call: cst.Call, scope: Scope,
+                        order: int) -> Value:
+        """`functools.partial(optax.inject_hyperparams, static_args=...)(inner)`."""
+        inner = argument(call, 0, "inner_factory")
+        inner_value = self.value_of(inner.value, scope, order) if inner is not None else UNKNOWN
+        own = argument(call, 1, "static_args")
+        given = own if own is not None else argument(partial, None, "static_args")
+        where = partial if own is None and given is not None else call
+        return InjectFactory(inner_value, where, static_arg_names(given))
 
     def _returned(self, function: FunctionValue) -> Value:
         info = self.index.functions.get(function.node)
@@ -330,7 +395,8 @@ class Inference:
         if name == "functools.partial":
             return PartialValue(arg_value(0, None), call)
         if name == "optax.inject_hyperparams":
-            return InjectFactory(arg_value(0, "inner_factory"), call)
+            return InjectFactory(arg_value(0, "inner_factory"), call,
+                                 static_arg_names(argument(call, 1, "static_args")))
         if name in apis.JAX_FUNCTION_TRANSFORMS or name in apis.FILTERING_FUNCTION_TRANSFORMS:
             if argument(call, 0, "fun") is None:  # `jax.jit(static_argnums=1)`: a decorator
                 return PartialValue(LibraryRef(name), call)
@@ -338,7 +404,8 @@ class Inference:
         if name in apis.TREE_MAPPERS:
             tree = arg_value(apis.TREE_MAPPERS[name], "pytree" if "tree_at" in name else "tree")
             if isinstance(tree, ModuleValue):
-                return ModuleValue(tree.class_name, UNKNOWN_LEAVES, derived_by=name)
+                return ModuleValue(tree.class_name, UNKNOWN_LEAVES, derived_by=name,
+                                   is_callable=tree.is_callable)
             return UNKNOWN
         if name in ("equinox.filter", "equinox.partition"):
             return self._filter_call(name, call, arg_value)
@@ -362,11 +429,11 @@ class Inference:
                                         and inverse.value.value == "False"):
             arrays_only = False
         kept = ModuleValue(tree.class_name, ARRAYS if arrays_only else UNKNOWN_LEAVES,
-                           derived_by=name, filtered=arrays_only)
+                           derived_by=name, filtered=arrays_only, is_callable=tree.is_callable)
         if name == "equinox.filter":
             return kept
         rest = ModuleValue(tree.class_name, tree.leaves if arrays_only else UNKNOWN_LEAVES,
-                           derived_by=name)
+                           derived_by=name, is_callable=tree.is_callable)
         return SequenceValue("tuple", (kept, rest))
 
     def _preserved_module(self, name: str, call: cst.Call, scope: Scope, order: int) -> Value:
@@ -377,17 +444,18 @@ class Inference:
         if name == "equinox.combine":
             # Recombining partitioned halves gives back the original module and its leaves.
             leaves = worst_leaves([value.leaves for value in found])
-            return ModuleValue(found[0].class_name, leaves)
+            return ModuleValue(found[0].class_name, leaves, is_callable=found[0].is_callable)
         return found[0]
 
     def _equinox_layer(self, layer: str, arg_value) -> Value:  # type: ignore[no-untyped-def]
         if layer in apis.EQUINOX_NN_CONTAINERS:
             layers = arg_value(0, "layers")
             if isinstance(layers, SequenceValue):
-                return ModuleValue(layer, worst_leaves([_leaves_of_value(v) for v in layers.items]))
-            return ModuleValue(layer, UNKNOWN_LEAVES)
+                return ModuleValue(layer, worst_leaves([_leaves_of_value(v) for v in layers.items]),
+                                   is_callable=True)
+            return ModuleValue(layer, UNKNOWN_LEAVES, is_callable=True)
         if layer[:1].isupper():
-            return ModuleValue(layer, _nn_leaves(layer))
+            return ModuleValue(layer, _nn_leaves(layer), is_callable=True)
         return UNKNOWN
 
     def _wrapped_parts(self, name: str, call: cst.Call, scope: Scope,
@@ -501,6 +569,20 @@ def _is_jit(transform: str) -> bool:
     kind = apis.JAX_FUNCTION_TRANSFORMS.get(transform) or apis.FILTERING_FUNCTION_TRANSFORMS.get(
         transform)
     return kind == "jit"
+
+
+def static_arg_names(arg: cst.Arg | None) -> tuple[str, ...] | None:
+    """The names in `static_args="mask"` / `("mask", "b1")` / `["mask"]`; None if not literal."""
+    if arg is None:
+        return ()
+    value = arg.value
+    elements = [element.value for element in value.elements] if isinstance(
+        value, (cst.Tuple, cst.List)) else [value]
+    names = [element.evaluated_value for element in elements
+             if isinstance(element, cst.SimpleString)]
+    if len(names) != len(elements) or not all(isinstance(name, str) for name in names):
+        return None
+    return tuple(str(name) for name in names)
 
 
 def _nn_leaves(layer: str) -> Leaves:

@@ -59,6 +59,9 @@ class ModuleValue:
     leaves: Leaves
     derived_by: str | None = None
     filtered: bool = False
+    # Whether instances are callable (the class or a base defines `__call__`); None: cannot tell.
+    # Optax calls a callable mask or label tree instead of reading it.
+    is_callable: bool | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -100,10 +103,16 @@ class TransformValue:
 
 @dataclass(frozen=True, eq=False)
 class InjectFactory:
-    """`optax.inject_hyperparams(inner, ...)`: calling it builds the transformation."""
+    """`optax.inject_hyperparams(inner, ...)`: calling it builds the transformation.
+
+    `call` is where `static_args` is (or would be) written: the `inject_hyperparams(...)` call, or
+    the `functools.partial(optax.inject_hyperparams, ...)`; None for a decorated `def`.
+    `static_args` holds the names given there, or None when they cannot be read.
+    """
 
     inner: Value
-    call: cst.Call
+    call: cst.Call | None
+    static_args: tuple[str, ...] | None = ()
 
 
 @dataclass(frozen=True, eq=False)

@@ -5,11 +5,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from optlint.rules.base import Rule
+from optlint.rules.callable_pytree_mask import CallablePytreeMask
+from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
 from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
 from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
+from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
 
 RULES: list[type[Rule]] = [
+    CallablePytreeMask,
+    InjectHyperparamsCallable,
+    ZeroNansInMultiSteps,
     UnfilteredEquinoxModel,
     LinesearchEquinoxModule,
     JaxTransformOnEquinoxModel,

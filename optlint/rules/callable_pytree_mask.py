@@ -1,0 +1,109 @@
+"""OPT001 callable-pytree-mask: a module-shaped pytree given to Optax as a mask or as labels.
+
+A mask built with `jax.tree_util.tree_map(lambda _: True, model)` or `eqx.tree_at` is an instance of
+the model's class, so `callable(mask)` is true and Optax calls it with the params instead of reading
+it. `optax.masked` (and every optimizer built on it) did so until 0.2.4; `multi_transform` still
+does. Wrapping the tree in `lambda _: tree` gives Optax the function it expects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Literal
+
+import libcst as cst
+
+from optlint.analysis import apis
+from optlint.analysis.index import CallSite
+from optlint.analysis.inference import argument
+from optlint.analysis.values import InjectFactory, LibraryRef, ModuleValue
+from optlint.context import RuleContext
+from optlint.rules.base import Finding, FixPlan, Rule
+
+Family = Literal["mask", "labels"]
+MASK_RANGE = "<0.2.4"
+
+
+def module_tree_phrase(name: str, value: ModuleValue) -> str:
+    """"`mask` has the structure of Equinox module MLP (built by jax.tree_util.tree_map)"."""
+    built = f", built by {value.derived_by}" if value.derived_by else ""
+    callable_ = "so it is callable" if value.is_callable else "so it may be callable"
+    return f"`{name}` has the structure of Equinox module {value.class_name}{built}, {callable_}"
+
+
+def short_code(code: str, limit: int = 40) -> str:
+    return code if len(code) <= limit and "\n" not in code else "..."
+
+
+class CallablePytreeMask(Rule):
+    code = "OPT001"
+    name = "callable-pytree-mask"
+    summary = "A module-shaped pytree passed to Optax as a mask or labels, which Optax calls"
+    fix_availability = "always"
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        mask_affected = ctx.versions.in_range("optax", MASK_RANGE)
+        for site in ctx.calls():
+            for factory, arg, family in _mask_arguments(ctx, site):
+                if family == "mask" and mask_affected is False:
+                    continue
+                value = ctx.value(arg.value, site)
+                if isinstance(value, ModuleValue) and value.is_callable is not False:
+                    yield self._finding(ctx, factory, arg, family, value, mask_affected)
+
+    def _finding(self, ctx: RuleContext, factory: str, arg: cst.Arg, family: Family,
+                 value: ModuleValue, mask_affected: bool | None) -> Finding:
+        code = ctx.code(arg.value)
+        keyword = arg.keyword.value if arg.keyword is not None else family
+        what = module_tree_phrase(keyword, value)
+        fixed = f"lambda _: {code}"
+        shown = f"lambda _: {short_code(code)}"
+        describe = ctx.versions.describe("optax")
+        if family == "mask":
+            message = (f"{what}: {factory} calls it instead of reading it and raises TypeError "
+                       f"at init on optax < 0.2.4; {describe}; pass `{shown}`")
+        else:
+            message = (f"{what}: {factory} calls it instead of reading it and raises TypeError "
+                       f"at init (every optax version up to 0.2.8); pass `{shown}`")
+            if mask_affected is not False:
+                message += (f"; on optax < 0.2.4 {factory} also raises on Equinox params whatever "
+                            f"the labels; {describe}")
+        fix = FixPlan("safe", f"Wrap in `{shown}`", [(arg.value, fixed)])
+        return Finding(arg.value, message, fix)
+
+
+def _mask_arguments(ctx: RuleContext, site: CallSite) -> Iterator[tuple[str, cst.Arg, Family]]:
+    """(factory name, argument, family) for each mask or labels argument of this call."""
+    call = site.node
+    callee = ctx.value(call.func, site)
+    if isinstance(callee, LibraryRef):
+        name = callee.name
+        written = short_code(ctx.code(call.func), 30) if name.startswith("optax.") else name
+        if name == "functools.partial":  # functools.partial(optax.adamw, mask=...)
+            inner = argument(call, 0, None)
+            inner_value = ctx.value(inner.value, site) if inner is not None else None
+            if isinstance(inner_value, LibraryRef):
+                yield from _keyword_masks(call, inner_value.name)
+            return
+        for position, keyword in apis.OPTAX_MASK_ARGS.get(name, ()):
+            arg = argument(call, position, keyword)
+            if arg is not None:
+                yield written, arg, "mask"
+        if name in apis.OPTAX_LABEL_ARGS:
+            position, keyword = apis.OPTAX_LABEL_ARGS[name]
+            arg = argument(call, position, keyword)
+            if arg is not None:
+                yield written, arg, "labels"
+    elif (isinstance(callee, InjectFactory) and isinstance(callee.inner, LibraryRef)
+          and callee.static_args):
+        # A static mask reaches the optimizer as a mask; one that is not static is OPT002's.
+        yield from _keyword_masks(call, callee.inner.name, set(callee.static_args))
+
+
+def _keyword_masks(call: cst.Call, factory: str,
+                   only: set[str] | None = None) -> Iterator[tuple[str, cst.Arg, Family]]:
+    keywords = {keyword for _, keyword in apis.OPTAX_MASK_ARGS.get(factory, ())}
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in keywords and (
+                only is None or arg.keyword.value in only):
+            yield factory, arg, "mask"

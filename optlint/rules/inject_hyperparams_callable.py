@@ -1,0 +1,215 @@
+"""OPT002 inject-hyperparams-callable: inject_hyperparams takes a non-schedule callable for a schedule.
+
+`optax.inject_hyperparams(opt)(...)` calls every callable argument not named in `static_args` with
+the step count, as a schedule. A mask function then returns `False` (weight decay silently off), a
+module-shaped mask raises at init, a dtype raises. Separately, a few optimizers use some numeric
+arguments in Python control flow; traced, they raise under `jax.jit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from optlint.analysis import apis
+from optlint.analysis.index import CallSite
+from optlint.analysis.inference import argument
+from optlint.analysis.values import (
+    FunctionValue,
+    InjectFactory,
+    LibraryRef,
+    ModuleValue,
+    PartialValue,
+    Value,
+)
+from optlint.context import RuleContext
+from optlint.rules.base import Finding, FixPlan, Rule
+
+MASK_FIXED_FROM = "<0.2.4"  # before this, a static module mask is still called by optax.masked
+
+
+class InjectHyperparamsCallable(Rule):
+    code = "OPT002"
+    name = "inject-hyperparams-callable"
+    summary = "optax.inject_hyperparams given a callable that is not a schedule, or a traced static"
+    fix_availability = "sometimes"
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        for site in ctx.calls():
+            callee = ctx.value(site.node.func, site)
+            if isinstance(callee, InjectFactory) and callee.static_args is not None:
+                finding = self._callable_arguments(ctx, site, callee)
+                if finding is not None:
+                    yield finding
+            if _builds_factory(ctx, site, callee):
+                factory = ctx.value(site.node, site)
+                if isinstance(factory, InjectFactory) and factory.static_args is not None:
+                    finding = self._required_statics(ctx, site.node, factory)
+                    if finding is not None:
+                        yield finding
+
+    # non-schedule callables passed when building the optimizer -------------------------------
+    def _callable_arguments(self, ctx: RuleContext, site: CallSite,
+                            factory: InjectFactory) -> Finding | None:
+        static = factory.static_args or ()
+        problems: list[tuple[str, cst.BaseExpression, str, bool]] = []
+        for name, node in _bound_arguments(ctx, site.node, factory.inner):
+            if name in static:
+                continue
+            value = ctx.inference.value_of(node, site.scope, site.order)
+            effect = _effect(name, value)
+            if effect is not None:
+                problems.append((name, node, effect, isinstance(value, ModuleValue)))
+        if not problems:
+            return None
+        names = [name for name, _, _, _ in problems]
+        merged = (*static, *names)
+        if len(problems) == 1:
+            effects = f"treats '{names[0]}' as a schedule: {problems[0][2]}"
+        else:
+            effects = f"treats {_quoted(names)} as schedules: " + "; ".join(
+                f"'{name}': {effect}" for name, _, effect, _ in problems)
+        message = f"inject_hyperparams {effects}; add static_args={_tuple_code(merged)}"
+        wrap = [node for _, node, _, module in problems if module]
+        wrap_needed = bool(wrap) and ctx.versions.in_range("optax", MASK_FIXED_FROM) is not False
+        if wrap_needed:
+            message += (" and pass the mask as `lambda _: ...`: optax < 0.2.4 still calls a static "
+                        f"module-shaped mask; {ctx.versions.describe('optax')}")
+        fix = _static_args_fix(ctx, site.node, factory, names, wrap if wrap_needed else [])
+        return Finding(site.node, message, fix)
+
+    # arguments the inner optimizer needs as Python values ---------------------------------
+    def _required_statics(self, ctx: RuleContext, call: cst.Call,
+                          factory: InjectFactory) -> Finding | None:
+        if not isinstance(factory.inner, LibraryRef):
+            return None
+        required = apis.INJECT_STATIC_REQUIRED.get(factory.inner.name, ())
+        missing = [name for name in required if name not in (factory.static_args or ())]
+        if not missing:
+            return None
+        optimizer = factory.inner.name
+        merged = (*(factory.static_args or ()), *missing)
+        message = (f"inject_hyperparams traces {_quoted(missing)} of {optimizer}, which uses them "
+                   f"as Python values: under jax.jit the update raises TracerBoolConversionError; "
+                   f"add static_args={_tuple_code(merged)}")
+        return Finding(call, message, _static_args_fix(ctx, call, factory, missing, []))
+
+
+def _builds_factory(ctx: RuleContext, site: CallSite, callee: Value) -> bool:
+    """`optax.inject_hyperparams(opt)` or `functools.partial(optax.inject_hyperparams, ...)(opt)`."""
+    if ctx.qualify(site.node.func) == "optax.inject_hyperparams":
+        return True
+    return isinstance(callee, PartialValue) and callee.func == LibraryRef("optax.inject_hyperparams")
+
+
+def _bound_arguments(ctx: RuleContext, call: cst.Call,
+                     inner: Value) -> Iterator[tuple[str, cst.BaseExpression]]:
+    """(parameter name, expression) for the arguments inject_hyperparams binds and inspects."""
+    if isinstance(inner, PartialValue):  # partial keywords are bound as defaults
+        for arg in inner.call.args:
+            if arg.keyword is not None:
+                yield arg.keyword.value, arg.value
+        inner = inner.func
+    names: list[str] = []
+    if isinstance(inner, FunctionValue) and isinstance(inner.node, cst.FunctionDef):
+        params = inner.node.params
+        names = [param.name.value for param in (*params.posonly_params, *params.params)]
+        for param in (*params.params, *params.kwonly_params):
+            if param.default is not None and argument(call, None, param.name.value) is None:
+                yield param.name.value, param.default
+    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
+    for position, arg in enumerate(positional[:len(names)]):
+        yield names[position], arg.value
+    for arg in call.args:
+        if arg.keyword is not None:
+            yield arg.keyword.value, arg.value
+
+
+def _effect(name: str, value: Value) -> str | None:
+    """What goes wrong when `value` is taken for a schedule, or None when it may be one."""
+    if isinstance(value, ModuleValue) and value.is_callable is not False:
+        return f"the module-shaped {value.class_name} is called with the step count and init raises"
+    if "mask" in name and _is_function(value):
+        if name in ("mask", "weight_decay_mask"):
+            return ("weight decay is silently disabled (the mask function is called with the step "
+                    "count and gives False)")
+        return "the mask is silently replaced by the function's value at the step count"
+    if name.endswith("dtype") and isinstance(value, LibraryRef) and apis.is_dtype(value.name):
+        return "the dtype is called with the step count and the optimizer raises TypeError"
+    return None
+
+
+def _is_function(value: Value) -> bool:
+    if isinstance(value, (FunctionValue, PartialValue)):
+        return True
+    leaf = value.name.rsplit(".", 1)[-1] if isinstance(value, LibraryRef) else ""
+    return bool(leaf) and leaf[:1].islower() and not apis.is_optax_schedule(
+        value.name if isinstance(value, LibraryRef) else "")
+
+
+def _static_args_fix(ctx: RuleContext, flagged: cst.Call, factory: InjectFactory,
+                     names: list[str], wrap: list[cst.BaseExpression]) -> FixPlan | None:
+    """Add `names` to static_args (and wrap module masks in `lambda _:`), inside `flagged` only."""
+    target = factory.call
+    if target is None or factory.static_args is None or not _contains(flagged, target):
+        return None
+    if not all(_contains(flagged, node) for node in wrap):
+        return None
+    merged = (*factory.static_args, *names)
+    existing = _static_args_argument(target)
+    replacements: list[tuple[cst.CSTNode, str]] = []
+    if existing is not None:
+        is_list = isinstance(existing.value, cst.List)
+        replacements.append((existing.value, _tuple_code(merged, as_list=is_list)))
+    else:
+        replacements.append((target, ctx.code(_with_static_args(target, merged))))
+    replacements.extend((node, f"lambda _: {ctx.code(node)}") for node in wrap)
+    return FixPlan("safe", f"Add static_args={_tuple_code(merged)}", replacements)
+
+
+def _static_args_argument(call: cst.Call) -> cst.Arg | None:
+    found = argument(call, None, "static_args")
+    if found is not None:
+        return found
+    # inject_hyperparams(opt, ("mask",)) gives static_args positionally; a partial cannot.
+    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
+    return positional[1] if len(positional) > 1 else None
+
+
+def _with_static_args(call: cst.Call, names: tuple[str, ...]) -> cst.Call:
+    args = list(call.args)
+    if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
+        args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    args.append(cst.Arg(cst.parse_expression(_tuple_code(names)), keyword=cst.Name("static_args"),
+                        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
+    return call.with_changes(args=args)
+
+
+def _tuple_code(names: tuple[str, ...], as_list: bool = False) -> str:
+    unique = list(dict.fromkeys(names))
+    quoted = ", ".join(f'"{name}"' for name in unique)
+    if as_list:
+        return f"[{quoted}]"
+    return f"({quoted},)" if len(unique) == 1 else f"({quoted})"
+
+
+def _quoted(names: list[str]) -> str:
+    return ", ".join(f"'{name}'" for name in names)
+
+
+class _Finder(cst.CSTVisitor):
+    def __init__(self, target: cst.CSTNode) -> None:
+        self.target = target
+        self.found = False
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if node is self.target:
+            self.found = True
+        return not self.found
+
+
+def _contains(root: cst.CSTNode, node: cst.CSTNode) -> bool:
+    finder = _Finder(node)
+    root.visit(finder)
+    return finder.found

@@ -1,0 +1,146 @@
+"""OPT004 zero-nans-in-multisteps: `optax.zero_nans()` inside the optimizer `optax.MultiSteps` wraps.
+
+MultiSteps accumulates raw micro-batch gradients before the inner optimizer (and its zero_nans)
+sees them. From optax 0.2.0 on, one NaN gradient stays in the accumulator for good (`0 * nan` in the
+reset) and zero_nans then zeroes that coordinate on every later step: the parameter silently
+freezes. On 0.1.8-0.1.9 the first update raises. Zeroing NaNs before MultiSteps works everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from optlint.analysis.index import CallSite
+from optlint.analysis.inference import argument
+from optlint.analysis.values import LibraryRef, TransformValue
+from optlint.context import RuleContext
+from optlint.rules.base import Finding, FixPlan, Rule
+
+# Using any of these means the code relies on MultiSteps itself, not just a transformation.
+MULTISTEPS_OWN = {"has_updated", "gradient_transformation", "inner_opt_state", "mini_step",
+                  "gradient_step", "acc_grads", "skip_state", "MultiStepsState"}
+
+
+def version_phrase(ctx: RuleContext) -> str | None:
+    """What happens on the user's optax, or None where zero_nans inside MultiSteps is fine."""
+    describe = ctx.versions.describe("optax")
+    if ctx.versions.in_range("optax", "<0.1.8") is True:
+        return None
+    if ctx.versions.in_range("optax", "<0.2.0") is True:
+        return (f"on optax 0.1.8-0.1.9 the first update raises TypeError (cond branches must have "
+                f"equal output types); {describe}")
+    silent = ("one NaN micro-batch gradient stays in MultiSteps' accumulator for good and that "
+              "parameter silently stops training")
+    if ctx.versions.in_range("optax", ">=0.2.0") is True:
+        return f"{silent} on optax >= 0.2.0; {describe}"
+    return f"{silent} on optax >= 0.2.0, and on 0.1.8-0.1.9 the first update raises; {describe}"
+
+
+class ZeroNansInMultiSteps(Rule):
+    code = "OPT004"
+    name = "zero-nans-in-multisteps"
+    summary = "optax.zero_nans() inside the optimizer wrapped by optax.MultiSteps"
+    fix_availability = "sometimes"
+    trigger_words = ("zero_nans",)
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        harm = version_phrase(ctx)
+        if harm is None:
+            return
+        for site in ctx.calls():
+            if ctx.value(site.node.func, site) != LibraryRef("optax.MultiSteps"):
+                continue
+            inner = argument(site.node, 0, "opt")
+            if inner is None:
+                continue
+            value = ctx.value(inner.value, site)
+            if not isinstance(value, TransformValue):
+                continue
+            zero_nans = [part.call for part in value.walk() if part.name == "optax.zero_nans"]
+            if zero_nans:
+                yield self._finding(ctx, site, inner.value, harm, zero_nans)
+
+    def _finding(self, ctx: RuleContext, site: CallSite, inner: cst.BaseExpression, harm: str,
+                 zero_nans: list[cst.Call | None]) -> Finding:
+        optax = ctx.import_alias("optax", "optax")
+        shape = (f"{optax}.chain({optax}.zero_nans(), {optax}.MultiSteps(..., every_k_schedule=k)"
+                 f".gradient_transformation())")
+        message = (f"`zero_nans()` runs inside `MultiSteps`, after the gradients are accumulated: "
+                   f"{harm}; zero NaNs before accumulating: `{shape}`")
+        flagged = _wrapping_call(ctx, site.node) or site.node
+        fix = self._fix(ctx, site.node, flagged, inner, optax, zero_nans)
+        return Finding(flagged, message, fix)
+
+    def _fix(self, ctx: RuleContext, multisteps: cst.Call, flagged: cst.Call,
+             inner: cst.BaseExpression, optax: str,
+             zero_nans: list[cst.Call | None]) -> FixPlan | None:
+        if _uses_multisteps_itself(ctx, flagged):
+            return None
+        remover = _ZeroNansRemover(ctx)
+        stripped = inner.visit(remover)
+        if set(map(id, remover.removed)) != set(map(id, zero_nans)) or not isinstance(
+                stripped, cst.BaseExpression):
+            return None  # a zero_nans comes from outside this expression: we would edit other code
+        rebuilt = multisteps.deep_replace(inner, stripped)
+        assert isinstance(rebuilt, cst.Call)
+        code = (f"{optax}.chain({optax}.zero_nans(), {ctx.code(rebuilt)}"
+                f".gradient_transformation())")
+        return FixPlan("unsafe", "Apply zero_nans before MultiSteps", [(flagged, code)],
+                       [("optax", optax)])
+
+
+def _wrapping_call(ctx: RuleContext, multisteps: cst.Call) -> cst.Call | None:
+    """`MultiSteps(...).gradient_transformation()`, the call around this MultiSteps, if any."""
+    for site in ctx.calls():
+        func = site.node.func
+        if (isinstance(func, cst.Attribute) and func.value is multisteps
+                and func.attr.value == "gradient_transformation"):
+            return site.node
+    return None
+
+
+class _NameCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+
+def _uses_multisteps_itself(ctx: RuleContext, flagged: cst.Call) -> bool:
+    """Whether code outside `flagged` touches MultiSteps' own methods or state fields."""
+    outside = _NameCollector()
+    ctx.module.visit(outside)
+    inside = _NameCollector()
+    flagged.visit(inside)
+    names = outside.names & MULTISTEPS_OWN
+    if "gradient_transformation" in inside.names:
+        # This call's own `.gradient_transformation()` is replaced along with it.
+        return bool(names - {"gradient_transformation"}) or ctx.code(ctx.module).count(
+            "gradient_transformation") > 1
+    return bool(names)
+
+
+class _ZeroNansRemover(cst.CSTTransformer):
+    """Drops `optax.zero_nans()` arguments from the `optax.chain(...)` calls it visits."""
+
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx = ctx
+        self.removed: list[cst.Call | None] = []
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+        if self.ctx.qualify(original_node.func) != "optax.chain":
+            return updated_node
+        kept = [arg for arg in updated_node.args if not self._is_zero_nans(arg)]
+        if not kept or len(kept) == len(updated_node.args):
+            return updated_node  # `chain(zero_nans())` alone: nothing sensible to keep
+        self.removed.extend(arg.value for arg in original_node.args if self._is_zero_nans(arg)
+                            and isinstance(arg.value, cst.Call))
+        kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+        return updated_node.with_changes(args=kept)
+
+    def _is_zero_nans(self, arg: cst.Arg) -> bool:
+        return (arg.keyword is None and not arg.star and isinstance(arg.value, cst.Call)
+                and self.ctx.qualify(arg.value.func) == "optax.zero_nans")
