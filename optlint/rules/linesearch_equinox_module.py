@@ -78,15 +78,15 @@ class LinesearchEquinoxModule(Rule):
             if takes_module is None:
                 message += f"; pass `{eqx}.filter(..., {eqx}.is_array)`"
                 yield Finding(params.value, message, _filter_fix(ctx, params.value))
-                return
-            # Filtering alone would hand `value_fn` the filtered params: no automatic fix.
-            yield Finding(params.value, message + _combine_advice(eqx, value_fn))
-            return
+            else:
+                # Filtering alone would hand `value_fn` the filtered params: no automatic fix.
+                yield Finding(params.value, message + _combine_advice(eqx, value_fn))
+                takes_module = None  # said once, here
         missing = [name for name in _LINESEARCH_ARGUMENTS if argument(call, None, name) is None]
         if missing and runs_linesearch(part) and not any(arg.star == "**" for arg in call.args):
             yield Finding(call, _missing_message(part, missing))
         # Whatever the params: filtered ones have None where the functions were, and the whole
-        # module breaks the line search's own arithmetic (the finding above).
+        # module breaks the line search's own arithmetic.
         if value_fn is not None and takes_module is not None:
             yield Finding(value_fn.value, (
                 f"`value_fn` takes Equinox module {takes_module.class_name}, which "
