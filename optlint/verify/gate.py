@@ -20,10 +20,13 @@ from optlint.verify.verdict import FIX_FAILED
 _MAX_ROUNDS = 10
 
 
-def flagged_text(text: str, diagnostic: Diagnostic) -> tuple[str, str]:
-    """A finding's identity across fix rounds: its code and the code it flags (positions move)."""
+def flagged_text(text: str, diagnostic: Diagnostic) -> tuple[str, str, str]:
+    """A finding's identity across fix rounds (positions move): its code, the code it flags and
+    the line that holds it."""
     starts = line_starts(text)
-    return diagnostic.code, text[offset(starts, diagnostic.start):offset(starts, diagnostic.end)]
+    line = text.splitlines()[diagnostic.start.line - 1] if text else ""
+    return (diagnostic.code, text[offset(starts, diagnostic.start):offset(starts, diagnostic.end)],
+            line.strip())
 
 
 def fix_verified(files: list[Path], options: LintOptions, run: RunSettings) -> list[FileResult]:

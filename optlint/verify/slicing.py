@@ -19,7 +19,8 @@ import libcst as cst
 # Names a harness may bind to a stand-in when they are parameters with no value in the file.
 _KEY_NAME = re.compile(r"(^|_)(key|rng|prng|seed_key)s?$|key$", re.IGNORECASE)
 _MODEL_NAME = re.compile(r"(^|_)(model|net|network|module|mlp)$", re.IGNORECASE)
-_BUILTINS = frozenset(dir(builtins))
+# Builtins, and the helpers the harness puts in every namespace (checks.py: stand-in params).
+_BUILTINS = frozenset(dir(builtins)) | {"__optlint_like__", "__optlint_standin_params__"}
 _COMPOUND_BODIES = (cst.If, cst.With, cst.Try)
 _LOOPS = (cst.For, cst.While)
 
@@ -133,10 +134,28 @@ def free_keys(function: cst.FunctionDef) -> set[str]:
     inner = reads_of(function.body)
     for decorator in function.decorators:
         inner |= reads_of(decorator.decorator)
-    local = {p.name.value for p in _parameters(function)}
+    local = {p.name.value for p in _parameters(function)} | _bound_in_blocks(function.body)
     for statement in _walk_statements(function.body.body):
         local |= writes_of(statement)
     return {key for key in inner - local if not key.startswith("self.")}
+
+
+def _bound_in_blocks(body: cst.CSTNode) -> set[str]:
+    """Names bound by `with ... as x`, `for x in`, `except E as x` and comprehensions."""
+    bound: set[str] = set()
+
+    class Binders(cst.CSTVisitor):
+        def visit_AsName(self, node: cst.AsName) -> None:
+            bound.update(_target_keys(node.name))
+
+        def visit_For(self, node: cst.For) -> None:
+            bound.update(_target_keys(node.target))
+
+        def visit_CompFor(self, node: cst.CompFor) -> None:
+            bound.update(_target_keys(node.target))
+
+    body.visit(Binders())
+    return bound
 
 
 def _target_keys(target: cst.BaseExpression) -> set[str]:
