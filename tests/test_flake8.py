@@ -137,6 +137,34 @@ def test_flake8_reads_tool_optlint_settings(tmp_path: Path) -> None:
     assert run_flake8("--select", "OPT", "train.py", cwd=tmp_path).stdout == ""
 
 
+# OPT001 depends on the optax version: optax < 0.2.4 calls a module-shaped mask and raises.
+MASKED = textwrap.dedent("""\
+    import equinox as eqx
+    import jax
+    import optax
+
+    model = eqx.nn.MLP(2, 1, 8, 2, key=jax.random.PRNGKey(0))
+    mask = jax.tree_util.tree_map(lambda _: True, model)
+    optimizer = optax.adamw(1e-3, mask=mask)
+""")
+
+
+def test_flake8_versions_from_tool_optlint_and_overridden_by_options(tmp_path: Path) -> None:
+    (tmp_path / "masked.py").write_text(MASKED)
+    (tmp_path / "pyproject.toml").write_text('[tool.optlint]\noptax-version = "0.2.3"\n')
+    configured = run_flake8("--select", "OPT", "masked.py", cwd=tmp_path).stdout.splitlines()
+    assert configured == _cli_findings("masked.py", cwd=tmp_path)
+    assert " OPT001 " in configured[0] and "your optax: 0.2.3 (from configuration)" in configured[0]
+    overridden = run_flake8("--select", "OPT", "--optlint-optax-version", "0.2.8", "masked.py",
+                            cwd=tmp_path).stdout.splitlines()
+    assert overridden == _cli_findings("masked.py", "--optax-version", "0.2.8", cwd=tmp_path)
+    assert not any(" OPT001 " in line for line in overridden)
+    # The option also reads from flake8's own configuration.
+    (tmp_path / "setup.cfg").write_text("[flake8]\noptlint-optax-version = 0.2.8\n")
+    assert run_flake8("--select", "OPT", "masked.py", cwd=tmp_path).stdout.splitlines() \
+        == overridden
+
+
 def test_flake8_version_options_are_read_and_validated(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text(TRAIN)
     good = run_flake8("--isolated", "--select", "OPT", "--optlint-optax-version", "0.2.3",
