@@ -161,7 +161,9 @@ def _static_args_fix(ctx: RuleContext, flagged: cst.Call, factory: InjectFactory
     replacements: list[tuple[cst.CSTNode, str]] = []
     if existing is not None:
         is_list = isinstance(existing.value, cst.List)
-        replacements.append((existing.value, _tuple_code(merged, as_list=is_list)))
+        value = cst.parse_expression(_tuple_code(merged, as_list=is_list))
+        args = [arg.with_changes(value=value) if arg is existing else arg for arg in target.args]
+        replacements.append((target, ctx.code(target.with_changes(args=args))))
     else:
         replacements.append((target, ctx.code(_with_static_args(target, merged))))
     replacements.extend((node, f"lambda _: {ctx.code(node)}") for node in wrap)

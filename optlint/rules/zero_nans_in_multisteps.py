@@ -76,7 +76,7 @@ class ZeroNansInMultiSteps(Rule):
     def _fix(self, ctx: RuleContext, multisteps: cst.Call, flagged: cst.Call,
              inner: cst.BaseExpression, optax: str,
              zero_nans: list[cst.Call | None]) -> FixPlan | None:
-        if _uses_multisteps_itself(ctx, flagged):
+        if _uses_multisteps_itself(ctx):
             return None
         remover = _ZeroNansRemover(ctx)
         stripped = inner.visit(remover)
@@ -101,26 +101,30 @@ def _wrapping_call(ctx: RuleContext, multisteps: cst.Call) -> cst.Call | None:
     return None
 
 
-class _NameCollector(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.names: set[str] = set()
+class _OwnUseFinder(cst.CSTVisitor):
+    """Finds uses of MultiSteps' own methods and state, other than `MultiSteps(...).gradient_...`."""
+
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx = ctx
+        self.found = False
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if node.attr.value not in MULTISTEPS_OWN:
+            return
+        on_fresh_call = (node.attr.value == "gradient_transformation"
+                         and isinstance(node.value, cst.Call)
+                         and self.ctx.qualify(node.value.func) == "optax.MultiSteps")
+        self.found = self.found or not on_fresh_call
 
     def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
+        self.found = self.found or node.value == "MultiStepsState"
 
 
-def _uses_multisteps_itself(ctx: RuleContext, flagged: cst.Call) -> bool:
-    """Whether code outside `flagged` touches MultiSteps' own methods or state fields."""
-    outside = _NameCollector()
-    ctx.module.visit(outside)
-    inside = _NameCollector()
-    flagged.visit(inside)
-    names = outside.names & MULTISTEPS_OWN
-    if "gradient_transformation" in inside.names:
-        # This call's own `.gradient_transformation()` is replaced along with it.
-        return bool(names - {"gradient_transformation"}) or ctx.code(ctx.module).count(
-            "gradient_transformation") > 1
-    return bool(names)
+def _uses_multisteps_itself(ctx: RuleContext) -> bool:
+    """Whether the file touches MultiSteps' own methods or state fields (then the fix could break it)."""
+    finder = _OwnUseFinder(ctx)
+    ctx.module.visit(finder)
+    return finder.found
 
 
 class _ZeroNansRemover(cst.CSTTransformer):
