@@ -208,7 +208,12 @@ def check_notebook(linter: Linter, path: Path) -> FileResult:
         result = linter.lint_text(notebook.program, filename)
     else:
         result = linter.fix_text(notebook.program, filename)
-        result.fixed = _fixed_json(notebook, result.fixed, result.errors)
+        try:
+            result.fixed = _fixed_json(notebook, result.fixed)
+        except NotebookError as error:
+            result.errors.append(f"{filename}: {error}")
+            result.internal_error = True
+            result.fixed = None
         if result.fixed is None:
             result.fixes_applied = 0
         elif linter.options.write:
@@ -222,17 +227,16 @@ def check_notebook(linter: Linter, path: Path) -> FileResult:
     return result
 
 
-def _fixed_json(notebook: Notebook, fixed_program: str | None, errors: list[str]) -> str | None:
+def _fixed_json(notebook: Notebook, fixed_program: str | None) -> str | None:
     """The notebook's JSON text with the fixed cells' sources; None when no cell changed."""
     if fixed_program is None:
         return None
     restored = _restore_magics(fixed_program, notebook)
     chunks = restored.split(notebook.boundary + "\n")
     if len(chunks) != len(notebook.cells):
-        errors.append("a fix moved a notebook cell boundary; nothing was written")
-        return None
+        raise NotebookError("a fix moved a notebook cell boundary; nothing was written")
     changed: dict[int, str] = {}
-    for cell, chunk in zip(notebook.cells, chunks):
+    for cell, chunk in zip(notebook.cells, chunks, strict=True):
         if not cell.text.endswith("\n") and chunk.endswith("\n"):
             chunk = chunk[:-1]  # the newline the program needed, not the cell
         if chunk != cell.text:

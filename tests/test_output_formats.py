@@ -96,7 +96,7 @@ def test_sarif_one_result_per_finding(tmp_path: Path) -> None:
     results = run["results"]
     assert {f["code"] for f in findings} >= {"OPT000", "OPT003", "OPT100"}
     assert len(results) == len(findings)
-    for result, finding in zip(results, findings):
+    for result, finding in zip(results, findings, strict=True):
         assert result["ruleId"] == finding["code"]
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
         assert result["level"] in SARIF_LEVELS
@@ -166,7 +166,7 @@ def test_github_one_annotation_per_finding(tmp_path: Path) -> None:
     code, out = _run(tmp_path, "github")
     lines = out.splitlines()
     assert code == 1 and len(lines) == len(findings)
-    for line, finding in zip(lines, findings):
+    for line, finding in zip(lines, findings, strict=True):
         match = ANNOTATION.fullmatch(line)
         assert match, line
         assert match["file"] == finding["filename"]
