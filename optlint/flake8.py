@@ -51,15 +51,20 @@ class OptlintChecker:
         """Called once per flake8 process; builds the one Linter every file of the run uses."""
         try:
             settings = load_settings()
+            # flake8 does not tell its command line from its config file; both are "options"
+            # that override [tool.optlint], named as the CLI names its own flags.
+            overridden: dict[str, str] = {}
             for library in LIBRARIES:
                 version = getattr(options, f"optlint_{library}_version", None)
                 if version:
                     setattr(settings, f"{library}_version", _checked_version(library, version))
+                    overridden[library] = "command line"
             selection = Selection.from_settings(settings)
         except ConfigError as error:
             print(f"optlint: error: {error}", file=sys.stderr)
             raise SystemExit(2) from None
-        versions = resolve_versions(settings.configured_versions(), settings.project_root)
+        versions = resolve_versions(settings.configured_versions(), settings.project_root,
+                                    overridden)
         lint_options = LintOptions(selection, versions, settings.project_root,
                                    respect_noqa=not getattr(options, "disable_noqa", False))
         cls._linter = Linter(lint_options)
