@@ -60,7 +60,11 @@ def import_libraries(device: str) -> dict[str, Any]:
                                f"{' '.join(missing)}"))
     import jax
 
-    backend = jax.default_backend()
+    try:
+        backend = jax.default_backend()
+    except Exception:  # noqa: BLE001 - JAX_PLATFORMS names a platform jax cannot start
+        raise SystemExit(fatal("--device gpu, but JAX finds no GPU (is jax installed with "
+                               "CUDA support, e.g. `pip install jax[cuda12]`?)")) from None
     if device == "gpu" and backend != "gpu":
         raise SystemExit(fatal(f"--device gpu, but JAX finds no GPU (backend: {backend})"))
     from importlib import metadata
@@ -246,7 +250,7 @@ def weight_decay_follows_mask(optimizer: Any, params: Any, mask: Any) -> str:
     if not (len(selected) == len(leaves) == len(moved)):
         return "the mask's structure differs from the params': no weight-decay check"
     wrong = []
-    for index, (want, leaf, update) in enumerate(zip(selected, leaves, moved)):
+    for index, (want, leaf, update) in enumerate(zip(selected, leaves, moved, strict=True)):
         if not bool(jnp.any(leaf != 0)):
             continue  # an all-zero leaf has nothing to decay
         if bool(want) != bool(jnp.any(update != 0)):

@@ -89,6 +89,6 @@ def run_rule_pages(request: VerifyRequest) -> int:
         return EXIT_ERROR
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     for row in rows:
-        click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  "
+        click.echo("  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True)) + "  "
                    + row[4])
     return EXIT_CLEAN

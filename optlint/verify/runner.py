@@ -3,6 +3,7 @@ with JAX's persistent compilation cache in optlint's cache folder."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -37,7 +38,7 @@ def harness_env(device: str) -> dict[str, str]:
     if device == "cpu":
         env["JAX_PLATFORMS"] = "cpu"
     elif device == "gpu":
-        env["JAX_PLATFORMS"] = "cuda,rocm"
+        env["JAX_PLATFORMS"] = "cuda"
     return env
 
 
@@ -58,33 +59,35 @@ def run_harness(program: str, python: str, device: str, timeout: float,
                                      encoding="utf-8") as handle:
         handle.write(program)
     started = time.perf_counter()
-    try:
-        # start_new_session: the harness and anything the user's code starts form one group.
-        process = subprocess.Popen([python, handle.name], cwd=cwd, env=harness_env(device),
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                   start_new_session=True)
+    # Output goes to files, not pipes: a child the user's code started would hold a pipe open.
+    with tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
         try:
-            stdout, stderr = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired:
+            # start_new_session: the harness and whatever the user's code starts form one group.
+            process = subprocess.Popen([python, handle.name], cwd=cwd, env=harness_env(device),
+                                       stdout=stdout, stderr=stderr, text=True,
+                                       start_new_session=True)
+            try:
+                process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                result.timed_out = True
+            # Kill the whole group: on timeout, and any child that outlived the harness.
             _kill_group(process.pid)
-            stdout, stderr = process.communicate()
-            result.timed_out = True
-        # The group may outlive the harness (a child the user's code started): end it too.
-        _kill_group(process.pid)
-    finally:
-        os.unlink(handle.name)
+            process.wait()
+        finally:
+            os.unlink(handle.name)
+        stdout.seek(0)
+        stderr.seek(0)
+        out, err = stdout.read(), stderr.read()
     result.seconds = time.perf_counter() - started
-    _parse(stdout, result)
+    _parse(out, result)
     if not result.timed_out and result.fatal is None and process.returncode != 0:
-        result.crash = _describe_exit(process.returncode, stderr)
+        result.crash = _describe_exit(process.returncode, err)
     return result
 
 
 def _kill_group(pgid: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _parse(stdout: str, result: HarnessRun) -> None:
