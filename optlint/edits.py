@@ -32,7 +32,7 @@ def apply_fixes(text: str, fixes: list[Fix]) -> tuple[str, int]:
         new = [span for span in spans if span not in chosen]
         if any(_overlaps((span[0], span[1]), other) for span in new for other in taken):
             continue
-        for span, edit in zip(spans, fix.edits):
+        for span, edit in zip(spans, fix.edits, strict=True):
             if span not in chosen:
                 chosen[span] = edit
                 taken.append((span[0], span[1]))

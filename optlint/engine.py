@@ -96,7 +96,7 @@ class Linter:
                 continue
             try:
                 findings.extend((rule, finding) for finding in rule.check(ctx))
-            except Exception as error:  # a rule bug must not stop the other rules or files
+            except Exception as error:  # noqa: BLE001 - a rule bug must not stop other rules or files
                 result.internal_error = True
                 detail = traceback.format_exc() if self.options.verbose else f"{error!r}"
                 result.errors.append(
@@ -201,7 +201,10 @@ def _to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ct
 
 def _to_fix(plan: FixPlan, span, module: cst.Module, ctx: RuleContext,  # type: ignore[no-untyped-def]
             positions) -> Fix:  # type: ignore[no-untyped-def]
-    edits = [Edit(*span(node), content) for node, content in plan.replacements]
+    edits = []
+    for node, content in plan.replacements:
+        start, end = span(node)
+        edits.append(Edit(start, end, content))
     for import_module, alias in plan.imports:
         if ctx.index.imports.local_alias_for(import_module) is None:
             edits.append(_import_edit(module, positions, import_module, alias))
@@ -212,14 +215,13 @@ def _import_edit(module: cst.Module, positions, import_module: str,  # type: ign
                  alias: str) -> Edit:
     """`import <module> as <alias>` after the file's last top-level import (or its docstring)."""
     line = 1
-    for statement in module.body:
-        if isinstance(statement, cst.SimpleStatementLine) and any(
-                isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body):
-            line = positions[statement].end.line + 1
-        elif (line == 1 and isinstance(statement, cst.SimpleStatementLine)
-              and isinstance(statement.body[0], cst.Expr)
-              and isinstance(statement.body[0].value, cst.SimpleString)
-              and statement is module.body[0]):
+    for position, statement in enumerate(module.body):
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        is_import = any(isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body)
+        is_docstring = (position == 0 and isinstance(statement.body[0], cst.Expr)
+                        and isinstance(statement.body[0].value, cst.SimpleString))
+        if is_import or is_docstring:
             line = positions[statement].end.line + 1
     statement_text = f"import {import_module}" + ("" if alias == import_module else f" as {alias}")
     at = Location(line, 1)

@@ -76,7 +76,8 @@ def run_check(request: CheckRequest) -> int:
         selection = Selection.from_settings(settings)
     except ConfigError as error:
         return fail(str(error))
-    versions = resolve_versions(settings.configured_versions(), settings.project_root)
+    sources = {library: "command line" for library, version in request.versions.items() if version}
+    versions = resolve_versions(settings.configured_versions(), settings.project_root, sources)
     if request.show_settings:
         click.echo(render_settings(settings, versions))
         return EXIT_CLEAN

@@ -54,12 +54,15 @@ class LibraryVersions:
         return f"your {library}: {known.version} (from {known.source})"
 
 
-def resolve_versions(configured: dict[str, str | None], project_root: Path) -> LibraryVersions:
+def resolve_versions(configured: dict[str, str | None], project_root: Path,
+                     sources: dict[str, str] | None = None) -> LibraryVersions:
+    """`sources` names where each configured version came from ("command line"), by library."""
     pins: dict[str, KnownVersion] | None = None
     known: dict[str, KnownVersion] = {}
     for library in LIBRARIES:
         if configured.get(library):
-            known[library] = KnownVersion(configured[library], "configuration")
+            source = (sources or {}).get(library, "configuration")
+            known[library] = KnownVersion(configured[library], source)
             continue
         installed = _installed_version(library)
         if installed is not None:

@@ -56,7 +56,7 @@ def test_versions_matrix(version: str, tmp_path: Path) -> None:
     assert set(found) == EXPECTED[version], result.stdout + result.stderr
     assert result.returncode == 1
     if (MASK, "OPT001") in found:
-        assert f"optax < 0.2.4; your optax: {version} (from configuration)" in found[(MASK, "OPT001")]
+        assert f"optax < 0.2.4; your optax: {version} (from command line)" in found[(MASK, "OPT001")]
     if (MULTISTEPS, "OPT004") in found:
         text = found[(MULTISTEPS, "OPT004")]
         assert ("first update raises" in text) == (version == "0.1.9"), text

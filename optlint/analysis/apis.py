@@ -116,10 +116,9 @@ def is_optax_transform_factory(qualified: str) -> bool:
     if qualified.startswith(OPTAX_LOSS_PREFIXES) or qualified.endswith(OPTAX_NON_TRANSFORM_SUFFIXES):
         return False
     leaf = qualified.rsplit(".", 1)[-1]
-    if leaf in {"l2_loss", "huber_loss", "hinge_loss", "cosine_similarity", "cosine_distance",
-                "squared_error", "log_cosh", "ctc_loss", "smooth_labels", "join_schedules"}:
-        return False
-    return True
+    return leaf not in {"l2_loss", "huber_loss", "hinge_loss", "cosine_similarity",
+                        "cosine_distance", "squared_error", "log_cosh", "ctc_loss",
+                        "smooth_labels", "join_schedules"}
 
 
 def is_optax_schedule(qualified: str) -> bool:

@@ -6,7 +6,7 @@ are followed. Every answer that cannot be established is UNKNOWN; rules must tre
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import libcst as cst
 
@@ -140,7 +140,7 @@ class Inference:
         if isinstance(expr, cst.Lambda):
             return FunctionValue(expr)
         if isinstance(expr, (cst.Tuple, cst.List)):
-            kind = "tuple" if isinstance(expr, cst.Tuple) else "list"
+            kind: Literal["tuple", "list"] = "tuple" if isinstance(expr, cst.Tuple) else "list"
             items: list[Value] = []
             for element in expr.elements:
                 if isinstance(element, cst.StarredElement):
@@ -153,12 +153,12 @@ class Inference:
             return SequenceValue(kind, tuple(items))
         if isinstance(expr, cst.Dict):
             entries: list[tuple[str | None, Value]] = []
-            for element in expr.elements:
-                if isinstance(element, cst.DictElement):
-                    key = element.key.evaluated_value if isinstance(
-                        element.key, cst.SimpleString) else None
+            for entry in expr.elements:
+                if isinstance(entry, cst.DictElement):
+                    key = entry.key.evaluated_value if isinstance(
+                        entry.key, cst.SimpleString) else None
                     entries.append((key if isinstance(key, str) else None,
-                                    self.value_of(element.value, scope, order)))
+                                    self.value_of(entry.value, scope, order)))
             return DictValue(tuple(entries))
         if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary)):
             return LiteralValue("number", expr.value)
@@ -238,9 +238,7 @@ class Inference:
     def _annotated_value(self, node: cst.CSTNode | None, scope: Scope | None) -> Value:
         """A parameter annotated with an Equinox module class is an instance of it."""
         annotation = None
-        if isinstance(node, cst.Param) and node.annotation is not None:
-            annotation = node.annotation.annotation
-        elif isinstance(node, cst.AnnAssign):
+        if isinstance(node, (cst.Param, cst.AnnAssign)) and node.annotation is not None:
             annotation = node.annotation.annotation
         if annotation is None or scope is None:
             return UNKNOWN
@@ -478,8 +476,8 @@ class Inference:
         position, keyword = _WRAPPED.get(name, (None, None))
         if position is None and keyword is None:
             return ()
-        arg = argument(call, position, keyword)
-        return (self.value_of(arg.value, scope, order),) if arg is not None else ()
+        wrapped = argument(call, position, keyword)
+        return (self.value_of(wrapped.value, scope, order),) if wrapped is not None else ()
 
     # classes ------------------------------------------------------------------------------
     def _base_is_module(self, base: cst.BaseExpression, scope: Scope) -> bool:

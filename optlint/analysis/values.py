@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, Union
+from typing import TYPE_CHECKING, Literal
 
 import libcst as cst
 
@@ -168,7 +168,8 @@ class LiteralValue:
     text: str
 
 
-Value = Union[
-    Unknown, ModuleValue, ClassRef, InstanceValue, TransformValue, InjectFactory, FunctionValue,
-    PartialValue, LibraryRef, SequenceValue, DictValue, LiteralValue, TransformedFunction,
-]
+Value = (
+    Unknown | ModuleValue | ClassRef | InstanceValue | TransformValue | InjectFactory |
+    FunctionValue | PartialValue | LibraryRef | SequenceValue | DictValue | LiteralValue |
+    TransformedFunction
+)
