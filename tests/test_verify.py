@@ -97,7 +97,8 @@ def test_rule_pages_table_matches_library_facts() -> None:
     checked = 0
     for code, expected in EXPECTED_ON_INSTALLED.items():
         if (REPO / "rules" / f"{code}.md").is_file():  # rules still being written are skipped
-            assert rows[code].rstrip().endswith(expected), rows[code]
+            verdict = rows[code].rstrip().rsplit("  ", 1)[1]  # the last column, with notes
+            assert verdict.split(" (")[0] == expected, rows[code]
             assert "optax 0.2.8" in rows[code]
             checked += 1
     assert checked >= 1

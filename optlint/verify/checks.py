@@ -122,9 +122,13 @@ def build(variant: dict[str, Any], filename: str) -> tuple[dict[str, Any], list[
         namespace[name] = standin_value(kind)
         if kind == "model":
             standins.append(f"parameter {name}")
-    for statement in variant["statements"]:
+    statements = variant["statements"]
+    start, namespace = resume(statements, variant["bindings"], namespace)
+    for done, statement in enumerate(statements[start:], start + 1):
         try:
             exec(compile(statement["code"], filename, "exec"), namespace)  # noqa: S102
+            if not standins:  # a namespace holding a stand-in is not for sharing
+                remember(statements[:done], variant["bindings"], namespace)
         except Exception as error:
             if statement["finding"]:
                 raise  # the flagged statement itself raised: that is the hazard
@@ -136,6 +140,32 @@ def build(variant: dict[str, Any], filename: str) -> tuple[dict[str, Any], list[
             raise Unbuildable(f"`{statement['head']}` raised {type(error).__name__}: "
                               f"{first_line(error)}") from error
     return namespace, standins
+
+
+# Variants and findings of one file share their first statements (imports, the model): run
+# those once and start later slices from a copy of the namespace. JAX arrays and Equinox
+# modules are immutable, so a shallow copy is enough for what a slice builds.
+_PREFIXES: dict[str, dict[str, Any]] = {}
+
+
+def _prefix_key(statements: list[dict[str, Any]], bindings: dict[str, str]) -> str:
+    return json.dumps([bindings, [s["code"] for s in statements]])
+
+
+def resume(statements: list[dict[str, Any]], bindings: dict[str, str],
+           namespace: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    for length in range(len(statements), 0, -1):
+        saved = _PREFIXES.get(_prefix_key(statements[:length], bindings))
+        if saved is not None:
+            return length, dict(saved)
+    return 0, namespace
+
+
+def remember(statements: list[dict[str, Any]], bindings: dict[str, str],
+             namespace: dict[str, Any]) -> None:
+    if bindings:
+        return  # stand-ins are built afresh for each variant
+    _PREFIXES.setdefault(_prefix_key(statements, bindings), dict(namespace))
 
 
 def evaluate(roles: dict[str, str], namespace: dict[str, Any]) -> dict[str, Any]:
@@ -166,20 +196,31 @@ def synthetic_grads(params: Any, fill: float = 0.01) -> Any:
     return jax.tree_util.tree_map(one, arrays(params))
 
 
+_JITTED: dict[int, tuple[Any, Any]] = {}
+
+
 def jitted_update(optimizer: Any, **extra: Any) -> Any:
+    """One jitted update per optimizer object: every check of a variant reuses its trace."""
     import equinox as eqx
 
+    cached = _JITTED.get(id(optimizer))
+    if cached is not None and cached[0] is optimizer and not extra:
+        return cached[1]
     # filter_jit: non-array leaves are static, so a failure is Optax's, not jit's.
-    return eqx.filter_jit(lambda grads, state, params: optimizer.update(grads, state, params,
-                                                                        **extra))
+    update = eqx.filter_jit(lambda grads, state, params: optimizer.update(grads, state, params,
+                                                                          **extra))
+    if not extra:
+        _JITTED[id(optimizer)] = (optimizer, update)
+    return update
 
 
 def train_steps(optimizer: Any, params: Any, state: Any, steps: int = STEPS, **extra: Any) -> Any:
     import equinox as eqx
 
     update = jitted_update(optimizer, **extra)
+    grads = synthetic_grads(params)
     for _ in range(steps):
-        updates, state = update(synthetic_grads(params), state, params)
+        updates, state = update(grads, state, params)
         params = eqx.apply_updates(params, updates)
     return params, state
 
@@ -278,8 +319,9 @@ def nan_micro_batch_recovers(optimizer: Any, params: Any) -> str:
     state = optimizer.init(params)
     _, state = update(nan_grads, state, params)  # micro-step 1 of `every`: does not emit
     last = None
+    grads = synthetic_grads(params)
     for step in range(2, 2 * every + 1):
-        updates, state = update(synthetic_grads(params), state, params)
+        updates, state = update(grads, state, params)
         if step == every and not accumulators_finite(state):
             raise Misbehaved(f"a NaN gradient at micro-step 1 of {every} is still in the "
                              f"accumulator after the next emit")
@@ -295,8 +337,9 @@ def emit_period(update: Any, optimizer: Any, params: Any) -> int | None:
     import jax.numpy as jnp
 
     state = optimizer.init(params)
+    grads = synthetic_grads(params)
     for step in range(1, 17):
-        updates, state = update(synthetic_grads(params), state, params)
+        updates, state = update(grads, state, params)
         if any(bool(jnp.any(u != 0)) for u in jax.tree_util.tree_leaves(updates)):
             return step
     return None

@@ -250,6 +250,8 @@ class Planner:
             notes.append("stand-in params")
         if sliced.missing:
             return {"unbuildable": "missing " + ", ".join(sliced.missing)}
+        if roles.get("params", "").startswith("__optlint_") and "stand-in params" not in notes:
+            notes.append("stand-in params")
         if "model" in sliced.bindings.values():
             notes.append("stand-in model")
         modules = {k for s in sliced.statements for k in s.writes if s.code.lstrip().startswith(
