@@ -190,3 +190,16 @@ def test_verify_flag_needs_fix_on_files(tmp_path: Path, args: list[str]) -> None
     done = run_optlint("check", *args, ".", cwd=tmp_path)
     assert done.returncode == 2
     assert done.stderr.strip() == "error: --verify works with --fix on files (not with --diff or stdin)"
+
+
+def test_examples_give_no_false_fix_failed() -> None:
+    """examples/trainer: a parameter (`opt_state` of train_step) must shadow the module-level
+    name of the same name, or a state built for another model makes the fix look broken."""
+    rows = verify_json("examples/", cwd=REPO)
+    verdicts = {(Path(row["filename"]).name, row["line"], row["code"]): row["verdict"]
+                for row in rows}
+    assert "fix-failed" not in verdicts.values(), verdicts
+    assert verdicts[("train.py", 22, "OPT003")] == "confirmed"
+    assert verdicts[("train.py", 41, "OPT003")] == "confirmed"
+    # make_optimizer(config, model) needs a config dict: no value in optim.py itself.
+    assert {v for (name, _, _), v in verdicts.items() if name == "optim.py"} == {"unverifiable"}

@@ -378,6 +378,11 @@ def main(spec: dict[str, Any]) -> None:
     emit({"environment": environment})
     directory = os.path.dirname(os.path.abspath(spec["file"]))
     sys.path.insert(0, directory)  # the file's own helper modules (`from _models import ...`)
+    package_root = directory
+    while os.path.isfile(os.path.join(package_root, "__init__.py")):
+        package_root = os.path.dirname(package_root)
+    if package_root != directory:
+        sys.path.insert(1, package_root)  # `from trainer.model import ...` inside trainer/
     os.chdir(directory)
     for finding in spec["findings"]:
         record = {"id": finding["id"], "variants": {}}

@@ -237,16 +237,20 @@ class Planner:
                 mask_text: str | None) -> dict[str, Any]:
         roles, extra_end = self.roles(source, anchor, code, mask_text)
         statement = source.statement_of(anchor)
-        layers, parameters = self.layers(source, statement, extra_end)
+        layers = self.layers(source, statement, extra_end)
         expressions = {role: cst.parse_expression(text) for role, text in roles.items()}
-        sliced = slice_for(list(expressions.values()), layers, parameters)
+        sliced = slice_for(list(expressions.values()), layers)
         notes = []
+        if sliced.missing and "state" in roles:
+            # The state comes from outside (a parameter): init one from the params instead.
+            del roles["state"], expressions["state"]
+            sliced = slice_for(list(expressions.values()), layers)
         if sliced.missing and "params" in roles and RUNTIME_KINDS[code] == "transform":
             # The params could not be built from the file: stand-in params, then slice again.
             roles["params"] = (f"__optlint_like__({mask_text})" if mask_text
                                else "__optlint_standin_params__()")
             expressions["params"] = cst.parse_expression(roles["params"])
-            sliced = slice_for(list(expressions.values()), layers, parameters)
+            sliced = slice_for(list(expressions.values()), layers)
             notes.append("stand-in params")
         if sliced.missing:
             return {"unbuildable": "missing " + ", ".join(sliced.missing)}
@@ -317,10 +321,11 @@ class Planner:
                 return init
         return None
 
-    def layers(self, source: Source, statement: cst.CSTNode,
-               extra_end: cst.CSTNode | None) -> tuple[list[list[Statement]], list[cst.Param]]:
-        """Scopes to slice, innermost first: the function (before the flagged statement, or
-        before the `init` that gives the params), `__init__` for a method, the module."""
+    def layers(self, source: Source, statement: cst.CSTNode, extra_end: cst.CSTNode | None
+               ) -> list[tuple[list[Statement], list[cst.Param]]]:
+        """Scopes to slice, innermost first, each with its parameters: the function (before the
+        flagged statement, or before the `init` that gives the params), `__init__` for a
+        method, the module."""
         function = next((a for a in source.ancestors(statement)
                          if isinstance(a, cst.FunctionDef)), None)
         end = statement
@@ -329,25 +334,21 @@ class Planner:
                 and function is next((a for a in source.ancestors(extra_end)
                                       if isinstance(a, cst.FunctionDef)), None)):
             end = extra_end
-        layers: list[list[Statement]] = []
-        parameters: list[cst.Param] = []
         module_body = flatten(source.module.body, keep=statement)
         if function is None:
-            layers.append(self._before(source, module_body, end, statement))
-            return layers, parameters
+            return [(self._before(source, module_body, end, statement), [])]
         body = function.body.body if isinstance(function.body, cst.IndentedBlock) else []
-        layers.append(self._before(source, flatten(body, keep=statement), end, statement))
-        parameters.extend(_params(function))
+        layers = [(self._before(source, flatten(body, keep=statement), end, statement),
+                   _params(function))]
         block = source.parents.get(function)
         owner = source.parents.get(block) if block is not None else None
         if isinstance(owner, cst.ClassDef) and function.name.value != "__init__":
             init = next((s for s in owner.body.body if isinstance(s, cst.FunctionDef)
                          and s.name.value == "__init__"), None)
             if init is not None and isinstance(init.body, cst.IndentedBlock):
-                layers.append(flatten(init.body.body))
-                parameters.extend(_params(init))
-        layers.append(module_body)
-        return layers, parameters
+                layers.append((flatten(init.body.body), _params(init)))
+        layers.append((module_body, []))
+        return layers
 
     def _before(self, source: Source, statements: list[Statement], end: cst.CSTNode,
                 flagged: cst.CSTNode) -> list[Statement]:

@@ -274,27 +274,40 @@ def _contains(outer: cst.CSTNode, inner: cst.CSTNode) -> bool:
 
 def backward(statements: list[Statement], needed: set[str]) -> tuple[list[Statement], set[str]]:
     """The statements (in order) that write what is needed, transitively; and what is left."""
-    chosen: list[Statement] = []
+    chosen: set[int] = set()
     needed = set(needed)
-    for statement in reversed(statements):
-        if statement.writes & needed:
-            chosen.append(statement)
-            needed = (needed - statement.writes) | statement.reads
-    return chosen[::-1], needed
+    # Repeat until nothing is added: a function defined earlier may call one defined later.
+    while True:
+        added = False
+        for index in reversed(range(len(statements))):
+            statement = statements[index]
+            if index not in chosen and statement.writes & needed:
+                chosen.add(index)
+                added = True
+                needed = (needed - statement.writes) | statement.reads
+        if not added:
+            return [statements[i] for i in sorted(chosen)], needed
 
 
-def slice_for(expressions: list[cst.BaseExpression], layers: list[list[Statement]],
-              parameters: list[cst.Param]) -> Slice:
-    """Slice `layers` (innermost scope first: the function, `__init__`, the module) for the
-    expressions; parameters left over get stand-ins when their name or annotation says what
-    they are."""
+def slice_for(expressions: list[cst.BaseExpression],
+              layers: list[tuple[list[Statement], list[cst.Param]]]) -> Slice:
+    """Slice `layers` (innermost scope first: the function, `__init__`, the module; each with
+    its parameters, which shadow the outer layers) for the expressions; parameters left over get
+    stand-ins when their name or annotation says what they are."""
     needed: set[str] = set()
     for expression in expressions:
         needed |= reads_of(expression)
     result = Slice()
-    for layer in layers:
+    held: set[str] = set()
+    parameters: list[cst.Param] = []
+    for layer, layer_parameters in layers:
         chosen, needed = backward(layer, needed)
         result.statements[:0] = chosen
+        names = {p.name.value for p in layer_parameters}
+        held |= needed & names
+        needed -= names
+        parameters.extend(layer_parameters)
+    needed |= held
     by_name = {p.name.value: p for p in parameters}
     for key in sorted(needed):
         if key in _BUILTINS:
