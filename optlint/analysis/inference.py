@@ -115,7 +115,7 @@ class Inference:
             return True
         answers: list[bool | None] = []
         for base in info.bases:
-            value = self.value_of(base, info.scope, _LATER)
+            value = self._as_class(self.value_of(base, info.scope, _LATER))
             if isinstance(value, ClassRef) and value.is_module:
                 answers.append(value.owner.class_is_callable(value.info))
             elif isinstance(value, LibraryRef) and value.name.startswith("equinox.nn."):
@@ -245,6 +245,7 @@ class Inference:
         return self._instance_of(self.value_of(annotation, scope, _LATER))
 
     def _instance_of(self, cls: Value) -> Value:
+        cls = self._as_class(cls)
         if isinstance(cls, ClassRef):
             if cls.is_module:
                 return ModuleValue(cls.info.name, cls.owner.class_leaves(cls.info),
@@ -256,13 +257,16 @@ class Inference:
         return UNKNOWN
 
     def _imported(self, qualified: str) -> Value:
-        """A name from an import: a class of another project file, or a library object."""
-        if self.project is not None:
-            found = self.project.resolve_class(qualified, self.path)
+        return LibraryRef(qualified, self.path)
+
+    def _as_class(self, value: Value) -> Value:
+        """The project class an imported name refers to, if it is one; else the value as it is."""
+        if isinstance(value, LibraryRef) and self.project is not None:
+            found = self.project.resolve_class(value.name, value.origin or self.path)
             if found is not None:
                 info, owner = found
                 return ClassRef(info, owner)
-        return LibraryRef(qualified)
+        return value
 
     # attributes ---------------------------------------------------------------------------
     def _infer_attribute(self, expr: cst.Attribute, scope: Scope, order: int) -> Value:
@@ -280,7 +284,7 @@ class Inference:
         if isinstance(base, InstanceValue):
             return base.owner._attribute_of_class(base.info, attr, base.owner)
         if isinstance(base, LibraryRef):
-            return LibraryRef(apis.canonical_name(f"{base.name}.{attr}"))
+            return LibraryRef(apis.canonical_name(f"{base.name}.{attr}"), base.origin)
         return UNKNOWN
 
     def _attribute_of_class(self, info: ClassInfo, attr: str, owner: Inference) -> Value:
@@ -307,6 +311,7 @@ class Inference:
         return self._apply(callee, call, scope, order)
 
     def _apply(self, callee: Value, call: cst.Call, scope: Scope, order: int) -> Value:
+        callee = self._as_class(callee)
         if isinstance(callee, LibraryRef):
             return self._library_call(callee.name, call, scope, order)
         if isinstance(callee, ClassRef):
@@ -486,13 +491,13 @@ class Inference:
             return True
         if qualified is not None and qualified.startswith("equinox.nn."):
             return True
-        value = self.value_of(base, scope, _LATER)
+        value = self._as_class(self.value_of(base, scope, _LATER))
         return isinstance(value, ClassRef) and value.is_module
 
     def _compute_class_leaves(self, info: ClassInfo) -> Leaves:
         found: list[Leaves] = []
         for base in info.bases:
-            value = self.value_of(base, info.scope, _LATER)
+            value = self._as_class(self.value_of(base, info.scope, _LATER))
             if isinstance(value, ClassRef) and value.is_module:
                 found.append(value.owner.class_leaves(value.info))
             elif isinstance(value, LibraryRef) and value.name.startswith("equinox.nn."):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.index import ClassInfo, build_index
+from optlint.source import SourceError, decode
 
 if TYPE_CHECKING:
     from optlint.analysis.inference import Inference
@@ -26,6 +27,7 @@ class ProjectIndex:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self._files: dict[Path, Inference | None] = {}
+        self._texts: dict[Path, str] = {}  # the text each of `_files` was parsed from
         # (qualified name, importing folder) -> the class, or None when it is not a project class
         self._resolved: dict[tuple[str, str], tuple[ClassInfo, Inference] | None] = {}
 
@@ -93,14 +95,29 @@ class ProjectIndex:
                 roots.append(extra)
         return roots
 
-    def _inference_for(self, path: Path) -> Inference | None:
+    def analyse(self, text: str, filename: str) -> Inference:
+        """Parse and index a file being linted (raises ParserSyntaxError).
+
+        A file already parsed for a class lookup is not parsed again. Linted files are not kept
+        for later lookups: holding every tree costs more (memory, and the garbage collector
+        walking it) than parsing the few files that imports point at."""
+        path = Path(filename).resolve()
+        found = self._files.get(path)
+        if found is not None and self._texts.get(path) == text:
+            return found
+        return self._index(cst.parse_module(text), filename)
+
+    def _index(self, module: cst.Module, filename: str) -> Inference:
         from optlint.analysis.inference import Inference
 
+        return Inference(build_index(module), self, filename)
+
+    def _inference_for(self, path: Path) -> Inference | None:
         if path not in self._files:
             try:
-                module = cst.parse_module(path.read_bytes())
-            except (OSError, cst.ParserSyntaxError, UnicodeDecodeError):
+                text = decode(path.read_bytes(), str(path)).text
+                self._files[path] = self._index(cst.parse_module(text), str(path))
+                self._texts[path] = text
+            except (OSError, SourceError, cst.ParserSyntaxError):
                 self._files[path] = None
-            else:
-                self._files[path] = Inference(build_index(module), self, str(path))
         return self._files[path]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 import libcst as cst
@@ -146,9 +146,14 @@ class TransformedFunction:
 
 @dataclass(frozen=True)
 class LibraryRef:
-    """An object reached through an import and not called: `optax.adamw`, `jax.nn.relu`."""
+    """An object reached through an import and not called: `optax.adamw`, `jax.nn.relu`.
+
+    It may also name a class in another file of the project (`from .models import Net`); that is
+    looked up only where a class matters (a call, an annotation, a base), since the lookup may
+    parse that file. `origin` is the importing file, which relative imports start from."""
 
     name: str
+    origin: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
