@@ -12,7 +12,7 @@ import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.imports import dotted_name
-from optlint.analysis.index import Binding, ClassInfo, FileIndex, FunctionInfo, Scope
+from optlint.analysis.index import Binding, ClassInfo, FileIndex, Scope
 from optlint.analysis.values import (
     ARRAYS,
     UNKNOWN,
@@ -90,9 +90,6 @@ class Inference:
         self._memo[key] = value
         return value
 
-    def call_result(self, call: cst.Call, scope: Scope, order: int) -> Value:
-        return self.value_of(call, scope, order)
-
     def is_equinox_module(self, info: ClassInfo) -> bool:
         key = id(info)
         if key not in self._module_memo:
@@ -125,9 +122,6 @@ class Inference:
         if True in answers:
             return True
         return None if None in answers else False
-
-    def function_info(self, value: FunctionValue) -> FunctionInfo | None:
-        return self.index.functions.get(value.node)
 
     # expressions --------------------------------------------------------------------------
     def _infer(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:

@@ -178,3 +178,12 @@ Value = (
     FunctionValue | PartialValue | LibraryRef | SequenceValue | DictValue | LiteralValue |
     TransformedFunction
 )
+
+
+def unfiltered_module(value: object) -> ModuleValue | None:
+    """The module, when `value` is an Equinox module itself (not a pytree built from one, not
+    filtered) that holds or may hold non-array leaves: what Optax and jax.jit choke on."""
+    if (isinstance(value, ModuleValue) and value.derived_by is None and not value.filtered
+            and value.leaves.kind != "arrays"):
+        return value
+    return None

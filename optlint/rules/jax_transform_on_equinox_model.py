@@ -15,10 +15,10 @@ import libcst as cst
 from optlint.analysis import apis
 from optlint.analysis.callsites import Arrival, CallSites, positional_params
 from optlint.analysis.transform_sites import TransformSite, transform_sites
-from optlint.analysis.values import ModuleValue
+from optlint.analysis.values import ModuleValue, unfiltered_module
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule
-from optlint.rules.unfiltered_equinox_model import leaves_phrase, unfiltered_module
+from optlint.rules.phrases import leaves_phrase
 
 # Keywords the Equinox counterpart accepts with the same meaning.
 _PORTABLE_KEYWORDS = {"jit": set(), "grad": {"has_aux"}}

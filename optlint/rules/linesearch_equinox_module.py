@@ -18,10 +18,10 @@ from optlint.analysis.callsites import CallSites, positional_params
 from optlint.analysis.index import CallSite
 from optlint.analysis.inference import argument
 from optlint.analysis.linesearch import linesearch_part, runs_linesearch
-from optlint.analysis.values import FunctionValue, ModuleValue, TransformValue
+from optlint.analysis.values import FunctionValue, ModuleValue, TransformValue, unfiltered_module
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule
-from optlint.rules.unfiltered_equinox_model import leaves_phrase, unfiltered_module
+from optlint.rules.phrases import leaves_phrase
 
 _LINESEARCH_ARGUMENTS = ("value", "grad", "value_fn")
 # What each raises when given a module whose leaves include functions (measured, optax 0.2.8).

@@ -13,27 +13,10 @@ import libcst as cst
 
 from optlint.analysis.inference import argument
 from optlint.analysis.linesearch import linesearch_part
-from optlint.analysis.values import ModuleValue, TransformValue, Unknown
+from optlint.analysis.values import ModuleValue, TransformValue, Unknown, unfiltered_module
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule
-
-
-def unfiltered_module(value: object) -> ModuleValue | None:
-    """The module, when `value` is an Equinox module that holds or may hold non-array leaves."""
-    if (isinstance(value, ModuleValue) and value.derived_by is None and not value.filtered
-            and value.leaves.kind != "arrays"):
-        return value
-    return None
-
-
-def leaves_phrase(module: ModuleValue) -> str:
-    """'holds functions (eqx.nn.MLP holds functions)' and the like, for messages."""
-    reason = f" ({module.leaves.reason})" if module.leaves.reason else ""
-    if module.leaves.kind == "callable":
-        return f"holds non-array leaves{reason}"
-    if module.leaves.kind == "scalar":
-        return f"holds Python scalar leaves{reason}"
-    return "may hold non-array leaves (its fields could not all be resolved)"
+from optlint.rules.phrases import leaves_phrase
 
 
 class UnfilteredEquinoxModel(Rule):
