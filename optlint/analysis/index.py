@@ -83,6 +83,18 @@ class FileIndex:
     classes: dict[str, ClassInfo]
     functions: dict[cst.CSTNode, FunctionInfo]
     calls: list[CallSite]
+    every_scope: list[Scope] = field(default_factory=list)
+
+    def release(self) -> None:
+        """Break the index's reference cycles (a scope holds its bindings, a binding its scope;
+        a method's scope its class, the class the method's `self.x` bindings), so the tree and
+        everything built on it is freed as soon as the last reference goes, without waiting
+        for the cyclic garbage collector. The index must not be used afterwards."""
+        for scope in self.every_scope:
+            scope.bindings = {}
+            scope.owner = None
+        for info in self.classes.values():
+            info.attributes = {}
 
 
 class _IndexBuilder:
@@ -92,6 +104,7 @@ class _IndexBuilder:
         self.imports = ImportTable()
         self.module_scope = Scope("module", module, None)
         self.scopes = [self.module_scope]
+        self.every_scope = [self.module_scope]
         self.classes: dict[str, ClassInfo] = {}
         self.class_stack: list[ClassInfo] = []
         self.functions: dict[cst.CSTNode, FunctionInfo] = {}
@@ -122,6 +135,7 @@ class _IndexBuilder:
         self.classes[node.name.value] = info
         self.class_stack.append(info)
         self.scopes.append(Scope("class", node, self.scope))
+        self.every_scope.append(self.scope)
 
     def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
         self.scopes.pop()
@@ -140,6 +154,7 @@ class _IndexBuilder:
         self.functions[node] = info
         self.function_stack.append(info)
         self.scopes.append(scope)
+        self.every_scope.append(scope)
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.scopes.pop()
@@ -152,6 +167,7 @@ class _IndexBuilder:
         self.functions[node] = info
         self.function_stack.append(info)
         self.scopes.append(scope)
+        self.every_scope.append(scope)
 
     def leave_Lambda(self, original_node: cst.Lambda) -> None:
         self.scopes.pop()
@@ -246,4 +262,5 @@ def build_index(module: cst.Module) -> FileIndex:
         classes=builder.classes,
         functions=builder.functions,
         calls=builder.calls,
+        every_scope=builder.every_scope,
     )

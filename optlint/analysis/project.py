@@ -107,6 +107,10 @@ class ProjectIndex:
             return found
         return self._index(cst.parse_module(text), filename)
 
+    def keeps(self, inference: Inference) -> bool:
+        """Whether `inference` is held for later class lookups (and so must stay whole)."""
+        return any(held is inference for held in self._files.values())
+
     def _index(self, module: cst.Module, filename: str) -> Inference:
         from optlint.analysis.inference import Inference
 

@@ -21,11 +21,21 @@ _TRIVIA = (
     cst.BaseBinaryOp, cst.BaseUnaryOp, cst.BaseBooleanOp,
     cst.BaseCompOp, cst.BaseAugOp, cst.ImportStar, cst.Comment, cst.MaybeSentinel,
 )
-_FIELDS: dict[type, tuple[str, ...]] = {}
-_HANDLERS: dict[tuple[type, type], tuple[Callable[..., Any] | None, Callable[..., Any] | None]] = {}
+# Fields that only ever hold trivia, never read: skipping them by name saves a `getattr` and a
+# type check on every node (each node has several).
+_TRIVIA_FIELDS = frozenset({
+    "lpar", "rpar", "comma", "colon", "first_colon", "second_colon", "dot", "equal",
+    "semicolon", "lbrace", "lbracket", "rbrace", "rbracket", "leading_lines", "empty_lines",
+    "lines_after_decorators", "trailing_whitespace", "leading_whitespace", "newline", "header",
+    "footer", "operator", "star", "asynchronous", "posonly_ind", "relative", "trailing_comma",
+    "comment", "default_indent", "default_newline", "encoding", "has_trailing_newline",
+})
 # type -> whether the walk enters values of that type. libcst's base classes are ABCs, whose
 # isinstance checks are slow; one check per type, cached, keeps the walk cheap.
 _ENTER: dict[type, bool] = {}
+_Handler = Callable[..., Any] | None
+# (visitor type, node type) -> (visit handler, leave handler, fields that may hold nodes)
+_PLANS: dict[tuple[type, type], tuple[_Handler, _Handler, tuple[str, ...]]] = {}
 
 
 def _enters(value_type: type) -> bool:
@@ -36,28 +46,25 @@ def _enters(value_type: type) -> bool:
     return enters
 
 
-def _fields(node_type: type) -> tuple[str, ...]:
-    names = _FIELDS.get(node_type)
-    if names is None:
-        names = tuple(field.name for field in dataclasses.fields(node_type))
-        _FIELDS[node_type] = names
-    return names
+def _plan(visitor_type: type,
+          node_type: type) -> tuple[_Handler, _Handler, tuple[str, ...]]:
+    name = node_type.__name__
+    fields = tuple(field.name for field in dataclasses.fields(node_type)
+                   if field.name not in _TRIVIA_FIELDS and not field.name.startswith("whitespace"))
+    plan = (getattr(visitor_type, f"visit_{name}", None),
+            getattr(visitor_type, f"leave_{name}", None), fields)
+    _PLANS[(visitor_type, node_type)] = plan
+    return plan
 
 
 def walk(node: cst.CSTNode, visitor: object) -> None:
     """Call `visitor.visit_<Type>(node)` before and `leave_<Type>(node)` after each node's
     children, for the node types the visitor has methods for."""
-    key = (type(visitor), type(node))
-    handlers = _HANDLERS.get(key)
-    if handlers is None:
-        name = type(node).__name__
-        handlers = (getattr(type(visitor), f"visit_{name}", None),
-                    getattr(type(visitor), f"leave_{name}", None))
-        _HANDLERS[key] = handlers
-    enter, leave = handlers
+    plan = _PLANS.get((type(visitor), type(node)))
+    enter, leave, fields = plan if plan is not None else _plan(type(visitor), type(node))
     if enter is not None:
         enter(visitor, node)
-    for field in _fields(type(node)):
+    for field in fields:
         value = getattr(node, field)
         value_type = type(value)
         if value_type is tuple or value_type is list:
