@@ -58,7 +58,7 @@ def verify_files(files: list[Path], options: LintOptions, run: RunSettings) -> l
         if not findings:
             continue
         fixed = linter.fix_text(text, str(path)).fixed
-        verdicts.extend(verify_source(str(path), text, fixed, findings, run))
+        verdicts.extend(verify_source(str(path), text, fixed, findings, run, options.project_root))
     return verdicts
 
 

@@ -9,13 +9,16 @@ most an import), and inside it the anchor call is the one with the same name and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
 from optlint.analysis.imports import ImportTable
+from optlint.config import find_config
 from optlint.diagnostics import Diagnostic
+from optlint.verify.parameters import ParameterValue, candidates, settle
 from optlint.verify.slicing import Slice, Statement, flatten, key_of, reads_of, slice_for
 
 # What each rule's runtime check exercises: "params" rules are about what is passed to
@@ -198,7 +201,13 @@ def argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression 
 class Planner:
     """Builds the harness plan of every finding of one file."""
 
-    def __init__(self, original: str, fixed: str | None, diagnostics: list[Diagnostic]) -> None:
+    def __init__(self, original: str, fixed: str | None, diagnostics: list[Diagnostic],
+                 filename: str | None = None, project_root: Path | None = None) -> None:
+        # Call sites of the file's functions are looked for in the project's other files.
+        self.filename = filename
+        self.root = project_root
+        if self.root is None and filename is not None:
+            self.root = find_config(Path(filename).resolve().parent)[1]
         self.original = Source(original)
         self.fixed = Source(fixed) if fixed is not None else None
         self.flagged_numbers: set[int] = set()
@@ -237,20 +246,24 @@ class Planner:
                 mask_text: str | None) -> dict[str, Any]:
         roles, extra_end = self.roles(source, anchor, code, mask_text)
         statement = source.statement_of(anchor)
-        layers = self.layers(source, statement, extra_end)
+        layers, values = self.layers(source, statement, extra_end)
         expressions = {role: cst.parse_expression(text) for role, text in roles.items()}
-        sliced = slice_for(list(expressions.values()), layers)
-        notes = []
+
+        def sliced_with_values() -> tuple[Slice, list[str]]:
+            sliced = slice_for(list(expressions.values()), layers)
+            return sliced, settle(sliced, layers[0][0], list(expressions.values()), values)
+
+        sliced, notes = sliced_with_values()
         if sliced.missing and "state" in roles:
             # The state comes from outside (a parameter): init one from the params instead.
             del roles["state"], expressions["state"]
-            sliced = slice_for(list(expressions.values()), layers)
+            sliced, notes = sliced_with_values()
         if sliced.missing and "params" in roles and RUNTIME_KINDS[code] == "transform":
             # The params could not be built from the file: stand-in params, then slice again.
             roles["params"] = (f"__optlint_like__({mask_text})" if mask_text
                                else "__optlint_standin_params__()")
             expressions["params"] = cst.parse_expression(roles["params"])
-            sliced = slice_for(list(expressions.values()), layers)
+            sliced, notes = sliced_with_values()
             notes.append("stand-in params")
         if sliced.missing:
             return {"unbuildable": "missing " + ", ".join(sliced.missing)}
@@ -322,10 +335,13 @@ class Planner:
         return None
 
     def layers(self, source: Source, statement: cst.CSTNode, extra_end: cst.CSTNode | None
-               ) -> list[tuple[list[Statement], list[cst.Param]]]:
+               ) -> tuple[list[tuple[list[Statement], list[cst.Param]]],
+                          dict[str, list[ParameterValue]]]:
         """Scopes to slice, innermost first, each with its parameters: the function (before the
-        flagged statement, or before the `init` that gives the params), `__init__` for a
-        method, the module."""
+        flagged statement, or before the `init` that gives the params, along the path of
+        branches that leads there), `__init__` for a method, the module. The function's layer
+        starts with an assignment for each parameter that has a value (a default, a literal at
+        a call site); the candidate values come with it."""
         function = next((a for a in source.ancestors(statement)
                          if isinstance(a, cst.FunctionDef)), None)
         end = statement
@@ -336,10 +352,12 @@ class Planner:
             end = extra_end
         module_body = flatten(source.module.body, keep=statement)
         if function is None:
-            return [(self._before(source, module_body, end, statement), [])]
+            return [(self._before(source, module_body, end, statement), [])], {}
         body = function.body.body if isinstance(function.body, cst.IndentedBlock) else []
-        layers = [(self._before(source, flatten(body, keep=statement), end, statement),
-                   _params(function))]
+        values = candidates(function, source.module, self.filename, self.root)
+        assignments = [options[0].statement() for options in values.values()]
+        layers = [(assignments + self._before(source, flatten(body, keep=statement), end,
+                                              statement), _params(function))]
         block = source.parents.get(function)
         owner = source.parents.get(block) if block is not None else None
         if isinstance(owner, cst.ClassDef) and function.name.value != "__init__":
@@ -348,7 +366,7 @@ class Planner:
             if init is not None and isinstance(init.body, cst.IndentedBlock):
                 layers.append((flatten(init.body.body), _params(init)))
         layers.append((module_body, []))
-        return layers
+        return layers, values
 
     def _before(self, source: Source, statements: list[Statement], end: cst.CSTNode,
                 flagged: cst.CSTNode) -> list[Statement]:

@@ -33,10 +33,13 @@ def check_python(python: str) -> None:
 
 
 def verify_source(filename: str, original: str, fixed: str | None,
-                  diagnostics: list[Diagnostic], settings: RunSettings) -> list[Verdict]:
-    """Verdicts for the findings that have a runtime check; one subprocess for all of them."""
+                  diagnostics: list[Diagnostic], settings: RunSettings,
+                  project_root: Path | None = None) -> list[Verdict]:
+    """Verdicts for the findings that have a runtime check; one subprocess for all of them.
+    `project_root`: where call sites of the file's functions are looked for (default: found
+    from the file's folder, as the configuration is)."""
     try:
-        planner = Planner(original, fixed, diagnostics)
+        planner = Planner(original, fixed, diagnostics, filename, project_root)
     except cst.ParserSyntaxError:
         return []
     plans = [plan for number, diagnostic in enumerate(diagnostics)

@@ -135,7 +135,7 @@ def free_keys(function: cst.FunctionDef) -> set[str]:
     for decorator in function.decorators:
         inner |= reads_of(decorator.decorator)
     local = {p.name.value for p in _parameters(function)} | _bound_in_blocks(function.body)
-    for statement in _walk_statements(function.body.body):
+    for statement in walk_statements(function.body.body):
         local |= writes_of(statement)
     return {key for key in inner - local if not key.startswith("self.")}
 
@@ -205,12 +205,12 @@ def _parameters(function: cst.FunctionDef) -> list[cst.Param]:
     return [*params.posonly_params, *params.params, *star, *params.kwonly_params, *kwarg]
 
 
-def _walk_statements(body: Sequence[cst.CSTNode], into_loops: bool = True) -> Iterator[cst.CSTNode]:
+def walk_statements(body: Sequence[cst.CSTNode], into_loops: bool = True) -> Iterator[cst.CSTNode]:
     """Statements of a block with `if`/`with`/`try` (and optionally loops) opened up."""
     for statement in body:
         if isinstance(statement, _COMPOUND_BODIES) or (into_loops and isinstance(statement, _LOOPS)):
             for block in _blocks(statement):
-                yield from _walk_statements(block, into_loops)
+                yield from walk_statements(block, into_loops)
         else:
             yield statement
 
@@ -232,11 +232,57 @@ def _blocks(statement: cst.CSTNode) -> Iterator[Sequence[cst.CSTNode]]:
         yield from _blocks(final)
 
 
+def _walk_path(body: Sequence[cst.CSTNode], keep: cst.CSTNode | None) -> Iterator[cst.CSTNode]:
+    """Like `walk_statements` (loops left closed), but an `if` is opened along the path to
+    `keep`: the branch holding `keep` alone, as if its guard held; of an `if` before it, only
+    the branches that fall through (one that returns or raises cannot precede `keep`)."""
+    for statement in body:
+        if isinstance(statement, cst.If):
+            branches = _alternatives(statement)
+            holding = [b for b in branches if keep is not None and any(
+                _contains(node, keep) for node in b)]
+            for branch in holding or [b for b in branches if not _exits(b)]:
+                yield from _walk_path(branch, keep)
+        elif isinstance(statement, _COMPOUND_BODIES):
+            for block in _blocks(statement):
+                yield from _walk_path(block, keep)
+        else:
+            yield statement
+
+
+def _alternatives(statement: cst.If) -> list[Sequence[cst.CSTNode]]:
+    """The blocks of an `if`/`elif`/`else` chain, one per branch."""
+    branches = list(_blocks(statement.with_changes(orelse=None)))
+    if isinstance(statement.orelse, cst.If):
+        branches.extend(_alternatives(statement.orelse))
+    elif statement.orelse is not None:
+        branches.extend(_blocks(statement.orelse))
+    return branches
+
+
+def _exits(block: Sequence[cst.CSTNode]) -> bool:
+    """Whether a block always leaves its function or loop: it ends in return/raise/break/
+    continue, or in an `if` with an `else` whose every branch does."""
+    if not block:
+        return False
+    last = block[-1]
+    if isinstance(last, cst.SimpleStatementLine):
+        return isinstance(last.body[-1], (cst.Return, cst.Raise, cst.Break, cst.Continue))
+    if isinstance(last, cst.If):
+        branches = _alternatives(last)
+        ends_in_else = last
+        while isinstance(ends_in_else.orelse, cst.If):
+            ends_in_else = ends_in_else.orelse
+        return ends_in_else.orelse is not None and all(_exits(b) for b in branches)
+    return False
+
+
 def flatten(body: Sequence[cst.CSTNode], keep: cst.CSTNode | None = None) -> list[Statement]:
-    """A block as straight-line statements; loops are dropped unless they hold `keep`."""
+    """A block as straight-line statements along the path to `keep` (see `_walk_path`); loops
+    are dropped unless they hold `keep`."""
     module = cst.Module([])
     statements = []
-    for node in _walk_statements(body, into_loops=False):
+    for node in _walk_path(body, keep):
         if isinstance(node, _LOOPS):
             if keep is not None and _contains(node, keep):
                 for block in _blocks(node):

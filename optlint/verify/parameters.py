@@ -1,0 +1,293 @@
+"""Values for a function's parameters, found the way one would by hand: the parameter's default,
+else the argument a call of the function passes (in the same file, or in another file of the
+project that imports the function), when that argument is a literal or a module-level name bound
+to one. A literal is all a harness can build without running the caller's own code.
+
+The values become assignments at the top of the function's slice (`config = {...}`); a config
+mapping that lacks a key the slice reads is reported as missing, never filled in.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from optlint.analysis.imports import ImportTable
+from optlint.analysis.project import ProjectIndex
+from optlint.source import SourceError, decode
+from optlint.verify.slicing import Slice, Statement, reads_of, walk_statements, writes_of
+
+# Folders of a project that hold no code of the project's own.
+_SKIPPED_FOLDERS = {"__pycache__", "node_modules", "site-packages", "venv", "build", "dist"}
+_MAX_INLINE_DEPTH = 8
+
+
+@dataclass(frozen=True)
+class ParameterValue:
+    """One candidate value of a parameter: the code to assign and where it comes from."""
+
+    parameter: str
+    code: str
+    origin: str  # "default", or "the call at train.py:46"
+    keys: frozenset[str] | None = None  # the string keys, when the value is a dict literal
+
+    def statement(self) -> Statement:
+        code = f"{self.parameter} = {self.code}\n"
+        node = cst.parse_statement(code)
+        reads = reads_of(cst.parse_expression(self.code))
+        return Statement(node, code, reads, {self.parameter})
+
+
+def candidates(function: cst.FunctionDef, module: cst.Module, filename: str | None,
+               root: Path | None) -> dict[str, list[ParameterValue]]:
+    """Per parameter, its candidate values in order of preference: the default alone when it has
+    one, else every buildable argument given at a call site (this file first)."""
+    found: dict[str, list[ParameterValue]] = {}
+    parameters = _parameters(function)
+    for parameter in parameters:
+        if parameter.default is not None:
+            code = cst.Module([]).code_for_node(parameter.default)
+            found[parameter.name.value] = [ParameterValue(
+                parameter.name.value, code, "default", _dict_keys(code))]
+    if not _at_module_level(function, module) or all(p.name.value in found for p in parameters):
+        return found  # a method or nested function: no call site names it plainly
+    called = function.name.value
+    sites = [("the call on line {}", module, _same_file_calls(module, called))]
+    if filename is not None and root is not None:
+        sites.extend(_other_file_calls(Path(filename).resolve(), root.resolve(), called))
+    for label, caller, calls in sites:
+        bindings = _module_bindings(caller)
+        for call in calls:
+            for name, expression in _bind(function, call).items():
+                if name in found and found[name][0].origin == "default":
+                    continue
+                literal = _literal_code(expression, bindings)
+                if literal is not None:
+                    origin = label.format(_line_of(caller, call))
+                    found.setdefault(name, []).append(ParameterValue(
+                        name, literal, origin, _dict_keys(literal)))
+    return found
+
+
+def settle(sliced: Slice, layer: list[Statement], expressions: list[cst.BaseExpression],
+           values: dict[str, list[ParameterValue]]) -> list[str]:
+    """Pick, for each parameter assignment the slice kept, the first candidate value that has
+    every key the slice reads as `parameter["key"]`; report the key when none has it. `layer`
+    is the function's layer, which starts with one assignment per entry of `values`, in order.
+    Changes `sliced` in place; returns notes saying where call-site values came from."""
+    assignments = {id(statement): name for statement, name in zip(layer, values, strict=False)}
+    in_function = {id(statement) for statement in layer}
+    notes: list[str] = []
+    for position, statement in enumerate(sliced.statements):
+        name = assignments.get(id(statement))
+        if name is None:
+            continue
+        options = values[name]
+        others = [s for s in sliced.statements if id(s) in in_function and s is not statement]
+        chosen: ParameterValue | None = options[0]
+        if not any(name in s.writes for s in others):  # keys are read from this very value
+            needed = subscript_keys([s.node for s in others] + list(expressions), name)
+            chosen = next((o for o in options if o.keys is None or set(needed) <= o.keys), None)
+            if chosen is None:
+                first = options[0]
+                key = next(k for k in needed if first.keys is not None and k not in first.keys)
+                quoted = json.dumps(key)  # as the source most likely spells it: "key"
+                sliced.missing.append(f"a value for `{name}[{quoted}]` ({first.origin} "
+                                      f"gives no key {quoted})")
+                continue
+        assert chosen is not None
+        sliced.statements[position] = chosen.statement()
+        if chosen.origin != "default":
+            notes.append(f"`{name}` from {chosen.origin}")
+    return notes
+
+
+def subscript_keys(nodes: list[cst.CSTNode], parameter: str) -> list[str]:
+    """The string keys read as `parameter["key"]` in these nodes, in order of appearance."""
+    keys: list[str] = []
+
+    class Subscripts(cst.CSTVisitor):
+        def visit_Subscript(self, node: cst.Subscript) -> None:
+            if not (isinstance(node.value, cst.Name) and node.value.value == parameter
+                    and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)):
+                return
+            index = node.slice[0].slice.value
+            if isinstance(index, cst.SimpleString):
+                key = index.evaluated_value
+                if isinstance(key, str) and key not in keys:
+                    keys.append(key)
+
+    for node in nodes:
+        node.visit(Subscripts())
+    return keys
+
+
+def _parameters(function: cst.FunctionDef) -> list[cst.Param]:
+    params = function.params
+    return [*params.posonly_params, *params.params, *params.kwonly_params]
+
+
+def _at_module_level(function: cst.FunctionDef, module: cst.Module) -> bool:
+    return any(statement is function for statement in module.body)
+
+
+def _bind(function: cst.FunctionDef, call: cst.Call) -> dict[str, cst.BaseExpression]:
+    """Which argument each parameter receives; nothing when `*args`/`**kwargs` hide it."""
+    if any(arg.star for arg in call.args):
+        return {}
+    params = function.params
+    positional = [p.name.value for p in [*params.posonly_params, *params.params]]
+    named = {p.name.value for p in [*params.params, *params.kwonly_params]}
+    bound: dict[str, cst.BaseExpression] = {}
+    values = [arg.value for arg in call.args if arg.keyword is None]
+    bound.update(zip(positional, values, strict=False))
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value in named:
+            bound[arg.keyword.value] = arg.value
+    return bound
+
+
+def _same_file_calls(module: cst.Module, name: str) -> list[cst.Call]:
+    return [call for call in _calls(module)
+            if isinstance(call.func, cst.Name) and call.func.value == name]
+
+
+def _other_file_calls(callee: Path, root: Path, name: str
+                      ) -> Iterator[tuple[str, cst.Module, list[cst.Call]]]:
+    """Calls of `name` in the project's other files, through an import that resolves to
+    `callee`: `from trainer.optim import make_optimizer`, `import trainer.optim as o`."""
+    project = ProjectIndex(root)
+    for path in _project_files(root):
+        if path == callee:
+            continue
+        module = _parse(path, name)
+        if module is None:
+            continue
+        imports = ImportTable()
+        for statement in walk_statements(module.body):
+            smalls = statement.body if isinstance(statement, cst.SimpleStatementLine) else []
+            for small in smalls:
+                if isinstance(small, cst.Import):
+                    imports.add_import(small)
+                elif isinstance(small, cst.ImportFrom):
+                    imports.add_import_from(small)
+        calls = []
+        for call in _calls(module):
+            qualified = imports.qualify(call.func) or ""
+            owner, _, called = qualified.rpartition(".")
+            # The search for the module's file is the one the cross-file class lookup uses.
+            if called == name and owner and callee in project._candidate_files(owner, str(path)):
+                calls.append(call)
+        if calls:
+            yield f"the call at {_relative(path, root)}:{{}}", module, calls
+
+
+@lru_cache(maxsize=8)
+def _project_files(root: Path) -> tuple[Path, ...]:
+    """The project's Python files, sorted; hidden folders and environments left out."""
+    found: list[Path] = []
+    for folder, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
+                             and d not in _SKIPPED_FOLDERS
+                             and not Path(folder, d, "pyvenv.cfg").is_file())
+        found.extend(Path(folder, f).resolve() for f in filenames if f.endswith(".py"))
+    return tuple(sorted(found))
+
+
+@lru_cache(maxsize=256)
+def _parse(path: Path, name: str) -> cst.Module | None:
+    """The file parsed, when its text mentions `name` at all (a cheap gate before parsing)."""
+    try:
+        text = decode(path.read_bytes(), str(path)).text
+    except (OSError, SourceError):
+        return None
+    if name not in text:
+        return None
+    try:
+        return cst.parse_module(text)
+    except cst.ParserSyntaxError:
+        return None
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _calls(node: cst.CSTNode) -> list[cst.Call]:
+    calls: list[cst.Call] = []
+
+    class Collect(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            calls.append(call)
+
+    node.visit(Collect())
+    return calls
+
+
+def _line_of(module: cst.Module, call: cst.Call) -> int:
+    """The 1-based line of a call (positions are resolved only for files with a call)."""
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    return positions[call].start.line
+
+
+def _module_bindings(module: cst.Module) -> dict[str, cst.BaseExpression]:
+    """Module-level names bound exactly once, by a plain `NAME = value`, to that value."""
+    writes: dict[str, int] = {}
+    values: dict[str, cst.BaseExpression] = {}
+    for statement in walk_statements(module.body):
+        for key in writes_of(statement):
+            writes[key] = writes.get(key, 0) + 1
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                        and isinstance(small.targets[0].target, cst.Name)):
+                    values[small.targets[0].target.value] = small.value
+    return {name: value for name, value in values.items() if writes.get(name) == 1}
+
+
+def _literal_code(expression: cst.BaseExpression,
+                  bindings: dict[str, cst.BaseExpression]) -> str | None:
+    """The expression as a self-contained literal, names of literals inlined; None when it is
+    anything else (a call, a name bound to a computation)."""
+
+    class Inline(cst.CSTTransformer):
+        def __init__(self, depth: int) -> None:
+            self.depth = depth
+
+        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+            value = bindings.get(original.value)
+            if value is None or self.depth >= _MAX_INLINE_DEPTH:
+                return updated
+            inlined = value.visit(Inline(self.depth + 1))
+            return inlined if isinstance(inlined, cst.BaseExpression) else updated
+
+    inlined = expression.visit(Inline(0))
+    if not isinstance(inlined, cst.BaseExpression):
+        return None
+    code = cst.Module([]).code_for_node(inlined)
+    try:
+        ast.literal_eval(code.strip())
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return code.strip()
+
+
+def _dict_keys(code: str) -> frozenset[str] | None:
+    try:
+        value = ast.literal_eval(code)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    return frozenset(key for key in value if isinstance(key, str))
