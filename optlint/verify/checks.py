@@ -111,6 +111,29 @@ def params_like(mask: Any) -> Any:
     return jax.tree_util.tree_map(lambda _: jnp.ones((2,)), mask)
 
 
+# The role text plan.py gives params it could not find in the file.
+STANDIN_PARAMS = "__optlint_standin_params__()"
+
+
+def params_for_mask(mask: Any) -> Any | None:
+    """Stand-in params with the structure of a mask tree (`mask=module_mask`, or the fixed
+    `mask=lambda _: module_mask`), so that the optimizer fails on the hazard, not on a stand-in
+    MLP whose structure differs from the mask's. None for a mask function that reads the params."""
+    import equinox as eqx
+    import jax
+
+    tree = mask
+    if callable(mask) and not isinstance(mask, eqx.Module):
+        try:
+            tree = mask(None)  # a function that ignores its argument returns the tree itself
+        except Exception:  # noqa: BLE001 - it reads the params: any stand-in will do
+            return None
+    leaves = jax.tree_util.tree_leaves(tree)
+    if not leaves or not all(isinstance(leaf, bool) for leaf in leaves):
+        return None
+    return params_like(tree)
+
+
 # building the objects --------------------------------------------------------------------------
 def build(variant: dict[str, Any], filename: str) -> tuple[dict[str, Any], list[str]]:
     """Run the slice; returns the namespace and what was replaced by stand-ins."""
@@ -361,6 +384,8 @@ def run_variant(finding: dict[str, Any], variant: dict[str, Any], filename: str)
     try:
         namespace, result["standins"] = build(variant, filename)
         values = evaluate(variant["roles"], namespace)
+        if variant["roles"].get("params") == STANDIN_PARAMS and "mask" in values:
+            values["params"] = params_for_mask(values["mask"]) or values["params"]
         result["detail"] = KINDS[finding["kind"]](finding["code"], values)
         result["status"] = "ok"
     except Unbuildable as error:
