@@ -20,10 +20,18 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from optlint.analysis.callsites import argument_for
 from optlint.analysis.imports import ImportTable
 from optlint.analysis.project import ProjectIndex
 from optlint.source import SourceError, decode
-from optlint.verify.slicing import Slice, Statement, reads_of, walk_statements, writes_of
+from optlint.verify.slicing import (
+    Slice,
+    Statement,
+    reads_of,
+    standin_kind,
+    walk_statements,
+    writes_of,
+)
 
 # Folders of a project that hold no code of the project's own.
 _SKIPPED_FOLDERS = {"__pycache__", "node_modules", "site-packages", "venv", "build", "dist"}
@@ -37,7 +45,29 @@ class ParameterValue:
     parameter: str
     code: str
     origin: str  # "default", or "the call at train.py:46"
-    keys: frozenset[str] | None = None  # the string keys, when the value is a dict literal
+
+    def misfit(self, keys: list[str], attributes: list[str]) -> str | None:
+        """Why this value cannot be what the slice reads from it (a key a dict lacks, an
+        attribute a literal lacks: `None.lr`), as a "missing ..." entry; None when it fits.
+        A value that is not a literal (a default naming a module constant) is taken as is."""
+        try:
+            value = ast.literal_eval(self.code)
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return None
+        shown = self.code if len(self.code) <= 40 else self.code[:37] + "..."
+        for key in keys:
+            quoted = json.dumps(key)  # as the source most likely spells it: "key"
+            if not isinstance(value, dict):
+                return (f"a value for parameter `{self.parameter}` ({self.origin} passes "
+                        f"{shown}, which has no key {quoted})")
+            if key not in value:
+                return (f"a value for `{self.parameter}[{quoted}]` ({self.origin} gives "
+                        f"no key {quoted})")
+        for attribute in attributes:
+            if not hasattr(value, attribute):
+                return (f"a value for parameter `{self.parameter}` ({self.origin} passes "
+                        f"{shown}, which has no attribute `{attribute}`)")
+        return None
 
     def statement(self) -> Statement:
         code = f"{self.parameter} = {self.code}\n"
@@ -53,10 +83,12 @@ def candidates(function: cst.FunctionDef, module: cst.Module, filename: str | No
     found: dict[str, list[ParameterValue]] = {}
     parameters = _parameters(function)
     for parameter in parameters:
-        if parameter.default is not None:
+        # `key=None`, `model=None`: "make one yourself"; the stand-in key or model is that.
+        placeholder = (isinstance(parameter.default, cst.Name) and parameter.default.value == "None"
+                       and standin_kind(parameter.name.value, parameter) is not None)
+        if parameter.default is not None and not placeholder:
             code = cst.Module([]).code_for_node(parameter.default)
-            found[parameter.name.value] = [ParameterValue(
-                parameter.name.value, code, "default", _dict_keys(code))]
+            found[parameter.name.value] = [ParameterValue(parameter.name.value, code, "default")]
     if not _at_module_level(function, module) or all(p.name.value in found for p in parameters):
         return found  # a method or nested function: no call site names it plainly
     called = function.name.value
@@ -66,23 +98,24 @@ def candidates(function: cst.FunctionDef, module: cst.Module, filename: str | No
     for label, caller, calls in sites:
         bindings = _module_bindings(caller)
         for call in calls:
-            for name, expression in _bind(function, call).items():
-                if name in found and found[name][0].origin == "default":
+            for name in [p.name.value for p in parameters]:
+                expression = argument_for(call, function, name)
+                if expression is None or (name in found and found[name][0].origin == "default"):
                     continue
                 literal = _literal_code(expression, bindings)
                 if literal is not None:
                     origin = label.format(_line_of(caller, call))
-                    found.setdefault(name, []).append(ParameterValue(
-                        name, literal, origin, _dict_keys(literal)))
+                    found.setdefault(name, []).append(ParameterValue(name, literal, origin))
     return found
 
 
 def settle(sliced: Slice, layer: list[Statement], expressions: list[cst.BaseExpression],
            values: dict[str, list[ParameterValue]]) -> list[str]:
     """Pick, for each parameter assignment the slice kept, the first candidate value that has
-    every key the slice reads as `parameter["key"]`; report the key when none has it. `layer`
-    is the function's layer, which starts with one assignment per entry of `values`, in order.
-    Changes `sliced` in place; returns notes saying where call-site values came from."""
+    what the slice reads from it (`parameter["key"]`, `parameter.attribute`); say what is
+    lacking when none has. `layer` is the function's layer, which starts with one assignment
+    per entry of `values`, in order. Changes `sliced` in place; returns notes saying where
+    call-site values came from."""
     assignments = {id(statement): name for statement, name in zip(layer, values, strict=False)}
     in_function = {id(statement) for statement in layer}
     notes: list[str] = []
@@ -93,15 +126,11 @@ def settle(sliced: Slice, layer: list[Statement], expressions: list[cst.BaseExpr
         options = values[name]
         others = [s for s in sliced.statements if id(s) in in_function and s is not statement]
         chosen: ParameterValue | None = options[0]
-        if not any(name in s.writes for s in others):  # keys are read from this very value
-            needed = subscript_keys([s.node for s in others] + list(expressions), name)
-            chosen = next((o for o in options if o.keys is None or set(needed) <= o.keys), None)
+        if not any(name in s.writes for s in others):  # what is read comes from this value
+            keys, attributes = uses_of([s.node for s in others] + list(expressions), name)
+            chosen = next((o for o in options if o.misfit(keys, attributes) is None), None)
             if chosen is None:
-                first = options[0]
-                key = next(k for k in needed if first.keys is not None and k not in first.keys)
-                quoted = json.dumps(key)  # as the source most likely spells it: "key"
-                sliced.missing.append(f"a value for `{name}[{quoted}]` ({first.origin} "
-                                      f"gives no key {quoted})")
+                sliced.missing.append(options[0].misfit(keys, attributes) or "")
                 continue
         assert chosen is not None
         sliced.statements[position] = chosen.statement()
@@ -110,11 +139,13 @@ def settle(sliced: Slice, layer: list[Statement], expressions: list[cst.BaseExpr
     return notes
 
 
-def subscript_keys(nodes: list[cst.CSTNode], parameter: str) -> list[str]:
-    """The string keys read as `parameter["key"]` in these nodes, in order of appearance."""
+def uses_of(nodes: list[cst.CSTNode], parameter: str) -> tuple[list[str], list[str]]:
+    """The string keys read as `parameter["key"]` and the attributes read as
+    `parameter.attribute` in these nodes, each in order of first appearance."""
     keys: list[str] = []
+    attributes: list[str] = []
 
-    class Subscripts(cst.CSTVisitor):
+    class Uses(cst.CSTVisitor):
         def visit_Subscript(self, node: cst.Subscript) -> None:
             if not (isinstance(node.value, cst.Name) and node.value.value == parameter
                     and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)):
@@ -125,9 +156,14 @@ def subscript_keys(nodes: list[cst.CSTNode], parameter: str) -> list[str]:
                 if isinstance(key, str) and key not in keys:
                     keys.append(key)
 
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            if (isinstance(node.value, cst.Name) and node.value.value == parameter
+                    and node.attr.value not in attributes):
+                attributes.append(node.attr.value)
+
     for node in nodes:
-        node.visit(Subscripts())
-    return keys
+        node.visit(Uses())
+    return keys, attributes
 
 
 def _parameters(function: cst.FunctionDef) -> list[cst.Param]:
@@ -137,22 +173,6 @@ def _parameters(function: cst.FunctionDef) -> list[cst.Param]:
 
 def _at_module_level(function: cst.FunctionDef, module: cst.Module) -> bool:
     return any(statement is function for statement in module.body)
-
-
-def _bind(function: cst.FunctionDef, call: cst.Call) -> dict[str, cst.BaseExpression]:
-    """Which argument each parameter receives; nothing when `*args`/`**kwargs` hide it."""
-    if any(arg.star for arg in call.args):
-        return {}
-    params = function.params
-    positional = [p.name.value for p in [*params.posonly_params, *params.params]]
-    named = {p.name.value for p in [*params.params, *params.kwonly_params]}
-    bound: dict[str, cst.BaseExpression] = {}
-    values = [arg.value for arg in call.args if arg.keyword is None]
-    bound.update(zip(positional, values, strict=False))
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value in named:
-            bound[arg.keyword.value] = arg.value
-    return bound
 
 
 def _same_file_calls(module: cst.Module, name: str) -> list[cst.Call]:
@@ -168,7 +188,10 @@ def _other_file_calls(callee: Path, root: Path, name: str
     for path in _project_files(root):
         if path == callee:
             continue
-        module = _parse(path, name)
+        try:
+            module = _parse(path, name, path.stat().st_mtime_ns)
+        except OSError:  # gone since the folder was listed
+            continue
         if module is None:
             continue
         imports = ImportTable()
@@ -203,8 +226,9 @@ def _project_files(root: Path) -> tuple[Path, ...]:
 
 
 @lru_cache(maxsize=256)
-def _parse(path: Path, name: str) -> cst.Module | None:
-    """The file parsed, when its text mentions `name` at all (a cheap gate before parsing)."""
+def _parse(path: Path, name: str, mtime: int) -> cst.Module | None:
+    """The file parsed, when its text mentions `name` at all (a cheap gate before parsing);
+    `mtime` is in the cache key so that a file rewritten by a fix is read again."""
     try:
         text = decode(path.read_bytes(), str(path)).text
     except (OSError, SourceError):
@@ -281,13 +305,3 @@ def _literal_code(expression: cst.BaseExpression,
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
     return code.strip()
-
-
-def _dict_keys(code: str) -> frozenset[str] | None:
-    try:
-        value = ast.literal_eval(code)
-    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-    if not isinstance(value, dict):
-        return None
-    return frozenset(key for key in value if isinstance(key, str))

@@ -358,7 +358,7 @@ def slice_for(expressions: list[cst.BaseExpression],
     for key in sorted(needed):
         if key in _BUILTINS:
             continue
-        kind = _standin_kind(key, by_name.get(key))
+        kind = standin_kind(key, by_name.get(key))
         if kind is not None:
             result.bindings[key] = kind
         elif key.startswith("self."):
@@ -370,7 +370,7 @@ def slice_for(expressions: list[cst.BaseExpression],
     return result
 
 
-def _standin_kind(key: str, parameter: cst.Param | None) -> str | None:
+def standin_kind(key: str, parameter: cst.Param | None) -> str | None:
     if key == "self" and parameter is not None:
         return "self"
     if parameter is None:
