@@ -197,3 +197,54 @@ def test_cycles_and_unknowns_do_not_hang() -> None:
         probe(g())
     """)
     assert not isinstance(value, (ModuleValue, SequenceValue))
+
+
+def test_a_base_class_in_a_third_file_is_followed(tmp_path: Path) -> None:
+    # net.py never names equinox: it reaches it through the base class it imports.
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "base.py").write_text(
+        "import equinox as eqx\n\nclass Base(eqx.Module):\n    mlp: eqx.nn.MLP\n")
+    (package / "net.py").write_text("from .base import Base\n\nclass Net(Base):\n    pass\n")
+    value = infer_last_call_arg("from pkg.net import Net\nprobe(Net())\n",
+                                tmp_path / "train.py", tmp_path)
+    assert isinstance(value, ModuleValue) and value.class_name == "Net"
+    assert value.leaves.kind == "callable"
+
+
+def test_class_lookups_skip_files_that_cannot_reach_equinox_or_optax(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "layout.py").write_text("import numpy as np\n\nclass Tiling:\n    pass\n")
+    (package / "array.py").write_text(
+        "from . import layout\nfrom .layout import (Tiling,\n    np)\n\nclass Fragment:\n"
+        "    def __init__(self):\n        self.tiling = Tiling()\n")
+    (package / "model.py").write_text("from .array import Fragment\nimport equinox as eqx\n")
+    project = ProjectIndex(tmp_path)
+    train = str(tmp_path / "train.py")
+    assert project.resolve_class("pkg.array.Fragment", train) is None
+    assert project.parsed_files() == []
+    # A file that mentions equinox is parsed and its classes are found.
+    (package / "model.py").write_text(
+        "from .array import Fragment\nimport equinox as eqx\n\nclass Net(eqx.Module):\n"
+        "    fragment: Fragment\n")
+    found = project.resolve_class("pkg.model.Net", train)
+    assert found is not None and found[0].name == "Net"
+    assert project.parsed_files() == [(package / "model.py").resolve()]
+
+
+def test_imported_modules_lists_every_module_an_import_may_name() -> None:
+    from optlint.analysis.reach import imported_modules
+
+    text = textwrap.dedent("""
+        import a.b as ab, c
+        from . import d, e as f
+        from ..g import (H,
+                         i)
+        if x:
+            from .j import k
+    """)
+    assert imported_modules(text) == [
+        ".", ".d", ".e", ".f", "..g", "..g.H", "..g.i", ".j", ".j.k", "a.b", "c"]

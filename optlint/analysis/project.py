@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.index import ClassInfo, build_index
+from optlint.analysis.reach import LibraryReach
 from optlint.source import SourceError, decode
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ class ProjectIndex:
         self._texts: dict[Path, str] = {}  # the text each of `_files` was parsed from
         # (qualified name, importing folder) -> the class, or None when it is not a project class
         self._resolved: dict[tuple[str, str], tuple[ClassInfo, Inference] | None] = {}
+        self._reach = LibraryReach(self._project_files)
 
     def resolve_class(self, qualified: str, from_file: str | None,
                       hops: int = 0) -> tuple[ClassInfo, Inference] | None:
@@ -47,6 +49,8 @@ class ProjectIndex:
     def _resolve(self, module: str, name: str, from_file: str | None,
                  hops: int) -> tuple[ClassInfo, Inference] | None:
         for path in self._candidate_files(module, from_file):
+            if not self._reach.reaches(path.resolve()):
+                return None  # the class can be neither a module nor hold one: not worth a parse
             owner = self._inference_for(path)
             if owner is None:
                 continue
@@ -59,6 +63,11 @@ class ProjectIndex:
                 return self.resolve_class(reexported, str(path), hops + 1)
             return None
         return None
+
+    def _project_files(self, module: str, from_file: str) -> list[Path]:
+        if module.lstrip(".") and module.split(".", 1)[0] in _LIBRARIES:
+            return []
+        return self._candidate_files(module, from_file)
 
     def _candidate_files(self, module: str, from_file: str | None) -> list[Path]:
         relative = len(module) - len(module.lstrip("."))
@@ -106,6 +115,10 @@ class ProjectIndex:
         if found is not None and self._texts.get(path) == text:
             return found
         return self._index(cst.parse_module(text), filename)
+
+    def parsed_files(self) -> list[Path]:
+        """The files parsed for class lookups so far, in the order they were parsed."""
+        return [path for path, owner in self._files.items() if owner is not None]
 
     def keeps(self, inference: Inference) -> bool:
         """Whether `inference` is held for later class lookups (and so must stay whole)."""

@@ -1,0 +1,92 @@
+"""Which project files can hold anything optlint's rules look at, decided from text alone.
+
+A class in another project file matters to the rules only if it is an Equinox module or holds
+Equinox or Optax objects, and either needs its file to mention `equinox` or `optax`, or to import
+a project file that does (a base class, a layer it builds). Following imports by a regular
+expression over the text costs a fraction of a parse, so a class lookup parses its file only when
+the file reaches those libraries; in a large package that never uses them (most of jax's own tree)
+no file is parsed for a lookup at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from optlint.source import SourceError, decode
+
+_LIBRARY_WORDS = ("equinox", "optax")
+# `from .a.b import c, d` / `from pkg.mod import (c, d)` / `import pkg.mod as m, other`
+_FROM_IMPORT = re.compile(
+    r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(?:\(([^)]*)\)|([\w \t,]*))", re.MULTILINE)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w. \t,]+)", re.MULTILINE)
+
+# module name as written, importing file -> the project files it may name
+CandidateFiles = Callable[[str, str], list[Path]]
+
+
+def imported_modules(text: str) -> list[str]:
+    """Every module an import statement in `text` may name, relative ones with their dots.
+
+    `from . import a, b` may import the submodules `.a` and `.b`, so both are listed with `.`;
+    an over-approximation only costs a file read."""
+    modules: list[str] = []
+    for match in _FROM_IMPORT.finditer(text):
+        module = match.group(1)
+        modules.append(module)
+        separator = "" if module.endswith(".") else "."
+        names = match.group(2) or match.group(3) or ""
+        for name in re.split(r"[\s,]+", names):
+            if name and name != "as":
+                modules.append(f"{module}{separator}{name}")
+    for match in _IMPORT.finditer(text):
+        for part in match.group(1).split(","):
+            words = part.split()
+            if words:
+                modules.append(words[0])
+    return modules
+
+
+class LibraryReach:
+    def __init__(self, candidate_files: CandidateFiles) -> None:
+        self._candidate_files = candidate_files
+        self._reaches: dict[Path, bool] = {}
+        self._facts: dict[Path, tuple[bool, list[Path]]] = {}
+
+    def reaches(self, path: Path) -> bool:
+        """Whether `path` mentions Equinox or Optax, or imports a project file that does
+        (transitively)."""
+        if path in self._reaches:
+            return self._reaches[path]
+        seen: set[Path] = set()
+        pending = [path]
+        while pending:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            mentions, imported = self._facts_of(current)
+            if mentions or self._reaches.get(current):
+                self._reaches[path] = True
+                return True
+            pending.extend(imported)
+        # Nothing reachable from here mentions the libraries, so nothing reachable from any
+        # file seen on the way does either.
+        self._reaches.update(dict.fromkeys(seen, False))
+        return False
+
+    def _facts_of(self, path: Path) -> tuple[bool, list[Path]]:
+        """Whether the file mentions the libraries, and the project files it imports."""
+        if path not in self._facts:
+            try:
+                text = decode(path.read_bytes(), str(path)).text
+            except (OSError, SourceError):
+                self._facts[path] = (False, [])
+                return self._facts[path]
+            mentions = any(word in text for word in _LIBRARY_WORDS)
+            imported = [] if mentions else [
+                candidate.resolve() for module in imported_modules(text)
+                for candidate in self._candidate_files(module, str(path))]
+            self._facts[path] = (mentions, imported)
+        return self._facts[path]
