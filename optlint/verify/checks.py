@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import builtins
 import json
+import keyword
 import os
 import sys
 import time
@@ -375,7 +376,47 @@ def accumulators_finite(state: Any) -> bool:
     return all(all_finite(node.acc_grads) for node in nodes if hasattr(node, "acc_grads"))
 
 
-KINDS = {"params": params_kind, "transform": transform_kind}
+def function_kind(code: str, values: dict[str, Any]) -> str:
+    """OPT006: the transformation as written, applied to a probe with the function's signature,
+    called with the model at the flagged parameter and 1.0 everywhere else."""
+    import jax
+
+    probe = values["probe"]
+    model = values["model"] if "model" in values else standin_model()
+    transformed = values["transform"](probe_function(probe))
+    arguments = {name: model if name == probe["model"] else 1.0
+                 for name in probe["positional"] + probe["keyword_only"]}
+    positional = [arguments[name] for name in probe["positional"]]
+    keywords = {name: arguments[name] for name in probe["keyword_only"]}
+    jax.block_until_ready(transformed(*positional, **keywords))
+    return (f"the transformation ran on {type(model).__name__}, applied to a probe with "
+            f"the signature of {probe['label']}")
+
+
+def probe_function(probe: dict[str, Any]) -> Any:
+    """A function with the transformed function's parameters, returning a scalar of their
+    floating-point array leaves (and no aux for `has_aux=True`): what jit traces and grad
+    differentiates is then exactly what the transformation is given."""
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+    def score(*trees: Any) -> Any:
+        leaves = jax.tree_util.tree_leaves(eqx.filter(trees, eqx.is_inexact_array))
+        total = sum((jnp.sum(leaf) for leaf in leaves), jnp.zeros(()))
+        return (total, None) if probe["has_aux"] else total
+
+    parameters = ", ".join(probe["positional"]) + (
+        ", *, " + ", ".join(probe["keyword_only"]) if probe["keyword_only"] else "")
+    names = ", ".join(probe["positional"] + probe["keyword_only"])
+    namespace: dict[str, Any] = {"__score__": score}
+    name = probe["name"] if probe["name"].isidentifier() and not keyword.iskeyword(
+        probe["name"]) else "probe"
+    exec(f"def {name}({parameters}):\n    return __score__({names})\n", namespace)  # noqa: S102
+    return namespace[name]
+
+
+KINDS = {"params": params_kind, "transform": transform_kind, "function": function_kind}
 
 
 def run_variant(finding: dict[str, Any], variant: dict[str, Any], filename: str) -> dict[str, Any]:
@@ -384,6 +425,8 @@ def run_variant(finding: dict[str, Any], variant: dict[str, Any], filename: str)
     try:
         namespace, result["standins"] = build(variant, filename)
         values = evaluate(variant["roles"], namespace)
+        if "probe" in variant:
+            values["probe"] = variant["probe"]
         if variant["roles"].get("params") == STANDIN_PARAMS and "mask" in values:
             values["params"] = params_for_mask(values["mask"]) or values["params"]
         result["detail"] = KINDS[finding["kind"]](finding["code"], values)
