@@ -32,6 +32,7 @@ class ProjectIndex:
         # (qualified name, importing folder) -> the class, or None when it is not a project class
         self._resolved: dict[tuple[str, str], tuple[ClassInfo, Inference] | None] = {}
         self._reach = LibraryReach(self._project_files)
+        self._folders: dict[str, Path] = {}  # file name -> its resolved folder
 
     def resolve_class(self, qualified: str, from_file: str | None,
                       hops: int = 0) -> tuple[ClassInfo, Inference] | None:
@@ -75,7 +76,7 @@ class ProjectIndex:
         if relative:
             if from_file is None:
                 return []
-            base = Path(from_file).resolve().parent
+            base = self._folder_of(from_file)
             for _ in range(relative - 1):
                 base = base.parent
             bases = [base]
@@ -89,11 +90,18 @@ class ProjectIndex:
                     found.append(candidate)
         return found
 
+    def _folder_of(self, filename: str) -> Path:
+        # Resolving costs a system call per path component; lookups repeat the same few files.
+        folder = self._folders.get(filename)
+        if folder is None:
+            folder = self._folders[filename] = Path(filename).resolve().parent
+        return folder
+
     def _search_roots(self, from_file: str | None) -> list[Path]:
         """The importing file's folder and its parents up to the project root, and `src/`."""
         roots: list[Path] = []
         if from_file is not None:
-            folder = Path(from_file).resolve().parent
+            folder = self._folder_of(from_file)
             while True:
                 roots.append(folder)
                 if folder == self.root or folder.parent == folder or self.root not in folder.parents:

@@ -23,6 +23,15 @@ from optlint.rules.base import Finding, FixPlan, Rule
 Family = Literal["mask", "labels"]
 MASK_RANGE = "<0.2.4"
 
+# What a call needs, syntactically, to pass a mask or labels at all; most calls in a file fail
+# this, and are skipped before their callee is inferred.
+_KEYWORDS = frozenset({keyword for table in (*apis.OPTAX_MASK_ARGS.values(),
+                                             apis.OPTAX_LABEL_ARGS.values())
+                       for _, keyword in table if keyword})
+_FIRST_POSITION = min(position for table in (*apis.OPTAX_MASK_ARGS.values(),
+                                             apis.OPTAX_LABEL_ARGS.values())
+                      for position, _ in table if position is not None)
+
 
 def module_tree_phrase(name: str, value: ModuleValue) -> str:
     """"`mask` has the structure of Equinox module MLP (built by jax.tree_util.tree_map)"."""
@@ -75,10 +84,11 @@ class CallablePytreeMask(Rule):
 def _mask_arguments(ctx: RuleContext, site: CallSite) -> Iterator[tuple[str, cst.Arg, Family]]:
     """(factory name, argument, family) for each mask or labels argument of this call."""
     call = site.node
+    if not _may_pass_mask(call):
+        return
     callee = ctx.value(call.func, site)
     if isinstance(callee, LibraryRef):
         name = callee.name
-        written = short_code(ctx.code(call.func), 30) if name.startswith("optax.") else name
         if name == "functools.partial":  # functools.partial(optax.adamw, mask=...)
             inner = argument(call, 0, None)
             inner_value = ctx.value(inner.value, site) if inner is not None else None
@@ -88,16 +98,34 @@ def _mask_arguments(ctx: RuleContext, site: CallSite) -> Iterator[tuple[str, cst
         for position, keyword in apis.OPTAX_MASK_ARGS.get(name, ()):
             arg = argument(call, position, keyword)
             if arg is not None:
-                yield written, arg, "mask"
+                yield _as_written(ctx, call, name), arg, "mask"
         if name in apis.OPTAX_LABEL_ARGS:
             position, keyword = apis.OPTAX_LABEL_ARGS[name]
             arg = argument(call, position, keyword)
             if arg is not None:
-                yield written, arg, "labels"
+                yield _as_written(ctx, call, name), arg, "labels"
     elif (isinstance(callee, InjectFactory) and isinstance(callee.inner, LibraryRef)
           and callee.static_args):
         # A static mask reaches the optimizer as a mask; one that is not static is OPT002's.
         yield from _keyword_masks(call, callee.inner.name, set(callee.static_args))
+
+
+def _may_pass_mask(call: cst.Call) -> bool:
+    positional = 0
+    for arg in call.args:
+        if arg.keyword is not None:
+            if arg.keyword.value in _KEYWORDS:
+                return True
+        elif arg.star:
+            return True  # `*args` may put anything at any position
+        else:
+            positional += 1
+    return positional > _FIRST_POSITION
+
+
+def _as_written(ctx: RuleContext, call: cst.Call, name: str) -> str:
+    """How the message names the factory: as the file spells an optax call, else its name."""
+    return short_code(ctx.code(call.func), 30) if name.startswith("optax.") else name
 
 
 def _keyword_masks(call: cst.Call, factory: str,
