@@ -20,11 +20,12 @@ from optlint.config import find_config
 from optlint.diagnostics import Diagnostic
 from optlint.verify.parameters import ParameterValue, candidates, settle
 from optlint.verify.slicing import Slice, Statement, flatten, key_of, reads_of, slice_for
+from optlint.verify.transform_plan import transform_variants
 
 # What each rule's runtime check exercises: "params" rules are about what is passed to
 # init/update/apply_updates; "transform" rules about how the optimizer itself is built.
 RUNTIME_KINDS = {"OPT001": "transform", "OPT002": "transform", "OPT003": "params",
-                 "OPT004": "transform", "OPT005": "params"}
+                 "OPT004": "transform", "OPT005": "params", "OPT006": "function"}
 _PARAMS_ANCHORS = {"init", "update", "apply_updates"}
 _OPTAX_WRAPPERS = {"chain", "named_chain", "masked", "MultiSteps", "multi_transform", "partition",
                    "inject_hyperparams()", "gradient_transformation", "lookahead",
@@ -222,6 +223,9 @@ class Planner:
         if kind is None:
             return None
         plan = FindingPlan(number, diagnostic, kind)
+        if kind == "function":  # OPT006: a transformation applied to a function
+            plan.variants.update(transform_variants(self.original, self.fixed, diagnostic))
+            return plan
         node = self.original.node_at(diagnostic)
         anchor = find_anchor(self.original, node, diagnostic.code) if node is not None else None
         if node is None or anchor is None:
