@@ -264,7 +264,10 @@ def _check_in_worker(path: Path) -> FileResult:
     _worker_files += 1
     if _worker_files % _COLLECT_EVERY == 0:
         gc.collect()
-    return _worker.check_path(path)
+    result = _worker.check_path(path)
+    if result.fixed is None:
+        result.original = None  # only a diff needs it; sending every file's text back costs
+    return result
 
 
 @contextmanager
@@ -294,7 +297,7 @@ def check_paths(paths: list[Path], options: LintOptions, jobs: int | None) -> li
     else:
         with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(options,)) as pool:
             results = list(pool.map(_check_in_worker, paths, chunksize=max(1, len(paths) // (
-                workers * 8))))
+                workers * 32))))
     for result in results:
         result.diagnostics.sort(key=Diagnostic.sort_key)
     return results
