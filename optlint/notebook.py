@@ -79,6 +79,11 @@ def read_notebook(path: Path) -> Notebook | None:
         data = path.read_bytes()
     except OSError as error:
         raise NotebookError(f"{path}: cannot read: {error.strerror or error}") from None
+    return parse_notebook(data, str(path))
+
+
+def parse_notebook(data: bytes, path: str) -> Notebook | None:
+    """A notebook from its file's bytes (a file or standard input); `path` names it in errors."""
     encoding = "utf-8-sig" if data.startswith(_BOM) else "utf-8"
     try:
         raw = data.decode(encoding)
@@ -194,12 +199,14 @@ class _StatementScanner:
 
 
 # checking ------------------------------------------------------------------------------------
-def check_notebook(linter: Linter, path: Path) -> FileResult:
+def check_notebook(linter: Linter, path: Path, data: bytes | None = None) -> FileResult:
+    """Lint (and fix) a notebook file; given `data` (standard input), read nothing and write
+    nothing: the caller prints the fixed JSON."""
     from optlint.engine import FileResult  # the engine routes notebooks here: import late
 
     filename = str(path)
     try:
-        notebook = read_notebook(path)
+        notebook = read_notebook(path) if data is None else parse_notebook(data, filename)
     except NotebookError as error:
         return FileResult(filename, errors=[str(error)])
     if notebook is None:
@@ -216,7 +223,7 @@ def check_notebook(linter: Linter, path: Path) -> FileResult:
             result.fixed = None
         if result.fixed is None:
             result.fixes_applied = 0
-        elif linter.options.write:
+        elif linter.options.write and data is None:
             try:
                 write_atomically(path, result.fixed, notebook.encoding)
             except OSError as error:

@@ -14,6 +14,7 @@ from optlint.config import ConfigError, Settings, load_settings
 from optlint.diagnostics import Diagnostic
 from optlint.discovery import DiscoveryError, discover
 from optlint.engine import FileResult, Linter, LintOptions, check_paths
+from optlint.notebook import NOTEBOOK_SUFFIX, check_notebook
 from optlint.report import FORMATS
 from optlint.rules import catalog
 from optlint.selection import Selection, validate_codes
@@ -105,17 +106,35 @@ def run_check(request: CheckRequest) -> int:
 
 def _check_stdin(request: CheckRequest, options: LintOptions) -> FileResult:
     filename = request.stdin_filename or "-"
+    data = sys.stdin.buffer.read()
+    if filename.endswith(NOTEBOOK_SUFFIX):  # an editor piping a notebook's JSON
+        result = check_notebook(Linter(options), Path(filename), data)
+        if options.fix and not request.diff:
+            _echo_fixed(result.fixed, data)
+        return result
     try:
-        text = decode(sys.stdin.buffer.read(), filename).text
+        text = decode(data, filename).text
     except SourceError as error:
+        if options.fix and not request.diff:
+            _echo_fixed(None, data)
         return FileResult(filename, errors=[str(error)], internal_error=True)
     linter = Linter(options)
     if options.fix:
         result = linter.fix_text(text, filename)
         if not request.diff:
-            sys.stdout.write(result.fixed if result.fixed is not None else text)
+            _echo_fixed(result.fixed, data)
         return result
     return linter.lint_text(text, filename)
+
+
+def _echo_fixed(fixed: str | None, original: bytes) -> None:
+    """With `- --fix` an editor replaces its buffer with standard output: unless there is a fixed
+    text, give the input back byte for byte, so a file optlint cannot read is never emptied."""
+    if fixed is None:
+        sys.stdout.buffer.write(original)
+    else:
+        sys.stdout.write(fixed)
+    sys.stdout.flush()
 
 
 def _report(request: CheckRequest, results: list[FileResult]) -> int:
@@ -123,7 +142,9 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
     for result in results:
         for error in result.errors:
             click.echo(f"error: {error}", err=True)
-        internal = internal or result.internal_error
+        # A file that could not be read or checked is an error too: "All checks passed" and
+        # exit 0 would tell a pre-commit hook or CI that it was checked.
+        internal = internal or result.internal_error or bool(result.errors)
     diagnostics = [d for result in results for d in result.diagnostics]
     diagnostics.sort(key=Diagnostic.sort_key)
     stdin_fix = request.paths == ["-"] and request.fix and not request.diff
@@ -154,6 +175,12 @@ def _summary(request: CheckRequest, results: list[FileResult], remaining: list[D
     fixed = sum(r.fixes_applied for r in results)
     safe = sum(1 for d in remaining if d.fix and d.fix.applicability == "safe")
     unsafe = sum(1 for d in remaining if d.fix and d.fix.applicability == "unsafe")
+    unchecked = sum(1 for r in results if r.errors)
+    if unchecked:
+        noun = "file" if unchecked == 1 else "files"
+        problems = len(remaining) + fixed
+        return (f"Found {problems} problem{'' if problems == 1 else 's'}; {unchecked} {noun} "
+                f"could not be checked or fixed (errors above).")
     if not remaining and not fixed:
         return "All checks passed!"
     total = len(remaining) + fixed

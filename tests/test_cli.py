@@ -156,6 +156,9 @@ def test_undecodable_file_is_one_line_and_others_checked(tmp_path: Path) -> None
     errors = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert len(errors) == 1 and "bad.py: cannot decode" in errors[0]
     assert "Traceback" not in result.stderr and "train.py:7:28" in result.stdout
+    assert result.returncode == 2  # bad input is never "all checks passed"
+    assert result.stderr.splitlines()[-1] == (
+        "Found 1 problem; 1 file could not be checked or fixed (errors above).")
 
 
 def test_missing_path_is_a_usage_error(tmp_path: Path) -> None:

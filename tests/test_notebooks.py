@@ -233,3 +233,31 @@ def test_sarif_and_github_name_the_cell(tmp_path: Path) -> None:
     github = run_optlint("check", "nb.ipynb", "--output-format", "github", cwd=tmp_path).stdout
     assert github.startswith(f"::error file=nb.ipynb,title=optlint (OPT003)::cell 3, line {line}: "
                              "`init` is given Equinox module MLP")
+
+
+# standard input -----------------------------------------------------------------------------
+def test_a_notebook_on_stdin_is_read_as_a_notebook(tmp_path: Path) -> None:
+    content = notebook(code(IMPORTS, 1), code(MODEL, 2), code(TRAIN, 3))
+    text = dump(content)
+    line, column = position_in(TRAIN, "model)")
+    result = run_optlint("check", "-", "--stdin-filename", "nb.ipynb", stdin=text, cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    [finding] = findings(result.stdout)
+    assert finding.startswith(f"nb.ipynb:cell 3:{line}:{column}: OPT003 [*]")
+    fixed = run_optlint("check", "-", "--stdin-filename", "nb.ipynb", "--fix", stdin=text,
+                        cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stderr
+    expected = copy.deepcopy(content)
+    expected["cells"][2]["source"][1] = FIXED_TRAIN_LINE
+    assert json.loads(fixed.stdout) == expected
+    assert not list(tmp_path.iterdir())  # nothing written next to the name it was given
+
+
+def test_an_unreadable_notebook_on_stdin_is_echoed_unchanged_by_fix(tmp_path: Path) -> None:
+    broken = '{"cells": [ {"cell_type": "code", "source": "x = 1"'
+    result = run_optlint("check", "-", "--stdin-filename", "nb.ipynb", "--fix", stdin=broken,
+                         cwd=tmp_path)
+    assert result.stdout == broken  # an editor replacing its buffer with this loses nothing
+    assert result.returncode == 2
+    [line] = result.stderr.splitlines()[:1]
+    assert line.startswith("error: nb.ipynb: not a valid notebook")
