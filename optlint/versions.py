@@ -1,7 +1,8 @@
 """Which Optax, Equinox and JAX versions the checked code runs with, and where we learnt it.
 
 In order: the configuration, the distribution installed beside optlint (read from its metadata,
-never imported), exact pins in the project's own files, else unknown (any version).
+never imported) or, for `optlint verify --python`, the one installed in that interpreter, exact
+pins in the project's own files, else unknown (any version).
 """
 
 from __future__ import annotations
@@ -55,8 +56,11 @@ class LibraryVersions:
 
 
 def resolve_versions(configured: dict[str, str | None], project_root: Path,
-                     sources: dict[str, str] | None = None) -> LibraryVersions:
-    """`sources` names where each configured version came from ("command line"), by library."""
+                     sources: dict[str, str] | None = None,
+                     installed: dict[str, KnownVersion] | None = None) -> LibraryVersions:
+    """`sources` names where each configured version came from ("command line"), by library.
+    `installed`: what another interpreter, the one the code will run with, has installed; it
+    replaces optlint's own (a library missing there goes on to the pins, not to ours)."""
     pins: dict[str, KnownVersion] | None = None
     known: dict[str, KnownVersion] = {}
     for library in LIBRARIES:
@@ -64,9 +68,10 @@ def resolve_versions(configured: dict[str, str | None], project_root: Path,
             source = (sources or {}).get(library, "configuration")
             known[library] = KnownVersion(configured[library], source)
             continue
-        installed = _installed_version(library)
-        if installed is not None:
-            known[library] = KnownVersion(installed, "installed")
+        there = (installed.get(library) if installed is not None
+                 else KnownVersion(_installed_version(library), "installed"))
+        if there is not None and there.version is not None:
+            known[library] = there
             continue
         if pins is None:
             pins = project_pins(project_root)

@@ -32,6 +32,8 @@ from packaging.version import Version
 from conftest import FIXTURES, REPO
 from verify_helpers import verify, verify_json
 
+from optlint.verify.rule_pages import page_blocks
+
 OLD_OPTAX = "0.2.3"
 INSTALLED_OPTAX = metadata.version("optax")
 
@@ -120,10 +122,11 @@ state = optimizer.init(params)
 '''
 
 
-def verdicts(python: str, lint_for: str, folder: Path) -> dict[str, tuple[str, str | None]]:
-    """(verdict, the fixed run's exception) per file, linted as for optax `lint_for`."""
-    rows = verify_json("--python", python, "--optax-version", lint_for, "labels.py",
-                       "module_mask.py", cwd=folder)
+def verdicts(python: str, lint_for: str | None, folder: Path) -> dict[str, tuple[str, str | None]]:
+    """(verdict, the fixed run's exception) per file, linted as for optax `lint_for` (None: for
+    the optax installed in `python`)."""
+    flags = ("--optax-version", lint_for) if lint_for else ()
+    rows = verify_json("--python", python, *flags, "labels.py", "module_mask.py", cwd=folder)
     for row in rows:
         assert row["versions"]["optax"] == (OLD_OPTAX if python != sys.executable
                                             else INSTALLED_OPTAX), row
@@ -134,12 +137,32 @@ def verdicts(python: str, lint_for: str, folder: Path) -> dict[str, tuple[str, s
 def test_version_gated_fixes_on_old_and_installed_optax(old_python: str, tmp_path: Path) -> None:
     (tmp_path / "labels.py").write_text(LABELS)
     shutil.copy(FIXTURES / "OPT002" / "module_mask.py", tmp_path / "module_mask.py")
-    # Linted for 0.2.3: OPT002's fix passes the module mask as `lambda _: mask` as well.
-    assert verdicts(old_python, OLD_OPTAX, tmp_path) == {
+    # Linted for the optax of `--python`, 0.2.3: OPT002's fix passes the module mask as
+    # `lambda _: mask` as well.
+    assert verdicts(old_python, None, tmp_path) == {
         "labels.py": ("fix-failed", "TypeError"),  # multi_transform itself fails on 0.2.3
         "module_mask.py": ("confirmed", None)}
-    # Linted for 0.2.8 but run on 0.2.3: `static_args` alone leaves the static mask called.
+    # Linted for 0.2.8 (the command line wins over `--python`) but run on 0.2.3: `static_args`
+    # alone leaves the static mask called.
     assert verdicts(old_python, "0.2.8", tmp_path)["module_mask.py"] == ("fix-failed", "TypeError")
     if Version(INSTALLED_OPTAX) >= Version("0.2.4"):
-        assert verdicts(sys.executable, "0.2.8", tmp_path) == {
+        assert verdicts(sys.executable, None, tmp_path) == {
             "labels.py": ("confirmed", None), "module_mask.py": ("confirmed", None)}
+
+
+def test_python_gives_the_lint_its_versions(old_python: str, tmp_path: Path) -> None:
+    """No version flag: the mask family is found (and confirmed) where `--python` has optax
+    0.2.3, and not found at all on the optax installed here."""
+    blocks = page_blocks((REPO / "rules" / "OPT001.md").read_text(encoding="utf-8"))
+    assert blocks is not None
+    (tmp_path / "example.py").write_text(blocks[0])
+    old = verify("--python", old_python, "example.py", cwd=tmp_path)
+    assert old.returncode == 1, old.stdout + old.stderr
+    found = [line for line in old.stdout.splitlines() if not line.startswith(" ")]
+    assert len(found) == 1 and found[0].split(": ")[1].startswith("OPT001 confirmed"), old.stdout
+    assert "unsupported operand type(s) for @: 'bool' and 'MLP'" in found[0], found
+    assert f"optax {OLD_OPTAX}, equinox" in old.stdout, old.stdout
+    assert f"optax {OLD_OPTAX}, equinox {metadata.version('equinox')} (installed in " \
+           f"{old_python})." in old.stderr, old.stderr
+    if Version(INSTALLED_OPTAX) >= Version("0.2.4"):
+        assert verify_json("example.py", cwd=tmp_path) == []

@@ -14,10 +14,11 @@ from optlint.engine import Linter, LintOptions
 from optlint.runner import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, CheckRequest, build_settings
 from optlint.selection import Selection
 from optlint.source import SourceError, read_source
+from optlint.verify.interpreter import installed_in
 from optlint.verify.report import FORMATS
 from optlint.verify.session import RunSettings, VerifyError, check_python, verify_source
 from optlint.verify.verdict import CONFIRMED, FIX_FAILED, Verdict
-from optlint.versions import resolve_versions
+from optlint.versions import KnownVersion, LibraryVersions, resolve_versions
 
 
 @dataclass
@@ -35,14 +36,29 @@ class VerifyRequest:
         return RunSettings(self.python, self.device, self.timeout)
 
 
-def fix_options(request: CheckRequest | VerifyRequest) -> LintOptions:
-    """Lint options that compute every fix (safe and unsafe) and write nothing."""
+def fix_options(request: CheckRequest | VerifyRequest,
+                installed: dict[str, KnownVersion] | None = None) -> LintOptions:
+    """Lint options that compute every fix (safe and unsafe) and write nothing. `installed`: the
+    versions of the interpreter that runs the harness (`installed_in`), where it is not this one;
+    versions from the configuration or the command line still win."""
     check = CheckRequest(paths=request.paths, select=request.select, config=request.config,
                          versions=request.versions)
     settings = build_settings(check)
-    versions = resolve_versions(settings.configured_versions(), settings.project_root)
+    sources = {library: "command line" for library, version in request.versions.items() if version}
+    versions = resolve_versions(settings.configured_versions(), settings.project_root, sources,
+                                installed)
     return LintOptions(Selection.from_settings(settings), versions, settings.project_root,
                        fix=True, unsafe_fixes=True, write=False)
+
+
+def versions_line(versions: LibraryVersions) -> str:
+    """`jax 0.10.2, optax 0.2.3, equinox 0.13.8 (installed in /env/bin/python)`: libraries that
+    share a source are named once before it."""
+    groups: dict[str, list[str]] = {}
+    for library in ("jax", "optax", "equinox"):
+        known = versions.get(library)
+        groups.setdefault(known.source, []).append(f"{library} {known.version or 'unknown'}")
+    return "; ".join(f"{', '.join(names)} ({source})" for source, names in groups.items())
 
 
 def verify_files(files: list[Path], options: LintOptions, run: RunSettings) -> list[Verdict]:
@@ -65,7 +81,8 @@ def verify_files(files: list[Path], options: LintOptions, run: RunSettings) -> l
 def run_verify(request: VerifyRequest) -> int:
     try:
         check_python(request.python)
-        options = fix_options(request)
+        installed = installed_in(request.python)
+        options = fix_options(request, installed)
         settings = build_settings(CheckRequest(paths=request.paths, config=request.config))
         files = discover([Path(p) for p in request.paths or ["."]], settings)
         verdicts = verify_files(files, options, request.run_settings())
@@ -78,6 +95,8 @@ def run_verify(request: VerifyRequest) -> int:
         for verdict in verdicts:
             counts[verdict.verdict] = counts.get(verdict.verdict, 0) + 1
         summary = ", ".join(f"{n} {name}" for name, n in sorted(counts.items()))
+        if installed is not None:  # another interpreter: say which versions it gave the lint
+            click.echo(f"Linted for {versions_line(options.versions)}.", err=True)
         click.echo(f"Verified {len(verdicts)} findings: {summary or 'none'}.", err=True)
     live = any(v.verdict in (CONFIRMED, FIX_FAILED) for v in verdicts)
     return EXIT_FINDINGS if live else EXIT_CLEAN
