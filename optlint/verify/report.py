@@ -25,7 +25,9 @@ def render_text(verdicts: list[Verdict]) -> str:
         lines.append(f"    original: {describe(v.original)}")
         if d.fix is not None:
             lines.append(f"    fixed:    {describe(v.fixed)}")
-        lines.append(f"    {environment_line(v.environment)}; {v.seconds:.1f} s")
+        else:  # the verdict is then about the hazard alone
+            lines.append("    fixed:    no automatic fix for this finding")
+        lines.append(f"    {environment_line(v.environment)}; {v.seconds:.2f} s")
     return "".join(line + "\n" for line in lines)
 
 
