@@ -54,6 +54,7 @@ class FileResult:
     filename: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # one line each, for stderr
+    notices: list[str] = field(default_factory=list)  # stderr too, but not errors (exit code)
     internal_error: bool = False
     original: str | None = None
     fixed: str | None = None  # set when fixes changed the text

@@ -142,6 +142,8 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
     for result in results:
         for error in result.errors:
             click.echo(f"error: {error}", err=True)
+        for notice in result.notices:
+            click.echo(f"note: {notice}", err=True)
         # A file that could not be read or checked is an error too: "All checks passed" and
         # exit 0 would tell a pre-commit hook or CI that it was checked.
         internal = internal or result.internal_error or bool(result.errors)

@@ -74,7 +74,7 @@ def _fix_file(path: Path, text: str, encoding: str, linter: Linter, everything: 
             break
         text, applied = candidate, applied + count
         result = linter.lint_text(text, filename)
-    result.errors.extend(f"{filename}:{v.diagnostic.line}:{v.diagnostic.column}: "
+    result.notices.extend(f"{filename}:{v.diagnostic.line}:{v.diagnostic.column}: "
                          f"{v.diagnostic.code} fix not applied: verification says {v.reason}"
                          for v in held.values())
     result.original, result.fixes_applied = original, applied
