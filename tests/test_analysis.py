@@ -248,3 +248,120 @@ def test_imported_modules_lists_every_module_an_import_may_name() -> None:
     """)
     assert imported_modules(text) == [
         ".", ".d", ".e", ".f", "..g", "..g.H", "..g.i", ".j", ".j.k", "a.b", "c"]
+
+
+def _helper_package(tmp_path: Path) -> Path:
+    """pkg/masks.py defines helpers; pkg/__init__.py re-exports one of them."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from .masks import decay_mask\n")
+    (package / "masks.py").write_text(textwrap.dedent("""
+        import equinox as eqx
+        import jax
+        import optax
+
+        def decay_mask(model):
+            return jax.tree_util.tree_map(lambda _: True, model)
+
+        def make_model(key):
+            return eqx.nn.MLP(2, 1, 8, 2, key=key)
+
+        def make_optimizer(lr, mask=None):
+            return optax.adamw(lr, mask=mask)
+
+        def mask_function():
+            return lambda params: params
+    """))
+    return package
+
+
+def test_helper_functions_from_other_project_files(tmp_path: Path) -> None:
+    from optlint.analysis.values import UNKNOWN
+
+    package = _helper_package(tmp_path)
+    train = tmp_path / "train.py"
+    model = "import equinox as eqx\nmodel = eqx.nn.MLP(2, 1, 8, 2, key=k)\n"
+    for source in (f"from pkg.masks import decay_mask\n{model}probe(decay_mask(model))\n",
+                   f"import pkg.masks as m\n{model}probe(m.decay_mask(model))\n",
+                   f"from pkg import decay_mask\n{model}probe(decay_mask(model))\n",
+                   f"from pkg.masks import decay_mask\n{model}probe(decay_mask(model=model))\n"):
+        value = infer_last_call_arg(source, train, tmp_path)
+        # `model` is unannotated in masks.py: it is bound to what the caller passes.
+        assert isinstance(value, ModuleValue), source
+        assert value.class_name == "MLP" and value.derived_by == "jax.tree_util.tree_map"
+    relative = infer_last_call_arg(f"from .masks import decay_mask\n{model}probe(decay_mask(model))\n",
+                                   package / "train.py", tmp_path)
+    assert isinstance(relative, ModuleValue) and relative.derived_by == "jax.tree_util.tree_map"
+    # Without a module passed in, the helper's result is not a module.
+    assert not isinstance(infer_last_call_arg(
+        "from pkg.masks import decay_mask\nprobe(decay_mask(params))\n", train, tmp_path),
+        ModuleValue)
+    built = infer_last_call_arg("from pkg.masks import make_model\nprobe(make_model(k))\n",
+                                train, tmp_path)
+    assert isinstance(built, ModuleValue) and built.class_name == "MLP"
+    optimizer = infer_last_call_arg(
+        f"from pkg.masks import make_optimizer, decay_mask\n{model}"
+        "probe(make_optimizer(1e-3, mask=decay_mask(model)))\n", train, tmp_path)
+    assert isinstance(optimizer, TransformValue) and optimizer.name == "optax.adamw"
+    # A function made in another file is read through that file's scopes: not handed back.
+    function = infer_last_call_arg("from pkg.masks import mask_function\nprobe(mask_function())\n",
+                                   train, tmp_path)
+    assert function == UNKNOWN
+
+
+def test_helpers_calling_each_other_across_files_do_not_hang(tmp_path: Path) -> None:
+    from optlint.analysis.values import UNKNOWN
+
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "a.py").write_text(
+        "import equinox as eqx\nfrom pkg.b import g\n\ndef f(x):\n    return g(x)\n")
+    (package / "b.py").write_text(
+        "import optax\nfrom pkg.a import f\n\ndef g(x):\n    return f(x)\n")
+    value = infer_last_call_arg("from pkg.a import f\nprobe(f(model))\n",
+                                tmp_path / "train.py", tmp_path)
+    assert value == UNKNOWN
+
+
+def test_function_lookups_go_through_the_reach_gate(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "trees.py").write_text(
+        "import jax\n\ndef like(tree):\n    return jax.tree_util.tree_map(lambda _: 1, tree)\n")
+    project = ProjectIndex(tmp_path)
+    train = str(tmp_path / "train.py")
+    assert project.resolve_function("pkg.trees.like", train, lambda: False) is None
+    assert project.parsed_files() == []
+    # The file never names equinox, but the call hands it a module: worth a parse then.
+    value = infer_last_call_arg(
+        "import equinox as eqx\nfrom pkg.trees import like\nmodel = eqx.nn.Linear(2, 1, key=k)\n"
+        "probe(like(model))\n", tmp_path / "train.py", tmp_path)
+    assert isinstance(value, ModuleValue) and value.class_name == "Linear"
+    assert not isinstance(infer_last_call_arg(
+        "from pkg.trees import like\nprobe(like(params))\n", tmp_path / "train.py", tmp_path),
+        ModuleValue)
+
+
+def test_helper_parameters_take_the_callers_arguments_in_the_same_file() -> None:
+    value = infer_last_call_arg("""
+        import equinox as eqx
+        import jax
+
+        def like(tree, fill=0):
+            return jax.tree_util.tree_map(lambda _: fill, tree)
+
+        model = eqx.nn.MLP(2, 1, 8, 2, key=k)
+        probe(like(model))
+    """)
+    assert isinstance(value, ModuleValue) and value.class_name == "MLP"
+    value = infer_last_call_arg("""
+        import jax
+
+        def like(tree):
+            return jax.tree_util.tree_map(lambda _: 0, tree)
+
+        probe(like(params))
+    """)
+    assert not isinstance(value, ModuleValue)

@@ -12,7 +12,7 @@ import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.imports import dotted_name
-from optlint.analysis.index import Binding, ClassInfo, FileIndex, Scope
+from optlint.analysis.index import Binding, ClassInfo, FileIndex, FunctionInfo, Scope
 from optlint.analysis.values import (
     ARRAYS,
     UNKNOWN,
@@ -68,6 +68,10 @@ class Inference:
         self.project = project
         self.path = path
         self._memo: dict[tuple[int, int], Value] = {}
+        # While a helper's return is inferred for one call: its parameters (by the id of their
+        # Param node) -> what the call passes them. Answers then depend on the call, so they are
+        # memoised apart from `_memo` (see `_returned`).
+        self._frame: dict[int, Value] = {}
         self._active: set[tuple[int, int]] = set()
         self._leaves_memo: dict[int, Leaves] = {}
         self._module_memo: dict[int, bool] = {}
@@ -89,6 +93,11 @@ class Inference:
             self._active.discard(key)
         self._memo[key] = value
         return value
+
+    def value_of_binding(self, binding: Binding) -> Value:
+        """What a name holds after `binding` (for a `def`: the function, or what its decorators
+        make of it)."""
+        return self._binding_value(binding)
 
     def is_equinox_module(self, info: ClassInfo) -> bool:
         key = id(info)
@@ -218,7 +227,9 @@ class Inference:
             info = self.index.classes.get(binding.node.name.value)
             return ClassRef(info, self) if info is not None else UNKNOWN
         if binding.kind == "param":
-            return self._annotated_value(binding.node, binding.scope)
+            passed = self._frame.get(id(binding.node))
+            return passed if passed is not None else self._annotated_value(binding.node,
+                                                                            binding.scope)
         if binding.kind == "assign" and binding.value is not None and binding.scope is not None:
             value = self.value_of(binding.value, binding.scope, binding.order)
             for position in binding.path:
@@ -307,14 +318,15 @@ class Inference:
     def _apply(self, callee: Value, call: cst.Call, scope: Scope, order: int) -> Value:
         callee = self._as_class(callee)
         if isinstance(callee, LibraryRef):
-            return self._library_call(callee.name, call, scope, order)
+            value = self._library_call(callee.name, call, scope, order)
+            return self._project_call(callee, call, scope, order) if value is UNKNOWN else value
         if isinstance(callee, ClassRef):
             if callee.is_module:
                 return ModuleValue(callee.info.name, callee.owner.class_leaves(callee.info),
                                    is_callable=callee.owner.class_is_callable(callee.info))
             return InstanceValue(callee.info, callee.owner)
         if isinstance(callee, FunctionValue):
-            return self._returned(callee)
+            return self._returned(callee, self._passed(callee, call, scope, order))
         if isinstance(callee, PartialValue):
             if callee.func == LibraryRef("optax.inject_hyperparams"):
                 return self._partial_inject(callee.call, call, scope, order)
@@ -374,10 +386,55 @@ class Inference:
         where = partial if own is None and given is not None else call
         return InjectFactory(inner_value, where, static_arg_names(given))
 
-    def _returned(self, function: FunctionValue) -> Value:
+    def _passed(self, function: FunctionValue, call: cst.Call, scope: Scope,
+                order: int) -> dict[int, Value]:
+        """What `call` passes the parameters of `function`, where it is known (by Param id)."""
+        passed: dict[int, Value] = {}
+        for param, expr in _arguments(function.node, call):
+            value = self.value_of(expr, scope, order)
+            if value is not UNKNOWN:
+                passed[id(param)] = value
+        return passed
+
+    def _project_call(self, callee: LibraryRef, call: cst.Call, scope: Scope,
+                      order: int) -> Value:
+        """A call to a function imported from another file of the project: what it returns for
+        these arguments, inferred in its own file (which the caller's values are handed to)."""
+        project = self.project
+        if project is None or project.following > _MAX_DEPTH:
+            return UNKNOWN  # a chain of helpers through many files: not worth following
+
+        def arguments_reach() -> bool:
+            # A file that never reaches equinox or optax can still pass on a module it is given.
+            return any(isinstance(self.value_of(arg.value, scope, order),
+                                  (ModuleValue, TransformValue)) for arg in call.args)
+
+        found = project.resolve_function(callee.name, callee.origin or self.path, arguments_reach)
+        if found is None:
+            return UNKNOWN
+        function, owner = found
+        passed = self._passed(function, call, scope, order)
+        project.following += 1
+        try:
+            returned = owner._returned(function, passed)
+        finally:
+            project.following -= 1
+        return returned if owner is self else _portable(returned)
+
+    def _returned(self, function: FunctionValue, passed: dict[int, Value] | None = None) -> Value:
         info = self.index.functions.get(function.node)
         if info is None:
             return UNKNOWN
+        if passed and info.scope.self_name is None:  # a method's parameters shift by `self`
+            saved = self._frame, self._memo
+            self._frame, self._memo = {**self._frame, **passed}, {}
+            try:
+                return self._first_return(info)
+            finally:
+                self._frame, self._memo = saved
+        return self._first_return(info)
+
+    def _first_return(self, info: FunctionInfo) -> Value:
         for expr in info.returns:
             value = self.value_of(expr, info.scope, _LATER)
             if value is not UNKNOWN:
@@ -560,6 +617,42 @@ class Inference:
                      if not (isinstance(item, cst.Ellipsis) or dotted_name(item) == "None")]
             return worst_leaves(parts) if parts else UNKNOWN_LEAVES
         return UNKNOWN_LEAVES
+
+
+def _arguments(function: cst.FunctionDef | cst.Lambda,
+               call: cst.Call) -> list[tuple[cst.Param, cst.BaseExpression]]:
+    """(parameter, expression) for each parameter `call` passes by position or keyword."""
+    params = function.params
+    positional = [*params.posonly_params, *params.params]
+    by_name = {param.name.value: param for param in (*params.params, *params.kwonly_params)}
+    found: list[tuple[cst.Param, cst.BaseExpression]] = []
+    position: int | None = 0
+    for arg in call.args:
+        if arg.star == "*":
+            position = None  # `f(*args)`: the positions after it cannot be told
+        elif arg.keyword is not None:
+            if arg.keyword.value in by_name:
+                found.append((by_name[arg.keyword.value], arg.value))
+        elif not arg.star and position is not None:
+            if position < len(positional):
+                found.append((positional[position], arg.value))
+            position += 1
+    return found
+
+
+def _portable(value: Value) -> Value:
+    """A value returned from another file, less what only that file's index can interpret.
+
+    Functions, partials and inject factories are read through their file's scopes and nodes, which
+    the caller's index does not hold; transformations and modules are read by their parts alone
+    (a rule that edits a transformation's call checks that the call is in its own file)."""
+    if isinstance(value, (FunctionValue, PartialValue, TransformedFunction, InjectFactory)):
+        return UNKNOWN
+    if isinstance(value, SequenceValue):
+        return SequenceValue(value.kind, tuple(_portable(item) for item in value.items))
+    if isinstance(value, DictValue):
+        return DictValue(tuple((key, _portable(item)) for key, item in value.items))
+    return value
 
 
 def _is_jit(transform: str) -> bool:

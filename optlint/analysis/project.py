@@ -1,18 +1,21 @@
-"""Classes defined in other files of the checked project, found when an import names them.
+"""Classes and functions defined in other files of the checked project, found when an import
+names them.
 
-Only the files an import actually points at are read, once per process, and only to index their
-classes: a project-wide index built lazily instead of a pass over every file up front.
+Only the files an import actually points at are read, once per process, and only to index them:
+a project-wide index built lazily instead of a pass over every file up front.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import libcst as cst
 
 from optlint.analysis.index import ClassInfo, build_index
 from optlint.analysis.reach import LibraryReach
+from optlint.analysis.values import FunctionValue
 from optlint.source import SourceError, decode
 
 if TYPE_CHECKING:
@@ -22,6 +25,14 @@ if TYPE_CHECKING:
 _LIBRARIES = ("jax", "jaxlib", "optax", "equinox", "numpy", "flax", "haiku", "torch", "typing",
               "functools", "collections", "dataclasses", "jaxtyping", "math", "os", "sys")
 _MAX_REEXPORT_HOPS = 4
+_Found = TypeVar("_Found", ClassInfo, FunctionValue)
+
+
+class _Unreached:
+    """A lookup stopped by the reach gate: the file it points at never reaches equinox or optax."""
+
+
+_UNREACHED = _Unreached()
 
 
 class ProjectIndex:
@@ -31,6 +42,10 @@ class ProjectIndex:
         self._texts: dict[Path, str] = {}  # the text each of `_files` was parsed from
         # (qualified name, importing folder) -> the class, or None when it is not a project class
         self._resolved: dict[tuple[str, str], tuple[ClassInfo, Inference] | None] = {}
+        # (qualified name, importing folder, through the reach gate) -> the function, or None
+        self._functions: dict[tuple[str, str, bool],
+                              tuple[FunctionValue, Inference] | _Unreached | None] = {}
+        self.following = 0  # calls being followed into other files right now (a depth guard)
         self._reach = LibraryReach(self._project_files)
         self._folders: dict[str, Path] = {}  # file name -> its resolved folder
 
@@ -49,19 +64,53 @@ class ProjectIndex:
 
     def _resolve(self, module: str, name: str, from_file: str | None,
                  hops: int) -> tuple[ClassInfo, Inference] | None:
+        # A class in a file that cannot reach the libraries can be neither a module nor hold one.
+        found = self._find(module, name, from_file, _module_class, True,
+                           lambda reexported, path: self.resolve_class(reexported, path, hops + 1))
+        return None if isinstance(found, _Unreached) else found
+
+    def resolve_function(self, qualified: str, from_file: str | None,
+                         arguments_reach: Callable[[], bool],
+                         hops: int = 0) -> tuple[FunctionValue, Inference] | None:
+        """The module-level `def` an imported name refers to, and its file's inference.
+
+        Its file is parsed only when it reaches equinox or optax, or when `arguments_reach()` says
+        the call hands it a module or a transformation (asked only then: it infers arguments)."""
+        module, _, name = qualified.rpartition(".")
+        if hops > _MAX_REEXPORT_HOPS or qualified.split(".", 1)[0] in _LIBRARIES or not module:
+            return None
+        folder = str(self._folder_of(from_file)) if from_file else ""
+        for gated in (True, False):
+            key = (qualified, folder, gated)
+            if key not in self._functions:
+                self._functions[key] = self._find(
+                    module, name, from_file, _module_function, gated,
+                    lambda reexported, path: self.resolve_function(
+                        reexported, path, arguments_reach, hops + 1))
+            found = self._functions[key]
+            if not isinstance(found, _Unreached):
+                return found
+            if not arguments_reach():
+                return None
+        return None
+
+    def _find(self, module: str, name: str, from_file: str | None,
+              pick: Callable[[Inference, str], _Found | None], gated: bool,
+              reexport: Callable[[str, str], tuple[_Found, Inference] | None],
+              ) -> tuple[_Found, Inference] | _Unreached | None:
         for path in self._candidate_files(module, from_file):
-            if not self._reach.reaches(path.resolve()):
-                return None  # the class can be neither a module nor hold one: not worth a parse
+            if gated and not self._reach.reaches(path.resolve()):
+                return _UNREACHED  # not worth a parse
             owner = self._inference_for(path)
             if owner is None:
                 continue
-            info = owner.index.classes.get(name)
-            if info is not None and info.scope is owner.index.module_scope:
-                return info, owner
+            found = pick(owner, name)
+            if found is not None:
+                return found, owner
             # `from .models import Net` in a package's __init__.py: follow the re-export.
             reexported = owner.index.imports.aliases.get(name)
             if reexported is not None:
-                return self.resolve_class(reexported, str(path), hops + 1)
+                return reexport(reexported, str(path))
             return None
         return None
 
@@ -146,3 +195,18 @@ class ProjectIndex:
             except (OSError, SourceError, cst.ParserSyntaxError):
                 self._files[path] = None
         return self._files[path]
+
+
+def _module_class(owner: Inference, name: str) -> ClassInfo | None:
+    info = owner.index.classes.get(name)
+    return info if info is not None and info.scope is owner.index.module_scope else None
+
+
+def _module_function(owner: Inference, name: str) -> FunctionValue | None:
+    """The last module-level binding of `name`, when it is a plain `def` (decorated ones too,
+    unless the decoration makes something else of them, as `@optax.inject_hyperparams` does)."""
+    bindings = owner.index.module_scope.bindings.get(name)
+    if not bindings or bindings[-1].kind != "def":
+        return None
+    value = owner.value_of_binding(bindings[-1])
+    return value if isinstance(value, FunctionValue) else None
