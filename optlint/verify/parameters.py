@@ -27,6 +27,7 @@ from optlint.source import SourceError, decode
 from optlint.verify.slicing import (
     Slice,
     Statement,
+    calls_in,
     reads_of,
     standin_kind,
     walk_statements,
@@ -176,7 +177,7 @@ def _at_module_level(function: cst.FunctionDef, module: cst.Module) -> bool:
 
 
 def _same_file_calls(module: cst.Module, name: str) -> list[cst.Call]:
-    return [call for call in _calls(module)
+    return [call for call in calls_in(module)
             if isinstance(call.func, cst.Name) and call.func.value == name]
 
 
@@ -203,7 +204,7 @@ def _other_file_calls(callee: Path, root: Path, name: str
                 elif isinstance(small, cst.ImportFrom):
                     imports.add_import_from(small)
         calls = []
-        for call in _calls(module):
+        for call in calls_in(module):
             qualified = imports.qualify(call.func) or ""
             owner, _, called = qualified.rpartition(".")
             # The search for the module's file is the one the cross-file class lookup uses.
@@ -246,17 +247,6 @@ def _relative(path: Path, root: Path) -> str:
         return path.relative_to(root).as_posix()
     except ValueError:
         return str(path)
-
-
-def _calls(node: cst.CSTNode) -> list[cst.Call]:
-    calls: list[cst.Call] = []
-
-    class Collect(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            calls.append(call)
-
-    node.visit(Collect())
-    return calls
 
 
 def _line_of(module: cst.Module, call: cst.Call) -> int:

@@ -19,7 +19,15 @@ from optlint.analysis.imports import ImportTable
 from optlint.config import find_config
 from optlint.diagnostics import Diagnostic
 from optlint.verify.parameters import ParameterValue, candidates, settle
-from optlint.verify.slicing import Slice, Statement, flatten, key_of, reads_of, slice_for
+from optlint.verify.slicing import (
+    Slice,
+    Statement,
+    calls_in,
+    flatten,
+    key_of,
+    reads_of,
+    slice_for,
+)
 from optlint.verify.transform_plan import transform_variants
 
 # What each rule's runtime check exercises: "params" rules are about what is passed to
@@ -103,16 +111,6 @@ class Source:
                 return candidate
         raise LookupError("no statement")
 
-    def calls_in(self, node: cst.CSTNode) -> list[cst.Call]:
-        calls: list[cst.Call] = []
-
-        class Collect(cst.CSTVisitor):
-            def visit_Call(self, call: cst.Call) -> None:
-                calls.append(call)
-
-        node.visit(Collect())
-        return calls
-
     def is_optax_call(self, call: cst.Call) -> bool:
         qualified = self.imports.qualify(call.func) or ""
         return qualified.startswith("optax") or last_name(call) in _OPTAX_WRAPPERS
@@ -146,7 +144,7 @@ def find_anchor(source: Source, node: cst.CSTNode, code: str) -> cst.Call | None
     if code == "OPT004":
         found = next((c for c in calls if last_name(c) == "MultiSteps"), None)
         if found is None:  # zero_nans flagged where the inner optimizer is built
-            found = next((c for s in source.statements for c in source.calls_in(s)
+            found = next((c for s in source.statements for c in calls_in(s)
                           if last_name(c) == "MultiSteps"), None)
         return found
     if code == "OPT002":
@@ -160,12 +158,12 @@ def find_anchor(source: Source, node: cst.CSTNode, code: str) -> cst.Call | None
 
 
 def anchor_key(source: Source, statement: cst.CSTNode, call: cst.Call) -> Anchor:
-    same = [c for c in source.calls_in(statement) if last_name(c) == last_name(call)]
+    same = [c for c in calls_in(statement) if last_name(c) == last_name(call)]
     return Anchor(last_name(call), next(i for i, c in enumerate(same) if c is call))
 
 
 def anchor_again(source: Source, statement: cst.CSTNode, anchor: Anchor) -> cst.Call | None:
-    same = [c for c in source.calls_in(statement) if last_name(c) == anchor.name]
+    same = [c for c in calls_in(statement) if last_name(c) == anchor.name]
     return same[anchor.ordinal] if anchor.ordinal < len(same) else None
 
 
@@ -329,7 +327,7 @@ class Planner:
                                                                          cst.Assign):
             targets = statement.body[0].targets
             assigned = key_of(targets[0].target) if len(targets) == 1 else None
-        inits = [c for s in source.statements for c in source.calls_in(s)
+        inits = [c for s in source.statements for c in calls_in(s)
                  if last_name(c) == "init" and isinstance(c.func, cst.Attribute)
                  and len(c.args) == 1 and c.args[0].keyword is None]
         for init in inits:

@@ -383,3 +383,16 @@ def standin_kind(key: str, parameter: cst.Param | None) -> str | None:
     if _MODEL_NAME.search(key) or annotation.endswith(("Module", "MLP")):
         return "model"
     return None
+
+
+def calls_in(node: cst.CSTNode) -> list[cst.Call]:
+    """Every call inside `node`, in source order (the verifier's trees are small: libcst's
+    visitor is fine here)."""
+    calls: list[cst.Call] = []
+
+    class Collect(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            calls.append(call)
+
+    node.visit(Collect())
+    return calls

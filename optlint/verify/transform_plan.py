@@ -19,7 +19,7 @@ import libcst as cst
 
 from optlint.analysis.callsites import argument_for, positional_params
 from optlint.diagnostics import Diagnostic
-from optlint.verify.slicing import Statement, flatten, key_of, reads_of, slice_for
+from optlint.verify.slicing import Statement, calls_in, flatten, key_of, reads_of, slice_for
 
 if TYPE_CHECKING:
     from optlint.verify.plan import Source
@@ -144,7 +144,7 @@ def _invocations(source: Source, site: cst.CSTNode, function: FunctionNode) -> l
         wanted = key_of(parent.targets[0].target)
         if wanted is None:
             return []
-    return [call for statement in source.statements for call in source.calls_in(statement)
+    return [call for statement in source.statements for call in calls_in(statement)
             if key_of(call.func) == wanted]
 
 
