@@ -7,6 +7,7 @@ real JAX, on the installed versions (optax 0.2.8: see the expectations below).
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -204,6 +205,15 @@ def test_examples_all_verified(examples_rows: list[dict[str, Any]]) -> None:
     assert "stand-in model" in optim[("optim.py", 34, "OPT001")]["notes"]  # `model` parameter
     assert optim[("optim.py", 30, "OPT004")]["original"]["status"] == "misbehaved"
     assert optim[("optim.py", 24, "OPT002")]["fixed"]["status"] == "ok"
+
+
+def test_an_exception_without_a_message_says_where_it_was_raised(
+        examples_rows: list[dict[str, Any]]) -> None:
+    # L-BFGS given the whole model: jax raises a bare `AttributeError` deep in its own code.
+    [row, *_] = [r for r in examples_rows if r["code"] == "OPT005"]
+    assert row["original"]["exception"] == "AttributeError"
+    assert re.fullmatch(r"\(no message; raised in \w+ at jax/\S+\.py:\d+\)",
+                        row["original"]["message"]), row["original"]
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,7 @@ import keyword
 import os
 import sys
 import time
+import traceback
 import types
 from typing import Any
 
@@ -39,8 +40,17 @@ def emit(record: dict[str, Any]) -> None:
 
 
 def first_line(error: BaseException) -> str:
+    """The message's first line; for an exception raised without one (`raise AttributeError`),
+    where it was raised, which is then the only clue."""
     text = str(error).strip()
-    return text.splitlines()[0] if text else ""
+    if text:
+        return text.splitlines()[0]
+    frames = traceback.extract_tb(error.__traceback__)
+    if not frames:
+        return ""
+    where = frames[-1]
+    filename = where.filename.replace(os.sep, "/").rsplit("site-packages/", 1)[-1]
+    return f"(no message; raised in {where.name} at {filename}:{where.lineno})"
 
 
 def error_pair(error: BaseException) -> list[str]:
