@@ -365,3 +365,18 @@ def test_helper_parameters_take_the_callers_arguments_in_the_same_file() -> None
         probe(like(params))
     """)
     assert not isinstance(value, ModuleValue)
+
+
+def test_a_helper_whose_result_is_called_is_not_followed(tmp_path: Path) -> None:
+    # What another file's helper returns comes back without its functions (they are read
+    # through that file's scopes), so calling it gives nothing: the file is not even parsed.
+    _helper_package(tmp_path)
+    source = "from pkg.masks import mask_function\nprobe(mask_function()(params))\n"
+    module = cst.parse_module(source)
+    index = build_index(module)
+    project = ProjectIndex(tmp_path)
+    inference = Inference(index, project, str(tmp_path / "train.py"))
+    outer = [site for site in index.calls if isinstance(site.node.func, cst.Call)][0]
+    assert isinstance(outer.node.func, cst.Call)
+    inference.value_of(outer.node.func, outer.scope, outer.order)
+    assert project.parsed_files() == []

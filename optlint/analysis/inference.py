@@ -72,6 +72,7 @@ class Inference:
         # Param node) -> what the call passes them. Answers then depend on the call, so they are
         # memoised apart from `_memo` (see `_returned`).
         self._frame: dict[int, Value] = {}
+        self._called_results: set[int] | None = None  # ids of calls whose result is called
         self._active: set[tuple[int, int]] = set()
         self._leaves_memo: dict[int, Leaves] = {}
         self._module_memo: dict[int, bool] = {}
@@ -403,6 +404,14 @@ class Inference:
         project = self.project
         if project is None or project.following > _MAX_DEPTH:
             return UNKNOWN  # a chain of helpers through many files: not worth following
+        if self._called_results is None:
+            self._called_results = {id(site.node.func) for site in self.index.calls
+                                    if isinstance(site.node.func, cst.Call)}
+        if id(call) in self._called_results:
+            # `helper(x)(y)`: what comes back from another file is handed over without the
+            # functions and factories only that file can read (see `_portable`); calling what
+            # is left gives the rules nothing, and rules ask about every callee: not worth a parse.
+            return UNKNOWN
 
         def arguments_reach() -> bool:
             # A file that never reaches equinox or optax can still pass on a module it is given.

@@ -17,7 +17,7 @@ from optlint.analysis import apis
 from optlint.analysis.callsites import CallSites, FunctionNode, Invocation
 from optlint.analysis.index import FileIndex
 from optlint.analysis.inference import Inference, argument
-from optlint.analysis.values import FunctionValue, TransformedFunction
+from optlint.analysis.values import FunctionValue, LibraryRef, PartialValue, TransformedFunction
 
 
 @dataclass(frozen=True)
@@ -42,6 +42,12 @@ def transform_sites(index: FileIndex, inference: Inference,
                 if site is not None:
                     yield site
     for call_site in index.calls:
+        # Only a transformation or a partial of one can return a transformed function: asking
+        # for the value of any other call would follow every helper it calls, in other files too.
+        callee = inference.value_of(call_site.node.func, call_site.scope, call_site.order)
+        if not (isinstance(callee, PartialValue) or (
+                isinstance(callee, LibraryRef) and callee.name in apis.JAX_FUNCTION_TRANSFORMS)):
+            continue
         value = inference.value_of(call_site.node, call_site.scope, call_site.order)
         if not (isinstance(value, TransformedFunction) and value.call is call_site.node
                 and value.transform in apis.JAX_FUNCTION_TRANSFORMS
