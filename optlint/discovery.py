@@ -40,7 +40,10 @@ def discover(paths: list[Path], settings: Settings, force_exclude: bool = False,
 def _is_excluded(path: Path, base: Path, excluded: pathspec.PathSpec) -> bool:
     """Whether a pattern matches the path relative to `base` (the project root, or the folder
     named on the command line when that folder is itself under an excluded one)."""
-    resolved = path.resolve()
+    return _is_excluded_resolved(path.resolve(), base, excluded)
+
+
+def _is_excluded_resolved(resolved: Path, base: Path, excluded: pathspec.PathSpec) -> bool:
     try:
         relative = resolved.relative_to(base).as_posix()
     except ValueError:
@@ -66,22 +69,24 @@ def _walk(top: Path, root: Path, excluded: pathspec.PathSpec, respect_gitignore:
             local = resolved / ".gitignore"
             if local.is_file():
                 ignores.append((resolved, _spec(local.read_text(errors="replace").splitlines())))
+        # Children are matched by their path inside the resolved folder (one `resolve` per
+        # folder, not per file): a symbolic link is excluded or ignored by its own name.
         kept_dirs = []
         for name in sorted(dirnames):
-            child = folder_path / name
-            if (_is_excluded(child, base, excluded)
-                    or _gitignored(child.resolve(), ignores, True)):
+            child = resolved / name
+            if (_is_excluded_resolved(child, base, excluded)
+                    or _gitignored(child, ignores, True)):
                 continue
             kept_dirs.append(name)
         dirnames[:] = kept_dirs
         for name in sorted(filenames):
             if not name.endswith(suffixes):
                 continue
-            child = folder_path / name
-            if (_is_excluded(child, base, excluded)
-                    or _gitignored(child.resolve(), ignores, False)):
+            child = resolved / name
+            if (_is_excluded_resolved(child, base, excluded)
+                    or _gitignored(child, ignores, False)):
                 continue
-            found.append(child)
+            found.append(folder_path / name)
     return found
 
 

@@ -82,9 +82,9 @@ class Linter:
     # one pass over one text ----------------------------------------------------------------
     def lint_text(self, text: str, filename: str) -> FileResult:
         result = FileResult(filename, original=text)
-        relative = self.relative(filename)
         if not self.may_match(text):
             return result
+        relative = self.relative(filename)
         try:
             inference = self.project.analyse(text, filename)
         except cst.ParserSyntaxError as error:
@@ -94,7 +94,7 @@ class Linter:
             return self._lint_indexed(result, inference, text, relative)
         finally:
             if not self.project.keeps(inference):
-                inference.index.release()
+                inference.release()
 
     def _lint_indexed(self, result: FileResult, inference: Inference, text: str,
                       relative: str) -> FileResult:

@@ -78,6 +78,14 @@ class Inference:
         self._module_memo: dict[int, bool] = {}
 
     # public API ---------------------------------------------------------------------------
+    def release(self) -> None:
+        """Break the reference cycles of a file done with (memoised values such as ClassRef
+        point back here; the index's scopes and bindings point at each other), so reference
+        counting frees the file's tree at once. Must not be used afterwards."""
+        self._memo = {}
+        self._frame = {}
+        self.index.release()
+
     def qualify(self, node: cst.BaseExpression) -> str | None:
         return self.index.imports.qualify(node)
 
