@@ -281,6 +281,7 @@ def _collector_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        gc.unfreeze()  # a caller in the same process (an editor, tests) keeps a normal collector
         if was_enabled:
             gc.enable()
 

@@ -181,8 +181,8 @@ def _summary(request: CheckRequest, results: list[FileResult], remaining: list[D
     if unchecked:
         noun = "file" if unchecked == 1 else "files"
         problems = len(remaining) + fixed
-        return (f"Found {problems} problem{'' if problems == 1 else 's'}; {unchecked} {noun} "
-                f"could not be checked or fixed (errors above).")
+        return (f"Found {problems} problem{'' if problems == 1 else 's'}; errors in "
+                f"{unchecked} {noun} (above): what they report was not checked.")
     if not remaining and not fixed:
         return "All checks passed!"
     total = len(remaining) + fixed

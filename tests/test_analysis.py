@@ -380,3 +380,59 @@ def test_a_helper_whose_result_is_called_is_not_followed(tmp_path: Path) -> None
     assert isinstance(outer.node.func, cst.Call)
     inference.value_of(outer.node.func, outer.scope, outer.order)
     assert project.parsed_files() == []
+
+
+def test_helpers_calling_helpers_are_inferred_once_per_arguments(tmp_path: Path) -> None:
+    # Each helper returns one of two others: re-inferred along every path, 30 of them would take
+    # 2**30 steps; inferred once per (helper, arguments) they take a few dozen.
+    helpers = "".join(f"def f{k}(x, y):\n    if x:\n        return f{k + 1}(x, y)\n"
+                      f"    return f{k + 2}(y, x)\n\n" for k in range(30))
+    source = ("import equinox as eqx\n" + helpers + "def f30(x, y):\n    return x\n\n"
+              "def f31(x, y):\n    return y\n\n"
+              "m = eqx.nn.MLP(2, 2, 4, 2, key=k)\nprobe(f0(m, m))\n")
+    module = cst.parse_module(source)
+    index = build_index(module)
+    inference = Inference(index, None, None)
+    site = [s for s in index.calls if isinstance(s.node.func, cst.Name)
+            and s.node.func.value == "probe"][-1]
+    value = inference.value_of(site.node.args[0].value, site.scope, site.order)
+    assert isinstance(value, ModuleValue) and value.class_name == "MLP"
+    assert len(inference._frame_results) <= 2 * 32
+
+
+def _reexported_helper_project(root: Path) -> None:
+    package = root / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("from .models import Net\nfrom .helpers import pick\n")
+    (package / "models.py").write_text(
+        "import equinox as eqx\n\nclass Net(eqx.Module):\n    mlp: eqx.nn.MLP\n")
+    (package / "helpers.py").write_text("def pick(a, b):\n    return a\n")
+
+
+def test_a_helper_first_called_without_a_module_is_still_followed_later(tmp_path: Path) -> None:
+    # `helpers.py` never reaches equinox: it is followed only for calls that pass it a module,
+    # whatever calls came before (an earlier `pick(1, 2)` must not decide for later ones).
+    _reexported_helper_project(tmp_path)
+    module = cst.parse_module("import equinox as eqx\nfrom pkg import pick\nprobe(pick(1, 2))\n"
+                              "m = eqx.nn.MLP(2, 2, 4, 2, key=k)\nprobe(pick(m, m))\n")
+    index = build_index(module)
+    inference = Inference(index, ProjectIndex(tmp_path), str(tmp_path / "main.py"))
+    first, second = [inference.value_of(s.node.args[0].value, s.scope, s.order)
+                     for s in index.calls if isinstance(s.node.func, cst.Name)
+                     and s.node.func.value == "probe"]
+    assert not isinstance(first, ModuleValue)
+    assert isinstance(second, ModuleValue) and second.class_name == "MLP"
+
+
+def test_the_reach_gate_sees_imports_after_a_semicolon_or_colon(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "base.py").write_text(
+        "import equinox as eqx\n\nclass Base(eqx.Module):\n    mlp: eqx.nn.MLP\n")
+    for header in ("import os; from pkg.base import Base\n",
+                   "if TYPE_CHECKING: from .base import Base\n"):
+        (package / "net.py").write_text(header + "\nclass Net(Base):\n    pass\n")
+        value = infer_last_call_arg("from pkg.net import Net\nprobe(Net())\n",
+                                    tmp_path / "train.py", tmp_path)
+        assert isinstance(value, ModuleValue) and value.class_name == "Net", header

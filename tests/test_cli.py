@@ -158,7 +158,7 @@ def test_undecodable_file_is_one_line_and_others_checked(tmp_path: Path) -> None
     assert "Traceback" not in result.stderr and "train.py:7:28" in result.stdout
     assert result.returncode == 2  # bad input is never "all checks passed"
     assert result.stderr.splitlines()[-1] == (
-        "Found 1 problem; 1 file could not be checked or fixed (errors above).")
+        "Found 1 problem; errors in 1 file (above): what they report was not checked.")
 
 
 def test_missing_path_is_a_usage_error(tmp_path: Path) -> None:

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from optlint.analysis.project import ProjectIndex
 
 _MAX_DEPTH = 40
+_MAX_FRAMES = 2000  # distinct (helper, arguments) pairs inferred per file, at most
 # Where each Optax wrapper keeps the transformation(s) it wraps: (positional index, keyword).
 _WRAPPED = {
     "optax.MultiSteps": (0, "opt"),
@@ -73,6 +74,9 @@ class Inference:
         # memoised apart from `_memo` (see `_returned`).
         self._frame: dict[int, Value] = {}
         self._called_results: set[int] | None = None  # ids of calls whose result is called
+        # (function node id, frame as (param id, value id) pairs) -> (frame, returned value)
+        self._frame_results: dict[tuple[int, frozenset[tuple[int, int]]],
+                                  tuple[dict[int, Value], Value]] = {}
         self._active: set[tuple[int, int]] = set()
         self._leaves_memo: dict[int, Leaves] = {}
         self._module_memo: dict[int, bool] = {}
@@ -84,6 +88,7 @@ class Inference:
         counting frees the file's tree at once. Must not be used afterwards."""
         self._memo = {}
         self._frame = {}
+        self._frame_results = {}
         self.index.release()
 
     def qualify(self, node: cst.BaseExpression) -> str | None:
@@ -431,6 +436,9 @@ class Inference:
             return UNKNOWN
         function, owner = found
         passed = self._passed(function, call, scope, order)
+        if owner is not self:  # the other file reads only what it can read (see `_portable`)
+            portable = {param: _portable(value) for param, value in passed.items()}
+            passed = {param: value for param, value in portable.items() if value is not UNKNOWN}
         project.following += 1
         try:
             returned = owner._returned(function, passed)
@@ -443,12 +451,25 @@ class Inference:
         if info is None:
             return UNKNOWN
         if passed and info.scope.self_name is None:  # a method's parameters shift by `self`
+            frame = {**self._frame, **passed}
+            # Helpers calling helpers with the same values would otherwise be re-inferred along
+            # every path through them (exponential in the chain's length): one answer per
+            # (function, frame). The frame is kept in the entry so the ids stay its values'.
+            key = (id(function.node), frozenset((param, id(value))
+                                                for param, value in frame.items()))
+            known = self._frame_results.get(key)
+            if known is not None:
+                return known[1]
+            if len(self._frame_results) >= _MAX_FRAMES:
+                return UNKNOWN  # a file whose helpers fan out without end: stop asking
             saved = self._frame, self._memo
-            self._frame, self._memo = {**self._frame, **passed}, {}
+            self._frame, self._memo = frame, {}
             try:
-                return self._first_return(info)
+                value = self._first_return(info)
             finally:
                 self._frame, self._memo = saved
+            self._frame_results[key] = (frame, value)
+            return value
         return self._first_return(info)
 
     def _first_return(self, info: FunctionInfo) -> Value:

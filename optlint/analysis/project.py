@@ -57,7 +57,7 @@ class ProjectIndex:
                 or not module or not name[:1].isupper()):
             return None
         # Where the search starts depends on the importing file's folder, so that is in the key.
-        key = (qualified, str(Path(from_file).parent) if from_file else "")
+        key = (qualified, str(self._folder_of(from_file)) if from_file else "")
         if key not in self._resolved:
             self._resolved[key] = self._resolve(module, name, from_file, hops)
         return self._resolved[key]
@@ -76,27 +76,31 @@ class ProjectIndex:
 
         Its file is parsed only when it reaches equinox or optax, or when `arguments_reach()` says
         the call hands it a module or a transformation (asked only then: it infers arguments)."""
+        found = self._function_lookup(qualified, from_file, True, hops)
+        if isinstance(found, _Unreached):
+            if not arguments_reach():
+                return None
+            found = self._function_lookup(qualified, from_file, False, hops)
+        return None if isinstance(found, _Unreached) else found
+
+    def _function_lookup(self, qualified: str, from_file: str | None, gated: bool,
+                         hops: int) -> tuple[FunctionValue, Inference] | _Unreached | None:
+        """One search, through re-exports; `_UNREACHED` when the gate stopped it at any hop,
+        so the caller decides about an ungated search whichever hop the gate stopped."""
         module, _, name = qualified.rpartition(".")
         if hops > _MAX_REEXPORT_HOPS or qualified.split(".", 1)[0] in _LIBRARIES or not module:
             return None
         folder = str(self._folder_of(from_file)) if from_file else ""
-        for gated in (True, False):
-            key = (qualified, folder, gated)
-            if key not in self._functions:
-                self._functions[key] = self._find(
-                    module, name, from_file, _module_function, gated,
-                    lambda reexported, path: self.resolve_function(
-                        reexported, path, arguments_reach, hops + 1))
-            found = self._functions[key]
-            if not isinstance(found, _Unreached):
-                return found
-            if not arguments_reach():
-                return None
-        return None
+        key = (qualified, folder, gated)
+        if key not in self._functions:
+            self._functions[key] = self._find(
+                module, name, from_file, _module_function, gated,
+                lambda reexported, path: self._function_lookup(reexported, path, gated, hops + 1))
+        return self._functions[key]
 
     def _find(self, module: str, name: str, from_file: str | None,
               pick: Callable[[Inference, str], _Found | None], gated: bool,
-              reexport: Callable[[str, str], tuple[_Found, Inference] | None],
+              reexport: Callable[[str, str], tuple[_Found, Inference] | _Unreached | None],
               ) -> tuple[_Found, Inference] | _Unreached | None:
         for path in self._candidate_files(module, from_file):
             if gated and not self._reach.reaches(path.resolve()):

@@ -16,6 +16,7 @@ import builtins
 import json
 import keyword
 import os
+import re
 import sys
 import time
 import traceback
@@ -39,12 +40,16 @@ def emit(record: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+
+
 def first_line(error: BaseException) -> str:
     """The message's first line; for an exception raised without one (`raise AttributeError`),
     where it was raised, which is then the only clue."""
     text = str(error).strip()
     if text:
-        return text.splitlines()[0]
+        # `<function loss at 0x7f...>`: the address changes from run to run; the name is enough.
+        return _ADDRESS.sub("", text.splitlines()[0])
     frames = traceback.extract_tb(error.__traceback__)
     if not frames:
         return ""
