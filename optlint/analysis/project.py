@@ -102,7 +102,7 @@ class ProjectIndex:
               pick: Callable[[Inference, str], _Found | None], gated: bool,
               reexport: Callable[[str, str], tuple[_Found, Inference] | _Unreached | None],
               ) -> tuple[_Found, Inference] | _Unreached | None:
-        for path in self._candidate_files(module, from_file):
+        for path in self.candidate_files(module, from_file):
             if gated and not self._reach.reaches(path.resolve()):
                 return _UNREACHED  # not worth a parse
             owner = self._inference_for(path)
@@ -121,9 +121,10 @@ class ProjectIndex:
     def _project_files(self, module: str, from_file: str) -> list[Path]:
         if module.lstrip(".") and module.split(".", 1)[0] in _LIBRARIES:
             return []
-        return self._candidate_files(module, from_file)
+        return self.candidate_files(module, from_file)
 
-    def _candidate_files(self, module: str, from_file: str | None) -> list[Path]:
+    def candidate_files(self, module: str, from_file: str | None) -> list[Path]:
+        """The project files `import module` may name, seen from `from_file`."""
         relative = len(module) - len(module.lstrip("."))
         parts = [part for part in module.lstrip(".").split(".") if part]
         if relative:

@@ -208,7 +208,7 @@ def _other_file_calls(callee: Path, root: Path, name: str
             qualified = imports.qualify(call.func) or ""
             owner, _, called = qualified.rpartition(".")
             # The search for the module's file is the one the cross-file class lookup uses.
-            if called == name and owner and callee in project._candidate_files(owner, str(path)):
+            if called == name and owner and callee in project.candidate_files(owner, str(path)):
                 calls.append(call)
         if calls:
             yield f"the call at {_relative(path, root)}:{{}}", module, calls
