@@ -18,6 +18,10 @@ from optlint.analysis.walk import walk
 BindingKind = Literal["assign", "def", "class", "param", "opaque"]
 
 
+# "After everything": the order at which a function body's returns are read.
+LATER = 10**9
+
+
 @dataclass
 class Binding:
     kind: BindingKind

@@ -12,7 +12,9 @@ import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.imports import dotted_name
-from optlint.analysis.index import Binding, ClassInfo, FileIndex, FunctionInfo, Scope
+from optlint.analysis.helper_calls import HelperCalls
+from optlint.analysis.index import LATER as _LATER
+from optlint.analysis.index import Binding, ClassInfo, FileIndex, Scope
 from optlint.analysis.values import (
     ARRAYS,
     UNKNOWN,
@@ -38,7 +40,6 @@ if TYPE_CHECKING:
     from optlint.analysis.project import ProjectIndex
 
 _MAX_DEPTH = 40
-_MAX_FRAMES = 2000  # distinct (helper, arguments) pairs inferred per file, at most
 # Where each Optax wrapper keeps the transformation(s) it wraps: (positional index, keyword).
 _WRAPPED = {
     "optax.MultiSteps": (0, "opt"),
@@ -48,7 +49,6 @@ _WRAPPED = {
     "optax.lookahead": (0, "fast_optimizer"),
     "optax.contrib.reduce_on_plateau": (None, None),
 }
-_LATER = 10**9  # "after everything": the order at which a function body's returns are read
 
 
 def argument(call: cst.Call, position: int | None, keyword: str | None) -> cst.Arg | None:
@@ -62,21 +62,18 @@ def argument(call: cst.Call, position: int | None, keyword: str | None) -> cst.A
     return None
 
 
-class Inference:
+class Inference(HelperCalls):
     def __init__(self, index: FileIndex, project: ProjectIndex | None = None,
                  path: str | None = None) -> None:
         self.index = index
         self.project = project
         self.path = path
-        self._memo: dict[tuple[int, int], Value] = {}
-        # While a helper's return is inferred for one call: its parameters (by the id of their
-        # Param node) -> what the call passes them. Answers then depend on the call, so they are
-        # memoised apart from `_memo` (see `_returned`).
-        self._frame: dict[int, Value] = {}
-        self._called_results: set[int] | None = None  # ids of calls whose result is called
-        # (function node id, frame as (param id, value id) pairs) -> (frame, returned value)
-        self._frame_results: dict[tuple[int, frozenset[tuple[int, int]]],
-                                  tuple[dict[int, Value], Value]] = {}
+        self._memo = {}
+        # Helper calls (see helper_calls.py): answers under a frame depend on the call, so they
+        # are memoised apart from `_memo`.
+        self._frame = {}
+        self._called_results = None
+        self._frame_results = {}
         self._active: set[tuple[int, int]] = set()
         self._leaves_memo: dict[int, Leaves] = {}
         self._module_memo: dict[int, bool] = {}
@@ -400,85 +397,6 @@ class Inference:
         where = partial if own is None and given is not None else call
         return InjectFactory(inner_value, where, static_arg_names(given))
 
-    def _passed(self, function: FunctionValue, call: cst.Call, scope: Scope,
-                order: int) -> dict[int, Value]:
-        """What `call` passes the parameters of `function`, where it is known (by Param id)."""
-        passed: dict[int, Value] = {}
-        for param, expr in _arguments(function.node, call):
-            value = self.value_of(expr, scope, order)
-            if value is not UNKNOWN:
-                passed[id(param)] = value
-        return passed
-
-    def _project_call(self, callee: LibraryRef, call: cst.Call, scope: Scope,
-                      order: int) -> Value:
-        """A call to a function imported from another file of the project: what it returns for
-        these arguments, inferred in its own file (which the caller's values are handed to)."""
-        project = self.project
-        if project is None or project.following > _MAX_DEPTH:
-            return UNKNOWN  # a chain of helpers through many files: not worth following
-        if self._called_results is None:
-            self._called_results = {id(site.node.func) for site in self.index.calls
-                                    if isinstance(site.node.func, cst.Call)}
-        if id(call) in self._called_results:
-            # `helper(x)(y)`: what comes back from another file is handed over without the
-            # functions and factories only that file can read (see `_portable`); calling what
-            # is left gives the rules nothing, and rules ask about every callee: not worth a parse.
-            return UNKNOWN
-
-        def arguments_reach() -> bool:
-            # A file that never reaches equinox or optax can still pass on a module it is given.
-            return any(isinstance(self.value_of(arg.value, scope, order),
-                                  (ModuleValue, TransformValue)) for arg in call.args)
-
-        found = project.resolve_function(callee.name, callee.origin or self.path, arguments_reach)
-        if found is None:
-            return UNKNOWN
-        function, owner = found
-        passed = self._passed(function, call, scope, order)
-        if owner is not self:  # the other file reads only what it can read (see `_portable`)
-            portable = {param: _portable(value) for param, value in passed.items()}
-            passed = {param: value for param, value in portable.items() if value is not UNKNOWN}
-        project.following += 1
-        try:
-            returned = owner._returned(function, passed)
-        finally:
-            project.following -= 1
-        return returned if owner is self else _portable(returned)
-
-    def _returned(self, function: FunctionValue, passed: dict[int, Value] | None = None) -> Value:
-        info = self.index.functions.get(function.node)
-        if info is None:
-            return UNKNOWN
-        if passed and info.scope.self_name is None:  # a method's parameters shift by `self`
-            frame = {**self._frame, **passed}
-            # Helpers calling helpers with the same values would otherwise be re-inferred along
-            # every path through them (exponential in the chain's length): one answer per
-            # (function, frame). The frame is kept in the entry so the ids stay its values'.
-            key = (id(function.node), frozenset((param, id(value))
-                                                for param, value in frame.items()))
-            known = self._frame_results.get(key)
-            if known is not None:
-                return known[1]
-            if len(self._frame_results) >= _MAX_FRAMES:
-                return UNKNOWN  # a file whose helpers fan out without end: stop asking
-            saved = self._frame, self._memo
-            self._frame, self._memo = frame, {}
-            try:
-                value = self._first_return(info)
-            finally:
-                self._frame, self._memo = saved
-            self._frame_results[key] = (frame, value)
-            return value
-        return self._first_return(info)
-
-    def _first_return(self, info: FunctionInfo) -> Value:
-        for expr in info.returns:
-            value = self.value_of(expr, info.scope, _LATER)
-            if value is not UNKNOWN:
-                return value
-        return UNKNOWN
-
     def _library_call(self, name: str, call: cst.Call, scope: Scope, order: int) -> Value:
         def arg_value(position: int | None, keyword: str | None) -> Value:
             arg = argument(call, position, keyword)
@@ -655,42 +573,6 @@ class Inference:
                      if not (isinstance(item, cst.Ellipsis) or dotted_name(item) == "None")]
             return worst_leaves(parts) if parts else UNKNOWN_LEAVES
         return UNKNOWN_LEAVES
-
-
-def _arguments(function: cst.FunctionDef | cst.Lambda,
-               call: cst.Call) -> list[tuple[cst.Param, cst.BaseExpression]]:
-    """(parameter, expression) for each parameter `call` passes by position or keyword."""
-    params = function.params
-    positional = [*params.posonly_params, *params.params]
-    by_name = {param.name.value: param for param in (*params.params, *params.kwonly_params)}
-    found: list[tuple[cst.Param, cst.BaseExpression]] = []
-    position: int | None = 0
-    for arg in call.args:
-        if arg.star == "*":
-            position = None  # `f(*args)`: the positions after it cannot be told
-        elif arg.keyword is not None:
-            if arg.keyword.value in by_name:
-                found.append((by_name[arg.keyword.value], arg.value))
-        elif not arg.star and position is not None:
-            if position < len(positional):
-                found.append((positional[position], arg.value))
-            position += 1
-    return found
-
-
-def _portable(value: Value) -> Value:
-    """A value returned from another file, less what only that file's index can interpret.
-
-    Functions, partials and inject factories are read through their file's scopes and nodes, which
-    the caller's index does not hold; transformations and modules are read by their parts alone
-    (a rule that edits a transformation's call checks that the call is in its own file)."""
-    if isinstance(value, (FunctionValue, PartialValue, TransformedFunction, InjectFactory)):
-        return UNKNOWN
-    if isinstance(value, SequenceValue):
-        return SequenceValue(value.kind, tuple(_portable(item) for item in value.items))
-    if isinstance(value, DictValue):
-        return DictValue(tuple((key, _portable(item)) for key, item in value.items))
-    return value
 
 
 def _is_jit(transform: str) -> bool:
