@@ -17,7 +17,8 @@ class DiscoveryError(Exception):
 
 
 def _spec(patterns: list[str]) -> pathspec.PathSpec:
-    return pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+    # Git's own matching rules (the "gitwildmatch" name is deprecated in pathspec).
+    return pathspec.GitIgnoreSpec.from_lines(patterns)
 
 
 def discover(paths: list[Path], settings: Settings, force_exclude: bool = False,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -21,8 +20,10 @@ import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from optlint.analysis.callsites import argument_for
-from optlint.analysis.imports import ImportTable
+from optlint.analysis.index import build_index
 from optlint.analysis.project import ProjectIndex
+from optlint.config import Settings
+from optlint.discovery import discover
 from optlint.source import SourceError, decode
 from optlint.verify.slicing import (
     Slice,
@@ -35,7 +36,6 @@ from optlint.verify.slicing import (
 )
 
 # Folders of a project that hold no code of the project's own.
-_SKIPPED_FOLDERS = {"__pycache__", "node_modules", "site-packages", "venv", "build", "dist"}
 _MAX_INLINE_DEPTH = 8
 
 
@@ -195,35 +195,25 @@ def _other_file_calls(callee: Path, root: Path, name: str
             continue
         if module is None:
             continue
-        imports = ImportTable()
-        for statement in walk_statements(module.body):
-            smalls = statement.body if isinstance(statement, cst.SimpleStatementLine) else []
-            for small in smalls:
-                if isinstance(small, cst.Import):
-                    imports.add_import(small)
-                elif isinstance(small, cst.ImportFrom):
-                    imports.add_import_from(small)
+        # The same walk that linting uses gives the file's imports and calls.
+        index = build_index(module)
         calls = []
-        for call in calls_in(module):
-            qualified = imports.qualify(call.func) or ""
+        for site in index.calls:
+            qualified = index.imports.qualify(site.node.func) or ""
             owner, _, called = qualified.rpartition(".")
             # The search for the module's file is the one the cross-file class lookup uses.
             if called == name and owner and callee in project.candidate_files(owner, str(path)):
-                calls.append(call)
+                calls.append(site.node)
         if calls:
             yield f"the call at {_relative(path, root)}:{{}}", module, calls
 
 
 @lru_cache(maxsize=8)
 def _project_files(root: Path) -> tuple[Path, ...]:
-    """The project's Python files, sorted; hidden folders and environments left out."""
-    found: list[Path] = []
-    for folder, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".")
-                             and d not in _SKIPPED_FOLDERS
-                             and not Path(folder, d, "pyvenv.cfg").is_file())
-        found.extend(Path(folder, f).resolve() for f in filenames if f.endswith(".py"))
-    return tuple(sorted(found))
+    """The project's Python files, sorted, found as `optlint check` finds them (default
+    excludes and .gitignore)."""
+    files = discover([root], Settings(project_root=root), suffixes=(".py",))
+    return tuple(sorted(path.resolve() for path in files))
 
 
 @lru_cache(maxsize=256)
