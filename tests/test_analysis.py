@@ -33,6 +33,19 @@ def qualify_all(source: str) -> dict[str, str | None]:
     return names
 
 
+def write_package(root: Path, files: dict[str, str]) -> Path:
+    """`root/pkg/` with the given files; an empty `__init__.py` unless one is given."""
+    package = root / "pkg"
+    package.mkdir()
+    for name, text in {"__init__.py": "", **files}.items():
+        (package / name).write_text(text)
+    return package
+
+
+# A module class in its own file, for lookups that must reach it through other files.
+BASE_MODULE = "import equinox as eqx\n\nclass Base(eqx.Module):\n    mlp: eqx.nn.MLP\n"
+
+
 def test_import_aliases_resolve_to_qualified_names() -> None:
     names = qualify_all("""
         import optax as ox
@@ -167,16 +180,14 @@ def test_later_assignment_does_not_leak_backwards() -> None:
 
 
 def test_classes_from_other_project_files(tmp_path: Path) -> None:
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("from .models import Net\n")
-    (package / "models.py").write_text(textwrap.dedent("""
+    package = write_package(tmp_path, {"__init__.py": "from .models import Net\n",
+                                       "models.py": textwrap.dedent("""
         import equinox as eqx
         import jax
 
         class Net(eqx.Module):
             mlp: eqx.nn.MLP
-    """))
+    """)})
     train = tmp_path / "train.py"
     for source in ("from pkg.models import Net\nprobe(Net())\n",
                    "from pkg import Net\nprobe(Net())\n",
@@ -201,12 +212,8 @@ def test_cycles_and_unknowns_do_not_hang() -> None:
 
 def test_a_base_class_in_a_third_file_is_followed(tmp_path: Path) -> None:
     # net.py never names equinox: it reaches it through the base class it imports.
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "base.py").write_text(
-        "import equinox as eqx\n\nclass Base(eqx.Module):\n    mlp: eqx.nn.MLP\n")
-    (package / "net.py").write_text("from .base import Base\n\nclass Net(Base):\n    pass\n")
+    write_package(tmp_path, {"base.py": BASE_MODULE,
+                             "net.py": "from .base import Base\n\nclass Net(Base):\n    pass\n"})
     value = infer_last_call_arg("from pkg.net import Net\nprobe(Net())\n",
                                 tmp_path / "train.py", tmp_path)
     assert isinstance(value, ModuleValue) and value.class_name == "Net"
@@ -214,14 +221,11 @@ def test_a_base_class_in_a_third_file_is_followed(tmp_path: Path) -> None:
 
 
 def test_class_lookups_skip_files_that_cannot_reach_equinox_or_optax(tmp_path: Path) -> None:
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "layout.py").write_text("import numpy as np\n\nclass Tiling:\n    pass\n")
-    (package / "array.py").write_text(
-        "from . import layout\nfrom .layout import (Tiling,\n    np)\n\nclass Fragment:\n"
-        "    def __init__(self):\n        self.tiling = Tiling()\n")
-    (package / "model.py").write_text("from .array import Fragment\nimport equinox as eqx\n")
+    package = write_package(tmp_path, {
+        "layout.py": "import numpy as np\n\nclass Tiling:\n    pass\n",
+        "array.py": "from . import layout\nfrom .layout import (Tiling,\n    np)\n\n"
+                    "class Fragment:\n    def __init__(self):\n        self.tiling = Tiling()\n",
+        "model.py": "from .array import Fragment\nimport equinox as eqx\n"})
     project = ProjectIndex(tmp_path)
     train = str(tmp_path / "train.py")
     assert project.resolve_class("pkg.array.Fragment", train) is None
@@ -252,10 +256,8 @@ def test_imported_modules_lists_every_module_an_import_may_name() -> None:
 
 def _helper_package(tmp_path: Path) -> Path:
     """pkg/masks.py defines helpers; pkg/__init__.py re-exports one of them."""
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("from .masks import decay_mask\n")
-    (package / "masks.py").write_text(textwrap.dedent("""
+    return write_package(tmp_path, {"__init__.py": "from .masks import decay_mask\n",
+                                    "masks.py": textwrap.dedent("""
         import equinox as eqx
         import jax
         import optax
@@ -271,8 +273,7 @@ def _helper_package(tmp_path: Path) -> Path:
 
         def mask_function():
             return lambda params: params
-    """))
-    return package
+    """)})
 
 
 def test_helper_functions_from_other_project_files(tmp_path: Path) -> None:
@@ -312,24 +313,18 @@ def test_helper_functions_from_other_project_files(tmp_path: Path) -> None:
 def test_helpers_calling_each_other_across_files_do_not_hang(tmp_path: Path) -> None:
     from optlint.analysis.values import UNKNOWN
 
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "a.py").write_text(
-        "import equinox as eqx\nfrom pkg.b import g\n\ndef f(x):\n    return g(x)\n")
-    (package / "b.py").write_text(
-        "import optax\nfrom pkg.a import f\n\ndef g(x):\n    return f(x)\n")
+    write_package(tmp_path, {
+        "a.py": "import equinox as eqx\nfrom pkg.b import g\n\ndef f(x):\n    return g(x)\n",
+        "b.py": "import optax\nfrom pkg.a import f\n\ndef g(x):\n    return f(x)\n"})
     value = infer_last_call_arg("from pkg.a import f\nprobe(f(model))\n",
                                 tmp_path / "train.py", tmp_path)
     assert value == UNKNOWN
 
 
 def test_function_lookups_go_through_the_reach_gate(tmp_path: Path) -> None:
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "trees.py").write_text(
-        "import jax\n\ndef like(tree):\n    return jax.tree_util.tree_map(lambda _: 1, tree)\n")
+    write_package(tmp_path, {
+        "trees.py": "import jax\n\ndef like(tree):\n"
+                    "    return jax.tree_util.tree_map(lambda _: 1, tree)\n"})
     project = ProjectIndex(tmp_path)
     train = str(tmp_path / "train.py")
     assert project.resolve_function("pkg.trees.like", train, lambda: False) is None
@@ -400,19 +395,12 @@ def test_helpers_calling_helpers_are_inferred_once_per_arguments(tmp_path: Path)
     assert len(inference._frame_results) <= 2 * 32
 
 
-def _reexported_helper_project(root: Path) -> None:
-    package = root / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("from .models import Net\nfrom .helpers import pick\n")
-    (package / "models.py").write_text(
-        "import equinox as eqx\n\nclass Net(eqx.Module):\n    mlp: eqx.nn.MLP\n")
-    (package / "helpers.py").write_text("def pick(a, b):\n    return a\n")
-
-
 def test_a_helper_first_called_without_a_module_is_still_followed_later(tmp_path: Path) -> None:
     # `helpers.py` never reaches equinox: it is followed only for calls that pass it a module,
     # whatever calls came before (an earlier `pick(1, 2)` must not decide for later ones).
-    _reexported_helper_project(tmp_path)
+    write_package(tmp_path, {
+        "__init__.py": "from .models import Base\nfrom .helpers import pick\n",
+        "models.py": BASE_MODULE, "helpers.py": "def pick(a, b):\n    return a\n"})
     module = cst.parse_module("import equinox as eqx\nfrom pkg import pick\nprobe(pick(1, 2))\n"
                               "m = eqx.nn.MLP(2, 2, 4, 2, key=k)\nprobe(pick(m, m))\n")
     index = build_index(module)
@@ -425,11 +413,7 @@ def test_a_helper_first_called_without_a_module_is_still_followed_later(tmp_path
 
 
 def test_the_reach_gate_sees_imports_after_a_semicolon_or_colon(tmp_path: Path) -> None:
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "base.py").write_text(
-        "import equinox as eqx\n\nclass Base(eqx.Module):\n    mlp: eqx.nn.MLP\n")
+    package = write_package(tmp_path, {"base.py": BASE_MODULE})
     for header in ("import os; from pkg.base import Base\n",
                    "if TYPE_CHECKING: from .base import Base\n"):
         (package / "net.py").write_text(header + "\nclass Net(Base):\n    pass\n")
