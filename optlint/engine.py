@@ -23,7 +23,7 @@ from optlint.analysis.inference import Inference
 from optlint.analysis.project import ProjectIndex
 from optlint.context import RuleContext
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
-from optlint.edits import apply_fixes
+from optlint.edits import apply_fixes, source_lines
 from optlint.notebook import NOTEBOOK_SUFFIX, check_notebook
 from optlint.rules import RULES, SYNTAX_ERROR, UNUSED_NOQA
 from optlint.rules.base import Finding, FixPlan, Rule
@@ -118,7 +118,7 @@ class Linter:
         if not self.options.respect_noqa:
             result.diagnostics = diagnostics
             return result
-        lines = text.splitlines(keepends=True)
+        lines = source_lines(text)
         directives = parse_directives(lines, text, {d.line for d in diagnostics})
         report_unused = self.options.selection.is_enabled(UNUSED_NOQA.code, relative)
         result.diagnostics = apply_suppressions(

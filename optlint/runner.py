@@ -141,6 +141,8 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
     internal = False
     for result in results:
         for error in result.errors:
+            if not request.verbose:  # one line each, even when a message quotes a line break
+                error = error.replace("\r", "\\r").replace("\n", "\\n")
             click.echo(f"error: {error}", err=True)
         for notice in result.notices:
             click.echo(f"note: {notice}", err=True)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import io
 import os
+import re
 import stat
 import tempfile
 import tokenize
@@ -21,11 +21,18 @@ class SourceText:
     encoding: str  # as tokenize names it: "utf-8", "utf-8-sig" (a BOM), "latin-1", ...
 
 
+_FIRST_LINES = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)?")
+
+
 def decode(data: bytes, name: str) -> SourceText:
+    # The coding cookie is looked for in the first two lines as Python counts them: a lone `\r`
+    # ends a line too (tokenize's own readline would give an old Mac file as one line).
+    matches = _FIRST_LINES.finditer(data)
+    lines = iter([match.group() for match, _ in zip(matches, range(2), strict=False)])
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+        encoding, _ = tokenize.detect_encoding(lambda: next(lines, b""))
         text = data.decode(encoding)
-    except (SyntaxError, LookupError, UnicodeDecodeError) as error:
+    except (SyntaxError, LookupError, ValueError) as error:  # ValueError: UnicodeError too
         raise SourceError(f"{name}: cannot decode: {error}") from None
     return SourceText(text, encoding)
 
