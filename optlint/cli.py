@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import traceback
 
 import click
 
@@ -17,7 +18,23 @@ def _codes(value: str | None) -> list[str]:
     return [code.strip().upper() for code in (value or "").split(",") if code.strip()]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """An exception nothing else caught is one `error:` line and exit 2, never exit 1 (which says
+    "findings") nor a traceback (unless --verbose asked for one)."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as error:  # noqa: BLE001 - the last line of defence
+            if "--verbose" in sys.argv or "-v" in sys.argv:
+                traceback.print_exc()
+            click.echo(f"error: internal error: {error!r} (--verbose shows where)", err=True)
+            sys.exit(EXIT_ERROR)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="optlint")
 def main() -> None:
     """optlint: find, fix and prove Equinox + Optax hazards in JAX training code."""

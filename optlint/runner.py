@@ -84,7 +84,7 @@ def run_check(request: CheckRequest) -> int:
         return EXIT_CLEAN
     options = LintOptions(selection, versions, settings.project_root, request.verbose,
                           fix=request.fix or request.diff, unsafe_fixes=request.unsafe_fixes,
-                          write=not request.diff)
+                          write=not request.diff, max_file_size=settings.max_file_size)
     if request.verify and (not request.fix or request.diff or request.paths == ["-"]):
         return fail("--verify works with --fix on files (not with --diff or stdin)")
     if request.paths == ["-"]:
@@ -222,7 +222,7 @@ def render_settings(settings: Settings, versions) -> str:  # type: ignore[no-unt
     rows = [("project-root", str(settings.project_root), "discovered"),
             ("config-file", str(settings.config_path or "none"), "discovered")]
     for attribute in ("select", "extend_select", "ignore", "per_file_ignores", "exclude",
-                      "extend_exclude", "respect_gitignore"):
+                      "extend_exclude", "respect_gitignore", "max_file_size"):
         rows.append((attribute.replace("_", "-"), repr(getattr(settings, attribute)),
                      settings.source_of(attribute)))
     for library in LIBRARIES:
