@@ -37,12 +37,21 @@ def decode(data: bytes, name: str) -> SourceText:
     return SourceText(text, encoding)
 
 
-def read_source(path: Path) -> SourceText:
+def read_bytes(path: Path) -> bytes:
+    """A regular file's bytes. Anything else is refused without waiting: opening a FIFO for
+    reading blocks until a writer comes, so it is opened non-blocking and looked at first."""
     try:
-        data = path.read_bytes()
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(descriptor, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                raise SourceError(f"{path}: cannot read: not a regular file")
+            return handle.read()
     except OSError as error:
         raise SourceError(f"{path}: cannot read: {error.strerror or error}") from None
-    return decode(data, str(path))
+
+
+def read_source(path: Path) -> SourceText:
+    return decode(read_bytes(path), str(path))
 
 
 def write_atomically(path: Path, text: str, encoding: str) -> None:
