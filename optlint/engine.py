@@ -31,7 +31,7 @@ from optlint.parsing import (TooDeep, Unanalysable, deep_call, parse_screened,
 from optlint.rules import RULES, SYNTAX_ERROR, UNUSED_NOQA
 from optlint.rules.base import Finding, FixPlan, Rule
 from optlint.selection import Selection
-from optlint.source import SourceError, read_source, write_atomically
+from optlint.source import SourceError, read_source, write_fixes
 from optlint.suppression import apply_suppressions, parse_directives
 from optlint.versions import LibraryVersions
 
@@ -209,7 +209,10 @@ class Linter:
         result = self.fix_text(source.text, filename)
         if result.fixed is not None and self.options.write:
             try:
-                write_atomically(path, result.fixed, source.encoding)
+                write_fixes(path, result.fixed, source.encoding, source.data)
+            except SourceError as error:
+                result.errors.append(str(error))
+                result.internal_error = True
             except OSError as error:
                 result.errors.append(f"{filename}: cannot write fixes: {error.strerror or error}")
                 result.internal_error = True

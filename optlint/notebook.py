@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
-from optlint.source import SourceError, read_bytes, write_atomically
+from optlint.source import SourceError, read_bytes, write_fixes
 
 if TYPE_CHECKING:
     from optlint.engine import FileResult, Linter
@@ -64,6 +64,7 @@ class CodeCell:
 @dataclass
 class Notebook:
     raw: str  # the file's JSON text
+    data: bytes  # the file's bytes
     encoding: str
     cells: list[CodeCell]
     program: str
@@ -97,7 +98,7 @@ def parse_notebook(data: bytes, path: str) -> Notebook | None:
     if _language(content) not in ("python", None):
         return None
     token = uuid.uuid4().hex[:12]
-    notebook = Notebook(raw, encoding, [], "", f"# optlint-cell-boundary-{token}",
+    notebook = Notebook(raw, data, encoding, [], "", f"# optlint-cell-boundary-{token}",
                         f"optlint-ipython-{token}", [])
     pieces: list[str] = []
     line = 1
@@ -235,7 +236,10 @@ def check_notebook(linter: Linter, path: Path, data: bytes | None = None) -> Fil
             result.fixes_applied = 0
         elif linter.options.write and data is None:
             try:
-                write_atomically(path, result.fixed, notebook.encoding)
+                write_fixes(path, result.fixed, notebook.encoding, notebook.data)
+            except SourceError as error:
+                result.errors.append(str(error))
+                result.internal_error = True
             except OSError as error:
                 result.errors.append(f"{filename}: cannot write fixes: {error.strerror or error}")
                 result.internal_error = True
