@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 import traceback
 
@@ -32,6 +33,12 @@ class _Commands(click.Group):
                 traceback.print_exc()
             click.echo(f"error: internal error: {error!r} (--verbose shows where)", err=True)
             sys.exit(EXIT_ERROR)
+
+
+def _finite(seconds: float) -> float:
+    if not math.isfinite(seconds):  # FloatRange lets nan through: no comparison is false for it
+        raise click.BadParameter(f"{seconds} is not a number of seconds", param_hint="--timeout")
+    return seconds
 
 
 @click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
@@ -111,6 +118,7 @@ def rule(code: str | None, show_all: bool) -> None:
               help="Interpreter that runs the harness (default: this one).")
 @click.option("--device", type=click.Choice(["cpu", "gpu", "auto"]), default="auto")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0,
+              callback=lambda ctx, param, value: _finite(value),
               help="Seconds per file before its harness (whole process group) is killed.")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
 @click.option("--select", help="Comma-separated codes or prefixes to verify.")
