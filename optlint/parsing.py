@@ -18,6 +18,7 @@ import ast
 import sys
 import threading
 from collections.abc import Callable
+from types import FrameType
 from typing import TypeVar
 
 import libcst as cst
@@ -28,6 +29,7 @@ _Result = TypeVar("_Result")
 # gives libcst, far beyond what CPython's screen lets through.
 _STACK_BYTES = 256 * 1024 * 1024
 _RECURSION_LIMIT = 30_000
+_DEFAULT_RECURSION_LIMIT = 1000  # Python's own default
 _deep = threading.local()
 
 
@@ -46,6 +48,10 @@ def python_syntax_error(text: str, filename: str) -> SyntaxError | None:
     """CPython's syntax error for `text`, None when it parses; TooDeep when the running Python
     cannot build its tree for depth alone. Called on the caller's thread, under the normal
     recursion limit: what this Python could not compile is not analysed either."""
+    # CPython scales its parser's depth limit with the recursion limit, which may be raised here
+    # (a file parsed for a class lookup, from the analysis thread): measure against the default.
+    previous_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(_frames() + _DEFAULT_RECURSION_LIMIT)
     try:
         compile(text, filename, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as error:
@@ -54,7 +60,17 @@ def python_syntax_error(text: str, filename: str) -> SyntaxError | None:
         return _at_nul(str(error), text, filename)
     except (RecursionError, MemoryError):  # CPython's parser's own limits on nesting
         raise TooDeep(filename, "deeper than Python's own parser accepts") from None
+    finally:
+        sys.setrecursionlimit(previous_limit)
     return None
+
+
+def _frames() -> int:
+    frame: FrameType | None = sys._getframe()
+    count = 0
+    while frame is not None:
+        frame, count = frame.f_back, count + 1
+    return count
 
 
 def _at_nul(message: str, text: str, filename: str) -> SyntaxError:
