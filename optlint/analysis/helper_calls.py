@@ -3,7 +3,7 @@
 What a helper returns can depend on what it is given (`def decay_mask(model): return
 tree_map(..., model)`), so its parameters are bound to the call's arguments in a frame, and the
 return is inferred under that frame, memoised per (helper, frame). A helper in another file is
-inferred by that file's own Inference, handed only values it can read there (`_portable`).
+inferred by that file's own Inference, handed only values it can read there (`portable`).
 Part of `Inference` (a base class of it), kept apart so each module has one job.
 """
 
@@ -13,19 +13,16 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import LATER, FileIndex, FunctionInfo, Scope
 from optlint.analysis.values import (
     UNKNOWN,
-    DictValue,
     FunctionValue,
-    InjectFactory,
     LibraryRef,
     ModuleValue,
-    PartialValue,
-    SequenceValue,
-    TransformedFunction,
     TransformValue,
     Value,
+    portable,
 )
 
 if TYPE_CHECKING:
@@ -55,7 +52,7 @@ class HelperCalls:
                 order: int) -> dict[int, Value]:
         """What `call` passes the parameters of `function`, where it is known (by Param id)."""
         passed: dict[int, Value] = {}
-        for param, expr in _arguments(function.node, call):
+        for param, expr in bind_arguments(function.node, call, function.bound):
             value = self.value_of(expr, scope, order)
             if value is not UNKNOWN:
                 passed[id(param)] = value
@@ -73,7 +70,7 @@ class HelperCalls:
                                     if isinstance(site.node.func, cst.Call)}
         if id(call) in self._called_results:
             # `helper(x)(y)`: what comes back from another file is handed over without the
-            # functions and factories only that file can read (see `_portable`); calling what
+            # functions and factories only that file can read (see `portable`); calling what
             # is left gives the rules nothing, and rules ask about every callee: not worth a parse.
             return UNKNOWN
 
@@ -87,21 +84,21 @@ class HelperCalls:
             return UNKNOWN
         function, owner = found
         passed = self._passed(function, call, scope, order)
-        if owner is not self:  # the other file reads only what it can read (see `_portable`)
-            portable = {param: _portable(value) for param, value in passed.items()}
-            passed = {param: value for param, value in portable.items() if value is not UNKNOWN}
+        if owner is not self:  # the other file reads only what it can read (see `portable`)
+            handed = {param: portable(value) for param, value in passed.items()}
+            passed = {param: value for param, value in handed.items() if value is not UNKNOWN}
         project.following += 1
         try:
             returned = owner._returned(function, passed)
         finally:
             project.following -= 1
-        return returned if owner is self else _portable(returned)
+        return returned if owner is self else portable(returned)
 
     def _returned(self, function: FunctionValue, passed: dict[int, Value] | None = None) -> Value:
         info = self.index.functions.get(function.node)
         if info is None:
             return UNKNOWN
-        if passed and info.scope.self_name is None:  # a method's parameters shift by `self`
+        if passed:
             frame = {**self._frame, **passed}
             # Helpers calling helpers with the same values would otherwise be re-inferred along
             # every path through them (exponential in the chain's length): one answer per
@@ -131,37 +128,5 @@ class HelperCalls:
         return UNKNOWN
 
 
-def _arguments(function: cst.FunctionDef | cst.Lambda,
-               call: cst.Call) -> list[tuple[cst.Param, cst.BaseExpression]]:
-    """(parameter, expression) for each parameter `call` passes by position or keyword."""
-    params = function.params
-    positional = [*params.posonly_params, *params.params]
-    by_name = {param.name.value: param for param in (*params.params, *params.kwonly_params)}
-    found: list[tuple[cst.Param, cst.BaseExpression]] = []
-    position: int | None = 0
-    for arg in call.args:
-        if arg.star == "*":
-            position = None  # `f(*args)`: the positions after it cannot be told
-        elif arg.keyword is not None:
-            if arg.keyword.value in by_name:
-                found.append((by_name[arg.keyword.value], arg.value))
-        elif not arg.star and position is not None:
-            if position < len(positional):
-                found.append((positional[position], arg.value))
-            position += 1
-    return found
 
 
-def _portable(value: Value) -> Value:
-    """A value returned from another file, less what only that file's index can interpret.
-
-    Functions, partials and inject factories are read through their file's scopes and nodes, which
-    the caller's index does not hold; transformations and modules are read by their parts alone
-    (a rule that edits a transformation's call checks that the call is in its own file)."""
-    if isinstance(value, (FunctionValue, PartialValue, TransformedFunction, InjectFactory)):
-        return UNKNOWN
-    if isinstance(value, SequenceValue):
-        return SequenceValue(value.kind, tuple(_portable(item) for item in value.items))
-    if isinstance(value, DictValue):
-        return DictValue(tuple((key, _portable(item)) for key, item in value.items))
-    return value

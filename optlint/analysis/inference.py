@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING, Literal
 import libcst as cst
 
 from optlint.analysis import apis
+from optlint.analysis.binding import argument
 from optlint.analysis.imports import dotted_name
 from optlint.analysis.helper_calls import HelperCalls
 from optlint.analysis.index import LATER as _LATER
 from optlint.analysis.index import Binding, ClassInfo, FileIndex, Scope
+from optlint.analysis.parameters import ParameterValues
 from optlint.analysis.values import (
     ARRAYS,
     UNKNOWN,
@@ -51,18 +53,9 @@ _WRAPPED = {
 }
 
 
-def argument(call: cst.Call, position: int | None, keyword: str | None) -> cst.Arg | None:
-    """The argument passed at `position` or as `keyword`, if any."""
-    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
-    if position is not None and position < len(positional):
-        return positional[position]
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == keyword:
-            return arg
-    return None
 
 
-class Inference(HelperCalls):
+class Inference(HelperCalls, ParameterValues):
     def __init__(self, index: FileIndex, project: ProjectIndex | None = None,
                  path: str | None = None) -> None:
         self.index = index
@@ -77,6 +70,10 @@ class Inference(HelperCalls):
         self._active: set[tuple[int, int]] = set()
         self._leaves_memo: dict[int, Leaves] = {}
         self._module_memo: dict[int, bool] = {}
+        # Parameters from their callers (see parameters.py).
+        self._joins = {}
+        self._invocations_memo = {}
+        self._text = None
 
     # public API ---------------------------------------------------------------------------
     def release(self) -> None:
@@ -86,6 +83,8 @@ class Inference(HelperCalls):
         self._memo = {}
         self._frame = {}
         self._frame_results = {}
+        self._joins = {}
+        self._invocations_memo = {}
         self.index.release()
 
     def qualify(self, node: cst.BaseExpression) -> str | None:
@@ -239,8 +238,10 @@ class Inference(HelperCalls):
             return ClassRef(info, self) if info is not None else UNKNOWN
         if binding.kind == "param":
             passed = self._frame.get(id(binding.node))
-            return passed if passed is not None else self._annotated_value(binding.node,
-                                                                            binding.scope)
+            if passed is not None:
+                return passed
+            annotated = self._annotated_value(binding.node, binding.scope)
+            return annotated if annotated is not UNKNOWN else self._parameter_value(binding)
         if binding.kind == "assign" and binding.value is not None and binding.scope is not None:
             value = self.value_of(binding.value, binding.scope, binding.order)
             for position in binding.path:
@@ -315,7 +316,17 @@ class Inference(HelperCalls):
         field = info.fields.get(attr)
         if field is not None and field.annotation is not None:
             return owner._instance_of(owner.value_of(field.annotation, info.scope, _LATER))
-        return UNKNOWN
+        method = owner._method(info, attr)
+        return FunctionValue(method, bound=True) if method is not None else UNKNOWN
+
+    def _method(self, info: ClassInfo, name: str) -> cst.FunctionDef | None:
+        """The `def name` in the class body (not inherited: a base may be anywhere)."""
+        for item in info.node.body.body:
+            if isinstance(item, cst.FunctionDef) and item.name.value == name:
+                plain = not any(isinstance(d.decorator, cst.Name) and d.decorator.value in (
+                    "staticmethod", "classmethod", "property") for d in item.decorators)
+                return item if plain else None
+        return None
 
     # calls --------------------------------------------------------------------------------
     def _infer_call(self, call: cst.Call, scope: Scope, order: int) -> Value:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from optlint.analysis import apis
-from optlint.analysis.inference import argument
+from optlint.analysis.binding import argument
 from optlint.analysis.values import TransformValue, Value
 
 

@@ -16,7 +16,8 @@ import libcst as cst
 from optlint.analysis import apis
 from optlint.analysis.callsites import CallSites, FunctionNode, Invocation
 from optlint.analysis.index import FileIndex
-from optlint.analysis.inference import Inference, argument
+from optlint.analysis.binding import argument
+from optlint.analysis.inference import Inference
 from optlint.analysis.values import FunctionValue, LibraryRef, PartialValue, TransformedFunction
 
 

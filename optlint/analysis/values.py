@@ -117,9 +117,11 @@ class InjectFactory:
 
 @dataclass(frozen=True, eq=False)
 class FunctionValue:
-    """A function or lambda of the checked code."""
+    """A function or lambda of the checked code; `bound` for a method reached through an object
+    (`self.helper`), whose first parameter the object fills."""
 
     node: cst.FunctionDef | cst.Lambda
+    bound: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -187,3 +189,18 @@ def unfiltered_module(value: object) -> ModuleValue | None:
             and value.leaves.kind != "arrays"):
         return value
     return None
+
+
+def portable(value: Value) -> Value:
+    """A value returned from another file, less what only that file's index can interpret.
+
+    Functions, partials and inject factories are read through their file's scopes and nodes, which
+    the caller's index does not hold; transformations and modules are read by their parts alone
+    (a rule that edits a transformation's call checks that the call is in its own file)."""
+    if isinstance(value, (FunctionValue, PartialValue, TransformedFunction, InjectFactory)):
+        return UNKNOWN
+    if isinstance(value, SequenceValue):
+        return SequenceValue(value.kind, tuple(portable(item) for item in value.items))
+    if isinstance(value, DictValue):
+        return DictValue(tuple((key, portable(item)) for key, item in value.items))
+    return value

@@ -15,7 +15,7 @@ import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.index import CallSite
-from optlint.analysis.inference import argument
+from optlint.analysis.binding import argument
 from optlint.analysis.values import InjectFactory, LibraryRef, ModuleValue
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule

@@ -14,7 +14,7 @@ import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.index import CallSite
-from optlint.analysis.inference import argument
+from optlint.analysis.binding import argument
 from optlint.analysis.values import (
     FunctionValue,
     InjectFactory,

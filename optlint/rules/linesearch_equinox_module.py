@@ -14,9 +14,10 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from optlint.analysis.callsites import CallSites, positional_params
+from optlint.analysis.binding import positional_params
+from optlint.analysis.callsites import CallSites
 from optlint.analysis.index import CallSite
-from optlint.analysis.inference import argument
+from optlint.analysis.binding import argument
 from optlint.analysis.linesearch import linesearch_part, runs_linesearch
 from optlint.analysis.values import FunctionValue, ModuleValue, TransformValue, unfiltered_module
 from optlint.context import RuleContext

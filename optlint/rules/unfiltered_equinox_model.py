@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from optlint.analysis.inference import argument
+from optlint.analysis.binding import argument
 from optlint.analysis.linesearch import linesearch_part
 from optlint.analysis.values import ModuleValue, TransformValue, Unknown, unfiltered_module
 from optlint.context import RuleContext
