@@ -96,6 +96,22 @@ ARRAY_ANNOTATIONS = {
 CALLABLE_ANNOTATIONS = {"typing.Callable", "collections.abc.Callable", "Callable"}
 SCALAR_ANNOTATIONS = {"float", "int", "bool", "str", "complex"}
 
+# Namespaces whose functions return arrays (`jnp.array(0.0)`, `jax.random.normal(key, ...)`), and
+# the few functions there that return something else.
+ARRAY_NAMESPACES = ("jax.numpy.", "jax.random.", "numpy.")
+NOT_ARRAY_RESULTS = {"shape", "ndim", "size", "issubdtype", "isscalar", "iscomplexobj",
+                     "isrealobj", "result_type", "dtype", "promote_types", "can_cast", "iinfo",
+                     "finfo", "key_impl", "vectorize", "frompyfunc"}
+
+
+def returns_array(qualified: str) -> bool:
+    """Whether calling the library function `qualified` gives an array."""
+    if not qualified.startswith(ARRAY_NAMESPACES):
+        return False
+    leaf = qualified.rsplit(".", 1)[-1]
+    return leaf[:1].islower() and leaf not in NOT_ARRAY_RESULTS or leaf == "PRNGKey"
+
+
 # Optax functions that do not build gradient transformations.
 OPTAX_NON_TRANSFORMS = {
     "optax.apply_updates", "optax.incremental_update", "optax.periodic_update", "optax.global_norm",

@@ -113,7 +113,8 @@ class CallSites:
             wrapper = None
             if isinstance(callee, TransformedFunction):
                 wrapper, callee = callee, callee.func
-            if isinstance(callee, FunctionValue):
+            # A bound method's arguments start at its second parameter; `self` is known anyway.
+            if isinstance(callee, FunctionValue) and not callee.bound:
                 found.setdefault(id(callee.node), []).append(Invocation(site, wrapper))
         return found
 

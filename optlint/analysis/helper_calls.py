@@ -20,6 +20,7 @@ from optlint.analysis.values import (
     FunctionValue,
     LibraryRef,
     ModuleValue,
+    OneOf,
     TransformValue,
     Value,
     portable,
@@ -121,11 +122,19 @@ class HelperCalls:
         return self._first_return(info)
 
     def _first_return(self, info: FunctionInfo) -> Value:
+        """What the function returns: when every `return` gives a transformation (a factory
+        choosing by its config), one of them; else the first return the analysis can read."""
+        values: list[Value] = []
         for expr in info.returns:
             value = self.value_of(expr, info.scope, LATER)
-            if value is not UNKNOWN:
-                return value
-        return UNKNOWN
+            if value is not UNKNOWN and not isinstance(value, TransformValue):
+                return value  # the other returns are not read: they cost a walk each
+            values.append(value)
+        known = [value for value in values if value is not UNKNOWN]
+        if not known:
+            return UNKNOWN
+        distinct = {id(value) for value in values}
+        return OneOf(tuple(values)) if len(distinct) > 1 else known[0]
 
 
 

@@ -19,6 +19,7 @@ from optlint.analysis.index import Binding, ClassInfo, FileIndex, Scope
 from optlint.analysis.parameters import ParameterValues
 from optlint.analysis.values import (
     ARRAYS,
+    ArrayValue,
     UNKNOWN,
     UNKNOWN_LEAVES,
     ClassRef,
@@ -266,11 +267,14 @@ class Inference(HelperCalls, ParameterValues):
         if isinstance(cls, ClassRef):
             if cls.is_module:
                 return ModuleValue(cls.info.name, cls.owner.class_leaves(cls.info),
-                                   is_callable=cls.owner.class_is_callable(cls.info))
+                                   is_callable=cls.owner.class_is_callable(cls.info), cls=cls)
             return InstanceValue(cls.info, cls.owner)
         if isinstance(cls, LibraryRef) and cls.name.startswith("equinox.nn."):
             layer = cls.name.rsplit(".", 1)[-1]
             return ModuleValue(layer, _nn_leaves(layer), is_callable=True)
+        if isinstance(cls, LibraryRef) and cls.name == "equinox.Module":
+            # `model: eqx.Module`: some module whose class the analysis cannot see.
+            return ModuleValue("eqx.Module", UNKNOWN_LEAVES, is_callable=None)
         return UNKNOWN
 
     def _imported(self, qualified: str) -> Value:
@@ -300,6 +304,8 @@ class Inference(HelperCalls, ParameterValues):
         base = self.value_of(expr.value, scope, order)
         if isinstance(base, InstanceValue):
             return base.owner._attribute_of_class(base.info, attr, base.owner)
+        if isinstance(base, ModuleValue) and base.derived_by is None and base.cls is not None:
+            return base.cls.owner._attribute_of_class(base.cls.info, attr, base.cls.owner)
         if isinstance(base, LibraryRef):
             return LibraryRef(apis.canonical_name(f"{base.name}.{attr}"), base.origin)
         return UNKNOWN
@@ -345,7 +351,8 @@ class Inference(HelperCalls, ParameterValues):
         if isinstance(callee, ClassRef):
             if callee.is_module:
                 return ModuleValue(callee.info.name, callee.owner.class_leaves(callee.info),
-                                   is_callable=callee.owner.class_is_callable(callee.info))
+                                   is_callable=callee.owner.class_is_callable(callee.info),
+                                   cls=callee)
             return InstanceValue(callee.info, callee.owner)
         if isinstance(callee, FunctionValue):
             return self._returned(callee, self._passed(callee, call, scope, order))
@@ -436,6 +443,8 @@ class Inference(HelperCalls, ParameterValues):
             return self._equinox_layer(name.rsplit(".", 1)[-1], arg_value)
         if apis.is_optax_transform_factory(name):
             return TransformValue(name, call, self._wrapped_parts(name, call, scope, order))
+        if apis.returns_array(name):
+            return ArrayValue(name)
         return UNKNOWN
 
     def _filter_call(self, name: str, call: cst.Call, arg_value) -> Value:  # type: ignore[no-untyped-def]
@@ -465,7 +474,8 @@ class Inference(HelperCalls, ParameterValues):
         if name == "equinox.combine":
             # Recombining partitioned halves gives back the original module and its leaves.
             leaves = worst_leaves([value.leaves for value in found])
-            return ModuleValue(found[0].class_name, leaves, is_callable=found[0].is_callable)
+            return ModuleValue(found[0].class_name, leaves, is_callable=found[0].is_callable,
+                               cls=found[0].cls)
         return found[0]
 
     def _equinox_layer(self, layer: str, arg_value) -> Value:  # type: ignore[no-untyped-def]
@@ -523,6 +533,9 @@ class Inference(HelperCalls, ParameterValues):
         for field in info.fields.values():
             if field.default is not None and self._is_static_field(field.default, info.scope):
                 continue
+            if field.default is not None and self._converts_to_array(field.default):
+                found.append(ARRAYS)
+                continue
             leaves = self._field_leaves(info, field.name, field.annotation)
             if leaves.non_array:
                 what = leaves.reason or {"callable": "a function", "scalar": "a Python scalar"}[
@@ -541,6 +554,14 @@ class Inference(HelperCalls, ParameterValues):
         static = argument(default, None, "static")
         return (name == "equinox.field" and static is not None
                 and isinstance(static.value, cst.Name) and static.value.value == "True")
+
+    def _converts_to_array(self, default: cst.BaseExpression) -> bool:
+        """`eqx.field(converter=jnp.asarray)`: whatever is assigned, the field holds an array."""
+        if not isinstance(default, cst.Call) or self.qualify(default.func) != "equinox.field":
+            return False
+        converter = argument(default, None, "converter")
+        name = self.qualify(converter.value) if converter is not None else None
+        return name is not None and apis.returns_array(name)
 
     def _field_leaves(self, info: ClassInfo, name: str,
                       annotation: cst.BaseExpression | None) -> Leaves:
@@ -632,6 +653,8 @@ def _leaves_of_value(value: Value) -> Leaves:
         return Leaves("scalar", f"Python {value.kind} {value.text}".rstrip())
     if isinstance(value, SequenceValue):
         return worst_leaves([_leaves_of_value(item) for item in value.items])
+    if isinstance(value, ArrayValue):
+        return ARRAYS
     return UNKNOWN_LEAVES
 
 

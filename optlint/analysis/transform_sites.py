@@ -37,7 +37,7 @@ class TransformSite:
 def transform_sites(index: FileIndex, inference: Inference,
                     callsites: CallSites) -> Iterator[TransformSite]:
     for info in index.functions.values():
-        if isinstance(info.node, cst.FunctionDef) and info.scope.self_name is None:
+        if isinstance(info.node, cst.FunctionDef):
             for decorator in info.node.decorators:
                 site = _decorator_site(decorator.decorator, info.node, inference, callsites)
                 if site is not None:

@@ -62,6 +62,8 @@ class ModuleValue:
     # Whether instances are callable (the class or a base defines `__call__`); None: cannot tell.
     # Optax calls a callable mask or label tree instead of reading it.
     is_callable: bool | None = None
+    # The class of the checked code it is an instance of, when known (to read its fields).
+    cls: ClassRef | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,6 +161,22 @@ class LibraryRef:
 
 
 @dataclass(frozen=True)
+class ArrayValue:
+    """A JAX or NumPy array (`jnp.zeros(3)`, `jax.random.normal(key, ...)`): an array leaf."""
+
+    made_by: str
+
+
+@dataclass(frozen=True, eq=False)
+class OneOf:
+    """What a helper with several `return`s gives back: one of these, depending on its input
+    (`make_optimizer(cfg)` returning adamw or sgd by a config key). UNKNOWN may be among them.
+    A rule that needs a fact proven must find it in every option."""
+
+    options: tuple[Value, ...]
+
+
+@dataclass(frozen=True)
 class SequenceValue:
     kind: Literal["tuple", "list"]
     items: tuple[Value, ...]
@@ -178,8 +196,18 @@ class LiteralValue:
 Value = (
     Unknown | ModuleValue | ClassRef | InstanceValue | TransformValue | InjectFactory |
     FunctionValue | PartialValue | LibraryRef | SequenceValue | DictValue | LiteralValue |
-    TransformedFunction
+    TransformedFunction | OneOf | ArrayValue
 )
+
+
+def proven_leaves(module: ModuleValue) -> bool:
+    """Whether the module's non-array leaves are known to break Optax and jax transformations:
+    functions always do; Python scalars only those the equinox.nn layers hold (bools and strings
+    beside floats: measured on Dropout, BatchNorm, MultiheadAttention), since a plain float field
+    is traced and differentiated like an array."""
+    if module.leaves.kind == "callable":
+        return True
+    return module.leaves.kind == "scalar" and "eqx.nn." in module.leaves.reason
 
 
 def unfiltered_module(value: object) -> ModuleValue | None:
@@ -203,4 +231,6 @@ def portable(value: Value) -> Value:
         return SequenceValue(value.kind, tuple(portable(item) for item in value.items))
     if isinstance(value, DictValue):
         return DictValue(tuple((key, portable(item)) for key, item in value.items))
+    if isinstance(value, OneOf):
+        return OneOf(tuple(portable(option) for option in value.options))
     return value

@@ -78,7 +78,8 @@ class CallablePytreeMask(Rule):
                 message += (f"; on optax < 0.2.4 {factory} also raises on Equinox params whatever "
                             f"the labels; {describe}")
         fix = FixPlan("safe", f"Wrap in `{shown}`", [(arg.value, fixed)])
-        return Finding(arg.value, message, fix)
+        unseen = None if value.is_callable else f"whether {value.class_name} defines `__call__`"
+        return Finding(arg.value, message, fix, unproven=unseen)
 
 
 def _mask_arguments(ctx: RuleContext, site: CallSite) -> Iterator[tuple[str, cst.Arg, Family]]:

@@ -38,6 +38,10 @@ class InjectHyperparamsCallable(Rule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for site in ctx.calls():
             callee = ctx.value(site.node.func, site)
+            if isinstance(callee, PartialValue) and isinstance(callee.func, InjectFactory):
+                # `partial(optax.inject_hyperparams(optax.adamw), b1=0.9)(mask=fn)`: the
+                # factory is called all the same; this call's arguments reach it.
+                callee = callee.func
             if isinstance(callee, InjectFactory) and callee.static_args is not None:
                 finding = self._callable_arguments(ctx, site, callee)
                 if finding is not None:

@@ -19,7 +19,13 @@ from optlint.analysis.callsites import CallSites
 from optlint.analysis.index import CallSite
 from optlint.analysis.binding import argument
 from optlint.analysis.linesearch import linesearch_part, runs_linesearch
-from optlint.analysis.values import FunctionValue, ModuleValue, TransformValue, unfiltered_module
+from optlint.analysis.values import (
+    FunctionValue,
+    ModuleValue,
+    TransformValue,
+    proven_leaves,
+    unfiltered_module,
+)
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule
 from optlint.rules.phrases import leaves_phrase
@@ -63,7 +69,7 @@ class LinesearchEquinoxModule(Rule):
                    f"{leaves_phrase(module)}: {_harm(part, module)}; pass "
                    f"`{eqx}.filter(..., {eqx}.is_array)` (and let `value_fn` rebuild the model with "
                    f"`{eqx}.combine(params, static)`)")
-        yield Finding(params.value, message, _filter_fix(ctx, params.value))
+        yield Finding(params.value, message, _filter_fix(ctx, params.value), _unseen(module))
 
     def _check_update(self, ctx: RuleContext, site: CallSite, part: TransformValue,
                       callsites: CallSites) -> Iterator[Finding]:
@@ -78,10 +84,12 @@ class LinesearchEquinoxModule(Rule):
                        f"as params, which {leaves_phrase(module)}: {_harm(part, module, 'update')}")
             if takes_module is None:
                 message += f"; pass `{eqx}.filter(..., {eqx}.is_array)`"
-                yield Finding(params.value, message, _filter_fix(ctx, params.value))
+                yield Finding(params.value, message, _filter_fix(ctx, params.value),
+                              _unseen(module))
             else:
                 # Filtering alone would hand `value_fn` the filtered params: no automatic fix.
-                yield Finding(params.value, message + _combine_advice(eqx, value_fn))
+                yield Finding(params.value, message + _combine_advice(eqx, value_fn),
+                              unproven=_unseen(module))
                 takes_module = None  # said once, here
         missing = [name for name in _LINESEARCH_ARGUMENTS if argument(call, None, name) is None]
         if missing and runs_linesearch(part) and not any(arg.star == "**" for arg in call.args):
@@ -112,6 +120,10 @@ def _value_fn_module(ctx: RuleContext, site: CallSite, value_fn: cst.Arg,
         if module is not None and module.leaves.kind == "callable":
             return module
     return None
+
+
+def _unseen(module: ModuleValue) -> str | None:
+    return None if proven_leaves(module) else "which of the module's leaves are not arrays"
 
 
 def _filter_fix(ctx: RuleContext, node: cst.BaseExpression) -> FixPlan:
