@@ -161,6 +161,13 @@ LINESEARCH_TRANSFORMS = {"optax.lbfgs", "optax.scale_by_zoom_linesearch",
                          "optax.scale_by_backtracking_linesearch"}
 
 
+# jaxopt solvers whose `run(init_params, ...)` jits the solver loop over the params: an Equinox
+# module with function leaves raises `TypeError: Argument ... is not a valid JAX type`. Measured on
+# jaxopt 0.8.5 with jax 0.10.2 for each of these.
+JAXOPT_JITTED_SOLVERS = {"jaxopt.LBFGS", "jaxopt.BFGS", "jaxopt.GradientDescent",
+                         "jaxopt.NonlinearCG"}
+
+
 # Optax factories that take a mask (a pytree of bools, or a function returning one):
 # (position, keyword) of each mask argument. optax < 0.2.4 calls the mask when `callable(mask)`,
 # so a module-shaped mask raises at init (measured on 0.1.7, 0.1.9, 0.2.3; 0.2.4+ runs).

@@ -33,6 +33,7 @@ from optlint.analysis.values import (
     ModuleValue,
     PartialValue,
     SequenceValue,
+    SolverValue,
     TransformedFunction,
     TransformValue,
     Value,
@@ -445,6 +446,8 @@ class Inference(HelperCalls, ParameterValues):
             return TransformValue(name, call, self._wrapped_parts(name, call, scope, order))
         if apis.returns_array(name):
             return ArrayValue(name)
+        if name in apis.JAXOPT_JITTED_SOLVERS:
+            return SolverValue(name, call)
         return UNKNOWN
 
     def _filter_call(self, name: str, call: cst.Call, arg_value) -> Value:  # type: ignore[no-untyped-def]

@@ -160,6 +160,14 @@ class LibraryRef:
     origin: str | None = field(default=None, compare=False)
 
 
+@dataclass(frozen=True, eq=False)
+class SolverValue:
+    """An instance of a library solver class (`jaxopt.LBFGS(fun=loss)`)."""
+
+    name: str
+    call: cst.Call
+
+
 @dataclass(frozen=True)
 class ArrayValue:
     """A JAX or NumPy array (`jnp.zeros(3)`, `jax.random.normal(key, ...)`): an array leaf."""
@@ -196,7 +204,7 @@ class LiteralValue:
 Value = (
     Unknown | ModuleValue | ClassRef | InstanceValue | TransformValue | InjectFactory |
     FunctionValue | PartialValue | LibraryRef | SequenceValue | DictValue | LiteralValue |
-    TransformedFunction | OneOf | ArrayValue
+    TransformedFunction | OneOf | ArrayValue | SolverValue
 )
 
 

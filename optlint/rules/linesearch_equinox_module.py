@@ -22,6 +22,7 @@ from optlint.analysis.linesearch import linesearch_part, runs_linesearch
 from optlint.analysis.values import (
     FunctionValue,
     ModuleValue,
+    SolverValue,
     TransformValue,
     proven_leaves,
     unfiltered_module,
@@ -42,12 +43,15 @@ class LinesearchEquinoxModule(Rule):
     name = "linesearch-equinox-module"
     summary = "optax.lbfgs or a line search given an Equinox module, or updated without value_fn"
     fix_availability = "sometimes"
-    trigger_words = ("lbfgs", "linesearch")
+    trigger_words = ("lbfgs", "linesearch", "jaxopt")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         callsites = CallSites(ctx.index, ctx.inference)
         for site in ctx.calls():
             func = site.node.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "run":
+                yield from self._check_jaxopt_run(ctx, site)
+                continue
             if not isinstance(func, cst.Attribute) or func.attr.value not in ("init", "update"):
                 continue
             part = linesearch_part(ctx.value(func.value, site))
@@ -70,6 +74,24 @@ class LinesearchEquinoxModule(Rule):
                    f"`{eqx}.filter(..., {eqx}.is_array)` (and let `value_fn` rebuild the model with "
                    f"`{eqx}.combine(params, static)`)")
         yield Finding(params.value, message, _filter_fix(ctx, params.value), _unseen(module))
+
+    def _check_jaxopt_run(self, ctx: RuleContext, site: CallSite) -> Iterator[Finding]:
+        func = site.node.func
+        assert isinstance(func, cst.Attribute)
+        solver = ctx.value(func.value, site)
+        params = argument(site.node, 0, "init_params")
+        if not isinstance(solver, SolverValue) or params is None:
+            return
+        module = unfiltered_module(ctx.value(params.value, site))
+        if module is None or module.leaves.kind != "callable":
+            return
+        eqx = ctx.import_alias("equinox", "eqx")
+        yield Finding(params.value, (
+            f"`{solver.name}.run` is given Equinox module {module.class_name}, which "
+            f"{leaves_phrase(module)}: jaxopt jits the solver over its params and raises "
+            f"TypeError (not a valid JAX type); split with `params, static = "
+            f"{eqx}.partition(model, {eqx}.is_array)`, rebuild the model in `fun` with "
+            f"`{eqx}.combine(params, static)` and call `run(params, ...)`"))
 
     def _check_update(self, ctx: RuleContext, site: CallSite, part: TransformValue,
                       callsites: CallSites) -> Iterator[Finding]:
