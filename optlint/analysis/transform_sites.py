@@ -52,7 +52,8 @@ def transform_sites(index: FileIndex, inference: Inference,
         value = inference.value_of(call_site.node, call_site.scope, call_site.order)
         if not (isinstance(value, TransformedFunction) and value.call is call_site.node
                 and value.transform in apis.JAX_FUNCTION_TRANSFORMS
-                and isinstance(value.func, FunctionValue)):
+                and isinstance(value.func, FunctionValue)) or value.func.bound:
+            # `jax.grad(self.potential)`: a bound method's arguments start after `self`.
             continue
         function = value.func.node
         keywords = _keywords(call_site.node)
