@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
-from optlint.analysis.index import LATER, FileIndex, FunctionInfo, Scope
+from optlint.analysis.evaluator import Evaluator
+from optlint.analysis.index import LATER, FunctionInfo, Scope
 from optlint.analysis.values import (
     UNKNOWN,
     FunctionValue,
@@ -27,17 +28,14 @@ from optlint.analysis.values import (
 )
 
 if TYPE_CHECKING:
-    from optlint.analysis.project import ProjectIndex
+    pass
 
 _MAX_FOLLOWED = 40  # helper calls being followed into other files at once, at most
 _MAX_FRAMES = 2000  # distinct (helper, arguments) pairs inferred per file, at most
 
 
-class HelperCalls:
+class HelperCalls(Evaluator):
     # Set up by Inference.__init__.
-    index: FileIndex
-    project: ProjectIndex | None
-    path: str | None
     _memo: dict[tuple[int, int], Value]
     # While a helper's return is inferred for one call: its parameters (by the id of their Param
     # node) -> what the call passes them.
@@ -46,8 +44,6 @@ class HelperCalls:
     _frame_results: dict[tuple[int, frozenset[tuple[int, int]]], tuple[dict[int, Value], Value]]
     _called_results: set[int] | None  # ids of calls whose result is called
 
-    def value_of(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
-        raise NotImplementedError  # Inference's
 
     def _passed(self, function: FunctionValue, call: cst.Call, scope: Scope,
                 order: int) -> dict[int, Value]:

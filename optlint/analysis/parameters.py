@@ -18,7 +18,8 @@ import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.binding import FunctionNode, argument_for
-from optlint.analysis.index import LATER, Binding, CallSite, ClassInfo, FileIndex, Scope
+from optlint.analysis.evaluator import Evaluator
+from optlint.analysis.index import LATER, Binding, CallSite, ClassInfo, Scope
 from optlint.analysis.values import (
     UNKNOWN,
     ClassRef,
@@ -31,7 +32,6 @@ from optlint.analysis.values import (
 
 if TYPE_CHECKING:
     from optlint.analysis.inference import Inference
-    from optlint.analysis.project import ProjectIndex
 
 # A call that runs a function: the file that holds it, the call, and whether it goes through a
 # bound method (`self.step(x)`), whose first parameter the object fills.
@@ -39,23 +39,14 @@ Invocation = tuple["Inference", CallSite, bool]
 _METHOD_DECORATORS = ("staticmethod", "classmethod")
 
 
-class ParameterValues:
+class ParameterValues(Evaluator):
     # Set up by Inference.__init__.
-    index: FileIndex
-    project: ProjectIndex | None
-    path: str | None
     _joins: dict[int, Value]
     _invocations_memo: dict[int, list[Invocation] | None]
     _text: str | None
 
-    def value_of(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
-        raise NotImplementedError  # Inference's
 
-    def qualify(self, node: cst.BaseExpression) -> str | None:
-        raise NotImplementedError  # Inference's
 
-    def _instance_of(self, cls: Value) -> Value:
-        raise NotImplementedError  # Inference's
 
     def _parameter_value(self, binding: Binding) -> Value:
         """What an unannotated parameter holds, from its callers (UNKNOWN when they disagree)."""

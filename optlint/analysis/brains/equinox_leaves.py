@@ -12,8 +12,9 @@ import libcst as cst
 from optlint.analysis import apis
 from optlint.analysis.binding import argument
 from optlint.analysis.imports import dotted_name
+from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.index import LATER as _LATER
-from optlint.analysis.index import Binding, ClassInfo, FileIndex, Scope
+from optlint.analysis.index import ClassInfo, Scope
 from optlint.analysis.values import (
     ARRAYS,
     UNKNOWN_LEAVES,
@@ -34,26 +35,15 @@ if TYPE_CHECKING:
     pass
 
 
-class EquinoxLeaves:
+class EquinoxLeaves(Evaluator):
     # Set up by Inference.__init__.
-    index: FileIndex
     _leaves_memo: dict[int, Leaves]
     _module_memo: dict[int, bool]
 
-    def value_of(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
-        raise NotImplementedError  # Inference's
 
-    def qualify(self, node: cst.BaseExpression) -> str | None:
-        raise NotImplementedError  # Inference's
 
-    def _as_class(self, value: Value) -> Value:
-        raise NotImplementedError  # Inference's
 
-    def _binding_value(self, binding: Binding) -> Value:
-        raise NotImplementedError  # Inference's
 
-    def _instance_of(self, cls: Value) -> Value:
-        raise NotImplementedError  # Inference's
 
     def is_equinox_module(self, info: ClassInfo) -> bool:
         key = id(info)
