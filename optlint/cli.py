@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import sys
+import traceback
 
 import click
 
@@ -17,7 +19,29 @@ def _codes(value: str | None) -> list[str]:
     return [code.strip().upper() for code in (value or "").split(",") if code.strip()]
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """An exception nothing else caught is one `error:` line and exit 2, never exit 1 (which says
+    "findings") nor a traceback (unless --verbose asked for one)."""
+
+    def invoke(self, ctx: click.Context) -> object:
+        try:
+            return super().invoke(ctx)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as error:  # noqa: BLE001 - the last line of defence
+            if "--verbose" in sys.argv or "-v" in sys.argv:
+                traceback.print_exc()
+            click.echo(f"error: internal error: {error!r} (--verbose shows where)", err=True)
+            sys.exit(EXIT_ERROR)
+
+
+def _finite(seconds: float) -> float:
+    if not math.isfinite(seconds):  # FloatRange lets nan through: no comparison is false for it
+        raise click.BadParameter(f"{seconds} is not a number of seconds", param_hint="--timeout")
+    return seconds
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="optlint")
 def main() -> None:
     """optlint: find, fix and prove Equinox + Optax hazards in JAX training code."""
@@ -98,6 +122,7 @@ def rule(code: str | None, show_all: bool) -> None:
               help="Interpreter that runs the harness (default: this one).")
 @click.option("--device", type=click.Choice(["cpu", "gpu", "auto"]), default="auto")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=120.0,
+              callback=lambda ctx, param, value: _finite(value),
               help="Seconds per file before its harness (whole process group) is killed.")
 @click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
 @click.option("--select", help="Comma-separated codes or prefixes to verify.")

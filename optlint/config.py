@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from packaging.version import InvalidVersion, Version
+
+from optlint.source import SourceError, read_bytes
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -16,6 +19,13 @@ else:  # pragma: no cover
 
 DEFAULT_EXCLUDE = [".git", ".venv", "venv", "__pycache__", "build", "dist", "site-packages",
                    ".tox", "node_modules"]
+
+# Files larger than this are reported, not parsed: libcst needs ~700 times a file's size in memory
+# (measured: a 2 MB file peaks at 1.4 GB).
+DEFAULT_MAX_FILE_SIZE = 2_000_000
+_SIZE = re.compile(r"(\d+)\s*(|B|KB|MB|GB|KiB|MiB|GiB)", re.IGNORECASE)
+_SIZE_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "kib": 2**10,
+               "mib": 2**20, "gib": 2**30}
 
 
 class ConfigError(Exception):
@@ -36,6 +46,7 @@ class Settings:
     optax_version: str | None = None
     equinox_version: str | None = None
     jax_version: str | None = None
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE
     project_root: Path = field(default_factory=Path.cwd)
     config_path: Path | None = None
     # setting name -> where its value came from ("default", the config file, "command line")
@@ -52,7 +63,7 @@ class Settings:
 _LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude"}
 _VERSION_KEYS = {"optax-version", "equinox-version", "jax-version"}
 _BOOL_KEYS = {"respect-gitignore", "preview"}
-KNOWN_KEYS = _LIST_KEYS | _VERSION_KEYS | _BOOL_KEYS | {"per-file-ignores"}
+KNOWN_KEYS = _LIST_KEYS | _VERSION_KEYS | _BOOL_KEYS | {"per-file-ignores", "max-file-size"}
 
 
 def find_config(start: Path) -> tuple[Path | None, Path]:
@@ -62,7 +73,7 @@ def find_config(start: Path) -> tuple[Path | None, Path]:
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
             nearest_pyproject = nearest_pyproject or candidate
-            if "optlint" in _load_toml(candidate).get("tool", {}):
+            if _optlint_table(_load_toml(candidate), candidate) is not None:
                 return candidate, folder
     return None, (nearest_pyproject.parent if nearest_pyproject else start.resolve())
 
@@ -72,13 +83,13 @@ def load_settings(config_path: Path | None = None, start: Path | None = None) ->
         if not config_path.is_file():
             raise ConfigError(f"config file not found: {config_path}")
         data = _load_toml(config_path)
-        table = data.get("tool", {}).get("optlint")
+        table = _optlint_table(data, config_path)
         if table is None and config_path.name != "pyproject.toml":
             table = data  # a dedicated optlint.toml holds the keys at the top level
         root = config_path.resolve().parent
     else:
         config_path, root = find_config(start or Path.cwd())
-        table = _load_toml(config_path).get("tool", {}).get("optlint") if config_path else None
+        table = _optlint_table(_load_toml(config_path), config_path) if config_path else None
     settings = Settings(project_root=root, config_path=config_path)
     if table:
         apply_table(settings, table, str(config_path))
@@ -94,11 +105,15 @@ def apply_table(settings: Settings, table: Any, origin: str) -> None:
         attribute = key.replace("-", "_")
         if key in _LIST_KEYS:
             value = _string_list(key, value, origin)
+            if key in ("exclude", "extend-exclude"):
+                _check_patterns(key, value, origin)
         elif key in _VERSION_KEYS:
-            value = _version(key, value, origin)
+            value = validate_version(key, value, origin)
         elif key in _BOOL_KEYS:
             if not isinstance(value, bool):
                 raise ConfigError(f"{origin}: '{key}' must be true or false, got {value!r}")
+        elif key == "max-file-size":
+            value = _size(key, value, origin)
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{origin}: '{key}' must be a table of glob = [codes]")
@@ -116,7 +131,27 @@ def _string_list(key: str, value: Any, origin: str) -> list[str]:
     return list(value)
 
 
-def _version(key: str, value: Any, origin: str) -> str:
+def _check_patterns(key: str, patterns: list[str], origin: str) -> None:
+    from optlint.discovery import invalid_pattern  # discovery reads Settings: import late
+
+    for pattern in patterns:
+        reason = invalid_pattern(pattern)
+        if reason is not None:
+            raise ConfigError(f"{origin}: '{key}' has an invalid pattern {pattern!r}: {reason}")
+
+
+def _size(key: str, value: Any, origin: str) -> int:
+    """Bytes, from a number of bytes or a string with a unit: "5MB", "512 KiB"."""
+    match = _SIZE.fullmatch(value.strip()) if isinstance(value, str) else None
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
+    if match is not None and int(match.group(1)) > 0:
+        return int(match.group(1)) * _SIZE_UNITS[match.group(2).lower()]
+    raise ConfigError(f"{origin}: '{key}' must be a size in bytes or with a unit (\"5MB\"), "
+                      f"got {value!r}")
+
+
+def validate_version(key: str, value: Any, origin: str) -> str:
     try:
         return str(Version(str(value)))
     except InvalidVersion:
@@ -125,9 +160,19 @@ def _version(key: str, value: Any, origin: str) -> str:
 
 def _load_toml(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
+        return tomllib.loads(read_bytes(path).decode("utf-8"))
+    except SourceError as error:
+        raise ConfigError(str(error)) from None
+    except UnicodeDecodeError as error:
+        raise ConfigError(f"{path}: not UTF-8 (TOML files are): {error.reason} at byte "
+                          f"{error.start}") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{path}: invalid TOML: {error}") from None
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot read: {error.strerror}") from None
+
+
+def _optlint_table(data: dict[str, Any], path: Path) -> Any:
+    """`[tool.optlint]`, None when absent; `tool` that is not a table is a configuration error."""
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: 'tool' must be a table, got {tool!r}")
+    return tool.get("optlint")

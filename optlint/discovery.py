@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import pathspec
 
 from optlint.config import Settings
+from optlint.source import SourceError, read_bytes
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 
@@ -17,25 +19,46 @@ class DiscoveryError(Exception):
 
 
 def _spec(patterns: list[str]) -> pathspec.PathSpec:
-    # Git's own matching rules (the "gitwildmatch" name is deprecated in pathspec).
-    return pathspec.GitIgnoreSpec.from_lines(patterns)
+    # Git's own matching rules (the "gitwildmatch" name is deprecated in pathspec). Lines that
+    # pathspec refuses but git accepts and never matches (`!`, `\`, `a\`) are left out.
+    valid = []
+    for pattern in patterns:
+        try:
+            pathspec.GitIgnoreSpec.from_lines([pattern])
+        except (ValueError, TypeError):
+            continue
+        valid.append(pattern)
+    return pathspec.GitIgnoreSpec.from_lines(valid)
+
+
+def invalid_pattern(pattern: str) -> str | None:
+    """Why pathspec cannot read `pattern` (for a configuration error), None when it can."""
+    try:
+        pathspec.GitIgnoreSpec.from_lines([pattern])
+    except (ValueError, TypeError) as error:
+        return str(error) or type(error).__name__
+    return None
 
 
 def discover(paths: list[Path], settings: Settings, force_exclude: bool = False,
-             suffixes: tuple[str, ...] = SOURCE_SUFFIXES) -> list[Path]:
-    """Files to check, sorted. A file named explicitly is kept unless `force_exclude`."""
+             suffixes: tuple[str, ...] = SOURCE_SUFFIXES,
+             problems: list[str] | None = None) -> list[Path]:
+    """Files to check, sorted, each once however it was named. A file named explicitly is kept
+    unless `force_exclude`. Folders that cannot be read are described in `problems`, when given;
+    a path named explicitly that is not a regular file (a FIFO) is kept: reading it says why."""
     excluded = _spec(settings.exclude + settings.extend_exclude)
     root = settings.project_root
-    found: set[Path] = set()
+    found: dict[Path, Path] = {}  # resolved -> as first named
     for path in paths:
         if not path.exists():
             raise DiscoveryError(f"{path}: no such file or directory")
-        if path.is_file():
+        if not path.is_dir():
             if not (force_exclude and _is_excluded(path, root, excluded)):
-                found.add(path)
+                found.setdefault(path.resolve(), path)
             continue
-        found.update(_walk(path, root, excluded, settings.respect_gitignore, suffixes))
-    return sorted(found)
+        for file in _walk(path, root, excluded, settings.respect_gitignore, suffixes, problems):
+            found.setdefault(file.resolve(), file)
+    return sorted(found.values())
 
 
 def _is_excluded(path: Path, base: Path, excluded: pathspec.PathSpec) -> bool:
@@ -53,7 +76,7 @@ def _is_excluded_resolved(resolved: Path, base: Path, excluded: pathspec.PathSpe
 
 
 def _walk(top: Path, root: Path, excluded: pathspec.PathSpec, respect_gitignore: bool,
-          suffixes: tuple[str, ...]) -> list[Path]:
+          suffixes: tuple[str, ...], problems: list[str] | None) -> list[Path]:
     found: list[Path] = []
     # (folder, spec) pairs of the .gitignore files in force, from the root down.
     ignores: list[tuple[Path, pathspec.PathSpec]] = []
@@ -61,7 +84,11 @@ def _walk(top: Path, root: Path, excluded: pathspec.PathSpec, respect_gitignore:
         ignores = _parent_gitignores(top.resolve(), root)
     # A folder named explicitly is checked even inside an excluded one (a site-packages tree).
     base = top.resolve() if _is_excluded(top, root, excluded) else root
-    for folder, dirnames, filenames in os.walk(top):
+    def unreadable(error: OSError) -> None:
+        if problems is not None:
+            problems.append(f"{error.filename}: cannot read folder: {error.strerror or error}")
+
+    for folder, dirnames, filenames in os.walk(top, onerror=unreadable):
         folder_path = Path(folder)
         resolved = folder_path.resolve()
         if respect_gitignore:
@@ -69,7 +96,7 @@ def _walk(top: Path, root: Path, excluded: pathspec.PathSpec, respect_gitignore:
                        if base == resolved or base in resolved.parents]
             local = resolved / ".gitignore"
             if local.is_file():
-                ignores.append((resolved, _spec(local.read_text(errors="replace").splitlines())))
+                ignores.append((resolved, _spec(_lines(local))))
         # Children are matched by their path inside the resolved folder (one `resolve` per
         # folder, not per file): a symbolic link is excluded or ignored by its own name.
         kept_dirs = []
@@ -85,10 +112,26 @@ def _walk(top: Path, root: Path, excluded: pathspec.PathSpec, respect_gitignore:
                 continue
             child = resolved / name
             if (_is_excluded_resolved(child, base, excluded)
-                    or _gitignored(child, ignores, False)):
+                    or _gitignored(child, ignores, False) or not _is_regular(child)):
                 continue
             found.append(folder_path / name)
     return found
+
+
+def _lines(ignore_file: Path) -> list[str]:
+    try:
+        return read_bytes(ignore_file).decode(errors="replace").splitlines()
+    except SourceError:
+        return []  # git, too, goes on without a .gitignore it cannot read
+
+
+def _is_regular(path: Path) -> bool:
+    """A regular file (through links): a FIFO or a socket found in a folder is no source, and
+    reading one would wait forever."""
+    try:
+        return stat.S_ISREG(path.stat().st_mode)
+    except OSError:
+        return True  # a broken link: reading it gives the one-line error
 
 
 def _parent_gitignores(top: Path, root: Path) -> list[tuple[Path, pathspec.PathSpec]]:
@@ -98,7 +141,7 @@ def _parent_gitignores(top: Path, root: Path) -> list[tuple[Path, pathspec.PathS
     for folder in reversed(chain[1:]):
         ignore_file = folder / ".gitignore"
         if ignore_file.is_file():
-            specs.append((folder, _spec(ignore_file.read_text(errors="replace").splitlines())))
+            specs.append((folder, _spec(_lines(ignore_file))))
     return specs
 
 

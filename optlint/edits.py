@@ -1,15 +1,28 @@
-"""Applying text edits given as 1-based (line, column) ranges."""
+"""Applying text edits given as 1-based (line, column) ranges.
+
+Lines are counted as Python's tokenizer and libcst count them: `\r\n`, a lone `\r` and `\n` each
+end a line, and nothing else does (`str.splitlines` also splits at form feeds, `\x1c`, `\u2028`
+and others, which would put every edit after one of them on the wrong line).
+"""
 
 from __future__ import annotations
 
+import re
+
 from optlint.diagnostics import Edit, Fix, Location
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+def source_lines(text: str) -> list[str]:
+    """The text's lines with their endings, on the parser's line model."""
+    return _LINE.findall(text)
 
 
 def line_starts(text: str) -> list[int]:
     starts = [0]
-    for index, char in enumerate(text):
-        if char == "\n":
-            starts.append(index + 1)
+    for line in source_lines(text):
+        starts.append(starts[-1] + len(line))
     return starts
 
 

@@ -6,13 +6,13 @@ lazily built project index. Output order never depends on the number of workers.
 
 from __future__ import annotations
 
-import ast
 import gc
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 import traceback
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,14 +21,17 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 
 from optlint.analysis.inference import Inference
 from optlint.analysis.project import ProjectIndex
+from optlint.config import DEFAULT_MAX_FILE_SIZE
 from optlint.context import RuleContext
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
-from optlint.edits import apply_fixes
+from optlint.edits import apply_fixes, source_lines
 from optlint.notebook import NOTEBOOK_SUFFIX, check_notebook
+from optlint.parsing import (TooDeep, Unanalysable, deep_call, parse_screened,
+                             python_syntax_error, rejects_everywhere)
 from optlint.rules import RULES, SYNTAX_ERROR, UNUSED_NOQA
 from optlint.rules.base import Finding, FixPlan, Rule
 from optlint.selection import Selection
-from optlint.source import SourceError, read_source, write_atomically
+from optlint.source import SourceError, read_source, write_fixes
 from optlint.suppression import apply_suppressions, parse_directives
 from optlint.versions import LibraryVersions
 
@@ -48,6 +51,7 @@ class LintOptions:
     write: bool = True  # False for --diff: compute the fixed text, write nothing
     respect_noqa: bool = True  # False for flake8 --disable-noqa: report what noqa would hide
     preview: bool = False  # also report findings the analysis could not prove
+    max_file_size: int = DEFAULT_MAX_FILE_SIZE  # bytes; libcst needs ~700 times that in memory
 
 
 @dataclass
@@ -71,8 +75,10 @@ class Linter:
         self.trigger_words = {word for rule in self.rules for word in rule.trigger_words}
 
     def may_match(self, text: str) -> bool:
-        """The cheap prefilter: a file none of whose rules' words appear is never parsed."""
-        return "noqa" in text or any(word in text for word in self.trigger_words)
+        """The cheap prefilter: a file none of whose rules' words appear is never parsed. With no
+        rule selected (`--select OPT000`), syntax is what was asked for: every file is parsed."""
+        return (not self.rules or "noqa" in text
+                or any(word in text for word in self.trigger_words))
 
     def relative(self, filename: str) -> str:
         try:
@@ -85,14 +91,39 @@ class Linter:
         result = FileResult(filename, original=text)
         if not self.may_match(text):
             return result
-        relative = self.relative(filename)
+        size = len(text.encode("utf-8", "surrogatepass"))
+        if size > self.options.max_file_size:
+            result.errors.append(
+                f"{filename}: not checked: {size:,} bytes, over max-file-size "
+                f"({self.options.max_file_size:,}); raise it in [tool.optlint] to check it")
+            return result
+        try:
+            python_error = python_syntax_error(text, filename)
+            if python_error is not None and rejects_everywhere(python_error):
+                result.diagnostics.append(_syntax_error(python_error, filename))
+                return result
+            return deep_call(self._lint_parsed, result, text, python_error)
+        except Unanalysable as error:
+            result.errors.append(str(error))
+        except RecursionError:
+            result.errors.append(str(TooDeep(filename, "deeper than optlint's analysis reaches")))
+        return result
+
+    def _lint_parsed(self, result: FileResult, text: str,
+                     python_error: SyntaxError | None) -> FileResult:
+        filename = result.filename
         try:
             inference = self.project.analyse(text, filename)
         except cst.ParserSyntaxError as error:
-            result.diagnostics.append(_syntax_error(error, text, filename))
+            if python_error is not None:
+                result.diagnostics.append(_syntax_error(python_error, filename))
+            else:  # libcst is wrong here (`(x): int = 1`): not a finding, but not checked either
+                result.errors.append(
+                    f"{filename}: cannot analyse: libcst's parser rejects this valid Python at "
+                    f"{error.raw_line}:{error.raw_column + 1}")
             return result
         try:
-            return self._lint_indexed(result, inference, text, relative)
+            return self._lint_indexed(result, inference, text, self.relative(filename))
         finally:
             if not self.project.keeps(inference):
                 inference.release()
@@ -120,7 +151,7 @@ class Linter:
         if not self.options.respect_noqa:
             result.diagnostics = diagnostics
             return result
-        lines = text.splitlines(keepends=True)
+        lines = source_lines(text)
         directives = parse_directives(lines, text, {d.line for d in diagnostics})
         report_unused = self.options.selection.is_enabled(UNUSED_NOQA.code, relative)
         result.diagnostics = apply_suppressions(
@@ -143,10 +174,11 @@ class Linter:
             if candidate == text:
                 break
             try:
-                cst.parse_module(candidate)
-            except cst.ParserSyntaxError as error:
+                parse_screened(candidate, filename)
+            except (cst.ParserSyntaxError, Unanalysable, RecursionError) as error:
+                reason = str(error).splitlines()[0] if str(error) else type(error).__name__
                 result.errors.append(f"{filename}: a fix produced invalid code; nothing was "
-                                     f"written for that round ({error.message})")
+                                     f"written for that round ({reason})")
                 result.internal_error = True
                 break
             text, applied = candidate, applied + count
@@ -159,6 +191,14 @@ class Linter:
         return result
 
     def check_path(self, path: Path) -> FileResult:
+        try:
+            return self._check_path(path)
+        except Exception as error:  # noqa: BLE001 - one file's failure must not end the run
+            detail = traceback.format_exc() if self.options.verbose else f"{error!r}"
+            return FileResult(str(path), errors=[f"{path}: internal error: {detail}"],
+                              internal_error=True)
+
+    def _check_path(self, path: Path) -> FileResult:
         if path.suffix == NOTEBOOK_SUFFIX:
             return check_notebook(self, path)
         filename = str(path)
@@ -171,26 +211,20 @@ class Linter:
         result = self.fix_text(source.text, filename)
         if result.fixed is not None and self.options.write:
             try:
-                write_atomically(path, result.fixed, source.encoding)
+                write_fixes(path, result.fixed, source.encoding, source.data)
+            except SourceError as error:
+                result.errors.append(str(error))
+                result.internal_error = True
             except OSError as error:
                 result.errors.append(f"{filename}: cannot write fixes: {error.strerror or error}")
                 result.internal_error = True
         return result
 
 
-def _syntax_error(error: cst.ParserSyntaxError, text: str, filename: str) -> Diagnostic:
-    """OPT000 at the error position. CPython's parser places errors more precisely than
-    libcst's, so it is asked (only for files that failed) where and what the error is."""
-    line, column, message = error.raw_line, error.raw_column + 1, error.message
-    try:
-        compile(text, filename, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
-    except SyntaxError as python_error:
-        line, column = python_error.lineno or line, python_error.offset or column
-        message = python_error.msg
-    except (ValueError, RecursionError):
-        pass
-    where = Location(line, column)
-    first_line = message.splitlines()[0] if message else "invalid syntax"
+def _syntax_error(error: SyntaxError, filename: str) -> Diagnostic:
+    """OPT000 where CPython's parser places the error (more precisely than libcst's)."""
+    where = Location(error.lineno or 1, error.offset or 1)
+    first_line = (error.msg or "invalid syntax").splitlines()[0]
     return Diagnostic(SYNTAX_ERROR.code, SYNTAX_ERROR.name, f"invalid syntax: {first_line}",
                       filename, where, where)
 
@@ -289,7 +323,8 @@ def _collector_paused() -> Iterator[None]:
 
 
 def check_paths(paths: list[Path], options: LintOptions, jobs: int | None) -> list[FileResult]:
-    workers = jobs or os.cpu_count() or 1
+    # More workers than cores only compete for them (and each holds its own project index).
+    workers = min(jobs or os.cpu_count() or 1, os.cpu_count() or 1)
     if workers <= 1 or len(paths) < 2 * workers:
         linter = Linter(options)
         results = []
@@ -299,9 +334,50 @@ def check_paths(paths: list[Path], options: LintOptions, jobs: int | None) -> li
                 if number % _COLLECT_EVERY == 0:
                     gc.collect()
     else:
-        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(options,)) as pool:
-            results = list(pool.map(_check_in_worker, paths, chunksize=max(1, len(paths) // (
-                workers * 32))))
+        results = _check_in_pool(paths, options, workers)
     for result in results:
         result.diagnostics.sort(key=Diagnostic.sort_key)
+    return results
+
+
+def _check_in_pool(paths: list[Path], options: LintOptions, workers: int) -> list[FileResult]:
+    """Check in worker processes; files whose worker died (killed for memory, a crash in native
+    code) are checked again one by one, so one such file is reported and the rest still run."""
+    size = max(1, len(paths) // (workers * 32))
+    chunks = [paths[start:start + size] for start in range(0, len(paths), size)]
+    done: dict[Path, FileResult] = {}
+    lost: list[Path] = []
+    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(options,)) as pool:
+        futures = [(chunk, pool.submit(_check_chunk, chunk)) for chunk in chunks]
+        for chunk, future in futures:
+            try:
+                done.update(zip(chunk, future.result(), strict=True))
+            except BrokenProcessPool:
+                lost.extend(chunk)
+    if lost:
+        done.update(_check_one_by_one(lost, options))
+    return [done[path] for path in paths]
+
+
+def _check_chunk(paths: list[Path]) -> list[FileResult]:
+    return [_check_in_worker(path) for path in paths]
+
+
+def _check_one_by_one(paths: list[Path], options: LintOptions) -> dict[Path, FileResult]:
+    """Each file in a worker process of its own (a new one only after a crash)."""
+    results: dict[Path, FileResult] = {}
+    pool: ProcessPoolExecutor | None = None
+    for path in paths:
+        if pool is None:
+            pool = ProcessPoolExecutor(1, initializer=_init_worker, initargs=(options,))
+        try:
+            results[path] = pool.submit(_check_in_worker, path).result()
+        except BrokenProcessPool:
+            results[path] = FileResult(str(path), internal_error=True, errors=[
+                f"{path}: not checked: the process checking it died (a crash in the parser, or "
+                f"out of memory)"])
+            pool.shutdown()
+            pool = None
+    if pool is not None:
+        pool.shutdown()
     return results

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
-from optlint.source import write_atomically
+from optlint.source import SourceError, read_bytes, write_fixes
 
 if TYPE_CHECKING:
     from optlint.engine import FileResult, Linter
@@ -64,6 +64,7 @@ class CodeCell:
 @dataclass
 class Notebook:
     raw: str  # the file's JSON text
+    data: bytes  # the file's bytes
     encoding: str
     cells: list[CodeCell]
     program: str
@@ -76,9 +77,9 @@ class Notebook:
 def read_notebook(path: Path) -> Notebook | None:
     """The notebook's code cells as one program; None for a notebook in another language."""
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise NotebookError(f"{path}: cannot read: {error.strerror or error}") from None
+        data = read_bytes(path)
+    except SourceError as error:
+        raise NotebookError(str(error)) from None
     return parse_notebook(data, str(path))
 
 
@@ -88,14 +89,16 @@ def parse_notebook(data: bytes, path: str) -> Notebook | None:
     try:
         raw = data.decode(encoding)
         content = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise NotebookError(f"{path}: not a valid notebook: {error}") from None
+    except (ValueError, RecursionError) as error:  # bad UTF-8 or JSON, nested too deep, a
+        # number with more digits than Python converts
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise NotebookError(f"{path}: not a valid notebook: {reason}") from None
     if not isinstance(content, dict) or not isinstance(content.get("cells"), list):
         raise NotebookError(f"{path}: not a valid notebook: no list of cells (nbformat 4)")
     if _language(content) not in ("python", None):
         return None
     token = uuid.uuid4().hex[:12]
-    notebook = Notebook(raw, encoding, [], "", f"# optlint-cell-boundary-{token}",
+    notebook = Notebook(raw, data, encoding, [], "", f"# optlint-cell-boundary-{token}",
                         f"optlint-ipython-{token}", [])
     pieces: list[str] = []
     line = 1
@@ -103,7 +106,13 @@ def parse_notebook(data: bytes, path: str) -> Notebook | None:
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
         source = cell.get("source", "")
-        text = "".join(source) if isinstance(source, list) else str(source)
+        if isinstance(source, list) and all(isinstance(line, str) for line in source):
+            text = "".join(source)
+        elif isinstance(source, str):
+            text = source
+        else:
+            raise NotebookError(f"{path}: not a valid notebook: cell {position + 1}'s source is "
+                                f"not text")
         if notebook.cells:
             pieces.append(notebook.boundary + "\n")
             line += 1
@@ -118,9 +127,11 @@ def parse_notebook(data: bytes, path: str) -> Notebook | None:
 
 
 def _language(content: dict[str, Any]) -> str | None:
-    metadata = content.get("metadata") or {}
+    """The notebook's language, where its metadata says; malformed metadata says nothing."""
+    metadata = content.get("metadata")
     for table, key in (("language_info", "name"), ("kernelspec", "language")):
-        value = (metadata.get(table) or {}).get(key)
+        found = metadata.get(table) if isinstance(metadata, dict) else None
+        value = found.get(key) if isinstance(found, dict) else None
         if isinstance(value, str):
             return value.lower()
     return None
@@ -225,7 +236,10 @@ def check_notebook(linter: Linter, path: Path, data: bytes | None = None) -> Fil
             result.fixes_applied = 0
         elif linter.options.write and data is None:
             try:
-                write_atomically(path, result.fixed, notebook.encoding)
+                write_fixes(path, result.fixed, notebook.encoding, notebook.data)
+            except SourceError as error:
+                result.errors.append(str(error))
+                result.internal_error = True
             except OSError as error:
                 result.errors.append(f"{filename}: cannot write fixes: {error.strerror or error}")
                 result.internal_error = True

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from optlint.config import ConfigError, Settings, load_settings
+from optlint.config import ConfigError, Settings, load_settings, validate_version
 from optlint.diagnostics import Diagnostic
 from optlint.discovery import DiscoveryError, discover
 from optlint.engine import FileResult, Linter, LintOptions, check_paths
@@ -70,6 +70,7 @@ def build_settings(request: CheckRequest) -> Settings:
         settings.sources["preview"] = "command line"
     for library, version in request.versions.items():
         if version:
+            version = validate_version(f"--{library}-version", version, "command line")
             setattr(settings, f"{library}_version", version)
             settings.sources[f"{library}_version"] = "command line"
     return settings
@@ -88,15 +89,19 @@ def run_check(request: CheckRequest) -> int:
         return EXIT_CLEAN
     options = LintOptions(selection, versions, settings.project_root, request.verbose,
                           fix=request.fix or request.diff, unsafe_fixes=request.unsafe_fixes,
-                          write=not request.diff, preview=settings.preview)
+                          write=not request.diff, preview=settings.preview,
+                          max_file_size=settings.max_file_size)
     if request.verify and (not request.fix or request.diff or request.paths == ["-"]):
         return fail("--verify works with --fix on files (not with --diff or stdin)")
-    if request.paths == ["-"]:
+    if request.stdin_filename is not None and request.paths not in ([], ["-"]):
+        return fail("--stdin-filename names standard input: give `-` as the only path")
+    if request.paths == ["-"] or (request.stdin_filename is not None and not request.paths):
         results = [_check_stdin(request, options)]
     else:
+        problems: list[str] = []
         try:
             files = discover([Path(p) for p in request.paths or ["."]], settings,
-                             request.force_exclude)
+                             request.force_exclude, problems=problems)
         except DiscoveryError as error:
             return fail(str(error))
         if request.verify:
@@ -105,30 +110,32 @@ def run_check(request: CheckRequest) -> int:
             results = fix_verified(files, options, RunSettings())
         else:
             results = check_paths(files, options, request.jobs)
+        results += [FileResult(problem.split(":")[0], errors=[problem]) for problem in problems]
     return _report(request, results)
 
 
 def _check_stdin(request: CheckRequest, options: LintOptions) -> FileResult:
     filename = request.stdin_filename or "-"
     data = sys.stdin.buffer.read()
-    if filename.endswith(NOTEBOOK_SUFFIX):  # an editor piping a notebook's JSON
-        result = check_notebook(Linter(options), Path(filename), data)
+    result = FileResult(filename, internal_error=True,
+                        errors=[f"{filename}: internal error: not checked"])
+    try:
+        result = _check_stdin_data(data, filename, options)
+    finally:  # whatever happened, an editor's buffer gets its text back
         if options.fix and not request.diff:
             _echo_fixed(result.fixed, data)
-        return result
+    return result
+
+
+def _check_stdin_data(data: bytes, filename: str, options: LintOptions) -> FileResult:
+    if filename.endswith(NOTEBOOK_SUFFIX):  # an editor piping a notebook's JSON
+        return check_notebook(Linter(options), Path(filename), data)
     try:
         text = decode(data, filename).text
     except SourceError as error:
-        if options.fix and not request.diff:
-            _echo_fixed(None, data)
         return FileResult(filename, errors=[str(error)], internal_error=True)
     linter = Linter(options)
-    if options.fix:
-        result = linter.fix_text(text, filename)
-        if not request.diff:
-            _echo_fixed(result.fixed, data)
-        return result
-    return linter.lint_text(text, filename)
+    return linter.fix_text(text, filename) if options.fix else linter.lint_text(text, filename)
 
 
 def _echo_fixed(fixed: str | None, original: bytes) -> None:
@@ -145,6 +152,8 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
     internal = False
     for result in results:
         for error in result.errors:
+            if not request.verbose:  # one line each, even when a message quotes a line break
+                error = error.replace("\r", "\\r").replace("\n", "\\n")
             click.echo(f"error: {error}", err=True)
         for notice in result.notices:
             click.echo(f"note: {notice}", err=True)
@@ -224,7 +233,7 @@ def render_settings(settings: Settings, versions) -> str:  # type: ignore[no-unt
     rows = [("project-root", str(settings.project_root), "discovered"),
             ("config-file", str(settings.config_path or "none"), "discovered")]
     for attribute in ("select", "extend_select", "ignore", "per_file_ignores", "exclude",
-                      "extend_exclude", "respect_gitignore", "preview"):
+                      "extend_exclude", "respect_gitignore", "preview", "max_file_size"):
         rows.append((attribute.replace("_", "-"), repr(getattr(settings, attribute)),
                      settings.source_of(attribute)))
     for library in LIBRARIES:

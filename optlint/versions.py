@@ -16,13 +16,17 @@ from pathlib import Path
 from packaging.specifiers import SpecifierSet
 from packaging.version import InvalidVersion, Version
 
+from optlint.source import SourceError, read_bytes
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
 LIBRARIES = ("optax", "equinox", "jax")
-_REQUIREMENT = re.compile(r"^\s*([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?\s*===?\s*([A-Za-z0-9_.+\-]+)")
+# `name[extras] == version`, then the end, a marker (`;`), a comment, or a line continuation.
+_REQUIREMENT = re.compile(
+    r"^\s*([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?\s*===?\s*([A-Za-z0-9_.+!\-]+)\s*(?:$|[;#\\])")
 
 
 @dataclass(frozen=True)
@@ -94,35 +98,43 @@ def project_pins(root: Path) -> dict[str, KnownVersion]:
             match = _REQUIREMENT.match(line)
             if match:
                 _remember(found, match.group(1), match.group(2), requirements.name)
-    pyproject = root / "pyproject.toml"
-    data = _read_toml(pyproject)
-    for requirement in data.get("project", {}).get("dependencies", []) or []:
+    project = _read_toml(root / "pyproject.toml").get("project")
+    dependencies = project.get("dependencies") if isinstance(project, dict) else None
+    for requirement in dependencies if isinstance(dependencies, list) else []:
         match = _REQUIREMENT.match(str(requirement))
         if match:
             _remember(found, match.group(1), match.group(2), "pyproject.toml")
     for lock_name in ("pdm.lock", "poetry.lock", "uv.lock"):
-        for package in _read_toml(root / lock_name).get("package", []) or []:
+        packages = _read_toml(root / lock_name).get("package")
+        for package in packages if isinstance(packages, list) else []:
             if isinstance(package, dict) and "name" in package and "version" in package:
                 _remember(found, str(package["name"]), str(package["version"]), lock_name)
     return found
 
 
 def _remember(found: dict[str, KnownVersion], name: str, version: str, source: str) -> None:
+    """Keep a pin of one of our libraries; one that is not a version (`optax===garbage!!`) is
+    no pin: the version stays unknown, which every rule reads as "any version"."""
     name = name.lower().replace("_", "-")
+    try:
+        Version(version)
+    except InvalidVersion:
+        return
     if name in LIBRARIES:
         found[name] = KnownVersion(version, source)
 
 
+# Pins are a hint, never a reason to stop: a file that cannot be read (a FIFO, not UTF-8, not
+# TOML) gives no pins.
 def _read_lines(path: Path) -> list[str]:
     try:
-        return path.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
+        return read_bytes(path).decode("utf-8", errors="replace").splitlines()
+    except SourceError:
         return []
 
 
 def _read_toml(path: Path) -> dict:  # type: ignore[type-arg]
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError):
+        return tomllib.loads(read_bytes(path).decode("utf-8"))
+    except (SourceError, ValueError):  # ValueError: UnicodeDecodeError and TOMLDecodeError
         return {}

@@ -20,6 +20,7 @@ from optlint.analysis.parameters import Invocation, invocations_in_file
 from optlint.analysis.reach import LibraryReach
 from optlint.analysis.values import FunctionValue
 from optlint.source import SourceError, decode
+from optlint.parsing import Unanalysable, parse_screened
 
 if TYPE_CHECKING:
     from optlint.analysis.inference import Inference
@@ -257,9 +258,9 @@ class ProjectIndex:
         if path not in self._files:
             try:
                 text = decode(path.read_bytes(), str(path)).text
-                self._files[path] = self._index(cst.parse_module(text), str(path))
+                self._files[path] = self._index(parse_screened(text, str(path)), str(path))
                 self._texts[path] = text
-            except (OSError, SourceError, cst.ParserSyntaxError):
+            except (OSError, SourceError, cst.ParserSyntaxError, Unanalysable, RecursionError):
                 self._files[path] = None
         return self._files[path]
 

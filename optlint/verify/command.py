@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,11 @@ class VerifyRequest:
     config: str | None = None
     select: list[str] | None = None
     versions: dict[str, str | None] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # The probe and the harness run in other folders: a relative --python means from here.
+        if os.sep in self.python:
+            self.python = os.path.abspath(self.python)
 
     def run_settings(self) -> RunSettings:
         return RunSettings(self.python, self.device, self.timeout)

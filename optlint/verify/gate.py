@@ -13,7 +13,8 @@ import libcst as cst
 from optlint.diagnostics import Diagnostic
 from optlint.edits import apply_fixes, line_starts, offset
 from optlint.engine import FileResult, Linter, LintOptions
-from optlint.source import SourceError, read_source, write_atomically
+from optlint.parsing import Unanalysable, parse_screened
+from optlint.source import SourceError, read_source, write_fixes
 from optlint.verify.session import RunSettings, VerifyError, verify_source
 from optlint.verify.verdict import FIX_FAILED
 
@@ -41,12 +42,13 @@ def fix_verified(files: list[Path], options: LintOptions, run: RunSettings) -> l
         except SourceError as error:
             results.append(FileResult(str(path), errors=[str(error)]))
             continue
-        results.append(_fix_file(path, source.text, source.encoding, linter, everything, run))
+        results.append(_fix_file(path, source.text, source.encoding, source.data, linter,
+                                 everything, run))
     return results
 
 
-def _fix_file(path: Path, text: str, encoding: str, linter: Linter, everything: Linter,
-              run: RunSettings) -> FileResult:
+def _fix_file(path: Path, text: str, encoding: str, read: bytes, linter: Linter,
+              everything: Linter, run: RunSettings) -> FileResult:
     filename = str(path)
     findings = linter.lint_text(text, filename).diagnostics
     if not any(d.fix for d in findings):
@@ -70,8 +72,8 @@ def _fix_file(path: Path, text: str, encoding: str, linter: Linter, everything: 
         if candidate == text:
             break
         try:
-            cst.parse_module(candidate)
-        except cst.ParserSyntaxError:
+            parse_screened(candidate, filename)
+        except (cst.ParserSyntaxError, Unanalysable, RecursionError):
             break
         text, applied = candidate, applied + count
         result = linter.lint_text(text, filename)
@@ -82,7 +84,10 @@ def _fix_file(path: Path, text: str, encoding: str, linter: Linter, everything: 
     result.fixed = text if text != original else None
     if result.fixed is not None and linter.options.write:
         try:
-            write_atomically(path, result.fixed, encoding)
+            write_fixes(path, result.fixed, encoding, read)
+        except SourceError as error:  # user code run by the verifier may have written the file
+            result.errors.append(str(error))
+            result.internal_error = True
         except OSError as error:
             result.errors.append(f"{filename}: cannot write fixes: {error.strerror or error}")
             result.internal_error = True

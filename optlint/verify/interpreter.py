@@ -4,7 +4,10 @@ importing jax would cost seconds, reading its metadata does not."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -24,6 +27,13 @@ print(%r + json.dumps({name: version(name) for name in %r}))
 """
 
 
+_PROBE_SECONDS = 60
+
+
+def _text_or_none(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
 def installed_in(python: str) -> dict[str, KnownVersion] | None:
     """The versions installed in `python`, by library (version None where it lacks one: the
     harness then says what to install). None for this interpreter: versions.py reads its own in
@@ -32,14 +42,32 @@ def installed_in(python: str) -> dict[str, KnownVersion] | None:
         return None
     try:
         # From the temporary folder, as the harness runs: the first sys.path entry is the same.
-        done = subprocess.run([python, "-c", _PROBE % (_MARK, LIBRARIES)], capture_output=True,
-                              text=True, timeout=60, cwd=tempfile.gettempdir())
-    except (OSError, subprocess.TimeoutExpired) as error:
+        # In a session of its own, so that a timeout ends what `python` started too (a wrapper
+        # script's interpreter).
+        probe = subprocess.Popen([python, "-c", _PROBE % (_MARK, LIBRARIES)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 cwd=tempfile.gettempdir(), start_new_session=True)
+    except OSError as error:
         raise VerifyError(f"--python {python}: cannot run it ({error})") from None
-    for line in reversed(done.stdout.splitlines()):
+    try:
+        out, err = probe.communicate(timeout=_PROBE_SECONDS)
+    except subprocess.TimeoutExpired:
+        raise VerifyError(f"--python {python}: cannot run it (no answer in {_PROBE_SECONDS} "
+                          f"s)") from None
+    finally:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(probe.pid, signal.SIGKILL)
+        probe.wait()
+    for line in reversed(out.decode("utf-8", errors="replace").splitlines()):
         if line.startswith(_MARK):
-            found = json.loads(line[len(_MARK):])
-            return {library: KnownVersion(found.get(library), f"installed in {python}")
-                    for library in LIBRARIES}
-    lines = done.stderr.strip().splitlines() or [f"exit status {done.returncode}"]
+            try:
+                found = json.loads(line[len(_MARK):])
+            except ValueError:
+                break
+            if not isinstance(found, dict):
+                break
+            return {library: KnownVersion(_text_or_none(found.get(library)),
+                                          f"installed in {python}") for library in LIBRARIES}
+    lines = (err.decode("utf-8", errors="replace").strip().splitlines()
+             or [f"exit status {probe.returncode}"])
     raise VerifyError(f"--python {python}: not a working Python interpreter ({lines[-1]})")

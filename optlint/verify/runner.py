@@ -3,7 +3,6 @@ with JAX's persistent compilation cache in optlint's cache folder."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import signal
@@ -12,9 +11,18 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
+
+from optlint.verify.processes import TOKEN_VARIABLE, kill_harness, new_token, terminate_as_exit
 
 MARK = "@@optlint-verify@@ "
+MARK_BYTES = MARK.encode()
+# What a harness may print before it is stopped: user code printing gigabytes must not fill the
+# disk, nor optlint's memory when it is read back.
+OUTPUT_CAP = 64 * 2**20
+_LONGEST_RECORD = 4 * 2**20
+_STDERR_TAIL = 64 * 2**10
+_POLL_SECONDS = 0.25
 
 
 def cache_dir() -> Path:
@@ -55,51 +63,88 @@ class HarnessRun:
 def run_harness(program: str, python: str, device: str, timeout: float,
                 cwd: Path) -> HarnessRun:
     result = HarnessRun()
+    token = new_token()
     with tempfile.NamedTemporaryFile("w", suffix="_optlint_harness.py", delete=False,
                                      encoding="utf-8") as handle:
         handle.write(program)
     started = time.perf_counter()
     # Output goes to files, not pipes: a child the user's code started would hold a pipe open.
-    with tempfile.TemporaryFile("w+") as stdout, tempfile.TemporaryFile("w+") as stderr:
+    with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr, \
+            terminate_as_exit():
+        process: subprocess.Popen[bytes] | None = None
         try:
             # start_new_session: the harness and whatever the user's code starts form one group.
-            process = subprocess.Popen([python, handle.name], cwd=cwd, env=harness_env(device),
-                                       stdout=stdout, stderr=stderr, text=True,
-                                       start_new_session=True)
-            try:
-                process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                result.timed_out = True
-            # Kill the whole group: on timeout, and any child that outlived the harness.
-            _kill_group(process.pid)
-            process.wait()
-        finally:
+            process = subprocess.Popen([python, handle.name], cwd=cwd,
+                                       env={**harness_env(device), TOKEN_VARIABLE: token},
+                                       stdout=stdout, stderr=stderr, start_new_session=True)
+            _wait(process, timeout, (stdout, stderr), result)
+        finally:  # also on Ctrl-C or SIGTERM: nothing of the run is left behind
+            if process is not None:
+                kill_harness(process.pid, token)
+                process.wait()
             os.unlink(handle.name)
-        stdout.seek(0)
-        stderr.seek(0)
-        out, err = stdout.read(), stderr.read()
+        records = _marker_lines(stdout)
+        err = _tail(stderr)
     result.seconds = time.perf_counter() - started
-    _parse(out, result)
-    if not result.timed_out and result.fatal is None and process.returncode != 0:
+    _parse(records, result)
+    if (not result.timed_out and result.crash is None and result.fatal is None
+            and process.returncode != 0):
         result.crash = _describe_exit(process.returncode, err)
     return result
 
 
-def _kill_group(pgid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
+def _wait(process: subprocess.Popen[bytes], timeout: float, outputs: tuple[IO[bytes], ...],
+          result: HarnessRun) -> None:
+    """Wait for the harness, up to `timeout`, while what it printed stays under the cap."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            process.wait(timeout=max(0.0, min(_POLL_SECONDS, deadline - time.monotonic())))
+            return
+        except subprocess.TimeoutExpired:
+            pass
+        if sum(os.fstat(output.fileno()).st_size for output in outputs) > OUTPUT_CAP:
+            result.crash = f"stopped: it printed more than {OUTPUT_CAP // 2**20} MiB"
+            return
+        if time.monotonic() >= deadline:
+            result.timed_out = True
+            return
 
 
-def _parse(stdout: str, result: HarnessRun) -> None:
-    for line in stdout.splitlines():
-        if not line.startswith(MARK):
+def _marker_lines(stream: IO[bytes]) -> list[str]:
+    """The harness's own lines from its standard output, read a bounded line at a time."""
+    stream.seek(0)
+    found = []
+    while line := stream.readline(_LONGEST_RECORD):
+        if line.startswith(MARK_BYTES) and line.endswith(b"\n"):
+            found.append(line[len(MARK_BYTES):].decode("utf-8", errors="replace"))
+        while not line.endswith(b"\n") and line:  # the rest of an overlong line
+            line = stream.readline(_LONGEST_RECORD)
+    return found
+
+
+def _tail(stream: IO[bytes]) -> str:
+    """The end of the harness's standard error (what says why it stopped); bytes that are not
+    UTF-8 (user code printing anything) are replaced."""
+    size = stream.seek(0, os.SEEK_END)
+    stream.seek(max(0, size - _STDERR_TAIL))
+    return stream.read().decode("utf-8", errors="replace")
+
+
+def _parse(records: list[str], result: HarnessRun) -> None:
+    """Records that are not what the harness writes (user code printing the marker) are skipped."""
+    for text in records:
+        try:
+            record = json.loads(text)
+        except ValueError:
             continue
-        record = json.loads(line[len(MARK):])
-        if "environment" in record:
+        if not isinstance(record, dict):
+            continue
+        if isinstance(record.get("environment"), dict):
             result.environment = record["environment"]
-        elif "fatal" in record:
+        elif isinstance(record.get("fatal"), str):
             result.fatal = record["fatal"]
-        else:
+        elif isinstance(record.get("id"), int) and isinstance(record.get("variants"), dict):
             result.records[record["id"]] = record
 
 

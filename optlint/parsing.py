@@ -1,0 +1,117 @@
+"""Parsing and analysing a text so that no input can take the run down.
+
+libcst's native parser recurses on the C stack and kills the process when it runs out (a segfault,
+exit 139, at ~1,500 nested brackets or ~10,000 `not`s on an 8 MiB stack), and the Python code that
+walks its tree raises RecursionError on code nested ~1,000 deep (1,000 `elif`s, a 1,000-part `+`).
+So every text is first screened by CPython's own parser, which guards its recursion: a text that
+the running Python cannot build a tree for because of its depth is "too deeply nested to analyse"
+and never reaches libcst. What passes (nested at most a few thousand deep) is parsed and analysed
+on a thread with a large stack and a higher recursion limit, where that depth fits.
+
+CPython's parser is also several times faster than libcst's, so the screen costs little; and it is
+the authority on what is valid Python where libcst disagrees (see `python_syntax_error`).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+import libcst as cst
+
+_Result = TypeVar("_Result")
+
+# 256 MiB of address space, committed only as it is used: ~40 times the depth an 8 MiB main stack
+# gives libcst, far beyond what CPython's screen lets through.
+_STACK_BYTES = 256 * 1024 * 1024
+_RECURSION_LIMIT = 30_000
+_deep = threading.local()
+
+
+class Unanalysable(Exception):
+    """A text that is not handed to libcst; reported as one line for its file."""
+
+
+class TooDeep(Unanalysable):
+    """A text nested too deeply to analyse."""
+
+    def __init__(self, filename: str, reason: str) -> None:
+        super().__init__(f"{filename}: too deeply nested to analyse ({reason})")
+
+
+def python_syntax_error(text: str, filename: str) -> SyntaxError | None:
+    """CPython's syntax error for `text`, None when it parses; TooDeep when the running Python
+    cannot build its tree for depth alone. Called on the caller's thread, under the normal
+    recursion limit: what this Python could not compile is not analysed either."""
+    try:
+        compile(text, filename, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as error:
+        return error if error.lineno or "\0" not in text else _at_nul(error.msg, text, filename)
+    except ValueError as error:  # some Pythons: "source code string cannot contain null bytes"
+        return _at_nul(str(error), text, filename)
+    except (RecursionError, MemoryError):  # CPython's parser's own limits on nesting
+        raise TooDeep(filename, "deeper than Python's own parser accepts") from None
+    return None
+
+
+def _at_nul(message: str, text: str, filename: str) -> SyntaxError:
+    """The error placed at the first NUL character (CPython gives no position for it)."""
+    before = text[:max(text.find("\0"), 0)]
+    line = before.count("\n") + before.count("\r") - before.count("\r\n") + 1
+    column = len(before) - max(before.rfind("\n"), before.rfind("\r"))
+    return SyntaxError(message, (filename, line, column, None))
+
+
+def rejects_everywhere(error: SyntaxError) -> bool:
+    """A syntax error that no Python version accepts, where libcst is not asked: it accepts a NUL
+    byte in a string, and crashes on the brackets nested past CPython's limit of 200. Other
+    CPython errors may be newer syntax than the running Python knows (`type X = int` on 3.11),
+    where libcst, which knows it, decides."""
+    message = error.msg or ""
+    return "null bytes" in message or message.startswith("too many nested parentheses")
+
+
+def parse_screened(text: str, filename: str) -> cst.Module:
+    """libcst's tree of a text that CPython's screen let through (raises Unanalysable where libcst
+    could crash or is wrong, ParserSyntaxError as libcst does)."""
+    error = python_syntax_error(text, filename)
+    if error is not None and rejects_everywhere(error):
+        raise Unanalysable(f"{filename}: {error.msg}")
+    return deep_call(cst.parse_module, text)
+
+
+def deep_call(function: Callable[..., _Result], *args: object) -> _Result:
+    """`function(*args)` on a thread with a large stack and a raised recursion limit (directly
+    when already on one). Exceptions are raised here, in the caller's thread."""
+    if getattr(_deep, "active", False):
+        return function(*args)
+    outcome: list[_Result] = []
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        _deep.active = True
+        try:
+            outcome.append(function(*args))
+        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread as is
+            failure.append(error)
+
+    previous_stack = threading.stack_size(_STACK_BYTES)
+    previous_limit = sys.getrecursionlimit()
+    try:
+        thread = threading.Thread(target=run, name="optlint-analysis", daemon=True)
+        sys.setrecursionlimit(max(previous_limit, _RECURSION_LIMIT))
+        try:
+            thread.start()
+        except RuntimeError:  # no memory for the stack: the normal limits still give errors
+            sys.setrecursionlimit(previous_limit)
+            return function(*args)
+        thread.join()
+    finally:
+        sys.setrecursionlimit(previous_limit)
+        threading.stack_size(previous_stack)
+    if failure:
+        raise failure[0]
+    return outcome[0]

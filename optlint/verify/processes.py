@@ -1,0 +1,72 @@
+"""Ending everything a harness started, and only that, whatever happens to optlint meanwhile.
+
+The harness runs in a session of its own, so killing its process group ends it and the processes
+it started. A process that started a session of its own leaves that group; it still carries the
+harness's environment, where a per-run token marks it, and is found by that token (Linux, through
+/proc). A SIGTERM to optlint while it waits is turned into an exit that runs the same cleanup as a
+Ctrl-C does.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from types import FrameType
+
+TOKEN_VARIABLE = "OPTLINT_HARNESS_TOKEN"
+_PROC = Path("/proc")
+
+
+def new_token() -> str:
+    return uuid.uuid4().hex
+
+
+def kill_harness(pgid: int, token: str) -> None:
+    """SIGKILL the harness's process group, then every process marked with its token."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+    marker = f"{TOKEN_VARIABLE}={token}".encode()
+    for _ in range(3):  # a marked process may have forked while the first ones were killed
+        marked = list(_marked_processes(marker))
+        if not marked:
+            return
+        for pid in marked:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
+
+def _marked_processes(marker: bytes) -> Iterator[int]:
+    if not _PROC.is_dir():
+        return
+    for entry in _PROC.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environment = (entry / "environ").read_bytes()
+        except OSError:  # gone already, or another user's
+            continue
+        if marker in environment.split(b"\0"):
+            yield int(entry.name)
+
+
+@contextlib.contextmanager
+def terminate_as_exit() -> Iterator[None]:
+    """While inside: SIGTERM raises SystemExit(143) here, so `finally` blocks run (Python's
+    default would end the process at once, leaving the harness behind)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def exit_now(number: int, frame: FrameType | None) -> None:
+        raise SystemExit(128 + number)
+
+    previous = signal.signal(signal.SIGTERM, exit_now)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
