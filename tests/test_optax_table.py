@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from optlint.analysis import apis
 from optlint.analysis.optax_table import (
     ALWAYS,
     NEVER,
@@ -403,21 +402,3 @@ def test_aliases() -> None:
     assert behaviour("optax.apply_updates") is None
 
 
-# ---- agreement with the older ad-hoc tables in apis.py ------------------------------------------
-
-def test_agrees_with_apis_tables() -> None:
-    for name, args in apis.OPTAX_MASK_ARGS.items():
-        row = behaviour(name)
-        assert row is not None
-        assert {keyword for _, keyword in args} <= {keyword for _, keyword in row.mask_args}, name
-        assert row.mask_callable_pytree_ok == VersionRange(since="0.2.4"), name
-    for name in apis.LINESEARCH_TRANSFORMS:
-        row = behaviour(name)
-        assert row is not None and row.update_requires == ("value", "grad", "value_fn"), name
-    for name, static in apis.INJECT_STATIC_REQUIRED.items():
-        row = behaviour(name)
-        assert row is not None and row.inject_static_required == static, name
-    for name, (_, keyword) in apis.OPTAX_LABEL_ARGS.items():
-        row = behaviour(name)
-        assert row is not None and keyword in {kw for _, kw in row.label_args}
-        assert row.labels_callable_pytree_ok == NEVER

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from optlint.analysis.binding import argument
-from optlint.analysis.optax_table import Transform, VersionRange, behaviour
+from optlint.analysis.optax_table import Transform, VersionRange, behaviour, parse_version
 from optlint.analysis.values import OneOf, TransformValue, Value
 
 Answer = bool | None
@@ -39,6 +39,25 @@ def rejects_non_array_params(optimizer: Value, optax_version: str | None) -> Ans
             return None
         return False if tolerated else _conditional(part, True, table.reads_params_when)
     return _any_part(optimizer, reads, optax_version)
+
+
+def calls_callable_tree(factory: str, family: str, optax_version: str | None) -> Answer:
+    """Whether `factory` calls a callable pytree given as its mask (family "mask") or labels
+    ("labels") instead of reading it, on this optax; unknown version: None, unless the factory
+    only exists on versions that read it."""
+    row = behaviour(factory)
+    if row is None:
+        return None
+    reads = row.mask_callable_pytree_ok if family == "mask" else row.labels_callable_pytree_ok
+    if optax_version is None:
+        appeared, fixed = row.exists.since, reads.since
+        if appeared is not None and fixed is not None and not reads.is_never and (
+                parse_version(appeared) >= parse_version(fixed)):
+            return False
+        return None
+    if row.exists.contains(optax_version) is False:
+        return False
+    return not reads.contains(optax_version)
 
 
 def stateful_part(optimizer: Value) -> str | None:
