@@ -70,6 +70,9 @@ def main() -> None:
 @click.option("--optax-version", help="Check against this optax version.")
 @click.option("--equinox-version", help="Check against this equinox version.")
 @click.option("--jax-version", help="Check against this jax version.")
+@click.option("--preview/--no-preview", default=None,
+              help="Also report findings the analysis could not prove (each says what it could "
+              "not see).")
 @click.option("--verify", is_flag=True, help="With --fix: apply only fixes that `optlint verify` "
               "does not find failing.")
 def check(paths: tuple[str, ...], fix: bool, unsafe_fixes: bool, diff: bool, show_fixes: bool,
@@ -77,7 +80,8 @@ def check(paths: tuple[str, ...], fix: bool, unsafe_fixes: bool, diff: bool, sho
           exit_zero: bool, output_format: str, jobs: int | None, no_cache: bool, quiet: bool,
           config: str | None, show_settings: bool, stdin_filename: str | None,
           force_exclude: bool, verbose: bool, optax_version: str | None,
-          equinox_version: str | None, jax_version: str | None, verify: bool) -> None:
+          equinox_version: str | None, jax_version: str | None, preview: bool | None,
+          verify: bool) -> None:
     """Check PATHS (default: the current folder) for Equinox + Optax hazards."""
     request = CheckRequest(
         paths=list(paths), fix=fix, unsafe_fixes=unsafe_fixes, diff=diff, show_fixes=show_fixes,
@@ -87,7 +91,7 @@ def check(paths: tuple[str, ...], fix: bool, unsafe_fixes: bool, diff: bool, sho
         show_settings=show_settings, stdin_filename=stdin_filename,
         force_exclude=force_exclude, verbose=verbose,
         versions={"optax": optax_version, "equinox": equinox_version, "jax": jax_version},
-        verify=verify)
+        verify=verify, preview=preview)
     sys.exit(run_check(request))
 
 

@@ -41,6 +41,8 @@ class Settings:
     exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
     extend_exclude: list[str] = field(default_factory=list)
     respect_gitignore: bool = True
+    # Opt-in findings the analysis could not prove (ruff's word for opt-in behaviour).
+    preview: bool = False
     optax_version: str | None = None
     equinox_version: str | None = None
     jax_version: str | None = None
@@ -60,8 +62,8 @@ class Settings:
 
 _LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude"}
 _VERSION_KEYS = {"optax-version", "equinox-version", "jax-version"}
-KNOWN_KEYS = _LIST_KEYS | _VERSION_KEYS | {"per-file-ignores", "respect-gitignore",
-                                           "max-file-size"}
+_BOOL_KEYS = {"respect-gitignore", "preview"}
+KNOWN_KEYS = _LIST_KEYS | _VERSION_KEYS | _BOOL_KEYS | {"per-file-ignores", "max-file-size"}
 
 
 def find_config(start: Path) -> tuple[Path | None, Path]:
@@ -107,7 +109,7 @@ def apply_table(settings: Settings, table: Any, origin: str) -> None:
                 _check_patterns(key, value, origin)
         elif key in _VERSION_KEYS:
             value = validate_version(key, value, origin)
-        elif key == "respect-gitignore":
+        elif key in _BOOL_KEYS:
             if not isinstance(value, bool):
                 raise ConfigError(f"{origin}: '{key}' must be true or false, got {value!r}")
         elif key == "max-file-size":

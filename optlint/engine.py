@@ -50,6 +50,7 @@ class LintOptions:
     unsafe_fixes: bool = False
     write: bool = True  # False for --diff: compute the fixed text, write nothing
     respect_noqa: bool = True  # False for flake8 --disable-noqa: report what noqa would hide
+    preview: bool = False  # also report findings the analysis could not prove
     max_file_size: int = DEFAULT_MAX_FILE_SIZE  # bytes; libcst needs ~700 times that in memory
 
 
@@ -139,7 +140,8 @@ class Linter:
             if not self.options.selection.is_enabled(rule.code, relative):
                 continue
             try:
-                findings.extend((rule, finding) for finding in rule.check(ctx))
+                findings.extend((rule, finding) for finding in rule.check(ctx)
+                                if finding.unproven is None or self.options.preview)
             except Exception as error:  # noqa: BLE001 - a rule bug must not stop other rules or files
                 result.internal_error = True
                 detail = traceback.format_exc() if self.options.verbose else f"{error!r}"

@@ -45,6 +45,8 @@ class OptlintChecker:
                               metavar="VERSION",
                               help=f"optlint: check against this {library} version "
                                    f"(overrides [tool.optlint] {library}-version).")
+        parser.add_option("--optlint-preview", action="store_true", parse_from_config=True,
+                          help="optlint: also report findings the analysis could not prove.")
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
@@ -66,7 +68,9 @@ class OptlintChecker:
         versions = resolve_versions(settings.configured_versions(), settings.project_root,
                                     overridden)
         lint_options = LintOptions(selection, versions, settings.project_root,
-                                   respect_noqa=not getattr(options, "disable_noqa", False))
+                                   respect_noqa=not getattr(options, "disable_noqa", False),
+                                   preview=settings.preview or bool(
+                                       getattr(options, "optlint_preview", False)))
         cls._linter = Linter(lint_options)
 
     def run(self) -> Iterator[tuple[int, int, str, type[OptlintChecker]]]:

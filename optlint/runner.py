@@ -46,6 +46,7 @@ class CheckRequest:
     verbose: bool = False
     versions: dict[str, str | None] = field(default_factory=dict)
     verify: bool = False  # with --fix: apply only fixes whose verification did not fail
+    preview: bool | None = None  # --preview / --no-preview; None: the configuration's
 
 
 def fail(message: str) -> int:
@@ -64,6 +65,9 @@ def build_settings(request: CheckRequest) -> Settings:
             merged = value if attribute == "select" else getattr(settings, attribute) + value
             setattr(settings, attribute, merged)
             settings.sources[attribute] = "command line"
+    if request.preview is not None:
+        settings.preview = request.preview
+        settings.sources["preview"] = "command line"
     for library, version in request.versions.items():
         if version:
             version = validate_version(f"--{library}-version", version, "command line")
@@ -85,7 +89,8 @@ def run_check(request: CheckRequest) -> int:
         return EXIT_CLEAN
     options = LintOptions(selection, versions, settings.project_root, request.verbose,
                           fix=request.fix or request.diff, unsafe_fixes=request.unsafe_fixes,
-                          write=not request.diff, max_file_size=settings.max_file_size)
+                          write=not request.diff, preview=settings.preview,
+                          max_file_size=settings.max_file_size)
     if request.verify and (not request.fix or request.diff or request.paths == ["-"]):
         return fail("--verify works with --fix on files (not with --diff or stdin)")
     if request.stdin_filename is not None and request.paths not in ([], ["-"]):
@@ -228,7 +233,7 @@ def render_settings(settings: Settings, versions) -> str:  # type: ignore[no-unt
     rows = [("project-root", str(settings.project_root), "discovered"),
             ("config-file", str(settings.config_path or "none"), "discovered")]
     for attribute in ("select", "extend_select", "ignore", "per_file_ignores", "exclude",
-                      "extend_exclude", "respect_gitignore", "max_file_size"):
+                      "extend_exclude", "respect_gitignore", "preview", "max_file_size"):
         rows.append((attribute.replace("_", "-"), repr(getattr(settings, attribute)),
                      settings.source_of(attribute)))
     for library in LIBRARIES:

@@ -29,3 +29,22 @@ def run_optlint(*args: str, cwd: Path | str | None = None, stdin: str | None = N
 @pytest.fixture
 def optlint():
     return run_optlint
+
+
+def run_optlint_in_process(*args: str, cwd: Path | str | None = None, stdin: str | None = None,
+                           env: dict[str, str] | None = None,
+                           timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """The same CLI as `run_optlint`, called in this process (no interpreter start-up per call):
+    for tests of what optlint reports; tests of optlint as a process keep `run_optlint`."""
+    from click.testing import CliRunner
+
+    from optlint.cli import main
+
+    previous = Path.cwd()
+    os.chdir(cwd or previous)
+    try:
+        result = CliRunner(env=env).invoke(main, list(args), input=stdin, catch_exceptions=False)
+    finally:
+        os.chdir(previous)
+    return subprocess.CompletedProcess(["optlint", *args], result.exit_code, result.stdout,
+                                       result.stderr)

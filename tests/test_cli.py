@@ -10,7 +10,7 @@ import sys
 import textwrap
 from pathlib import Path
 
-from conftest import run_optlint
+from conftest import run_optlint_in_process as run_optlint
 
 BAD = textwrap.dedent("""\
     import equinox as eqx

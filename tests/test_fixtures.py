@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, run_optlint
+from conftest import FIXTURES, run_optlint_in_process as run_optlint
 
 
 def _cases() -> list[Path]:

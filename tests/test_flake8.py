@@ -28,7 +28,8 @@ TRAIN = textwrap.dedent("""\
 # Fixture arguments with a flake8 spelling; any other argument is applied to both tools alike.
 _VERSION_ARGS = {"--optax-version": "--optlint-optax-version",
                  "--equinox-version": "--optlint-equinox-version",
-                 "--jax-version": "--optlint-jax-version"}
+                 "--jax-version": "--optlint-jax-version",
+                 "--preview": "--optlint-preview"}
 
 
 def run_flake8(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:

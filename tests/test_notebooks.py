@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_optlint
+from conftest import run_optlint_in_process as run_optlint
 
 IMPORTS = ["import equinox as eqx\n", "import jax\n", "import optax"]
 MODEL = ["model = eqx.nn.MLP(2, 1, 8, 2, key=jax.random.PRNGKey(0))"]

@@ -12,7 +12,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from conftest import REPO, run_optlint
+from conftest import REPO, run_optlint_in_process as run_optlint
 
 TRAIN = textwrap.dedent("""\
     import equinox as eqx

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, run_optlint
+from conftest import REPO, run_optlint_in_process as run_optlint
 from optlint.rules import RULES, catalog
 
 PAGES = REPO / "rules"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_optlint
+from conftest import run_optlint_in_process as run_optlint
 from optlint.engine import LintOptions, Linter
 from optlint.selection import Selection
 from optlint.versions import LibraryVersions

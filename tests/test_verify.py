@@ -32,7 +32,7 @@ def test_opt003_fixture_confirmed_with_environment(tmp_path: Path) -> None:
         shutil.copy(FIXTURES / "OPT003" / name, tmp_path / name)
     rows = verify_json("aliases_and_helpers.py", cwd=tmp_path)
     assert [(row["line"], row["verdict"]) for row in rows] == [
-        (19, "confirmed"), (25, "confirmed"), (30, "confirmed"), (31, "confirmed")]
+        (19, "confirmed"), (25, "confirmed"), (31, "confirmed")]
     for row in rows:
         assert row["original"]["exception"] == "TypeError"
         assert row["fixed"]["status"] == "ok" and row["fixed"]["exception"] is None
@@ -201,8 +201,13 @@ def test_examples_give_no_false_fix_failed() -> None:
     verdicts = {(Path(row["filename"]).name, row["line"], row["code"]): row["verdict"]
                 for row in rows}
     assert "fix-failed" not in verdicts.values(), verdicts
-    assert verdicts[("train.py", 22, "OPT003")] == "confirmed"
-    assert verdicts[("train.py", 41, "OPT003")] == "confirmed"
+    # train.py:22 (`update(grads, state, model)`) is not a finding: none of make_optimizer's
+    # optimizers reads params in a way that fails on optax 0.2.8 (adamw skips None gradients).
+    assert ("train.py", 22, "OPT003") not in verdicts
+    # Nor is train.py:41 (`init(model)`): one of make_optimizer's branches is a multi_transform,
+    # whose labels decide which leaves adam sees, so per-parameter state is not proven for all.
+    assert ("train.py", 41, "OPT003") not in verdicts
+    assert verdicts[("train.py", 23, "OPT003")] == "confirmed"
     # make_optimizer(config, model) gets its config from the call in train.py; OPT001 there is
     # multi_transform's labels, which raise on every optax version (LIBRARY_FACTS).
     assert {v for (name, _, _), v in verdicts.items() if name == "optim.py"} == {"confirmed"}

@@ -96,6 +96,22 @@ ARRAY_ANNOTATIONS = {
 CALLABLE_ANNOTATIONS = {"typing.Callable", "collections.abc.Callable", "Callable"}
 SCALAR_ANNOTATIONS = {"float", "int", "bool", "str", "complex"}
 
+# Namespaces whose functions return arrays (`jnp.array(0.0)`, `jax.random.normal(key, ...)`), and
+# the few functions there that return something else.
+ARRAY_NAMESPACES = ("jax.numpy.", "jax.random.", "numpy.")
+NOT_ARRAY_RESULTS = {"shape", "ndim", "size", "issubdtype", "isscalar", "iscomplexobj",
+                     "isrealobj", "result_type", "dtype", "promote_types", "can_cast", "iinfo",
+                     "finfo", "key_impl", "vectorize", "frompyfunc"}
+
+
+def returns_array(qualified: str) -> bool:
+    """Whether calling the library function `qualified` gives an array."""
+    if not qualified.startswith(ARRAY_NAMESPACES):
+        return False
+    leaf = qualified.rsplit(".", 1)[-1]
+    return leaf[:1].islower() and leaf not in NOT_ARRAY_RESULTS or leaf == "PRNGKey"
+
+
 # Optax functions that do not build gradient transformations.
 OPTAX_NON_TRANSFORMS = {
     "optax.apply_updates", "optax.incremental_update", "optax.periodic_update", "optax.global_norm",
@@ -138,37 +154,12 @@ FILTERING_FUNCTION_TRANSFORMS = {
 EQUINOX_COUNTERPARTS = {"jax.jit": "filter_jit", "jax.grad": "filter_grad",
                         "jax.value_and_grad": "filter_value_and_grad"}
 
-# Optax transformations whose `update` runs a line search: it needs `value=`, `grad=` and
-# `value_fn=` and calls `value_fn(params)` itself (lbfgs and zoom from optax 0.2.3 on,
-# backtracking from at least 0.2.2).
-LINESEARCH_TRANSFORMS = {"optax.lbfgs", "optax.scale_by_zoom_linesearch",
-                         "optax.scale_by_backtracking_linesearch"}
+# jaxopt solvers whose `run(init_params, ...)` jits the solver loop over the params: an Equinox
+# module with function leaves raises `TypeError: Argument ... is not a valid JAX type`. Measured on
+# jaxopt 0.8.5 with jax 0.10.2 for each of these.
+JAXOPT_JITTED_SOLVERS = {"jaxopt.LBFGS", "jaxopt.BFGS", "jaxopt.GradientDescent",
+                         "jaxopt.NonlinearCG"}
 
-
-# Optax factories that take a mask (a pytree of bools, or a function returning one):
-# (position, keyword) of each mask argument. optax < 0.2.4 calls the mask when `callable(mask)`,
-# so a module-shaped mask raises at init (measured on 0.1.7, 0.1.9, 0.2.3; 0.2.4+ runs).
-# `freeze` and `adan` are left out: they appeared after 0.2.3, where the hazard is gone.
-OPTAX_MASK_ARGS: dict[str, tuple[tuple[int | None, str], ...]] = {
-    "optax.masked": ((1, "mask"),),
-    "optax.add_decayed_weights": ((1, "mask"),),
-    **{f"optax.{name}": ((None, "mask"),)
-       for name in ("adamw", "adamaxw", "nadamw", "lamb", "lion")},
-    "optax.lars": ((None, "weight_decay_mask"), (None, "trust_ratio_mask")),
-    "optax.adafactor": ((None, "weight_decay_mask"),),
-    "optax.adadelta": ((None, "weight_decay_mask"),),
-}
-# Factories that call a callable label tree on every version measured (0.2.2 ... 0.2.8).
-OPTAX_LABEL_ARGS: dict[str, tuple[int, str]] = {"optax.multi_transform": (1, "param_labels")}
-
-# Arguments `optax.inject_hyperparams` must be told are static for the optimizer to run under
-# `jax.jit`: it turns every number into a traced hyperparameter, and these are used in Python
-# control flow (adafactor: TracerBoolConversionError; dtype_momentum matters once momentum is set).
-# Measured on optax 0.1.7, 0.1.9, 0.2.3, 0.2.8.
-INJECT_STATIC_REQUIRED: dict[str, tuple[str, ...]] = {
-    "optax.adafactor": ("min_dim_size_to_factor", "dtype_momentum"),
-    "optax.lbfgs": ("memory_size",),
-}
 # Dtypes are callable, so inject_hyperparams takes them for schedules (`mu_dtype=jnp.bfloat16`
 # raises TypeError: unhashable type).
 DTYPE_NAMES = {"bfloat16", "float16", "float32", "float64", "int8", "int16", "int32", "int64",

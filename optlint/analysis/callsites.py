@@ -12,12 +12,12 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from optlint.analysis.binding import FunctionNode, argument_for, positional_params
 from optlint.analysis.index import CallSite, FileIndex, Scope
 from optlint.analysis.inference import Inference
 from optlint.analysis.values import UNKNOWN, FunctionValue, TransformedFunction, Value
 
 _MAX_HOPS = 3
-FunctionNode = cst.FunctionDef | cst.Lambda
 
 
 @dataclass(frozen=True)
@@ -113,32 +113,12 @@ class CallSites:
             wrapper = None
             if isinstance(callee, TransformedFunction):
                 wrapper, callee = callee, callee.func
-            if isinstance(callee, FunctionValue):
+            # A bound method's arguments start at its second parameter; `self` is known anyway.
+            if isinstance(callee, FunctionValue) and not callee.bound:
                 found.setdefault(id(callee.node), []).append(Invocation(site, wrapper))
         return found
 
 
-def positional_params(function: FunctionNode) -> list[cst.Param]:
-    return [*function.params.posonly_params, *function.params.params]
-
-
-def argument_for(call: cst.Call, function: FunctionNode, param: str) -> cst.BaseExpression | None:
-    """The expression `call` passes as `param` of `function`, when it can be told."""
-    names = [p.name.value for p in positional_params(function)]
-    position = names.index(param) if param in names else None
-    positional = 0
-    for arg in call.args:
-        if arg.star:
-            if arg.star == "*" and position is not None and positional <= position:
-                return None  # `f(*args)`: positions after it cannot be told
-            continue
-        if arg.keyword is None:
-            if positional == position:
-                return arg.value
-            positional += 1
-        elif arg.keyword.value == param:
-            return arg.value
-    return None
 
 
 def _enclosing_function(scope: Scope) -> FunctionNode | None:

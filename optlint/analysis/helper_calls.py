@@ -3,7 +3,7 @@
 What a helper returns can depend on what it is given (`def decay_mask(model): return
 tree_map(..., model)`), so its parameters are bound to the call's arguments in a frame, and the
 return is inferred under that frame, memoised per (helper, frame). A helper in another file is
-inferred by that file's own Inference, handed only values it can read there (`_portable`).
+inferred by that file's own Inference, handed only values it can read there (`portable`).
 Part of `Inference` (a base class of it), kept apart so each module has one job.
 """
 
@@ -13,33 +13,29 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.index import LATER, FileIndex, FunctionInfo, Scope
+from optlint.analysis.binding import bind_arguments
+from optlint.analysis.evaluator import Evaluator
+from optlint.analysis.index import LATER, FunctionInfo, Scope
 from optlint.analysis.values import (
     UNKNOWN,
-    DictValue,
     FunctionValue,
-    InjectFactory,
     LibraryRef,
     ModuleValue,
-    PartialValue,
-    SequenceValue,
-    TransformedFunction,
+    OneOf,
     TransformValue,
     Value,
+    portable,
 )
 
 if TYPE_CHECKING:
-    from optlint.analysis.project import ProjectIndex
+    pass
 
 _MAX_FOLLOWED = 40  # helper calls being followed into other files at once, at most
 _MAX_FRAMES = 2000  # distinct (helper, arguments) pairs inferred per file, at most
 
 
-class HelperCalls:
+class HelperCalls(Evaluator):
     # Set up by Inference.__init__.
-    index: FileIndex
-    project: ProjectIndex | None
-    path: str | None
     _memo: dict[tuple[int, int], Value]
     # While a helper's return is inferred for one call: its parameters (by the id of their Param
     # node) -> what the call passes them.
@@ -48,14 +44,12 @@ class HelperCalls:
     _frame_results: dict[tuple[int, frozenset[tuple[int, int]]], tuple[dict[int, Value], Value]]
     _called_results: set[int] | None  # ids of calls whose result is called
 
-    def value_of(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
-        raise NotImplementedError  # Inference's
 
     def _passed(self, function: FunctionValue, call: cst.Call, scope: Scope,
                 order: int) -> dict[int, Value]:
         """What `call` passes the parameters of `function`, where it is known (by Param id)."""
         passed: dict[int, Value] = {}
-        for param, expr in _arguments(function.node, call):
+        for param, expr in bind_arguments(function.node, call, function.bound):
             value = self.value_of(expr, scope, order)
             if value is not UNKNOWN:
                 passed[id(param)] = value
@@ -73,7 +67,7 @@ class HelperCalls:
                                     if isinstance(site.node.func, cst.Call)}
         if id(call) in self._called_results:
             # `helper(x)(y)`: what comes back from another file is handed over without the
-            # functions and factories only that file can read (see `_portable`); calling what
+            # functions and factories only that file can read (see `portable`); calling what
             # is left gives the rules nothing, and rules ask about every callee: not worth a parse.
             return UNKNOWN
 
@@ -87,21 +81,21 @@ class HelperCalls:
             return UNKNOWN
         function, owner = found
         passed = self._passed(function, call, scope, order)
-        if owner is not self:  # the other file reads only what it can read (see `_portable`)
-            portable = {param: _portable(value) for param, value in passed.items()}
-            passed = {param: value for param, value in portable.items() if value is not UNKNOWN}
+        if owner is not self:  # the other file reads only what it can read (see `portable`)
+            handed = {param: portable(value) for param, value in passed.items()}
+            passed = {param: value for param, value in handed.items() if value is not UNKNOWN}
         project.following += 1
         try:
             returned = owner._returned(function, passed)
         finally:
             project.following -= 1
-        return returned if owner is self else _portable(returned)
+        return returned if owner is self else portable(returned)
 
     def _returned(self, function: FunctionValue, passed: dict[int, Value] | None = None) -> Value:
         info = self.index.functions.get(function.node)
         if info is None:
             return UNKNOWN
-        if passed and info.scope.self_name is None:  # a method's parameters shift by `self`
+        if passed:
             frame = {**self._frame, **passed}
             # Helpers calling helpers with the same values would otherwise be re-inferred along
             # every path through them (exponential in the chain's length): one answer per
@@ -124,44 +118,20 @@ class HelperCalls:
         return self._first_return(info)
 
     def _first_return(self, info: FunctionInfo) -> Value:
+        """What the function returns: when every `return` gives a transformation (a factory
+        choosing by its config), one of them; else the first return the analysis can read."""
+        values: list[Value] = []
         for expr in info.returns:
             value = self.value_of(expr, info.scope, LATER)
-            if value is not UNKNOWN:
-                return value
-        return UNKNOWN
+            if value is not UNKNOWN and not isinstance(value, TransformValue):
+                return value  # the other returns are not read: they cost a walk each
+            values.append(value)
+        known = [value for value in values if value is not UNKNOWN]
+        if not known:
+            return UNKNOWN
+        distinct = {id(value) for value in values}
+        return OneOf(tuple(values)) if len(distinct) > 1 else known[0]
 
 
-def _arguments(function: cst.FunctionDef | cst.Lambda,
-               call: cst.Call) -> list[tuple[cst.Param, cst.BaseExpression]]:
-    """(parameter, expression) for each parameter `call` passes by position or keyword."""
-    params = function.params
-    positional = [*params.posonly_params, *params.params]
-    by_name = {param.name.value: param for param in (*params.params, *params.kwonly_params)}
-    found: list[tuple[cst.Param, cst.BaseExpression]] = []
-    position: int | None = 0
-    for arg in call.args:
-        if arg.star == "*":
-            position = None  # `f(*args)`: the positions after it cannot be told
-        elif arg.keyword is not None:
-            if arg.keyword.value in by_name:
-                found.append((by_name[arg.keyword.value], arg.value))
-        elif not arg.star and position is not None:
-            if position < len(positional):
-                found.append((positional[position], arg.value))
-            position += 1
-    return found
 
 
-def _portable(value: Value) -> Value:
-    """A value returned from another file, less what only that file's index can interpret.
-
-    Functions, partials and inject factories are read through their file's scopes and nodes, which
-    the caller's index does not hold; transformations and modules are read by their parts alone
-    (a rule that edits a transformation's call checks that the call is in its own file)."""
-    if isinstance(value, (FunctionValue, PartialValue, TransformedFunction, InjectFactory)):
-        return UNKNOWN
-    if isinstance(value, SequenceValue):
-        return SequenceValue(value.kind, tuple(_portable(item) for item in value.items))
-    if isinstance(value, DictValue):
-        return DictValue(tuple((key, _portable(item)) for key, item in value.items))
-    return value

@@ -186,12 +186,16 @@ class _IndexBuilder:
             scope.bind(param.name.value, Binding("param", self._next(), node=param))
 
     # bindings -----------------------------------------------------------------------------
-    def visit_Assign(self, node: cst.Assign) -> None:
+    # Targets are bound after their value is walked, so the value's own calls and names come
+    # first in source order: in `model = step(model)` the argument is the earlier `model`.
+    def leave_Assign(self, original_node: cst.Assign) -> None:
+        node = original_node
         order = self._next()
         for target in node.targets:
             self._bind_target(target.target, node.value, (), order)
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+    def leave_AnnAssign(self, original_node: cst.AnnAssign) -> None:
+        node = original_node
         target = node.target
         if self.scope.kind == "class" and isinstance(target, cst.Name) and self.class_stack:
             cls = self.class_stack[-1]
@@ -203,7 +207,8 @@ class _IndexBuilder:
             # `x: Model` without a value: remember the annotation as an unknown binding.
             self.scope.bind(target.value, Binding("param", self._next(), node=node))
 
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+    def leave_AugAssign(self, original_node: cst.AugAssign) -> None:
+        node = original_node
         if isinstance(node.target, cst.Name):
             self.scope.bind(node.target.value, Binding("opaque", self._next()))
 
@@ -214,7 +219,8 @@ class _IndexBuilder:
         if node.asname is not None:
             self._bind_opaque(node.asname.name)
 
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+    def leave_NamedExpr(self, original_node: cst.NamedExpr) -> None:
+        node = original_node
         self._bind_target(node.target, node.value, (), self._next())
 
     def _bind_opaque(self, target: cst.BaseExpression) -> None:

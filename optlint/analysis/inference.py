@@ -1,7 +1,11 @@
 """What an expression is known to be, following names, helpers, `self.` attributes and other files.
 
-Inference is lazy and memoised: rules ask about the few expressions they care about, and only those
-are followed. Every answer that cannot be established is UNKNOWN; rules must treat it as "may".
+The generic evaluator: Python's names, attributes, subscripts and calls of the checked code's own
+functions and classes. What a library call returns is asked of the brains (`brains/`), one per
+library; helper calls, callers' arguments and Equinox's leaf model are its base classes, each in
+its own module. Inference is lazy and memoised: rules ask about the few expressions they care
+about, and only those are followed. What cannot be established is UNKNOWN, and rules stay silent
+on it (or report it only under `--preview`).
 """
 
 from __future__ import annotations
@@ -11,12 +15,15 @@ from typing import TYPE_CHECKING, Literal
 import libcst as cst
 
 from optlint.analysis import apis
-from optlint.analysis.imports import dotted_name
+from optlint.analysis.binding import argument
+from optlint.analysis.brains import LibraryCall, library_call
+from optlint.analysis.brains.equinox_leaves import EquinoxLeaves, nn_leaves
+from optlint.analysis.brains.optax_calls import partial_inject, static_arg_names
 from optlint.analysis.helper_calls import HelperCalls
 from optlint.analysis.index import LATER as _LATER
 from optlint.analysis.index import Binding, ClassInfo, FileIndex, Scope
+from optlint.analysis.parameters import ParameterValues
 from optlint.analysis.values import (
-    ARRAYS,
     UNKNOWN,
     UNKNOWN_LEAVES,
     ClassRef,
@@ -33,36 +40,15 @@ from optlint.analysis.values import (
     TransformedFunction,
     TransformValue,
     Value,
-    worst_leaves,
 )
 
 if TYPE_CHECKING:
     from optlint.analysis.project import ProjectIndex
 
 _MAX_DEPTH = 40
-# Where each Optax wrapper keeps the transformation(s) it wraps: (positional index, keyword).
-_WRAPPED = {
-    "optax.MultiSteps": (0, "opt"),
-    "optax.masked": (0, "inner"),
-    "optax.apply_if_finite": (0, "inner"),
-    "optax.flatten": (0, "inner"),
-    "optax.lookahead": (0, "fast_optimizer"),
-    "optax.contrib.reduce_on_plateau": (None, None),
-}
 
 
-def argument(call: cst.Call, position: int | None, keyword: str | None) -> cst.Arg | None:
-    """The argument passed at `position` or as `keyword`, if any."""
-    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
-    if position is not None and position < len(positional):
-        return positional[position]
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == keyword:
-            return arg
-    return None
-
-
-class Inference(HelperCalls):
+class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
     def __init__(self, index: FileIndex, project: ProjectIndex | None = None,
                  path: str | None = None) -> None:
         self.index = index
@@ -77,6 +63,10 @@ class Inference(HelperCalls):
         self._active: set[tuple[int, int]] = set()
         self._leaves_memo: dict[int, Leaves] = {}
         self._module_memo: dict[int, bool] = {}
+        # Parameters from their callers (see parameters.py).
+        self._joins = {}
+        self._invocations_memo = {}
+        self._text = None
 
     # public API ---------------------------------------------------------------------------
     def release(self) -> None:
@@ -86,6 +76,8 @@ class Inference(HelperCalls):
         self._memo = {}
         self._frame = {}
         self._frame_results = {}
+        self._joins = {}
+        self._invocations_memo = {}
         self.index.release()
 
     def qualify(self, node: cst.BaseExpression) -> str | None:
@@ -109,39 +101,6 @@ class Inference(HelperCalls):
         """What a name holds after `binding` (for a `def`: the function, or what its decorators
         make of it)."""
         return self._binding_value(binding)
-
-    def is_equinox_module(self, info: ClassInfo) -> bool:
-        key = id(info)
-        if key not in self._module_memo:
-            self._module_memo[key] = False  # guards `class A(B)` / `class B(A)` loops
-            self._module_memo[key] = any(
-                self._base_is_module(base, info.scope) for base in info.bases)
-        return self._module_memo[key]
-
-    def class_leaves(self, info: ClassInfo) -> Leaves:
-        key = id(info)
-        if key not in self._leaves_memo:
-            self._leaves_memo[key] = UNKNOWN_LEAVES
-            self._leaves_memo[key] = self._compute_class_leaves(info)
-        return self._leaves_memo[key]
-
-    def class_is_callable(self, info: ClassInfo) -> bool | None:
-        """Whether instances of an Equinox module class are callable; None when a base is unknown."""
-        if any(isinstance(item, cst.FunctionDef) and item.name.value == "__call__"
-               for item in info.node.body.body):
-            return True
-        answers: list[bool | None] = []
-        for base in info.bases:
-            value = self._as_class(self.value_of(base, info.scope, _LATER))
-            if isinstance(value, ClassRef) and value.is_module:
-                answers.append(value.owner.class_is_callable(value.info))
-            elif isinstance(value, LibraryRef) and value.name.startswith("equinox.nn."):
-                answers.append(True)
-            elif self.qualify(base) != "equinox.Module":
-                answers.append(None)
-        if True in answers:
-            return True
-        return None if None in answers else False
 
     # expressions --------------------------------------------------------------------------
     def _infer(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
@@ -239,8 +198,10 @@ class Inference(HelperCalls):
             return ClassRef(info, self) if info is not None else UNKNOWN
         if binding.kind == "param":
             passed = self._frame.get(id(binding.node))
-            return passed if passed is not None else self._annotated_value(binding.node,
-                                                                            binding.scope)
+            if passed is not None:
+                return passed
+            annotated = self._annotated_value(binding.node, binding.scope)
+            return annotated if annotated is not UNKNOWN else self._parameter_value(binding)
         if binding.kind == "assign" and binding.value is not None and binding.scope is not None:
             value = self.value_of(binding.value, binding.scope, binding.order)
             for position in binding.path:
@@ -265,11 +226,14 @@ class Inference(HelperCalls):
         if isinstance(cls, ClassRef):
             if cls.is_module:
                 return ModuleValue(cls.info.name, cls.owner.class_leaves(cls.info),
-                                   is_callable=cls.owner.class_is_callable(cls.info))
+                                   is_callable=cls.owner.class_is_callable(cls.info), cls=cls)
             return InstanceValue(cls.info, cls.owner)
         if isinstance(cls, LibraryRef) and cls.name.startswith("equinox.nn."):
             layer = cls.name.rsplit(".", 1)[-1]
-            return ModuleValue(layer, _nn_leaves(layer), is_callable=True)
+            return ModuleValue(layer, nn_leaves(layer), is_callable=True)
+        if isinstance(cls, LibraryRef) and cls.name == "equinox.Module":
+            # `model: eqx.Module`: some module whose class the analysis cannot see.
+            return ModuleValue("eqx.Module", UNKNOWN_LEAVES, is_callable=None)
         return UNKNOWN
 
     def _imported(self, qualified: str) -> Value:
@@ -299,6 +263,8 @@ class Inference(HelperCalls):
         base = self.value_of(expr.value, scope, order)
         if isinstance(base, InstanceValue):
             return base.owner._attribute_of_class(base.info, attr, base.owner)
+        if isinstance(base, ModuleValue) and base.derived_by is None and base.cls is not None:
+            return base.cls.owner._attribute_of_class(base.cls.info, attr, base.cls.owner)
         if isinstance(base, LibraryRef):
             return LibraryRef(apis.canonical_name(f"{base.name}.{attr}"), base.origin)
         return UNKNOWN
@@ -315,7 +281,17 @@ class Inference(HelperCalls):
         field = info.fields.get(attr)
         if field is not None and field.annotation is not None:
             return owner._instance_of(owner.value_of(field.annotation, info.scope, _LATER))
-        return UNKNOWN
+        method = owner._method(info, attr)
+        return FunctionValue(method, bound=True) if method is not None else UNKNOWN
+
+    def _method(self, info: ClassInfo, name: str) -> cst.FunctionDef | None:
+        """The `def name` in the class body (not inherited: a base may be anywhere)."""
+        for item in info.node.body.body:
+            if isinstance(item, cst.FunctionDef) and item.name.value == name:
+                plain = not any(isinstance(d.decorator, cst.Name) and d.decorator.value in (
+                    "staticmethod", "classmethod", "property") for d in item.decorators)
+                return item if plain else None
+        return None
 
     # calls --------------------------------------------------------------------------------
     def _infer_call(self, call: cst.Call, scope: Scope, order: int) -> Value:
@@ -329,18 +305,20 @@ class Inference(HelperCalls):
     def _apply(self, callee: Value, call: cst.Call, scope: Scope, order: int) -> Value:
         callee = self._as_class(callee)
         if isinstance(callee, LibraryRef):
-            value = self._library_call(callee.name, call, scope, order)
+            value = library_call(self, callee.name, call, scope, order)
             return self._project_call(callee, call, scope, order) if value is UNKNOWN else value
         if isinstance(callee, ClassRef):
             if callee.is_module:
                 return ModuleValue(callee.info.name, callee.owner.class_leaves(callee.info),
-                                   is_callable=callee.owner.class_is_callable(callee.info))
+                                   is_callable=callee.owner.class_is_callable(callee.info),
+                                   cls=callee)
             return InstanceValue(callee.info, callee.owner)
         if isinstance(callee, FunctionValue):
             return self._returned(callee, self._passed(callee, call, scope, order))
         if isinstance(callee, PartialValue):
             if callee.func == LibraryRef("optax.inject_hyperparams"):
-                return self._partial_inject(callee.call, call, scope, order)
+                return partial_inject(callee.call, LibraryCall(
+                    "optax.inject_hyperparams", call, scope, order, self))
             applied = self._apply(callee.func, call, scope, order)
             if isinstance(applied, TransformedFunction) and applied.call is call:
                 # `partial(jax.jit, static_argnums=1)(f)`: the partial's keywords configure the jit.
@@ -351,7 +329,7 @@ class Inference(HelperCalls):
         if isinstance(callee, InjectFactory):
             inner = callee.inner
             if isinstance(inner, LibraryRef):
-                built = self._library_call(inner.name, call, scope, order)
+                built = library_call(self, inner.name, call, scope, order)
             else:
                 built = self._apply(inner, call, scope, order)
             parts = (built,) if isinstance(built, TransformValue) else ()
@@ -387,241 +365,13 @@ class Inference(HelperCalls):
                 return InjectFactory(FunctionValue(node), outer.call, static)
         return FunctionValue(node)
 
-    def _partial_inject(self, partial: cst.Call, call: cst.Call, scope: Scope,
-                        order: int) -> Value:
-        """`functools.partial(optax.inject_hyperparams, static_args=...)(inner)`."""
-        inner = argument(call, 0, "inner_factory")
-        inner_value = self.value_of(inner.value, scope, order) if inner is not None else UNKNOWN
-        own = argument(call, 1, "static_args")
-        given = own if own is not None else argument(partial, None, "static_args")
-        where = partial if own is None and given is not None else call
-        return InjectFactory(inner_value, where, static_arg_names(given))
-
-    def _library_call(self, name: str, call: cst.Call, scope: Scope, order: int) -> Value:
-        def arg_value(position: int | None, keyword: str | None) -> Value:
-            arg = argument(call, position, keyword)
-            return self.value_of(arg.value, scope, order) if arg is not None else UNKNOWN
-
-        if name == "functools.partial":
-            return PartialValue(arg_value(0, None), call)
-        if name == "optax.inject_hyperparams":
-            return InjectFactory(arg_value(0, "inner_factory"), call,
-                                 static_arg_names(argument(call, 1, "static_args")))
-        if name in apis.JAX_FUNCTION_TRANSFORMS or name in apis.FILTERING_FUNCTION_TRANSFORMS:
-            if argument(call, 0, "fun") is None:  # `jax.jit(static_argnums=1)`: a decorator
-                return PartialValue(LibraryRef(name), call)
-            return TransformedFunction(name, arg_value(0, "fun"), call)
-        if name in apis.TREE_MAPPERS:
-            tree = arg_value(apis.TREE_MAPPERS[name], "pytree" if "tree_at" in name else "tree")
-            if isinstance(tree, ModuleValue):
-                return ModuleValue(tree.class_name, UNKNOWN_LEAVES, derived_by=name,
-                                   is_callable=tree.is_callable)
-            return UNKNOWN
-        if name in ("equinox.filter", "equinox.partition"):
-            return self._filter_call(name, call, arg_value)
-        if name in apis.MODULE_PRESERVING:
-            return self._preserved_module(name, call, scope, order)
-        if name.startswith("equinox.nn."):
-            return self._equinox_layer(name.rsplit(".", 1)[-1], arg_value)
-        if apis.is_optax_transform_factory(name):
-            return TransformValue(name, call, self._wrapped_parts(name, call, scope, order))
-        return UNKNOWN
-
-    def _filter_call(self, name: str, call: cst.Call, arg_value) -> Value:  # type: ignore[no-untyped-def]
-        tree = arg_value(0, "pytree")
-        if not isinstance(tree, ModuleValue):
-            return UNKNOWN
-        spec_arg = argument(call, 1, "filter_spec")
-        spec = self.qualify(spec_arg.value) if spec_arg is not None else None
-        arrays_only = spec in apis.ARRAY_FILTERS
-        inverse = argument(call, None, "inverse")
-        if inverse is not None and not (isinstance(inverse.value, cst.Name)
-                                        and inverse.value.value == "False"):
-            arrays_only = False
-        kept = ModuleValue(tree.class_name, ARRAYS if arrays_only else UNKNOWN_LEAVES,
-                           derived_by=name, filtered=arrays_only, is_callable=tree.is_callable)
-        if name == "equinox.filter":
-            return kept
-        rest = ModuleValue(tree.class_name, tree.leaves if arrays_only else UNKNOWN_LEAVES,
-                           derived_by=name, is_callable=tree.is_callable)
-        return SequenceValue("tuple", (kept, rest))
-
-    def _preserved_module(self, name: str, call: cst.Call, scope: Scope, order: int) -> Value:
-        modules = [self.value_of(arg.value, scope, order) for arg in call.args if not arg.keyword]
-        found = [value for value in modules if isinstance(value, ModuleValue)]
-        if not found:
-            return UNKNOWN
-        if name == "equinox.combine":
-            # Recombining partitioned halves gives back the original module and its leaves.
-            leaves = worst_leaves([value.leaves for value in found])
-            return ModuleValue(found[0].class_name, leaves, is_callable=found[0].is_callable)
-        return found[0]
-
-    def _equinox_layer(self, layer: str, arg_value) -> Value:  # type: ignore[no-untyped-def]
-        if layer in apis.EQUINOX_NN_CONTAINERS:
-            layers = arg_value(0, "layers")
-            if isinstance(layers, SequenceValue):
-                return ModuleValue(layer, worst_leaves([_leaves_of_value(v) for v in layers.items]),
-                                   is_callable=True)
-            return ModuleValue(layer, UNKNOWN_LEAVES, is_callable=True)
-        if layer[:1].isupper():
-            return ModuleValue(layer, _nn_leaves(layer), is_callable=True)
-        return UNKNOWN
-
-    def _wrapped_parts(self, name: str, call: cst.Call, scope: Scope,
-                       order: int) -> tuple[Value, ...]:
-        if name in ("optax.chain", "optax.named_chain"):
-            parts: list[Value] = []
-            for arg in call.args:
-                value = self.value_of(arg.value, scope, order)
-                if arg.star == "*" and isinstance(value, SequenceValue):
-                    parts.extend(value.items)
-                elif name == "optax.named_chain" and isinstance(value, SequenceValue):
-                    parts.extend(value.items[1:2])
-                else:
-                    parts.append(value)
-            return tuple(parts)
-        if name == "optax.multi_transform":
-            transforms = argument(call, 0, "transforms")
-            value = self.value_of(transforms.value, scope, order) if transforms else UNKNOWN
-            return tuple(v for _, v in value.items) if isinstance(value, DictValue) else ()
-        position, keyword = _WRAPPED.get(name, (None, None))
-        if position is None and keyword is None:
-            return ()
-        wrapped = argument(call, position, keyword)
-        return (self.value_of(wrapped.value, scope, order),) if wrapped is not None else ()
-
     # classes ------------------------------------------------------------------------------
-    def _base_is_module(self, base: cst.BaseExpression, scope: Scope) -> bool:
-        qualified = self.qualify(base)
-        if qualified in ("equinox.Module", "equinox.nn.StatefulLayer"):
-            return True
-        if qualified is not None and qualified.startswith("equinox.nn."):
-            return True
-        value = self._as_class(self.value_of(base, scope, _LATER))
-        return isinstance(value, ClassRef) and value.is_module
-
-    def _compute_class_leaves(self, info: ClassInfo) -> Leaves:
-        found: list[Leaves] = []
-        for base in info.bases:
-            value = self._as_class(self.value_of(base, info.scope, _LATER))
-            if isinstance(value, ClassRef) and value.is_module:
-                found.append(value.owner.class_leaves(value.info))
-            elif isinstance(value, LibraryRef) and value.name.startswith("equinox.nn."):
-                found.append(_nn_leaves(value.name.rsplit(".", 1)[-1]))
-        for field in info.fields.values():
-            if field.default is not None and self._is_static_field(field.default, info.scope):
-                continue
-            leaves = self._field_leaves(info, field.name, field.annotation)
-            if leaves.non_array:
-                what = leaves.reason or {"callable": "a function", "scalar": "a Python scalar"}[
-                    leaves.kind]
-                leaves = Leaves(leaves.kind, f"{info.name}.{field.name}: {what}")
-            found.append(leaves)
-        return worst_leaves(found)
-
-    def _is_static_field(self, default: cst.BaseExpression, scope: Scope) -> bool:
-        """`eqx.field(static=True)` and `eqx.static_field()` are not leaves at all."""
-        if not isinstance(default, cst.Call):
-            return False
-        name = self.qualify(default.func)
-        if name == "equinox.static_field":
-            return True
-        static = argument(default, None, "static")
-        return (name == "equinox.field" and static is not None
-                and isinstance(static.value, cst.Name) and static.value.value == "True")
-
-    def _field_leaves(self, info: ClassInfo, name: str,
-                      annotation: cst.BaseExpression | None) -> Leaves:
-        bindings = info.attributes.get(name)
-        if bindings:
-            value = self._binding_value(bindings[-1])
-            leaves = _leaves_of_value(value)
-            if leaves.kind != "unknown":
-                return leaves
-        if annotation is None:
-            return UNKNOWN_LEAVES
-        return self._annotation_leaves(annotation, info.scope)
-
-    def _annotation_leaves(self, annotation: cst.BaseExpression, scope: Scope) -> Leaves:
-        if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
-            return UNKNOWN_LEAVES  # a forward reference; not worth parsing
-        qualified = self.qualify(annotation)
-        plain = dotted_name(annotation)
-        if isinstance(annotation, cst.Subscript):
-            return self._generic_leaves(annotation, scope)
-        if qualified in apis.CALLABLE_ANNOTATIONS or plain in apis.CALLABLE_ANNOTATIONS:
-            return Leaves("callable")
-        if qualified in apis.ARRAY_ANNOTATIONS or plain in apis.ARRAY_ANNOTATIONS:
-            return ARRAYS
-        if plain in apis.SCALAR_ANNOTATIONS and qualified is None:
-            return Leaves("scalar")
-        return _leaves_of_value(self._instance_of(self.value_of(annotation, scope, _LATER)))
-
-    def _generic_leaves(self, annotation: cst.Subscript, scope: Scope) -> Leaves:
-        head = self.qualify(annotation.value) or dotted_name(annotation.value) or ""
-        short = head.rsplit(".", 1)[-1]
-        if head in apis.CALLABLE_ANNOTATIONS or short == "Callable":
-            return Leaves("callable")
-        if head.startswith("jaxtyping.") or short in ("Float", "Int", "Bool", "Shaped", "Array"):
-            return ARRAYS
-        inner = [element.slice.value for element in annotation.slice
-                 if isinstance(element.slice, cst.Index)]
-        if short in ("list", "List", "tuple", "Tuple", "Sequence", "Optional", "Union", "dict",
-                     "Dict"):
-            parts = [self._annotation_leaves(item, scope) for item in inner
-                     if not (isinstance(item, cst.Ellipsis) or dotted_name(item) == "None")]
-            return worst_leaves(parts) if parts else UNKNOWN_LEAVES
-        return UNKNOWN_LEAVES
 
 
 def _is_jit(transform: str) -> bool:
     kind = apis.JAX_FUNCTION_TRANSFORMS.get(transform) or apis.FILTERING_FUNCTION_TRANSFORMS.get(
         transform)
     return kind == "jit"
-
-
-def static_arg_names(arg: cst.Arg | None) -> tuple[str, ...] | None:
-    """The names in `static_args="mask"` / `("mask", "b1")` / `["mask"]`; None if not literal."""
-    if arg is None:
-        return ()
-    value = arg.value
-    elements = [element.value for element in value.elements] if isinstance(
-        value, (cst.Tuple, cst.List)) else [value]
-    names = [element.evaluated_value for element in elements
-             if isinstance(element, cst.SimpleString)]
-    if len(names) != len(elements) or not all(isinstance(name, str) for name in names):
-        return None
-    return tuple(str(name) for name in names)
-
-
-def _nn_leaves(layer: str) -> Leaves:
-    kind = apis.EQUINOX_NN_LEAVES.get(layer)
-    if kind == "callable":
-        return Leaves("callable", f"eqx.nn.{layer} holds functions")
-    if kind == "scalar":
-        return Leaves("scalar", f"eqx.nn.{layer} holds Python scalars")
-    if kind == "arrays":
-        return ARRAYS
-    return UNKNOWN_LEAVES
-
-
-def _leaves_of_value(value: Value) -> Leaves:
-    """The leaves a value contributes when stored in a module field."""
-    if isinstance(value, ModuleValue):
-        return value.leaves
-    if isinstance(value, (FunctionValue, PartialValue)):
-        return Leaves("callable", "a function")
-    if isinstance(value, LibraryRef):
-        leaf = value.name.rsplit(".", 1)[-1]
-        if value.name.startswith(("jax.nn.", "jax.numpy.", "equinox.nn.functional")) and leaf[:1].islower():
-            return Leaves("callable", f"function {value.name}")
-        return UNKNOWN_LEAVES
-    if isinstance(value, LiteralValue) and value.kind in ("number", "bool", "string"):
-        return Leaves("scalar", f"Python {value.kind} {value.text}".rstrip())
-    if isinstance(value, SequenceValue):
-        return worst_leaves([_leaves_of_value(item) for item in value.items])
-    return UNKNOWN_LEAVES
 
 
 def _method_scope(scope: Scope) -> Scope | None:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import libcst as cst
 
-from optlint.analysis import apis
-from optlint.analysis.inference import argument
+from optlint.analysis.binding import argument
+from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import TransformValue, Value
 
 
@@ -13,8 +13,12 @@ def linesearch_part(optimizer: Value) -> TransformValue | None:
     """The L-BFGS or line-search transformation inside `optimizer`, outermost first."""
     if not isinstance(optimizer, TransformValue):
         return None
-    return next((part for part in optimizer.walk() if part.name in apis.LINESEARCH_TRANSFORMS),
-                None)
+    return next((part for part in optimizer.walk() if _needs_value_fn(part.name)), None)
+
+
+def _needs_value_fn(name: str) -> bool:
+    row = behaviour(name)
+    return row is not None and "value_fn" in row.update_requires
 
 
 def runs_linesearch(part: TransformValue) -> bool:

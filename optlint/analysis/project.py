@@ -7,6 +7,8 @@ a project-wide index built lazily instead of a pass over every file up front.
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 import libcst as cst
 
 from optlint.analysis.index import ClassInfo, build_index
+from optlint.analysis.parameters import Invocation, invocations_in_file
 from optlint.analysis.reach import LibraryReach
 from optlint.analysis.values import FunctionValue
 from optlint.source import SourceError, decode
@@ -26,6 +29,10 @@ if TYPE_CHECKING:
 _LIBRARIES = ("jax", "jaxlib", "optax", "equinox", "numpy", "flax", "haiku", "torch", "typing",
               "functools", "collections", "dataclasses", "jaxtyping", "math", "os", "sys")
 _MAX_REEXPORT_HOPS = 4
+# Looking for a function's callers reads every project file's text once; past this many files the
+# project is too large to be sure every caller was seen, and callers stay unknown.
+_MAX_CALLER_FILES = 4000
+_SKIPPED_FOLDERS = {"node_modules", "site-packages", "__pycache__", "build", "dist", "venv"}
 _Found = TypeVar("_Found", ClassInfo, FunctionValue)
 
 
@@ -49,6 +56,10 @@ class ProjectIndex:
         self.following = 0  # calls being followed into other files right now (a depth guard)
         self._reach = LibraryReach(self._project_files)
         self._folders: dict[str, Path] = {}  # file name -> its resolved folder
+        self._sources: dict[Path, str] | None = None  # every project file's text, for callers
+        self._too_large = False  # more files than callers are looked for in
+        # (file, function name) -> the calls from other files that run it; None: unknown
+        self._callers: dict[tuple[Path, str], list[Invocation] | None] = {}
 
     def resolve_class(self, qualified: str, from_file: str | None,
                       hops: int = 0) -> tuple[ClassInfo, Inference] | None:
@@ -144,6 +155,57 @@ class ProjectIndex:
                 if candidate.is_file():
                     found.append(candidate)
         return found
+
+    def invocations_elsewhere(self, function: cst.FunctionDef,
+                              path: str) -> list[Invocation] | None:
+        """The calls in other project files that run module-level `function` of `path`; None
+        when they cannot all be seen (the project is too large, a file that names the function
+        does not parse, or uses it other than in calls)."""
+        target = Path(path).resolve()
+        name = function.name.value
+        key = (target, name)
+        if key in self._callers:
+            return self._callers[key]
+        self._callers[key] = None  # asked again while collecting: unknown
+        sources = self._project_sources()
+        found: list[Invocation] | None = [] if sources is not None else None
+        word = re.compile(rf"\b{re.escape(name)}\b")
+        for file, text in (sources or {}).items():
+            if file == target or not word.search(text):
+                continue
+            owner = self._inference_for(file)
+            sites = None if owner is None else invocations_in_file(
+                owner, function, target,
+                lambda ref, owner=owner: self.resolve_function(ref.name, ref.origin or owner.path,
+                                                               lambda: True))
+            if sites is None:
+                found = None
+                break
+            assert found is not None
+            found.extend(sites)
+        self._callers[key] = found
+        return found
+
+    def _project_sources(self) -> dict[Path, str] | None:
+        """The text of every Python file under the project root; None when there are too many."""
+        if self._sources is None:
+            sources: dict[Path, str] = {}
+            for folder, subfolders, files in os.walk(self.root):
+                subfolders[:] = [name for name in subfolders if not name.startswith(".")
+                                 and name not in _SKIPPED_FOLDERS]
+                for name in files:
+                    if not name.endswith(".py"):
+                        continue
+                    if len(sources) >= _MAX_CALLER_FILES:
+                        self._sources, self._too_large = {}, True
+                        return None
+                    file = Path(folder, name).resolve()
+                    try:
+                        sources[file] = decode(file.read_bytes(), str(file)).text
+                    except (OSError, SourceError):
+                        continue
+            self._sources = sources
+        return None if self._too_large else self._sources
 
     def _folder_of(self, filename: str) -> Path:
         # Resolving costs a system call per path component; lookups repeat the same few files.

@@ -16,7 +16,8 @@ import libcst as cst
 from optlint.analysis import apis
 from optlint.analysis.callsites import CallSites, FunctionNode, Invocation
 from optlint.analysis.index import FileIndex
-from optlint.analysis.inference import Inference, argument
+from optlint.analysis.binding import argument
+from optlint.analysis.inference import Inference
 from optlint.analysis.values import FunctionValue, LibraryRef, PartialValue, TransformedFunction
 
 
@@ -36,7 +37,7 @@ class TransformSite:
 def transform_sites(index: FileIndex, inference: Inference,
                     callsites: CallSites) -> Iterator[TransformSite]:
     for info in index.functions.values():
-        if isinstance(info.node, cst.FunctionDef) and info.scope.self_name is None:
+        if isinstance(info.node, cst.FunctionDef):
             for decorator in info.node.decorators:
                 site = _decorator_site(decorator.decorator, info.node, inference, callsites)
                 if site is not None:
@@ -51,7 +52,8 @@ def transform_sites(index: FileIndex, inference: Inference,
         value = inference.value_of(call_site.node, call_site.scope, call_site.order)
         if not (isinstance(value, TransformedFunction) and value.call is call_site.node
                 and value.transform in apis.JAX_FUNCTION_TRANSFORMS
-                and isinstance(value.func, FunctionValue)):
+                and isinstance(value.func, FunctionValue)) or value.func.bound:
+            # `jax.grad(self.potential)`: a bound method's arguments start after `self`.
             continue
         function = value.func.node
         keywords = _keywords(call_site.node)

@@ -62,6 +62,8 @@ class ModuleValue:
     # Whether instances are callable (the class or a base defines `__call__`); None: cannot tell.
     # Optax calls a callable mask or label tree instead of reading it.
     is_callable: bool | None = None
+    # The class of the checked code it is an instance of, when known (to read its fields).
+    cls: ClassRef | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -117,9 +119,11 @@ class InjectFactory:
 
 @dataclass(frozen=True, eq=False)
 class FunctionValue:
-    """A function or lambda of the checked code."""
+    """A function or lambda of the checked code; `bound` for a method reached through an object
+    (`self.helper`), whose first parameter the object fills."""
 
     node: cst.FunctionDef | cst.Lambda
+    bound: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,6 +160,30 @@ class LibraryRef:
     origin: str | None = field(default=None, compare=False)
 
 
+@dataclass(frozen=True, eq=False)
+class SolverValue:
+    """An instance of a library solver class (`jaxopt.LBFGS(fun=loss)`)."""
+
+    name: str
+    call: cst.Call
+
+
+@dataclass(frozen=True)
+class ArrayValue:
+    """A JAX or NumPy array (`jnp.zeros(3)`, `jax.random.normal(key, ...)`): an array leaf."""
+
+    made_by: str
+
+
+@dataclass(frozen=True, eq=False)
+class OneOf:
+    """What a helper with several `return`s gives back: one of these, depending on its input
+    (`make_optimizer(cfg)` returning adamw or sgd by a config key). UNKNOWN may be among them.
+    A rule that needs a fact proven must find it in every option."""
+
+    options: tuple[Value, ...]
+
+
 @dataclass(frozen=True)
 class SequenceValue:
     kind: Literal["tuple", "list"]
@@ -176,8 +204,18 @@ class LiteralValue:
 Value = (
     Unknown | ModuleValue | ClassRef | InstanceValue | TransformValue | InjectFactory |
     FunctionValue | PartialValue | LibraryRef | SequenceValue | DictValue | LiteralValue |
-    TransformedFunction
+    TransformedFunction | OneOf | ArrayValue | SolverValue
 )
+
+
+def proven_leaves(module: ModuleValue) -> bool:
+    """Whether the module's non-array leaves are known to break Optax and jax transformations:
+    functions always do; Python scalars only those the equinox.nn layers hold (bools and strings
+    beside floats: measured on Dropout, BatchNorm, MultiheadAttention), since a plain float field
+    is traced and differentiated like an array."""
+    if module.leaves.kind == "callable":
+        return True
+    return module.leaves.kind == "scalar" and "eqx.nn." in module.leaves.reason
 
 
 def unfiltered_module(value: object) -> ModuleValue | None:
@@ -187,3 +225,20 @@ def unfiltered_module(value: object) -> ModuleValue | None:
             and value.leaves.kind != "arrays"):
         return value
     return None
+
+
+def portable(value: Value) -> Value:
+    """A value returned from another file, less what only that file's index can interpret.
+
+    Functions, partials and inject factories are read through their file's scopes and nodes, which
+    the caller's index does not hold; transformations and modules are read by their parts alone
+    (a rule that edits a transformation's call checks that the call is in its own file)."""
+    if isinstance(value, (FunctionValue, PartialValue, TransformedFunction, InjectFactory)):
+        return UNKNOWN
+    if isinstance(value, SequenceValue):
+        return SequenceValue(value.kind, tuple(portable(item) for item in value.items))
+    if isinstance(value, DictValue):
+        return DictValue(tuple((key, portable(item)) for key, item in value.items))
+    if isinstance(value, OneOf):
+        return OneOf(tuple(portable(option) for option in value.options))
+    return value

@@ -32,9 +32,21 @@ class FixPlan:
 
 @dataclass
 class Finding:
+    """What a rule reports at `node`.
+
+    `unproven` says what the analysis could not see when the finding rests on it (an optimizer
+    whose factory is a parameter nobody passes, a field whose kind is unknown): such a finding is
+    reported only under `--preview`, with that text in its message.
+    """
+
     node: cst.CSTNode
     message: str
     fix: FixPlan | None = None
+    unproven: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.unproven is not None:
+            self.message = f"{self.message} [preview: {self.unproven}]"
 
 
 class Rule:

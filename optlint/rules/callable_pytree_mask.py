@@ -13,24 +13,23 @@ from typing import Literal
 
 import libcst as cst
 
-from optlint.analysis import apis
 from optlint.analysis.index import CallSite
-from optlint.analysis.inference import argument
+from optlint.analysis.binding import argument
+from optlint.analysis.optax_model import calls_callable_tree
+from optlint.analysis.optax_table import all_transforms, behaviour
 from optlint.analysis.values import InjectFactory, LibraryRef, ModuleValue
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule
 
 Family = Literal["mask", "labels"]
-MASK_RANGE = "<0.2.4"
 
+# Every mask and labels argument of the Optax table: (position, keyword).
+_ARGUMENTS = [argument for row in all_transforms()
+              for argument in (*row.mask_args, *row.label_args)]
 # What a call needs, syntactically, to pass a mask or labels at all; most calls in a file fail
 # this, and are skipped before their callee is inferred.
-_KEYWORDS = frozenset({keyword for table in (*apis.OPTAX_MASK_ARGS.values(),
-                                             apis.OPTAX_LABEL_ARGS.values())
-                       for _, keyword in table if keyword})
-_FIRST_POSITION = min(position for table in (*apis.OPTAX_MASK_ARGS.values(),
-                                             apis.OPTAX_LABEL_ARGS.values())
-                      for position, _ in table if position is not None)
+_KEYWORDS = frozenset(keyword for _, keyword in _ARGUMENTS)
+_FIRST_POSITION = min(position for position, _ in _ARGUMENTS if position is not None)
 
 
 def module_tree_phrase(name: str, value: ModuleValue) -> str:
@@ -51,17 +50,17 @@ class CallablePytreeMask(Rule):
     fix_availability = "always"
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        mask_affected = ctx.versions.in_range("optax", MASK_RANGE)
+        version = ctx.versions.get("optax").version
         for site in ctx.calls():
             for factory, arg, family in _mask_arguments(ctx, site):
-                if family == "mask" and mask_affected is False:
+                if calls_callable_tree(_canonical(ctx, site, factory), family, version) is False:
                     continue
                 value = ctx.value(arg.value, site)
                 if isinstance(value, ModuleValue) and value.is_callable is not False:
-                    yield self._finding(ctx, factory, arg, family, value, mask_affected)
+                    yield self._finding(ctx, factory, arg, family, value, version)
 
     def _finding(self, ctx: RuleContext, factory: str, arg: cst.Arg, family: Family,
-                 value: ModuleValue, mask_affected: bool | None) -> Finding:
+                 value: ModuleValue, version: str | None) -> Finding:
         code = ctx.code(arg.value)
         keyword = arg.keyword.value if arg.keyword is not None else family
         what = module_tree_phrase(keyword, value)
@@ -74,11 +73,12 @@ class CallablePytreeMask(Rule):
         else:
             message = (f"{what}: {factory} calls it instead of reading it and raises TypeError "
                        f"at init (every optax version up to 0.2.8); pass `{shown}`")
-            if mask_affected is not False:
+            if calls_callable_tree("optax.masked", "mask", version) is not False:
                 message += (f"; on optax < 0.2.4 {factory} also raises on Equinox params whatever "
                             f"the labels; {describe}")
         fix = FixPlan("safe", f"Wrap in `{shown}`", [(arg.value, fixed)])
-        return Finding(arg.value, message, fix)
+        unseen = None if value.is_callable else f"whether {value.class_name} defines `__call__`"
+        return Finding(arg.value, message, fix, unproven=unseen)
 
 
 def _mask_arguments(ctx: RuleContext, site: CallSite) -> Iterator[tuple[str, cst.Arg, Family]]:
@@ -95,19 +95,26 @@ def _mask_arguments(ctx: RuleContext, site: CallSite) -> Iterator[tuple[str, cst
             if isinstance(inner_value, LibraryRef):
                 yield from _keyword_masks(call, inner_value.name)
             return
-        for position, keyword in apis.OPTAX_MASK_ARGS.get(name, ()):
-            arg = argument(call, position, keyword)
-            if arg is not None:
-                yield _as_written(ctx, call, name), arg, "mask"
-        if name in apis.OPTAX_LABEL_ARGS:
-            position, keyword = apis.OPTAX_LABEL_ARGS[name]
-            arg = argument(call, position, keyword)
-            if arg is not None:
-                yield _as_written(ctx, call, name), arg, "labels"
+        row = behaviour(name)
+        if row is None:
+            return
+        for family, arguments in (("mask", row.mask_args), ("labels", row.label_args)):
+            for position, keyword in arguments:
+                arg = argument(call, position, keyword)
+                if arg is not None:
+                    yield _as_written(ctx, call, name), arg, family  # type: ignore[misc]
     elif (isinstance(callee, InjectFactory) and isinstance(callee.inner, LibraryRef)
           and callee.static_args):
         # A static mask reaches the optimizer as a mask; one that is not static is OPT002's.
         yield from _keyword_masks(call, callee.inner.name, set(callee.static_args))
+
+
+def _canonical(ctx: RuleContext, site: CallSite, factory: str) -> str:
+    """The table's name for a factory a message names as the file spells it (`ox.adamw`)."""
+    if behaviour(factory) is not None:
+        return factory
+    callee = ctx.value(site.node.func, site)
+    return callee.name if isinstance(callee, LibraryRef) else factory
 
 
 def _may_pass_mask(call: cst.Call) -> bool:
@@ -130,7 +137,8 @@ def _as_written(ctx: RuleContext, call: cst.Call, name: str) -> str:
 
 def _keyword_masks(call: cst.Call, factory: str,
                    only: set[str] | None = None) -> Iterator[tuple[str, cst.Arg, Family]]:
-    keywords = {keyword for _, keyword in apis.OPTAX_MASK_ARGS.get(factory, ())}
+    row = behaviour(factory)
+    keywords = {keyword for _, keyword in row.mask_args} if row is not None else set()
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value in keywords and (
                 only is None or arg.keyword.value in only):

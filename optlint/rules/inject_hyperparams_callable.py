@@ -14,7 +14,9 @@ import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.index import CallSite
-from optlint.analysis.inference import argument
+from optlint.analysis.binding import argument
+from optlint.analysis.optax_model import calls_callable_tree
+from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import (
     FunctionValue,
     InjectFactory,
@@ -26,7 +28,6 @@ from optlint.analysis.values import (
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule
 
-MASK_FIXED_FROM = "<0.2.4"  # before this, a static module mask is still called by optax.masked
 
 
 class InjectHyperparamsCallable(Rule):
@@ -38,6 +39,10 @@ class InjectHyperparamsCallable(Rule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for site in ctx.calls():
             callee = ctx.value(site.node.func, site)
+            if isinstance(callee, PartialValue) and isinstance(callee.func, InjectFactory):
+                # `partial(optax.inject_hyperparams(optax.adamw), b1=0.9)(mask=fn)`: the
+                # factory is called all the same; this call's arguments reach it.
+                callee = callee.func
             if isinstance(callee, InjectFactory) and callee.static_args is not None:
                 finding = self._callable_arguments(ctx, site, callee)
                 if finding is not None:
@@ -72,7 +77,8 @@ class InjectHyperparamsCallable(Rule):
                 f"'{name}': {effect}" for name, _, effect, _ in problems)
         message = f"inject_hyperparams {effects}; add static_args={_tuple_code(merged)}"
         wrap = [node for _, node, _, module in problems if module]
-        wrap_needed = bool(wrap) and ctx.versions.in_range("optax", MASK_FIXED_FROM) is not False
+        version = ctx.versions.get("optax").version
+        wrap_needed = bool(wrap) and calls_callable_tree("optax.masked", "mask", version) is not False
         if wrap_needed:
             message += (" and pass the mask as `lambda _: ...`: optax < 0.2.4 still calls a static "
                         f"module-shaped mask; {ctx.versions.describe('optax')}")
@@ -84,7 +90,8 @@ class InjectHyperparamsCallable(Rule):
                           factory: InjectFactory) -> Finding | None:
         if not isinstance(factory.inner, LibraryRef):
             return None
-        required = apis.INJECT_STATIC_REQUIRED.get(factory.inner.name, ())
+        row = behaviour(factory.inner.name)
+        required = row.inject_static_required if row is not None else ()
         missing = [name for name in required if name not in (factory.static_args or ())]
         if not missing:
             return None

@@ -13,7 +13,8 @@ from collections.abc import Iterator
 import libcst as cst
 
 from optlint.analysis import apis
-from optlint.analysis.callsites import Arrival, CallSites, positional_params
+from optlint.analysis.binding import positional_params
+from optlint.analysis.callsites import Arrival, CallSites
 from optlint.analysis.transform_sites import TransformSite, transform_sites
 from optlint.analysis.values import ModuleValue, unfiltered_module
 from optlint.context import RuleContext

@@ -14,11 +14,19 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from optlint.analysis.callsites import CallSites, positional_params
+from optlint.analysis.binding import positional_params
+from optlint.analysis.callsites import CallSites
 from optlint.analysis.index import CallSite
-from optlint.analysis.inference import argument
+from optlint.analysis.binding import argument
 from optlint.analysis.linesearch import linesearch_part, runs_linesearch
-from optlint.analysis.values import FunctionValue, ModuleValue, TransformValue, unfiltered_module
+from optlint.analysis.values import (
+    FunctionValue,
+    ModuleValue,
+    SolverValue,
+    TransformValue,
+    proven_leaves,
+    unfiltered_module,
+)
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule
 from optlint.rules.phrases import leaves_phrase
@@ -35,12 +43,15 @@ class LinesearchEquinoxModule(Rule):
     name = "linesearch-equinox-module"
     summary = "optax.lbfgs or a line search given an Equinox module, or updated without value_fn"
     fix_availability = "sometimes"
-    trigger_words = ("lbfgs", "linesearch")
+    trigger_words = ("lbfgs", "linesearch", "jaxopt")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         callsites = CallSites(ctx.index, ctx.inference)
         for site in ctx.calls():
             func = site.node.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "run":
+                yield from self._check_jaxopt_run(ctx, site)
+                continue
             if not isinstance(func, cst.Attribute) or func.attr.value not in ("init", "update"):
                 continue
             part = linesearch_part(ctx.value(func.value, site))
@@ -62,7 +73,25 @@ class LinesearchEquinoxModule(Rule):
                    f"{leaves_phrase(module)}: {_harm(part, module)}; pass "
                    f"`{eqx}.filter(..., {eqx}.is_array)` (and let `value_fn` rebuild the model with "
                    f"`{eqx}.combine(params, static)`)")
-        yield Finding(params.value, message, _filter_fix(ctx, params.value))
+        yield Finding(params.value, message, _filter_fix(ctx, params.value), _unseen(module))
+
+    def _check_jaxopt_run(self, ctx: RuleContext, site: CallSite) -> Iterator[Finding]:
+        func = site.node.func
+        assert isinstance(func, cst.Attribute)
+        solver = ctx.value(func.value, site)
+        params = argument(site.node, 0, "init_params")
+        if not isinstance(solver, SolverValue) or params is None:
+            return
+        module = unfiltered_module(ctx.value(params.value, site))
+        if module is None or module.leaves.kind != "callable":
+            return
+        eqx = ctx.import_alias("equinox", "eqx")
+        yield Finding(params.value, (
+            f"`{solver.name}.run` is given Equinox module {module.class_name}, which "
+            f"{leaves_phrase(module)}: jaxopt jits the solver over its params and raises "
+            f"TypeError (not a valid JAX type); split with `params, static = "
+            f"{eqx}.partition(model, {eqx}.is_array)`, rebuild the model in `fun` with "
+            f"`{eqx}.combine(params, static)` and call `run(params, ...)`"))
 
     def _check_update(self, ctx: RuleContext, site: CallSite, part: TransformValue,
                       callsites: CallSites) -> Iterator[Finding]:
@@ -77,10 +106,12 @@ class LinesearchEquinoxModule(Rule):
                        f"as params, which {leaves_phrase(module)}: {_harm(part, module, 'update')}")
             if takes_module is None:
                 message += f"; pass `{eqx}.filter(..., {eqx}.is_array)`"
-                yield Finding(params.value, message, _filter_fix(ctx, params.value))
+                yield Finding(params.value, message, _filter_fix(ctx, params.value),
+                              _unseen(module))
             else:
                 # Filtering alone would hand `value_fn` the filtered params: no automatic fix.
-                yield Finding(params.value, message + _combine_advice(eqx, value_fn))
+                yield Finding(params.value, message + _combine_advice(eqx, value_fn),
+                              unproven=_unseen(module))
                 takes_module = None  # said once, here
         missing = [name for name in _LINESEARCH_ARGUMENTS if argument(call, None, name) is None]
         if missing and runs_linesearch(part) and not any(arg.star == "**" for arg in call.args):
@@ -111,6 +142,10 @@ def _value_fn_module(ctx: RuleContext, site: CallSite, value_fn: cst.Arg,
         if module is not None and module.leaves.kind == "callable":
             return module
     return None
+
+
+def _unseen(module: ModuleValue) -> str | None:
+    return None if proven_leaves(module) else "which of the module's leaves are not arrays"
 
 
 def _filter_fix(ctx: RuleContext, node: cst.BaseExpression) -> FixPlan:

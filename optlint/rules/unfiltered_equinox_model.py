@@ -11,9 +11,22 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from optlint.analysis.inference import argument
+from optlint.analysis.binding import argument
 from optlint.analysis.linesearch import linesearch_part
-from optlint.analysis.values import ModuleValue, TransformValue, Unknown, unfiltered_module
+from optlint.analysis.optax_model import (
+    keeps_param_state,
+    rejects_non_array_params,
+    stateful_part,
+)
+from optlint.analysis.values import (
+    ModuleValue,
+    OneOf,
+    TransformValue,
+    Unknown,
+    Value,
+    proven_leaves,
+    unfiltered_module,
+)
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule
 from optlint.rules.phrases import leaves_phrase
@@ -26,6 +39,7 @@ class UnfilteredEquinoxModel(Rule):
     fix_availability = "always"
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        optax_version = ctx.versions.get("optax").version
         for site in ctx.calls():
             call = site.node
             func = call.func
@@ -38,10 +52,6 @@ class UnfilteredEquinoxModel(Rule):
                 continue
             if not isinstance(func, cst.Attribute) or func.attr.value not in ("init", "update"):
                 continue
-            optimizer = ctx.value(func.value, site)
-            # L-BFGS and line searches are OPT005's: their fix also has to mind `value_fn`.
-            if not _may_be_optax(optimizer) or linesearch_part(optimizer) is not None:
-                continue
             method = func.attr.value
             if method == "init":
                 if len(call.args) != 1 or call.args[0].keyword is not None:
@@ -52,21 +62,44 @@ class UnfilteredEquinoxModel(Rule):
             if params_arg is None:
                 continue
             module = unfiltered_module(ctx.value(params_arg.value, site))
-            if module is not None:
-                yield self._params_finding(ctx, method, params_arg.value, module)
+            if module is None:
+                continue
+            optimizer = ctx.value(func.value, site)
+            # L-BFGS and line searches are OPT005's: their fix also has to mind `value_fn`.
+            if not _may_be_optax(optimizer) or linesearch_part(optimizer) is not None:
+                continue
+            if method == "init":
+                harmful = keeps_param_state(optimizer, optax_version)
+            else:
+                harmful = rejects_non_array_params(optimizer, optax_version)
+            if harmful is not False:
+                yield self._params_finding(ctx, method, params_arg.value, module, optimizer,
+                                           harmful is True)
 
     def _params_finding(self, ctx: RuleContext, method: str, node: cst.BaseExpression,
-                        module: ModuleValue) -> Finding:
+                        module: ModuleValue, optimizer: Value, proven: bool) -> Finding:
         eqx = ctx.import_alias("equinox", "eqx")
-        harm = {"callable": "Optax raises TypeError", "scalar":
-                "Optax gives those scalars optimizer state and trains them"}.get(
-                    module.leaves.kind, "Optax raises TypeError if it does")
+        what = _optimizer_phrase(optimizer)
+        if method == "init":
+            inner = stateful_part(optimizer)
+            if inner is not None and not (isinstance(optimizer, TransformValue)
+                                          and optimizer.name == inner):
+                what = f"`{inner}` in it"
+            harm = (f"{what} builds per-parameter state (`zeros_like`) over every leaf "
+                    f"and raises TypeError on a function")
+            if module.leaves.kind == "scalar":
+                harm = (f"{what} gives those scalars optimizer state; their gradients are None "
+                        f"(eqx.filter_grad) or rejected (jax.grad on a bool), so training fails")
+        else:
+            harm = (f"{what} reads params in `update` and raises on those leaves "
+                    f"({ctx.versions.describe('optax')})")
         message = (f"`{method}` is given Equinox module {module.class_name}, which "
                    f"{leaves_phrase(module)}: {harm}; pass `{eqx}.filter(..., {eqx}.is_array)`")
         filtered = f"{eqx}.filter({ctx.code(node)}, {eqx}.is_array)"
         fix = FixPlan("safe", f"Filter with `{eqx}.filter(..., {eqx}.is_array)`",
                       [(node, filtered)], [("equinox", eqx)])
-        return Finding(node, message, fix)
+        unseen = _unseen(module, optimizer, method, proven)
+        return Finding(node, message, fix, unproven=unseen)
 
     def _apply_updates_finding(self, ctx: RuleContext, call: cst.Call,
                                module: ModuleValue) -> Finding:
@@ -76,9 +109,28 @@ class UnfilteredEquinoxModel(Rule):
                    f"use `{eqx}.apply_updates`")
         fix = FixPlan("safe", f"Use `{eqx}.apply_updates`", [(call.func, f"{eqx}.apply_updates")],
                       [("equinox", eqx)])
-        return Finding(call, message, fix)
+        unseen = None if proven_leaves(module) else "which of its leaves are not arrays"
+        return Finding(call, message, fix, unproven=unseen)
 
 
 def _may_be_optax(value: object) -> bool:
     """An Optax transformation, or something we cannot see (a parameter, a config attribute)."""
-    return isinstance(value, (TransformValue, Unknown))
+    return isinstance(value, (TransformValue, OneOf, Unknown))
+
+
+def _optimizer_phrase(optimizer: Value) -> str:
+    if isinstance(optimizer, TransformValue):
+        return f"`{optimizer.name}`"
+    return "the optimizer"
+
+
+def _unseen(module: ModuleValue, optimizer: Value, method: str, proven: bool) -> str | None:
+    """What the analysis could not see, for a finding that rests on it; None when proven."""
+    if not proven_leaves(module):
+        return "which of the module's leaves are not arrays"
+    if proven:
+        return None
+    if isinstance(optimizer, Unknown):
+        return "which optimizer this is"
+    return ("whether every part of this optimizer keeps per-parameter state" if method == "init"
+            else "whether this optimizer reads params in `update` on your optax")

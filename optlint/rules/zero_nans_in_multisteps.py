@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from optlint.analysis.index import CallSite
-from optlint.analysis.inference import argument
+from optlint.analysis.binding import argument
 from optlint.analysis.values import LibraryRef, TransformValue
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule

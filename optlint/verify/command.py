@@ -54,7 +54,7 @@ def fix_options(request: CheckRequest | VerifyRequest,
     versions = resolve_versions(settings.configured_versions(), settings.project_root, sources,
                                 installed)
     return LintOptions(Selection.from_settings(settings), versions, settings.project_root,
-                       fix=True, unsafe_fixes=True, write=False)
+                       fix=True, unsafe_fixes=True, write=False, preview=settings.preview)
 
 
 def versions_line(versions: LibraryVersions) -> str:

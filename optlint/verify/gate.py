@@ -33,7 +33,8 @@ def flagged_text(text: str, diagnostic: Diagnostic) -> tuple[str, str, str]:
 def fix_verified(files: list[Path], options: LintOptions, run: RunSettings) -> list[FileResult]:
     linter = Linter(options)
     everything = Linter(LintOptions(options.selection, options.versions, options.project_root,
-                                    fix=True, unsafe_fixes=True, write=False))
+                                    fix=True, unsafe_fixes=True, write=False,
+                                    preview=options.preview))
     results = []
     for path in files:
         try:

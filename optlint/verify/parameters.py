@@ -19,7 +19,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from optlint.analysis.callsites import argument_for
+from optlint.analysis.binding import argument_for
 from optlint.analysis.index import build_index
 from optlint.analysis.project import ProjectIndex
 from optlint.config import Settings

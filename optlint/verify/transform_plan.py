@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from optlint.analysis.callsites import argument_for, positional_params
+from optlint.analysis.binding import argument_for, positional_params
 from optlint.diagnostics import Diagnostic
 from optlint.verify.slicing import Statement, calls_in, flatten, key_of, reads_of, slice_for
 

@@ -1,0 +1,215 @@
+"""Equinox's leaf model: which leaves a module class holds, read from its fields' values first,
+then their annotations; `eqx.field(static=True)` fields are no leaves, `converter=jnp.asarray`
+makes an array, `eqx.nn` layers come from their table. Part of `Inference` (a base class of it).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis import apis
+from optlint.analysis.binding import argument
+from optlint.analysis.imports import dotted_name
+from optlint.analysis.evaluator import Evaluator
+from optlint.analysis.index import LATER as _LATER
+from optlint.analysis.index import ClassInfo, Scope
+from optlint.analysis.values import (
+    ARRAYS,
+    UNKNOWN_LEAVES,
+    ArrayValue,
+    ClassRef,
+    FunctionValue,
+    Leaves,
+    LibraryRef,
+    LiteralValue,
+    ModuleValue,
+    PartialValue,
+    SequenceValue,
+    Value,
+    worst_leaves,
+)
+
+if TYPE_CHECKING:
+    pass
+
+
+class EquinoxLeaves(Evaluator):
+    # Set up by Inference.__init__.
+    _leaves_memo: dict[int, Leaves]
+    _module_memo: dict[int, bool]
+
+
+
+
+
+
+    def is_equinox_module(self, info: ClassInfo) -> bool:
+        key = id(info)
+        if key not in self._module_memo:
+            self._module_memo[key] = False  # guards `class A(B)` / `class B(A)` loops
+            self._module_memo[key] = any(
+                self._base_is_module(base, info.scope) for base in info.bases)
+        return self._module_memo[key]
+
+
+    def class_leaves(self, info: ClassInfo) -> Leaves:
+        key = id(info)
+        if key not in self._leaves_memo:
+            self._leaves_memo[key] = UNKNOWN_LEAVES
+            self._leaves_memo[key] = self._compute_class_leaves(info)
+        return self._leaves_memo[key]
+
+
+    def class_is_callable(self, info: ClassInfo) -> bool | None:
+        """Whether instances of an Equinox module class are callable; None when a base is unknown."""
+        if any(isinstance(item, cst.FunctionDef) and item.name.value == "__call__"
+               for item in info.node.body.body):
+            return True
+        answers: list[bool | None] = []
+        for base in info.bases:
+            value = self._as_class(self.value_of(base, info.scope, _LATER))
+            if isinstance(value, ClassRef) and value.is_module:
+                answers.append(value.owner.class_is_callable(value.info))
+            elif isinstance(value, LibraryRef) and value.name.startswith("equinox.nn."):
+                answers.append(True)
+            elif self.qualify(base) != "equinox.Module":
+                answers.append(None)
+        if True in answers:
+            return True
+        return None if None in answers else False
+
+
+    def _base_is_module(self, base: cst.BaseExpression, scope: Scope) -> bool:
+        qualified = self.qualify(base)
+        if qualified in ("equinox.Module", "equinox.nn.StatefulLayer"):
+            return True
+        if qualified is not None and qualified.startswith("equinox.nn."):
+            return True
+        value = self._as_class(self.value_of(base, scope, _LATER))
+        return isinstance(value, ClassRef) and value.is_module
+
+
+    def _compute_class_leaves(self, info: ClassInfo) -> Leaves:
+        found: list[Leaves] = []
+        for base in info.bases:
+            value = self._as_class(self.value_of(base, info.scope, _LATER))
+            if isinstance(value, ClassRef) and value.is_module:
+                found.append(value.owner.class_leaves(value.info))
+            elif isinstance(value, LibraryRef) and value.name.startswith("equinox.nn."):
+                found.append(nn_leaves(value.name.rsplit(".", 1)[-1]))
+        for field in info.fields.values():
+            if field.default is not None and self._is_static_field(field.default, info.scope):
+                continue
+            if field.default is not None and self._converts_to_array(field.default):
+                found.append(ARRAYS)
+                continue
+            leaves = self._field_leaves(info, field.name, field.annotation)
+            if leaves.non_array:
+                what = leaves.reason or {"callable": "a function", "scalar": "a Python scalar"}[
+                    leaves.kind]
+                leaves = Leaves(leaves.kind, f"{info.name}.{field.name}: {what}")
+            found.append(leaves)
+        return worst_leaves(found)
+
+
+    def _is_static_field(self, default: cst.BaseExpression, scope: Scope) -> bool:
+        """`eqx.field(static=True)` and `eqx.static_field()` are not leaves at all."""
+        if not isinstance(default, cst.Call):
+            return False
+        name = self.qualify(default.func)
+        if name == "equinox.static_field":
+            return True
+        static = argument(default, None, "static")
+        return (name == "equinox.field" and static is not None
+                and isinstance(static.value, cst.Name) and static.value.value == "True")
+
+
+    def _converts_to_array(self, default: cst.BaseExpression) -> bool:
+        """`eqx.field(converter=jnp.asarray)`: whatever is assigned, the field holds an array."""
+        if not isinstance(default, cst.Call) or self.qualify(default.func) != "equinox.field":
+            return False
+        converter = argument(default, None, "converter")
+        name = self.qualify(converter.value) if converter is not None else None
+        return name is not None and apis.returns_array(name)
+
+
+    def _field_leaves(self, info: ClassInfo, name: str,
+                      annotation: cst.BaseExpression | None) -> Leaves:
+        bindings = info.attributes.get(name)
+        if bindings:
+            value = self._binding_value(bindings[-1])
+            leaves = leaves_of_value(value)
+            if leaves.kind != "unknown":
+                return leaves
+        if annotation is None:
+            return UNKNOWN_LEAVES
+        return self._annotation_leaves(annotation, info.scope)
+
+
+    def _annotation_leaves(self, annotation: cst.BaseExpression, scope: Scope) -> Leaves:
+        if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
+            return UNKNOWN_LEAVES  # a forward reference; not worth parsing
+        qualified = self.qualify(annotation)
+        plain = dotted_name(annotation)
+        if isinstance(annotation, cst.Subscript):
+            return self._generic_leaves(annotation, scope)
+        if qualified in apis.CALLABLE_ANNOTATIONS or plain in apis.CALLABLE_ANNOTATIONS:
+            return Leaves("callable")
+        if qualified in apis.ARRAY_ANNOTATIONS or plain in apis.ARRAY_ANNOTATIONS:
+            return ARRAYS
+        if plain in apis.SCALAR_ANNOTATIONS and qualified is None:
+            return Leaves("scalar")
+        return leaves_of_value(self._instance_of(self.value_of(annotation, scope, _LATER)))
+
+
+    def _generic_leaves(self, annotation: cst.Subscript, scope: Scope) -> Leaves:
+        head = self.qualify(annotation.value) or dotted_name(annotation.value) or ""
+        short = head.rsplit(".", 1)[-1]
+        if head in apis.CALLABLE_ANNOTATIONS or short == "Callable":
+            return Leaves("callable")
+        if head.startswith("jaxtyping.") or short in ("Float", "Int", "Bool", "Shaped", "Array"):
+            return ARRAYS
+        inner = [element.slice.value for element in annotation.slice
+                 if isinstance(element.slice, cst.Index)]
+        if short in ("list", "List", "tuple", "Tuple", "Sequence", "Optional", "Union", "dict",
+                     "Dict"):
+            parts = [self._annotation_leaves(item, scope) for item in inner
+                     if not (isinstance(item, cst.Ellipsis) or dotted_name(item) == "None")]
+            return worst_leaves(parts) if parts else UNKNOWN_LEAVES
+        return UNKNOWN_LEAVES
+
+
+
+def nn_leaves(layer: str) -> Leaves:
+    kind = apis.EQUINOX_NN_LEAVES.get(layer)
+    if kind == "callable":
+        return Leaves("callable", f"eqx.nn.{layer} holds functions")
+    if kind == "scalar":
+        return Leaves("scalar", f"eqx.nn.{layer} holds Python scalars")
+    if kind == "arrays":
+        return ARRAYS
+    return UNKNOWN_LEAVES
+
+
+
+def leaves_of_value(value: Value) -> Leaves:
+    """The leaves a value contributes when stored in a module field."""
+    if isinstance(value, ModuleValue):
+        return value.leaves
+    if isinstance(value, (FunctionValue, PartialValue)):
+        return Leaves("callable", "a function")
+    if isinstance(value, LibraryRef):
+        leaf = value.name.rsplit(".", 1)[-1]
+        if value.name.startswith(("jax.nn.", "jax.numpy.", "equinox.nn.functional")) and leaf[:1].islower():
+            return Leaves("callable", f"function {value.name}")
+        return UNKNOWN_LEAVES
+    if isinstance(value, LiteralValue) and value.kind in ("number", "bool", "string"):
+        return Leaves("scalar", f"Python {value.kind} {value.text}".rstrip())
+    if isinstance(value, SequenceValue):
+        return worst_leaves([leaves_of_value(item) for item in value.items])
+    if isinstance(value, ArrayValue):
+        return ARRAYS
+    return UNKNOWN_LEAVES
+

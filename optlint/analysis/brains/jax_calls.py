@@ -1,0 +1,42 @@
+"""JAX: function transformations, `tree_map`, and the functions that return arrays."""
+
+from __future__ import annotations
+
+from optlint.analysis import apis
+from optlint.analysis.brains import LibraryCall, handles, handles_matching
+from optlint.analysis.values import (
+    UNKNOWN,
+    UNKNOWN_LEAVES,
+    ArrayValue,
+    LibraryRef,
+    ModuleValue,
+    PartialValue,
+    TransformedFunction,
+    Value,
+)
+
+
+@handles(*apis.JAX_FUNCTION_TRANSFORMS, *apis.FILTERING_FUNCTION_TRANSFORMS)
+def function_transform(call: LibraryCall) -> Value:
+    """`jax.jit(f)` (and Equinox's filtered versions) wrap a function; `jax.jit(static_argnums=1)`
+    without one is a decorator waiting for it."""
+    if call.arg(0, "fun") is None:
+        return PartialValue(LibraryRef(call.name), call.call)
+    return TransformedFunction(call.name, call.value(0, "fun"), call.call)
+
+
+@handles(*apis.TREE_MAPPERS)
+def tree_mapper(call: LibraryCall) -> Value:
+    """`tree_map(f, model)` / `eqx.tree_at(where, model, ...)`: a pytree shaped like the module,
+    so an instance of its class (callable when the class is), with leaves no longer known."""
+    keyword = "pytree" if "tree_at" in call.name else "tree"
+    tree = call.value(apis.TREE_MAPPERS[call.name], keyword)
+    if isinstance(tree, ModuleValue):
+        return ModuleValue(tree.class_name, UNKNOWN_LEAVES, derived_by=call.name,
+                           is_callable=tree.is_callable)
+    return UNKNOWN
+
+
+@handles_matching(apis.returns_array)
+def array(call: LibraryCall) -> Value:
+    return ArrayValue(call.name)

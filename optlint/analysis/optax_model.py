@@ -1,0 +1,138 @@
+"""Questions rules ask about an inferred Optax optimizer, answered from the behaviour table.
+
+Each answer is True (proven for every way the optimizer can be built), False (proven not), or
+None (the analysis cannot tell: a part it cannot see, an argument it cannot read, a wrapper that
+applies its inner transformation to only some leaves). Rules report only on True.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from optlint.analysis.binding import argument
+from optlint.analysis.optax_table import Transform, VersionRange, behaviour, parse_version
+from optlint.analysis.values import OneOf, TransformValue, Value
+
+Answer = bool | None
+# Wrappers whose inner transformations see every leaf of params and state as given.
+_TRANSPARENT = {"optax.chain", "optax.named_chain", "optax.MultiSteps", "optax.apply_if_finite",
+                "optax.inject_hyperparams", "optax.flatten"}
+
+
+def keeps_param_state(optimizer: Value, optax_version: str | None) -> Answer:
+    """Whether `init` builds state shaped like params (so it fails on a non-array leaf)."""
+    return _any_part(optimizer, lambda part, table: _conditional(
+        part, table.rejects_non_array_leaves, () if table.init_rejects_non_arrays is not None
+        else table.per_param_state_when), optax_version)
+
+
+def rejects_non_array_params(optimizer: Value, optax_version: str | None) -> Answer:
+    """Whether `update(grads, state, params)` raises when params hold non-array leaves (where the
+    gradients are None) on this Optax version."""
+    def reads(part: TransformValue, table: Transform) -> Answer:
+        if not table.reads_params:
+            return False
+        tolerated = holds(table.params_none_ok, optax_version)
+        if tolerated is None:
+            return None
+        return False if tolerated else _conditional(part, True, table.reads_params_when)
+    return _any_part(optimizer, reads, optax_version)
+
+
+def calls_callable_tree(factory: str, family: str, optax_version: str | None) -> Answer:
+    """Whether `factory` calls a callable pytree given as its mask (family "mask") or labels
+    ("labels") instead of reading it, on this optax; unknown version: None, unless the factory
+    only exists on versions that read it."""
+    row = behaviour(factory)
+    if row is None:
+        return None
+    reads = row.mask_callable_pytree_ok if family == "mask" else row.labels_callable_pytree_ok
+    if optax_version is None:
+        appeared, fixed = row.exists.since, reads.since
+        if appeared is not None and fixed is not None and not reads.is_never and (
+                parse_version(appeared) >= parse_version(fixed)):
+            return False
+        return None
+    if row.exists.contains(optax_version) is False:
+        return False
+    return not reads.contains(optax_version)
+
+
+def stateful_part(optimizer: Value) -> str | None:
+    """The name of the first transformation inside `optimizer` that keeps per-parameter state,
+    for messages (`optax.adam` inside a chain)."""
+    options = optimizer.options if isinstance(optimizer, OneOf) else (optimizer,)
+    for option in options:
+        if isinstance(option, TransformValue):
+            for part in option.walk():
+                table = behaviour(part.name)
+                if table is not None and table.rejects_non_array_leaves:
+                    return part.name
+    return None
+
+
+def _any_part(optimizer: Value, asks: Callable[[TransformValue, Transform], Answer],
+              optax_version: str | None) -> Answer:
+    """True when, for every way of building `optimizer`, some part says True and sees every leaf
+    of params; False when every part says False; else None."""
+    if isinstance(optimizer, OneOf):
+        answers = [_any_part(option, asks, optax_version) for option in optimizer.options]
+        if all(answer is True for answer in answers):
+            return True
+        return False if all(answer is False for answer in answers) else None
+    if not isinstance(optimizer, TransformValue):
+        return None
+    table = behaviour(optimizer.name)
+    if table is None or holds(table.exists, optax_version) is False:
+        return None
+    own = asks(optimizer, table)
+    if not (table.wraps or table.wraps_many or optimizer.name in _TRANSPARENT):
+        return own
+    inner = [_any_part(part, asks, optax_version) for part in optimizer.parts]
+    if optimizer.name in _TRANSPARENT and True in inner:
+        return True
+    if own is True:
+        return True
+    # `masked`, `multi_transform`: a mask or labels choose which leaves the inner parts see.
+    return False if own is False and inner and all(answer is False for answer in inner) else None
+
+
+def holds(versions: VersionRange, optax_version: str | None) -> Answer:
+    """Whether a fact with this version range holds on the user's optax (None: unknown)."""
+    if versions.since is None and versions.until is None:
+        return True
+    return versions.contains(optax_version)
+
+
+def _conditional(part: TransformValue, default: bool, when: tuple[str, ...]) -> Answer:
+    """`default`, or for facts that hold only when an argument is given (sgd's `momentum`):
+    whether the call gives one of them a value other than None or 0."""
+    if not default or not when:
+        return default
+    call = part.call
+    if call is None:
+        return None
+    if any(arg.star for arg in call.args):
+        return None
+    found: Answer = False
+    for name in when:
+        arg = argument(call, None, name)
+        if arg is None:
+            continue
+        found = _given(arg.value)
+        if found is not False:
+            return found
+    positional = [arg for arg in call.args if arg.keyword is None]
+    if found is False and len(positional) > 1:
+        return None  # `sgd(lr, 0.9)`: positions after the first are not read
+    return found
+
+
+def _given(expr: cst.BaseExpression) -> Answer:
+    if isinstance(expr, cst.Name) and expr.value == "None":
+        return False
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return float(expr.value.replace("_", "")) != 0
+    return True if isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)) else None

@@ -1,0 +1,608 @@
+"""What every public Optax transformation does, kept as data: one row per factory.
+
+Rules and the verifier ask `behaviour(name)` instead of keeping their own name lists.
+
+Where the facts come from:
+  * Behaviour on the newest release (per-parameter state, reading `params`, required `update`
+    arguments, learning-rate scaling, scale invariance) was measured on optax 0.2.8 / jax 0.10.2 by
+    building each factory with minimal arguments, calling `init` on a small params dict (and on one
+    with an activation-function leaf), calling `update` with and without `params` and extra
+    arguments, and comparing three-step updates for `lr=1` vs `lr=2` and for gradients `g` vs `10 g`.
+  * Which versions have a name, and signature changes, were read from `dir(optax)` /
+    `dir(optax.contrib)` and `inspect.signature` of every release 0.1.7 ... 0.2.8 (installed side by
+    side), and from the google-deepmind/optax git history for behaviour boundaries.
+  * tests/test_optax_table.py checks the table against whatever optax is installed.
+
+A version the table does not know a boundary for is `None` (unknown), never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+# The oldest and newest optax releases the facts below were checked on.
+OLDEST_CHECKED = "0.1.7"
+NEWEST_CHECKED = "0.2.8"
+
+
+def parse_version(version: str) -> tuple[int, ...]:
+    """"0.2.8" -> (0, 2, 8); "0.2.9.dev0" / "0.2.9rc1" -> (0, 2, 9). Only the leading numbers count."""
+    parts: list[int] = []
+    for piece in version.split("."):
+        match = re.match(r"\d+", piece)
+        if match is None:
+            break
+        parts.append(int(match.group()))
+        if match.end() != len(piece):
+            break
+    return tuple(parts)
+
+
+@dataclass(frozen=True)
+class VersionRange:
+    """The optax versions for which a fact holds: since <= version < until."""
+
+    since: str | None = None  # first version where true (inclusive); None: since forever
+    until: str | None = None  # first version where no longer true (exclusive); None: still true
+
+    def contains(self, version: str | None) -> bool | None:
+        """Whether the fact holds on `version`; None when the version is unknown."""
+        if version is None:
+            return None
+        v = parse_version(version)
+        if self.since is not None and v < parse_version(self.since):
+            return False
+        return not (self.until is not None and v >= parse_version(self.until))
+
+    @property
+    def is_never(self) -> bool:
+        return (self.since is not None and self.until is not None
+                and parse_version(self.until) <= parse_version(self.since))
+
+    def __str__(self) -> str:
+        if self.is_never:
+            return "never"
+        if self.since is None and self.until is None:
+            return "all versions"
+        if self.until is None:
+            return f"optax >= {self.since}"
+        if self.since is None:
+            return f"optax < {self.until}"
+        return f"optax {self.since} ... < {self.until}"
+
+
+ALWAYS = VersionRange()
+# An empty range: the fact holds on no version (e.g. a label tree that is still called on 0.2.8).
+NEVER = VersionRange(since="0", until="0")
+
+Kind = Literal["optimizer", "transform", "wrapper", "combinator", "factory"]
+ArgPos = tuple[int | None, str]
+
+
+@dataclass(frozen=True)
+class Transform:
+    """One Optax factory and what it does. Fields default to "no"/"nothing"."""
+
+    # Canonical public name, e.g. "optax.adamw", "optax.contrib.reduce_on_plateau".
+    name: str
+    # optimizer: a full optimizer alias (its update is final, ready for apply_updates);
+    # transform: a building block for `chain`; wrapper: takes one inner transformation;
+    # combinator: takes several (chain, multi_transform); factory: takes an optimizer *factory*
+    # and returns a factory (inject_hyperparams).
+    kind: Kind
+    # Which optax versions have it (lbfgs: since 0.2.3). Rules should not suggest a name the
+    # user's optax lacks.
+    exists: VersionRange = ALWAYS
+
+    # init builds per-parameter state (zeros_like etc. over every params leaf). For wrappers this
+    # is the wrapper's *own* state (MultiSteps' acc_grads); the inner transformation adds its own.
+    per_param_state: bool = False
+    # ...but only when one of these arguments is given and not None/0 (sgd: ("momentum",));
+    # empty: unconditional. The same convention holds for every `*_when` field below.
+    per_param_state_when: tuple[str, ...] = ()
+    # init fails on a non-array params leaf (an Equinox MLP's activation function): the
+    # "filter the model before init" rule. None: same as per_param_state, under the same
+    # per_param_state_when condition (the usual case); set
+    # explicitly where they differ (inject_hyperparams and reduce_on_plateau read every leaf's
+    # dtype without keeping per-parameter state; fromage keeps none and never looks).
+    init_rejects_non_arrays: bool | None = None
+
+    # update() uses `params` (raises or misbehaves when they are missing): the "pass params to
+    # update" rule. For wrappers: the wrapper itself needs them (inner ones may too).
+    reads_params: bool = False
+    # ...only when one of these arguments is given and not None/0; empty: unconditional.
+    reads_params_when: tuple[str, ...] = ()
+    # update() accepts `params` holding non-array leaves where the (filtered) updates hold None,
+    # i.e. `update(filtered_grads, state, unfiltered_model)`. Only matters when reads_params.
+    # add_decayed_weights-based decay tolerates it since 0.2.4 (optax 3b088fd, tree.map with
+    # is_leaf=None); trust-ratio, parameter-free and other readers still fail on 0.2.8.
+    params_none_ok: VersionRange = ALWAYS
+
+    # Required keyword-only extra arguments of update on the newest version checked: "value",
+    # "grad", "value_fn" (line searches), "obj_fn" (sophia's Hessian estimator).
+    update_requires: tuple[str, ...] = ()
+    # Older spellings: ((names, versions), ...), e.g. reduce_on_plateau took `loss=` before 0.2.2.
+    update_requires_before: tuple[tuple[tuple[str, ...], VersionRange], ...] = ()
+    # Optional extra keyword arguments update understands (sam's grad_fn).
+    update_accepts: tuple[str, ...] = ()
+
+    # The produced update is final: already multiplied by -learning_rate (or by a step size the
+    # optimizer chooses itself: polyak, line searches, parameter-free methods). A chain holding
+    # two of these scales twice; a chain ending in a scale_by_* transform is missing its step.
+    scales_by_learning_rate: bool = False
+    # Where the learning rate (or step size) is passed: (position, keyword).
+    learning_rate_arg: ArgPos | None = None
+    # Output magnitude does not depend on the gradient's scale (adam, lion, sign methods...):
+    # scaling the loss or the gradient before it (reduce_on_plateau, loss scaling) is a no-op.
+    scale_invariant: bool = False
+    # A clipping transformation: where it sits in a chain matters (after adam it clips updates).
+    clips: bool = False
+    # Adds decayed weights (add_decayed_weights, decoupled-decay optimizers): needs a mask on
+    # Equinox models with buffers, and must come after the scaling, not before it.
+    adds_weight_decay: bool = False
+    # ...only when one of these arguments is given non-zero (their default is 0/None).
+    adds_weight_decay_when: tuple[str, ...] = ()
+
+    # (position, keyword) of mask arguments; position None: keyword only.
+    mask_args: tuple[ArgPos, ...] = ()
+    # A callable pytree (an Equinox-module-shaped mask) given as a mask argument is used as a tree
+    # rather than called: since 0.2.4 (optax 6f12911 "Make masking compatible with callable pytrees").
+    mask_callable_pytree_ok: VersionRange = ALWAYS
+    # multi_transform/partition param_labels.
+    label_args: tuple[ArgPos, ...] = ()
+    # A callable pytree given as labels is used as a tree: never so far (still called on 0.2.8).
+    labels_callable_pytree_ok: VersionRange = ALWAYS
+    # Where inner transformation(s) are passed (position, keyword).
+    wraps: tuple[ArgPos, ...] = ()
+    # chain(*transforms): every positional argument is a transformation.
+    wraps_many: bool = False
+    # inject_hyperparams: every callable argument not in static_args is taken for a schedule and
+    # called with the step count (masks, label functions, dtypes included).
+    callables_are_schedules: bool = False
+    # Arguments inject_hyperparams must be told are static for this optimizer to run under jit.
+    inject_static_required: tuple[str, ...] = ()
+
+    # For wrappers/combinators: how params, masks and state reach the inner transformations.
+    passes_params: str = ""
+    # One line: the measured fact or evidence, for rule messages and docs.
+    note: str = ""
+    # Other public spellings of this factory, with the versions that have them.
+    aliases: tuple[tuple[str, VersionRange], ...] = field(default=())
+
+    @property
+    def rejects_non_array_leaves(self) -> bool:
+        if self.init_rejects_non_arrays is not None:
+            return self.init_rejects_non_arrays
+        return self.per_param_state
+
+    def requires_on(self, version: str | None) -> tuple[str, ...]:
+        """The required extra update arguments on `version` (newest spelling when unknown)."""
+        for names, versions in self.update_requires_before:
+            if versions.contains(version):
+                return names
+        return self.update_requires
+
+
+# ----------------------------------------------------------------------------------------------
+# Builders, to keep the rows short.
+
+_LR: ArgPos = (0, "learning_rate")
+_LINESEARCH_ARGS = ("value", "grad", "value_fn")
+# Decay through add_decayed_weights: `update(filtered, state, unfiltered)` works from 0.2.4.
+_DECAY_NONE_OK = VersionRange(since="0.2.4")
+_MASK_OK = VersionRange(since="0.2.4")
+
+
+def _v(since: str | None = None, until: str | None = None) -> VersionRange:
+    return VersionRange(since=since, until=until)
+
+
+def _opt(name: str, *, exists: VersionRange = ALWAYS, per_param_state: bool = True,
+         scale_invariant: bool = False, lr: ArgPos | None = _LR, **kw: Any) -> Transform:
+    return Transform(name=name, kind="optimizer", exists=exists, per_param_state=per_param_state,
+                     scales_by_learning_rate=True, learning_rate_arg=lr,
+                     scale_invariant=scale_invariant, **kw)
+
+
+def _tx(name: str, *, exists: VersionRange = ALWAYS, per_param_state: bool = False,
+        **kw: Any) -> Transform:
+    return Transform(name=name, kind="transform", exists=exists, per_param_state=per_param_state,
+                     **kw)
+
+
+def _decay_opt(name: str, *, mask: ArgPos | None, exists: VersionRange = ALWAYS,
+               when: tuple[str, ...] = (), none_ok: VersionRange = _DECAY_NONE_OK,
+               **kw: Any) -> Transform:
+    """An optimizer with decoupled weight decay: reads params for the decay."""
+    return _opt(name, exists=exists, reads_params=True, params_none_ok=none_ok,
+                adds_weight_decay=True, adds_weight_decay_when=when,
+                mask_args=(mask,) if mask else (),
+                mask_callable_pytree_ok=_MASK_OK if mask else ALWAYS, **kw)
+
+
+_NOPARAMS = "update without params: ValueError 'requires the current value of parameters'"
+
+_ROWS: list[Transform] = [
+    # ---- optimizers in `optax` ---------------------------------------------------------------
+    _opt("optax.adabelief", scale_invariant=True),
+    _decay_opt("optax.adadelta", exists=_v("0.2.0"), mask=(4, "weight_decay_mask"),
+               when=("weight_decay",),
+               note="reads params even with weight_decay=0 (measured: " + _NOPARAMS + "); "
+                    "learning_rate defaults to None"),
+    _opt("optax.adafactor", scale_invariant=True, reads_params=True, params_none_ok=NEVER,
+         adds_weight_decay=True, adds_weight_decay_when=("weight_decay_rate",),
+         mask_args=((11, "weight_decay_mask"),), mask_callable_pytree_ok=_MASK_OK,
+         inject_static_required=("min_dim_size_to_factor", "dtype_momentum"),
+         note="multiply_by_parameter_scale=True (default) reads params; init on a function leaf: "
+              "AttributeError"),
+    _opt("optax.adagrad", note="not scale invariant: initial_accumulator_value=0.1"),
+    _opt("optax.adam", scale_invariant=True,
+         note="never reads params: update(grads, state, unfiltered_model) runs"),
+    _opt("optax.adamax", scale_invariant=True),
+    _decay_opt("optax.adamaxw", mask=(5, "mask"), scale_invariant=True),
+    _decay_opt("optax.adamw", mask=(7, "mask"), scale_invariant=True,
+               note="weight_decay=1e-4 by default, so every float leaf decays unless masked; "
+                    "reads params even with weight_decay=0 (" + _NOPARAMS + ")"),
+    _decay_opt("optax.adan", exists=_v("0.2.4"), mask=(7, "mask"), when=("weight_decay",),
+               scale_invariant=True),
+    _opt("optax.amsgrad", scale_invariant=True),
+    _opt("optax.fromage", per_param_state=False, scale_invariant=True, reads_params=True,
+         params_none_ok=NEVER,
+         note="update = -lr/sqrt(1+lr^2) * |p|/|g| * g: reads params, keeps no per-parameter state"),
+    _decay_opt("optax.lamb", mask=(6, "mask"), when=("weight_decay",), none_ok=NEVER,
+               scale_invariant=True,
+               note="the trust ratio reads params whatever weight_decay is"),
+    _decay_opt("optax.lars", mask=(2, "weight_decay_mask"), when=("weight_decay",),
+               none_ok=NEVER, scale_invariant=True,
+               note="trust ratio reads params whatever weight_decay is; a second mask, "
+                    "trust_ratio_mask (position 5), is listed in mask_args too"),
+    _opt("optax.lbfgs", exists=_v("0.2.3"), reads_params=True, params_none_ok=NEVER,
+         update_requires=_LINESEARCH_ARGS, inject_static_required=("memory_size",),
+         note="update without value=, grad=, value_fn=: TypeError missing 3 required keyword-only "
+              "arguments; value_fn is called on params (filtered params need eqx.combine inside); "
+              "learning_rate=None means the zoom line search picks the step"),
+    _decay_opt("optax.lion", mask=(5, "mask"), scale_invariant=True,
+               note="weight_decay=1e-3 by default; sign-based, so scale invariant"),
+    _opt("optax.nadam", exists=_v("0.1.9"), scale_invariant=True),
+    _decay_opt("optax.nadamw", exists=_v("0.1.9"), mask=(7, "mask"), scale_invariant=True),
+    _opt("optax.noisy_sgd", per_param_state=False),
+    _opt("optax.novograd", scale_invariant=True, reads_params=True, params_none_ok=NEVER,
+         adds_weight_decay=True, adds_weight_decay_when=("weight_decay",),
+         note="reads params even with weight_decay=0: without them a pytree structure error"),
+    _opt("optax.optimistic_adam", exists=_v("0.2.4"), scale_invariant=True),
+    _opt("optax.optimistic_adam_v2", exists=_v("0.2.6"), scale_invariant=True),
+    _opt("optax.optimistic_gradient_descent"),
+    _opt("optax.polyak_sgd", exists=_v("0.2.2"), per_param_state=False,
+         lr=(0, "max_learning_rate"), update_requires=("value",),
+         note="update without value=: TypeError missing 1 required keyword-only argument 'value'; "
+              "the step is min(max_learning_rate, (value - f_min) / |g|^2)"),
+    _opt("optax.radam", note="not scale invariant: its first steps (before the variance "
+                             "threshold) are momentum SGD"),
+    _opt("optax.rmsprop", scale_invariant=True),
+    _opt("optax.rprop", exists=_v("0.2.0"), scale_invariant=True,
+         note="learning_rate is the initial per-parameter step size; sign-based"),
+    _opt("optax.sgd", per_param_state_when=("momentum",),
+         note="without momentum the state is EmptyState: init(model) with a function leaf runs"),
+    _opt("optax.sign_sgd", exists=_v("0.2.4"), per_param_state=False, scale_invariant=True),
+    _opt("optax.signum", exists=_v("0.2.7"), scale_invariant=True),
+    _opt("optax.sm3", scale_invariant=True),
+    _opt("optax.yogi", note="not scale invariant: initial_accumulator_value=1e-6 and the additive "
+                            "second-moment update"),
+
+    # ---- building blocks ---------------------------------------------------------------------
+    _tx("optax.scale_by_adadelta", exists=_v("0.2.0"), per_param_state=True),
+    _tx("optax.scale_by_adam", per_param_state=True, scale_invariant=True),
+    _tx("optax.scale_by_adamax", per_param_state=True, scale_invariant=True),
+    _tx("optax.scale_by_adan", exists=_v("0.2.4"), per_param_state=True, scale_invariant=True),
+    _tx("optax.scale_by_amsgrad", per_param_state=True, scale_invariant=True),
+    _tx("optax.scale_by_belief", per_param_state=True, scale_invariant=True),
+    _tx("optax.scale_by_distance_over_gradients", exists=_v("0.1.8"), per_param_state=True,
+        reads_params=True, params_none_ok=NEVER, scale_invariant=True,
+        note="DoG: keeps a copy of the initial params and measures the distance travelled"),
+    _tx("optax.scale_by_factored_rms", per_param_state=True, scale_invariant=True),
+    _tx("optax.scale_by_lbfgs", exists=_v("0.2.3"), per_param_state=True, reads_params=True,
+        params_none_ok=NEVER, note="stores params and updates differences; no line search"),
+    _tx("optax.scale_by_learning_rate", exists=_v("0.1.8"), scales_by_learning_rate=True,
+        learning_rate_arg=_LR, note="scale(-learning_rate) (flip_sign=True by default)"),
+    _tx("optax.scale_by_lion", per_param_state=True, scale_invariant=True),
+    _tx("optax.scale_by_novograd", per_param_state=True, scale_invariant=True, reads_params=True,
+        params_none_ok=NEVER, adds_weight_decay=True, adds_weight_decay_when=("weight_decay",)),
+    _tx("optax.scale_by_optimistic_gradient", per_param_state=True),
+    _tx("optax.scale_by_param_block_norm", reads_params=True, params_none_ok=NEVER),
+    _tx("optax.scale_by_param_block_rms", reads_params=True, params_none_ok=NEVER),
+    _tx("optax.scale_by_polyak", exists=_v("0.2.2"), update_requires=("value",),
+        scales_by_learning_rate=True, learning_rate_arg=(1, "max_learning_rate"),
+        note="update without value=: TypeError missing 1 required keyword-only argument 'value'"),
+    _tx("optax.scale_by_radam", per_param_state=True),
+    _tx("optax.scale_by_rms", per_param_state=True, scale_invariant=True),
+    _tx("optax.scale_by_rprop", exists=_v("0.2.0"), per_param_state=True, scale_invariant=True,
+        learning_rate_arg=_LR,
+        note="learning_rate is the initial step size; the output is not negated"),
+    _tx("optax.scale_by_rss", per_param_state=True),
+    _tx("optax.scale_by_schedule", note="multiplies by step_size_fn(count) without flipping the "
+                                        "sign: scale_by_schedule(lambda c: -lr(c)) is the idiom"),
+    _tx("optax.scale_by_sign", exists=_v("0.2.4"), scale_invariant=True),
+    _tx("optax.scale_by_sm3", per_param_state=True, scale_invariant=True),
+    _tx("optax.scale_by_stddev", per_param_state=True, scale_invariant=True),
+    _tx("optax.scale_by_trust_ratio", reads_params=True, params_none_ok=NEVER,
+        scale_invariant=True, note="output norm is |params| per leaf"),
+    _tx("optax.scale_by_yogi", per_param_state=True),
+    _tx("optax.scale_by_backtracking_linesearch", exists=_v("0.2.0"), init_rejects_non_arrays=True,
+        reads_params=True, params_none_ok=NEVER, update_requires=_LINESEARCH_ARGS,
+        scales_by_learning_rate=True, learning_rate_arg=(4, "max_learning_rate"),
+        note="update without value=, grad=, value_fn=: TypeError missing 3 required keyword-only "
+             "arguments; calls value_fn(params); multiplies by the step it finds (no sign flip: "
+             "chain it after a descent direction such as sgd(1.0))"),
+    _tx("optax.scale_by_zoom_linesearch", exists=_v("0.2.3"), per_param_state=True,
+        reads_params=True, params_none_ok=NEVER, update_requires=_LINESEARCH_ARGS,
+        scales_by_learning_rate=True, learning_rate_arg=(1, "max_learning_rate"),
+        note="update without value=, grad=, value_fn=: TypeError missing 3 required keyword-only "
+             "arguments; calls value_fn(params)"),
+    _tx("optax.normalize_by_update_norm", exists=_v("0.2.3"), scale_invariant=True),
+    _tx("optax.scale", note="multiplies by step_size as given: scale(-lr) is the idiom; "
+                            "scale(lr) ascends"),
+    _tx("optax.clip", clips=True),
+    _tx("optax.clip_by_global_norm", clips=True,
+        note="chain(adam, clip_by_global_norm) clips adam's small updates, never the gradients "
+             "(measured: bitwise identical to plain adam)"),
+    _tx("optax.clip_by_block_rms", clips=True),
+    _tx("optax.adaptive_grad_clip", clips=True, reads_params=True, params_none_ok=NEVER,
+        note="clips relative to the params' norm: " + _NOPARAMS),
+    _tx("optax.add_decayed_weights", reads_params=True, params_none_ok=_DECAY_NONE_OK,
+        adds_weight_decay=True, adds_weight_decay_when=("weight_decay",),
+        mask_args=((1, "mask"),), mask_callable_pytree_ok=_MASK_OK,
+        aliases=(("optax.additive_weight_decay", _v(until="0.1.8")),),
+        note="update without params: ValueError (0.2.8; older: TypeError missing 'params'); "
+             "before the scaling (chain(add_decayed_weights, adam)) the decay is rescaled away, "
+             "after a final update (chain(adam(lr), add_decayed_weights)) it grows the weights"),
+    _tx("optax.add_noise", note="seed became keyword-only `key` in 0.2.5"),
+    _tx("optax.apply_every", per_param_state=True,
+        note="accumulates gradients and emits zeros in between: not MultiSteps"),
+    _tx("optax.centralize"),
+    _tx("optax.ema", per_param_state=True),
+    _tx("optax.trace", per_param_state=True),
+    _tx("optax.identity"),
+    _tx("optax.set_to_zero", note="the way to freeze a group in multi_transform"),
+    _tx("optax.zero_nans",
+        note="inside MultiSteps a NaN micro-batch stays in acc_grads for good (0.1.8+): put it "
+             "outside, chain(zero_nans(), MultiSteps(opt, k).gradient_transformation())"),
+    _tx("optax.keep_params_nonnegative", reads_params=True, params_none_ok=NEVER),
+    _tx("optax.stateless"),
+    _tx("optax.stateless_with_tree_map"),
+    _tx("optax.snapshot", exists=_v("0.2.6")),
+    _tx("optax.monitor", exists=_v("0.2.7")),
+    _tx("optax.measure_with_ema", exists=_v("0.2.7"), init_rejects_non_arrays=True),
+    _tx("optax.freeze", exists=_v("0.2.6"), mask_args=((0, "mask"),),
+        passes_params="True in the mask means frozen (updates set to zero): the opposite of masked",
+        note="chain(freeze(mask), adamw) still decays frozen leaves; put freeze last"),
+
+    # ---- wrappers and combinators ------------------------------------------------------------
+    Transform("optax.chain", "combinator", wraps_many=True,
+              passes_params="every inner transformation gets the same params and the extra "
+                            "update arguments; state is a tuple (no .hyperparams: use "
+                            "optax.tree.get)"),
+    Transform("optax.named_chain", "combinator", exists=_v("0.1.8"), wraps_many=True,
+              passes_params="like chain; positional (name, transformation) pairs; state is a dict"),
+    Transform("optax.masked", "wrapper", wraps=((0, "inner"),), mask_args=((1, "mask"),),
+              mask_callable_pytree_ok=_MASK_OK,
+              passes_params="the inner transformation sees only the masked subtree of params and "
+                            "updates (MaskedNode elsewhere); masked-out leaves get the raw "
+                            "gradient passed through unchanged, not frozen",
+              note="optax < 0.2.4 calls a callable mask: a module-shaped mask raises at init"),
+    Transform("optax.multi_transform", "combinator", wraps=((0, "transforms"),),
+              label_args=((1, "param_labels"),), labels_callable_pytree_ok=NEVER,
+              mask_callable_pytree_ok=_MASK_OK,
+              aliases=(("optax.partition", _v("0.2.5")),
+                       ("optax.transforms.partition", _v("0.2.3"))),
+              passes_params="each transformation in the dict gets its label's subtree of params "
+                            "through masked(); every label must have a transformation",
+              note="module-shaped labels are called (TypeError on 0.2.2 and 0.2.8); a label "
+                   "function on Equinox params works from 0.2.4 (the masks it builds are used as "
+                   "trees)"),
+    Transform("optax.MultiSteps", "wrapper", wraps=((0, "opt"),), per_param_state=True,
+              passes_params="params pass through to the inner optimizer on every k-th step; own "
+                            "state acc_grads is zeros_like(params); use .gradient_transformation() "
+                            "inside chain",
+              note="MultiStepsState has no .hyperparams (use optax.tree.get)"),
+    Transform("optax.inject_hyperparams", "factory", wraps=((0, "inner_factory"),),
+              init_rejects_non_arrays=True, callables_are_schedules=True,
+              aliases=(("optax.schedules.inject_hyperparams", _v("0.1.8")),),
+              passes_params="params pass through; numeric (and callable!) arguments become "
+                            "hyperparams in state; static_args (position 1) keeps them out",
+              note="mask=<tree or function> is taken for a schedule (still on 0.2.8): weight decay "
+                   "silently off or ValueError; use static_args='mask'"),
+    Transform("optax.inject_stateful_hyperparams", "factory", exists=_v("0.1.8"),
+              wraps=((0, "inner_factory"),), init_rejects_non_arrays=True,
+              callables_are_schedules=True,
+              aliases=(("optax.schedules.inject_stateful_hyperparams", _v("0.1.8")),),
+              passes_params="like inject_hyperparams; schedules may be stateful",
+              note="same schedule handling of callable arguments as inject_hyperparams"),
+    Transform("optax.lookahead", "wrapper", wraps=((0, "fast_optimizer"),), reads_params=True,
+              params_none_ok=NEVER,
+              passes_params="params must be optax.LookaheadParams (init_synced(params)); the "
+                            "inner optimizer gets params.fast",
+              note="plain params: AttributeError 'no attribute fast' at update"),
+    Transform("optax.apply_if_finite", "wrapper", wraps=((0, "inner"),),
+              passes_params="params and state pass through; a non-finite update is skipped "
+                            "(inner state kept) up to max_consecutive_errors"),
+    Transform("optax.flatten", "wrapper", wraps=((0, "inner"),), init_rejects_non_arrays=True,
+              passes_params="the inner transformation sees params and updates flattened into one "
+                            "vector"),
+    Transform("optax.conditionally_mask", "wrapper", exists=_v("0.2.3"), wraps=((0, "inner"),),
+              passes_params="extra update arguments reach the inner one only with "
+                            "forward_extra_args=True"),
+    Transform("optax.conditionally_transform", "wrapper", exists=_v("0.2.3"),
+              wraps=((0, "inner"),),
+              passes_params="extra update arguments reach the inner one only with "
+                            "forward_extra_args=True"),
+    Transform("optax.selective_transform", "wrapper", exists=_v("0.2.6"),
+              wraps=((0, "optimizer"),), mask_args=((None, "freeze_mask"),),
+              passes_params="freeze_mask True = frozen; the optimizer sees only the trainable "
+                            "leaves"),
+    Transform("optax.with_extra_args_support", "wrapper", wraps=((0, "tx"),),
+              passes_params="params pass through; extra update arguments are dropped"),
+
+    # ---- optax.contrib -----------------------------------------------------------------------
+    _decay_opt("optax.contrib.acprop", exists=_v("0.2.3"), mask=(6, "mask"),
+               when=("weight_decay",)),
+    _decay_opt("optax.contrib.ademamix", exists=_v("0.2.5"), mask=(9, "mask"),
+               when=("weight_decay",), scale_invariant=True),
+    _opt("optax.contrib.adopt", exists=_v("0.2.5"), scale_invariant=True,
+         note="the first update is zero (it initialises the second moment)"),
+    _decay_opt("optax.contrib.cocob", exists=_v("0.1.8"), mask=(4, "mask"), when=("weight_decay",),
+               none_ok=NEVER, scale_invariant=True,
+               note="reads params always (parameter-free); learning_rate (default 1.0, applied "
+                    "without sign flip), weight_decay and mask arguments since 0.2.3"),
+    _decay_opt("optax.contrib.dadapt_adamw", exists=_v("0.1.8"), mask=None, when=("weight_decay",),
+               none_ok=NEVER, scale_invariant=True,
+               note="D-Adaptation: learning_rate (default 1.0) multiplies the estimated step"),
+    _decay_opt("optax.contrib.dog", exists=_v("0.2.3"), mask=(4, "mask"), when=("weight_decay",),
+               none_ok=NEVER, scale_invariant=True,
+               note="keeps the initial params; init_learning_rate/reps_rel became init_step in 0.2.6"),
+    _decay_opt("optax.contrib.dowg", exists=_v("0.2.3"), mask=(4, "mask"), when=("weight_decay",),
+               none_ok=NEVER, note="keeps the initial params"),
+    _decay_opt("optax.contrib.galore", exists=_v("0.2.7"), mask=(6, "mask"), when=("weight_decay",),
+               none_ok=NEVER, scale_invariant=True, per_param_state=False,
+               init_rejects_non_arrays=True,
+               note="projects 2-D leaves; base_optimizer (position 4) defaults to adam"),
+    _decay_opt("optax.contrib.madgrad", exists=_v("0.2.7"), mask=None, when=("weight_decay",),
+               none_ok=NEVER, note="reads params always (dual averaging from the initial point)"),
+    _decay_opt("optax.contrib.momo", exists=_v("0.2.3"), mask=None, when=("weight_decay",),
+               none_ok=NEVER, update_requires=("value",),
+               note="update without value=: TypeError missing 1 required keyword-only argument; "
+                    "learning_rate caps the Polyak-type step"),
+    _decay_opt("optax.contrib.momo_adam", exists=_v("0.2.3"), mask=None, when=("weight_decay",),
+               none_ok=NEVER, update_requires=("value",),
+               note="update without value=: TypeError missing 1 required keyword-only argument"),
+    _decay_opt("optax.contrib.muon", exists=_v("0.2.5"), mask=(6, "weight_decay_mask"),
+               when=("weight_decay",), none_ok=NEVER, scale_invariant=True,
+               note="orthogonalises 2-D leaves, adam for the rest; reads params always"),
+    _decay_opt("optax.contrib.prodigy", exists=_v("0.1.8"), mask=None, when=("weight_decay",),
+               none_ok=NEVER, scale_invariant=True,
+               note="keeps the initial params; learning_rate (default 1.0) multiplies the estimate"),
+    _decay_opt("optax.contrib.simplified_ademamix", exists=_v("0.2.5"), mask=(7, "mask"),
+               when=("weight_decay",), scale_invariant=True),
+    _decay_opt("optax.contrib.sophia", exists=_v("0.2.5"), mask=(5, "weight_decay_mask"),
+               none_ok=NEVER, scale_invariant=True, update_requires=("obj_fn",),
+               note="update without obj_fn=: ValueError 'obj_fn must be provided'; without params: "
+                    "ValueError; weight_decay=1e-4 by default"),
+    _decay_opt("optax.contrib.schedule_free_adamw", exists=_v("0.2.3"), mask=None,
+               when=("weight_decay",), none_ok=NEVER, scale_invariant=True,
+               note="the params it trains are not the ones to evaluate: "
+                    "schedule_free_eval_params(state, params) (state must be its own, not a chain's)"),
+    _decay_opt("optax.contrib.schedule_free_sgd", exists=_v("0.2.3"), mask=None,
+               when=("weight_decay",), none_ok=NEVER,
+               note="evaluate with schedule_free_eval_params(state, params)"),
+    _opt("optax.contrib.dpsgd", exists=_v("0.1.8"), per_param_state_when=("momentum",),
+         aliases=(("optax.dpsgd", _v(until="0.2.3")),),
+         note="gradients need a leading per-example batch dimension; optax.dpsgd is a deprecated "
+              "alias (dir(optax) lists it until 0.2.2)"),
+    _tx("optax.contrib.differentially_private_aggregate", exists=_v("0.1.8"),
+        aliases=(("optax.differentially_private_aggregate", _v(until="0.2.3")),),
+        note="gradients need a leading per-example batch dimension"),
+    _tx("optax.contrib.scale_by_acprop", exists=_v("0.2.3"), per_param_state=True,
+        scale_invariant=True),
+    _tx("optax.contrib.scale_by_ademamix", exists=_v("0.2.5"), per_param_state=True,
+        scale_invariant=True),
+    _tx("optax.contrib.scale_by_adopt", exists=_v("0.2.5"), per_param_state=True,
+        scale_invariant=True),
+    _tx("optax.contrib.scale_by_cocob", exists=_v("0.2.3"), per_param_state=True,
+        reads_params=True, params_none_ok=NEVER, scale_invariant=True),
+    _tx("optax.contrib.scale_by_galore", exists=_v("0.2.7"), init_rejects_non_arrays=True,
+        scale_invariant=True, wraps=((3, "base_optimizer"),)),
+    _tx("optax.contrib.scale_by_madgrad", exists=_v("0.2.7"), per_param_state=True,
+        reads_params=True, params_none_ok=NEVER, learning_rate_arg=_LR),
+    _tx("optax.contrib.scale_by_muon", exists=_v("0.2.5"), per_param_state=True,
+        scale_invariant=True, note="every leaf must be 2-D unless weight_dimension_numbers says "
+                                   "otherwise (muon() routes the rest to adam)"),
+    _tx("optax.contrib.scale_by_simplified_ademamix", exists=_v("0.2.5"), per_param_state=True,
+        scale_invariant=True),
+    _tx("optax.contrib.normalize", exists=_v("0.1.8"), scale_invariant=True),
+    _tx("optax.contrib.hutchinson_estimator_diag_hessian", exists=_v("0.2.5"),
+        reads_params=True, params_none_ok=NEVER, update_requires=("obj_fn",),
+        note="update without obj_fn= or params: ValueError"),
+    _tx("optax.contrib.reduce_on_plateau", exists=_v("0.1.8"), init_rejects_non_arrays=True,
+        update_requires=("value",), update_requires_before=((("loss",), _v("0.1.8", "0.2.2")),),
+        note="multiplies the updates by its scale: after a scale-invariant optimizer "
+             "(chain(adam(lr), reduce_on_plateau())), not before it; update without value=: "
+             "TypeError (named loss= before 0.2.2, optax 43c5de1)"),
+    Transform("optax.contrib.mechanize", "wrapper", exists=_v("0.1.8"),
+              wraps=((0, "base_optimizer"),), per_param_state=True, reads_params=True,
+              params_none_ok=NEVER, scale_invariant=True,
+              passes_params="the base optimizer gets params unchanged; mechanic learns a scale "
+                            "for its updates and keeps a copy of the initial params",
+              note=_NOPARAMS + "; its weight_decay (0.01) only enters the learned scale, it does "
+                               "not decay the params"),
+    Transform("optax.contrib.sam", "wrapper", exists=_v("0.1.8"),
+              wraps=((0, "optimizer"), (1, "adv_optimizer")), per_param_state=True,
+              init_rejects_non_arrays=False, reads_params=True, params_none_ok=NEVER,
+              update_accepts=("grad_fn",),
+              passes_params="alternates adversarial steps (adv_optimizer) and outer steps "
+                            "(optimizer); opaque_mode=True needs update(..., grad_fn=)"),
+    Transform("optax.contrib.schedule_free", "wrapper", exists=_v("0.2.3"),
+              wraps=((0, "base_optimizer"),), per_param_state=True, reads_params=True,
+              params_none_ok=NEVER, scales_by_learning_rate=True,
+              learning_rate_arg=(1, "learning_rate"),
+              passes_params="the base optimizer's updates move the z sequence; the params "
+                            "returned are the y interpolation: evaluate with "
+                            "schedule_free_eval_params(state, params)"),
+    Transform("optax.contrib.split_real_and_imaginary", "wrapper", exists=_v("0.1.8"),
+              wraps=((0, "inner"),), init_rejects_non_arrays=True,
+              passes_params="complex leaves are split into (real, imaginary) pairs for the inner "
+                            "transformation"),
+]
+
+# lars has a second mask; added here to keep the builder simple.
+_ROWS = [
+    replace(row, mask_args=row.mask_args + ((5, "trust_ratio_mask"),))
+    if row.name == "optax.lars" else row
+    for row in _ROWS
+]
+
+_TABLE: dict[str, Transform] = {row.name: row for row in _ROWS}
+
+# Spellings that name the same factory (apart from optax._src.* / optax.contrib._* paths and the
+# optax.transforms / optax.schedules re-exports, handled in `canonical`).
+_ALIASES: dict[str, str] = {
+    alias: row.name for row in _ROWS for alias, _ in row.aliases
+}
+
+
+def canonical(name: str) -> str:
+    """The table's name for `name`: optax._src.alias.adamw -> optax.adamw,
+    optax.transforms.masked -> optax.masked, optax.partition -> optax.multi_transform,
+    optax.contrib._reduce_on_plateau.reduce_on_plateau -> optax.contrib.reduce_on_plateau."""
+    if name in _TABLE:
+        return name
+    if name in _ALIASES:
+        return _ALIASES[name]
+    parts = name.split(".")
+    if len(parts) >= 3 and parts[0] == "optax":
+        leaf = parts[-1]
+        if parts[1] == "contrib":
+            return "optax.contrib." + leaf
+        if parts[1].startswith("_") or parts[1] in ("transforms", "schedules"):
+            for candidate in ("optax." + leaf, "optax.contrib." + leaf):
+                if candidate in _TABLE:
+                    return candidate
+                if candidate in _ALIASES:
+                    return _ALIASES[candidate]
+            return "optax." + leaf
+    return name
+
+
+def behaviour(name: str) -> Transform | None:
+    """The row for `name` (canonical or a known alias); None for names not in the table."""
+    return _TABLE.get(canonical(name))
+
+
+def all_transforms() -> list[Transform]:
+    return list(_ROWS)
+
+
+def names_with(predicate: Callable[[Transform], bool]) -> frozenset[str]:
+    """Canonical names of the rows for which `predicate(row)` is true."""
+    return frozenset(row.name for row in _ROWS if predicate(row))

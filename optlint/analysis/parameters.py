@@ -1,0 +1,227 @@
+"""What an unannotated parameter holds: the join of what every call in the project passes it.
+
+`def init_state(opt, model): return opt.init(model)` says nothing about `model` by itself; the
+calls to `init_state` do. When every call the analysis can find passes the same value, the
+parameter holds it; when callers disagree, one passes something unknown, or the function escapes
+(its name is used other than in a call the analysis read: handed to `jax.lax.scan`, stored in a
+dict), the parameter is unknown and no rule reports on it. A method's `self` is an instance of
+its class. Part of `Inference` (a base class of it), kept apart so each module has one job.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis import apis
+from optlint.analysis.binding import FunctionNode, argument_for
+from optlint.analysis.evaluator import Evaluator
+from optlint.analysis.index import LATER, Binding, CallSite, ClassInfo, Scope
+from optlint.analysis.values import (
+    UNKNOWN,
+    ClassRef,
+    FunctionValue,
+    LibraryRef,
+    TransformedFunction,
+    Value,
+    portable,
+)
+
+if TYPE_CHECKING:
+    from optlint.analysis.inference import Inference
+
+# A call that runs a function: the file that holds it, the call, and whether it goes through a
+# bound method (`self.step(x)`), whose first parameter the object fills.
+Invocation = tuple["Inference", CallSite, bool]
+_METHOD_DECORATORS = ("staticmethod", "classmethod")
+
+
+class ParameterValues(Evaluator):
+    # Set up by Inference.__init__.
+    _joins: dict[int, Value]
+    _invocations_memo: dict[int, list[Invocation] | None]
+    _text: str | None
+
+
+
+
+    def _parameter_value(self, binding: Binding) -> Value:
+        """What an unannotated parameter holds, from its callers (UNKNOWN when they disagree)."""
+        param, scope = binding.node, binding.scope
+        if not isinstance(param, cst.Param) or scope is None or scope.kind != "function":
+            return UNKNOWN
+        function = scope.node
+        if not isinstance(function, (cst.FunctionDef, cst.Lambda)):
+            return UNKNOWN
+        if scope.owner is not None and param.name.value == scope.self_name:
+            return self._self_value(function, scope.owner)
+        key = id(param)
+        if key not in self._joins:
+            self._joins[key] = UNKNOWN  # a parameter passed on to itself: no answer from that
+            self._joins[key] = self._joined(function, param, scope)
+        return self._joins[key]
+
+    def _self_value(self, function: FunctionNode, owner: ClassInfo) -> Value:
+        if isinstance(function, cst.FunctionDef) and any(
+                _decorator_name(decorator.decorator) in _METHOD_DECORATORS
+                for decorator in function.decorators):
+            return UNKNOWN
+        return self._instance_of(ClassRef(owner, self))  # type: ignore[arg-type]
+
+    def _joined(self, function: FunctionNode, param: cst.Param, scope: Scope) -> Value:
+        invocations = self.invocations_of(function)
+        if not invocations:
+            return UNKNOWN
+        joined: Value | None = None
+        for owner, site, bound in invocations:
+            expr = argument_for(site.node, function, param.name.value, bound)
+            if expr is not None:
+                value = owner.value_of(expr, site.scope, site.order)
+                value = value if owner is self else portable(value)
+            elif param.default is not None and not any(arg.star for arg in site.node.args):
+                value = self.value_of(param.default, scope.parent or scope, LATER)
+            else:
+                return UNKNOWN
+            if value is UNKNOWN or (joined is not None and not _same(joined, value)):
+                return UNKNOWN
+            joined = value
+        return joined if joined is not None else UNKNOWN
+
+    def invocations_of(self, function: FunctionNode) -> list[Invocation] | None:
+        """Every call that runs `function`, in this file and in other project files; None when
+        the function escapes (used other than in calls the analysis read), so callers unseen may
+        pass anything."""
+        key = id(function)
+        if key not in self._invocations_memo:
+            self._invocations_memo[key] = None  # asked again while collecting: unknown
+            self._invocations_memo[key] = self._collect_invocations(function)
+        return self._invocations_memo[key]
+
+    def _collect_invocations(self, function: FunctionNode) -> list[Invocation] | None:
+        if not isinstance(function, cst.FunctionDef):
+            return None  # a lambda is called through whatever holds it
+        name = function.name.value
+        found = _invocations_in(self, function, name, lambda value: _runs(value, function))
+        if found is None:
+            return None
+        info = self.index.functions.get(function)
+        is_module_level = info is not None and info.scope.parent is self.index.module_scope
+        if is_module_level and self.project is not None and self.path is not None:
+            elsewhere = self.project.invocations_elsewhere(function, self.path)
+            if elsewhere is None:
+                return None
+            found.extend(elsewhere)
+        return found
+
+    def file_text(self) -> str:
+        if self._text is None:
+            module = self.index.module_scope.node
+            self._text = module.code if isinstance(module, cst.Module) else ""
+        return self._text
+
+
+def _invocations_in(owner: Inference | ParameterValues, function: FunctionNode, name: str,
+                    runs: object, skip_imports: bool = False) -> list[Invocation] | None:
+    """The calls in `owner`'s file that run the function (as `runs(callee value)` says), or None
+    when the name is used in more places than those calls and the wrappers that alias them."""
+    inference: Inference = owner  # type: ignore[assignment]
+    found: list[Invocation] = []
+    aliases = _alias_names(inference, name)
+    for site in inference.index.calls:
+        if _called_name(site.node.func) not in (name, *aliases):
+            continue
+        callee = inference.value_of(site.node.func, site.scope, site.order)
+        bound = runs(callee)  # type: ignore[operator]
+        if bound is not None:
+            found.append((inference, site, bound))
+    if skip_imports and not found:
+        # Another file that never calls it by a name resolving here: a namesake, or a mention.
+        return found
+    text = owner.file_text()
+    uses = len(re.findall(rf"\b{re.escape(name)}\b", _without_imports(text) if skip_imports
+                          else text))
+    direct = sum(1 for _, site, _ in found if _called_name(site.node.func) == name)
+    definitions = 1 if not skip_imports else 0
+    if uses > direct + definitions + len(aliases):
+        return None
+    return found
+
+
+def _runs(callee: Value, function: FunctionNode) -> bool | None:
+    """Whether calling `callee` runs `function`: None if not, else whether it is bound."""
+    if isinstance(callee, TransformedFunction):
+        callee = callee.func
+    if isinstance(callee, FunctionValue) and callee.node is function:
+        return callee.bound
+    return None
+
+
+def runs_imported(callee: Value, path: Path, name: str, resolve: object) -> bool | None:
+    """Whether `callee` (a name imported in another file) is the function `name` of `path`."""
+    if isinstance(callee, TransformedFunction):
+        callee = callee.func
+    if not isinstance(callee, LibraryRef) or callee.name.rsplit(".", 1)[-1] != name:
+        return None
+    found = resolve(callee)  # type: ignore[operator]
+    if found is None:
+        return None
+    function, owner = found
+    if owner.path is None or Path(owner.path).resolve() != path:
+        return None
+    return False if function.node.name.value == name else None
+
+
+def invocations_in_file(owner: Inference, function: cst.FunctionDef, path: Path,
+                        resolve: object) -> list[Invocation] | None:
+    """The calls in another project file that run `function` (of `path`) by its imported name."""
+    name = function.name.value
+    return _invocations_in(owner, function, name,
+                           lambda callee: runs_imported(callee, path, name, resolve),
+                           skip_imports=True)
+
+
+def _alias_names(inference: Inference, name: str) -> list[str]:
+    """Names bound to a jax or Equinox transformation of `name`: `step = jax.jit(step_fn)`."""
+    aliases: list[str] = []
+    for scope in inference.index.every_scope:
+        for alias, bindings in scope.bindings.items():
+            for binding in bindings:
+                value = binding.value
+                if (binding.kind == "assign" and not binding.path and isinstance(value, cst.Call)
+                        and value.args and isinstance(value.args[0].value, cst.Name)
+                        and value.args[0].value.value == name and value.args[0].keyword is None
+                        and _is_function_transform(inference.qualify(value.func))):
+                    aliases.append(alias)
+    return aliases
+
+
+def _is_function_transform(name: str | None) -> bool:
+    return name in apis.JAX_FUNCTION_TRANSFORMS or name in apis.FILTERING_FUNCTION_TRANSFORMS
+
+
+def _called_name(func: cst.BaseExpression) -> str | None:
+    if isinstance(func, cst.Name):
+        return func.value
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    if isinstance(func, cst.Call) and func.args and isinstance(func.args[0].value, cst.Name):
+        return func.args[0].value.value  # `jax.jit(step)(model)`
+    return None
+
+
+def _decorator_name(decorator: cst.BaseExpression) -> str | None:
+    return decorator.value if isinstance(decorator, cst.Name) else None
+
+
+_IMPORT_LINE = re.compile(r"^[ \t]*(from[ \t].*|import[ \t].*)$", re.MULTILINE)
+
+
+def _without_imports(text: str) -> str:
+    return _IMPORT_LINE.sub("", text)
+
+
+def _same(first: Value, second: Value) -> bool:
+    return first is second or (type(first) is type(second) and first == second)

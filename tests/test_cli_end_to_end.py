@@ -1,0 +1,32 @@
+"""optlint as a process, started the way a user or a hook starts it (most CLI tests run in-process)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from conftest import REPO, run_optlint
+
+MLP_INIT = ("import equinox as eqx\nimport optax\n\n"
+            "model = eqx.nn.MLP(2, 1, 8, 2, key=None)\nstate = optax.adam(1e-3).init(model)\n")
+
+
+def test_the_readme_example_project_exits_1_with_its_findings() -> None:
+    done = run_optlint("check", "examples/", cwd=REPO)
+    assert done.returncode == 1, done.stderr
+    assert re.search(r"Found \d+ problems \(\d+ fixable with --fix\)", done.stderr)
+    assert "trainer/train.py:23:13: OPT003" in done.stdout
+
+
+def test_stdin_fix_writes_the_fixed_source_to_stdout(tmp_path: Path) -> None:
+    done = run_optlint("check", "-", "--fix", "--stdin-filename", "train.py", cwd=tmp_path,
+                       stdin=MLP_INIT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == MLP_INIT.replace(".init(model)", ".init(eqx.filter(model, eqx.is_array))")
+
+
+def test_a_file_that_cannot_be_read_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "bad.py").write_bytes(b"import optax\nx = '\xff'\n")
+    done = run_optlint("check", "bad.py", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "bad.py" in done.stderr and "Traceback" not in done.stderr
