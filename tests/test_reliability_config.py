@@ -191,3 +191,12 @@ def test_unusable_coding_cookie_is_one_error_line(tmp_path: Path,
     lines = error_lines(run)
     assert len(lines) == 1 and lines[0].startswith("error: odd.py: cannot decode:")
     assert run.exit_code == 2 and "train.py:7:" in run.stdout
+
+
+def test_fifo_in_the_project_is_not_read_by_the_analysis(tmp_path: Path) -> None:
+    from optlint.analysis.project import ProjectIndex
+
+    write(tmp_path, "train.py", FIXABLE)
+    os.mkfifo(tmp_path / "pipe.py")  # the call-site search read every file: it waited forever
+    sources = ProjectIndex(tmp_path)._project_sources()
+    assert sources is not None and set(sources) == {(tmp_path / "train.py").resolve()}

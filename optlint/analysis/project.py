@@ -19,7 +19,7 @@ from optlint.analysis.index import ClassInfo, build_index
 from optlint.analysis.parameters import Invocation, invocations_in_file
 from optlint.analysis.reach import LibraryReach
 from optlint.analysis.values import FunctionValue
-from optlint.source import SourceError, decode
+from optlint.source import SourceError, decode, read_bytes
 from optlint.parsing import Unanalysable, parse_screened
 
 if TYPE_CHECKING:
@@ -201,7 +201,7 @@ class ProjectIndex:
                         return None
                     file = Path(folder, name).resolve()
                     try:
-                        sources[file] = decode(file.read_bytes(), str(file)).text
+                        sources[file] = decode(read_bytes(file), str(file)).text
                     except (OSError, SourceError):
                         continue
             self._sources = sources
@@ -257,7 +257,7 @@ class ProjectIndex:
     def _inference_for(self, path: Path) -> Inference | None:
         if path not in self._files:
             try:
-                text = decode(path.read_bytes(), str(path)).text
+                text = decode(read_bytes(path), str(path)).text
                 self._files[path] = self._index(parse_screened(text, str(path)), str(path))
                 self._texts[path] = text
             except (OSError, SourceError, cst.ParserSyntaxError, Unanalysable, RecursionError):

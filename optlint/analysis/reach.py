@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from optlint.source import SourceError, decode
+from optlint.source import SourceError, decode, read_bytes
 
 _LIBRARY_WORDS = ("equinox", "optax")
 # `from .a.b import c, d` / `from pkg.mod import (c, d)` / `import pkg.mod as m, other`
@@ -84,7 +84,7 @@ class LibraryReach:
         """Whether the file mentions the libraries, and the project files it imports."""
         if path not in self._facts:
             try:
-                text = decode(path.read_bytes(), str(path)).text
+                text = decode(read_bytes(path), str(path)).text
             except (OSError, SourceError):
                 self._facts[path] = (False, [])
                 return self._facts[path]

@@ -24,7 +24,8 @@ from optlint.analysis.index import build_index
 from optlint.analysis.project import ProjectIndex
 from optlint.config import Settings
 from optlint.discovery import discover
-from optlint.source import SourceError, decode
+from optlint.parsing import Unanalysable, parse_screened
+from optlint.source import SourceError, decode, read_bytes
 from optlint.verify.slicing import (
     Slice,
     Statement,
@@ -221,14 +222,14 @@ def _parse(path: Path, name: str, mtime: int) -> cst.Module | None:
     """The file parsed, when its text mentions `name` at all (a cheap gate before parsing);
     `mtime` is in the cache key so that a file rewritten by a fix is read again."""
     try:
-        text = decode(path.read_bytes(), str(path)).text
+        text = decode(read_bytes(path), str(path)).text
     except (OSError, SourceError):
         return None
     if name not in text:
         return None
     try:
-        return cst.parse_module(text)
-    except cst.ParserSyntaxError:
+        return parse_screened(text, str(path))
+    except (cst.ParserSyntaxError, Unanalysable, RecursionError):
         return None
 
 

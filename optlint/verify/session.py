@@ -40,7 +40,7 @@ def verify_source(filename: str, original: str, fixed: str | None,
     from the file's folder, as the configuration is)."""
     try:
         planner = Planner(original, fixed, diagnostics, filename, project_root)
-    except cst.ParserSyntaxError:
+    except (cst.ParserSyntaxError, RecursionError):
         return []
     plans = [plan for number, diagnostic in enumerate(diagnostics)
              if (plan := planner.plan(number, diagnostic)) is not None]
