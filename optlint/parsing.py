@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import sys
 import threading
+import warnings
 from collections.abc import Callable
 from types import FrameType
 from typing import TypeVar
@@ -53,7 +54,9 @@ def python_syntax_error(text: str, filename: str) -> SyntaxError | None:
     previous_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(_frames() + _DEFAULT_RECURSION_LIMIT)
     try:
-        compile(text, filename, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+        with warnings.catch_warnings():  # `"\d"` and the like: CPython's business, not ours
+            warnings.simplefilter("ignore")
+            compile(text, filename, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as error:
         return error if error.lineno or "\0" not in text else _at_nul(error.msg, text, filename)
     except ValueError as error:  # some Pythons: "source code string cannot contain null bytes"

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -151,3 +152,14 @@ def test_uncaught_exception_exits_two_even_with_exit_zero(tmp_path: Path,
     assert run.exit_code == 2
     assert error_lines(run) == ["error: internal error: RuntimeError('boom') (--verbose shows "
                                 "where)"]
+
+
+def test_python_warnings_about_checked_code_are_not_shown(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # CPython's parser, asked first, warns about `"\d"`; those warnings are not optlint's output.
+    write(tmp_path, "train.py", FIXABLE + 'pattern = "\\d+"\nvalue = 1if True else 2\n')
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run = run_cli(monkeypatch, tmp_path, "check", "train.py")
+    assert [str(w.message) for w in caught if w.category is not RuntimeWarning] == []
+    assert run.exit_code == 1 and "Warning" not in run.stderr
