@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 import libcst as cst
 
 from optlint.analysis.index import ClassInfo, build_index
-from optlint.analysis.parameters import Invocation, invocations_in_file
+from optlint.analysis.parameters import Invocation, constructions_in_file, invocations_in_file
 from optlint.analysis.reach import LibraryReach
 from optlint.analysis.values import FunctionValue
 from optlint.source import SourceError, decode
@@ -156,13 +156,14 @@ class ProjectIndex:
                     found.append(candidate)
         return found
 
-    def invocations_elsewhere(self, function: cst.FunctionDef,
-                              path: str) -> list[Invocation] | None:
-        """The calls in other project files that run module-level `function` of `path`; None
-        when they cannot all be seen (the project is too large, a file that names the function
-        does not parse, or uses it other than in calls)."""
+    def invocations_elsewhere(self, function: cst.FunctionDef, path: str,
+                              constructed: str | None = None) -> list[Invocation] | None:
+        """The calls in other project files that run module-level `function` of `path` (or, with
+        `constructed`, the `__init__` of that module-level class, run by calling the class);
+        None when they cannot all be seen (the project is too large, a file that names it does
+        not parse, uses it other than in calls, or subclasses the class)."""
         target = Path(path).resolve()
-        name = function.name.value
+        name = constructed or function.name.value
         key = (target, name)
         if key in self._callers:
             return self._callers[key]
@@ -174,10 +175,18 @@ class ProjectIndex:
             if file == target or not word.search(text):
                 continue
             owner = self._inference_for(file)
-            sites = None if owner is None else invocations_in_file(
-                owner, function, target,
-                lambda ref, owner=owner: self.resolve_function(ref.name, ref.origin or owner.path,
-                                                               lambda: True))
+            if owner is None:
+                sites = None
+            elif constructed is not None:
+                sites = constructions_in_file(
+                    owner, function, constructed, target,
+                    lambda ref, owner=owner: self.resolve_class(ref.name,
+                                                                ref.origin or owner.path))
+            else:
+                sites = invocations_in_file(
+                    owner, function, target,
+                    lambda ref, owner=owner: self.resolve_function(
+                        ref.name, ref.origin or owner.path, lambda: True))
             if sites is None:
                 found = None
                 break
