@@ -174,6 +174,11 @@ class ProjectIndex:
         for file, text in (sources or {}).items():
             if file == target or not word.search(text):
                 continue
+            if not self._reach.reaches(file):
+                # A caller that never reaches equinox or optax passes on what it is given: not
+                # worth a parse to learn that, and an argument not read is one not known.
+                found = None
+                break
             owner = self._inference_for(file)
             if owner is None:
                 sites = None
@@ -248,7 +253,7 @@ class ProjectIndex:
         found = self._files.get(path)
         if found is not None and self._texts.get(path) == text:
             return found
-        return self._index(cst.parse_module(text), filename)
+        return self._index(cst.parse_module(text), filename, text)
 
     def parsed_files(self) -> list[Path]:
         """The files parsed for class lookups so far, in the order they were parsed."""
@@ -258,16 +263,16 @@ class ProjectIndex:
         """Whether `inference` is held for later class lookups (and so must stay whole)."""
         return any(held is inference for held in self._files.values())
 
-    def _index(self, module: cst.Module, filename: str) -> Inference:
+    def _index(self, module: cst.Module, filename: str, text: str) -> Inference:
         from optlint.analysis.inference import Inference
 
-        return Inference(build_index(module), self, filename)
+        return Inference(build_index(module), self, filename, text)
 
     def _inference_for(self, path: Path) -> Inference | None:
         if path not in self._files:
             try:
                 text = decode(path.read_bytes(), str(path)).text
-                self._files[path] = self._index(parse_screened(text, str(path)), str(path))
+                self._files[path] = self._index(parse_screened(text, str(path)), str(path), text)
                 self._texts[path] = text
             except (OSError, SourceError, cst.ParserSyntaxError, Unanalysable, RecursionError):
                 self._files[path] = None
