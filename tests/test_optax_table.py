@@ -165,7 +165,9 @@ def test_argument_positions_match_signature(row: Transform) -> None:
 def test_learning_rate_argument_recorded_for_every_optimizer() -> None:
     for row in PRESENT:
         if row.kind == "optimizer":
-            assert row.scales_by_learning_rate and row.learning_rate_arg is not None, row.name
+            assert row.final_update and row.learning_rate_arg is not None, row.name
+        if row.scales_by_learning_rate:
+            assert row.learning_rate_arg is not None, row.name
 
 
 # ---- building each factory cheaply --------------------------------------------------------------
@@ -252,6 +254,15 @@ def test_update_keyword_only_arguments(row: Transform) -> None:
         assert required == set(row.requires_on(INSTALLED)), row.name
     for optional in row.update_accepts:
         assert optional in inspect.signature(tx.update).parameters, (row.name, optional)
+
+
+@pytest.mark.parametrize("row", PRESENT, ids=lambda row: row.name)
+def test_params_positional_required_matches_update_signature(row: Transform) -> None:
+    parameters = list(inspect.signature(build(row).update).parameters.values())
+    params = parameters[2] if len(parameters) > 2 else None
+    required = params is not None and params.kind is not inspect.Parameter.VAR_KEYWORD and (
+        params.default is inspect.Parameter.empty)
+    assert required == row.params_positional_required, row.name
 
 
 @pytest.mark.parametrize("row", [row for row in PRESENT if row.requires_on(INSTALLED)],
@@ -348,7 +359,7 @@ def test_params_with_non_array_leaves_where_updates_are_none(name: str) -> None:
 @pytest.mark.parametrize("name", ["optax.adam", "optax.sgd", "optax.sign_sgd", "optax.rmsprop",
                                   "optax.clip_by_global_norm", "optax.scale_by_adam",
                                   "optax.scale_by_learning_rate", "optax.scale",
-                                  "optax.nadam"])
+                                  "optax.nadam", "optax.contrib.cocob"])
 def test_scales_by_learning_rate(name: str) -> None:
     row = behaviour(name)
     assert row is not None
