@@ -121,11 +121,11 @@ class Transform:
     # is_leaf=None); trust-ratio, parameter-free and other readers still fail on 0.2.8.
     params_none_ok: VersionRange = ALWAYS
 
-    # Required keyword-only extra arguments of update on the newest version checked: "value",
-    # "grad", "value_fn" (line searches), "obj_fn" (sophia's Hessian estimator).
+    # Required keyword-only extra arguments of update: "value", "grad", "value_fn" (line
+    # searches), "obj_fn" (sophia's Hessian estimator). reduce_on_plateau's was `loss` < 0.2.2.
     update_requires: tuple[str, ...] = ()
-    # Older spellings: ((names, versions), ...), e.g. reduce_on_plateau took `loss=` before 0.2.2.
-    update_requires_before: tuple[tuple[tuple[str, ...], VersionRange], ...] = ()
+    # ...except when one of these arguments is passed as None (lbfgs(linesearch=None) needs none).
+    update_requires_unless: tuple[str, ...] = ()
     # Optional extra keyword arguments update understands (sam's grad_fn).
     update_accepts: tuple[str, ...] = ()
     # update's `params` parameter has no default: `update(grads, state)` raises TypeError
@@ -178,6 +178,18 @@ class Transform:
     note: str = ""
     # Other public spellings of this factory, with the versions that have them.
     aliases: tuple[tuple[str, VersionRange], ...] = field(default=())
+    # Facts that differ on older versions: ((versions, ((field, value), ...)), ...). The fields
+    # above describe the newest version checked; `on(version)` applies these. Measured by running
+    # tests/test_optax_table.py's checks against every release 0.1.7 ... 0.2.8.
+    older: tuple[tuple[VersionRange, tuple[tuple[str, Any], ...]], ...] = field(default=())
+
+    def on(self, version: str | None) -> Transform:
+        """This row as it holds on `version` (the newest facts when the version is unknown)."""
+        row = self
+        for versions, changes in self.older:
+            if versions.contains(version):
+                row = replace(row, **dict(changes))
+        return row
 
     @property
     def rejects_non_array_leaves(self) -> bool:
@@ -187,10 +199,7 @@ class Transform:
 
     def requires_on(self, version: str | None) -> tuple[str, ...]:
         """The required extra update arguments on `version` (newest spelling when unknown)."""
-        for names, versions in self.update_requires_before:
-            if versions.contains(version):
-                return names
-        return self.update_requires
+        return self.on(version).update_requires
 
 
 # ----------------------------------------------------------------------------------------------
@@ -231,6 +240,12 @@ def _decay_opt(name: str, *, mask: ArgPos | None, exists: VersionRange = ALWAYS,
                 mask_callable_pytree_ok=_MASK_OK if mask else ALWAYS, **kw)
 
 
+# inject_hyperparams' init reads every params leaf's dtype from 0.2.8 on (a function leaf: TypeError).
+_INJECT_OLDER = ((_v(until="0.2.8"), (("init_rejects_non_arrays", False),)),)
+
+# rprop's update raised without params before 0.2.3.
+_RPROP_OLDER = ((_v(until="0.2.3"), (("reads_params", True), ("params_none_ok", NEVER))),)
+
 _NOPARAMS = "update without params: ValueError 'requires the current value of parameters'"
 
 _ROWS: list[Transform] = [
@@ -268,10 +283,12 @@ _ROWS: list[Transform] = [
                note="trust ratio reads params whatever weight_decay is; a second mask, "
                     "trust_ratio_mask (position 5), is listed in mask_args too"),
     _opt("optax.lbfgs", exists=_v("0.2.3"), reads_params=True, params_none_ok=NEVER,
-         update_requires=_LINESEARCH_ARGS, inject_static_required=("memory_size",),
+         update_requires=_LINESEARCH_ARGS, update_requires_unless=("linesearch",),
+         inject_static_required=("memory_size",),
          note="update without value=, grad=, value_fn=: TypeError missing 3 required keyword-only "
               "arguments; value_fn is called on params (filtered params need eqx.combine inside); "
-              "learning_rate=None means the zoom line search picks the step"),
+              "learning_rate=None means the zoom line search picks the step; linesearch=None "
+              "drops the line search and the extra arguments"),
     _decay_opt("optax.lion", mask=(5, "mask"), scale_invariant=True,
                note="weight_decay=1e-3 by default; sign-based, so scale invariant"),
     _opt("optax.nadam", exists=_v("0.1.9"), scale_invariant=True),
@@ -290,7 +307,7 @@ _ROWS: list[Transform] = [
     _opt("optax.radam", note="not scale invariant: its first steps (before the variance "
                              "threshold) are momentum SGD"),
     _opt("optax.rmsprop", scale_invariant=True),
-    _opt("optax.rprop", exists=_v("0.2.0"), scale_invariant=True,
+    _opt("optax.rprop", exists=_v("0.2.0"), scale_invariant=True, older=_RPROP_OLDER,
          note="learning_rate is the initial per-parameter step size; sign-based"),
     _opt("optax.sgd", per_param_state_when=("momentum",),
          note="without momentum the state is EmptyState: init(model) with a function leaf runs"),
@@ -331,6 +348,7 @@ _ROWS: list[Transform] = [
     _tx("optax.scale_by_radam", per_param_state=True),
     _tx("optax.scale_by_rms", per_param_state=True, scale_invariant=True),
     _tx("optax.scale_by_rprop", exists=_v("0.2.0"), per_param_state=True, scale_invariant=True,
+        older=_RPROP_OLDER,
         learning_rate_arg=_LR,
         note="learning_rate is the initial step size; the output is not negated"),
     _tx("optax.scale_by_rss", per_param_state=True),
@@ -343,6 +361,7 @@ _ROWS: list[Transform] = [
         scale_invariant=True, note="output norm is |params| per leaf"),
     _tx("optax.scale_by_yogi", per_param_state=True),
     _tx("optax.scale_by_backtracking_linesearch", exists=_v("0.2.0"), init_rejects_non_arrays=True,
+        older=((_v(until="0.2.5"), (("init_rejects_non_arrays", False),)),),
         reads_params=True, params_none_ok=NEVER, update_requires=_LINESEARCH_ARGS,
         params_positional_required=True, learning_rate_arg=(4, "max_learning_rate"),
         note="update without value=, grad=, value_fn=: TypeError missing 3 required keyword-only "
@@ -426,13 +445,14 @@ _ROWS: list[Transform] = [
     Transform("optax.inject_hyperparams", "factory", wraps=((0, "inner_factory"),),
               init_rejects_non_arrays=True, callables_are_schedules=True,
               aliases=(("optax.schedules.inject_hyperparams", _v("0.1.8")),),
+              older=_INJECT_OLDER,
               passes_params="params pass through; numeric (and callable!) arguments become "
                             "hyperparams in state; static_args (position 1) keeps them out",
               note="mask=<tree or function> is taken for a schedule (still on 0.2.8): weight decay "
                    "silently off or ValueError; use static_args='mask'"),
     Transform("optax.inject_stateful_hyperparams", "factory", exists=_v("0.1.8"),
               wraps=((0, "inner_factory"),), init_rejects_non_arrays=True,
-              callables_are_schedules=True,
+              callables_are_schedules=True, older=_INJECT_OLDER,
               aliases=(("optax.schedules.inject_stateful_hyperparams", _v("0.1.8")),),
               passes_params="like inject_hyperparams; schedules may be stateful",
               note="same schedule handling of callable arguments as inject_hyperparams"),
@@ -473,15 +493,21 @@ _ROWS: list[Transform] = [
                note="reads params always (parameter-free); its learning_rate scales the gradient "
                     "*before* the scale-invariant coin betting, so it has no effect (measured: "
                     "lr=1 and lr=2 give identical updates); learning_rate, weight_decay and mask "
-                    "arguments since 0.2.3"),
+                    "arguments since 0.2.3",
+               older=((_v(until="0.2.3"), (("mask_args", ()), ("learning_rate_arg", None),
+                                           ("adds_weight_decay", False),
+                                           ("adds_weight_decay_when", ()),
+                                           ("params_positional_required", True))),)),
     _decay_opt("optax.contrib.dadapt_adamw", exists=_v("0.1.8"), mask=None, when=("weight_decay",),
                none_ok=NEVER, scale_invariant=True,
                note="D-Adaptation: learning_rate (default 1.0) multiplies the estimated step"),
     _decay_opt("optax.contrib.dog", exists=_v("0.2.3"), mask=(4, "mask"), when=("weight_decay",),
                none_ok=NEVER, scale_invariant=True,
-               note="keeps the initial params; init_learning_rate/reps_rel became init_step in 0.2.6"),
+               note="keeps the initial params; init_learning_rate/reps_rel became init_step in 0.2.6",
+               older=((_v(until="0.2.6"), (("mask_args", ((5, "mask"),)),)),)),
     _decay_opt("optax.contrib.dowg", exists=_v("0.2.3"), mask=(4, "mask"), when=("weight_decay",),
-               none_ok=NEVER, note="keeps the initial params"),
+               none_ok=NEVER, note="keeps the initial params",
+               older=((_v(until="0.2.4"), (("init_rejects_non_arrays", False),)),)),
     _decay_opt("optax.contrib.galore", exists=_v("0.2.7"), mask=(6, "mask"), when=("weight_decay",),
                none_ok=NEVER, per_param_state=False, init_rejects_non_arrays=True,
                note="projects 2-D leaves; base_optimizer (position 4) defaults to adam"),
@@ -538,18 +564,21 @@ _ROWS: list[Transform] = [
                                    "otherwise (muon() routes the rest to adam)"),
     _tx("optax.contrib.scale_by_simplified_ademamix", exists=_v("0.2.5"), per_param_state=True,
         scale_invariant=True),
-    _tx("optax.contrib.normalize", exists=_v("0.1.8"), scale_invariant=True),
+    _tx("optax.contrib.normalize", exists=_v("0.1.8"), scale_invariant=True,
+        older=((_v(until="0.2.3"), (("reads_params", True), ("params_none_ok", NEVER))),)),
     _tx("optax.contrib.hutchinson_estimator_diag_hessian", exists=_v("0.2.5"),
         reads_params=True, params_none_ok=NEVER, update_requires=("obj_fn",),
         scale_invariant=True,
         note="update without obj_fn= or params: ValueError; its output is a Hessian-diagonal "
              "estimate from obj_fn, not a function of the updates"),
     _tx("optax.contrib.reduce_on_plateau", exists=_v("0.1.8"), init_rejects_non_arrays=True,
-        update_requires=("value",), update_requires_before=((("loss",), _v("0.1.8", "0.2.2")),),
+        update_requires=("value",),
+        older=((_v(until="0.2.2"), (("update_requires", ("loss",)),)),
+               (_v(until="0.2.4"), (("init_rejects_non_arrays", False),))),
         note="multiplies the updates by its scale: after a scale-invariant optimizer "
              "(chain(adam(lr), reduce_on_plateau())), not before it; update without value=: "
              "TypeError (named loss= before 0.2.2, optax 43c5de1)"),
-    Transform("optax.contrib.mechanize", "wrapper", exists=_v("0.1.8"),
+    Transform("optax.contrib.mechanize", "wrapper",
               wraps=((0, "base_optimizer"),), per_param_state=True, reads_params=True,
               params_none_ok=NEVER, scale_invariant=True,
               passes_params="the base optimizer gets params unchanged; mechanic learns a scale "
@@ -615,9 +644,11 @@ def canonical(name: str) -> str:
     return name
 
 
-def behaviour(name: str) -> Transform | None:
-    """The row for `name` (canonical or a known alias); None for names not in the table."""
-    return _TABLE.get(canonical(name))
+def behaviour(name: str, version: str | None = None) -> Transform | None:
+    """The row for `name` (canonical or a known alias), as it holds on `version` when that is
+    known (see Transform.on); None for names not in the table."""
+    row = _TABLE.get(canonical(name))
+    return row.on(version) if row is not None else None
 
 
 def all_transforms() -> list[Transform]:
