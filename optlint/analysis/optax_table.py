@@ -13,7 +13,13 @@ Where the facts come from:
     side), and from the google-deepmind/optax git history for behaviour boundaries.
   * tests/test_optax_table.py checks the table against whatever optax is installed.
 
-A version the table does not know a boundary for is `None` (unknown), never guessed.
+A version the table does not know a boundary for is `None` (unknown), never guessed. Versions after
+NEWEST_CHECKED are assumed to behave like it.
+
+Use:
+    row = behaviour("optax._src.alias.adamw")            # newest facts; None if not a transformation
+    row = behaviour("optax.adamw", "0.2.3")              # facts on optax 0.2.3 (Transform.on)
+    row.reads_params, row.mask_args, row.mask_callable_pytree_ok.contains("0.2.3")  # True, ..., False
 """
 
 from __future__ import annotations
@@ -246,15 +252,20 @@ _INJECT_OLDER = ((_v(until="0.2.8"), (("init_rejects_non_arrays", False),)),)
 # rprop's update raised without params before 0.2.3.
 _RPROP_OLDER = ((_v(until="0.2.3"), (("reads_params", True), ("params_none_ok", NEVER))),)
 
+# Unreleased optax (main after 0.2.8) adds weight_decay_mask to adabelief, prodigy, sophia and muon,
+# and an open PR (#1635) would rename adamw/lion/lamb's `mask` to `weight_decay_mask`.
+_MAIN_DECAY = "optax main (after 0.2.8) adds weight_decay/weight_decay_mask, not in a release yet"
+_MASK_RENAME = "optax PR #1635 (open) would rename mask to weight_decay_mask: accept both"
+
 _NOPARAMS = "update without params: ValueError 'requires the current value of parameters'"
 
 _ROWS: list[Transform] = [
     # ---- optimizers in `optax` ---------------------------------------------------------------
-    _opt("optax.adabelief", scale_invariant=True),
+    _opt("optax.adabelief", scale_invariant=True, note=_MAIN_DECAY),
     _decay_opt("optax.adadelta", exists=_v("0.2.0"), mask=(4, "weight_decay_mask"),
-               when=("weight_decay",),
+               when=("weight_decay",), scale_invariant=True,
                note="reads params even with weight_decay=0 (measured: " + _NOPARAMS + "); "
-                    "learning_rate defaults to None"),
+                    "learning_rate defaults to None; scale invariant up to eps=1e-6"),
     _opt("optax.adafactor", scale_invariant=True, reads_params=True, params_none_ok=NEVER,
          adds_weight_decay=True, adds_weight_decay_when=("weight_decay_rate",),
          mask_args=((11, "weight_decay_mask"),), mask_callable_pytree_ok=_MASK_OK,
@@ -268,7 +279,7 @@ _ROWS: list[Transform] = [
     _decay_opt("optax.adamaxw", mask=(5, "mask"), scale_invariant=True),
     _decay_opt("optax.adamw", mask=(7, "mask"), scale_invariant=True,
                note="weight_decay=1e-4 by default, so every float leaf decays unless masked; "
-                    "reads params even with weight_decay=0 (" + _NOPARAMS + ")"),
+                    "reads params even with weight_decay=0 (" + _NOPARAMS + "); " + _MASK_RENAME),
     _decay_opt("optax.adan", exists=_v("0.2.4"), mask=(7, "mask"), when=("weight_decay",),
                scale_invariant=True),
     _opt("optax.amsgrad", scale_invariant=True),
@@ -277,7 +288,7 @@ _ROWS: list[Transform] = [
          note="update = -lr/sqrt(1+lr^2) * |p|/|g| * g: reads params, keeps no per-parameter state"),
     _decay_opt("optax.lamb", mask=(6, "mask"), when=("weight_decay",), none_ok=NEVER,
                scale_invariant=True,
-               note="the trust ratio reads params whatever weight_decay is"),
+               note="the trust ratio reads params whatever weight_decay is; " + _MASK_RENAME),
     _decay_opt("optax.lars", mask=(2, "weight_decay_mask"), when=("weight_decay",),
                none_ok=NEVER, scale_invariant=True,
                note="trust ratio reads params whatever weight_decay is; a second mask, "
@@ -290,7 +301,7 @@ _ROWS: list[Transform] = [
               "learning_rate=None means the zoom line search picks the step; linesearch=None "
               "drops the line search and the extra arguments"),
     _decay_opt("optax.lion", mask=(5, "mask"), scale_invariant=True,
-               note="weight_decay=1e-3 by default; sign-based, so scale invariant"),
+               note="weight_decay=1e-3 by default; sign-based, so scale invariant; " + _MASK_RENAME),
     _opt("optax.nadam", exists=_v("0.1.9"), scale_invariant=True),
     _decay_opt("optax.nadamw", exists=_v("0.1.9"), mask=(7, "mask"), scale_invariant=True),
     _opt("optax.noisy_sgd", per_param_state=False),
@@ -506,7 +517,7 @@ _ROWS: list[Transform] = [
                note="keeps the initial params; init_learning_rate/reps_rel became init_step in 0.2.6",
                older=((_v(until="0.2.6"), (("mask_args", ((5, "mask"),)),)),)),
     _decay_opt("optax.contrib.dowg", exists=_v("0.2.3"), mask=(4, "mask"), when=("weight_decay",),
-               none_ok=NEVER, note="keeps the initial params",
+               none_ok=NEVER, scale_invariant=True, note="keeps the initial params",
                older=((_v(until="0.2.4"), (("init_rejects_non_arrays", False),)),)),
     _decay_opt("optax.contrib.galore", exists=_v("0.2.7"), mask=(6, "mask"), when=("weight_decay",),
                none_ok=NEVER, per_param_state=False, init_rejects_non_arrays=True,
@@ -525,7 +536,8 @@ _ROWS: list[Transform] = [
                note="orthogonalises 2-D leaves, adam for the rest; reads params always"),
     _decay_opt("optax.contrib.prodigy", exists=_v("0.1.8"), mask=None, when=("weight_decay",),
                none_ok=NEVER, scale_invariant=True,
-               note="keeps the initial params; learning_rate (default 1.0) multiplies the estimate"),
+               note="keeps the initial params; learning_rate (default 1.0) multiplies the estimate; "
+                    + _MAIN_DECAY),
     _decay_opt("optax.contrib.simplified_ademamix", exists=_v("0.2.5"), mask=(7, "mask"),
                when=("weight_decay",), scale_invariant=True),
     _decay_opt("optax.contrib.sophia", exists=_v("0.2.5"), mask=(5, "weight_decay_mask"),
@@ -540,12 +552,13 @@ _ROWS: list[Transform] = [
                when=("weight_decay",), none_ok=NEVER,
                note="evaluate with schedule_free_eval_params(state, params)"),
     _opt("optax.contrib.dpsgd", exists=_v("0.1.8"), per_param_state_when=("momentum",),
-         aliases=(("optax.dpsgd", _v(until="0.2.3")),),
-         note="gradients need a leading per-example batch dimension; optax.dpsgd is a deprecated "
-              "alias (dir(optax) lists it until 0.2.2)"),
+         aliases=(("optax.dpsgd", ALWAYS),),
+         note="gradients need a leading per-example batch dimension; optax.dpsgd (every version) "
+              "is deprecated and hidden from dir(optax) since 0.2.3"),
     _tx("optax.contrib.differentially_private_aggregate", exists=_v("0.1.8"),
-        aliases=(("optax.differentially_private_aggregate", _v(until="0.2.3")),),
-        note="gradients need a leading per-example batch dimension"),
+        aliases=(("optax.differentially_private_aggregate", ALWAYS),),
+        note="gradients need a leading per-example batch dimension; the optax.* alias is "
+             "deprecated and hidden from dir(optax) since 0.2.3"),
     _tx("optax.contrib.scale_by_acprop", exists=_v("0.2.3"), per_param_state=True,
         scale_invariant=True),
     _tx("optax.contrib.scale_by_ademamix", exists=_v("0.2.5"), per_param_state=True,
@@ -580,7 +593,8 @@ _ROWS: list[Transform] = [
              "TypeError (named loss= before 0.2.2, optax 43c5de1)"),
     Transform("optax.contrib.mechanize", "wrapper",
               wraps=((0, "base_optimizer"),), per_param_state=True, reads_params=True,
-              params_none_ok=NEVER, scale_invariant=True,
+              params_none_ok=NEVER,
+              older=((_v(until="0.2.4"), (("init_rejects_non_arrays", False),)),),
               passes_params="the base optimizer gets params unchanged; mechanic learns a scale "
                             "for its updates and keeps a copy of the initial params",
               note=_NOPARAMS + "; its weight_decay (0.01) only enters the learned scale, it does "
