@@ -398,7 +398,7 @@ def main(argv: list[str] | None = None) -> int:
         for finding in comparison.unlabelled:
             print(label_row(finding))
     if comparison.stale:
-        print(f"\nlabelled but no longer reported ({len(comparison.stale)}, informational):")
+        print(f"\nlabelled but not reported in this run ({len(comparison.stale)}; informational: the analysis changed, or the label came from another optlint or --preview):")
         for label in comparison.stale:
             print(f"  {label.verdict} {label.package}=={label.version} {label.file}:{label.line} "
                   f"{label.code}: {label.reason}")
