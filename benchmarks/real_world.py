@@ -214,12 +214,19 @@ def run_optlint(
         raise RuntimeError(
             f"optlint failed on {package.slug} (exit {result.returncode}):\n{result.stderr[-3000:]}"
         )
+    return parse_findings(package, result.stdout, root)
+
+
+def parse_findings(package: Package, output: str, root: Path) -> list[Finding]:
+    """Findings from optlint's JSON output; a notebook finding's line is `cell<N>:<line>`."""
     findings = []
-    for item in json.loads(result.stdout or "[]"):
+    for item in json.loads(output or "[]"):
         filename = Path(item["filename"])
         if filename.is_absolute():
             filename = filename.relative_to(root)
-        line = str(item["line"]) if item.get("cell") is None else f"cell{item['cell']}:{item['line']}"
+        line = str(item["line"])
+        if item.get("cell") is not None:
+            line = f"cell{item['cell']}:{line}"
         findings.append(
             Finding(
                 package.name, package.version, filename.as_posix(), line, item["code"],
@@ -227,6 +234,13 @@ def run_optlint(
             )
         )
     return findings
+
+
+def sort_key(item: Finding | Label) -> tuple[str, str, str, int, int, str]:
+    """Package, version, file, then cell and line as numbers."""
+    cell, _, line = item.line.rpartition(":")
+    cell_number = int(cell.removeprefix("cell")) if cell else 0
+    return (item.package, item.version, item.file, cell_number, int(line), item.code)
 
 
 # --- comparison -------------------------------------------------------------------------------
@@ -262,7 +276,7 @@ def compare(
     rows: dict[str, RuleRow] = defaultdict(RuleRow)
     total = RuleRow()
     unlabelled = []
-    for finding in sorted(findings, key=lambda f: f.key):
+    for finding in sorted(findings, key=sort_key):
         label = by_key.get(finding.key)
         for row in (rows[finding.code], total):
             row.findings += 1
@@ -276,7 +290,7 @@ def compare(
             unlabelled.append(finding)
     reported = {finding.key for finding in findings}
     stale = [
-        label for label in labels
+        label for label in sorted(labels, key=sort_key)
         if (label.package, label.version) in packages_checked and label.key not in reported
     ]
     return Comparison(dict(sorted(rows.items())), unlabelled, stale, total)
@@ -388,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.show_findings:
         by_key = {label.key: label for label in labels}
         print("\nfindings:")
-        for finding in sorted(findings, key=lambda f: f.key):
+        for finding in sorted(findings, key=sort_key):
             label = by_key.get(finding.key)
             verdict = label.verdict if label else "??"
             print(f"  {verdict} {finding.package}=={finding.version} {finding.file}:{finding.line} "
@@ -398,7 +412,10 @@ def main(argv: list[str] | None = None) -> int:
         for finding in comparison.unlabelled:
             print(label_row(finding))
     if comparison.stale:
-        print(f"\nlabelled but not reported in this run ({len(comparison.stale)}; informational: the analysis changed, or the label came from another optlint or --preview):")
+        print(
+            f"\nlabelled but not reported in this run ({len(comparison.stale)}; informational: "
+            "the analysis changed, or the label came from another optlint or --preview):"
+        )
         for label in comparison.stale:
             print(f"  {label.verdict} {label.package}=={label.version} {label.file}:{label.line} "
                   f"{label.code}: {label.reason}")
