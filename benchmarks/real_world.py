@@ -179,6 +179,19 @@ def extract(package: Package, archive: Path, cache: Path) -> Path:
     return root
 
 
+def files_using_both(root: Path) -> int:
+    """Python files and notebooks of a package that mention both optax and equinox: a rough
+    measure of how much Equinox + Optax code the benchmark checks there."""
+    count = 0
+    for path in root.rglob("*"):
+        if path.suffix not in (".py", ".ipynb") or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "optax" in text and ("equinox" in text or "eqx." in text):
+            count += 1
+    return count
+
+
 # --- running optlint --------------------------------------------------------------------------
 
 
@@ -379,6 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     failures = []
     checked: set[tuple[str, str]] = set()
     per_package: Counter[str] = Counter()
+    using_both: Counter[str] = Counter()
     for package in packages:
         try:
             root = extract(package, download(package, cache), cache)
@@ -388,14 +402,15 @@ def main(argv: list[str] | None = None) -> int:
             continue
         checked.add((package.name, package.version))
         per_package[f"{package.name}=={package.version}"] = len(found)
+        using_both[f"{package.name}=={package.version}"] = files_using_both(root)
         findings.extend(found)
 
     comparison = compare(findings, labels, checked)
-    print("findings per package:")
+    print(f"  {'package':<32} {'findings':>8}  files using optax and equinox")
     for package in packages:
         name = f"{package.name}=={package.version}"
         if name in per_package:
-            print(f"  {name:<32} {per_package[name]:>3}")
+            print(f"  {name:<32} {per_package[name]:>8}  {using_both[name]:>3}")
     print()
     print(format_table(comparison))
 
@@ -417,8 +432,9 @@ def main(argv: list[str] | None = None) -> int:
             "the analysis changed, or the label came from another optlint or --preview):"
         )
         for label in comparison.stale:
+            reason = label.reason if len(label.reason) <= 90 else label.reason[:87] + "..."
             print(f"  {label.verdict} {label.package}=={label.version} {label.file}:{label.line} "
-                  f"{label.code}: {label.reason}")
+                  f"{label.code}: {reason}")
     if failures:
         print("\nfailed:", file=sys.stderr)
         for failure in failures:
