@@ -7,7 +7,9 @@ lazily built project index. Output order never depends on the number of workers.
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 import traceback
@@ -347,7 +349,7 @@ def _check_in_pool(paths: list[Path], options: LintOptions, workers: int) -> lis
     chunks = [paths[start:start + size] for start in range(0, len(paths), size)]
     done: dict[Path, FileResult] = {}
     lost: list[Path] = []
-    with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(options,)) as pool:
+    with _pool(workers, options) as pool:
         futures = [(chunk, pool.submit(_check_chunk, chunk)) for chunk in chunks]
         for chunk, future in futures:
             try:
@@ -357,6 +359,14 @@ def _check_in_pool(paths: list[Path], options: LintOptions, workers: int) -> lis
     if lost:
         done.update(_check_one_by_one(lost, options))
     return [done[path] for path in paths]
+
+
+def _pool(workers: int, options: LintOptions) -> ProcessPoolExecutor:
+    """Forked workers start fastest; but a process that has imported JAX (an in-process caller
+    such as a test suite or a notebook) has threads a fork can deadlock on, so it spawns them."""
+    context = multiprocessing.get_context("spawn" if "jax" in sys.modules else None)
+    return ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
+                               initargs=(options,))
 
 
 def _check_chunk(paths: list[Path]) -> list[FileResult]:
@@ -369,7 +379,7 @@ def _check_one_by_one(paths: list[Path], options: LintOptions) -> dict[Path, Fil
     pool: ProcessPoolExecutor | None = None
     for path in paths:
         if pool is None:
-            pool = ProcessPoolExecutor(1, initializer=_init_worker, initargs=(options,))
+            pool = _pool(1, options)
         try:
             results[path] = pool.submit(_check_in_worker, path).result()
         except BrokenProcessPool:

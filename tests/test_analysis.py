@@ -420,3 +420,39 @@ def test_the_reach_gate_sees_imports_after_a_semicolon_or_colon(tmp_path: Path) 
         value = infer_last_call_arg("from pkg.net import Net\nprobe(Net())\n",
                                     tmp_path / "train.py", tmp_path)
         assert isinstance(value, ModuleValue) and value.class_name == "Net", header
+
+
+def test_analysis_imports_form_no_cycle() -> None:
+    """Module-level imports between analysis modules go one way (TYPE_CHECKING and imports inside
+    functions aside): the evaluator, its parts, the brains and the project index stay layered."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "optlint" / "analysis"
+    graph: dict[str, set[str]] = {}
+    for path in root.rglob("*.py"):
+        module = "optlint." + ".".join(path.relative_to(root.parent).with_suffix("").parts)
+        module = module.removesuffix(".__init__")
+        edges = graph.setdefault(module, set())
+        for node in ast.parse(path.read_text()).body:  # top level only
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith(
+                    "optlint.analysis"):
+                edges.add(node.module)
+                edges.update(f"{node.module}.{alias.name}" for alias in node.names)
+    graph = {name: {edge for edge in edges if edge in graph and edge != name}
+             for name, edges in graph.items()}
+    visiting: set[str] = set()
+    done: set[str] = set()
+
+    def visit(name: str, trail: tuple[str, ...]) -> None:
+        assert name not in visiting, f"import cycle: {' -> '.join((*trail, name))}"
+        if name in done:
+            return
+        visiting.add(name)
+        for edge in sorted(graph[name]):
+            visit(edge, (*trail, name))
+        visiting.discard(name)
+        done.add(name)
+
+    for name in sorted(graph):
+        visit(name, ())
+    assert "optlint.analysis.inference" in graph and len(graph) > 15

@@ -50,7 +50,7 @@ _MAX_DEPTH = 40
 
 class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
     def __init__(self, index: FileIndex, project: ProjectIndex | None = None,
-                 path: str | None = None) -> None:
+                 path: str | None = None, text: str | None = None) -> None:
         self.index = index
         self.project = project
         self.path = path
@@ -66,7 +66,7 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
         # Parameters from their callers (see parameters.py).
         self._joins = {}
         self._invocations_memo = {}
-        self._text = None
+        self._text = text  # the file's source, when the caller has it (else regenerated)
 
     # public API ---------------------------------------------------------------------------
     def release(self) -> None:

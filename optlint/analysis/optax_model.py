@@ -84,7 +84,7 @@ def _any_part(optimizer: Value, asks: Callable[[TransformValue, Transform], Answ
         return False if all(answer is False for answer in answers) else None
     if not isinstance(optimizer, TransformValue):
         return None
-    table = behaviour(optimizer.name)
+    table = behaviour(optimizer.name, optax_version)  # the facts as they hold on that release
     if table is None or holds(table.exists, optax_version) is False:
         return None
     own = asks(optimizer, table)

@@ -13,7 +13,13 @@ Where the facts come from:
     side), and from the google-deepmind/optax git history for behaviour boundaries.
   * tests/test_optax_table.py checks the table against whatever optax is installed.
 
-A version the table does not know a boundary for is `None` (unknown), never guessed.
+A version the table does not know a boundary for is `None` (unknown), never guessed. Versions after
+NEWEST_CHECKED are assumed to behave like it.
+
+Use:
+    row = behaviour("optax._src.alias.adamw")            # newest facts; None if not a transformation
+    row = behaviour("optax.adamw", "0.2.3")              # facts on optax 0.2.3 (Transform.on)
+    row.reads_params, row.mask_args, row.mask_callable_pytree_ok.contains("0.2.3")  # True, ..., False
 """
 
 from __future__ import annotations
@@ -121,19 +127,26 @@ class Transform:
     # is_leaf=None); trust-ratio, parameter-free and other readers still fail on 0.2.8.
     params_none_ok: VersionRange = ALWAYS
 
-    # Required keyword-only extra arguments of update on the newest version checked: "value",
-    # "grad", "value_fn" (line searches), "obj_fn" (sophia's Hessian estimator).
+    # Required keyword-only extra arguments of update: "value", "grad", "value_fn" (line
+    # searches), "obj_fn" (sophia's Hessian estimator). reduce_on_plateau's was `loss` < 0.2.2.
     update_requires: tuple[str, ...] = ()
-    # Older spellings: ((names, versions), ...), e.g. reduce_on_plateau took `loss=` before 0.2.2.
-    update_requires_before: tuple[tuple[tuple[str, ...], VersionRange], ...] = ()
+    # ...except when one of these arguments is passed as None (lbfgs(linesearch=None) needs none).
+    update_requires_unless: tuple[str, ...] = ()
     # Optional extra keyword arguments update understands (sam's grad_fn).
     update_accepts: tuple[str, ...] = ()
+    # update's `params` parameter has no default: `update(grads, state)` raises TypeError
+    # (missing positional argument 'params') even where params are not used (scale_by_factored_rms
+    # reads them; add_decayed_weights on every version 0.1.7 ... 0.2.8). Measured on 0.2.8.
+    params_positional_required: bool = False
 
-    # The produced update is final: already multiplied by -learning_rate (or by a step size the
-    # optimizer chooses itself: polyak, line searches, parameter-free methods). A chain holding
-    # two of these scales twice; a chain ending in a scale_by_* transform is missing its step.
+    # The produced update is already multiplied by -learning_rate (or by a step size capped by
+    # it: polyak_sgd, momo). A chain holding two of these scales twice.
     scales_by_learning_rate: bool = False
-    # Where the learning rate (or step size) is passed: (position, keyword).
+    # The output is a complete descent step, ready for apply_updates (every optimizer alias, and
+    # scale_by_learning_rate). A chain whose last scaling step is not final (ends in scale_by_adam)
+    # is missing its learning rate; cocob's output is final although its learning_rate does nothing.
+    final_update: bool = False
+    # Where the learning rate (or step size, or its cap) is passed: (position, keyword).
     learning_rate_arg: ArgPos | None = None
     # Output magnitude does not depend on the gradient's scale (adam, lion, sign methods...):
     # scaling the loss or the gradient before it (reduce_on_plateau, loss scaling) is a no-op.
@@ -171,6 +184,18 @@ class Transform:
     note: str = ""
     # Other public spellings of this factory, with the versions that have them.
     aliases: tuple[tuple[str, VersionRange], ...] = field(default=())
+    # Facts that differ on older versions: ((versions, ((field, value), ...)), ...). The fields
+    # above describe the newest version checked; `on(version)` applies these. Measured by running
+    # tests/test_optax_table.py's checks against every release 0.1.7 ... 0.2.8.
+    older: tuple[tuple[VersionRange, tuple[tuple[str, Any], ...]], ...] = field(default=())
+
+    def on(self, version: str | None) -> Transform:
+        """This row as it holds on `version` (the newest facts when the version is unknown)."""
+        row = self
+        for versions, changes in self.older:
+            if versions.contains(version):
+                row = replace(row, **dict(changes))
+        return row
 
     @property
     def rejects_non_array_leaves(self) -> bool:
@@ -180,10 +205,7 @@ class Transform:
 
     def requires_on(self, version: str | None) -> tuple[str, ...]:
         """The required extra update arguments on `version` (newest spelling when unknown)."""
-        for names, versions in self.update_requires_before:
-            if versions.contains(version):
-                return names
-        return self.update_requires
+        return self.on(version).update_requires
 
 
 # ----------------------------------------------------------------------------------------------
@@ -202,8 +224,9 @@ def _v(since: str | None = None, until: str | None = None) -> VersionRange:
 
 def _opt(name: str, *, exists: VersionRange = ALWAYS, per_param_state: bool = True,
          scale_invariant: bool = False, lr: ArgPos | None = _LR, **kw: Any) -> Transform:
+    kw.setdefault("scales_by_learning_rate", True)
     return Transform(name=name, kind="optimizer", exists=exists, per_param_state=per_param_state,
-                     scales_by_learning_rate=True, learning_rate_arg=lr,
+                     final_update=True, learning_rate_arg=lr,
                      scale_invariant=scale_invariant, **kw)
 
 
@@ -223,15 +246,26 @@ def _decay_opt(name: str, *, mask: ArgPos | None, exists: VersionRange = ALWAYS,
                 mask_callable_pytree_ok=_MASK_OK if mask else ALWAYS, **kw)
 
 
+# inject_hyperparams' init reads every params leaf's dtype from 0.2.8 on (a function leaf: TypeError).
+_INJECT_OLDER = ((_v(until="0.2.8"), (("init_rejects_non_arrays", False),)),)
+
+# rprop's update raised without params before 0.2.3.
+_RPROP_OLDER = ((_v(until="0.2.3"), (("reads_params", True), ("params_none_ok", NEVER))),)
+
+# Unreleased optax (main after 0.2.8) adds weight_decay_mask to adabelief, prodigy, sophia and muon,
+# and an open PR (#1635) would rename adamw/lion/lamb's `mask` to `weight_decay_mask`.
+_MAIN_DECAY = "optax main (after 0.2.8) adds weight_decay/weight_decay_mask, not in a release yet"
+_MASK_RENAME = "optax PR #1635 (open) would rename mask to weight_decay_mask: accept both"
+
 _NOPARAMS = "update without params: ValueError 'requires the current value of parameters'"
 
 _ROWS: list[Transform] = [
     # ---- optimizers in `optax` ---------------------------------------------------------------
-    _opt("optax.adabelief", scale_invariant=True),
+    _opt("optax.adabelief", scale_invariant=True, note=_MAIN_DECAY),
     _decay_opt("optax.adadelta", exists=_v("0.2.0"), mask=(4, "weight_decay_mask"),
-               when=("weight_decay",),
+               when=("weight_decay",), scale_invariant=True,
                note="reads params even with weight_decay=0 (measured: " + _NOPARAMS + "); "
-                    "learning_rate defaults to None"),
+                    "learning_rate defaults to None; scale invariant up to eps=1e-6"),
     _opt("optax.adafactor", scale_invariant=True, reads_params=True, params_none_ok=NEVER,
          adds_weight_decay=True, adds_weight_decay_when=("weight_decay_rate",),
          mask_args=((11, "weight_decay_mask"),), mask_callable_pytree_ok=_MASK_OK,
@@ -245,7 +279,7 @@ _ROWS: list[Transform] = [
     _decay_opt("optax.adamaxw", mask=(5, "mask"), scale_invariant=True),
     _decay_opt("optax.adamw", mask=(7, "mask"), scale_invariant=True,
                note="weight_decay=1e-4 by default, so every float leaf decays unless masked; "
-                    "reads params even with weight_decay=0 (" + _NOPARAMS + ")"),
+                    "reads params even with weight_decay=0 (" + _NOPARAMS + "); " + _MASK_RENAME),
     _decay_opt("optax.adan", exists=_v("0.2.4"), mask=(7, "mask"), when=("weight_decay",),
                scale_invariant=True),
     _opt("optax.amsgrad", scale_invariant=True),
@@ -254,18 +288,20 @@ _ROWS: list[Transform] = [
          note="update = -lr/sqrt(1+lr^2) * |p|/|g| * g: reads params, keeps no per-parameter state"),
     _decay_opt("optax.lamb", mask=(6, "mask"), when=("weight_decay",), none_ok=NEVER,
                scale_invariant=True,
-               note="the trust ratio reads params whatever weight_decay is"),
+               note="the trust ratio reads params whatever weight_decay is; " + _MASK_RENAME),
     _decay_opt("optax.lars", mask=(2, "weight_decay_mask"), when=("weight_decay",),
                none_ok=NEVER, scale_invariant=True,
                note="trust ratio reads params whatever weight_decay is; a second mask, "
                     "trust_ratio_mask (position 5), is listed in mask_args too"),
     _opt("optax.lbfgs", exists=_v("0.2.3"), reads_params=True, params_none_ok=NEVER,
-         update_requires=_LINESEARCH_ARGS, inject_static_required=("memory_size",),
+         update_requires=_LINESEARCH_ARGS, update_requires_unless=("linesearch",),
+         inject_static_required=("memory_size",),
          note="update without value=, grad=, value_fn=: TypeError missing 3 required keyword-only "
               "arguments; value_fn is called on params (filtered params need eqx.combine inside); "
-              "learning_rate=None means the zoom line search picks the step"),
+              "learning_rate=None means the zoom line search picks the step; linesearch=None "
+              "drops the line search and the extra arguments"),
     _decay_opt("optax.lion", mask=(5, "mask"), scale_invariant=True,
-               note="weight_decay=1e-3 by default; sign-based, so scale invariant"),
+               note="weight_decay=1e-3 by default; sign-based, so scale invariant; " + _MASK_RENAME),
     _opt("optax.nadam", exists=_v("0.1.9"), scale_invariant=True),
     _decay_opt("optax.nadamw", exists=_v("0.1.9"), mask=(7, "mask"), scale_invariant=True),
     _opt("optax.noisy_sgd", per_param_state=False),
@@ -282,7 +318,7 @@ _ROWS: list[Transform] = [
     _opt("optax.radam", note="not scale invariant: its first steps (before the variance "
                              "threshold) are momentum SGD"),
     _opt("optax.rmsprop", scale_invariant=True),
-    _opt("optax.rprop", exists=_v("0.2.0"), scale_invariant=True,
+    _opt("optax.rprop", exists=_v("0.2.0"), scale_invariant=True, older=_RPROP_OLDER,
          note="learning_rate is the initial per-parameter step size; sign-based"),
     _opt("optax.sgd", per_param_state_when=("momentum",),
          note="without momentum the state is EmptyState: init(model) with a function leaf runs"),
@@ -299,26 +335,31 @@ _ROWS: list[Transform] = [
     _tx("optax.scale_by_adan", exists=_v("0.2.4"), per_param_state=True, scale_invariant=True),
     _tx("optax.scale_by_amsgrad", per_param_state=True, scale_invariant=True),
     _tx("optax.scale_by_belief", per_param_state=True, scale_invariant=True),
-    _tx("optax.scale_by_distance_over_gradients", exists=_v("0.1.8"), per_param_state=True,
+    _tx("optax.scale_by_distance_over_gradients", params_positional_required=True, exists=_v("0.1.8"), per_param_state=True,
         reads_params=True, params_none_ok=NEVER, scale_invariant=True,
         note="DoG: keeps a copy of the initial params and measures the distance travelled"),
-    _tx("optax.scale_by_factored_rms", per_param_state=True, scale_invariant=True),
-    _tx("optax.scale_by_lbfgs", exists=_v("0.2.3"), per_param_state=True, reads_params=True,
+    _tx("optax.scale_by_factored_rms", per_param_state=True, scale_invariant=True,
+        reads_params=True, params_none_ok=NEVER, params_positional_required=True,
+        note="update(grads, state, None): ValueError 'requires the current value of parameters'"),
+    _tx("optax.scale_by_lbfgs", params_positional_required=True, exists=_v("0.2.3"), per_param_state=True, reads_params=True,
         params_none_ok=NEVER, note="stores params and updates differences; no line search"),
     _tx("optax.scale_by_learning_rate", exists=_v("0.1.8"), scales_by_learning_rate=True,
-        learning_rate_arg=_LR, note="scale(-learning_rate) (flip_sign=True by default)"),
+        final_update=True, learning_rate_arg=_LR, note="scale(-learning_rate) (flip_sign=True by default)"),
     _tx("optax.scale_by_lion", per_param_state=True, scale_invariant=True),
-    _tx("optax.scale_by_novograd", per_param_state=True, scale_invariant=True, reads_params=True,
+    _tx("optax.scale_by_novograd", params_positional_required=True, per_param_state=True, scale_invariant=True, reads_params=True,
         params_none_ok=NEVER, adds_weight_decay=True, adds_weight_decay_when=("weight_decay",)),
     _tx("optax.scale_by_optimistic_gradient", per_param_state=True),
-    _tx("optax.scale_by_param_block_norm", reads_params=True, params_none_ok=NEVER),
-    _tx("optax.scale_by_param_block_rms", reads_params=True, params_none_ok=NEVER),
+    _tx("optax.scale_by_param_block_norm", params_positional_required=True, reads_params=True, params_none_ok=NEVER),
+    _tx("optax.scale_by_param_block_rms", params_positional_required=True, reads_params=True, params_none_ok=NEVER),
     _tx("optax.scale_by_polyak", exists=_v("0.2.2"), update_requires=("value",),
-        scales_by_learning_rate=True, learning_rate_arg=(1, "max_learning_rate"),
-        note="update without value=: TypeError missing 1 required keyword-only argument 'value'"),
+        learning_rate_arg=(1, "max_learning_rate"),
+        note="update without value=: TypeError missing 1 required keyword-only argument 'value'; "
+             "multiplies by the Polyak step (capped by max_learning_rate) without flipping the "
+             "sign: polyak_sgd adds the sign"),
     _tx("optax.scale_by_radam", per_param_state=True),
     _tx("optax.scale_by_rms", per_param_state=True, scale_invariant=True),
     _tx("optax.scale_by_rprop", exists=_v("0.2.0"), per_param_state=True, scale_invariant=True,
+        older=_RPROP_OLDER,
         learning_rate_arg=_LR,
         note="learning_rate is the initial step size; the output is not negated"),
     _tx("optax.scale_by_rss", per_param_state=True),
@@ -327,20 +368,23 @@ _ROWS: list[Transform] = [
     _tx("optax.scale_by_sign", exists=_v("0.2.4"), scale_invariant=True),
     _tx("optax.scale_by_sm3", per_param_state=True, scale_invariant=True),
     _tx("optax.scale_by_stddev", per_param_state=True, scale_invariant=True),
-    _tx("optax.scale_by_trust_ratio", reads_params=True, params_none_ok=NEVER,
+    _tx("optax.scale_by_trust_ratio", params_positional_required=True, reads_params=True, params_none_ok=NEVER,
         scale_invariant=True, note="output norm is |params| per leaf"),
     _tx("optax.scale_by_yogi", per_param_state=True),
     _tx("optax.scale_by_backtracking_linesearch", exists=_v("0.2.0"), init_rejects_non_arrays=True,
+        older=((_v(until="0.2.5"), (("init_rejects_non_arrays", False),)),),
         reads_params=True, params_none_ok=NEVER, update_requires=_LINESEARCH_ARGS,
-        scales_by_learning_rate=True, learning_rate_arg=(4, "max_learning_rate"),
+        params_positional_required=True, learning_rate_arg=(4, "max_learning_rate"),
         note="update without value=, grad=, value_fn=: TypeError missing 3 required keyword-only "
-             "arguments; calls value_fn(params); multiplies by the step it finds (no sign flip: "
-             "chain it after a descent direction such as sgd(1.0))"),
+             "arguments; calls value_fn(params); multiplies the incoming direction by the step "
+             "it finds, without flipping the sign: chain it after a descent direction such as "
+             "sgd(learning_rate=1.0)"),
     _tx("optax.scale_by_zoom_linesearch", exists=_v("0.2.3"), per_param_state=True,
         reads_params=True, params_none_ok=NEVER, update_requires=_LINESEARCH_ARGS,
-        scales_by_learning_rate=True, learning_rate_arg=(1, "max_learning_rate"),
+        params_positional_required=True, learning_rate_arg=(1, "max_learning_rate"),
         note="update without value=, grad=, value_fn=: TypeError missing 3 required keyword-only "
-             "arguments; calls value_fn(params)"),
+             "arguments; calls value_fn(params); like the backtracking search it scales the "
+             "incoming direction without flipping the sign (lbfgs chains it after scale_by_lbfgs)"),
     _tx("optax.normalize_by_update_norm", exists=_v("0.2.3"), scale_invariant=True),
     _tx("optax.scale", note="multiplies by step_size as given: scale(-lr) is the idiom; "
                             "scale(lr) ascends"),
@@ -349,13 +393,15 @@ _ROWS: list[Transform] = [
         note="chain(adam, clip_by_global_norm) clips adam's small updates, never the gradients "
              "(measured: bitwise identical to plain adam)"),
     _tx("optax.clip_by_block_rms", clips=True),
-    _tx("optax.adaptive_grad_clip", clips=True, reads_params=True, params_none_ok=NEVER,
+    _tx("optax.adaptive_grad_clip", params_positional_required=True, clips=True, reads_params=True, params_none_ok=NEVER,
         note="clips relative to the params' norm: " + _NOPARAMS),
     _tx("optax.add_decayed_weights", reads_params=True, params_none_ok=_DECAY_NONE_OK,
         adds_weight_decay=True, adds_weight_decay_when=("weight_decay",),
         mask_args=((1, "mask"),), mask_callable_pytree_ok=_MASK_OK,
         aliases=(("optax.additive_weight_decay", _v(until="0.1.8")),),
-        note="update without params: ValueError (0.2.8; older: TypeError missing 'params'); "
+        params_positional_required=True,
+        note="update(grads, state): TypeError missing positional 'params' (every version "
+             "0.1.7 ... 0.2.8); update(grads, state, None): ValueError; "
              "before the scaling (chain(add_decayed_weights, adam)) the decay is rescaled away, "
              "after a final update (chain(adam(lr), add_decayed_weights)) it grows the weights"),
     _tx("optax.add_noise", note="seed became keyword-only `key` in 0.2.5"),
@@ -365,11 +411,11 @@ _ROWS: list[Transform] = [
     _tx("optax.ema", per_param_state=True),
     _tx("optax.trace", per_param_state=True),
     _tx("optax.identity"),
-    _tx("optax.set_to_zero", note="the way to freeze a group in multi_transform"),
+    _tx("optax.set_to_zero", scale_invariant=True, note="the way to freeze a group in multi_transform"),
     _tx("optax.zero_nans",
         note="inside MultiSteps a NaN micro-batch stays in acc_grads for good (0.1.8+): put it "
              "outside, chain(zero_nans(), MultiSteps(opt, k).gradient_transformation())"),
-    _tx("optax.keep_params_nonnegative", reads_params=True, params_none_ok=NEVER),
+    _tx("optax.keep_params_nonnegative", params_positional_required=True, reads_params=True, params_none_ok=NEVER),
     _tx("optax.stateless"),
     _tx("optax.stateless_with_tree_map"),
     _tx("optax.snapshot", exists=_v("0.2.6")),
@@ -410,17 +456,18 @@ _ROWS: list[Transform] = [
     Transform("optax.inject_hyperparams", "factory", wraps=((0, "inner_factory"),),
               init_rejects_non_arrays=True, callables_are_schedules=True,
               aliases=(("optax.schedules.inject_hyperparams", _v("0.1.8")),),
+              older=_INJECT_OLDER,
               passes_params="params pass through; numeric (and callable!) arguments become "
                             "hyperparams in state; static_args (position 1) keeps them out",
               note="mask=<tree or function> is taken for a schedule (still on 0.2.8): weight decay "
                    "silently off or ValueError; use static_args='mask'"),
     Transform("optax.inject_stateful_hyperparams", "factory", exists=_v("0.1.8"),
               wraps=((0, "inner_factory"),), init_rejects_non_arrays=True,
-              callables_are_schedules=True,
+              callables_are_schedules=True, older=_INJECT_OLDER,
               aliases=(("optax.schedules.inject_stateful_hyperparams", _v("0.1.8")),),
               passes_params="like inject_hyperparams; schedules may be stateful",
               note="same schedule handling of callable arguments as inject_hyperparams"),
-    Transform("optax.lookahead", "wrapper", wraps=((0, "fast_optimizer"),), reads_params=True,
+    Transform("optax.lookahead", "wrapper", params_positional_required=True, wraps=((0, "fast_optimizer"),), reads_params=True,
               params_none_ok=NEVER,
               passes_params="params must be optax.LookaheadParams (init_synced(params)); the "
                             "inner optimizer gets params.fast",
@@ -447,34 +494,41 @@ _ROWS: list[Transform] = [
 
     # ---- optax.contrib -----------------------------------------------------------------------
     _decay_opt("optax.contrib.acprop", exists=_v("0.2.3"), mask=(6, "mask"),
-               when=("weight_decay",)),
+               when=("weight_decay",), scale_invariant=True),
     _decay_opt("optax.contrib.ademamix", exists=_v("0.2.5"), mask=(9, "mask"),
                when=("weight_decay",), scale_invariant=True),
     _opt("optax.contrib.adopt", exists=_v("0.2.5"), scale_invariant=True,
          note="the first update is zero (it initialises the second moment)"),
     _decay_opt("optax.contrib.cocob", exists=_v("0.1.8"), mask=(4, "mask"), when=("weight_decay",),
-               none_ok=NEVER, scale_invariant=True,
-               note="reads params always (parameter-free); learning_rate (default 1.0, applied "
-                    "without sign flip), weight_decay and mask arguments since 0.2.3"),
+               none_ok=NEVER, scale_invariant=True, scales_by_learning_rate=False,
+               note="reads params always (parameter-free); its learning_rate scales the gradient "
+                    "*before* the scale-invariant coin betting, so it has no effect (measured: "
+                    "lr=1 and lr=2 give identical updates); learning_rate, weight_decay and mask "
+                    "arguments since 0.2.3",
+               older=((_v(until="0.2.3"), (("mask_args", ()), ("learning_rate_arg", None),
+                                           ("adds_weight_decay", False),
+                                           ("adds_weight_decay_when", ()),
+                                           ("params_positional_required", True))),)),
     _decay_opt("optax.contrib.dadapt_adamw", exists=_v("0.1.8"), mask=None, when=("weight_decay",),
                none_ok=NEVER, scale_invariant=True,
                note="D-Adaptation: learning_rate (default 1.0) multiplies the estimated step"),
     _decay_opt("optax.contrib.dog", exists=_v("0.2.3"), mask=(4, "mask"), when=("weight_decay",),
                none_ok=NEVER, scale_invariant=True,
-               note="keeps the initial params; init_learning_rate/reps_rel became init_step in 0.2.6"),
+               note="keeps the initial params; init_learning_rate/reps_rel became init_step in 0.2.6",
+               older=((_v(until="0.2.6"), (("mask_args", ((5, "mask"),)),)),)),
     _decay_opt("optax.contrib.dowg", exists=_v("0.2.3"), mask=(4, "mask"), when=("weight_decay",),
-               none_ok=NEVER, note="keeps the initial params"),
+               none_ok=NEVER, scale_invariant=True, note="keeps the initial params",
+               older=((_v(until="0.2.4"), (("init_rejects_non_arrays", False),)),)),
     _decay_opt("optax.contrib.galore", exists=_v("0.2.7"), mask=(6, "mask"), when=("weight_decay",),
-               none_ok=NEVER, scale_invariant=True, per_param_state=False,
-               init_rejects_non_arrays=True,
+               none_ok=NEVER, per_param_state=False, init_rejects_non_arrays=True,
                note="projects 2-D leaves; base_optimizer (position 4) defaults to adam"),
     _decay_opt("optax.contrib.madgrad", exists=_v("0.2.7"), mask=None, when=("weight_decay",),
                none_ok=NEVER, note="reads params always (dual averaging from the initial point)"),
-    _decay_opt("optax.contrib.momo", exists=_v("0.2.3"), mask=None, when=("weight_decay",),
+    _decay_opt("optax.contrib.momo", params_positional_required=True, exists=_v("0.2.3"), mask=None, when=("weight_decay",),
                none_ok=NEVER, update_requires=("value",),
                note="update without value=: TypeError missing 1 required keyword-only argument; "
                     "learning_rate caps the Polyak-type step"),
-    _decay_opt("optax.contrib.momo_adam", exists=_v("0.2.3"), mask=None, when=("weight_decay",),
+    _decay_opt("optax.contrib.momo_adam", params_positional_required=True, exists=_v("0.2.3"), mask=None, when=("weight_decay",),
                none_ok=NEVER, update_requires=("value",),
                note="update without value=: TypeError missing 1 required keyword-only argument"),
     _decay_opt("optax.contrib.muon", exists=_v("0.2.5"), mask=(6, "weight_decay_mask"),
@@ -482,7 +536,8 @@ _ROWS: list[Transform] = [
                note="orthogonalises 2-D leaves, adam for the rest; reads params always"),
     _decay_opt("optax.contrib.prodigy", exists=_v("0.1.8"), mask=None, when=("weight_decay",),
                none_ok=NEVER, scale_invariant=True,
-               note="keeps the initial params; learning_rate (default 1.0) multiplies the estimate"),
+               note="keeps the initial params; learning_rate (default 1.0) multiplies the estimate; "
+                    + _MAIN_DECAY),
     _decay_opt("optax.contrib.simplified_ademamix", exists=_v("0.2.5"), mask=(7, "mask"),
                when=("weight_decay",), scale_invariant=True),
     _decay_opt("optax.contrib.sophia", exists=_v("0.2.5"), mask=(5, "weight_decay_mask"),
@@ -497,22 +552,24 @@ _ROWS: list[Transform] = [
                when=("weight_decay",), none_ok=NEVER,
                note="evaluate with schedule_free_eval_params(state, params)"),
     _opt("optax.contrib.dpsgd", exists=_v("0.1.8"), per_param_state_when=("momentum",),
-         aliases=(("optax.dpsgd", _v(until="0.2.3")),),
-         note="gradients need a leading per-example batch dimension; optax.dpsgd is a deprecated "
-              "alias (dir(optax) lists it until 0.2.2)"),
+         aliases=(("optax.dpsgd", ALWAYS),),
+         note="gradients need a leading per-example batch dimension; optax.dpsgd (every version) "
+              "is deprecated and hidden from dir(optax) since 0.2.3"),
     _tx("optax.contrib.differentially_private_aggregate", exists=_v("0.1.8"),
-        aliases=(("optax.differentially_private_aggregate", _v(until="0.2.3")),),
-        note="gradients need a leading per-example batch dimension"),
+        aliases=(("optax.differentially_private_aggregate", ALWAYS),),
+        note="gradients need a leading per-example batch dimension; the optax.* alias is "
+             "deprecated and hidden from dir(optax) since 0.2.3"),
     _tx("optax.contrib.scale_by_acprop", exists=_v("0.2.3"), per_param_state=True,
         scale_invariant=True),
     _tx("optax.contrib.scale_by_ademamix", exists=_v("0.2.5"), per_param_state=True,
         scale_invariant=True),
     _tx("optax.contrib.scale_by_adopt", exists=_v("0.2.5"), per_param_state=True,
         scale_invariant=True),
-    _tx("optax.contrib.scale_by_cocob", exists=_v("0.2.3"), per_param_state=True,
+    _tx("optax.contrib.scale_by_cocob", params_positional_required=True, exists=_v("0.2.3"), per_param_state=True,
         reads_params=True, params_none_ok=NEVER, scale_invariant=True),
     _tx("optax.contrib.scale_by_galore", exists=_v("0.2.7"), init_rejects_non_arrays=True,
-        scale_invariant=True, wraps=((3, "base_optimizer"),)),
+        wraps=((3, "base_optimizer"),),
+        passes_params="the base optimizer (default adam) runs on the low-rank projections"),
     _tx("optax.contrib.scale_by_madgrad", exists=_v("0.2.7"), per_param_state=True,
         reads_params=True, params_none_ok=NEVER, learning_rate_arg=_LR),
     _tx("optax.contrib.scale_by_muon", exists=_v("0.2.5"), per_param_state=True,
@@ -520,23 +577,29 @@ _ROWS: list[Transform] = [
                                    "otherwise (muon() routes the rest to adam)"),
     _tx("optax.contrib.scale_by_simplified_ademamix", exists=_v("0.2.5"), per_param_state=True,
         scale_invariant=True),
-    _tx("optax.contrib.normalize", exists=_v("0.1.8"), scale_invariant=True),
+    _tx("optax.contrib.normalize", exists=_v("0.1.8"), scale_invariant=True,
+        older=((_v(until="0.2.3"), (("reads_params", True), ("params_none_ok", NEVER))),)),
     _tx("optax.contrib.hutchinson_estimator_diag_hessian", exists=_v("0.2.5"),
         reads_params=True, params_none_ok=NEVER, update_requires=("obj_fn",),
-        note="update without obj_fn= or params: ValueError"),
+        scale_invariant=True,
+        note="update without obj_fn= or params: ValueError; its output is a Hessian-diagonal "
+             "estimate from obj_fn, not a function of the updates"),
     _tx("optax.contrib.reduce_on_plateau", exists=_v("0.1.8"), init_rejects_non_arrays=True,
-        update_requires=("value",), update_requires_before=((("loss",), _v("0.1.8", "0.2.2")),),
+        update_requires=("value",),
+        older=((_v(until="0.2.2"), (("update_requires", ("loss",)),)),
+               (_v(until="0.2.4"), (("init_rejects_non_arrays", False),))),
         note="multiplies the updates by its scale: after a scale-invariant optimizer "
              "(chain(adam(lr), reduce_on_plateau())), not before it; update without value=: "
              "TypeError (named loss= before 0.2.2, optax 43c5de1)"),
-    Transform("optax.contrib.mechanize", "wrapper", exists=_v("0.1.8"),
+    Transform("optax.contrib.mechanize", "wrapper",
               wraps=((0, "base_optimizer"),), per_param_state=True, reads_params=True,
-              params_none_ok=NEVER, scale_invariant=True,
+              params_none_ok=NEVER,
+              older=((_v(until="0.2.4"), (("init_rejects_non_arrays", False),)),),
               passes_params="the base optimizer gets params unchanged; mechanic learns a scale "
                             "for its updates and keeps a copy of the initial params",
               note=_NOPARAMS + "; its weight_decay (0.01) only enters the learned scale, it does "
                                "not decay the params"),
-    Transform("optax.contrib.sam", "wrapper", exists=_v("0.1.8"),
+    Transform("optax.contrib.sam", "wrapper", params_positional_required=True, exists=_v("0.1.8"),
               wraps=((0, "optimizer"), (1, "adv_optimizer")), per_param_state=True,
               init_rejects_non_arrays=False, reads_params=True, params_none_ok=NEVER,
               update_accepts=("grad_fn",),
@@ -544,11 +607,12 @@ _ROWS: list[Transform] = [
                             "(optimizer); opaque_mode=True needs update(..., grad_fn=)"),
     Transform("optax.contrib.schedule_free", "wrapper", exists=_v("0.2.3"),
               wraps=((0, "base_optimizer"),), per_param_state=True, reads_params=True,
-              params_none_ok=NEVER, scales_by_learning_rate=True,
-              learning_rate_arg=(1, "learning_rate"),
+              params_none_ok=NEVER, learning_rate_arg=(1, "learning_rate"),
               passes_params="the base optimizer's updates move the z sequence; the params "
                             "returned are the y interpolation: evaluate with "
-                            "schedule_free_eval_params(state, params)"),
+                            "schedule_free_eval_params(state, params)",
+              note="learning_rate only weights the averaging (measured: lr=1 and lr=2 give "
+                   "identical updates with sgd inside); the base optimizer's own rate is the step"),
     Transform("optax.contrib.split_real_and_imaginary", "wrapper", exists=_v("0.1.8"),
               wraps=((0, "inner"),), init_rejects_non_arrays=True,
               passes_params="complex leaves are split into (real, imaginary) pairs for the inner "
@@ -594,9 +658,11 @@ def canonical(name: str) -> str:
     return name
 
 
-def behaviour(name: str) -> Transform | None:
-    """The row for `name` (canonical or a known alias); None for names not in the table."""
-    return _TABLE.get(canonical(name))
+def behaviour(name: str, version: str | None = None) -> Transform | None:
+    """The row for `name` (canonical or a known alias), as it holds on `version` when that is
+    known (see Transform.on); None for names not in the table."""
+    row = _TABLE.get(canonical(name))
+    return row.on(version) if row is not None else None
 
 
 def all_transforms() -> list[Transform]:

@@ -104,13 +104,31 @@ class ParameterValues(Evaluator):
         if not isinstance(function, cst.FunctionDef):
             return None  # a lambda is called through whatever holds it
         name = function.name.value
+        info = self.index.functions.get(function)
+        cls = info.scope.owner if info is not None else None
+        if name == "__init__" and cls is not None:
+            return self._constructions(function, cls)
         found = _invocations_in(self, function, name, lambda value: _runs(value, function))
         if found is None:
             return None
-        info = self.index.functions.get(function)
         is_module_level = info is not None and info.scope.parent is self.index.module_scope
         if is_module_level and self.project is not None and self.path is not None:
             elsewhere = self.project.invocations_elsewhere(function, self.path)
+            if elsewhere is None:
+                return None
+            found.extend(elsewhere)
+        return found
+
+    def _constructions(self, init: cst.FunctionDef, cls: ClassInfo) -> list[Invocation] | None:
+        """The calls of class `cls` (which run its `__init__` with `self` filled), here and in
+        other project files; None where a subclass may call it through `super().__init__`."""
+        found = constructions_in_file(
+            self, init, cls.name, None,  # type: ignore[arg-type]
+            lambda callee: isinstance(callee, ClassRef) and callee.info is cls)
+        if found is None:
+            return None
+        if cls.scope is self.index.module_scope and self.project is not None and self.path:
+            elsewhere = self.project.invocations_elsewhere(init, self.path, constructed=cls.name)
             if elsewhere is None:
                 return None
             found.extend(elsewhere)
@@ -124,7 +142,8 @@ class ParameterValues(Evaluator):
 
 
 def _invocations_in(owner: Inference | ParameterValues, function: FunctionNode, name: str,
-                    runs: object, skip_imports: bool = False) -> list[Invocation] | None:
+                    runs: object, skip_imports: bool = False,
+                    harmless: int = 0) -> list[Invocation] | None:
     """The calls in `owner`'s file that run the function (as `runs(callee value)` says), or None
     when the name is used in more places than those calls and the wrappers that alias them."""
     inference: Inference = owner  # type: ignore[assignment]
@@ -145,9 +164,42 @@ def _invocations_in(owner: Inference | ParameterValues, function: FunctionNode, 
                           else text))
     direct = sum(1 for _, site, _ in found if _called_name(site.node.func) == name)
     definitions = 1 if not skip_imports else 0
-    if uses > direct + definitions + len(aliases):
+    if uses > direct + definitions + len(aliases) + harmless:
         return None
     return found
+
+
+def constructions_in_file(owner: Inference, init: cst.FunctionDef, name: str, path: Path | None,
+                          is_class: object) -> list[Invocation] | None:
+    """The calls of class `name` in `owner`'s file (`is_class(callee)` says which are this
+    class; in another file, `path` is the class's file and `is_class` resolves an imported
+    name); None when the class is subclassed here or used other than in calls, annotations and
+    `isinstance`."""
+    text = owner.file_text()
+    if re.search(rf"^[ \t]*class\s+\w+\s*\([^)]*\b{re.escape(name)}\b", text, re.MULTILINE):
+        return None  # a subclass's `super().__init__(...)` passes what its own callers pass
+
+    def runs(callee: Value) -> bool | None:
+        if path is None:
+            return True if is_class(callee) else None  # type: ignore[operator]
+        if not isinstance(callee, LibraryRef) or callee.name.rsplit(".", 1)[-1] != name:
+            return None
+        found = is_class(callee)  # type: ignore[operator]
+        if found is None:
+            return None
+        info, where = found
+        same = where.path is not None and Path(where.path).resolve() == path
+        return True if same and info.name == name else None
+
+    return _invocations_in(owner, init, name, runs, skip_imports=path is not None,
+                           harmless=_type_uses(text, name))
+
+
+def _type_uses(text: str, name: str) -> int:
+    """Uses of a class name that construct nothing: annotations and `isinstance` checks."""
+    word = re.escape(name)
+    return len(re.findall(rf"(?::|->|\[|\|)\s*[\"']?{word}\b", text)) + len(
+        re.findall(rf"isinstance\(\s*[^,()]+,\s*\(?\s*{word}\b", text))
 
 
 def _runs(callee: Value, function: FunctionNode) -> bool | None:

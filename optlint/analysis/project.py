@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 import libcst as cst
 
 from optlint.analysis.index import ClassInfo, build_index
-from optlint.analysis.parameters import Invocation, invocations_in_file
+from optlint.analysis.parameters import Invocation, constructions_in_file, invocations_in_file
 from optlint.analysis.reach import LibraryReach
 from optlint.analysis.values import FunctionValue
 from optlint.source import SourceError, decode, read_bytes
@@ -156,13 +156,14 @@ class ProjectIndex:
                     found.append(candidate)
         return found
 
-    def invocations_elsewhere(self, function: cst.FunctionDef,
-                              path: str) -> list[Invocation] | None:
-        """The calls in other project files that run module-level `function` of `path`; None
-        when they cannot all be seen (the project is too large, a file that names the function
-        does not parse, or uses it other than in calls)."""
+    def invocations_elsewhere(self, function: cst.FunctionDef, path: str,
+                              constructed: str | None = None) -> list[Invocation] | None:
+        """The calls in other project files that run module-level `function` of `path` (or, with
+        `constructed`, the `__init__` of that module-level class, run by calling the class);
+        None when they cannot all be seen (the project is too large, a file that names it does
+        not parse, uses it other than in calls, or subclasses the class)."""
         target = Path(path).resolve()
-        name = function.name.value
+        name = constructed or function.name.value
         key = (target, name)
         if key in self._callers:
             return self._callers[key]
@@ -173,11 +174,24 @@ class ProjectIndex:
         for file, text in (sources or {}).items():
             if file == target or not word.search(text):
                 continue
+            if not self._reach.reaches(file):
+                # A caller that never reaches equinox or optax passes on what it is given: not
+                # worth a parse to learn that, and an argument not read is one not known.
+                found = None
+                break
             owner = self._inference_for(file)
-            sites = None if owner is None else invocations_in_file(
-                owner, function, target,
-                lambda ref, owner=owner: self.resolve_function(ref.name, ref.origin or owner.path,
-                                                               lambda: True))
+            if owner is None:
+                sites = None
+            elif constructed is not None:
+                sites = constructions_in_file(
+                    owner, function, constructed, target,
+                    lambda ref, owner=owner: self.resolve_class(ref.name,
+                                                                ref.origin or owner.path))
+            else:
+                sites = invocations_in_file(
+                    owner, function, target,
+                    lambda ref, owner=owner: self.resolve_function(
+                        ref.name, ref.origin or owner.path, lambda: True))
             if sites is None:
                 found = None
                 break
@@ -239,7 +253,7 @@ class ProjectIndex:
         found = self._files.get(path)
         if found is not None and self._texts.get(path) == text:
             return found
-        return self._index(cst.parse_module(text), filename)
+        return self._index(cst.parse_module(text), filename, text)
 
     def parsed_files(self) -> list[Path]:
         """The files parsed for class lookups so far, in the order they were parsed."""
@@ -249,16 +263,16 @@ class ProjectIndex:
         """Whether `inference` is held for later class lookups (and so must stay whole)."""
         return any(held is inference for held in self._files.values())
 
-    def _index(self, module: cst.Module, filename: str) -> Inference:
+    def _index(self, module: cst.Module, filename: str, text: str) -> Inference:
         from optlint.analysis.inference import Inference
 
-        return Inference(build_index(module), self, filename)
+        return Inference(build_index(module), self, filename, text)
 
     def _inference_for(self, path: Path) -> Inference | None:
         if path not in self._files:
             try:
                 text = decode(read_bytes(path), str(path)).text
-                self._files[path] = self._index(parse_screened(text, str(path)), str(path))
+                self._files[path] = self._index(parse_screened(text, str(path)), str(path), text)
                 self._texts[path] = text
             except (OSError, SourceError, cst.ParserSyntaxError, Unanalysable, RecursionError):
                 self._files[path] = None

@@ -14,7 +14,7 @@ import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.index import CallSite
-from optlint.analysis.binding import argument
+from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.optax_model import calls_callable_tree
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import (
@@ -118,18 +118,17 @@ def _bound_arguments(ctx: RuleContext, call: cst.Call,
             if arg.keyword is not None:
                 yield arg.keyword.value, arg.value
         inner = inner.func
-    names: list[str] = []
+    bound: list[tuple[cst.Param, cst.BaseExpression]] = []
     if isinstance(inner, FunctionValue) and isinstance(inner.node, cst.FunctionDef):
         params = inner.node.params
-        names = [param.name.value for param in (*params.posonly_params, *params.params)]
         for param in (*params.params, *params.kwonly_params):
             if param.default is not None and argument(call, None, param.name.value) is None:
                 yield param.name.value, param.default
-    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
-    for position, arg in enumerate(positional[:len(names)]):
-        yield names[position], arg.value
-    for arg in call.args:
-        if arg.keyword is not None:
+        bound = bind_arguments(inner.node, call)
+        yield from ((param.name.value, expr) for param, expr in bound)
+    named = {param.name.value for param, _ in bound}
+    for arg in call.args:  # keywords the factory takes through `**kwargs`, or a library's
+        if arg.keyword is not None and arg.keyword.value not in named:
             yield arg.keyword.value, arg.value
 
 
@@ -178,12 +177,8 @@ def _static_args_fix(ctx: RuleContext, flagged: cst.Call, factory: InjectFactory
 
 
 def _static_args_argument(call: cst.Call) -> cst.Arg | None:
-    found = argument(call, None, "static_args")
-    if found is not None:
-        return found
     # inject_hyperparams(opt, ("mask",)) gives static_args positionally; a partial cannot.
-    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
-    return positional[1] if len(positional) > 1 else None
+    return argument(call, 1, "static_args")
 
 
 def _with_static_args(call: cst.Call, names: tuple[str, ...]) -> cst.Call:

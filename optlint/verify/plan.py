@@ -15,6 +15,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
+from optlint.analysis.binding import argument as bound_argument
 from optlint.analysis.imports import ImportTable
 from optlint.config import find_config
 from optlint.diagnostics import Diagnostic
@@ -190,11 +191,9 @@ def outermost_transform(source: Source, call: cst.Call) -> cst.BaseExpression:
 
 
 def argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == keyword:
-            return arg.value
-    positional = [a for a in call.args if a.keyword is None and not a.star]
-    return positional[position].value if position < len(positional) else None
+    """The expression passed at `position` or as `keyword` (the analysis's binder)."""
+    found = bound_argument(call, position, keyword)
+    return found.value if found is not None else None
 
 
 class Planner:

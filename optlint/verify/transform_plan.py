@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from optlint.analysis.binding import argument_for, positional_params
+from optlint.analysis.binding import argument, argument_for, positional_params
 from optlint.diagnostics import Diagnostic
 from optlint.verify.slicing import Statement, calls_in, flatten, key_of, reads_of, slice_for
 
@@ -74,14 +74,13 @@ def _within(source: Source, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
 
 def _applied(source: Source, call: cst.Call) -> tuple[cst.CSTNode, str, FunctionNode] | None:
     """`jax.jit(step, donate_argnums=0)` -> `lambda f: jax.jit(f, donate_argnums=0)`."""
-    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
-    if not positional:
+    first = argument(call, 0, None)
+    if first is None:
         return None
-    function = _function_named(source, positional[0].value)
+    function = _function_named(source, first.value)
     if function is None:
         return None
-    args = [APPLY if arg is positional[0] else source.code(arg).rstrip(", ")
-            for arg in call.args]
+    args = [APPLY if arg is first else source.code(arg).rstrip(", ") for arg in call.args]
     return call, f"lambda {APPLY}: {source.code(call.func)}({', '.join(args)})", function
 
 

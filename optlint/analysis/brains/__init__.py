@@ -3,88 +3,21 @@
 The evaluator (`inference.py`) knows Python: names, attributes, calls of the checked code's own
 functions and classes. When a call reaches a library function (`optax.adamw`, `eqx.filter`,
 `jax.jit`), it asks `library_call`, which hands the call to the handler a brain registered for
-that name. Each brain reads its library's facts from data (`apis.py`, `optax_table.py`).
+that name (`registry.py`). Each brain reads its library's facts from data (`apis.py`,
+`optax_table.py`). Importing this package imports every brain, which registers its handlers; the
+order sets which predicate is asked first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-import libcst as cst
-
-from optlint.analysis.binding import argument
-from optlint.analysis.index import Scope
-from optlint.analysis.values import UNKNOWN, Value
-
-if TYPE_CHECKING:
-    from optlint.analysis.inference import Inference
-
-
-@dataclass(frozen=True)
-class LibraryCall:
-    """A call of library function `name`, and the means to read its arguments."""
-
-    name: str
-    call: cst.Call
-    scope: Scope
-    order: int
-    inference: Inference
-
-    def arg(self, position: int | None, keyword: str | None) -> cst.Arg | None:
-        return argument(self.call, position, keyword)
-
-    def value(self, position: int | None, keyword: str | None) -> Value:
-        arg = self.arg(position, keyword)
-        return self.evaluate(arg.value) if arg is not None else UNKNOWN
-
-    def evaluate(self, expr: cst.BaseExpression) -> Value:
-        return self.inference.value_of(expr, self.scope, self.order)
-
-
-Handler = Callable[[LibraryCall], Value]
-_BY_NAME: dict[str, Handler] = {}
-_BY_PREDICATE: list[tuple[Callable[[str], bool], Handler]] = []
-
-
-def handles(*names: str) -> Callable[[Handler], Handler]:
-    """Register a handler for these qualified names."""
-    def register(handler: Handler) -> Handler:
-        for name in names:
-            _BY_NAME[name] = handler
-        return handler
-    return register
-
-
-def handles_matching(predicate: Callable[[str], bool]) -> Callable[[Handler], Handler]:
-    """Register a handler for every name `predicate` accepts (asked after the exact names, in
-    the order the brains register them)."""
-    def register(handler: Handler) -> Handler:
-        _BY_PREDICATE.append((predicate, handler))
-        return handler
-    return register
-
-
-def library_call(inference: Inference, name: str, call: cst.Call, scope: Scope,
-                 order: int) -> Value:
-    """What calling library function `name` returns; UNKNOWN when no brain knows it."""
-    handler = _BY_NAME.get(name)
-    if handler is None:
-        handler = next((handler for matches, handler in _BY_PREDICATE if matches(name)), None)
-    if handler is None:
-        return UNKNOWN
-    return handler(LibraryCall(name, call, scope, order, inference))
-
-
-# The brains register themselves on import; the order sets which predicate is asked first.
-from optlint.analysis.brains import (  # noqa: E402
+from optlint.analysis.brains import (
     equinox_calls,
     jax_calls,
     jaxopt_calls,
     optax_calls,
     python_calls,
 )
+from optlint.analysis.brains.registry import LibraryCall, library_call
 
-__all__ = ["LibraryCall", "equinox_calls", "handles", "handles_matching", "jax_calls",
-           "jaxopt_calls", "library_call", "optax_calls", "python_calls"]
+__all__ = ["LibraryCall", "equinox_calls", "jax_calls", "jaxopt_calls", "library_call",
+           "optax_calls", "python_calls"]

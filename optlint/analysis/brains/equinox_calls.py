@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from optlint.analysis import apis
-from optlint.analysis.brains import LibraryCall, handles, handles_matching
+from optlint.analysis.brains.registry import LibraryCall, handles, handles_matching
 from optlint.analysis.brains.equinox_leaves import leaves_of_value, nn_leaves
 from optlint.analysis.values import (
     ARRAYS,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from optlint.analysis import apis
-from optlint.analysis.brains import LibraryCall, handles, handles_matching
+from optlint.analysis.brains.registry import LibraryCall, handles, handles_matching
 from optlint.analysis.values import (
     UNKNOWN,
     UNKNOWN_LEAVES,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from optlint.analysis import apis
-from optlint.analysis.brains import LibraryCall, handles
+from optlint.analysis.brains.registry import LibraryCall, handles
 from optlint.analysis.values import SolverValue, Value
 
 

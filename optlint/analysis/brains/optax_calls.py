@@ -9,7 +9,7 @@ import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.binding import argument
-from optlint.analysis.brains import LibraryCall, handles, handles_matching
+from optlint.analysis.brains.registry import LibraryCall, handles, handles_matching
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import (
     DictValue,

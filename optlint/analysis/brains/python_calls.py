@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from optlint.analysis.brains import LibraryCall, handles
+from optlint.analysis.brains.registry import LibraryCall, handles
 from optlint.analysis.values import PartialValue, Value
 
 
