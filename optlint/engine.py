@@ -364,9 +364,13 @@ def _check_in_pool(paths: list[Path], options: LintOptions, workers: int) -> lis
 def _pool(workers: int, options: LintOptions) -> ProcessPoolExecutor:
     """Forked workers start fastest; but a process that has imported JAX (an in-process caller
     such as a test suite or a notebook) has threads a fork can deadlock on, so it spawns them."""
-    context = multiprocessing.get_context("spawn" if "jax" in sys.modules else None)
+    context = multiprocessing.get_context(_start_method())
     return ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
                                initargs=(options,))
+
+
+def _start_method() -> str | None:
+    return "spawn" if "jax" in sys.modules else None  # None: the platform's default (fork)
 
 
 def _check_chunk(paths: list[Path]) -> list[FileResult]:

@@ -81,6 +81,7 @@ def test_bracket_nesting_that_crashes_libcst_does_not_crash_optlint(tmp_path: Pa
 
 def test_a_dead_worker_costs_one_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Workers are forked, so they inherit this patch: checking crash.py ends its process.
+    monkeypatch.setattr(engine, "_start_method", lambda: "fork")
     original = engine.Linter.check_path
 
     def check_path(self: engine.Linter, path: Path) -> engine.FileResult:

@@ -30,13 +30,14 @@ def keeps_param_state(optimizer: Value, optax_version: str | None) -> Answer:
 
 def rejects_non_array_params(optimizer: Value, optax_version: str | None) -> Answer:
     """Whether `update(grads, state, params)` raises when params hold non-array leaves (where the
-    gradients are None) on this Optax version."""
+    gradients are None) on this Optax version. With the version unknown, as for every
+    version-gated rule, "any version": True when some version in the part's range raises."""
     def reads(part: TransformValue, table: Transform) -> Answer:
         if not table.reads_params:
             return False
         tolerated = holds(table.params_none_ok, optax_version)
-        if tolerated is None:
-            return None
+        if tolerated is None:  # the version is unknown
+            tolerated = table.params_none_ok.since is None and table.params_none_ok.until is None
         return False if tolerated else _conditional(part, True, table.reads_params_when)
     return _any_part(optimizer, reads, optax_version)
 
@@ -58,6 +59,22 @@ def calls_callable_tree(factory: str, family: str, optax_version: str | None) ->
     if row.exists.contains(optax_version) is False:
         return False
     return not reads.contains(optax_version)
+
+
+def params_reader(optimizer: Value) -> tuple[str, str] | None:
+    """The first part of `optimizer` that reads params in `update`, and the optax versions on
+    which non-array leaves there raise ("optax < 0.2.4", "all versions"), for messages."""
+    options = optimizer.options if isinstance(optimizer, OneOf) else (optimizer,)
+    for option in options:
+        if isinstance(option, TransformValue):
+            for part in option.walk():
+                table = behaviour(part.name)
+                if table is not None and table.reads_params:
+                    tolerated = table.params_none_ok
+                    raises = ("all versions" if tolerated.since is None or tolerated.is_never
+                              else str(VersionRange(until=tolerated.since)))
+                    return part.name, raises
+    return None
 
 
 def stateful_part(optimizer: Value) -> str | None:

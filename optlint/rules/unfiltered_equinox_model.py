@@ -15,6 +15,7 @@ from optlint.analysis.binding import argument
 from optlint.analysis.linesearch import linesearch_part
 from optlint.analysis.optax_model import (
     keeps_param_state,
+    params_reader,
     rejects_non_array_params,
     stateful_part,
 )
@@ -91,8 +92,15 @@ class UnfilteredEquinoxModel(Rule):
                 harm = (f"{what} gives those scalars optimizer state; their gradients are None "
                         f"(eqx.filter_grad) or rejected (jax.grad on a bool), so training fails")
         else:
+            reader = params_reader(optimizer)
+            if reader is not None:
+                what = f"`{reader[0]}`"
+            where = f"on {reader[1]}; " if reader is not None else ""
             harm = (f"{what} reads params in `update` and raises on those leaves "
-                    f"({ctx.versions.describe('optax')})")
+                    f"({where}{ctx.versions.describe('optax')})")
+            if not proven:
+                harm = (f"if {what} reads params in `update` (`lamb`; `adamw` before optax "
+                        f"0.2.4), it raises on those leaves")
         message = (f"`{method}` is given Equinox module {module.class_name}, which "
                    f"{leaves_phrase(module)}: {harm}; pass `{eqx}.filter(..., {eqx}.is_array)`")
         filtered = f"{eqx}.filter({ctx.code(node)}, {eqx}.is_array)"

@@ -74,12 +74,12 @@ class EquinoxLeaves(Evaluator):
                 answers.append(value.owner.class_is_callable(value.info))
             elif isinstance(value, LibraryRef) and value.name.startswith("equinox.nn."):
                 answers.append(True)
-            elif self.qualify(base) != "equinox.Module":
+            elif self.qualify(base) != "equinox.Module" and not _adds_no_call(
+                    self.qualify(base.value if isinstance(base, cst.Subscript) else base)):
                 answers.append(None)
         if True in answers:
             return True
         return None if None in answers else False
-
 
     def _base_is_module(self, base: cst.BaseExpression, scope: Scope) -> bool:
         qualified = self.qualify(base)
@@ -213,3 +213,11 @@ def leaves_of_value(value: Value) -> Leaves:
         return ARRAYS
     return UNKNOWN_LEAVES
 
+
+# Bases that give a class no `__call__` (`class Params(eqx.Module, Generic[T])`).
+_NO_CALL_BASES = {"typing.Generic", "typing.Protocol", "typing_extensions.Protocol", "abc.ABC",
+                  "object"}
+
+
+def _adds_no_call(qualified: str | None) -> bool:
+    return qualified in _NO_CALL_BASES
