@@ -67,6 +67,7 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
         self._joins = {}
         self._invocations_memo = {}
         self._text = text  # the file's source, when the caller has it (else regenerated)
+        self._call_names = None
 
     # public API ---------------------------------------------------------------------------
     def release(self) -> None:
@@ -78,6 +79,8 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
         self._frame_results = {}
         self._joins = {}
         self._invocations_memo = {}
+        self._call_names = None
+        self._text = None
         self.index.release()
 
     def qualify(self, node: cst.BaseExpression) -> str | None:

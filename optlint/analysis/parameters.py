@@ -44,6 +44,7 @@ class ParameterValues(Evaluator):
     _joins: dict[int, Value]
     _invocations_memo: dict[int, list[Invocation] | None]
     _text: str | None
+    _call_names: tuple[dict[str, list[CallSite]], dict[str, list[str]]] | None
 
 
 
@@ -134,6 +135,19 @@ class ParameterValues(Evaluator):
             found.extend(elsewhere)
         return found
 
+    def call_names(self) -> tuple[dict[str, list[CallSite]], dict[str, list[str]]]:
+        """The file's calls by the name they call (`f(x)`, `obj.f(x)`, `jax.jit(f)(x)`), and
+        the names bound to a jax transformation of a function (`step = jax.jit(step_fn)`), by
+        that function's name; built once per file, since every parameter asks."""
+        if self._call_names is None:
+            calls: dict[str, list[CallSite]] = {}
+            for site in self.index.calls:
+                called = _called_name(site.node.func)
+                if called is not None:
+                    calls.setdefault(called, []).append(site)
+            self._call_names = (calls, _aliases(self))  # type: ignore[arg-type]
+        return self._call_names
+
     def file_text(self) -> str:
         if self._text is None:
             module = self.index.module_scope.node
@@ -148,10 +162,9 @@ def _invocations_in(owner: Inference | ParameterValues, function: FunctionNode, 
     when the name is used in more places than those calls and the wrappers that alias them."""
     inference: Inference = owner  # type: ignore[assignment]
     found: list[Invocation] = []
-    aliases = _alias_names(inference, name)
-    for site in inference.index.calls:
-        if _called_name(site.node.func) not in (name, *aliases):
-            continue
+    calls_by_name, aliases_of = inference.call_names()
+    aliases = aliases_of.get(name, [])
+    for site in (site for called in (name, *aliases) for site in calls_by_name.get(called, [])):
         callee = inference.value_of(site.node.func, site.scope, site.order)
         bound = runs(callee)  # type: ignore[operator]
         if bound is not None:
@@ -235,18 +248,19 @@ def invocations_in_file(owner: Inference, function: cst.FunctionDef, path: Path,
                            skip_imports=True)
 
 
-def _alias_names(inference: Inference, name: str) -> list[str]:
-    """Names bound to a jax or Equinox transformation of `name`: `step = jax.jit(step_fn)`."""
-    aliases: list[str] = []
+def _aliases(inference: Inference) -> dict[str, list[str]]:
+    """Names bound to a jax or Equinox transformation of a function, by the function's name:
+    `step = jax.jit(step_fn)` gives {"step_fn": ["step"]}."""
+    aliases: dict[str, list[str]] = {}
     for scope in inference.index.every_scope:
         for alias, bindings in scope.bindings.items():
             for binding in bindings:
                 value = binding.value
                 if (binding.kind == "assign" and not binding.path and isinstance(value, cst.Call)
                         and value.args and isinstance(value.args[0].value, cst.Name)
-                        and value.args[0].value.value == name and value.args[0].keyword is None
+                        and value.args[0].keyword is None
                         and _is_function_transform(inference.qualify(value.func))):
-                    aliases.append(alias)
+                    aliases.setdefault(value.args[0].value.value, []).append(alias)
     return aliases
 
 
