@@ -68,6 +68,7 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
         self._invocations_memo = {}
         self._text = text  # the file's source, when the caller has it (else regenerated)
         self._call_names = None
+        self._word_counts = {}
 
     # public API ---------------------------------------------------------------------------
     def release(self) -> None:
@@ -80,6 +81,7 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
         self._joins = {}
         self._invocations_memo = {}
         self._call_names = None
+        self._word_counts = {}
         self._text = None
         self.index.release()
 

@@ -11,6 +11,7 @@ its class. Part of `Inference` (a base class of it), kept apart so each module h
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,6 +45,7 @@ class ParameterValues(Evaluator):
     _joins: dict[int, Value]
     _invocations_memo: dict[int, list[Invocation] | None]
     _text: str | None
+    _word_counts: dict[bool, Counter[str]]
     _call_names: tuple[dict[str, list[CallSite]], dict[str, list[str]]] | None
 
 
@@ -148,6 +150,16 @@ class ParameterValues(Evaluator):
             self._call_names = (calls, _aliases(self))  # type: ignore[arg-type]
         return self._call_names
 
+    def word_count(self, word: str, skip_imports: bool = False) -> int:
+        """How often `word` stands in the file's text (outside import lines with
+        `skip_imports`): one scan per file, since every parameter asks."""
+        counts = self._word_counts.get(skip_imports)
+        if counts is None:
+            text = self.file_text()
+            counts = Counter(_WORD.findall(_without_imports(text) if skip_imports else text))
+            self._word_counts[skip_imports] = counts
+        return counts[word]
+
     def file_text(self) -> str:
         if self._text is None:
             module = self.index.module_scope.node
@@ -172,9 +184,7 @@ def _invocations_in(owner: Inference | ParameterValues, function: FunctionNode, 
     if skip_imports and not found:
         # Another file that never calls it by a name resolving here: a namesake, or a mention.
         return found
-    text = owner.file_text()
-    uses = len(re.findall(rf"\b{re.escape(name)}\b", _without_imports(text) if skip_imports
-                          else text))
+    uses = owner.word_count(name, skip_imports)
     direct = sum(1 for _, site, _ in found if _called_name(site.node.func) == name)
     definitions = 1 if not skip_imports else 0
     if uses > direct + definitions + len(aliases) + harmless:
@@ -282,6 +292,7 @@ def _decorator_name(decorator: cst.BaseExpression) -> str | None:
     return decorator.value if isinstance(decorator, cst.Name) else None
 
 
+_WORD = re.compile(r"\w+")
 _IMPORT_LINE = re.compile(r"^[ \t]*(from[ \t].*|import[ \t].*)$", re.MULTILINE)
 
 
