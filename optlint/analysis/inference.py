@@ -67,6 +67,8 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
         self._joins = {}
         self._invocations_memo = {}
         self._text = text  # the file's source, when the caller has it (else regenerated)
+        self._call_names = None
+        self._word_counts = {}
 
     # public API ---------------------------------------------------------------------------
     def release(self) -> None:
@@ -78,6 +80,9 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
         self._frame_results = {}
         self._joins = {}
         self._invocations_memo = {}
+        self._call_names = None
+        self._word_counts = {}
+        self._text = None
         self.index.release()
 
     def qualify(self, node: cst.BaseExpression) -> str | None:

@@ -11,6 +11,7 @@ its class. Part of `Inference` (a base class of it), kept apart so each module h
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -44,6 +45,8 @@ class ParameterValues(Evaluator):
     _joins: dict[int, Value]
     _invocations_memo: dict[int, list[Invocation] | None]
     _text: str | None
+    _word_counts: dict[bool, Counter[str]]
+    _call_names: tuple[dict[str, list[CallSite]], dict[str, list[str]]] | None
 
 
 
@@ -134,6 +137,29 @@ class ParameterValues(Evaluator):
             found.extend(elsewhere)
         return found
 
+    def call_names(self) -> tuple[dict[str, list[CallSite]], dict[str, list[str]]]:
+        """The file's calls by the name they call (`f(x)`, `obj.f(x)`, `jax.jit(f)(x)`), and
+        the names bound to a jax transformation of a function (`step = jax.jit(step_fn)`), by
+        that function's name; built once per file, since every parameter asks."""
+        if self._call_names is None:
+            calls: dict[str, list[CallSite]] = {}
+            for site in self.index.calls:
+                called = _called_name(site.node.func)
+                if called is not None:
+                    calls.setdefault(called, []).append(site)
+            self._call_names = (calls, _aliases(self))  # type: ignore[arg-type]
+        return self._call_names
+
+    def word_count(self, word: str, skip_imports: bool = False) -> int:
+        """How often `word` stands in the file's text (outside import lines with
+        `skip_imports`): one scan per file, since every parameter asks."""
+        counts = self._word_counts.get(skip_imports)
+        if counts is None:
+            text = self.file_text()
+            counts = Counter(_WORD.findall(_without_imports(text) if skip_imports else text))
+            self._word_counts[skip_imports] = counts
+        return counts[word]
+
     def file_text(self) -> str:
         if self._text is None:
             module = self.index.module_scope.node
@@ -148,10 +174,9 @@ def _invocations_in(owner: Inference | ParameterValues, function: FunctionNode, 
     when the name is used in more places than those calls and the wrappers that alias them."""
     inference: Inference = owner  # type: ignore[assignment]
     found: list[Invocation] = []
-    aliases = _alias_names(inference, name)
-    for site in inference.index.calls:
-        if _called_name(site.node.func) not in (name, *aliases):
-            continue
+    calls_by_name, aliases_of = inference.call_names()
+    aliases = aliases_of.get(name, [])
+    for site in (site for called in (name, *aliases) for site in calls_by_name.get(called, [])):
         callee = inference.value_of(site.node.func, site.scope, site.order)
         bound = runs(callee)  # type: ignore[operator]
         if bound is not None:
@@ -159,9 +184,7 @@ def _invocations_in(owner: Inference | ParameterValues, function: FunctionNode, 
     if skip_imports and not found:
         # Another file that never calls it by a name resolving here: a namesake, or a mention.
         return found
-    text = owner.file_text()
-    uses = len(re.findall(rf"\b{re.escape(name)}\b", _without_imports(text) if skip_imports
-                          else text))
+    uses = owner.word_count(name, skip_imports)
     direct = sum(1 for _, site, _ in found if _called_name(site.node.func) == name)
     definitions = 1 if not skip_imports else 0
     if uses > direct + definitions + len(aliases) + harmless:
@@ -235,18 +258,19 @@ def invocations_in_file(owner: Inference, function: cst.FunctionDef, path: Path,
                            skip_imports=True)
 
 
-def _alias_names(inference: Inference, name: str) -> list[str]:
-    """Names bound to a jax or Equinox transformation of `name`: `step = jax.jit(step_fn)`."""
-    aliases: list[str] = []
+def _aliases(inference: Inference) -> dict[str, list[str]]:
+    """Names bound to a jax or Equinox transformation of a function, by the function's name:
+    `step = jax.jit(step_fn)` gives {"step_fn": ["step"]}."""
+    aliases: dict[str, list[str]] = {}
     for scope in inference.index.every_scope:
         for alias, bindings in scope.bindings.items():
             for binding in bindings:
                 value = binding.value
                 if (binding.kind == "assign" and not binding.path and isinstance(value, cst.Call)
                         and value.args and isinstance(value.args[0].value, cst.Name)
-                        and value.args[0].value.value == name and value.args[0].keyword is None
+                        and value.args[0].keyword is None
                         and _is_function_transform(inference.qualify(value.func))):
-                    aliases.append(alias)
+                    aliases.setdefault(value.args[0].value.value, []).append(alias)
     return aliases
 
 
@@ -268,6 +292,7 @@ def _decorator_name(decorator: cst.BaseExpression) -> str | None:
     return decorator.value if isinstance(decorator, cst.Name) else None
 
 
+_WORD = re.compile(r"\w+")
 _IMPORT_LINE = re.compile(r"^[ \t]*(from[ \t].*|import[ \t].*)$", re.MULTILINE)
 
 

@@ -16,16 +16,19 @@ import libcst as cst
 from optlint.analysis.index import CallSite
 from optlint.analysis.binding import argument
 from optlint.analysis.optax_model import calls_callable_tree
-from optlint.analysis.optax_table import all_transforms, behaviour
+from optlint.analysis.optax_table import ALWAYS, all_transforms, behaviour
 from optlint.analysis.values import InjectFactory, LibraryRef, ModuleValue
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule
 
 Family = Literal["mask", "labels"]
 
-# Every mask and labels argument of the Optax table: (position, keyword).
+# Every mask and labels argument of the Optax table that some version calls when it is a callable
+# pytree: (position, keyword). (`freeze`'s mask, read as a tree on every version, is not one.)
 _ARGUMENTS = [argument for row in all_transforms()
-              for argument in (*row.mask_args, *row.label_args)]
+              for arguments, read in ((row.mask_args, row.mask_callable_pytree_ok),
+                                      (row.label_args, row.labels_callable_pytree_ok))
+              if read != ALWAYS for argument in arguments]
 # What a call needs, syntactically, to pass a mask or labels at all; most calls in a file fail
 # this, and are skipped before their callee is inferred.
 _KEYWORDS = frozenset(keyword for _, keyword in _ARGUMENTS)
