@@ -64,29 +64,31 @@ def calls_callable_tree(factory: str, family: str, optax_version: str | None) ->
 def params_reader(optimizer: Value) -> tuple[str, str] | None:
     """The first part of `optimizer` that reads params in `update`, and the optax versions on
     which non-array leaves there raise ("optax < 0.2.4", "all versions"), for messages."""
-    options = optimizer.options if isinstance(optimizer, OneOf) else (optimizer,)
-    for option in options:
-        if isinstance(option, TransformValue):
-            for part in option.walk():
-                table = behaviour(part.name)
-                if table is not None and table.reads_params:
-                    tolerated = table.params_none_ok
-                    raises = ("all versions" if tolerated.since is None or tolerated.is_never
-                              else str(VersionRange(until=tolerated.since)))
-                    return part.name, raises
-    return None
+    found = _first_part(optimizer, lambda table: table.reads_params)
+    if found is None:
+        return None
+    tolerated = found.params_none_ok
+    raises = ("all versions" if tolerated.since is None or tolerated.is_never
+              else str(VersionRange(until=tolerated.since)))
+    return found.name, raises
 
 
 def stateful_part(optimizer: Value) -> str | None:
     """The name of the first transformation inside `optimizer` that keeps per-parameter state,
     for messages (`optax.adam` inside a chain)."""
+    found = _first_part(optimizer, lambda table: table.rejects_non_array_leaves)
+    return found.name if found is not None else None
+
+
+def _first_part(optimizer: Value, wanted: Callable[[Transform], bool]) -> Transform | None:
+    """The table row of the first part of `optimizer` (of any of its branches) that `wanted`."""
     options = optimizer.options if isinstance(optimizer, OneOf) else (optimizer,)
     for option in options:
         if isinstance(option, TransformValue):
             for part in option.walk():
                 table = behaviour(part.name)
-                if table is not None and table.rejects_non_array_leaves:
-                    return part.name
+                if table is not None and wanted(table):
+                    return table
     return None
 
 
