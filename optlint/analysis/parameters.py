@@ -47,9 +47,7 @@ class ParameterValues(Evaluator):
     _text: str | None
     _word_counts: dict[bool, Counter[str]]
     _call_names: tuple[dict[str, list[CallSite]], dict[str, list[str]]] | None
-
-
-
+    _frame: dict[int, Value]  # HelperCalls'
 
     def _parameter_value(self, binding: Binding) -> Value:
         """What an unannotated parameter holds, from its callers (UNKNOWN when they disagree)."""
@@ -61,6 +59,10 @@ class ParameterValues(Evaluator):
             return UNKNOWN
         if scope.owner is not None and param.name.value == scope.self_name:
             return self._self_value(function, scope.owner)
+        if self._frame:
+            # Inside a helper followed for one call: what callers pass may read that call's
+            # frame, so the answer holds for it alone and is not kept.
+            return self._joined(function, param, scope)
         key = id(param)
         if key not in self._joins:
             self._joins[key] = UNKNOWN  # a parameter passed on to itself: no answer from that
