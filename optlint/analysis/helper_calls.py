@@ -18,6 +18,7 @@ from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.index import LATER, FunctionInfo, Scope
 from optlint.analysis.values import (
     UNKNOWN,
+    ClassRef,
     FunctionValue,
     LibraryRef,
     ModuleValue,
@@ -121,8 +122,10 @@ class HelperCalls(Evaluator):
         """What the function returns: when every `return` gives a transformation (a factory
         choosing by its config), one of them; else the first return the analysis can read."""
         values: list[Value] = []
-        for expr in info.returns:
+        for position, expr in enumerate(info.returns):
             value = self.value_of(expr, info.scope, LATER)
+            if isinstance(value, ModuleValue):
+                return self._modules_returned(info, position, value)
             if value is not UNKNOWN and not isinstance(value, TransformValue):
                 return value  # the other returns are not read: they cost a walk each
             values.append(value)
@@ -131,6 +134,24 @@ class HelperCalls(Evaluator):
             return UNKNOWN
         distinct = {id(value) for value in values}
         return OneOf(tuple(values)) if len(distinct) > 1 else known[0]
+
+    def _modules_returned(self, info: FunctionInfo, first: int, module: ModuleValue) -> Value:
+        """A model factory's returns (`if cfg.kind == "mlp": return MLP(...)`; `return CNN(...)`):
+        one of the modules when they differ. Only returns that construct a module directly are
+        read (a helper call there would be followed along every path); any other leaves the
+        first module, as before."""
+        options: list[Value] = [module]
+        for expr in info.returns[first + 1:]:
+            if not isinstance(expr, cst.Call):
+                return module
+            callee = self.value_of(expr.func, info.scope, LATER)
+            if not (isinstance(callee, ClassRef) or (isinstance(callee, LibraryRef)
+                                                     and callee.name.startswith("equinox.nn."))):
+                return module
+            options.append(self.value_of(expr, info.scope, LATER))
+        if all(option == module for option in options):
+            return module
+        return OneOf(tuple(options))
 
 
 

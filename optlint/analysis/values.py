@@ -221,6 +221,15 @@ def proven_leaves(module: ModuleValue) -> bool:
 def unfiltered_module(value: object) -> ModuleValue | None:
     """The module, when `value` is an Equinox module itself (not a pytree built from one, not
     filtered) that holds or may hold non-array leaves: what Optax and jax.jit choke on."""
+    if isinstance(value, OneOf):
+        # One of several modules (a model factory's branches): the hazard must hold for each;
+        # the one returned is the least proven, so a rule reports it only when all are.
+        modules = [unfiltered_module(option) for option in value.options]
+        if not modules or any(module is None for module in modules):
+            return None
+        unproven = [module for module in modules if module is not None
+                    and not proven_leaves(module)]
+        return unproven[0] if unproven else modules[0]
     if (isinstance(value, ModuleValue) and value.derived_by is None and not value.filtered
             and value.leaves.kind != "arrays"):
         return value
