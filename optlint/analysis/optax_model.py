@@ -150,8 +150,9 @@ def _conditional(part: TransformValue, default: bool, when: tuple[str, ...]) -> 
 
 
 def _given(expr: cst.BaseExpression) -> Answer:
+    """Whether an argument gives a value (not None, not 0); None when it cannot be read."""
     if isinstance(expr, cst.Name) and expr.value == "None":
         return False
     if isinstance(expr, (cst.Integer, cst.Float)):
         return float(expr.value.replace("_", "")) != 0
-    return True if isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)) else None
+    return True if isinstance(expr, cst.SimpleString) else None

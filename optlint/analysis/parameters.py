@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
 # bound method (`self.step(x)`), whose first parameter the object fills.
 Invocation = tuple["Inference", CallSite, bool]
 _METHOD_DECORATORS = ("staticmethod", "classmethod")
+# Resolves an imported name to its definition in a project file and that file's inference.
+Resolver = Callable[[LibraryRef], "tuple[Any, Inference] | None"]
 
 
 class ParameterValues(Evaluator):
@@ -207,14 +210,9 @@ def constructions_in_file(owner: Inference, init: cst.FunctionDef, name: str, pa
     def runs(callee: Value) -> bool | None:
         if path is None:
             return True if is_class(callee) else None  # type: ignore[operator]
-        if not isinstance(callee, LibraryRef) or callee.name.rsplit(".", 1)[-1] != name:
-            return None
-        found = is_class(callee)  # type: ignore[operator]
-        if found is None:
-            return None
-        info, where = found
-        same = where.path is not None and Path(where.path).resolve() == path
-        return True if same and info.name == name else None
+        # `self` is filled by the construction: the call's arguments start at the second.
+        return True if _imported_from(callee, path, name, is_class,  # type: ignore[arg-type]
+                                      lambda info: info.name) else None
 
     return _invocations_in(owner, init, name, runs, skip_imports=path is not None,
                            harmless=_type_uses(text, name))
@@ -236,23 +234,29 @@ def _runs(callee: Value, function: FunctionNode) -> bool | None:
     return None
 
 
-def runs_imported(callee: Value, path: Path, name: str, resolve: object) -> bool | None:
+def runs_imported(callee: Value, path: Path, name: str, resolve: Resolver) -> bool | None:
     """Whether `callee` (a name imported in another file) is the function `name` of `path`."""
     if isinstance(callee, TransformedFunction):
         callee = callee.func
+    return False if _imported_from(callee, path, name, resolve,
+                                   lambda function: function.node.name.value) else None
+
+
+def _imported_from(callee: Value, path: Path, name: str, resolve: Resolver,
+                   name_of: Callable[[Any], str]) -> bool:
+    """Whether `callee`, an imported name, resolves to the definition `name` in file `path`."""
     if not isinstance(callee, LibraryRef) or callee.name.rsplit(".", 1)[-1] != name:
-        return None
-    found = resolve(callee)  # type: ignore[operator]
+        return False
+    found = resolve(callee)
     if found is None:
-        return None
-    function, owner = found
-    if owner.path is None or Path(owner.path).resolve() != path:
-        return None
-    return False if function.node.name.value == name else None
+        return False
+    definition, owner = found
+    return (owner.path is not None and Path(owner.path).resolve() == path
+            and name_of(definition) == name)
 
 
 def invocations_in_file(owner: Inference, function: cst.FunctionDef, path: Path,
-                        resolve: object) -> list[Invocation] | None:
+                        resolve: Resolver) -> list[Invocation] | None:
     """The calls in another project file that run `function` (of `path`) by its imported name."""
     name = function.name.value
     return _invocations_in(owner, function, name,

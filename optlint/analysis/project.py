@@ -11,14 +11,19 @@ import os
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import libcst as cst
 
 from optlint.analysis.index import ClassInfo, build_index
-from optlint.analysis.parameters import Invocation, constructions_in_file, invocations_in_file
+from optlint.analysis.parameters import (
+    Invocation,
+    Resolver,
+    constructions_in_file,
+    invocations_in_file,
+)
 from optlint.analysis.reach import LibraryReach
-from optlint.analysis.values import FunctionValue
+from optlint.analysis.values import FunctionValue, LibraryRef
 from optlint.source import SourceError, decode, read_bytes
 from optlint.parsing import Unanalysable, parse_screened
 
@@ -183,15 +188,11 @@ class ProjectIndex:
             if owner is None:
                 sites = None
             elif constructed is not None:
-                sites = constructions_in_file(
-                    owner, function, constructed, target,
-                    lambda ref, owner=owner: self.resolve_class(ref.name,
-                                                                ref.origin or owner.path))
+                sites = constructions_in_file(owner, function, constructed, target,
+                                              self._resolver(owner.path, classes=True))
             else:
-                sites = invocations_in_file(
-                    owner, function, target,
-                    lambda ref, owner=owner: self.resolve_function(
-                        ref.name, ref.origin or owner.path, lambda: True))
+                sites = invocations_in_file(owner, function, target,
+                                            self._resolver(owner.path, classes=False))
             if sites is None:
                 found = None
                 break
@@ -199,6 +200,15 @@ class ProjectIndex:
             found.extend(sites)
         self._callers[key] = found
         return found
+
+    def _resolver(self, origin: str | None, classes: bool) -> Resolver:
+        """Resolves a name imported in file `origin` to its class or function definition."""
+        def resolve(ref: LibraryRef) -> tuple[Any, Inference] | None:
+            where = ref.origin or origin
+            if classes:
+                return self.resolve_class(ref.name, where)
+            return self.resolve_function(ref.name, where, lambda: True)
+        return resolve
 
     def _project_sources(self) -> dict[Path, str] | None:
         """The text of every Python file under the project root; None when there are too many."""
