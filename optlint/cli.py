@@ -60,7 +60,8 @@ def main() -> None:
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--output-format", type=click.Choice(sorted(FORMATS)), default="text")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: cores).")
-@click.option("--no-cache", is_flag=True, help="Reserved: optlint keeps no cache yet.")
+@click.option("--no-cache", is_flag=True, help="Analyse every file; neither read nor write the "
+              "cache (.optlint_cache/).")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line.")
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this pyproject.toml.")
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings and exit.")
@@ -91,7 +92,7 @@ def check(paths: tuple[str, ...], fix: bool, unsafe_fixes: bool, diff: bool, sho
         show_settings=show_settings, stdin_filename=stdin_filename,
         force_exclude=force_exclude, verbose=verbose,
         versions={"optax": optax_version, "equinox": equinox_version, "jax": jax_version},
-        verify=verify, preview=preview)
+        verify=verify, preview=preview, no_cache=no_cache)
     sys.exit(run_check(request))
 
 

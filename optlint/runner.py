@@ -47,6 +47,7 @@ class CheckRequest:
     versions: dict[str, str | None] = field(default_factory=dict)
     verify: bool = False  # with --fix: apply only fixes whose verification did not fail
     preview: bool | None = None  # --preview / --no-preview; None: the configuration's
+    no_cache: bool = False
 
 
 def fail(message: str) -> int:
@@ -109,7 +110,14 @@ def run_check(request: CheckRequest) -> int:
             from optlint.verify.session import RunSettings
             results = fix_verified(files, options, RunSettings())
         else:
-            results = check_paths(files, options, request.jobs)
+            cache = None
+            if not (request.no_cache or options.fix):
+                from optlint.cache import LintCache, cache_folder
+                cache = LintCache(cache_folder(settings.project_root, settings.cache_dir), options)
+            results = check_paths(files, options, request.jobs, cache)
+            if cache is not None and request.verbose:
+                click.echo(f"cache: {cache.hits} of {len(files)} files unchanged since the "
+                           f"last run", err=True)
         results += [FileResult(problem.split(":")[0], errors=[problem]) for problem in problems]
     return _report(request, results)
 
