@@ -15,13 +15,13 @@ from optlint.diagnostics import Diagnostic
 from optlint.discovery import DiscoveryError, discover
 from optlint.engine import FileResult, Linter, LintOptions, check_paths
 from optlint.notebook import NOTEBOOK_SUFFIX, check_notebook
-from optlint.report import FORMATS
+from optlint.report import writer
 from optlint.rules import catalog
 from optlint.selection import Selection, validate_codes
 from optlint.source import SourceError, decode
 from optlint.versions import LIBRARIES, resolve_versions
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+from optlint.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS  # noqa: F401 - named from here too
 
 
 @dataclass
@@ -182,7 +182,7 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
     if request.statistics:
         output.write(_statistics(diagnostics))
     else:
-        output.write(FORMATS[request.output_format](diagnostics))
+        output.write(writer(request.output_format)(diagnostics))
     if request.show_fixes and request.fix:
         output.write(_fixes_applied(results))
     if not request.quiet:
