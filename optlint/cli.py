@@ -63,6 +63,8 @@ def main() -> None:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: cores).")
 @click.option("--no-cache", is_flag=True, help="Analyse every file; neither read nor write the "
               "cache (.optlint_cache/).")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` to every line with a finding "
+              "(keeps existing comments and codes).")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line.")
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this pyproject.toml.")
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings and exit.")
@@ -79,7 +81,8 @@ def main() -> None:
               "does not find failing.")
 def check(paths: tuple[str, ...], fix: bool, unsafe_fixes: bool, diff: bool, show_fixes: bool,
           select: str | None, extend_select: str | None, ignore: str | None, statistics: bool,
-          exit_zero: bool, output_format: str, jobs: int | None, no_cache: bool, quiet: bool,
+          exit_zero: bool, output_format: str, jobs: int | None, no_cache: bool, add_noqa: bool,
+          quiet: bool,
           config: str | None, show_settings: bool, stdin_filename: str | None,
           force_exclude: bool, verbose: bool, optax_version: str | None,
           equinox_version: str | None, jax_version: str | None, preview: bool | None,
@@ -95,7 +98,7 @@ def check(paths: tuple[str, ...], fix: bool, unsafe_fixes: bool, diff: bool, sho
         show_settings=show_settings, stdin_filename=stdin_filename,
         force_exclude=force_exclude, verbose=verbose,
         versions={"optax": optax_version, "equinox": equinox_version, "jax": jax_version},
-        verify=verify, preview=preview, no_cache=no_cache)
+        verify=verify, preview=preview, no_cache=no_cache, add_noqa=add_noqa)
     sys.exit(run_check(request))
 
 
