@@ -144,7 +144,7 @@ def test_syntax_error_is_a_finding_and_other_files_still_checked(tmp_path: Path)
     write(tmp_path, "train.py", BAD)
     result = run_optlint("check", cwd=tmp_path)
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("broken.py:2:") and " OPT000 invalid syntax" in lines[0]
+    assert lines[0].startswith("broken.py:2:") and " OPT000 SyntaxError: invalid syntax" in lines[0]
     assert lines[1].startswith("train.py:7:28: OPT003")
     assert result.returncode == 1
 
