@@ -211,3 +211,30 @@ def test_examples_give_no_false_fix_failed() -> None:
     # make_optimizer(config, model) gets its config from the call in train.py; OPT001 there is
     # multi_transform's labels, which raise on every optax version (LIBRARY_FACTS).
     assert {v for (name, _, _), v in verdicts.items() if name == "optim.py"} == {"confirmed"}
+
+
+def test_notebook_findings_are_verified_and_fixed_in_their_cells(tmp_path: Path) -> None:
+    """A notebook is verified as the program `check` analyses (its code cells, in order); the
+    verdict names the cell, and `check --fix --verify` writes the fix into that cell."""
+    import json
+
+    cells = [{"cell_type": "markdown", "id": "m", "metadata": {}, "source": ["# Train"]},
+             {"cell_type": "code", "execution_count": None, "id": "a", "metadata": {},
+              "outputs": [], "source": ["import equinox as eqx\n", "import jax\n",
+                                        "import optax\n", "%matplotlib inline\n",
+                                        "model = eqx.nn.MLP(2, 1, 8, 2, "
+                                        "key=jax.random.PRNGKey(0))"]},
+             {"cell_type": "code", "execution_count": None, "id": "b", "metadata": {},
+              "outputs": [], "source": ["opt_state = optax.adam(1e-3).init(model)"]}]
+    (tmp_path / "nb.ipynb").write_text(json.dumps(
+        {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    verdicts = verify_json("nb.ipynb", cwd=tmp_path)
+    assert [(v["code"], v["cell"], v["line"], v["verdict"]) for v in verdicts] == [
+        ("OPT003", 3, 1, "confirmed")], verdicts
+    done = run_optlint("check", "nb.ipynb", "--fix", "--verify", cwd=tmp_path,
+                       env={"OPTLINT_CACHE_DIR": str(CACHE)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    written = json.loads((tmp_path / "nb.ipynb").read_text())
+    assert "".join(written["cells"][2]["source"]) == (
+        "opt_state = optax.adam(1e-3).init(eqx.filter(model, eqx.is_array))")
+    assert "%matplotlib inline\n" in written["cells"][1]["source"]
