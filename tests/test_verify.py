@@ -238,3 +238,23 @@ def test_notebook_findings_are_verified_and_fixed_in_their_cells(tmp_path: Path)
     assert "".join(written["cells"][2]["source"]) == (
         "opt_state = optax.adam(1e-3).init(eqx.filter(model, eqx.is_array))")
     assert "%matplotlib inline\n" in written["cells"][1]["source"]
+
+
+def test_a_package_module_with_relative_imports_is_run_as_that_module(tmp_path: Path) -> None:
+    package = tmp_path / "src" / "trainer"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "config.py").write_text("LEARNING_RATE = 1e-3\nWIDTH = 8\n")
+    (package / "train.py").write_text(textwrap.dedent("""\
+        import equinox as eqx
+        import jax
+        import optax
+
+        from .config import LEARNING_RATE, WIDTH
+
+        model = eqx.nn.MLP(2, 1, WIDTH, 2, key=jax.random.PRNGKey(0))
+        opt_state = optax.adam(LEARNING_RATE).init(model)
+        """))
+    verdicts = verify_json("src/trainer/train.py", cwd=tmp_path)
+    assert [(v["code"], v["verdict"], v["notes"]) for v in verdicts] == [
+        ("OPT003", "confirmed", [])], verdicts
