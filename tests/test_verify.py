@@ -258,3 +258,61 @@ def test_a_package_module_with_relative_imports_is_run_as_that_module(tmp_path: 
     verdicts = verify_json("src/trainer/train.py", cwd=tmp_path)
     assert [(v["code"], v["verdict"], v["notes"]) for v in verdicts] == [
         ("OPT003", "confirmed", [])], verdicts
+
+
+CONFIG_PROJECT = {
+    "trainer/__init__.py": "",
+    "trainer/config.py": textwrap.dedent("""\
+        from dataclasses import dataclass
+        from typing import NamedTuple
+
+
+        @dataclass
+        class TrainConfig:
+            lr: float
+            wd: float = 0.0
+
+
+        class Schedule(NamedTuple):
+            lr: float
+        """),
+    "trainer/optim.py": textwrap.dedent("""\
+        import optax
+
+
+        def init_state(cfg, model):
+            optimizer = optax.adamw(cfg.lr, weight_decay=cfg.wd)
+            return optimizer.init(model)
+
+
+        def init_plain(settings, model):
+            return optax.adam(settings["lr"]).init(model)
+        """),
+    "train.py": textwrap.dedent("""\
+        import equinox as eqx
+        import jax
+
+        from trainer.config import TrainConfig
+        from trainer.optim import init_plain, init_state
+
+        CFG = TrainConfig(lr=1e-3, wd=0.1)
+        model = eqx.nn.MLP(2, 1, 8, 2, key=jax.random.PRNGKey(0))
+        state = init_state(CFG, model)
+        other = init_plain(dict(lr=1e-3), model)
+        """),
+}
+
+
+def test_config_objects_from_call_sites_are_built(tmp_path: Path) -> None:
+    """`init_state(CFG, model)` with `CFG = TrainConfig(...)` (a dataclass of the project) and
+    `init_plain(dict(lr=...), model)`: the harness builds both configs, so the findings in
+    optim.py are confirmed rather than unverifiable."""
+    (tmp_path / "pyproject.toml").write_text("[tool.optlint]\n")
+    for name, text in CONFIG_PROJECT.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    verdicts = verify_json("trainer/optim.py", cwd=tmp_path)
+    assert [(v["line"], v["verdict"]) for v in verdicts] == [(6, "confirmed"), (10, "confirmed")], (
+        verdicts)
+    assert "`cfg` from the call at train.py:9" in verdicts[0]["notes"]
+    assert "`settings` from the call at train.py:10" in verdicts[1]["notes"]
