@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 import contextlib
 from dataclasses import asdict, fields, is_dataclass
@@ -77,13 +78,20 @@ def settings_key(options: LintOptions) -> str:
 
 
 class ProjectState:
-    """The project's files as they are now: their content hashes and import closures."""
+    """The project's files as they are now: content hashes, and what each file's imports reach.
+
+    A fingerprint is asked for every cached file, so the import graph is condensed once per run
+    (Tarjan's strongly connected components: files importing each other share one closure) and
+    each component's fingerprint is built from its files and the components it imports."""
 
     def __init__(self, root: Path) -> None:
         self.index = ProjectIndex(root)
         self.root = self.index.root
         self._hashes: dict[Path, str | None] = {}
         self._imports: dict[Path, list[Path]] = {}
+        self._component_of: dict[Path, int] = {}
+        self._component_hash: dict[int, str] = {}
+        self._words: dict[Path, frozenset[str]] | None = None
 
     def content_hash(self, path: Path) -> str | None:
         if path not in self._hashes:
@@ -99,29 +107,83 @@ class ProjectState:
                 text = decode(read_bytes(path), str(path)).text
             except (OSError, SourceError):
                 text = ""
-            self._imports[path] = [found.resolve() for module in imported_modules(text)
-                                   for found in self.index.project_files(module, str(path))]
+            self._imports[path] = sorted({found.resolve() for module in imported_modules(text)
+                                          for found in self.index.project_files(module,
+                                                                                str(path))})
         return self._imports[path]
 
-    def closure(self, roots: list[Path]) -> list[Path]:
-        seen: set[Path] = set()
-        todo = list(roots)
-        while todo:
-            path = todo.pop()
-            if path not in seen:
-                seen.add(path)
-                todo.extend(self._imports_of(path))
-        return sorted(seen)
+    def _condense(self, start: Path) -> None:
+        """Tarjan's algorithm from `start`, iteratively (import chains can be long); assigns
+        every file it reaches a component and every component its fingerprint."""
+        order: dict[Path, int] = {}
+        low: dict[Path, int] = {}
+        stack: list[Path] = []
+        on_stack: set[Path] = set()
+        work = [(start, 0)]
+        while work:
+            node, child = work.pop()
+            if child == 0:
+                order[node] = low[node] = len(order)
+                stack.append(node)
+                on_stack.add(node)
+            children = self._imports_of(node)
+            if child < len(children):
+                work.append((node, child + 1))
+                nxt = children[child]
+                if nxt in self._component_of:
+                    continue
+                if nxt not in order:
+                    work.append((nxt, 0))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], order[nxt])
+                continue
+            for done in children:  # after the children: take their low links
+                if done in on_stack:
+                    low[node] = min(low[node], low[done])
+            if low[node] == order[node]:
+                members = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    members.append(member)
+                    if member == node:
+                        break
+                number = len(self._component_hash)
+                for member in members:
+                    self._component_of[member] = number
+                parts = sorted(f"{m.as_posix()}:{self.content_hash(m)}" for m in members)
+                below = sorted({self._component_hash[self._component_of[c]]
+                                for m in members for c in self._imports_of(m)
+                                if self._component_of.get(c, number) != number})
+                self._component_hash[number] = digest("\n".join(parts + below).encode())
+
+    def reach_hash(self, path: Path) -> str:
+        """One hash for the file and every project file its imports reach."""
+        if path not in self._component_of:
+            self._condense(path)
+        return self._component_hash[self._component_of[path]]
+
+    def files_mentioning(self, words: tuple[str, ...]) -> list[Path] | None:
+        """The project files whose text has one of `words` as a word (each text split into
+        words once per run); None when the project is too large for callers to be sought."""
+        if self._words is None:
+            sources = self.index.project_texts()
+            if sources is None:
+                return None
+            self._words = {path: frozenset(re.findall(r"\w+", text))
+                           for path, text in sources.items()}
+        return sorted(path for path, found in self._words.items()
+                      if any(word in found for word in words))
 
     def fingerprint(self, path: Path, dependencies: Dependencies) -> str:
         """What the file's result depends on in the rest of the project, as one hash."""
         roots = [path]
         if dependencies.words:
-            mentioning = self.index.files_mentioning(dependencies.words)
+            mentioning = self.files_mentioning(dependencies.words)
             if mentioning is None:
                 return "too-large"  # callers were not looked for: nothing else to depend on
             roots.extend(mentioning)
-        parts = [f"{file.as_posix()}:{self.content_hash(file)}" for file in self.closure(roots)]
+        parts = [f"{root.as_posix()}:{self.reach_hash(root)}" for root in roots]
         return digest("\n".join([*dependencies.words, *parts]).encode())
 
 

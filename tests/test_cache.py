@@ -174,3 +174,16 @@ def test_fix_does_not_use_the_cache(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout
     assert "eqx.filter" in (root / "train.py").read_text()
     assert check(root)[0] == []  # the fixed file is a new content: analysed again
+
+
+def test_an_edit_reaches_importers_through_an_import_cycle(tmp_path: Path) -> None:
+    """a.py and b.py import each other; b.py imports models.py. Editing models.py must
+    re-analyse a.py, which reaches it only through the cycle."""
+    root = project(tmp_path, {
+        "models.py": MODELS_WITH_FUNCTION,
+        "b.py": "import a\nfrom models import Net\n",
+        "a.py": TRAIN.replace("from models import Net", "import b\nfrom b import Net"),
+    })
+    assert check(root)[0] == ["a.py:8:35: OPT003"]
+    (root / "models.py").write_text(MODELS_ARRAYS_ONLY)
+    assert check(root)[0] == []

@@ -166,14 +166,10 @@ class ProjectIndex:
             return []
         return self.candidate_files(module, from_file)
 
-    def files_mentioning(self, words: tuple[str, ...]) -> list[Path] | None:
-        """The project files whose text has one of `words` (where callers are looked for);
-        None when the project is too large for callers to be looked for."""
-        sources = self._project_sources()
-        if sources is None:
-            return None
-        pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b")
-        return sorted(file for file, text in sources.items() if pattern.search(text))
+    def project_texts(self) -> dict[Path, str] | None:
+        """Every project file's text (where callers are looked for); None when the project is
+        too large for callers to be looked for."""
+        return self._project_sources()
 
     def candidate_files(self, module: str, from_file: str | None) -> list[Path]:
         """The project files `import module` may name, seen from `from_file`."""
