@@ -158,6 +158,11 @@ class Transform:
     adds_weight_decay: bool = False
     # ...only when one of these arguments is given non-zero (their default is 0/None).
     adds_weight_decay_when: tuple[str, ...] = ()
+    # Where a decay-only transformation takes its rate (add_decayed_weights: position 0).
+    weight_decay_arg: ArgPos | None = None
+    # Multiplies the updates by a factor it lowers when the loss stops improving
+    # (reduce_on_plateau): a scale-invariant transformation after it normalises the factor away.
+    plateau_scale: bool = False
 
     # (position, keyword) of mask arguments; position None: keyword only.
     mask_args: tuple[ArgPos, ...] = ()
@@ -397,6 +402,7 @@ _ROWS: list[Transform] = [
         note="clips relative to the params' norm: " + _NOPARAMS),
     _tx("optax.add_decayed_weights", reads_params=True, params_none_ok=_DECAY_NONE_OK,
         adds_weight_decay=True, adds_weight_decay_when=("weight_decay",),
+        weight_decay_arg=(0, "weight_decay"),
         mask_args=((1, "mask"),), mask_callable_pytree_ok=_MASK_OK,
         aliases=(("optax.additive_weight_decay", _v(until="0.1.8")),),
         params_positional_required=True,
@@ -585,7 +591,7 @@ _ROWS: list[Transform] = [
         note="update without obj_fn= or params: ValueError; its output is a Hessian-diagonal "
              "estimate from obj_fn, not a function of the updates"),
     _tx("optax.contrib.reduce_on_plateau", exists=_v("0.1.8"), init_rejects_non_arrays=True,
-        update_requires=("value",),
+        update_requires=("value",), plateau_scale=True,
         older=((_v(until="0.2.2"), (("update_requires", ("loss",)),)),
                (_v(until="0.2.4"), (("init_rejects_non_arrays", False),))),
         note="multiplies the updates by its scale: after a scale-invariant optimizer "
