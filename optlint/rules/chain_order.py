@@ -76,12 +76,12 @@ def display(ctx: RuleContext, found: MisorderedChain, which: int) -> str:
 
 
 def moved_argument(ctx: RuleContext, found: MisorderedChain, source: int,
-                   target: int) -> str | None:
-    """The chain call's code with its part `source` moved to position `target` (before the part
-    now there; len(args) for the end), or None when the parts are not the call's own positional
-    arguments one for one (`*` unpacking, keywords)."""
-    call = found.site.node
-    args = list(call.args)
+                   target: int) -> list[tuple[cst.CSTNode, str]] | None:
+    """Replacements that move the chain call's part `source` to position `target` (before the
+    part now there; len(args) for the end), or None when the parts are not the call's own
+    positional arguments one for one (`*` unpacking, keywords), or a moved argument spans lines
+    (its indentation would not follow it). Each position keeps its comma and whitespace."""
+    args = list(found.site.node.args)
     if (any(arg.star or arg.keyword is not None for arg in args)
             or len(args) != len(found.chain.parts) or not 0 <= source < len(args)
             or not 0 <= target <= len(args)):
@@ -89,9 +89,14 @@ def moved_argument(ctx: RuleContext, found: MisorderedChain, source: int,
     values = [arg.value for arg in args]
     moved = values.pop(source)
     values.insert(target if target <= source else target - 1, moved)
-    # Each position keeps its own comma and whitespace, so the layout stays as written.
-    new_args = [arg.with_changes(value=value) for arg, value in zip(args, values, strict=True)]
-    return ctx.code(call.with_changes(args=new_args))
+    replacements: list[tuple[cst.CSTNode, str]] = []
+    for arg, value in zip(args, values, strict=True):
+        if value is not arg.value:
+            code = ctx.code(value)
+            if "\n" in code or "\r" in code:
+                return None
+            replacements.append((arg.value, code))
+    return replacements or None
 
 
 def same_top(found: MisorderedChain, which: int) -> int | None:

@@ -85,8 +85,7 @@ class ClipAfterOptimizer(Rule):
             targets.add(step.top)
         if len(targets) != 1:
             return None
-        code = moved_argument(ctx, found, source, targets.pop())
-        if code is None:
+        replacements = moved_argument(ctx, found, source, targets.pop())
+        if replacements is None:
             return None
-        return FixPlan("safe", "Clip the gradients before the optimizer",
-                       [(found.site.node, code)])
+        return FixPlan("safe", "Clip the gradients before the optimizer", replacements)

@@ -116,8 +116,7 @@ class DecayAfterScaling(Rule):
                     return None  # the moved part holds more than the decay
                 if step.top == target and (step.table.scale_invariant or step.masked):
                     return None
-        code = moved_argument(ctx, found, source, target)
-        if code is None:
+        replacements = moved_argument(ctx, found, source, target)
+        if replacements is None:
             return None
-        return FixPlan("unsafe", "Decay the weights before the learning-rate scaling",
-                       [(found.site.node, code)])
+        return FixPlan("unsafe", "Decay the weights before the learning-rate scaling", replacements)
