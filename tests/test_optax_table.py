@@ -462,3 +462,14 @@ def test_plateau_scale_is_undone_by_a_scale_invariant_optimizer() -> None:
     before = last_update(optax.chain(plateau(), optax.sign_sgd(lr)))
     after = last_update(optax.chain(optax.sign_sgd(lr), plateau()))
     assert float(before) == pytest.approx(lr) and float(after) < lr / 5
+
+
+def test_decoupled_decay_twin_takes_the_same_arguments() -> None:
+    for row in PRESENT:
+        if row.decoupled_decay is None:
+            continue
+        own = list(signature(row.name).parameters.values())
+        twin = signature(row.decoupled_decay).parameters
+        positional = [p for p in own if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+        assert list(twin)[:len(positional)] == [p.name for p in positional], row.name
+        assert all(p.name in twin for p in own) and "weight_decay" in twin and "mask" in twin

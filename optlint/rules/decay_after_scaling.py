@@ -17,7 +17,8 @@ from collections.abc import Iterator
 import libcst as cst
 
 from optlint.analysis.binding import argument
-from optlint.analysis.optax_model import Step, application_orders
+from optlint.analysis.optax_model import Step, application_orders, holds
+from optlint.analysis.optax_table import behaviour
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule
 from optlint.rules.chain_order import (
@@ -101,6 +102,45 @@ class DecayAfterScaling(Rule):
             yield Finding(node, message, self._fix(ctx, found))
 
     def _fix(self, ctx: RuleContext, found: MisorderedChain) -> FixPlan | None:
+        return self._decoupled(ctx, found) or self._moved(ctx, found)
+
+    def _decoupled(self, ctx: RuleContext, found: MisorderedChain) -> FixPlan | None:
+        """`chain(adam(lr), add_decayed_weights(wd, mask))` -> `chain(adamw(lr, weight_decay=wd,
+        mask=mask))`, where the table names the optimizer's decoupled-decay twin, both calls are
+        the chain's own arguments and the chain call fits on one line."""
+        scaled, decay = found.common(0), found.common(1)
+        if scaled is None or decay is None or decay.masked or scaled.table.decoupled_decay is None:
+            return None
+        version = ctx.versions.get("optax").version
+        twin = behaviour(scaled.table.decoupled_decay, version)
+        if twin is None or holds(twin.exists, version) is False:
+            return None
+        call, optimizer, decayer = found.site.node, scaled.part.call, decay.part.call
+        values = [arg.value for arg in call.args]
+        if (optimizer is None or decayer is None or "\n" in ctx.code(call)
+                or any(arg.star or arg.keyword is not None for arg in call.args)
+                or not any(value is optimizer for value in values)
+                or not any(value is decayer for value in values)
+                or any(arg.star or arg.keyword is not None and arg.keyword.value in (
+                    "weight_decay", "mask") for arg in optimizer.args)
+                or any(arg.star for arg in decayer.args)):
+            return None
+        rate, mask = argument(decayer, 0, "weight_decay"), argument(decayer, 1, "mask")
+        if rate is None or len(decayer.args) != 1 + (mask is not None):
+            return None
+        optax = ctx.import_alias("optax", "optax")
+        own = ctx.code(optimizer)[len(ctx.code(optimizer.func)):].strip()[1:-1].strip()
+        added = [f"weight_decay={ctx.code(rate.value)}"]
+        if mask is not None:
+            added.append(f"mask={ctx.code(mask.value)}")
+        twin_call = f"{optax}{twin.name[len('optax'):]}({', '.join([own.rstrip(','), *added])})"
+        parts = [twin_call if value is optimizer else ctx.code(value)
+                 for value in values if value is not decayer]
+        code = f"{ctx.code(call.func)}({', '.join(parts)})"
+        return FixPlan("unsafe", f"Use {twin.name}, which decays before the learning rate",
+                       [(call, code)], [("optax", optax)])
+
+    def _moved(self, ctx: RuleContext, found: MisorderedChain) -> FixPlan | None:
         """Move the decay before the scaling part, where that part is not scale invariant (sgd,
         scale_by_learning_rate): there the decay is scaled by -learning_rate as intended. Before
         adam the decay would be normalised away, so that case gets no fix."""
