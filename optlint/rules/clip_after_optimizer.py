@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from optlint.analysis.optax_model import Step, application_orders
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 from optlint.rules.chain_order import (
     MisorderedChain,
     display,
@@ -48,6 +48,8 @@ class ClipAfterOptimizer(Rule):
     name = "clip-after-optimizer"
     summary = "A gradient clip chained after the transformation that already produced the update"
     fix_availability = "sometimes"
+    runtime_check = RuntimeCheck("transform", anchors=("chain", "named_chain"),
+                                 probe="chain_order:clip_meets_gradients")
     trigger_words = ("clip",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

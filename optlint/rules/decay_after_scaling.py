@@ -20,7 +20,7 @@ from optlint.analysis.binding import argument
 from optlint.analysis.optax_model import Step, application_orders, holds
 from optlint.analysis.optax_table import behaviour
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 from optlint.rules.chain_order import (
     MisorderedChain,
     display,
@@ -81,6 +81,8 @@ class DecayAfterScaling(Rule):
     name = "decay-after-scaling"
     summary = "add_decayed_weights chained after the learning-rate scaling: the weights grow"
     fix_availability = "sometimes"
+    runtime_check = RuntimeCheck("transform", anchors=("chain", "named_chain"),
+                                 probe="chain_order:decay_shrinks_weights")
     trigger_words = ("add_decayed_weights", "additive_weight_decay")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

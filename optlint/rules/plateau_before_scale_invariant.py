@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 from optlint.analysis.optax_model import Step, application_orders
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 from optlint.rules.chain_order import (
     MisorderedChain,
     display,
@@ -39,6 +39,8 @@ class PlateauBeforeScaleInvariant(Rule):
     name = "plateau-before-scale-invariant"
     summary = "reduce_on_plateau chained before a scale-invariant optimizer, which undoes it"
     fix_availability = "sometimes"
+    runtime_check = RuntimeCheck("transform", anchors=("chain", "named_chain"),
+                                 probe="chain_order:plateau_reduces_step")
     trigger_words = ("reduce_on_plateau",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
