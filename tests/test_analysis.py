@@ -456,3 +456,20 @@ def test_analysis_imports_form_no_cycle() -> None:
     for name in sorted(graph):
         visit(name, ())
     assert "optlint.analysis.inference" in graph and len(graph) > 15
+
+
+def test_application_order_through_lists_wrappers_and_nested_chains() -> None:
+    from optlint.analysis.optax_model import application_orders
+
+    value = infer_last_call_arg("""
+        import optax
+        parts = [optax.adam(1e-3)]
+        parts.insert(0, optax.clip(1.0))
+        inner = optax.chain(optax.inject_hyperparams(optax.sgd)(learning_rate=0.1), unknown())
+        probe(optax.chain(*parts, optax.masked(optax.add_decayed_weights(1e-4), m), inner))
+    """)
+    orders = application_orders(value, "0.2.8")
+    assert orders is not None and len(orders) == 1
+    names = [(step.table.name, step.top, step.masked) if step else None for step in orders[0]]
+    assert names == [("optax.clip", 0, False), ("optax.adam", 1, False),
+                     ("optax.add_decayed_weights", 2, True), ("optax.sgd", 3, False), None]

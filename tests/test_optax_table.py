@@ -436,3 +436,40 @@ def test_aliases() -> None:
     assert behaviour("optax.apply_updates") is None
 
 
+
+
+# ---- facts the chain-order rules read -----------------------------------------------------------
+
+def test_weight_decay_argument_position() -> None:
+    for row in PRESENT:
+        if row.weight_decay_arg is not None:
+            _check_arg(row.name, *row.weight_decay_arg)
+
+
+def test_plateau_scale_is_undone_by_a_scale_invariant_optimizer() -> None:
+    """After a reduction, sign_sgd behind reduce_on_plateau keeps its step; in front, it shrinks."""
+    rows = [row for row in PRESENT if row.plateau_scale]
+    assert [row.name for row in rows] == ["optax.contrib.reduce_on_plateau"]
+    plateau = lambda: contrib.reduce_on_plateau(patience=1, factor=0.1)  # noqa: E731
+
+    def last_update(chain: Any) -> Any:
+        state = chain.init(PARAMS)
+        for _ in range(4):
+            updates, state = chain.update(GRADS, state, PARAMS, value=jnp.asarray(1.0))
+        return jnp.abs(updates["b"]).max()
+
+    lr = 1e-2
+    before = last_update(optax.chain(plateau(), optax.sign_sgd(lr)))
+    after = last_update(optax.chain(optax.sign_sgd(lr), plateau()))
+    assert float(before) == pytest.approx(lr) and float(after) < lr / 5
+
+
+def test_decoupled_decay_twin_takes_the_same_arguments() -> None:
+    for row in PRESENT:
+        if row.decoupled_decay is None:
+            continue
+        own = list(signature(row.name).parameters.values())
+        twin = signature(row.decoupled_decay).parameters
+        positional = [p for p in own if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
+        assert list(twin)[:len(positional)] == [p.name for p in positional], row.name
+        assert all(p.name in twin for p in own) and "weight_decay" in twin and "mask" in twin

@@ -352,8 +352,12 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
                     or func.value.value != name or not site.node.args):
                 continue
             added = self.value_of(site.node.args[-1].value, site.scope, site.order)
-            if func.attr.value in ("append", "insert"):
+            if func.attr.value == "append":
                 items.append(added)
+            elif func.attr.value == "insert":
+                # `insert(0, x)` puts x first; an index that is not a literal keeps x, at the end.
+                where = site.node.args[0].value if len(site.node.args) == 2 else None
+                items.insert(_literal_index(where, len(items)), added)
             elif func.attr.value == "extend":
                 items.extend(added.items if isinstance(added, SequenceValue) else (UNKNOWN,))
         return SequenceValue("list", tuple(items))
@@ -371,6 +375,16 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
         return FunctionValue(node)
 
     # classes ------------------------------------------------------------------------------
+
+
+def _literal_index(expr: cst.BaseExpression | None, length: int) -> int:
+    """Where `list.insert(expr, x)` puts x when `expr` is an integer literal; else the end."""
+    negative = isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus)
+    number = expr.expression if isinstance(expr, cst.UnaryOperation) else expr
+    if not isinstance(number, cst.Integer):
+        return length
+    index = -int(number.value) if negative else int(number.value)
+    return index if index >= 0 else max(length + index, 0)
 
 
 def _is_jit(transform: str) -> bool:

@@ -158,6 +158,14 @@ class Transform:
     adds_weight_decay: bool = False
     # ...only when one of these arguments is given non-zero (their default is 0/None).
     adds_weight_decay_when: tuple[str, ...] = ()
+    # Where a decay-only transformation takes its rate (add_decayed_weights: position 0).
+    weight_decay_arg: ArgPos | None = None
+    # The optimizer taking the same arguments plus decoupled `weight_decay` and `mask`
+    # (adam -> adamw): what `chain(adam(lr), add_decayed_weights(wd))` was meant to be.
+    decoupled_decay: str | None = None
+    # Multiplies the updates by a factor it lowers when the loss stops improving
+    # (reduce_on_plateau): a scale-invariant transformation after it normalises the factor away.
+    plateau_scale: bool = False
 
     # (position, keyword) of mask arguments; position None: keyword only.
     mask_args: tuple[ArgPos, ...] = ()
@@ -273,9 +281,9 @@ _ROWS: list[Transform] = [
          note="multiply_by_parameter_scale=True (default) reads params; init on a function leaf: "
               "AttributeError"),
     _opt("optax.adagrad", note="not scale invariant: initial_accumulator_value=0.1"),
-    _opt("optax.adam", scale_invariant=True,
+    _opt("optax.adam", scale_invariant=True, decoupled_decay="optax.adamw",
          note="never reads params: update(grads, state, unfiltered_model) runs"),
-    _opt("optax.adamax", scale_invariant=True),
+    _opt("optax.adamax", scale_invariant=True, decoupled_decay="optax.adamaxw"),
     _decay_opt("optax.adamaxw", mask=(5, "mask"), scale_invariant=True),
     _decay_opt("optax.adamw", mask=(7, "mask"), scale_invariant=True,
                note="weight_decay=1e-4 by default, so every float leaf decays unless masked; "
@@ -302,7 +310,7 @@ _ROWS: list[Transform] = [
               "drops the line search and the extra arguments"),
     _decay_opt("optax.lion", mask=(5, "mask"), scale_invariant=True,
                note="weight_decay=1e-3 by default; sign-based, so scale invariant; " + _MASK_RENAME),
-    _opt("optax.nadam", exists=_v("0.1.9"), scale_invariant=True),
+    _opt("optax.nadam", exists=_v("0.1.9"), scale_invariant=True, decoupled_decay="optax.nadamw"),
     _decay_opt("optax.nadamw", exists=_v("0.1.9"), mask=(7, "mask"), scale_invariant=True),
     _opt("optax.noisy_sgd", per_param_state=False),
     _opt("optax.novograd", scale_invariant=True, reads_params=True, params_none_ok=NEVER,
@@ -397,6 +405,7 @@ _ROWS: list[Transform] = [
         note="clips relative to the params' norm: " + _NOPARAMS),
     _tx("optax.add_decayed_weights", reads_params=True, params_none_ok=_DECAY_NONE_OK,
         adds_weight_decay=True, adds_weight_decay_when=("weight_decay",),
+        weight_decay_arg=(0, "weight_decay"),
         mask_args=((1, "mask"),), mask_callable_pytree_ok=_MASK_OK,
         aliases=(("optax.additive_weight_decay", _v(until="0.1.8")),),
         params_positional_required=True,
@@ -585,7 +594,7 @@ _ROWS: list[Transform] = [
         note="update without obj_fn= or params: ValueError; its output is a Hessian-diagonal "
              "estimate from obj_fn, not a function of the updates"),
     _tx("optax.contrib.reduce_on_plateau", exists=_v("0.1.8"), init_rejects_non_arrays=True,
-        update_requires=("value",),
+        update_requires=("value",), plateau_scale=True,
         older=((_v(until="0.2.2"), (("update_requires", ("loss",)),)),
                (_v(until="0.2.4"), (("init_rejects_non_arrays", False),))),
         note="multiplies the updates by its scale: after a scale-invariant optimizer "

@@ -6,9 +6,12 @@ from dataclasses import dataclass
 
 from optlint.rules.base import Rule, RuntimeCheck
 from optlint.rules.callable_pytree_mask import CallablePytreeMask
+from optlint.rules.clip_after_optimizer import ClipAfterOptimizer
+from optlint.rules.decay_after_scaling import DecayAfterScaling
 from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
 from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
 from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
+from optlint.rules.plateau_before_scale_invariant import PlateauBeforeScaleInvariant
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
 from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
 
@@ -19,6 +22,9 @@ RULES: list[type[Rule]] = [
     UnfilteredEquinoxModel,
     LinesearchEquinoxModule,
     JaxTransformOnEquinoxModel,
+    ClipAfterOptimizer,
+    DecayAfterScaling,
+    PlateauBeforeScaleInvariant,
 ]
 
 

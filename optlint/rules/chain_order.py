@@ -1,0 +1,105 @@
+"""Shared by the rules about the order of an Optax chain's transformations (OPT008, OPT014,
+OPT017): the chains of the file whose parts meet the updates in a harmful order, and the fix that
+moves one argument of the chain call."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import libcst as cst
+
+from optlint.analysis.index import CallSite
+from optlint.analysis.optax_model import Step, misordered
+from optlint.analysis.optax_table import behaviour
+from optlint.analysis.values import LibraryRef, TransformValue
+from optlint.context import RuleContext
+
+
+@dataclass(frozen=True)
+class MisorderedChain:
+    """A `chain(...)` / `named_chain(...)` call of the file and, for every way it can be built,
+    the two steps met in the wrong order."""
+
+    site: CallSite
+    chain: TransformValue
+    pairs: list[tuple[Step, Step]]
+
+    def common(self, which: int) -> Step | None:
+        """The first (which=0) or second step of the pairs, when every way of building the chain
+        gives the same transformation call there."""
+        steps = [pair[which] for pair in self.pairs]
+        first = steps[0]
+        same = first.part.call is not None and all(
+            step.part.call is first.part.call for step in steps)
+        return first if same else None
+
+
+def misordered_chains(ctx: RuleContext, earlier: Callable[[Step], bool],
+                      later: Callable[[Step], bool],
+                      rest: Callable[[Step | None], bool] | None = None,
+                      ) -> Iterator[MisorderedChain]:
+    version = ctx.versions.get("optax").version
+    for site in ctx.calls():
+        func = ctx.value(site.node.func, site)
+        if not isinstance(func, LibraryRef):
+            continue
+        table = behaviour(func.name)
+        if table is None or not table.wraps_many:
+            continue
+        chain = ctx.value(site.node, site)
+        if not isinstance(chain, TransformValue) or chain.call is not site.node:
+            continue
+        pairs = misordered(chain, version, earlier, later, rest)
+        if pairs:
+            yield MisorderedChain(site, chain, pairs)
+
+
+def flagged_node(ctx: RuleContext, found: MisorderedChain, which: int) -> cst.CSTNode:
+    """The call of the step to report when it is written in this file, else the chain call."""
+    step = found.common(which)
+    if step is not None and step.part.call is not None and in_file(ctx, step.part.call):
+        return step.part.call
+    return found.site.node
+
+
+def in_file(ctx: RuleContext, node: cst.Call) -> bool:
+    return any(site.node is node for site in ctx.calls())
+
+
+def display(ctx: RuleContext, found: MisorderedChain, which: int) -> str:
+    """`optax.adam` under the file's name for optax (`ox.contrib.reduce_on_plateau`); several
+    names joined with "/" when the ways of building the chain differ there."""
+    optax = ctx.import_alias("optax", "optax")
+    names = dict.fromkeys(pair[which].table.name for pair in found.pairs)
+    return "/".join(optax + name[len("optax"):] for name in names)
+
+
+def moved_argument(ctx: RuleContext, found: MisorderedChain, source: int,
+                   target: int) -> list[tuple[cst.CSTNode, str]] | None:
+    """Replacements that move the chain call's part `source` to position `target` (before the
+    part now there; len(args) for the end), or None when the parts are not the call's own
+    positional arguments one for one (`*` unpacking, keywords), or a moved argument spans lines
+    (its indentation would not follow it). Each position keeps its comma and whitespace."""
+    args = list(found.site.node.args)
+    if (any(arg.star or arg.keyword is not None for arg in args)
+            or len(args) != len(found.chain.parts) or not 0 <= source < len(args)
+            or not 0 <= target <= len(args)):
+        return None
+    values = [arg.value for arg in args]
+    moved = values.pop(source)
+    values.insert(target if target <= source else target - 1, moved)
+    replacements: list[tuple[cst.CSTNode, str]] = []
+    for arg, value in zip(args, values, strict=True):
+        if value is not arg.value:
+            code = ctx.code(value)
+            if "\n" in code or "\r" in code:
+                return None
+            replacements.append((arg.value, code))
+    return replacements or None
+
+
+def same_top(found: MisorderedChain, which: int) -> int | None:
+    """The chain part the step `which` comes from, when every way of building agrees."""
+    tops = {pair[which].top for pair in found.pairs}
+    return tops.pop() if len(tops) == 1 else None
