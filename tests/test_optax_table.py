@@ -436,3 +436,29 @@ def test_aliases() -> None:
     assert behaviour("optax.apply_updates") is None
 
 
+
+
+# ---- what states hold ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("row", PRESENT, ids=lambda row: row.name)
+def test_state_attributes(row: Transform) -> None:
+    """`hyperparams`, `b1` and `z` exist on a state exactly where the table says so (a chain's
+    state is a tuple without them), and inner_state names the wrapped transformation's state."""
+    try:
+        state = build(row).init(PARAMS)
+    except (TypeError, AttributeError, ValueError):
+        pytest.skip(f"{row.name} does not init with minimal arguments")
+    for attribute in ("hyperparams", "b1", "z"):
+        assert hasattr(state, attribute) == (attribute in row.state_attributes), (row.name, attribute)
+    for attribute in row.state_attributes:
+        assert hasattr(state, attribute), (row.name, attribute)
+    if row.inner_state:
+        assert hasattr(state, row.inner_state), row.name
+
+
+@pytest.mark.parametrize("row", [row for row in PRESENT if row.float_defaults],
+                         ids=lambda row: row.name)
+def test_float_defaults_match_signature(row: Transform) -> None:
+    parameters = signature(row.name).parameters
+    for name, default in row.float_defaults:
+        assert parameters[name].default == default, (row.name, name)

@@ -185,6 +185,14 @@ class OneOf:
 
 
 @dataclass(frozen=True)
+class StateValue:
+    """An Optax optimizer state: what `optimizer.init(...)` or `optimizer.update(...)[1]` gives,
+    with the optimizer (a TransformValue, or a OneOf of them) that made it."""
+
+    optimizer: Value
+
+
+@dataclass(frozen=True)
 class SequenceValue:
     kind: Literal["tuple", "list"]
     items: tuple[Value, ...]
@@ -204,7 +212,7 @@ class LiteralValue:
 Value = (
     Unknown | ModuleValue | ClassRef | InstanceValue | TransformValue | InjectFactory |
     FunctionValue | PartialValue | LibraryRef | SequenceValue | DictValue | LiteralValue |
-    TransformedFunction | OneOf | ArrayValue | SolverValue
+    TransformedFunction | OneOf | ArrayValue | SolverValue | StateValue
 )
 
 
@@ -250,4 +258,6 @@ def portable(value: Value) -> Value:
         return DictValue(tuple((key, portable(item)) for key, item in value.items))
     if isinstance(value, OneOf):
         return OneOf(tuple(portable(option) for option in value.options))
+    if isinstance(value, StateValue):
+        return StateValue(portable(value.optimizer))
     return value
