@@ -184,6 +184,14 @@ class OneOf:
     options: tuple[Value, ...]
 
 
+@dataclass(frozen=True, eq=False)
+class ScheduleValue:
+    """An Optax schedule (`optax.cosine_decay_schedule(...)`): a function of the step count."""
+
+    name: str
+    call: cst.Call
+
+
 @dataclass(frozen=True)
 class StateValue:
     """An Optax optimizer state: what `optimizer.init(...)` or `optimizer.update(...)[1]` gives,
@@ -212,7 +220,7 @@ class LiteralValue:
 Value = (
     Unknown | ModuleValue | ClassRef | InstanceValue | TransformValue | InjectFactory |
     FunctionValue | PartialValue | LibraryRef | SequenceValue | DictValue | LiteralValue |
-    TransformedFunction | OneOf | ArrayValue | SolverValue | StateValue
+    TransformedFunction | OneOf | ArrayValue | SolverValue | StateValue | ScheduleValue
 )
 
 

@@ -11,6 +11,7 @@ from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxMo
 from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
 from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
+from optlint.rules.hyperparams_path import HyperparamsPath
 
 RULES: list[type[Rule]] = [
     CallablePytreeMask,
@@ -19,6 +20,7 @@ RULES: list[type[Rule]] = [
     UnfilteredEquinoxModel,
     LinesearchEquinoxModule,
     JaxTransformOnEquinoxModel,
+    HyperparamsPath,
 ]
 
 

@@ -16,6 +16,7 @@ from optlint.analysis.values import (
     DictValue,
     InjectFactory,
     OneOf,
+    ScheduleValue,
     SequenceValue,
     StateValue,
     TransformValue,
@@ -27,6 +28,13 @@ from optlint.analysis.values import (
 def inject_hyperparams(call: LibraryCall) -> Value:
     return InjectFactory(call.value(0, "inner_factory"), call.call,
                          static_arg_names(call.arg(1, "static_args")))
+
+
+# Schedules whose names do not say so.
+@handles("optax.exponential_decay", "optax.schedules.exponential_decay")
+@handles_matching(apis.is_optax_schedule)
+def schedule(call: LibraryCall) -> Value:
+    return ScheduleValue(call.name, call.call)
 
 
 @handles_matching(apis.is_optax_transform_factory)
