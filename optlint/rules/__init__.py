@@ -12,6 +12,7 @@ from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
 from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
 from optlint.rules.hyperparams_path import HyperparamsPath
+from optlint.rules.schedule_free_eval import ScheduleFreeEval
 
 RULES: list[type[Rule]] = [
     CallablePytreeMask,
@@ -21,6 +22,7 @@ RULES: list[type[Rule]] = [
     LinesearchEquinoxModule,
     JaxTransformOnEquinoxModel,
     HyperparamsPath,
+    ScheduleFreeEval,
 ]
 
 
