@@ -13,6 +13,7 @@ from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
 from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
 from optlint.rules.hyperparams_path import HyperparamsPath
 from optlint.rules.schedule_free_eval import ScheduleFreeEval
+from optlint.rules.low_precision_hyperparams import LowPrecisionHyperparams
 
 RULES: list[type[Rule]] = [
     CallablePytreeMask,
@@ -23,6 +24,7 @@ RULES: list[type[Rule]] = [
     JaxTransformOnEquinoxModel,
     HyperparamsPath,
     ScheduleFreeEval,
+    LowPrecisionHyperparams,
 ]
 
 
