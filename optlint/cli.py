@@ -9,10 +9,11 @@ import traceback
 import click
 
 from optlint import __version__
-from optlint.pages import page_text
-from optlint.report import FORMATS
-from optlint.rules import all_codes
-from optlint.runner import EXIT_ERROR, CheckRequest, rule_rows, run_check
+from optlint.exits import EXIT_ERROR
+from optlint.report import FORMAT_NAMES
+
+# The runner, the engine and the rules are imported by the commands that need them, so that
+# `--version` and `--help` do not pay for libcst.
 
 
 def _codes(value: str | None) -> list[str]:
@@ -58,9 +59,12 @@ def main() -> None:
 @click.option("--ignore", help="Codes or prefixes to disable.")
 @click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
-@click.option("--output-format", type=click.Choice(sorted(FORMATS)), default="text")
+@click.option("--output-format", type=click.Choice(FORMAT_NAMES), default="text")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: cores).")
-@click.option("--no-cache", is_flag=True, help="Reserved: optlint keeps no cache yet.")
+@click.option("--no-cache", is_flag=True, help="Analyse every file; neither read nor write the "
+              "cache (.optlint_cache/).")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` to every line with a finding "
+              "(keeps existing comments and codes).")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line.")
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this pyproject.toml.")
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings and exit.")
@@ -77,12 +81,15 @@ def main() -> None:
               "does not find failing.")
 def check(paths: tuple[str, ...], fix: bool, unsafe_fixes: bool, diff: bool, show_fixes: bool,
           select: str | None, extend_select: str | None, ignore: str | None, statistics: bool,
-          exit_zero: bool, output_format: str, jobs: int | None, no_cache: bool, quiet: bool,
+          exit_zero: bool, output_format: str, jobs: int | None, no_cache: bool, add_noqa: bool,
+          quiet: bool,
           config: str | None, show_settings: bool, stdin_filename: str | None,
           force_exclude: bool, verbose: bool, optax_version: str | None,
           equinox_version: str | None, jax_version: str | None, preview: bool | None,
           verify: bool) -> None:
     """Check PATHS (default: the current folder) for Equinox + Optax hazards."""
+    from optlint.runner import CheckRequest, run_check
+
     request = CheckRequest(
         paths=list(paths), fix=fix, unsafe_fixes=unsafe_fixes, diff=diff, show_fixes=show_fixes,
         select=_codes(select) if select is not None else None,
@@ -91,7 +98,7 @@ def check(paths: tuple[str, ...], fix: bool, unsafe_fixes: bool, diff: bool, sho
         show_settings=show_settings, stdin_filename=stdin_filename,
         force_exclude=force_exclude, verbose=verbose,
         versions={"optax": optax_version, "equinox": equinox_version, "jax": jax_version},
-        verify=verify, preview=preview)
+        verify=verify, preview=preview, no_cache=no_cache, add_noqa=add_noqa)
     sys.exit(run_check(request))
 
 
@@ -100,6 +107,10 @@ def check(paths: tuple[str, ...], fix: bool, unsafe_fixes: bool, diff: bool, sho
 @click.option("--all", "show_all", is_flag=True, help="List every rule.")
 def rule(code: str | None, show_all: bool) -> None:
     """Print the page of rule CODE, or list every rule with --all."""
+    from optlint.pages import page_text
+    from optlint.rules import all_codes
+    from optlint.runner import rule_rows
+
     if show_all or code is None:
         click.echo(rule_rows())
         return
