@@ -35,7 +35,7 @@ from optlint.analysis.values import (
 )
 from optlint.analysis.walk import walk
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 _INJECT = ("optax.inject_hyperparams", "optax.inject_stateful_hyperparams")
 
@@ -59,6 +59,7 @@ class HyperparamsPath(Rule):
                "where a schedule overwrites it")
     fix_availability = "sometimes"
     trigger_words = ("hyperparams",)
+    runtime_check = RuntimeCheck("expression", probe="optimizer_states:hyperparams_reachable")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         sites = ctx.index.attributes.get("hyperparams", [])
@@ -124,7 +125,7 @@ class HyperparamsPath(Rule):
                           [(use.site.node.value, f"{state_code}{path}")])
         elif len(options) == 1:
             fix = self._fix(ctx, use, injects, getter)
-        return Finding(use.site.node, message, fix)
+        return Finding(use.site.node.value, message, fix)
 
     def _fix(self, ctx: RuleContext, use: _Use, injects: list[TransformValue],
              getter: str | None) -> FixPlan | None:
@@ -164,7 +165,7 @@ class HyperparamsPath(Rule):
                    f"given to inject_hyperparams as a schedule (`{shown}`), which is evaluated "
                    f"at the step count and written over it on every update; to set it by hand, "
                    f"pass a number (and write it before each update)")
-        return Finding(use.write or use.site.node, message)
+        return Finding(use.site.node.value, message)
 
 
 def _options(optimizer: Value) -> list[TransformValue] | None:

@@ -32,7 +32,7 @@ from optlint.analysis.values import (
     TransformValue,
 )
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 _INJECT = ("optax.inject_hyperparams", "optax.inject_stateful_hyperparams")
 _EFFECTS = {
@@ -62,6 +62,9 @@ class LowPrecisionHyperparams(Rule):
                "b2=0.999 is stored as 1.0")
     fix_availability = "sometimes"
     trigger_words = ("inject_hyperparams", "inject_stateful_hyperparams")
+    runtime_check = RuntimeCheck("transform", anchors=("inject_hyperparams",
+                                                       "inject_stateful_hyperparams"),
+                                 probe="optimizer_states:hyperparams_keep_precision")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         reported: set[int] = set()

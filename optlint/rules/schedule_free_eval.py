@@ -20,7 +20,7 @@ from optlint.analysis.optax_model import state_path
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import LibraryRef, OneOf, StateValue, TransformValue
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 _EVAL_PARAMS = LibraryRef("optax.contrib.schedule_free_eval_params")
 
@@ -36,6 +36,7 @@ class ScheduleFreeEval(Rule):
     summary = "schedule_free_eval_params given the state of a chain or wrapper, not the schedule-free state"
     fix_availability = "sometimes"
     trigger_words = ("schedule_free_eval_params",)
+    runtime_check = RuntimeCheck("expression", probe="optimizer_states:schedule_free_evaluates")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for site in ctx.calls():
