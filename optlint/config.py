@@ -94,14 +94,52 @@ def load_settings(config_path: Path | None = None, start: Path | None = None) ->
         table = _optlint_table(_load_toml(config_path), config_path) if config_path else None
     settings = Settings(project_root=root, config_path=config_path)
     if table:
-        apply_table(settings, table, str(config_path))
+        assert config_path is not None
+        dedicated = config_path.name != "pyproject.toml" and _optlint_table(
+            _load_toml(config_path), config_path) is None
+        lines = key_lines(read_bytes(config_path).decode("utf-8", "replace"), dedicated)
+        apply_table(settings, table, _shown(config_path), lines)
     return settings
 
 
-def apply_table(settings: Settings, table: Any, origin: str) -> None:
+_HEADER = re.compile(r"^\s*\[+\s*([^\]]+?)\s*\]+")
+_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
+
+
+def key_lines(text: str, dedicated: bool) -> dict[str, int]:
+    """The line each key of the optlint table is set on (`per-file-ignores`: its first line),
+    so that an error names the line as well as the file."""
+    found: dict[str, int] = {}
+    table = "" if dedicated else None
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = _HEADER.match(line)
+        if header:
+            name = header.group(1).replace(" ", "")
+            table = name if name.startswith("tool.optlint") or dedicated else None
+            if table == "tool.optlint.per-file-ignores" or (dedicated and name == "per-file-ignores"):
+                found.setdefault("per-file-ignores", number)
+            continue
+        key = _KEY.match(line)
+        if key and table in ("tool.optlint", ""):
+            found.setdefault(key.group(1).strip("\"'").split(".")[0], number)
+    return found
+
+
+def _shown(path: Path) -> str:
+    """The path as a user would type it: relative to the current folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def apply_table(settings: Settings, table: Any, path: str,
+                lines: dict[str, int] | None = None) -> None:
     if not isinstance(table, dict):
-        raise ConfigError(f"{origin}: [tool.optlint] must be a table")
+        raise ConfigError(f"{path}: [tool.optlint] must be a table")
     for key, value in table.items():
+        line = (lines or {}).get(key)
+        origin = f"{path}:{line}" if line else path
         if key not in KNOWN_KEYS:
             raise ConfigError(f"{origin}: unknown key '{key}' in [tool.optlint]")
         attribute = key.replace("-", "_")

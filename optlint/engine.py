@@ -239,7 +239,7 @@ def _syntax_error(error: SyntaxError, filename: str) -> Diagnostic:
     """OPT000 where CPython's parser places the error (more precisely than libcst's)."""
     where = Location(error.lineno or 1, error.offset or 1)
     first_line = (error.msg or "invalid syntax").splitlines()[0]
-    return Diagnostic(SYNTAX_ERROR.code, SYNTAX_ERROR.name, f"invalid syntax: {first_line}",
+    return Diagnostic(SYNTAX_ERROR.code, SYNTAX_ERROR.name, f"SyntaxError: {first_line}",
                       filename, where, where)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import json
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ class CheckRequest:
     preview: bool | None = None  # --preview / --no-preview; None: the configuration's
     no_cache: bool = False
     add_noqa: bool = False
+    output_file: str | None = None  # -o: the report goes there instead of stdout
 
 
 def fail(message: str) -> int:
@@ -220,13 +222,19 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
             click.echo(f"Would fix {sum(r.fixes_applied for r in results)} problems "
                        f"in {len(diffs)} files.", err=True)
         return EXIT_ERROR if internal else (EXIT_FINDINGS if diffs else EXIT_CLEAN)
-    output = sys.stderr if stdin_fix else sys.stdout  # stdout carries the fixed source then
-    if request.statistics:
-        output.write(_statistics(diagnostics))
-    else:
-        output.write(writer(request.output_format)(diagnostics))
+    report = (_statistics(diagnostics, request.output_format) if request.statistics
+              else writer(request.output_format)(diagnostics))
     if request.show_fixes and request.fix:
-        output.write(_fixes_applied(results))
+        report += _fixes_applied(results)
+    if request.output_file is not None:
+        try:
+            Path(request.output_file).write_text(report, encoding="utf-8")
+        except OSError as error:
+            click.echo(f"error: cannot write {request.output_file}: {error.strerror or error}",
+                       err=True)
+            internal = True
+    else:  # with `- --fix` stdout carries the fixed source: the report goes to stderr
+        (sys.stderr if stdin_fix else sys.stdout).write(report)
     if not request.quiet:
         click.echo(_summary(request, results, diagnostics), err=True)
     if internal:
@@ -259,9 +267,12 @@ def _summary(request: CheckRequest, results: list[FileResult], remaining: list[D
     return text
 
 
-def _statistics(diagnostics: list[Diagnostic]) -> str:
+def _statistics(diagnostics: list[Diagnostic], output_format: str) -> str:
     counts = Counter((d.code, d.name, d.fix is not None) for d in diagnostics)
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
+    if output_format == "json":
+        return json.dumps([{"code": code, "name": name, "count": count, "fixable": fixable}
+                           for (code, name, fixable), count in rows], indent=2) + "\n"
     return "".join(f"{count:>5}\t{code}\t{'[*]' if fixable else '[ ]'} {name}\n"
                    for (code, name, fixable), count in rows)
 

@@ -11,7 +11,8 @@ from optlint.diagnostics import Diagnostic
 Writer = Callable[[list[Diagnostic]], str]
 
 # --output-format name -> the module under optlint.report whose `render` writes it
-_MODULES = {"text": "text", "json": "json_format", "sarif": "sarif", "github": "github"}
+_MODULES = {"text": "text", "full": "full", "json": "json_format", "sarif": "sarif",
+            "github": "github", "gitlab": "gitlab", "junit": "junit"}
 FORMAT_NAMES = tuple(sorted(_MODULES))
 
 
