@@ -473,3 +473,27 @@ def test_decoupled_decay_twin_takes_the_same_arguments() -> None:
         positional = [p for p in own if p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD]
         assert list(twin)[:len(positional)] == [p.name for p in positional], row.name
         assert all(p.name in twin for p in own) and "weight_decay" in twin and "mask" in twin
+# ---- what states hold ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("row", PRESENT, ids=lambda row: row.name)
+def test_state_attributes(row: Transform) -> None:
+    """`hyperparams`, `b1` and `z` exist on a state exactly where the table says so (a chain's
+    state is a tuple without them), and inner_state names the wrapped transformation's state."""
+    try:
+        state = build(row).init(PARAMS)
+    except (TypeError, AttributeError, ValueError):
+        pytest.skip(f"{row.name} does not init with minimal arguments")
+    for attribute in ("hyperparams", "b1", "z"):
+        assert hasattr(state, attribute) == (attribute in row.state_attributes), (row.name, attribute)
+    for attribute in row.state_attributes:
+        assert hasattr(state, attribute), (row.name, attribute)
+    if row.inner_state:
+        assert hasattr(state, row.inner_state), row.name
+
+
+@pytest.mark.parametrize("row", [row for row in PRESENT if row.float_defaults],
+                         ids=lambda row: row.name)
+def test_float_defaults_match_signature(row: Transform) -> None:
+    parameters = signature(row.name).parameters
+    for name, default in row.float_defaults:
+        assert parameters[name].default == default, (row.name, name)

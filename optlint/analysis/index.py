@@ -73,6 +73,15 @@ class CallSite:
     order: int
 
 
+@dataclass(frozen=True)
+class AttributeSite:
+    """An attribute read or written (`state.hyperparams`), where a rule may ask what it holds."""
+
+    node: cst.Attribute
+    scope: Scope
+    order: int
+
+
 @dataclass
 class FunctionInfo:
     node: cst.FunctionDef | cst.Lambda
@@ -88,6 +97,8 @@ class FileIndex:
     functions: dict[cst.CSTNode, FunctionInfo]
     calls: list[CallSite]
     every_scope: list[Scope] = field(default_factory=list)
+    # Attribute nodes by attribute name (`x.hyperparams` under "hyperparams").
+    attributes: dict[str, list[AttributeSite]] = field(default_factory=dict)
 
     def release(self) -> None:
         """Break the index's reference cycles (a scope holds its bindings, a binding its scope;
@@ -99,6 +110,7 @@ class FileIndex:
             scope.owner = None
         for info in self.classes.values():
             info.attributes = {}
+        self.attributes = {}
 
 
 class _IndexBuilder:
@@ -114,6 +126,7 @@ class _IndexBuilder:
         self.functions: dict[cst.CSTNode, FunctionInfo] = {}
         self.function_stack: list[FunctionInfo] = []
         self.calls: list[CallSite] = []
+        self.attributes: dict[str, list[AttributeSite]] = {}
         self.order = 0
 
     @property
@@ -262,6 +275,12 @@ class _IndexBuilder:
     def visit_Call(self, node: cst.Call) -> None:
         self.calls.append(CallSite(node, self.scope, self._next()))
 
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        # Seen at the order the next event takes (without taking it): a binding made by the
+        # statement this attribute is in comes after it.
+        site = AttributeSite(node, self.scope, self.order + 1)
+        self.attributes.setdefault(node.attr.value, []).append(site)
+
 
 def build_index(module: cst.Module) -> FileIndex:
     builder = _IndexBuilder(module)
@@ -273,4 +292,5 @@ def build_index(module: cst.Module) -> FileIndex:
         functions=builder.functions,
         calls=builder.calls,
         every_scope=builder.every_scope,
+        attributes=builder.attributes,
     )

@@ -18,7 +18,14 @@ from optlint.analysis import apis
 from optlint.analysis.binding import argument
 from optlint.analysis.brains import LibraryCall, library_call
 from optlint.analysis.brains.equinox_leaves import EquinoxLeaves, nn_leaves
-from optlint.analysis.brains.optax_calls import partial_inject, static_arg_names
+from optlint.analysis.brains.optax_calls import (
+    STATE_METHODS,
+    method_result,
+    partial_inject,
+    state_attribute,
+    state_item,
+    static_arg_names,
+)
 from optlint.analysis.helper_calls import HelperCalls
 from optlint.analysis.index import LATER as _LATER
 from optlint.analysis.index import Binding, ClassInfo, FileIndex, Scope
@@ -37,6 +44,7 @@ from optlint.analysis.values import (
     ModuleValue,
     PartialValue,
     SequenceValue,
+    StateValue,
     TransformedFunction,
     TransformValue,
     Value,
@@ -154,6 +162,8 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
         if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
             return UNKNOWN
         key = expr.slice[0].slice.value
+        if isinstance(container, StateValue) and isinstance(key, cst.Integer):
+            return state_item(container, int(key.value))
         if isinstance(container, SequenceValue) and isinstance(key, cst.Integer):
             position = int(key.value)
             if -len(container.items) <= position < len(container.items):
@@ -272,6 +282,8 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
             return base.cls.owner._attribute_of_class(base.cls.info, attr, base.cls.owner)
         if isinstance(base, LibraryRef):
             return LibraryRef(apis.canonical_name(f"{base.name}.{attr}"), base.origin)
+        if isinstance(base, StateValue):
+            return state_attribute(base, attr)
         return UNKNOWN
 
     def _attribute_of_class(self, info: ClassInfo, attr: str, owner: Inference) -> Value:
@@ -304,6 +316,10 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
         if isinstance(func, cst.Attribute) and func.attr.value == "gradient_transformation":
             inner = self.value_of(func.value, scope, order)
             return inner if isinstance(inner, TransformValue) else UNKNOWN
+        if isinstance(func, cst.Attribute) and func.attr.value in STATE_METHODS:
+            result = method_result(self.value_of(func.value, scope, order), func.attr.value)
+            if result is not None:
+                return result
         callee = self.value_of(func, scope, order)
         return self._apply(callee, call, scope, order)
 

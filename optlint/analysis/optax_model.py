@@ -264,3 +264,43 @@ def _first_pair(order: Order, earlier: Callable[[Step], bool], later: Callable[[
             if first is not None and first.top != second.top and earlier(first):
                 return first, second
     return None
+def state_path(optimizer: Value, wanted: Callable[[TransformValue], bool]) -> str | None:
+    """Where the state of the one part of `optimizer` that is `wanted` sits inside the
+    optimizer's state, as code to append to the state's expression: "" (the optimizer itself),
+    "[1]" (a chain's second part), ".inner_opt_state" (what MultiSteps wraps), "[1].inner_state".
+    None when no part or several are wanted, or a step cannot be seen (a chain with a part the
+    analysis does not know, or `*`-unpacked parts, whose positions may shift)."""
+    if not isinstance(optimizer, TransformValue):
+        return None
+    found = [path for path in _state_paths(optimizer, wanted) if path is not None]
+    unseen = None in _state_paths(optimizer, wanted)
+    return found[0] if len(found) == 1 and not unseen else None
+
+
+def _state_paths(optimizer: TransformValue,
+                 wanted: Callable[[TransformValue], bool]) -> list[str | None]:
+    """Paths to every wanted part; None for a wanted part (or an unseen one) without a path."""
+    if wanted(optimizer):
+        return [""]
+    parts = optimizer.parts
+    unseen = any(not isinstance(part, TransformValue) for part in parts)
+    if optimizer.name == "optax.chain":
+        starred = optimizer.call is None or any(arg.star for arg in optimizer.call.args)
+        paths: list[str | None] = []
+        for position, part in enumerate(parts):
+            if isinstance(part, TransformValue):
+                for inner in _state_paths(part, wanted):
+                    paths.append(None if starred or unseen or inner is None
+                                 else f"[{position}]{inner}")
+        return paths + ([None] if unseen else [])
+    row = behaviour(optimizer.name)
+    if row is not None and row.inner_state and len(parts) == 1:
+        if unseen:
+            return [None]
+        assert isinstance(parts[0], TransformValue)
+        return [None if inner is None else f".{row.inner_state}{inner}"
+                for inner in _state_paths(parts[0], wanted)]
+    # Any other wrapper or combinator: its parts' states are where the table does not say.
+    inside = [part for option in parts if isinstance(option, TransformValue)
+              for part in option.walk() if wanted(part)]
+    return [None] * (len(inside) + (1 if unseen else 0))

@@ -186,6 +186,17 @@ class Transform:
     # Arguments inject_hyperparams must be told are static for this optimizer to run under jit.
     inject_static_required: tuple[str, ...] = ()
 
+    # Attributes of the state `init` returns that code reads and rules ask about: `hyperparams`
+    # (inject_hyperparams' state), `b1` and `z` (schedule_free's, which
+    # `contrib.schedule_free_eval_params` reads). A row without them has a state without them
+    # (a chain's is a tuple): checked for every row by tests/test_optax_table.py.
+    state_attributes: tuple[str, ...] = ()
+    # The state attribute holding the wrapped transformation's state (MultiSteps: inner_opt_state).
+    inner_state: str = ""
+    # Float defaults of hyperparameters that low-precision storage changes in meaning (b2=0.999 is
+    # 1.0 in bfloat16, eps=1e-8 is 0.0 in float16): what inject_hyperparams stores in the params'
+    # dtype when no hyperparam_dtype is given. Checked against the signatures by the tests.
+    float_defaults: tuple[tuple[str, float], ...] = ()
     # For wrappers/combinators: how params, masks and state reach the inner transformations.
     passes_params: str = ""
     # One line: the measured fact or evidence, for rule messages and docs.
@@ -634,6 +645,46 @@ _ROWS = [
     if row.name == "optax.lars" else row
     for row in _ROWS
 ]
+
+# What the states hold (state_attributes, inner_state) and the float defaults that low precision
+# changes (float_defaults), added here to keep the rows above short.
+_INJECT_STATE = ("hyperparams", "hyperparams_states", "inner_state", "count")
+_SCHEDULE_FREE_STATE = ("b1", "weight_sum", "step_count", "max_lr", "base_optimizer_state", "z")
+_STATES: dict[str, dict[str, Any]] = {
+    "optax.inject_hyperparams": {"state_attributes": _INJECT_STATE, "inner_state": "inner_state"},
+    "optax.inject_stateful_hyperparams": {"state_attributes": _INJECT_STATE,
+                                          "inner_state": "inner_state"},
+    "optax.MultiSteps": {"inner_state": "inner_opt_state"},
+    "optax.apply_if_finite": {"inner_state": "inner_state"},
+    "optax.contrib.schedule_free": {"state_attributes": _SCHEDULE_FREE_STATE,
+                                    "inner_state": "base_optimizer_state"},
+    "optax.contrib.schedule_free_adamw": {"state_attributes": _SCHEDULE_FREE_STATE},
+    "optax.contrib.schedule_free_sgd": {"state_attributes": _SCHEDULE_FREE_STATE},
+}
+_B2 = ("b2", 0.999)
+_EPS = ("eps", 1e-8)
+_FLOAT_DEFAULTS: dict[str, tuple[tuple[str, float], ...]] = {
+    **{name: (_B2, _EPS) for name in (
+        "optax.adam", "optax.adamax", "optax.adamaxw", "optax.adamw", "optax.amsgrad",
+        "optax.nadam", "optax.nadamw", "optax.optimistic_adam", "optax.optimistic_adam_v2",
+        "optax.radam", "optax.scale_by_adam", "optax.scale_by_adamax", "optax.scale_by_amsgrad",
+        "optax.scale_by_radam", "optax.contrib.momo_adam",
+        "optax.contrib.schedule_free_adamw")},
+    **{name: (_B2, ("eps", 1e-16), ("eps_root", 1e-16)) for name in (
+        "optax.adabelief", "optax.scale_by_belief", "optax.contrib.acprop",
+        "optax.contrib.scale_by_acprop")},
+    **{name: (_EPS,) for name in (
+        "optax.adan", "optax.rmsprop", "optax.scale_by_rms", "optax.scale_by_stddev",
+        "optax.contrib.simplified_ademamix", "optax.contrib.sophia")},
+    **{name: (_B2,) for name in ("optax.lamb", "optax.yogi", "optax.scale_by_yogi")},
+    "optax.contrib.ademamix": (_B2, ("b3", 0.9999), _EPS),
+    "optax.contrib.scale_by_ademamix": (_B2, ("b3", 0.9999), _EPS),
+    "optax.contrib.adopt": (("b2", 0.9999),),
+    "optax.contrib.scale_by_adopt": (("b2", 0.9999),),
+    "optax.contrib.muon": (_EPS, ("adam_b2", 0.999)),
+}
+_ROWS = [replace(row, **_STATES.get(row.name, {}),
+                 float_defaults=_FLOAT_DEFAULTS.get(row.name, ())) for row in _ROWS]
 
 _TABLE: dict[str, Transform] = {row.name: row for row in _ROWS}
 

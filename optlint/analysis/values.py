@@ -184,6 +184,22 @@ class OneOf:
     options: tuple[Value, ...]
 
 
+@dataclass(frozen=True, eq=False)
+class ScheduleValue:
+    """An Optax schedule (`optax.cosine_decay_schedule(...)`): a function of the step count."""
+
+    name: str
+    call: cst.Call
+
+
+@dataclass(frozen=True)
+class StateValue:
+    """An Optax optimizer state: what `optimizer.init(...)` or `optimizer.update(...)[1]` gives,
+    with the optimizer (a TransformValue, or a OneOf of them) that made it."""
+
+    optimizer: Value
+
+
 @dataclass(frozen=True)
 class SequenceValue:
     kind: Literal["tuple", "list"]
@@ -204,7 +220,7 @@ class LiteralValue:
 Value = (
     Unknown | ModuleValue | ClassRef | InstanceValue | TransformValue | InjectFactory |
     FunctionValue | PartialValue | LibraryRef | SequenceValue | DictValue | LiteralValue |
-    TransformedFunction | OneOf | ArrayValue | SolverValue
+    TransformedFunction | OneOf | ArrayValue | SolverValue | StateValue | ScheduleValue
 )
 
 
@@ -250,4 +266,6 @@ def portable(value: Value) -> Value:
         return DictValue(tuple((key, portable(item)) for key, item in value.items))
     if isinstance(value, OneOf):
         return OneOf(tuple(portable(option) for option in value.options))
+    if isinstance(value, StateValue):
+        return StateValue(portable(value.optimizer))
     return value

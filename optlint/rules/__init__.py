@@ -14,6 +14,9 @@ from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.plateau_before_scale_invariant import PlateauBeforeScaleInvariant
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
 from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
+from optlint.rules.hyperparams_path import HyperparamsPath
+from optlint.rules.schedule_free_eval import ScheduleFreeEval
+from optlint.rules.low_precision_hyperparams import LowPrecisionHyperparams
 
 RULES: list[type[Rule]] = [
     CallablePytreeMask,
@@ -25,6 +28,9 @@ RULES: list[type[Rule]] = [
     ClipAfterOptimizer,
     DecayAfterScaling,
     PlateauBeforeScaleInvariant,
+    HyperparamsPath,
+    ScheduleFreeEval,
+    LowPrecisionHyperparams,
 ]
 
 

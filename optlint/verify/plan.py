@@ -223,6 +223,13 @@ class Planner:
             plan.variants.update(transform_variants(self.original, self.fixed, diagnostic))
             return plan
         node = self.original.node_at(diagnostic)
+        if check.builds == "expression":
+            if node is None or not isinstance(node, cst.BaseExpression):
+                plan.variants["original"] = {"unbuildable": "the flagged expression could not "
+                                                            "be found"}
+                return plan
+            plan.variants.update(self.expression_variants(node, diagnostic, check))
+            return plan
         anchor = find_anchor(self.original, node, check) if node is not None else None
         if node is None or anchor is None:
             plan.variants["original"] = {"unbuildable": "the flagged call could not be found"}
@@ -243,9 +250,30 @@ class Planner:
                 else {"unbuildable": "the fixed source has no matching call"})
         return plan
 
-    def variant(self, source: Source, anchor: cst.Call, check: RuntimeCheck,
-                mask_text: str | None) -> dict[str, Any]:
-        roles, extra_end = self.roles(source, anchor, check, mask_text)
+    def expression_variants(self, node: cst.BaseExpression, diagnostic: Diagnostic,
+                            check: RuntimeCheck) -> dict[str, dict[str, Any]]:
+        """The flagged expression as written, and as the fix rewrites it (the fix's edit of
+        exactly the flagged range), each evaluated where the flagged statement stands."""
+        statement = self.original.statement_of(node)
+        variants = {"original": self.variant(
+            self.original, node, check, None,
+            {"flagged": f"lambda: ({self.original.code(node)})"})}
+        if self.fixed is not None and diagnostic.fix is not None:
+            edits = [edit for edit in diagnostic.fix.edits
+                     if (edit.start, edit.end) == (diagnostic.start, diagnostic.end)]
+            number = self.original.number[id(statement)]
+            # A fix that rewrites more than the expression (a read becoming a function call)
+            # has nothing to probe: the original alone is run.
+            if len(edits) == 1 and number < len(self.fixed.statements):
+                variants["fixed"] = self.variant(
+                    self.fixed, self.fixed.statements[number], check, None,
+                    {"flagged": f"lambda: ({edits[0].content})"})
+        return variants
+
+    def variant(self, source: Source, anchor: cst.CSTNode, check: RuntimeCheck,
+                mask_text: str | None, given: dict[str, str] | None = None) -> dict[str, Any]:
+        roles, extra_end = (given, None) if given is not None else self.roles(
+            source, anchor, check, mask_text)  # type: ignore[arg-type]
         statement = source.statement_of(anchor)
         layers, values = self.layers(source, statement, extra_end)
         expressions = {role: cst.parse_expression(text) for role, text in roles.items()}

@@ -12,9 +12,13 @@ from optlint.analysis.binding import argument
 from optlint.analysis.brains.registry import LibraryCall, handles, handles_matching
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import (
+    UNKNOWN,
     DictValue,
     InjectFactory,
+    OneOf,
+    ScheduleValue,
     SequenceValue,
+    StateValue,
     TransformValue,
     Value,
 )
@@ -24,6 +28,13 @@ from optlint.analysis.values import (
 def inject_hyperparams(call: LibraryCall) -> Value:
     return InjectFactory(call.value(0, "inner_factory"), call.call,
                          static_arg_names(call.arg(1, "static_args")))
+
+
+# Schedules whose names do not say so.
+@handles("optax.exponential_decay", "optax.schedules.exponential_decay")
+@handles_matching(apis.is_optax_schedule)
+def schedule(call: LibraryCall) -> Value:
+    return ScheduleValue(call.name, call.call)
 
 
 @handles_matching(apis.is_optax_transform_factory)
@@ -80,3 +91,48 @@ def static_arg_names(arg: cst.Arg | None) -> tuple[str, ...] | None:
     if len(names) != len(elements) or not all(isinstance(name, str) for name in names):
         return None
     return tuple(str(name) for name in names)
+
+
+# The methods of an optimizer whose results carry its state: `init` gives the state, `update`
+# the pair (updates, state).
+STATE_METHODS = ("init", "update")
+
+
+def method_result(optimizer: Value, method: str) -> Value | None:
+    """What `optimizer.init(...)` / `optimizer.update(...)` gives, for an optimizer the analysis
+    sees (every branch of a OneOf a transformation); None otherwise."""
+    options = optimizer.options if isinstance(optimizer, OneOf) else (optimizer,)
+    if not options or not all(isinstance(option, TransformValue) for option in options):
+        return None
+    state = StateValue(optimizer)
+    return state if method == "init" else SequenceValue("tuple", (UNKNOWN, state))
+
+
+def state_item(state: StateValue, position: int) -> Value:
+    """`state[i]` of a chain's state (a tuple of its parts' states, in order): that part's state,
+    when every part is a transformation the analysis sees (an unknown or `*`-unpacked part would
+    shift the positions)."""
+    chain = state.optimizer
+    if not isinstance(chain, TransformValue) or chain.name != "optax.chain":
+        return UNKNOWN
+    parts = chain.parts
+    if not parts or not all(isinstance(part, TransformValue) for part in parts):
+        return UNKNOWN
+    if chain.call is not None and any(arg.star for arg in chain.call.args):
+        return UNKNOWN
+    if -len(parts) <= position < len(parts):
+        return StateValue(parts[position])
+    return UNKNOWN
+
+
+def state_attribute(state: StateValue, attribute: str) -> Value:
+    """`state.inner_opt_state` and the like: the wrapped transformation's state, where the table
+    names the attribute that holds it."""
+    wrapper = state.optimizer
+    if not isinstance(wrapper, TransformValue) or len(wrapper.parts) != 1:
+        return UNKNOWN
+    row = behaviour(wrapper.name)
+    if row is None or not row.inner_state or row.inner_state != attribute:
+        return UNKNOWN
+    inner = wrapper.parts[0]
+    return StateValue(inner) if isinstance(inner, TransformValue) else UNKNOWN

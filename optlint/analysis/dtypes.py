@@ -1,0 +1,177 @@
+"""Whether an expression's floating-point arrays are all of one low-precision dtype (bfloat16 or
+float16), read from the code that makes them: `.astype(jnp.bfloat16)`, a `dtype=` given to a
+jax.numpy / jax.random constructor or an `eqx.nn` layer, `jax.tree.map(lambda x:
+x.astype(jnp.bfloat16), ...)`, `optax.tree.cast(tree, jnp.bfloat16)`, and names, `eqx.filter`,
+dicts and lists of those. Anything else (a parameter, a model class, a cast applied to only some
+leaves) is unknown: None.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis.binding import argument
+from optlint.analysis.index import LATER, Scope
+from optlint.analysis.values import FunctionValue, LibraryRef
+
+if TYPE_CHECKING:
+    from optlint.analysis.inference import Inference
+
+LOW_PRECISION = {
+    "jax.numpy.bfloat16": "bfloat16", "jax.numpy.float16": "float16",
+    "jax.numpy.half": "float16", "numpy.float16": "float16", "numpy.half": "float16",
+    "ml_dtypes.bfloat16": "bfloat16", "jax.dtypes.bfloat16": "bfloat16",
+}
+_STRINGS = {"bfloat16": "bfloat16", "float16": "float16"}
+_TREE_MAPS = {"jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map"}
+_TREE_CASTS = {"optax.tree.cast", "optax.tree_utils.tree_cast"}
+_FILTERS = {"equinox.filter"}
+_CONSTRUCTOR_PREFIXES = ("jax.numpy.", "jax.random.", "equinox.nn.")
+_MAX_DEPTH = 12
+
+
+def dtype_name(inference: Inference, expr: cst.BaseExpression) -> str | None:
+    """"bfloat16" / "float16" for `jnp.bfloat16`, `"bfloat16"`; None for anything else."""
+    if isinstance(expr, cst.SimpleString):
+        value = expr.evaluated_value
+        return _STRINGS.get(value) if isinstance(value, str) else None
+    qualified = inference.qualify(expr)
+    return LOW_PRECISION.get(qualified) if qualified is not None else None
+
+
+def low_precision(inference: Inference, expr: cst.BaseExpression, scope: Scope,
+                  order: int, depth: int = 0) -> tuple[str, cst.CSTNode] | None:
+    """The low-precision dtype every float leaf of `expr` has, with the node that makes it so."""
+    if depth > _MAX_DEPTH:
+        return None
+    if isinstance(expr, cst.Name):
+        return _from_name(inference, expr.value, scope, order, depth)
+    if isinstance(expr, (cst.Dict, cst.List, cst.Tuple)):
+        items = [element.value for element in expr.elements
+                 if isinstance(element, (cst.DictElement, cst.Element))]
+        if not items or len(items) != len(expr.elements):
+            return None
+        found = [low_precision(inference, item, scope, order, depth + 1) for item in items]
+        names = {item[0] for item in found if item is not None}
+        if None in found or len(names) != 1:
+            return None
+        return found[0]
+    if not isinstance(expr, cst.Call):
+        return None
+    func = expr.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "astype" and expr.args:
+        dtype = dtype_name(inference, expr.args[0].value)
+        return (dtype, expr) if dtype is not None else None
+    qualified = inference.qualify(func)
+    if qualified is None:
+        return _module_class(inference, expr, scope, order, depth)
+    if qualified in _TREE_MAPS and len(expr.args) >= 2:
+        dtype = _casting_lambda(inference, expr.args[0].value)
+        return (dtype, expr) if dtype is not None else None
+    if qualified in _TREE_CASTS:
+        given = argument(expr, 1, "dtype")
+        dtype = dtype_name(inference, given.value) if given is not None else None
+        return (dtype, expr) if dtype is not None else None
+    if qualified in _FILTERS and expr.args:
+        return low_precision(inference, expr.args[0].value, scope, order, depth + 1)
+    if qualified.startswith(_CONSTRUCTOR_PREFIXES):
+        given = argument(expr, None, "dtype")
+        dtype = dtype_name(inference, given.value) if given is not None else None
+        return (dtype, expr) if dtype is not None else None
+    return None
+
+
+def _module_class(inference: Inference, call: cst.Call, scope: Scope, order: int,
+                  depth: int) -> tuple[str, cst.CSTNode] | None:
+    """An Equinox module of the checked code whose `__init__` makes every array field in one
+    low-precision dtype (`self.linear = eqx.nn.Linear(..., dtype=jnp.bfloat16)`)."""
+    value = inference.value_of(call, scope, order)
+    cls = getattr(value, "cls", None)
+    if cls is None or getattr(value, "derived_by", "") is not None:
+        return None
+    info, owner = cls.info, cls.owner
+    if not info.attributes:
+        return None
+    for name, field in info.fields.items():
+        if name not in info.attributes and not (
+                field.default is not None and _not_array(owner, field.default, info.scope)):
+            return None
+    found: list[tuple[str, cst.CSTNode] | None] = []
+    for bindings in info.attributes.values():
+        binding = bindings[-1]
+        if binding.value is None or binding.scope is None or binding.path:
+            return None
+        if _not_array(owner, binding.value, binding.scope, binding.order):
+            continue
+        found.append(low_precision(owner, binding.value, binding.scope, binding.order,
+                                   depth + 1))
+    names = {item[0] for item in found if item is not None}
+    if not found or None in found or len(names) != 1:
+        return None
+    return found[0]
+
+
+def _not_array(inference: Inference, expr: cst.BaseExpression, scope: Scope,
+               order: int = LATER) -> bool:
+    """A literal or a function: a field value that is no array leaf."""
+    if isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString, cst.Lambda)) or (
+            isinstance(expr, cst.Name) and expr.value in ("True", "False", "None")):
+        return True
+    if isinstance(expr, cst.Call):
+        return False
+    return isinstance(inference.value_of(expr, scope, order), (LibraryRef, FunctionValue))
+
+
+def _from_name(inference: Inference, name: str, scope: Scope, order: int,
+               depth: int) -> tuple[str, cst.CSTNode] | None:
+    binding = inference._lookup(name, scope, order)
+    if binding is None or binding.kind != "assign" or binding.value is None or binding.path:
+        return None
+    return low_precision(inference, binding.value, binding.scope or scope, binding.order,
+                         depth + 1)
+
+
+def _casting_lambda(inference: Inference, func: cst.BaseExpression) -> str | None:
+    """`lambda x: x.astype(D)`, or `lambda x: x.astype(D) if <test> else x` (floats only)."""
+    if not isinstance(func, cst.Lambda) or len(func.params.params) != 1:
+        return None
+    param = func.params.params[0].name.value
+    body = func.body
+    if isinstance(body, cst.IfExp):
+        if not (isinstance(body.orelse, cst.Name) and body.orelse.value == param
+                and _every_float(inference, body.test, param)):
+            return None
+        body = body.body
+    if (isinstance(body, cst.Call) and isinstance(body.func, cst.Attribute)
+            and body.func.attr.value == "astype" and isinstance(body.func.value, cst.Name)
+            and body.func.value.value == param and body.args):
+        return dtype_name(inference, body.args[0].value)
+    return None
+
+
+_FLOAT_TESTS = {"equinox.is_inexact_array", "equinox.is_array", "equinox.is_array_like",
+                "equinox.is_inexact_array_like"}
+_FLOAT_KINDS = {"jax.numpy.floating", "jax.numpy.inexact", "numpy.floating", "numpy.inexact"}
+_ARRAY_TYPES = {"jax.Array", "jax.numpy.ndarray"}
+
+
+def _every_float(inference: Inference, test: cst.BaseExpression, param: str) -> bool:
+    """Whether `test` holds for every float array leaf: `eqx.is_inexact_array(x)`,
+    `jnp.issubdtype(x.dtype, jnp.floating)`, `isinstance(x, jax.Array)`."""
+    if not isinstance(test, cst.Call) or not test.args:
+        return False
+    first = test.args[0].value
+    name = inference.qualify(test.func)
+    if name in _FLOAT_TESTS:
+        return isinstance(first, cst.Name) and first.value == param
+    if name in ("jax.numpy.issubdtype", "numpy.issubdtype") and len(test.args) == 2:
+        kind = inference.qualify(test.args[1].value)
+        return (isinstance(first, cst.Attribute) and first.attr.value == "dtype"
+                and isinstance(first.value, cst.Name) and first.value.value == param
+                and kind in _FLOAT_KINDS)
+    if isinstance(test.func, cst.Name) and test.func.value == "isinstance" and len(test.args) == 2:
+        return (isinstance(first, cst.Name) and first.value == param
+                and inference.qualify(test.args[1].value) in _ARRAY_TYPES)
+    return False

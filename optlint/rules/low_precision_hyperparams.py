@@ -1,0 +1,200 @@
+"""OPT018 low-precision-hyperparams: `inject_hyperparams(...)` without `hyperparam_dtype` for
+params that are all bfloat16 or float16.
+
+Without `hyperparam_dtype`, inject_hyperparams stores every float hyperparameter in the params'
+dtype (the first leaf's dtype up to optax 0.2.7, the highest one from 0.2.8). In bfloat16,
+`b2=0.999` is exactly 1.0: Adam's second-moment average never moves from zero and its bias
+correction divides by 1 - 1**t = 0, so every update is NaN from the first step (measured on optax
+0.2.8). In float16, `eps=1e-8` is 0.0: an update is NaN wherever a gradient is exactly zero.
+`hyperparam_dtype=jnp.float32` (every optax version) keeps them.
+
+Reported only where the params given to `init` are proven low precision (`astype`, a `dtype=` on
+the constructors, a casting `tree.map`) and some hyperparameter, given or by its default, changes
+meaning (becomes 1.0 or 0.0); mixed precision that keeps float32 params is not reported.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator
+
+import libcst as cst
+
+from optlint.analysis.binding import argument
+from optlint.analysis.dtypes import low_precision
+from optlint.analysis.index import CallSite
+from optlint.analysis.optax_table import behaviour
+from optlint.analysis.values import (
+    InjectFactory,
+    LibraryRef,
+    OneOf,
+    PartialValue,
+    TransformValue,
+)
+from optlint.context import RuleContext
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
+
+_INJECT = ("optax.inject_hyperparams", "optax.inject_stateful_hyperparams")
+_EFFECTS = {
+    ("b2", 1.0): ", so the second-moment average never moves (measured with adam: NaN updates "
+                 "from the first step)",
+    ("eps", 0.0): ", so an update is NaN wherever a gradient is exactly 0 (0/0; measured with "
+                  "adam)",
+}
+
+
+def rounded(value: float, dtype: str) -> float:
+    """`value` stored in bfloat16 or float16 (round to nearest even)."""
+    if dtype == "float16":
+        try:
+            return float(struct.unpack("<e", struct.pack("<e", value))[0])
+        except OverflowError:
+            return float("inf")
+    bits = struct.unpack("<I", struct.pack("<f", value))[0]
+    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return float(struct.unpack("<f", struct.pack("<I", bits))[0])
+
+
+class LowPrecisionHyperparams(Rule):
+    code = "OPT018"
+    name = "low-precision-hyperparams"
+    summary = ("inject_hyperparams without hyperparam_dtype for bfloat16/float16 params: "
+               "b2=0.999 is stored as 1.0")
+    fix_availability = "sometimes"
+    trigger_words = ("inject_hyperparams", "inject_stateful_hyperparams")
+    runtime_check = RuntimeCheck("transform", anchors=("inject_hyperparams",
+                                                       "inject_stateful_hyperparams"),
+                                 probe="optimizer_states:hyperparams_keep_precision")
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        reported: set[int] = set()
+        for site in ctx.calls():
+            func = site.node.func
+            if not (isinstance(func, cst.Attribute) and func.attr.value == "init"
+                    and site.node.args):
+                continue
+            optimizer = ctx.value(func.value, site)
+            options = optimizer.options if isinstance(optimizer, OneOf) else (optimizer,)
+            injects = [part for option in options if isinstance(option, TransformValue)
+                       for part in option.walk() if part.name in _INJECT]
+            if not injects:
+                continue
+            params = site.node.args[0].value
+            dtype = low_precision(ctx.inference, params, site.scope, site.order)
+            if dtype is None:
+                continue
+            for inject in injects:
+                if inject.call is None or id(inject.call) in reported:
+                    continue
+                finding = self._finding(ctx, inject, dtype, params)
+                if finding is not None:
+                    reported.add(id(inject.call))
+                    yield finding
+
+    def _finding(self, ctx: RuleContext, inject: TransformValue, dtype: tuple[str, cst.CSTNode],
+                 params: cst.BaseExpression) -> Finding | None:
+        assert inject.call is not None
+        site = _site_of(ctx, inject.call)
+        if site is None:
+            return None  # built in another file: its call is not ours to edit
+        factory = ctx.value(inject.call.func, site)
+        if isinstance(factory, PartialValue) and isinstance(factory.func, InjectFactory):
+            factory = factory.func
+        if not isinstance(factory, InjectFactory) or factory.call is None:
+            return None
+        if _given(factory.call, "hyperparam_dtype"):
+            return None
+        changed = _changed(inject.call, factory, dtype[0])
+        if not changed:
+            return None
+        name, value, stored = changed[0]
+        effect = _EFFECTS.get((name, stored), "")
+        more = f" (and {', '.join(f'{n}={v:g} becomes {s:g}' for n, v, s in changed[1:])})" if (
+            len(changed) > 1) else ""
+        where = ctx.code(params)
+        cause = " ".join(ctx.code(dtype[1]).split())
+        cause = cause if len(cause) <= 50 else cause[:47] + "..."
+        message = (f"inject_hyperparams stores its hyperparameters in the params' dtype, and "
+                   f"`{where}` is {dtype[0]} (`{cause}`): {name}={value:g} becomes exactly "
+                   f"{stored:g}{effect}{more}; add hyperparam_dtype=jnp.float32")
+        jnp = ctx.import_alias("jax.numpy", "jnp")
+        fix = FixPlan("safe", f"Add hyperparam_dtype={jnp}.float32",
+                      [(factory.call, _with_keyword(ctx, factory.call, "hyperparam_dtype",
+                                                    f"{jnp}.float32"))],
+                      [("jax.numpy", jnp)])
+        return Finding(factory.call, message, fix)
+
+
+def _changed(call: cst.Call, factory: InjectFactory,
+             dtype: str) -> list[tuple[str, float, float]]:
+    """The float hyperparameters (given as literals, or the inner factory's defaults from the
+    table) whose stored value becomes 1.0 or 0.0 in `dtype`."""
+    values: dict[str, float] = {}
+    inner = factory.inner
+    if isinstance(inner, LibraryRef):
+        row = behaviour(inner.name)
+        if row is not None:
+            values.update(row.float_defaults)
+    static = factory.static_args or ()
+    for arg in call.args:
+        if arg.keyword is None:
+            continue
+        number = _number(arg.value)
+        name = arg.keyword.value
+        if number is not None:
+            values[name] = number
+        else:
+            values.pop(name, None)  # given otherwise: a schedule, a name
+    changed = []
+    for name, value in values.items():
+        if name in static or value in (0.0, 1.0):
+            continue
+        stored = rounded(value, dtype)
+        if stored in (0.0, 1.0):
+            changed.append((name, value, stored))
+    return changed
+
+
+def _number(expr: cst.BaseExpression) -> float | None:
+    sign = 1.0
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        sign, expr = -1.0, expr.expression
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        try:
+            return sign * float(expr.value.replace("_", ""))
+        except ValueError:
+            return None
+    return None
+
+
+def _given(call: cst.Call, name: str) -> bool:
+    if any(arg.star for arg in call.args):
+        return True  # `**kwargs` may give it
+    return argument(call, 2, name) is not None if _is_inject(call) else (
+        argument(call, None, name) is not None)
+
+
+def _is_inject(call: cst.Call) -> bool:
+    func = call.func
+    return isinstance(func, (cst.Attribute, cst.Name)) and (
+        (func.attr.value if isinstance(func, cst.Attribute) else func.value) in (
+            "inject_hyperparams", "inject_stateful_hyperparams"))
+
+
+def _with_keyword(ctx: RuleContext, call: cst.Call, name: str, code: str) -> str:
+    args = list(call.args)
+    if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
+        args[-1] = args[-1].with_changes(
+            comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    args.append(cst.Arg(cst.parse_expression(code), keyword=cst.Name(name),
+                        equal=cst.AssignEqual(cst.SimpleWhitespace(""),
+                                              cst.SimpleWhitespace(""))))
+    return ctx.code(call.with_changes(args=args))
+
+
+def _site_of(ctx: RuleContext, call: cst.Call) -> CallSite | None:
+    for site in ctx.calls():
+        if site.node is call:
+            return site
+    return None
+
