@@ -11,6 +11,8 @@ from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxMo
 from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
 from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
+from optlint.rules.is_array_like_filter import IsArrayLikeFilter
+from optlint.rules.filtered_model_as_model import FilteredModelAsModel
 
 RULES: list[type[Rule]] = [
     CallablePytreeMask,
@@ -19,6 +21,8 @@ RULES: list[type[Rule]] = [
     UnfilteredEquinoxModel,
     LinesearchEquinoxModule,
     JaxTransformOnEquinoxModel,
+    IsArrayLikeFilter,
+    FilteredModelAsModel,
 ]
 
 
