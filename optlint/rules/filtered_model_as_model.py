@@ -65,8 +65,7 @@ class FilteredModelAsModel(Rule):
             fields = "any non-array fields it has (its fields could not all be resolved)"
         message = (f"`{ctx.code(called.func)}` is called as Equinox module {model.class_name}, "
                    f"but it was {how} `{ctx.code(filter_call.func)}(...)`'s arrays without "
-                   f"`{eqx}.combine`: {fields} are None there, so it silently computes "
-                   f"something else (a None switch reads as False) or raises TypeError; "
+                   f"`{eqx}.combine`: {fields} are None there, so {_harm(model)}; "
                    f"recombine with `{eqx}.combine(..., {source or 'model'})`")
         fix = None
         if rebuilt is not None and source is not None:
@@ -75,6 +74,12 @@ class FilteredModelAsModel(Rule):
                           [("equinox", eqx)])
         unseen = None if model.leaves.non_array else "which of the module's fields are not arrays"
         return Finding(anchor, message, fix, unproven=unseen)
+
+
+def _harm(model: ModuleValue) -> str:
+    if model.leaves.kind == "callable":
+        return "calling it raises TypeError ('NoneType' object is not callable)"
+    return "it silently computes something else (a None switch reads as False) or raises TypeError"
 
 
 def _filter_of(ctx: RuleContext, value: ModuleValue) -> tuple[cst.Call, ModuleValue] | None:

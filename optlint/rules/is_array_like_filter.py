@@ -24,7 +24,6 @@ from optlint.analysis.optax_model import (
 from optlint.analysis.values import ModuleValue, TransformValue, Value, proven_leaves
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule
-from optlint.rules.phrases import leaves_phrase
 
 _FILTERS = ("equinox.filter", "equinox.partition")
 
@@ -83,16 +82,24 @@ class IsArrayLikeFilter(Rule):
         part = python_scalar_failer(optimizer) if method == "init" else None
         who = f"`{part}`" if part else _optimizer_phrase(optimizer)
         if method == "init":
-            harm = (f"{who} keeps state for them, and their gradients are None "
-                    f"(`{eqx}.filter_grad`), so its `update` raises ValueError (pytree "
+            harm = (f"{who} keeps state for them but their gradients are None "
+                    f"(`{eqx}.filter_grad`), so training raises (`update`: ValueError, pytree "
                     f"structure error)")
         else:
             harm = f"{who} reads params in `update` and raises on their None gradients"
-        message = (f"`{ctx.code(made_by.func)}(..., {ctx.code(spec)})` hands `{method}` the "
-                   f"Python scalars of Equinox module {model.class_name}, which "
-                   f"{leaves_phrase(model)}: {harm}; filter with `{eqx}.is_inexact_array`")
-        fix = FixPlan("safe", f"Filter with `{eqx}.is_inexact_array`",
-                      [(spec, f"{eqx}.is_inexact_array")], [("equinox", eqx)])
+        if model.leaves.kind == "scalar":
+            kept = (f"keeps the Python scalars of {model.class_name}"
+                    + (f" ({model.leaves.reason})" if model.leaves.reason else ""))
+        else:
+            kept = (f"keeps any Python scalars of {model.class_name} (its fields could not all "
+                    f"be resolved)")
+        message = (f"`{ctx.code(made_by.func)}(..., {ctx.code(spec)})` {kept} in the params "
+                   f"given to `{method}`: {harm}; filter with `{eqx}.is_inexact_array`")
+        # `qx.is_array_like` keeps its module's spelling; a from-import uses the file's alias.
+        prefix = ctx.code(spec.value) if isinstance(spec, cst.Attribute) else eqx
+        fix = FixPlan("safe", f"Filter with `{prefix}.is_inexact_array`",
+                      [(spec, f"{prefix}.is_inexact_array")],
+                      [] if isinstance(spec, cst.Attribute) else [("equinox", eqx)])
         unseen = None
         if model.leaves.kind != "scalar" or not proven_leaves(model):
             unseen = ("which of the module's fields are Python scalars without gradients"
