@@ -23,7 +23,7 @@ from optlint.analysis.optax_model import (
 )
 from optlint.analysis.values import ModuleValue, TransformValue, Value, proven_leaves
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 _FILTERS = ("equinox.filter", "equinox.partition")
 
@@ -34,6 +34,9 @@ class IsArrayLikeFilter(Rule):
     summary = ("`eqx.filter(model, eqx.is_array_like)` gives an optimizer the model's Python "
                "scalars, whose gradients are None")
     fix_availability = "always"
+    # The default params exercise trains with gradients of the arrays only (None at the Python
+    # scalars, as eqx.filter_grad gives): the original raises in `update`, the fix runs.
+    runtime_check = RuntimeCheck("params", anchors=("init", "update"))
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         optax_version = ctx.versions.get("optax").version
