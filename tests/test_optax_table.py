@@ -436,3 +436,20 @@ def test_aliases() -> None:
     assert behaviour("optax.apply_updates") is None
 
 
+
+
+@pytest.mark.parametrize("name", ["optax.adam", "optax.adamw", "optax.lion", "optax.sgd",
+                                  "optax.rmsprop", "optax.adafactor"])
+def test_python_scalars_with_none_gradients(name: str) -> None:
+    """eqx.filter(model, eqx.is_array_like) with eqx.filter_grad gradients: Python scalar params
+    leaves (Dropout's p and inference) whose gradients are None."""
+    row = installed(name)
+    tx = build(row)
+    params = {**PARAMS, "p": 0.1, "inference": False}
+    try:
+        state = tx.init(params)
+        tx.update({**GRADS, "p": None, "inference": None}, state, params)
+        ran = True
+    except (TypeError, ValueError, AttributeError):
+        ran = False
+    assert ran == (not row.python_scalars_fail), name
