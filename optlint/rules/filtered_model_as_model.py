@@ -18,7 +18,7 @@ from optlint.analysis import apis
 from optlint.analysis.binding import argument
 from optlint.analysis.values import ModuleValue
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 _FILTERS = ("equinox.filter", "equinox.partition")
 _TREE_MAP = "jax.tree_util.tree_map"
@@ -30,6 +30,9 @@ class FilteredModelAsModel(Rule):
     summary = ("a model rebuilt from `eqx.filter`'s arrays without `eqx.combine` is called: its "
                "non-array fields are None")
     fix_availability = "sometimes"
+    # The rebuilt expression is evaluated; the probe reports the fields it holds None in.
+    runtime_check = RuntimeCheck("value", anchors=("tree_map", "map", "tree_at"),
+                                 probe="filtered_fields:no_missing_fields")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         reported: set[int] = set()

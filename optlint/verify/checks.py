@@ -165,7 +165,11 @@ def build(variant: dict[str, Any], filename: str) -> tuple[dict[str, Any], list[
     start, namespace = resume(statements, variant["bindings"], namespace)
     for done, statement in enumerate(statements[start:], start + 1):
         try:
-            exec(compile(statement["code"], filename, "exec"), namespace)  # noqa: S102
+            # dont_inherit: this file's `from __future__ import annotations` must not turn the
+            # checked code's class annotations into strings (dataclasses then look the class's
+            # module up in sys.modules, where the harness namespace is not).
+            code = compile(statement["code"], filename, "exec", dont_inherit=True)
+            exec(code, namespace)  # noqa: S102
             if not standins:  # a namespace holding a stand-in is not for sharing
                 remember(statements[:done], variant["bindings"], namespace)
         except Exception as error:
