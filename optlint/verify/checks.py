@@ -156,6 +156,10 @@ def build(variant: dict[str, Any], filename: str) -> tuple[dict[str, Any], list[
     namespace: dict[str, Any] = {"__name__": "__optlint_harness__", "__file__": filename,
                                  "__builtins__": builtins, "__optlint_like__": params_like,
                                  "__optlint_standin_params__": standin_params}
+    # The slice's statements are compiled under this file's `from __future__ import
+    # annotations`, so a class's annotations are strings, and dataclasses (an eqx.Module field
+    # annotated `bool`) look the class's module up in sys.modules: give it one.
+    sys.modules.setdefault(namespace["__name__"], types.ModuleType(namespace["__name__"]))
     standins = []
     for name, kind in variant["bindings"].items():
         namespace[name] = standin_value(kind)
@@ -165,11 +169,7 @@ def build(variant: dict[str, Any], filename: str) -> tuple[dict[str, Any], list[
     start, namespace = resume(statements, variant["bindings"], namespace)
     for done, statement in enumerate(statements[start:], start + 1):
         try:
-            # dont_inherit: this file's `from __future__ import annotations` must not turn the
-            # checked code's class annotations into strings (dataclasses then look the class's
-            # module up in sys.modules, where the harness namespace is not).
-            code = compile(statement["code"], filename, "exec", dont_inherit=True)
-            exec(code, namespace)  # noqa: S102
+            exec(compile(statement["code"], filename, "exec"), namespace)  # noqa: S102
             if not standins:  # a namespace holding a stand-in is not for sharing
                 remember(statements[:done], variant["bindings"], namespace)
         except Exception as error:
