@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from optlint.analysis.index import CallSite, FileIndex
+from optlint.analysis.index import Binding, CallSite, FileIndex
 from optlint.analysis.inference import Inference
 from optlint.analysis.values import Value
 from optlint.versions import LibraryVersions
@@ -36,3 +36,11 @@ class RuleContext:
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
+
+    def binding(self, name: str, site: CallSite) -> Binding | None:
+        """The binding `name` refers to at `site` (None: a global, builtin or import)."""
+        return self.inference._lookup(name, site.scope, site.order)
+
+    def site_of(self, call: cst.Call) -> CallSite | None:
+        """The call site of `call` when it is a call of this file."""
+        return next((site for site in self.index.calls if site.node is call), None)

@@ -473,3 +473,22 @@ def test_application_order_through_lists_wrappers_and_nested_chains() -> None:
     names = [(step.table.name, step.top, step.masked) if step else None for step in orders[0]]
     assert names == [("optax.clip", 0, False), ("optax.adam", 1, False),
                      ("optax.add_decayed_weights", 2, True), ("optax.sgd", 3, False), None]
+def test_a_tree_map_over_filtered_params_stays_filtered_and_names_its_call() -> None:
+    value = infer_last_call_arg("""
+        import jax
+        import equinox as eqx
+        model = eqx.nn.MLP(2, 2, 4, 2, key=k)
+        params, static = eqx.partition(model, eqx.is_array)
+        probe(jax.tree.map(lambda p, g: p - g, params, grads))
+    """)
+    assert isinstance(value, ModuleValue) and value.filtered
+    assert value.derived_by == "jax.tree_util.tree_map"
+    assert isinstance(value.made_by, cst.Call) and value.made_by.args[1].value.value == "params"
+    combined = infer_last_call_arg("""
+        import jax
+        import equinox as eqx
+        model = eqx.nn.MLP(2, 2, 4, 2, key=k)
+        params, static = eqx.partition(model, eqx.is_array)
+        probe(eqx.combine(jax.tree.map(lambda p, g: p - g, params, grads), static))
+    """)
+    assert isinstance(combined, ModuleValue) and not combined.filtered

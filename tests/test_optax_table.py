@@ -497,3 +497,18 @@ def test_float_defaults_match_signature(row: Transform) -> None:
     parameters = signature(row.name).parameters
     for name, default in row.float_defaults:
         assert parameters[name].default == default, (row.name, name)
+@pytest.mark.parametrize("name", ["optax.adam", "optax.adamw", "optax.lion", "optax.sgd",
+                                  "optax.rmsprop", "optax.adafactor"])
+def test_python_scalars_with_none_gradients(name: str) -> None:
+    """eqx.filter(model, eqx.is_array_like) with eqx.filter_grad gradients: Python scalar params
+    leaves (Dropout's p and inference) whose gradients are None."""
+    row = installed(name)
+    tx = build(row)
+    params = {**PARAMS, "p": 0.1, "inference": False}
+    try:
+        state = tx.init(params)
+        tx.update({**GRADS, "p": None, "inference": None}, state, params)
+        ran = True
+    except (TypeError, ValueError, AttributeError):
+        ran = False
+    assert ran == (not row.python_scalars_fail), name

@@ -24,10 +24,9 @@ from verify_helpers import CACHE, verify, verify_json
 # What LIBRARY_FACTS.md predicts for each rule page's Example on optax 0.2.8.
 EXPECTED_ON_INSTALLED = {"OPT001": "not-reproduced", "OPT002": "confirmed",
                          "OPT003": "confirmed", "OPT004": "confirmed", "OPT005": "confirmed",
-                         "OPT006": "confirmed", "OPT008": "confirmed", "OPT014": "confirmed",
-                         "OPT017": "confirmed",
-                         "OPT015": "confirmed", "OPT016": "confirmed",
-                         "OPT018": "confirmed"}
+                         "OPT006": "confirmed", "OPT008": "confirmed", "OPT010": "confirmed",
+                         "OPT011": "confirmed", "OPT014": "confirmed", "OPT015": "confirmed",
+                         "OPT016": "confirmed", "OPT017": "confirmed", "OPT018": "confirmed"}
 
 
 def test_opt003_fixture_confirmed_with_environment(tmp_path: Path) -> None:

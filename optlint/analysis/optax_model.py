@@ -43,6 +43,18 @@ def rejects_non_array_params(optimizer: Value, optax_version: str | None) -> Ans
     return _any_part(optimizer, reads, optax_version)
 
 
+def fails_on_python_scalars(optimizer: Value, optax_version: str | None) -> Answer:
+    """Whether `init`/`update` raise when params hold Python scalars whose gradients are None
+    (an Equinox module filtered with `eqx.is_array_like`, trained with `eqx.filter_grad`)."""
+    return _any_part(optimizer, lambda part, table: table.python_scalars_fail, optax_version)
+
+
+def python_scalar_failer(optimizer: Value) -> str | None:
+    """The first part of `optimizer` that fails on Python scalar params, for messages."""
+    found = _first_part(optimizer, lambda table: table.python_scalars_fail)
+    return found.name if found is not None else None
+
+
 def calls_callable_tree(factory: str, family: str, optax_version: str | None) -> Answer:
     """Whether `factory` calls a callable pytree given as its mask (family "mask") or labels
     ("labels") instead of reading it, on this optax; unknown version: None, unless the factory

@@ -138,6 +138,12 @@ class Transform:
     # (missing positional argument 'params') even where params are not used (scale_by_factored_rms
     # reads them; add_decayed_weights on every version 0.1.7 ... 0.2.8). Measured on 0.2.8.
     params_positional_required: bool = False
+    # init or update raises when params hold a Python scalar (an Equinox module filtered with
+    # `eqx.is_array_like`: Dropout's `p` and `inference`) whose gradient is None (eqx.filter_grad):
+    # `ValueError: pytree structure error` in update (adam, lion, ...), or AttributeError in init
+    # (adafactor). Measured on optax 0.2.8 / jax 0.10.2 with a params dict holding 0.1 and False
+    # beside arrays; plain sgd, sgd with momentum, rmsprop and the stateless transforms run.
+    python_scalars_fail: bool = False
 
     # The produced update is already multiplied by -learning_rate (or by a step size capped by
     # it: polyak_sgd, momo). A chain holding two of these scales twice.
@@ -685,6 +691,35 @@ _FLOAT_DEFAULTS: dict[str, tuple[tuple[str, float], ...]] = {
 }
 _ROWS = [replace(row, **_STATES.get(row.name, {}),
                  float_defaults=_FLOAT_DEFAULTS.get(row.name, ())) for row in _ROWS]
+# Transformations whose init or update raises on Python scalar params leaves with None gradients
+# (see Transform.python_scalars_fail); measured on optax 0.2.8 for every row.
+_PYTHON_SCALARS_FAIL = frozenset({
+    "optax.MultiSteps", "optax.adadelta", "optax.adafactor", "optax.adagrad", "optax.adam",
+    "optax.adamw", "optax.adan", "optax.adaptive_grad_clip", "optax.amsgrad", "optax.apply_every",
+    "optax.contrib.acprop", "optax.contrib.adopt", "optax.contrib.cocob",
+    "optax.contrib.dadapt_adamw", "optax.contrib.galore",
+    "optax.contrib.hutchinson_estimator_diag_hessian", "optax.contrib.madgrad",
+    "optax.contrib.mechanize", "optax.contrib.momo", "optax.contrib.momo_adam",
+    "optax.contrib.muon", "optax.contrib.prodigy", "optax.contrib.reduce_on_plateau",
+    "optax.contrib.sam", "optax.contrib.scale_by_acprop", "optax.contrib.scale_by_adopt",
+    "optax.contrib.scale_by_cocob", "optax.contrib.scale_by_galore",
+    "optax.contrib.scale_by_madgrad", "optax.contrib.scale_by_muon",
+    "optax.contrib.scale_by_simplified_ademamix", "optax.contrib.schedule_free",
+    "optax.contrib.schedule_free_adamw", "optax.contrib.schedule_free_sgd",
+    "optax.contrib.simplified_ademamix", "optax.contrib.sophia", "optax.fromage",
+    "optax.keep_params_nonnegative", "optax.lamb", "optax.lars", "optax.lbfgs", "optax.lion",
+    "optax.nadam", "optax.nadamw", "optax.novograd", "optax.optimistic_adam",
+    "optax.optimistic_adam_v2", "optax.optimistic_gradient_descent", "optax.rprop",
+    "optax.scale_by_adadelta", "optax.scale_by_adam", "optax.scale_by_adan",
+    "optax.scale_by_amsgrad", "optax.scale_by_distance_over_gradients",
+    "optax.scale_by_factored_rms", "optax.scale_by_lbfgs", "optax.scale_by_lion",
+    "optax.scale_by_novograd", "optax.scale_by_optimistic_gradient",
+    "optax.scale_by_param_block_norm", "optax.scale_by_param_block_rms", "optax.scale_by_rprop",
+    "optax.scale_by_rss", "optax.scale_by_sm3", "optax.scale_by_trust_ratio",
+    "optax.scale_by_yogi", "optax.sm3", "optax.stateless_with_tree_map", "optax.yogi",
+})
+_ROWS = [replace(row, python_scalars_fail=True) if row.name in _PYTHON_SCALARS_FAIL else row
+         for row in _ROWS]
 
 _TABLE: dict[str, Transform] = {row.name: row for row in _ROWS}
 

@@ -64,6 +64,9 @@ class ModuleValue:
     is_callable: bool | None = None
     # The class of the checked code it is an instance of, when known (to read its fields).
     cls: ClassRef | None = field(default=None, compare=False)
+    # For a derived pytree: the call that built it (the `eqx.filter`/`partition` or `tree_map`
+    # call), for rules that read that call's arguments or edit it.
+    made_by: cst.Call | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, eq=False)

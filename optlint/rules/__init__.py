@@ -17,6 +17,8 @@ from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
 from optlint.rules.hyperparams_path import HyperparamsPath
 from optlint.rules.schedule_free_eval import ScheduleFreeEval
 from optlint.rules.low_precision_hyperparams import LowPrecisionHyperparams
+from optlint.rules.is_array_like_filter import IsArrayLikeFilter
+from optlint.rules.filtered_model_as_model import FilteredModelAsModel
 
 RULES: list[type[Rule]] = [
     CallablePytreeMask,
@@ -31,6 +33,8 @@ RULES: list[type[Rule]] = [
     HyperparamsPath,
     ScheduleFreeEval,
     LowPrecisionHyperparams,
+    IsArrayLikeFilter,
+    FilteredModelAsModel,
 ]
 
 

@@ -55,17 +55,19 @@ class RuntimeCheck:
 
     `builds` says what the harness builds around the flagged code: "transform" (the optimizer
     expression around the anchor call, with params from its `.init(...)` or stand-ins), "params"
-    (an `init`/`update`/`apply_updates` call: the optimizer, params and state given to it) or
-    "function" (a JAX transformation applied to a function) or "expression" (the flagged
+    (an `init`/`update`/`apply_updates` call: the optimizer, params and state given to it),
+    "function" (a JAX transformation applied to a function), "expression" (the flagged
     expression itself, as written and as the fix rewrites it, given to the probe as the role
-    `flagged`: a function of no arguments that evaluates it). `anchors` are the last names of the
+    `flagged`: a function of no arguments that evaluates it) or "value" (the whole expression of
+    the statement the anchor call is in, e.g. the right-hand side of an assignment, as role
+    `value`; with a probe, which decides what is wrong with it). `anchors` are the last names of the
     calls the finding is about (`"MultiSteps"`, `"inject_hyperparams()"` for the call of a call);
     the innermost one around the flagged node is the anchor. `probe` ("module:function") names
     the behavioural check in `optlint/verify/probes/<module>.py` that replaces the default
     exercise (init, jitted updates, apply_updates); it raises `Misbehaved` for a silent hazard.
     """
 
-    builds: Literal["params", "transform", "function", "expression"]
+    builds: Literal["params", "transform", "function", "expression", "value"]
     anchors: tuple[str, ...] = ()
     probe: str | None = None
 

@@ -159,6 +159,10 @@ def build(variant: dict[str, Any], filename: str) -> tuple[dict[str, Any], list[
                                  "__package__": _PACKAGE,
                                  "__builtins__": builtins, "__optlint_like__": params_like,
                                  "__optlint_standin_params__": standin_params}
+    # The slice's statements are compiled under this file's `from __future__ import
+    # annotations`, so a class's annotations are strings, and dataclasses (an eqx.Module field
+    # annotated `bool`) look the class's module up in sys.modules: give it one.
+    sys.modules.setdefault(namespace["__name__"], types.ModuleType(namespace["__name__"]))
     standins = []
     for name, kind in variant["bindings"].items():
         namespace[name] = standin_value(kind)

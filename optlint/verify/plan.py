@@ -189,6 +189,19 @@ def outermost_transform(source: Source, call: cst.Call) -> cst.BaseExpression:
         return expression
 
 
+def statement_expression(source: Source, call: cst.Call) -> cst.BaseExpression:
+    """The outermost expression around `call` in its statement (an assignment's value, a
+    `return`'s value): in a fixed source, the fix wrapped around the anchor is part of it."""
+    expression: cst.CSTNode = call
+    while True:
+        parent = source.parents.get(expression)
+        if parent is None or isinstance(parent, (cst.BaseSmallStatement, cst.BaseStatement,
+                                                 cst.BaseSuite)):
+            break
+        expression = parent
+    return expression if isinstance(expression, cst.BaseExpression) else call
+
+
 def argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
     """The expression passed at `position` or as `keyword` (the analysis's binder)."""
     found = bound_argument(call, position, keyword)
@@ -316,6 +329,8 @@ class Planner:
     def roles(self, source: Source, anchor: cst.Call, check: RuntimeCheck,
               mask_text: str | None) -> tuple[dict[str, str], cst.CSTNode | None]:
         """The role expressions, and a later statement the slice must reach (the `init`)."""
+        if check.builds == "value":
+            return {"value": source.code(statement_expression(source, anchor))}, None
         if check.builds == "params":
             name = last_name(anchor)
             if name == "apply_updates":

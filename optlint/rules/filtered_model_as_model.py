@@ -1,0 +1,124 @@
+"""OPT011 filtered-model-as-model: a model rebuilt from `eqx.filter`'s arrays and then called.
+
+`eqx.filter(model, eqx.is_array)` (and `partition`'s first half) replaces every non-array field
+with None. Mapping an update over it (`jax.tree_util.tree_map(lambda p, g: p - lr * g, params,
+grads)`) gives a tree of the model's class whose functions and Python scalars are still None;
+calling it as the model silently drops a `use_relu` switch (None reads as False) or raises on a
+missing activation. `eqx.combine(new_params, model)` or `eqx.apply_updates(model, updates)` put
+the non-array fields back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from optlint.analysis import apis
+from optlint.analysis.binding import argument
+from optlint.analysis.values import ModuleValue
+from optlint.context import RuleContext
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
+
+_FILTERS = ("equinox.filter", "equinox.partition")
+_TREE_MAP = "jax.tree_util.tree_map"
+
+
+class FilteredModelAsModel(Rule):
+    code = "OPT011"
+    name = "filtered-model-as-model"
+    summary = ("a model rebuilt from `eqx.filter`'s arrays without `eqx.combine` is called: its "
+               "non-array fields are None")
+    fix_availability = "sometimes"
+    # The rebuilt expression is evaluated; the probe reports the fields it holds None in.
+    runtime_check = RuntimeCheck("value", anchors=("tree_map", "map", "tree_at"),
+                                 probe="filtered_fields:no_missing_fields")
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        reported: set[int] = set()
+        for site in ctx.calls():
+            callee = ctx.value(site.node.func, site)
+            if not (isinstance(callee, ModuleValue) and callee.filtered
+                    and callee.made_by is not None):
+                continue
+            rebuilt = callee.made_by if callee.derived_by == _TREE_MAP else None
+            if rebuilt is not None and ctx.site_of(rebuilt) is None:
+                rebuilt = None  # built in another file: report where it is called
+            anchor: cst.CSTNode = rebuilt if rebuilt is not None else site.node.func
+            if id(anchor) in reported:
+                continue
+            origin = _filter_of(ctx, callee)
+            if origin is None:
+                continue
+            filter_call, model = origin
+            if model.leaves.kind == "arrays":
+                continue  # nothing was replaced by None
+            reported.add(id(anchor))
+            yield self._finding(ctx, anchor, rebuilt, filter_call, model, site.node)
+
+    def _finding(self, ctx: RuleContext, anchor: cst.CSTNode, rebuilt: cst.Call | None,
+                 filter_call: cst.Call, model: ModuleValue, called: cst.Call) -> Finding:
+        eqx = ctx.import_alias("equinox", "eqx")
+        how = (f"rebuilt by `{ctx.code(rebuilt.func)}` from" if rebuilt is not None
+               else "built from")
+        source = _source_name(ctx, rebuilt, filter_call) if rebuilt is not None else None
+        fields = (f"its non-array fields ({model.leaves.reason})" if model.leaves.reason
+                  else "its non-array fields")
+        if not model.leaves.non_array:
+            fields = "any non-array fields it has (its fields could not all be resolved)"
+        message = (f"`{ctx.code(called.func)}` is called as Equinox module {model.class_name}, "
+                   f"but it was {how} `{ctx.code(filter_call.func)}(...)`'s arrays without "
+                   f"`{eqx}.combine`: {fields} are None there, so {_harm(model)}; "
+                   f"recombine with `{eqx}.combine(..., {source or 'model'})`")
+        fix = None
+        if rebuilt is not None and source is not None:
+            fix = FixPlan("safe", f"Recombine with `{eqx}.combine(..., {source})`",
+                          [(rebuilt, f"{eqx}.combine({ctx.code(rebuilt)}, {source})")],
+                          [("equinox", eqx)])
+        unseen = None if model.leaves.non_array else "which of the module's fields are not arrays"
+        return Finding(anchor, message, fix, unproven=unseen)
+
+
+def _harm(model: ModuleValue) -> str:
+    if model.leaves.kind == "callable":
+        return "calling it raises TypeError ('NoneType' object is not callable)"
+    return "it silently computes something else (a None switch reads as False) or raises TypeError"
+
+
+def _filter_of(ctx: RuleContext, value: ModuleValue) -> tuple[cst.Call, ModuleValue] | None:
+    """The `eqx.filter`/`partition` call a filtered pytree comes from (through tree maps in this
+    file), and the module it filtered; None when a step is not in this file."""
+    for _ in range(8):
+        call = value.made_by
+        site = ctx.site_of(call) if call is not None else None
+        if call is None or site is None:
+            return None
+        if value.derived_by in _FILTERS:
+            pytree = argument(call, 0, "pytree")
+            model = ctx.value(pytree.value, site) if pytree is not None else None
+            if isinstance(model, ModuleValue) and model.derived_by is None:
+                return call, model
+            return None
+        if value.derived_by not in apis.TREE_MAPPERS:
+            return None
+        keyword = "pytree" if "tree_at" in value.derived_by else "tree"
+        tree = argument(call, apis.TREE_MAPPERS[value.derived_by], keyword)
+        inner = ctx.value(tree.value, site) if tree is not None else None
+        if not (isinstance(inner, ModuleValue) and inner.filtered):
+            return None
+        value = inner
+    return None
+
+
+def _source_name(ctx: RuleContext, rebuilt: cst.Call, filter_call: cst.Call) -> str | None:
+    """The name of the filtered model, when it still names that model where it was rebuilt:
+    then `eqx.combine(rebuilt, name)` fills the None fields back from it."""
+    pytree = argument(filter_call, 0, "pytree")
+    filter_site, rebuilt_site = ctx.site_of(filter_call), ctx.site_of(rebuilt)
+    if (pytree is None or not isinstance(pytree.value, cst.Name) or filter_site is None
+            or rebuilt_site is None or filter_site.scope is not rebuilt_site.scope):
+        return None
+    name = pytree.value.value
+    if ctx.binding(name, filter_site) is not ctx.binding(name, rebuilt_site):
+        return None
+    return name

@@ -1,0 +1,132 @@
+"""OPT010 is-array-like-filter: `eqx.filter(model, eqx.is_array_like)` as an optimizer's params.
+
+`eqx.is_array_like` keeps Python floats, ints and bools (`eqx.nn.Dropout`'s `p` and `inference`),
+so `opt.init` gives them optimizer state. `eqx.filter_grad` differentiates inexact arrays only: their
+gradients are None, and `update` then raises (`ValueError: pytree structure error` in adam's
+moments on jax 0.10; `TypeError: where requires ndarray` on older stacks), or, with `jax.grad` over
+the partitioned params, a float field is silently trained. `eqx.is_inexact_array` keeps what
+`filter_grad` differentiates; `eqx.is_array` would still keep an int array (a step counter) and
+fail the same way (measured on jax 0.10.2, equinox 0.13.8, optax 0.2.8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from optlint.analysis.binding import argument
+from optlint.analysis.optax_model import (
+    fails_on_python_scalars,
+    python_scalar_failer,
+    rejects_non_array_params,
+)
+from optlint.analysis.values import ModuleValue, TransformValue, Value, proven_leaves
+from optlint.context import RuleContext
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
+
+_FILTERS = ("equinox.filter", "equinox.partition")
+
+
+class IsArrayLikeFilter(Rule):
+    code = "OPT010"
+    name = "is-array-like-filter"
+    summary = ("`eqx.filter(model, eqx.is_array_like)` gives an optimizer the model's Python "
+               "scalars, whose gradients are None")
+    fix_availability = "always"
+    # The default params exercise trains with gradients of the arrays only (None at the Python
+    # scalars, as eqx.filter_grad gives): the original raises in `update`, the fix runs.
+    runtime_check = RuntimeCheck("params", anchors=("init", "update"))
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        optax_version = ctx.versions.get("optax").version
+        reported: set[int] = set()
+        for site in ctx.calls():
+            call = site.node
+            func = call.func
+            if not isinstance(func, cst.Attribute) or func.attr.value not in ("init", "update"):
+                continue
+            method = func.attr.value
+            if method == "init":
+                if len(call.args) != 1 or call.args[0].keyword is not None:
+                    continue
+                params_arg: cst.Arg | None = call.args[0]
+            else:
+                params_arg = argument(call, 2, "params")
+            if params_arg is None:
+                continue
+            params = ctx.value(params_arg.value, site)
+            if not (isinstance(params, ModuleValue) and params.derived_by in _FILTERS
+                    and params.made_by is not None and id(params.made_by) not in reported):
+                continue
+            spec = _is_array_like_spec(ctx, params.made_by)
+            filter_site = ctx.site_of(params.made_by)
+            if spec is None or filter_site is None:
+                continue
+            pytree = argument(params.made_by, 0, "pytree")
+            model = ctx.value(pytree.value, filter_site) if pytree is not None else None
+            if not isinstance(model, ModuleValue) or model.derived_by is not None or (
+                    model.leaves.kind not in ("scalar", "unknown")):
+                continue  # arrays only: nothing extra is kept; functions: is_array_like drops them
+            optimizer = ctx.value(func.value, site)
+            if method == "init":
+                harmful = fails_on_python_scalars(optimizer, optax_version)
+            else:
+                harmful = rejects_non_array_params(optimizer, optax_version)
+            if harmful is False:
+                continue
+            reported.add(id(params.made_by))
+            yield self._finding(ctx, spec, params.made_by, model, optimizer, method,
+                                harmful is True)
+
+    def _finding(self, ctx: RuleContext, spec: cst.BaseExpression, made_by: cst.Call,
+                 model: ModuleValue, optimizer: Value, method: str, proven: bool) -> Finding:
+        eqx = ctx.import_alias("equinox", "eqx")
+        part = python_scalar_failer(optimizer) if method == "init" else None
+        who = f"`{part}`" if part else _optimizer_phrase(optimizer)
+        if method == "init":
+            harm = (f"{who} keeps state for them but their gradients are None "
+                    f"(`{eqx}.filter_grad`), so training raises (`update`: ValueError, pytree "
+                    f"structure error)")
+        else:
+            harm = f"{who} reads params in `update` and raises on their None gradients"
+        if model.leaves.kind == "scalar":
+            kept = (f"keeps the Python scalars of {model.class_name}"
+                    + (f" ({model.leaves.reason})" if model.leaves.reason else ""))
+        else:
+            kept = (f"keeps any Python scalars of {model.class_name} (its fields could not all "
+                    f"be resolved)")
+        message = (f"`{ctx.code(made_by.func)}(..., {ctx.code(spec)})` {kept} in the params "
+                   f"given to `{method}`: {harm}; filter with `{eqx}.is_inexact_array`")
+        # `qx.is_array_like` keeps its module's spelling; a from-import uses the file's alias.
+        prefix = ctx.code(spec.value) if isinstance(spec, cst.Attribute) else eqx
+        fix = FixPlan("safe", f"Filter with `{prefix}.is_inexact_array`",
+                      [(spec, f"{prefix}.is_inexact_array")],
+                      [] if isinstance(spec, cst.Attribute) else [("equinox", eqx)])
+        unseen = None
+        if model.leaves.kind != "scalar" or not proven_leaves(model):
+            unseen = ("which of the module's fields are Python scalars without gradients"
+                      if model.leaves.kind == "scalar" else
+                      "whether the module holds Python scalars")
+        elif not proven:
+            unseen = "whether every part of this optimizer keeps state for Python scalars"
+        return Finding(spec, message, fix, unproven=unseen)
+
+
+def _is_array_like_spec(ctx: RuleContext, call: cst.Call) -> cst.BaseExpression | None:
+    """The `eqx.is_array_like` filter spec of an `eqx.filter`/`partition` call, if it is one
+    (and not inverted)."""
+    if ctx.qualify(call.func) not in _FILTERS:
+        return None
+    spec = argument(call, 1, "filter_spec")
+    inverse = argument(call, None, "inverse")
+    if spec is None or inverse is not None and not (
+            isinstance(inverse.value, cst.Name) and inverse.value.value == "False"):
+        return None
+    return spec.value if ctx.qualify(spec.value) == "equinox.is_array_like" else None
+
+
+def _optimizer_phrase(optimizer: Value) -> str:
+    if isinstance(optimizer, TransformValue):
+        return f"`{optimizer.name}`"
+    return "the optimizer"
