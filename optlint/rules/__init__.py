@@ -9,7 +9,9 @@ from optlint.rules.callable_pytree_mask import CallablePytreeMask
 from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
 from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
 from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
+from optlint.rules.lookahead_raw_params import LookaheadRawParams
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
+from optlint.rules.update_missing_arguments import UpdateMissingArguments
 from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
 
 RULES: list[type[Rule]] = [
@@ -19,6 +21,8 @@ RULES: list[type[Rule]] = [
     UnfilteredEquinoxModel,
     LinesearchEquinoxModule,
     JaxTransformOnEquinoxModel,
+    UpdateMissingArguments,
+    LookaheadRawParams,
 ]
 
 
