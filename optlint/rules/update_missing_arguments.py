@@ -25,6 +25,9 @@ from optlint.analysis.values import OneOf, TransformValue, Value
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule
 
+# Keyword-only arguments of `update` that hold the loss (`loss=` is reduce_on_plateau's before
+# optax 0.2.2): without them `update` raises TypeError.
+_LOSS_KEYWORDS = ("value", "loss")
 _NO_PARAMS = "You are using a transformation that requires the current value of parameters"
 
 
@@ -61,8 +64,10 @@ class UpdateMissingArguments(Rule):
             return
         how = "without params" if given is None else "with `params=None`"
         message = (f"`update` is called {how}, but `{part.name}` in this optimizer reads them: "
-                   f"{_params_error(optimizer, given is None)} on every call "
-                   f"({ctx.versions.describe('optax')})")
+                   f"{_params_error(optimizer, given is None)}")
+        newest = behaviour(part.name)
+        if newest is not None and not newest.reads_params:  # it read them on older releases
+            message += f" ({ctx.versions.describe('optax')})"
         fix = _params_fix(ctx, site, given)
         if fix is None:
             message += "; pass the params the updates are applied to"
@@ -92,14 +97,19 @@ class UpdateMissingArguments(Rule):
         lacking = missing[part.name]
         names = ", ".join(f"`{name}=`" for name in lacking)
         plural = len(lacking) > 1
+        if all(name in _LOSS_KEYWORDS for name in lacking):
+            harm = (f"it raises TypeError (missing {len(lacking)} required keyword-only "
+                    f"argument{'s' if plural else ''})")
+        else:
+            harm = "every call raises"
         message = (f"`update` is called without {names}, which `{part.name}` in this optimizer "
-                   f"requires: it raises TypeError (missing {len(lacking)} required keyword-only "
-                   f"argument{'s' if plural else ''})")
+                   f"requires: {harm}")
         older = _older_spelling(part.name, version)
         if older:
             message += f" ({older})"
-        if "value" in lacking:
-            message += "; pass the loss at the current params, e.g. `value=loss`"
+        loss = next((name for name in lacking if name in _LOSS_KEYWORDS), None)
+        if loss is not None:
+            message += f"; pass the loss at the current params, e.g. `{loss}=loss`"
         unproven = None if proven else ("whether every way this optimizer is built needs "
                                         + names)
         yield Finding(call, message, unproven=unproven)
@@ -137,8 +147,8 @@ def _older_spelling(name: str, version: str | None) -> str:
 def _params_error(optimizer: Value, omitted: bool) -> str:
     row = behaviour(optimizer.name) if isinstance(optimizer, TransformValue) else None
     if omitted and row is not None and row.params_positional_required:
-        return "it raises TypeError (missing 1 required positional argument: 'params')"
-    return f"it raises (ValueError \"{_NO_PARAMS}\" or a pytree structure error)"
+        return "every call raises TypeError (missing 1 required positional argument: 'params')"
+    return f"every call raises ValueError (for most parts: \"{_NO_PARAMS}\")"
 
 
 def _is_none(expr: cst.BaseExpression) -> bool:
