@@ -26,7 +26,7 @@ from optlint.analysis.values import (
     Value,
 )
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, Rule
+from optlint.rules.base import Finding, Rule, RuntimeCheck
 
 
 class LookaheadRawParams(Rule):
@@ -35,6 +35,8 @@ class LookaheadRawParams(Rule):
     summary = "optax.lookahead's update given plain params instead of optax.LookaheadParams"
     fix_availability = "none"
     trigger_words = ("lookahead",)
+    runtime_check = RuntimeCheck("params", anchors=("update",),
+                                 probe="update_arguments:update_as_written")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         version = ctx.versions.get("optax").version

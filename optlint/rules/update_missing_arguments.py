@@ -23,7 +23,7 @@ from optlint.analysis.optax_model import update_reaches
 from optlint.analysis.optax_table import Transform, behaviour
 from optlint.analysis.values import OneOf, TransformValue, Value
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 # Keyword-only arguments of `update` that hold the loss (`loss=` is reduce_on_plateau's before
 # optax 0.2.2): without them `update` raises TypeError.
@@ -37,6 +37,8 @@ class UpdateMissingArguments(Rule):
     summary = "optimizer update called without the params or value= one of its parts needs"
     fix_availability = "sometimes"
     trigger_words = ("update",)
+    runtime_check = RuntimeCheck("params", anchors=("update",),
+                                 probe="update_arguments:update_as_written")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         version = ctx.versions.get("optax").version

@@ -304,6 +304,10 @@ class Planner:
             state = argument(anchor, 1, "state") if name == "update" else None
             if state is not None:
                 roles["state"] = source.code(state)
+            if name == "update":
+                # The keywords the call gives (`value=`, ...): a probe calls `update` the same way.
+                roles["update_keywords"] = repr(tuple(
+                    arg.keyword.value for arg in anchor.args if arg.keyword is not None))
             return roles, None
         optimizer = outermost_transform(source, anchor)
         roles = {"optimizer": source.code(optimizer)}
