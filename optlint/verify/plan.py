@@ -189,6 +189,12 @@ def outermost_transform(source: Source, call: cst.Call) -> cst.BaseExpression:
         return expression
 
 
+def _no_params(update: cst.Call) -> bool:
+    """`update(grads, state)` or `update(grads, state, None)`."""
+    params = argument(update, 2, "params")
+    return params is None or (isinstance(params, cst.Name) and params.value == "None")
+
+
 def argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
     """The expression passed at `position` or as `keyword` (the analysis's binder)."""
     found = bound_argument(call, position, keyword)
@@ -232,20 +238,32 @@ class Planner:
         # Without anchors the flagged expression is what the anchor is given (OPT001's mask).
         mask_text = self.original.code(node) if not check.anchors and check.builds == (
             "transform") else None
-        plan.variants["original"] = self.variant(self.original, anchor, check, mask_text)
+        extra: dict[str, str] = {}
         if self.fixed is not None and diagnostic.fix is not None:
             number_of = self.original.number[id(statement)]
             again = None
             if number_of < len(self.fixed.statements):
                 again = anchor_again(self.fixed, self.fixed.statements[number_of], key)
+            if (again is not None and check.builds == "params" and last_name(anchor) == "update"
+                    and _no_params(anchor)):
+                # A fix that adds the params `update` lacked (OPT007): the original is built
+                # with the same params (role `fixed_params`, for the state and the gradients)
+                # and still called without them, so both variants need the same values.
+                added = self.roles(self.fixed, again, check, mask_text)[0].get("params")
+                extra = {"fixed_params": added} if added is not None else {}
+            plan.variants["original"] = self.variant(self.original, anchor, check, mask_text,
+                                                     extra)
             plan.variants["fixed"] = (
                 self.variant(self.fixed, again, check, mask_text) if again is not None
                 else {"unbuildable": "the fixed source has no matching call"})
+        else:
+            plan.variants["original"] = self.variant(self.original, anchor, check, mask_text)
         return plan
 
     def variant(self, source: Source, anchor: cst.Call, check: RuntimeCheck,
-                mask_text: str | None) -> dict[str, Any]:
+                mask_text: str | None, extra: dict[str, str] | None = None) -> dict[str, Any]:
         roles, extra_end = self.roles(source, anchor, check, mask_text)
+        roles.update(extra or {})
         statement = source.statement_of(anchor)
         layers, values = self.layers(source, statement, extra_end)
         expressions = {role: cst.parse_expression(text) for role, text in roles.items()}

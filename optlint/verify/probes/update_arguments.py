@@ -3,12 +3,16 @@
 The params are passed only where the call passes them (the `params` role, `None` included), the
 extra keywords only where the call gives them (the `update_keywords` role), with the values a
 training step would give (`value=` the loss at the params, `obj_fn=` the loss function). Where the
-call passes no params (or None), stand-in params build the state and the gradients.
+call passes no params (or None), the params its fix passes (else stand-ins) build the state and
+the gradients.
 """
 
 from typing import Any
 
 from optlint.verify.checks import STEPS, Misbehaved, all_finite, arrays, standin_params, synthetic_grads
+
+# `update`'s own parameters, which the probe passes by position.
+_POSITIONAL = ("updates", "state", "params")
 
 
 def update_as_written(values: dict[str, Any]) -> str:
@@ -19,7 +23,8 @@ def update_as_written(values: dict[str, Any]) -> str:
     optimizer = values["optimizer"]
     passes_params = "params" in values
     params = values["params"] if passes_params else None
-    trained = params if params is not None else standin_params()
+    # Without params in the call: the ones its fix passes (role `fixed_params`), else stand-ins.
+    trained = params if params is not None else values.get("fixed_params", standin_params())
     state = values["state"] if "state" in values and params is not None else optimizer.init(
         trained)
 
@@ -33,8 +38,8 @@ def update_as_written(values: dict[str, Any]) -> str:
         at = p if p is not None else trained
         grads = synthetic_grads(fast(at))
         given = {"value": loss(at), "loss": loss(at), "grad": grads}
-        extra = {keyword: given.get(keyword, loss) for keyword in values.get("update_keywords",
-                                                                               ())}
+        extra = {keyword: given.get(keyword, loss) for keyword in values.get(
+            "update_keywords", ()) if keyword not in _POSITIONAL}
         if passes_params:
             return optimizer.update(grads, s, p, **extra)
         return optimizer.update(grads, s, **extra)
