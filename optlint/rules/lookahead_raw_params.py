@@ -56,13 +56,13 @@ class LookaheadRawParams(Rule):
             optimizer = ctx.value(func.value, site)
             if not isinstance(optimizer, (TransformValue, OneOf)):
                 continue
-            proven, part = update_reaches(optimizer, lambda row: row.name == "optax.lookahead",
-                                          version)
-            if proven is not True or part is None:
+            proven, _ = update_reaches(optimizer, lambda row: row.name == "optax.lookahead",
+                                       version)
+            if proven is not True:
                 continue
             optax = ctx.import_alias("optax", "optax")
             yield Finding(params.value, (
-                f"`{part.name}`'s `update` is given {plain}, not `{optax}.LookaheadParams`: it "
+                f"`optax.lookahead`'s `update` is given {plain}, not `{optax}.LookaheadParams`: it "
                 f"raises AttributeError (no attribute 'fast') on the first call; build the params "
                 f"once with `{optax}.LookaheadParams.init_synced(params)`, train that object "
                 f"(gradients at `params.fast`, `{optax}.apply_updates` on the whole of it) and "

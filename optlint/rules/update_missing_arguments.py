@@ -20,7 +20,7 @@ from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite
 from optlint.analysis.linesearch import linesearch_part, runs_linesearch
 from optlint.analysis.optax_model import update_reaches
-from optlint.analysis.optax_table import Transform, behaviour
+from optlint.analysis.optax_table import Transform, behaviour, canonical
 from optlint.analysis.values import OneOf, TransformValue, Value
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
@@ -65,8 +65,8 @@ class UpdateMissingArguments(Rule):
         if proven is False or part is None:
             return
         how = "without params" if given is None else "with `params=None`"
-        message = (f"`update` is called {how}, but `{part.name}` in this optimizer reads them: "
-                   f"{_params_error(optimizer, given is None)}")
+        message = (f"`update` is called {how}, but `{canonical(part.name)}` in this optimizer "
+                   f"reads them: {_params_error(optimizer, given is None)}")
         newest = behaviour(part.name)
         if newest is not None and not newest.reads_params:  # it read them on older releases
             message += f" ({ctx.versions.describe('optax')})"
@@ -96,7 +96,8 @@ class UpdateMissingArguments(Rule):
         proven, part = update_reaches(optimizer, needs, version)
         if proven is False or part is None:
             return
-        lacking = missing[part.name]
+        name = canonical(part.name)
+        lacking = missing[name]
         names = ", ".join(f"`{name}=`" for name in lacking)
         plural = len(lacking) > 1
         if all(name in _LOSS_KEYWORDS for name in lacking):
@@ -104,9 +105,9 @@ class UpdateMissingArguments(Rule):
                     f"argument{'s' if plural else ''})")
         else:
             harm = "every call raises"
-        message = (f"`update` is called without {names}, which `{part.name}` in this optimizer "
+        message = (f"`update` is called without {names}, which `{name}` in this optimizer "
                    f"requires: {harm}")
-        older = _older_spelling(part.name, version)
+        older = _older_spelling(name, version)
         if older:
             message += f" ({older})"
         loss = next((name for name in lacking if name in _LOSS_KEYWORDS), None)
