@@ -24,9 +24,10 @@ from verify_helpers import CACHE, verify, verify_json
 # What LIBRARY_FACTS.md predicts for each rule page's Example on optax 0.2.8.
 EXPECTED_ON_INSTALLED = {"OPT001": "not-reproduced", "OPT002": "confirmed",
                          "OPT003": "confirmed", "OPT004": "confirmed", "OPT005": "confirmed",
-                         "OPT006": "confirmed", "OPT008": "confirmed", "OPT010": "confirmed",
-                         "OPT011": "confirmed", "OPT014": "confirmed", "OPT015": "confirmed",
-                         "OPT016": "confirmed", "OPT017": "confirmed", "OPT018": "confirmed"}
+                         "OPT006": "confirmed", "OPT007": "confirmed", "OPT008": "confirmed",
+                         "OPT010": "confirmed", "OPT011": "confirmed", "OPT012": "confirmed",
+                         "OPT014": "confirmed", "OPT015": "confirmed", "OPT016": "confirmed",
+                         "OPT017": "confirmed", "OPT018": "confirmed"}
 
 
 def test_opt003_fixture_confirmed_with_environment(tmp_path: Path) -> None:
@@ -143,6 +144,36 @@ def test_slice_leaves_out_training_loop_and_main() -> None:
                      "def make(key):\n    return eqx.nn.MLP(2, 1, 8, 2, key=key)",
                      "model = make(jax.random.PRNGKey(0))", "optimizer = optax.adam(1e-3)"]
     assert plan.variants["original"]["roles"] == {"optimizer": "optimizer", "params": "model"}
+
+
+def test_update_without_params_is_planned_as_written() -> None:
+    """Plan only (no JAX): OPT007's original calls `update` without params but is built with the
+    params its fix passes (`fixed_params`), and both variants carry the call's keywords."""
+    from optlint.engine import Linter
+    from optlint.verify.command import VerifyRequest, fix_options
+    from optlint.verify.plan import Planner
+
+    source = textwrap.dedent('''\
+        import jax.numpy as jnp
+        import optax
+
+        params = {"w": jnp.ones(3)}
+        optimizer = optax.chain(optax.adamw(1e-3), optax.contrib.reduce_on_plateau())
+        state = optimizer.init(params)
+        updates, state = optimizer.update(params, state, value=1.0)
+        params = optax.apply_updates(params, updates)
+        ''')
+    fixed = source.replace("(params, state, value=1.0)", "(params, state, params, value=1.0)")
+    options = fix_options(VerifyRequest([]))
+    findings = [d for d in Linter(options).lint_text(source, "train.py").diagnostics
+                if d.code == "OPT007"]
+    assert len(findings) == 1 and findings[0].fix is not None
+    plan = Planner(source, fixed, findings).plan(0, findings[0])
+    assert plan is not None and plan.probe == "update_arguments:update_as_written"
+    original, repaired = plan.variants["original"]["roles"], plan.variants["fixed"]["roles"]
+    assert "params" not in original and original["fixed_params"] == "params"
+    assert repaired["params"] == "params"
+    assert original["update_keywords"] == repaired["update_keywords"] == "('value',)"
 
 
 def test_linter_process_never_imports_jax(tmp_path: Path) -> None:

@@ -12,7 +12,9 @@ from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
 from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
 from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.plateau_before_scale_invariant import PlateauBeforeScaleInvariant
+from optlint.rules.lookahead_raw_params import LookaheadRawParams
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
+from optlint.rules.update_missing_arguments import UpdateMissingArguments
 from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
 from optlint.rules.hyperparams_path import HyperparamsPath
 from optlint.rules.schedule_free_eval import ScheduleFreeEval
@@ -35,6 +37,8 @@ RULES: list[type[Rule]] = [
     LowPrecisionHyperparams,
     IsArrayLikeFilter,
     FilteredModelAsModel,
+    UpdateMissingArguments,
+    LookaheadRawParams,
 ]
 
 

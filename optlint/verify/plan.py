@@ -202,6 +202,12 @@ def statement_expression(source: Source, call: cst.Call) -> cst.BaseExpression:
     return expression if isinstance(expression, cst.BaseExpression) else call
 
 
+def _no_params(update: cst.Call) -> bool:
+    """`update(grads, state)` or `update(grads, state, None)`."""
+    params = argument(update, 2, "params")
+    return params is None or (isinstance(params, cst.Name) and params.value == "None")
+
+
 def argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
     """The expression passed at `position` or as `keyword` (the analysis's binder)."""
     found = bound_argument(call, position, keyword)
@@ -252,15 +258,26 @@ class Planner:
         # Without anchors the flagged expression is what the anchor is given (OPT001's mask).
         mask_text = self.original.code(node) if not check.anchors and check.builds == (
             "transform") else None
-        plan.variants["original"] = self.variant(self.original, anchor, check, mask_text)
+        extra: dict[str, str] = {}
         if self.fixed is not None and diagnostic.fix is not None:
             number_of = self.original.number[id(statement)]
             again = None
             if number_of < len(self.fixed.statements):
                 again = anchor_again(self.fixed, self.fixed.statements[number_of], key)
+            if (again is not None and check.builds == "params" and last_name(anchor) == "update"
+                    and _no_params(anchor)):
+                # A fix that adds the params `update` lacked (OPT007): the original is built
+                # with the same params (role `fixed_params`, for the state and the gradients)
+                # and still called without them, so both variants need the same values.
+                added = self.roles(self.fixed, again, check, mask_text)[0].get("params")
+                extra = {"fixed_params": added} if added is not None else {}
+            plan.variants["original"] = self.variant(self.original, anchor, check, mask_text,
+                                                     extra=extra)
             plan.variants["fixed"] = (
                 self.variant(self.fixed, again, check, mask_text) if again is not None
                 else {"unbuildable": "the fixed source has no matching call"})
+        else:
+            plan.variants["original"] = self.variant(self.original, anchor, check, mask_text)
         return plan
 
     def expression_variants(self, node: cst.BaseExpression, diagnostic: Diagnostic,
@@ -284,9 +301,12 @@ class Planner:
         return variants
 
     def variant(self, source: Source, anchor: cst.CSTNode, check: RuntimeCheck,
-                mask_text: str | None, given: dict[str, str] | None = None) -> dict[str, Any]:
-        roles, extra_end = (given, None) if given is not None else self.roles(
+                mask_text: str | None, given: dict[str, str] | None = None,
+                extra: dict[str, str] | None = None) -> dict[str, Any]:
+        """`given`: the roles, instead of the anchor's; `extra`: roles added to the anchor's."""
+        roles, extra_end = (dict(given), None) if given is not None else self.roles(
             source, anchor, check, mask_text)  # type: ignore[arg-type]
+        roles.update(extra or {})
         statement = source.statement_of(anchor)
         layers, values = self.layers(source, statement, extra_end)
         expressions = {role: cst.parse_expression(text) for role, text in roles.items()}
@@ -347,6 +367,10 @@ class Planner:
             state = argument(anchor, 1, "state") if name == "update" else None
             if state is not None:
                 roles["state"] = source.code(state)
+            if name == "update":
+                # The keywords the call gives (`value=`, ...): a probe calls `update` the same way.
+                roles["update_keywords"] = repr(tuple(
+                    arg.keyword.value for arg in anchor.args if arg.keyword is not None))
             return roles, None
         optimizer = outermost_transform(source, anchor)
         roles = {"optimizer": source.code(optimizer)}

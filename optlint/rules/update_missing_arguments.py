@@ -1,0 +1,239 @@
+"""OPT007 update-missing-arguments: `update` called without the params or `value=` the optimizer needs.
+
+Some transformations read the current params in `update` (decoupled weight decay in `adamw`,
+`add_decayed_weights`, trust ratios, `lookahead`, the parameter-free optimizers): called as
+`update(grads, state)` they raise on the first call (ValueError "You are using a transformation
+that requires the current value of parameters", or TypeError "missing 1 required positional
+argument: 'params'"). Others need the loss as a keyword (`reduce_on_plateau`, `polyak_sgd`, `momo`:
+`value=`; `sophia`: `obj_fn=`): without it TypeError. `chain`, `MultiSteps`, `inject_hyperparams`,
+`masked` and the other wrappers forward what they are given, so the error comes through them
+(measured on optax 0.2.8). Line searches' `value`/`grad`/`value_fn` are OPT005's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from optlint.analysis.binding import argument
+from optlint.analysis.index import CallSite
+from optlint.analysis.linesearch import linesearch_part, runs_linesearch
+from optlint.analysis.optax_model import update_reaches
+from optlint.analysis.optax_table import Transform, behaviour, canonical
+from optlint.analysis.values import OneOf, TransformValue, Value
+from optlint.context import RuleContext
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
+
+# Keyword-only arguments of `update` that hold the loss (`loss=` is reduce_on_plateau's before
+# optax 0.2.2): without them `update` raises TypeError.
+_LOSS_KEYWORDS = ("value", "loss")
+_NO_PARAMS = "You are using a transformation that requires the current value of parameters"
+
+
+class UpdateMissingArguments(Rule):
+    code = "OPT007"
+    name = "update-missing-arguments"
+    summary = "optimizer update called without the params or value= one of its parts needs"
+    fix_availability = "sometimes"
+    trigger_words = ("update",)
+    runtime_check = RuntimeCheck("params", anchors=("update",),
+                                 probe="update_arguments:update_as_written")
+
+    def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        version = ctx.versions.get("optax").version
+        for site in ctx.calls():
+            call = site.node
+            func = call.func
+            if not isinstance(func, cst.Attribute) or func.attr.value != "update":
+                continue
+            if any(arg.star for arg in call.args):
+                continue  # `update(*args)` / `**kwargs`: what is passed cannot be told
+            optimizer = ctx.value(func.value, site)
+            if not isinstance(optimizer, (TransformValue, OneOf)):
+                continue
+            yield from self._check_params(ctx, site, optimizer, version)
+            yield from self._check_keywords(ctx, site, optimizer, version)
+
+    def _check_params(self, ctx: RuleContext, site: CallSite, optimizer: Value,
+                      version: str | None) -> Iterator[Finding]:
+        call = site.node
+        given = argument(call, 2, "params")
+        if given is not None and not _is_none(given.value):
+            return
+        proven, part = update_reaches(optimizer, lambda row: row.reads_params, version)
+        if proven is False or part is None:
+            return
+        how = "without params" if given is None else "with `params=None`"
+        message = (f"`update` is called {how}, but `{canonical(part.name)}` in this optimizer "
+                   f"reads them: {_params_error(optimizer, given is None)}")
+        newest = behaviour(part.name)
+        if newest is not None and not newest.reads_params:  # it read them on older releases
+            message += f" ({ctx.versions.describe('optax')})"
+        fix = _params_fix(ctx, site, given)
+        if fix is None:
+            message += "; pass the params the updates are applied to"
+        unproven = None if proven else "whether every way this optimizer is built reads params"
+        yield Finding(call, message, fix, unproven)
+
+    def _check_keywords(self, ctx: RuleContext, site: CallSite, optimizer: Value,
+                        version: str | None) -> Iterator[Finding]:
+        call = site.node
+        linesearch = linesearch_part(optimizer) if isinstance(optimizer, TransformValue) else None
+        if linesearch is not None and runs_linesearch(linesearch):
+            return  # OPT005 reports the line search's value/grad/value_fn
+        given = {arg.keyword.value for arg in call.args if arg.keyword is not None}
+        missing: dict[str, tuple[str, ...]] = {}
+
+        def needs(row: Transform) -> bool:
+            if "value_fn" in row.update_requires:
+                return False  # a line search: OPT005's
+            lacking = _lacking(row, given, version)
+            if lacking:
+                missing[row.name] = lacking
+            return bool(lacking)
+
+        proven, part = update_reaches(optimizer, needs, version)
+        if proven is False or part is None:
+            return
+        name = canonical(part.name)
+        lacking = missing[name]
+        names = ", ".join(f"`{name}=`" for name in lacking)
+        plural = len(lacking) > 1
+        if all(name in _LOSS_KEYWORDS for name in lacking):
+            harm = (f"it raises TypeError (missing {len(lacking)} required keyword-only "
+                    f"argument{'s' if plural else ''})")
+        else:
+            harm = "every call raises"
+        message = (f"`update` is called without {names}, which `{name}` in this optimizer "
+                   f"requires: {harm}")
+        older = _older_spelling(name, version)
+        if older:
+            message += f" ({older})"
+        loss = next((name for name in lacking if name in _LOSS_KEYWORDS), None)
+        if loss is not None:
+            message += f"; pass the loss at the current params, e.g. `{loss}=loss`"
+        unproven = None if proven else ("whether every way this optimizer is built needs "
+                                        + names)
+        yield Finding(call, message, unproven=unproven)
+
+
+def _lacking(row: Transform, given: set[str], version: str | None) -> tuple[str, ...]:
+    """The required extra arguments of `row` the call does not give, on `version`; with the
+    version unknown, nothing when the call gives what some release requires (`loss=` before
+    optax 0.2.2, `value=` since)."""
+    if any(arg in given for arg in row.update_requires_unless):
+        return ()  # the table's only such case is a line search, excluded above
+    lacking = tuple(name for name in row.update_requires if name not in given)
+    if version is not None or not lacking:
+        return lacking
+    raw = behaviour(row.name)
+    for _, changes in raw.older if raw is not None else ():
+        spelled = dict(changes).get("update_requires")
+        if spelled is not None and all(name in given for name in spelled):
+            return ()
+    return lacking
+
+
+def _older_spelling(name: str, version: str | None) -> str:
+    """'named `loss=` before optax 0.2.2' where the table knows an older spelling."""
+    raw = behaviour(name)
+    if raw is None or version is not None:
+        return ""
+    for versions, changes in raw.older:
+        spelled = dict(changes).get("update_requires")
+        if spelled is not None and spelled != raw.update_requires:
+            return f"named {', '.join(f'`{item}=`' for item in spelled)} on {versions}"
+    return ""
+
+
+def _params_error(optimizer: Value, omitted: bool) -> str:
+    row = behaviour(optimizer.name) if isinstance(optimizer, TransformValue) else None
+    if omitted and row is not None and row.params_positional_required:
+        return "every call raises TypeError (missing 1 required positional argument: 'params')"
+    return f"every call raises ValueError (for most parts: \"{_NO_PARAMS}\")"
+
+
+def _is_none(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "None"
+
+
+def _params_fix(ctx: RuleContext, site: CallSite, given: cst.Arg | None) -> FixPlan | None:
+    """Pass the tree the updates are applied to: `x` of `optax.apply_updates(x, updates)` later
+    in the same function, or `eqx.filter(m, eqx.is_array)` of `eqx.apply_updates(m, updates)`."""
+    applied = _applied_to(ctx, site)
+    if applied is None:
+        return None
+    target, through_equinox = applied
+    code = ctx.code(target)
+    imports: list[tuple[str, str]] = []
+    if through_equinox:
+        eqx = ctx.import_alias("equinox", "eqx")
+        code = f"{eqx}.filter({code}, {eqx}.is_array)"
+        imports.append(("equinox", eqx))
+    call = site.node
+    if given is not None:
+        replacement: list[tuple[cst.CSTNode, str]] = [(given.value, code)]
+    else:
+        positional = [arg for arg in call.args if arg.keyword is None]
+        if len(positional) != 2:
+            return None  # grads or state given by keyword: no place to add a positional
+        # After the state (keywords such as `value=loss` keep their place after it).
+        state = positional[1].value
+        replacement = [(state, f"{ctx.code(state)}, {code}")]
+    return FixPlan("safe", f"Pass `{code}` as params", replacement, imports)
+
+
+def _applied_to(ctx: RuleContext, site: CallSite) -> tuple[cst.BaseExpression, bool] | None:
+    """The params the result of this `update` is applied to, and whether through Equinox."""
+    updates = _first_result_name(site)
+    if updates is None:
+        return None
+    for later in ctx.calls():
+        if later.scope is not site.scope or later.order <= site.order:
+            continue
+        qualified = ctx.qualify(later.node.func)
+        if qualified not in ("optax.apply_updates", "equinox.apply_updates"):
+            continue
+        applied = argument(later.node, 1, "updates")
+        target = argument(later.node, 0, "params" if qualified == "optax.apply_updates"
+                          else "model")
+        if (applied is None or target is None or not isinstance(applied.value, cst.Name)
+                or applied.value.value != updates):
+            continue
+        if not _stable_between(site, later, target.value):
+            return None
+        return target.value, qualified == "equinox.apply_updates"
+    return None
+
+
+def _first_result_name(site: CallSite) -> str | None:
+    """`updates` in `updates, state = opt.update(...)`."""
+    for name, bindings in site.scope.bindings.items():
+        for binding in bindings:
+            if binding.value is site.node and binding.path == (0,):
+                return name
+    return None
+
+
+def _stable_between(site: CallSite, later: CallSite, target: cst.BaseExpression) -> bool:
+    """Whether `target` (a name, or `self.x`) names the same value at the `update` call as where
+    the updates are applied: it is not rebound in between."""
+    if isinstance(target, cst.Attribute):
+        return isinstance(target.value, cst.Name) and target.value.value == site.scope.self_name
+    if not isinstance(target, cst.Name):
+        return False
+    bindings = site.scope.bindings.get(target.value, [])
+    if not any(binding.order < site.order for binding in bindings) and not _visible_outside(
+            site, target.value):
+        return False
+    return not any(site.order < binding.order < later.order for binding in bindings)
+
+
+def _visible_outside(site: CallSite, name: str) -> bool:
+    scope = site.scope.parent
+    while scope is not None:
+        if scope.kind != "class" and name in scope.bindings:
+            return True
+        scope = scope.parent
+    return False
