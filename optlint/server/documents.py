@@ -45,6 +45,11 @@ class Subject:
             self._lines[uri] = source_lines(self.texts[uri])
         return self._lines[uri]
 
+    def same_text(self, other: Subject) -> bool:
+        """Whether the editor shows the same text (a notebook's program differs between two
+        reads of the same cells: its separators carry a token made for each read)."""
+        return self.texts == other.texts and self.cell_uris == other.cell_uris
+
     def place(self, where: Location) -> tuple[str, Location]:
         """The editor document a program position is in, and the position there."""
         if self.notebook is None or not self.notebook.cells:

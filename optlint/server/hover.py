@@ -20,10 +20,10 @@ _FIXES = {"always": "a fix is offered", "sometimes": "a fix is offered where it 
 
 def hover(outcome: Outcome, uri: str, position: types.Position,
           codec: PositionCodec) -> types.Hover | None:
-    codes = [finding.diagnostic.code for finding in outcome.shown_in(uri)
-             if finding.diagnostic.code and _contains(finding.lsp.range, position)]
-    if not codes:
-        codes = _noqa_code_at(outcome, uri, position, codec)
+    # The code under the cursor first: an unused `# noqa: OPT004` is itself an OPT100 finding.
+    codes = _noqa_code_at(outcome, uri, position, codec) or [
+        finding.diagnostic.code for finding in outcome.shown_in(uri)
+        if finding.diagnostic.code and _contains(finding.lsp.range, position)]
     rules = {info.code: info for info in catalog()}
     pages = [_page(rules[code]) for code in dict.fromkeys(codes) if code in rules]
     if not pages:

@@ -93,7 +93,7 @@ class OptlintServer(LanguageServer):
         if subject is None:
             return None
         known = self.outcomes.get(uri)
-        if known is not None and known.subject.program == subject.program:
+        if known is not None and known.subject.same_text(subject):
             return known
         return await self.in_worker(self._lint, subject)
 
@@ -116,7 +116,7 @@ class OptlintServer(LanguageServer):
                 return
             outcome = await self.in_worker(self._lint, subject)
             current = self.subject(uri)
-            if current is None or current.program != subject.program:
+            if current is None or not current.same_text(subject):
                 return  # the text changed meanwhile: its own lint is scheduled
             self.publish(outcome)
         except asyncio.CancelledError:
