@@ -157,6 +157,17 @@ async def test_open_and_change_publish_diagnostics(client: LanguageClient, proje
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_quick_changes_publish_only_the_last_text(client: LanguageClient, project: Path):
+    path = project / "typing.py"
+    assert await open_file(client, path, MASK_FIXED) == []
+    for version in range(2, 7):  # keystrokes inside the debounce: one lint, of the last text
+        change(client, path.as_uri(), version, MASK_FIXED if version < 6 else MASK)
+    assert [d.code for d in await published(client, path.as_uri())] == ["OPT002"]
+    await asyncio.sleep(0.5)
+    assert path.as_uri() not in client.diagnostics  # nothing stale published after it
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_fix_and_noqa_code_actions(client: LanguageClient, project: Path):
     path = project / "fix_noqa.py"
     diagnostic = (await open_file(client, path, MASK))[0]
@@ -246,7 +257,17 @@ async def test_notebook_cells_are_checked_as_one_program(client: LanguageClient,
 
     fix = (await actions(client, cells[2], diagnostic.range))[0]
     assert list(fix.edit.changes) == [cells[2]]
-    assert 'static_args=("mask",)' in apply(sources[2], fix.edit.changes[cells[2]])
+    fixed = apply(sources[2], fix.edit.changes[cells[2]])
+    assert 'static_args=("mask",)' in fixed
+
+    client.diagnostics.pop(cells[2], None)
+    client.notebook_document_did_change(types.DidChangeNotebookDocumentParams(
+        notebook_document=types.VersionedNotebookDocumentIdentifier(uri=notebook, version=2),
+        change=types.NotebookDocumentChangeEvent(cells=types.NotebookDocumentCellChanges(
+            text_content=[types.NotebookDocumentCellContentChanges(
+                document=types.VersionedTextDocumentIdentifier(uri=cells[2], version=2),
+                changes=[types.TextDocumentContentChangeWholeDocument(text=fixed)])]))))
+    assert await published(client, cells[2]) == []
     client.notebook_document_did_close(types.DidCloseNotebookDocumentParams(
         notebook_document=types.NotebookDocumentIdentifier(uri=notebook),
         cell_text_documents=[types.TextDocumentIdentifier(uri=uri) for uri in cells]))
@@ -283,6 +304,16 @@ async def test_settings_reload_when_pyproject_changes(client: LanguageClient, pr
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_a_broken_configuration_is_shown_and_defaults_are_used(client: LanguageClient,
+                                                                      tmp_path: Path):
+    (tmp_path / "pyproject.toml").write_text('[tool.optlint]\nselect = 3\n')
+    finding, problem = await open_file(client, tmp_path / "configured.py", MASK)
+    assert problem.range.start.line == 0 and problem.severity == types.DiagnosticSeverity.Error
+    assert "'select' must be a list of strings" in problem.message
+    assert finding.code == "OPT002"
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_another_files_change_refreshes_cross_file_findings(client: LanguageClient,
                                                                   project: Path):
     path = project / "train.py"
@@ -299,21 +330,20 @@ async def test_another_files_change_refreshes_cross_file_findings(client: Langua
 
 
 # the command around the server -------------------------------------------------------------------
-def test_without_pygls_the_command_says_how_to_install_it():
-    hide = ("import sys; sys.modules['pygls'] = None; sys.argv = ['optlint', 'server']; "
-            "from optlint.cli import main; main()")
-    run = subprocess.run([sys.executable, "-c", hide], capture_output=True, text=True,
-                         timeout=60)
-    assert run.returncode == 2
-    assert run.stderr.strip().splitlines() == [
-        "error: `optlint server` needs pygls: pip install 'optlint[server]'"]
-
-
-def test_check_does_not_import_the_server():
-    probe = "import sys, optlint.cli; print(sorted(m for m in sys.modules if 'pygls' in m))"
+def test_check_does_not_import_pygls_and_server_without_it_says_how_to_install_it():
+    # One interpreter for both (each start costs a second or two): `optlint.cli` is imported
+    # and pygls must not be; then pygls is hidden, as where it is not installed.
+    probe = ("import sys, optlint.cli\n"
+             "print(sorted(m for m in sys.modules if m.startswith(('pygls', 'lsprotocol'))))\n"
+             "sys.modules['pygls'] = None\n"
+             "sys.argv = ['optlint', 'server']\n"
+             "optlint.cli.main()\n")
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          timeout=60)
     assert run.stdout.strip() == "[]"
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == [
+        "error: `optlint server` needs pygls: pip install 'optlint[server]'"]
 
 
 def test_malformed_requests_get_errors_and_the_server_stays_up(project: Path):

@@ -20,7 +20,7 @@ _FIXES = {"always": "a fix is offered", "sometimes": "a fix is offered where it 
 
 def hover(outcome: Outcome, uri: str, position: types.Position,
           codec: PositionCodec) -> types.Hover | None:
-    # The code under the cursor first: an unused `# noqa: OPT004` is itself an OPT100 finding.
+    # The code under the cursor first: a noqa naming a code it does not use is an OPT100 finding.
     codes = _noqa_code_at(outcome, uri, position, codec) or [
         finding.diagnostic.code for finding in outcome.shown_in(uri)
         if finding.diagnostic.code and _contains(finding.lsp.range, position)]
