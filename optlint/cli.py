@@ -148,7 +148,8 @@ def server() -> None:
     """Run the language server for editors (LSP over standard input and output)."""
     # Imported here: pygls is an optional extra, and `optlint check` must not pay for it.
     if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
-        click.echo("error: `optlint server` needs pygls: pip install 'optlint[server]'", err=True)
+        click.echo("error: `optlint server` needs pygls: pip install 'pygls>=2,<3' (or install "
+                   "optlint's `server` extra)", err=True)
         sys.exit(EXIT_ERROR)
     from optlint.server.protocol import serve
 

@@ -343,7 +343,8 @@ def test_check_does_not_import_pygls_and_server_without_it_says_how_to_install_i
     assert run.stdout.strip() == "[]"
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == [
-        "error: `optlint server` needs pygls: pip install 'optlint[server]'"]
+        "error: `optlint server` needs pygls: pip install 'pygls>=2,<3' (or install optlint's "
+        "`server` extra)"]
 
 
 def test_malformed_requests_get_errors_and_the_server_stays_up(project: Path):
