@@ -157,6 +157,14 @@ async def test_open_and_change_publish_diagnostics(client: LanguageClient, proje
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_columns_are_counted_in_utf16_units(client: LanguageClient, project: Path):
+    text = MASK.replace("optimizer = ", 'label = "\U0001F600"; optimizer = ')
+    (diagnostic,) = await open_file(client, project / "emoji.py", text)
+    # 25 characters before the call; the emoji is two UTF-16 code units
+    assert diagnostic.range.start == types.Position(line=7, character=26)
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_quick_changes_publish_only_the_last_text(client: LanguageClient, project: Path):
     path = project / "typing.py"
     assert await open_file(client, path, MASK_FIXED) == []

@@ -59,6 +59,12 @@ def lint(subject: Subject, project: Project, codec: PositionCodec) -> Outcome:
     return Outcome(subject, findings)
 
 
+def failed(subject: Subject, message: str) -> Outcome:
+    """The outcome for a subject that could not be linted at all."""
+    first = next(iter(subject.texts), None)
+    return Outcome(subject, [_problem(message, first)] if first is not None else [])
+
+
 def _finding(diagnostic: Diagnostic, subject: Subject, codec: PositionCodec) -> EditorFinding:
     uri, start = subject.place(diagnostic.start)
     end_uri, end = subject.place(diagnostic.end)

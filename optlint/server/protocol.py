@@ -21,9 +21,9 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
 from optlint import __version__
-from optlint.server.actions import KINDS, fix_all, has_safe_fix, quick_fixes, wanted, FIX_ALL
+from optlint.server.actions import FIX_ALL, KINDS, fix_all, has_safe_fix, quick_fixes, wanted
 from optlint.server.documents import Subject, file_subject, notebook_subject, uri_path
-from optlint.server.findings import Outcome, lint
+from optlint.server.findings import Outcome, failed, lint
 from optlint.server.hover import hover
 from optlint.server.projects import Projects
 
@@ -98,7 +98,10 @@ class OptlintServer(LanguageServer):
         return await self.in_worker(self._lint, subject)
 
     def _lint(self, subject: Subject) -> Outcome:
-        project = self.projects.for_file(subject.path)
+        try:
+            project = self.projects.for_file(subject.path)
+        except Exception as error:  # noqa: BLE001 - shown on the file; the server goes on
+            return failed(subject, f"optlint could not load the settings for this file: {error!r}")
         return lint(subject, project, self.workspace.position_codec)
 
     def schedule(self, uri: str, delay: float = 0.0) -> None:
