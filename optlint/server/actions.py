@@ -32,23 +32,23 @@ def quick_fixes(outcome: Outcome, uri: str, asked: types.Range,
                 codec: PositionCodec) -> list[types.CodeAction]:
     actions: list[types.CodeAction] = []
     for finding in outcome.shown_in(uri):
-        if not finding.diagnostic.code or not _touches(finding.lsp.range, asked):
+        if finding.code is None or not _touches(finding.lsp.range, asked):
             continue
-        fix = finding.diagnostic.fix
+        fix = finding.fix
         if fix is not None and finding.edits is not None:
             safe = fix.applicability == "safe"
             actions.append(types.CodeAction(
                 title=fix.message if safe else f"{fix.message} (unsafe)",
                 kind=types.CodeActionKind.QuickFix, diagnostics=[finding.lsp],
                 is_preferred=safe, edit=types.WorkspaceEdit(changes=finding.edits)))
-        if finding.diagnostic.code not in (SYNTAX_ERROR.code, UNUSED_NOQA.code):
-            actions.append(_disable_for_line(finding, outcome.subject, codec))
+        if finding.code not in (SYNTAX_ERROR.code, UNUSED_NOQA.code):
+            actions.append(_disable_for_line(finding.code, finding, outcome.subject, codec))
     return actions
 
 
 def has_safe_fix(outcome: Outcome) -> bool:
-    return any(finding.diagnostic.fix is not None and finding.edits is not None
-               and finding.diagnostic.fix.applicability == "safe" for finding in outcome.findings)
+    return any(finding.fix is not None and finding.edits is not None
+               and finding.fix.applicability == "safe" for finding in outcome.findings)
 
 
 def fix_all(subject: Subject, project: Project, codec: PositionCodec) -> types.CodeAction | None:
@@ -70,10 +70,9 @@ def fix_all(subject: Subject, project: Project, codec: PositionCodec) -> types.C
                             edit=types.WorkspaceEdit(changes=edits))
 
 
-def _disable_for_line(finding: EditorFinding, subject: Subject,
+def _disable_for_line(code: str, finding: EditorFinding, subject: Subject,
                       codec: PositionCodec) -> types.CodeAction:
     """Adds the code to the line's `# noqa: ...`, or adds `  # noqa: CODE` at its end."""
-    code = finding.diagnostic.code
     text = subject.texts[finding.uri]
     lines = subject.lines(finding.uri)
     number = finding.lsp.range.start.line + 1

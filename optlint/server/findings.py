@@ -13,24 +13,24 @@ from dataclasses import dataclass
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 
-from optlint.diagnostics import Diagnostic, Location
+from optlint.diagnostics import Diagnostic, Fix
 from optlint.report.sarif import RULE_PAGE_URI
 from optlint.rules import SYNTAX_ERROR, UNUSED_NOQA, all_codes
 from optlint.server.documents import Subject, to_editor_range
 from optlint.server.projects import Project
 
 SOURCE = "optlint"
-_START = Location(1, 1)
 
 
 @dataclass(frozen=True)
 class EditorFinding:
-    diagnostic: Diagnostic  # as the linter reported it, in program positions
     uri: str  # the document (or notebook cell) it is shown in
     lsp: types.Diagnostic
+    code: str | None = None  # None: not a rule's finding but a problem checking the file
+    fix: Fix | None = None
     # The fix's edits by document; None without a fix, or with one the editor cannot take
     # (an edit of a notebook's IPython line, which the linter saw as `pass`).
-    edits: dict[str, list[types.TextEdit]] | None
+    edits: dict[str, list[types.TextEdit]] | None = None
 
 
 @dataclass
@@ -53,16 +53,12 @@ def lint(subject: Subject, project: Project, codec: PositionCodec) -> Outcome:
     except Exception as error:  # noqa: BLE001 - a linter bug must not take the server down
         problems.append(f"optlint could not check this file: internal error: {error!r}")
     findings = [_finding(diagnostic, subject, codec) for diagnostic in diagnostics]
-    first = next(iter(subject.texts), None)  # a notebook's first code cell
-    if first is not None:
-        findings += [_problem(problem, first) for problem in problems]
-    return Outcome(subject, findings)
+    return Outcome(subject, findings + _problems(subject, problems))
 
 
 def failed(subject: Subject, message: str) -> Outcome:
     """The outcome for a subject that could not be linted at all."""
-    first = next(iter(subject.texts), None)
-    return Outcome(subject, [_problem(message, first)] if first is not None else [])
+    return Outcome(subject, _problems(subject, [message]))
 
 
 def _finding(diagnostic: Diagnostic, subject: Subject, codec: PositionCodec) -> EditorFinding:
@@ -82,7 +78,8 @@ def _finding(diagnostic: Diagnostic, subject: Subject, codec: PositionCodec) -> 
         source=SOURCE,
         tags=[types.DiagnosticTag.Unnecessary] if diagnostic.code == UNUSED_NOQA.code else None,
     )
-    return EditorFinding(diagnostic, uri, lsp, _edits(diagnostic, subject, codec))
+    return EditorFinding(uri, lsp, diagnostic.code, diagnostic.fix,
+                         _edits(diagnostic, subject, codec))
 
 
 def _edits(diagnostic: Diagnostic, subject: Subject,
@@ -103,12 +100,15 @@ def _edits(diagnostic: Diagnostic, subject: Subject,
     return edits
 
 
-def _problem(message: str, uri: str) -> EditorFinding:
+def _problems(subject: Subject, messages: list[str]) -> list[EditorFinding]:
+    """Shown at the start of the file (of a notebook's first code cell; none without one)."""
+    first = next(iter(subject.texts), None)
+    if first is None:
+        return []
     at = types.Position(line=0, character=0)
-    lsp = types.Diagnostic(range=types.Range(start=at, end=at), message=message,
-                           severity=types.DiagnosticSeverity.Error, source=SOURCE)
-    placeholder = Diagnostic("", "", message, "", _START, _START)
-    return EditorFinding(placeholder, uri, lsp, None)
+    return [EditorFinding(first, types.Diagnostic(
+        range=types.Range(start=at, end=at), message=message,
+        severity=types.DiagnosticSeverity.Error, source=SOURCE)) for message in messages]
 
 
 def _without_filename(error: str, filename: str) -> str:

@@ -22,8 +22,8 @@ def hover(outcome: Outcome, uri: str, position: types.Position,
           codec: PositionCodec) -> types.Hover | None:
     # The code under the cursor first: a noqa naming a code it does not use is an OPT100 finding.
     codes = _noqa_code_at(outcome, uri, position, codec) or [
-        finding.diagnostic.code for finding in outcome.shown_in(uri)
-        if finding.diagnostic.code and _contains(finding.lsp.range, position)]
+        finding.code for finding in outcome.shown_in(uri)
+        if finding.code is not None and _contains(finding.lsp.range, position)]
     rules = {info.code: info for info in catalog()}
     pages = [_page(rules[code]) for code in dict.fromkeys(codes) if code in rules]
     if not pages:
