@@ -1,8 +1,8 @@
 """The LSP handlers: when to lint, what to publish, and answers to code-action and hover requests.
 
 Linting runs on one worker thread: the event loop stays free to read the editor's messages (a
-keystroke cancels the lint it makes stale), and the linters, which are not thread-safe, are only
-ever used from that thread. A change is linted after a short pause (`DEBOUNCE_SECONDS`), an open
+keystroke cancels a lint still waiting; a lint it makes stale is not published), and the linters,
+which are not thread-safe, are only ever used from that thread. A change is linted after a short pause (`DEBOUNCE_SECONDS`), an open
 or a save at once; results are published only for the text they were computed from.
 """
 
@@ -52,7 +52,7 @@ class OptlintServer(LanguageServer):
             "optlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             notebook_document_sync=types.NotebookDocumentSyncOptions(
                 notebook_selector=[types.NotebookDocumentFilterWithCells(
-                    cells=[types.NotebookCellLanguage(language="python")], notebook="*")],
+                    cells=[types.NotebookCellLanguage(language="python")])],
                 save=True),
             protocol_cls=_Protocol)
         self.projects = Projects()
