@@ -325,6 +325,14 @@ async def test_a_broken_configuration_is_shown_and_defaults_are_used(client: Lan
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_excluded_files_are_not_checked(client: LanguageClient, tmp_path: Path):
+    (tmp_path / "pyproject.toml").write_text('[tool.optlint]\nextend-exclude = ["generated"]\n')
+    (tmp_path / "generated").mkdir()
+    assert await open_file(client, tmp_path / "generated" / "out.py", MASK) == []
+    assert [d.code for d in await open_file(client, tmp_path / "kept.py", MASK)] == ["OPT002"]
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_another_files_change_refreshes_cross_file_findings(client: LanguageClient,
                                                                   project: Path):
     path = project / "train.py"

@@ -34,7 +34,8 @@ class Subject:
     texts: dict[str, str]  # uri -> the text the editor shows there (the file, or each cell)
     notebook: Notebook | None = None
     cell_uris: dict[int, str] = field(default_factory=dict)  # cell position -> its uri
-    _lines: dict[str, list[str]] = field(default_factory=dict)
+    _lines: dict[str, list[str]] = field(default_factory=dict)  # by uri, as the editor counts
+    _program_lines: list[str] | None = None
 
     @property
     def filename(self) -> str:
@@ -61,7 +62,9 @@ class Subject:
         """Whether a program line stands for an IPython line (a fix there would edit `pass`)."""
         if self.notebook is None:
             return False
-        lines = source_lines(self.program)
+        if self._program_lines is None:
+            self._program_lines = source_lines(self.program)
+        lines = self._program_lines
         return 0 < where.line <= len(lines) and self.notebook.magic_token in lines[where.line - 1]
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from optlint.config import ConfigError, Settings, load_settings
+from optlint.discovery import DiscoveryError, discover
 from optlint.engine import Linter, LintOptions
 from optlint.selection import Selection
 from optlint.versions import resolve_versions
@@ -21,8 +22,17 @@ from optlint.versions import resolve_versions
 @dataclass
 class Project:
     root: Path
+    settings: Settings
     linter: Linter
     problem: str | None  # a configuration error: the defaults are used until it is fixed
+
+    def excludes(self, path: Path) -> bool:
+        """Whether `exclude` / `extend-exclude` leave the file out, as `check --force-exclude`
+        (what the pre-commit hooks run) does; an unsaved buffer is never left out."""
+        try:
+            return path.is_file() and not discover([path], self.settings, force_exclude=True)
+        except (DiscoveryError, OSError):
+            return False
 
 
 class Projects:
@@ -52,7 +62,7 @@ class Projects:
         versions = resolve_versions(settings.configured_versions(), settings.project_root)
         options = LintOptions(selection, versions, settings.project_root,
                               preview=settings.preview, max_file_size=settings.max_file_size)
-        project = Project(settings.project_root, Linter(options), problem)
+        project = Project(settings.project_root, settings, Linter(options), problem)
         self._by_root[project.root] = project
         return project
 

@@ -102,6 +102,8 @@ class OptlintServer(LanguageServer):
             project = self.projects.for_file(subject.path)
         except Exception as error:  # noqa: BLE001 - shown on the file; the server goes on
             return failed(subject, f"optlint could not load the settings for this file: {error!r}")
+        if project.excludes(subject.path):
+            return Outcome(subject, [])
         return lint(subject, project, self.workspace.position_codec)
 
     def schedule(self, uri: str, delay: float = 0.0) -> None:
