@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import sys
@@ -166,3 +167,16 @@ def verify(paths: tuple[str, ...], rule_pages: bool, python: str, device: str, t
                             _codes(select) if select is not None else None,
                             {"optax": optax_version})
     sys.exit(run_rule_pages(request) if rule_pages else run_verify(request))
+
+
+@main.command()
+def server() -> None:
+    """Run the language server for editors (LSP over standard input and output)."""
+    # Imported here: pygls is an optional extra, and `optlint check` must not pay for it.
+    if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
+        click.echo("error: `optlint server` needs pygls: pip install 'pygls>=2,<3' (or install "
+                   "optlint's `server` extra)", err=True)
+        sys.exit(EXIT_ERROR)
+    from optlint.server.protocol import serve
+
+    serve()

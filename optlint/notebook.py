@@ -263,6 +263,12 @@ def _fixed_json(notebook: Notebook, fixed_program: str | None) -> str | None:
     """The notebook's JSON text with the fixed cells' sources; None when no cell changed."""
     if fixed_program is None:
         return None
+    changed = fixed_cell_sources(notebook, fixed_program)
+    return splice_sources(notebook.raw, changed) if changed else None
+
+
+def fixed_cell_sources(notebook: Notebook, fixed_program: str) -> dict[int, str]:
+    """The new source of each cell the fixed program changed, by the cell's position."""
     restored = _restore_magics(fixed_program, notebook)
     chunks = restored.split(notebook.boundary + "\n")
     if len(chunks) != len(notebook.cells):
@@ -273,7 +279,7 @@ def _fixed_json(notebook: Notebook, fixed_program: str | None) -> str | None:
             chunk = chunk[:-1]  # the newline the program needed, not the cell
         if chunk != cell.text:
             changed[cell.position] = chunk
-    return splice_sources(notebook.raw, changed) if changed else None
+    return changed
 
 
 def _restore_magics(program: str, notebook: Notebook) -> str:
@@ -282,7 +288,7 @@ def _restore_magics(program: str, notebook: Notebook) -> str:
 
 
 # positions: program -> cell ------------------------------------------------------------------
-def _locate(cells: list[CodeCell], where: Location) -> tuple[CodeCell, Location]:
+def cell_at(cells: list[CodeCell], where: Location) -> tuple[CodeCell, Location]:
     """The cell a program position falls in, and the position within that cell.
 
     A position on a boundary line belongs to the end of the cell before it."""
@@ -298,13 +304,13 @@ def _locate(cells: list[CodeCell], where: Location) -> tuple[CodeCell, Location]
 def _in_cell(diagnostic: Diagnostic, cells: list[CodeCell]) -> Diagnostic:
     if not cells:
         return diagnostic
-    cell, start = _locate(cells, diagnostic.start)
+    cell, start = cell_at(cells, diagnostic.start)
     end = Location(diagnostic.end.line - cell.first_line + 1, diagnostic.end.column)
     fix = diagnostic.fix
     if fix is not None:
         # Each edit counts within the cell it falls in (an added import may go to another cell).
         fix = Fix(fix.applicability, fix.message, tuple(
-            Edit(_locate(cells, edit.start)[1], _locate(cells, edit.end)[1], edit.content)
+            Edit(cell_at(cells, edit.start)[1], cell_at(cells, edit.end)[1], edit.content)
             for edit in fix.edits))
     return replace(diagnostic, start=start, end=end, fix=fix, cell=cell.number)
 

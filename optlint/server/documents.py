@@ -1,0 +1,123 @@
+"""What the server lints for an editor document, and where each program position is in the editor.
+
+A Python file is linted as it is. A notebook's code cells are joined into one program exactly as
+`optlint check` joins them (`optlint.notebook`: IPython lines replaced, cells separated), so the
+editor shows the findings the command line reports; positions are then mapped back to the cell
+they fall in. Editors count columns in UTF-16 code units unless the client offers another
+encoding; optlint counts characters, so every position crosses `to_editor`/`from_editor`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.uris import to_fs_path
+from pygls.workspace import Workspace
+from pygls.workspace.position_codec import PositionCodec
+
+from optlint.diagnostics import Location
+from optlint.edits import source_lines
+from optlint.notebook import Notebook, cell_at, parse_notebook
+
+
+@dataclass
+class Subject:
+    """One linted unit: a Python file, or a notebook's code cells as one program."""
+
+    uri: str  # the file's or the notebook's
+    version: int | None
+    path: Path
+    program: str  # the text handed to the linter
+    texts: dict[str, str]  # uri -> the text the editor shows there (the file, or each cell)
+    notebook: Notebook | None = None
+    cell_uris: dict[int, str] = field(default_factory=dict)  # cell position -> its uri
+    _lines: dict[str, list[str]] = field(default_factory=dict)  # by uri, as the editor counts
+    _program_lines: list[str] | None = None
+
+    @property
+    def filename(self) -> str:
+        return str(self.path)
+
+    def lines(self, uri: str) -> list[str]:
+        if uri not in self._lines:
+            self._lines[uri] = source_lines(self.texts[uri])
+        return self._lines[uri]
+
+    def same_text(self, other: Subject) -> bool:
+        """Whether the editor shows the same text (a notebook's program differs between two
+        reads of the same cells: its separators carry a token made for each read)."""
+        return self.texts == other.texts and self.cell_uris == other.cell_uris
+
+    def place(self, where: Location) -> tuple[str, Location]:
+        """The editor document a program position is in, and the position there."""
+        if self.notebook is None or not self.notebook.cells:
+            return self.uri, where
+        cell, inside = cell_at(self.notebook.cells, where)
+        return self.cell_uris[cell.position], inside
+
+    def on_placeholder(self, where: Location) -> bool:
+        """Whether a program line stands for an IPython line (a fix there would edit `pass`)."""
+        if self.notebook is None:
+            return False
+        if self._program_lines is None:
+            self._program_lines = source_lines(self.program)
+        lines = self._program_lines
+        return 0 < where.line <= len(lines) and self.notebook.magic_token in lines[where.line - 1]
+
+
+def file_subject(uri: str, text: str, version: int | None) -> Subject:
+    return Subject(uri, version, uri_path(uri), text, {uri: text})
+
+
+def notebook_subject(workspace: Workspace, notebook: types.NotebookDocument) -> Subject | None:
+    """The notebook's cells (markdown too, so cell numbers match `optlint check`'s) as the
+    JSON `parse_notebook` reads; None when a cell's text is not known yet."""
+    cells, texts, uris = [], {}, {}
+    for position, cell in enumerate(notebook.cells):
+        document = workspace.text_documents.get(cell.document)
+        if document is None:
+            return None
+        code = cell.kind == types.NotebookCellKind.Code
+        cells.append({"cell_type": "code" if code else "markdown", "source": document.source})
+        if code:
+            texts[cell.document] = document.source
+            uris[position] = cell.document
+    path = uri_path(notebook.uri)
+    parsed = parse_notebook(json.dumps({"cells": cells}).encode(), str(path))
+    assert parsed is not None  # no language metadata: read as Python
+    return Subject(notebook.uri, notebook.version, path, parsed.program, texts, parsed, uris)
+
+
+def uri_path(uri: str) -> Path:
+    """The file a document is; an unsaved buffer (`untitled:`) is taken to be in the current
+    folder, so that it is still linted with that folder's settings."""
+    path = to_fs_path(uri)
+    return Path(path) if path else Path.cwd() / uri.rsplit("/", 1)[-1].replace(":", "_")
+
+
+# positions ---------------------------------------------------------------------------------------
+def to_editor(lines: list[str], where: Location, codec: PositionCodec) -> types.Position:
+    line = where.line - 1
+    if line >= len(lines):  # the end of the text (an edit appending a line)
+        return types.Position(line=len(lines), character=0)
+    text = lines[line].rstrip("\r\n")
+    return types.Position(line=line, character=codec.client_num_units(text[:where.column - 1]))
+
+
+def to_editor_range(lines: list[str], start: Location, end: Location,
+                    codec: PositionCodec) -> types.Range:
+    return types.Range(start=to_editor(lines, start, codec), end=to_editor(lines, end, codec))
+
+
+def from_editor(lines: list[str], position: types.Position, codec: PositionCodec) -> Location:
+    if position.line >= len(lines):
+        return Location(len(lines) + 1, 1)
+    text = lines[position.line].rstrip("\r\n")
+    units, column = 0, 0
+    while column < len(text) and units < position.character:
+        units += codec.client_num_units(text[column])
+        column += 1
+    return Location(position.line + 1, column + 1)

@@ -1,0 +1,91 @@
+"""Settings and a linter for each project the editor's documents belong to.
+
+A document's project is found as `optlint check` finds it: the nearest `pyproject.toml` with a
+`[tool.optlint]` table. Its linter is kept between edits, so the other files its analysis read
+(an imported model class, a helper's callers) are parsed once, not on every keystroke; `refresh`
+drops them when a file of the project changes on disk, and `reload` drops the settings when a
+`pyproject.toml` does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from optlint.config import ConfigError, Settings, load_settings
+from optlint.discovery import DiscoveryError, discover
+from optlint.engine import Linter, LintOptions
+from optlint.selection import Selection
+from optlint.versions import resolve_versions
+
+
+@dataclass
+class Project:
+    root: Path
+    settings: Settings
+    linter: Linter
+    problem: str | None  # a configuration error: the defaults are used until it is fixed
+
+    def excludes(self, path: Path) -> bool:
+        """Whether `exclude` / `extend-exclude` leave the file out, as `check --force-exclude`
+        (what the pre-commit hooks run) does; an unsaved buffer is never left out."""
+        try:
+            return path.is_file() and not discover([path], self.settings, force_exclude=True)
+        except (DiscoveryError, OSError):
+            return False
+
+
+class Projects:
+    def __init__(self) -> None:
+        self._by_folder: dict[Path, Project] = {}  # a document's folder -> its project
+        self._by_root: dict[Path, Project] = {}
+
+    def for_file(self, path: Path) -> Project:
+        folder = path.parent
+        project = self._by_folder.get(folder)
+        if project is None:
+            project = self._by_folder[folder] = self._load(folder)
+        return project
+
+    def _load(self, folder: Path) -> Project:
+        problem = None
+        try:
+            settings = load_settings(start=folder)
+            selection = Selection.from_settings(settings)
+        except ConfigError as error:
+            problem = str(error)
+            settings = Settings(project_root=_root_without_config(folder))
+            selection = Selection.from_settings(settings)
+        known = self._by_root.get(settings.project_root)
+        if known is not None and known.problem == problem:
+            return known  # another folder of a project already loaded: share its index
+        versions = resolve_versions(settings.configured_versions(), settings.project_root)
+        options = LintOptions(selection, versions, settings.project_root,
+                              preview=settings.preview, max_file_size=settings.max_file_size)
+        project = Project(settings.project_root, settings, Linter(options), problem)
+        self._by_root[project.root] = project
+        return project
+
+    def reload(self) -> None:
+        """Forget every project's settings (a `pyproject.toml` changed)."""
+        self._by_folder.clear()
+        self._by_root.clear()
+
+    def refresh(self, changed: Path) -> bool:
+        """Forget what the analysis read from other files of the project `changed` is in;
+        whether a project held it (its open documents then need linting again)."""
+        resolved = changed.resolve()
+        held = False
+        for project in self._by_root.values():  # nested projects: each may read the file
+            if project.root in resolved.parents:
+                project.linter = Linter(project.linter.options)
+                held = True
+        return held
+
+
+def _root_without_config(folder: Path) -> Path:
+    """The project root `check` would use if the configuration it found were not broken."""
+    for candidate in [folder.resolve(), *folder.resolve().parents]:
+        if (candidate / "pyproject.toml").is_file():
+            return candidate
+    return folder.resolve()

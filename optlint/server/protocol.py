@@ -1,0 +1,259 @@
+"""The LSP handlers: when to lint, what to publish, and answers to code-action and hover requests.
+
+Linting runs on one worker thread: the event loop stays free to read the editor's messages (a
+keystroke cancels a lint still waiting; a lint it makes stale is not published), and the linters,
+which are not thread-safe, are only ever used from that thread. A change is linted after a short pause (`DEBOUNCE_SECONDS`), an open
+or a save at once; results are published only for the text they were computed from.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import traceback
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.exceptions import JsonRpcException
+from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
+
+from optlint import __version__
+from optlint.server.actions import FIX_ALL, KINDS, fix_all, has_safe_fix, quick_fixes, wanted
+from optlint.server.documents import Subject, file_subject, notebook_subject, uri_path
+from optlint.server.findings import Outcome, failed, lint
+from optlint.server.hover import hover
+from optlint.server.projects import Projects
+
+DEBOUNCE_SECONDS = 0.2
+_PYTHON_SUFFIXES = (".py", ".pyi")
+_CONFIG = "pyproject.toml"
+_Result = TypeVar("_Result")
+
+
+class _Protocol(LanguageServerProtocol):
+    """pygls logs a request it cannot read and drops it, leaving the client waiting for ever:
+    answer it with the error instead."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if isinstance(data, dict) and "method" in data and "id" in data:
+                self._send_response(data["id"], error=error.to_response_error())
+            raise
+
+
+class OptlintServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__(
+            "optlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            notebook_document_sync=types.NotebookDocumentSyncOptions(
+                notebook_selector=[types.NotebookDocumentFilterWithCells(
+                    cells=[types.NotebookCellLanguage(language="python")])],
+                save=True),
+            protocol_cls=_Protocol)
+        self.projects = Projects()
+        self.outcomes: dict[str, Outcome] = {}  # by subject (file or notebook) uri
+        self.shown: dict[str, set[str]] = {}  # subject uri -> the uris diagnostics went to
+        self.pending: dict[str, asyncio.Task[None]] = {}
+        self.linting = ThreadPoolExecutor(1, thread_name_prefix="optlint-lint")
+
+    # what is open -----------------------------------------------------------------------------
+    def subject_uri(self, uri: str) -> str:
+        """A notebook cell's requests are answered from its notebook's lint."""
+        notebook = self.workspace.get_notebook_document(cell_uri=uri)
+        return notebook.uri if notebook is not None else uri
+
+    def subject(self, uri: str) -> Subject | None:
+        notebook = self.workspace.get_notebook_document(notebook_uri=uri)
+        if notebook is not None:
+            return notebook_subject(self.workspace, notebook)
+        document = self.workspace.text_documents.get(uri)
+        if document is None or not _is_python(uri, document.language_id):
+            return None
+        return file_subject(uri, document.source, document.version)
+
+    def open_subjects(self) -> list[str]:
+        cells = {cell.document for notebook in self.workspace.notebook_documents.values()
+                 for cell in notebook.cells}
+        files = [uri for uri, document in self.workspace.text_documents.items()
+                 if uri not in cells and _is_python(uri, document.language_id)]
+        return [*self.workspace.notebook_documents, *files]
+
+    # linting ----------------------------------------------------------------------------------
+    async def in_worker(self, job: Callable[..., _Result], *args: Any) -> _Result:
+        return await asyncio.get_running_loop().run_in_executor(self.linting, job, *args)
+
+    async def outcome(self, uri: str) -> Outcome | None:
+        """The lint of the subject's current text: the published one if still current."""
+        subject = self.subject(uri)
+        if subject is None:
+            return None
+        known = self.outcomes.get(uri)
+        if known is not None and known.subject.same_text(subject):
+            return known
+        return await self.in_worker(self._lint, subject)
+
+    def _lint(self, subject: Subject) -> Outcome:
+        try:
+            project = self.projects.for_file(subject.path)
+        except Exception as error:  # noqa: BLE001 - shown on the file; the server goes on
+            return failed(subject, f"optlint could not load the settings for this file: {error!r}")
+        if project.excludes(subject.path):
+            return Outcome(subject, [])
+        return lint(subject, project, self.workspace.position_codec)
+
+    def schedule(self, uri: str, delay: float = 0.0) -> None:
+        """Lint and publish `uri` after `delay`, replacing a lint still waiting for it."""
+        waiting = self.pending.pop(uri, None)
+        if waiting is not None:
+            waiting.cancel()
+        self.pending[uri] = asyncio.ensure_future(self._publish_later(uri, delay))
+
+    async def _publish_later(self, uri: str, delay: float) -> None:
+        try:
+            await asyncio.sleep(delay)
+            subject = self.subject(uri)
+            if subject is None:
+                return
+            outcome = await self.in_worker(self._lint, subject)
+            current = self.subject(uri)
+            if current is None or not current.same_text(subject):
+                return  # the text changed meanwhile: its own lint is scheduled
+            self.publish(outcome)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - report it and keep serving the other documents
+            self.log(f"optlint: linting {uri} failed:\n{traceback.format_exc()}")
+        finally:
+            if self.pending.get(uri) is asyncio.current_task():
+                del self.pending[uri]
+
+    def publish(self, outcome: Outcome) -> None:
+        uri = outcome.subject.uri
+        self.outcomes[uri] = outcome
+        targets = set(outcome.subject.texts)
+        for target in sorted(targets | self.shown.get(uri, set())):  # cleared cells too
+            diagnostics = [finding.lsp for finding in outcome.shown_in(target)]
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                uri=target, diagnostics=diagnostics,
+                version=outcome.subject.version if target == uri else None))
+        self.shown[uri] = targets
+
+    def forget(self, uri: str) -> None:
+        waiting = self.pending.pop(uri, None)
+        if waiting is not None:
+            waiting.cancel()
+        self.outcomes.pop(uri, None)
+        for target in sorted(self.shown.pop(uri, set())):
+            self.text_document_publish_diagnostics(
+                types.PublishDiagnosticsParams(uri=target, diagnostics=[]))
+
+    async def files_changed(self, paths: list[Path]) -> None:
+        """Settings or other project files changed on disk: lint every open document again."""
+        if any(path.name == _CONFIG for path in paths):
+            await self.in_worker(self.projects.reload)
+        else:
+            refreshed = [await self.in_worker(self.projects.refresh, path) for path in paths]
+            if not any(refreshed):
+                return
+        for uri in self.open_subjects():
+            self.schedule(uri)
+
+    def log(self, message: str) -> None:
+        self.window_log_message(types.LogMessageParams(type=types.MessageType.Error,
+                                                       message=message))
+
+
+def _is_python(uri: str, language_id: str | None) -> bool:
+    return language_id == "python" or uri.endswith(_PYTHON_SUFFIXES)
+
+
+def build() -> OptlintServer:
+    server = OptlintServer()
+
+    @server.feature(types.INITIALIZED)
+    def initialized(ls: OptlintServer, params: types.InitializedParams) -> None:
+        watched = ls.client_capabilities.workspace and \
+            ls.client_capabilities.workspace.did_change_watched_files
+        if watched and watched.dynamic_registration:
+            # Another file's change can change this one's findings (an imported model class).
+            ls.client_register_capability(types.RegistrationParams(registrations=[
+                types.Registration(
+                    id="optlint-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+                    register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
+                        types.FileSystemWatcher(glob_pattern="**/*.py"),
+                        types.FileSystemWatcher(glob_pattern=f"**/{_CONFIG}")]))]))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: OptlintServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: OptlintServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri, DEBOUNCE_SECONDS)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    async def did_save(ls: OptlintServer, params: types.DidSaveTextDocumentParams) -> None:
+        ls.schedule(params.text_document.uri)
+        await ls.files_changed([uri_path(params.text_document.uri)])
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: OptlintServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.forget(params.text_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_OPEN)
+    def notebook_open(ls: OptlintServer, params: types.DidOpenNotebookDocumentParams) -> None:
+        ls.schedule(params.notebook_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CHANGE)
+    def notebook_change(ls: OptlintServer, params: types.DidChangeNotebookDocumentParams) -> None:
+        ls.schedule(params.notebook_document.uri, DEBOUNCE_SECONDS)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
+    def notebook_save(ls: OptlintServer, params: types.DidSaveNotebookDocumentParams) -> None:
+        ls.schedule(params.notebook_document.uri)
+
+    @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
+    def notebook_close(ls: OptlintServer, params: types.DidCloseNotebookDocumentParams) -> None:
+        ls.forget(params.notebook_document.uri)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    async def watched(ls: OptlintServer, params: types.DidChangeWatchedFilesParams) -> None:
+        await ls.files_changed([uri_path(change.uri) for change in params.changes])
+
+    @server.feature(types.TEXT_DOCUMENT_CODE_ACTION,
+                    types.CodeActionOptions(code_action_kinds=KINDS))
+    async def code_action(ls: OptlintServer,
+                          params: types.CodeActionParams) -> list[types.CodeAction] | None:
+        outcome = await ls.outcome(ls.subject_uri(params.text_document.uri))
+        if outcome is None:
+            return None
+        codec = ls.workspace.position_codec
+        only = list(params.context.only) if params.context.only else None
+        actions = []
+        if wanted(types.CodeActionKind.QuickFix, only):
+            actions += quick_fixes(outcome, params.text_document.uri, params.range, codec)
+        if wanted(FIX_ALL, only) and has_safe_fix(outcome):
+            project = await ls.in_worker(ls.projects.for_file, outcome.subject.path)
+            every = await ls.in_worker(fix_all, outcome.subject, project, codec)
+            if every is not None:
+                actions.append(every)
+        return actions
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    async def on_hover(ls: OptlintServer, params: types.HoverParams) -> types.Hover | None:
+        outcome = await ls.outcome(ls.subject_uri(params.text_document.uri))
+        if outcome is None:
+            return None
+        return hover(outcome, params.text_document.uri, params.position,
+                     ls.workspace.position_codec)
+
+    return server
+
+
+def serve() -> None:
+    build().start_io()
