@@ -6,9 +6,11 @@ from dataclasses import dataclass
 
 from optlint.rules.base import Rule
 from optlint.rules.callable_pytree_mask import CallablePytreeMask
+from optlint.rules.filter_transform_keyword_first import FilterTransformKeywordFirst
 from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
 from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
 from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
+from optlint.rules.static_array_field import StaticArrayField
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
 from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
 
@@ -19,6 +21,8 @@ RULES: list[type[Rule]] = [
     UnfilteredEquinoxModel,
     LinesearchEquinoxModule,
     JaxTransformOnEquinoxModel,
+    FilterTransformKeywordFirst,
+    StaticArrayField,
 ]
 
 
