@@ -10,6 +10,7 @@ from optlint.rules.filter_transform_keyword_first import FilterTransformKeywordF
 from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
 from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
 from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
+from optlint.rules.shared_layer_alias import SharedLayerAlias
 from optlint.rules.static_array_field import StaticArrayField
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
 from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
@@ -23,6 +24,7 @@ RULES: list[type[Rule]] = [
     JaxTransformOnEquinoxModel,
     FilterTransformKeywordFirst,
     StaticArrayField,
+    SharedLayerAlias,
 ]
 
 
