@@ -5,8 +5,9 @@ A pytree has no notion of two nodes being one object: flattening the model gives
 copy of every leaf. Gradients, optimizer state and `eqx.apply_updates` then treat the two copies
 separately, so after the first update they differ and the weights are silently untied (measured on
 equinox 0.13.8: an `eqx.nn.Linear` stored as `enc` and `dec`, one SGD step of 0.01, the two weight
-matrices differ by up to 0.018; Equinox gives no warning). `eqx.nn.Shared` (equinox >= 0.11.0) keeps
-one copy and puts it back in place at call time.
+matrices differ by up to 0.018; Equinox gives no warning). One field used twice keeps one copy;
+`eqx.nn.Shared` (equinox >= 0.11.0) ties parts of two layers and puts the shared part back in place
+at call time.
 
 The same object is seen through `self.a = layer; self.b = layer`, `self.b = self.a`,
 `self.a = self.b = Linear(...)`, and `Model(enc=layer, dec=layer)` for a module without its own
@@ -16,7 +17,7 @@ initialise two independent parameters (`zeros = jnp.zeros(n)`) is a common, inte
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -118,8 +119,9 @@ def _finding(ctx: RuleContext, node: cst.CSTNode, model: str, first: str, second
         return None
     message = (f"`{model}.{second}` and `{model}.{first}` are the same {value.class_name} object "
                "(tied weights), but the model's pytree holds two copies of its arrays: each gets "
-               "its own gradient and update, so they silently untie after the first step; share "
-               f"it with `{ctx.import_alias('equinox', 'eqx')}.nn.Shared`")
+               "its own gradient and update, so they silently untie after the first step; store "
+               "it once and use it in both places, or tie it with "
+               f"`{ctx.import_alias('equinox', 'eqx')}.nn.Shared`")
     unproven = None if holds else f"whether {value.class_name} holds arrays could not be seen"
     return Finding(node, message, unproven=unproven)
 
@@ -234,20 +236,24 @@ def _branch_paths(init: cst.FunctionDef) -> dict[int, Path]:
     """For each assigned value expression in `__init__`, the `if` branches it sits in."""
     found: dict[int, Path] = {}
 
-    def visit(body: object, path: Path) -> None:
-        statements = body.body if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) \
-            else body
-        for statement in statements:  # type: ignore[attr-defined]
+    def visit_small(statements: Sequence[cst.BaseSmallStatement], path: Path) -> None:
+        for small in statements:
+            if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
+                found[id(small.value)] = path
+
+    def visit(suite: cst.BaseSuite, path: Path) -> None:
+        if isinstance(suite, cst.SimpleStatementSuite):  # `if tie: self.head = self.embed`
+            visit_small(suite.body, path)
+            return
+        assert isinstance(suite, cst.IndentedBlock)
+        for statement in suite.body:
             if isinstance(statement, cst.SimpleStatementLine):
-                for small in statement.body:
-                    if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None:
-                        found[id(small.value)] = path
+                visit_small(statement.body, path)
             elif isinstance(statement, cst.If):
                 visit_if(statement, path)
             elif isinstance(statement, (cst.For, cst.While, cst.With, cst.Try)):
-                visit(statement.body, path)
-                for extra in _extra_blocks(statement):
-                    visit(extra, path)
+                for block in _blocks(statement):
+                    visit(block, path)
 
     def visit_if(statement: cst.If, path: Path) -> None:
         visit(statement.body, (*path, (id(statement), 0)))
@@ -261,16 +267,17 @@ def _branch_paths(init: cst.FunctionDef) -> dict[int, Path]:
     return found
 
 
-def _extra_blocks(statement: cst.CSTNode) -> list[cst.BaseSuite]:
-    blocks: list[cst.BaseSuite] = []
+def _blocks(statement: cst.For | cst.While | cst.With | cst.Try) -> list[cst.BaseSuite]:
+    """The bodies of a loop, `with` or `try`; they run or not as a whole (no `if` between them
+    and the code around them)."""
+    blocks: list[cst.BaseSuite] = [statement.body]
     orelse = getattr(statement, "orelse", None)
     if isinstance(orelse, cst.Else):
         blocks.append(orelse.body)
-    for handler in getattr(statement, "handlers", ()):
-        blocks.append(handler.body)
-    final = getattr(statement, "finalbody", None)
-    if isinstance(final, cst.Finally):
-        blocks.append(final.body)
+    if isinstance(statement, cst.Try):
+        blocks.extend(handler.body for handler in statement.handlers)
+        if statement.finalbody is not None:
+            blocks.append(statement.finalbody.body)
     return blocks
 
 
