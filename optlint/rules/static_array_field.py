@@ -55,9 +55,10 @@ class StaticArrayField(Rule):
                 marker = _static_marker(ctx, field)
                 if marker is None:
                     continue
-                evidence = _jax_array_evidence(ctx, info, field)
-                if evidence is not None:
-                    yield Finding(marker, _message(info, field, evidence))
+                found = _jax_array_evidence(ctx, info, field)
+                if found is not None:
+                    evidence, unproven = found
+                    yield Finding(marker, _message(info, field, evidence), unproven=unproven)
 
 
 def _static_marker(ctx: RuleContext, field: FieldInfo) -> cst.CSTNode | None:
@@ -75,24 +76,31 @@ def _static_marker(ctx: RuleContext, field: FieldInfo) -> cst.CSTNode | None:
     return None
 
 
-def _jax_array_evidence(ctx: RuleContext, info: ClassInfo, field: FieldInfo) -> str | None:
-    """Why the field holds a JAX array, or None when that is not proven."""
+def _jax_array_evidence(ctx: RuleContext, info: ClassInfo,
+                        field: FieldInfo) -> tuple[str, str | None] | None:
+    """Why the field holds a JAX array, and what could not be seen when only its annotation says
+    so while `__init__` assigns something unresolved (real code annotates NumPy tables `Array`);
+    None when it is not an array or nothing says it is."""
     call = field.default
     assert isinstance(call, cst.Call)
     converter = argument(call, None, "converter")
     if converter is not None and ctx.qualify(converter.value) in JAX_CONVERTERS:
-        return f"converter={ctx.code(converter.value)}"
+        return f"converter={ctx.code(converter.value)}", None
     assigned = _assigned(info, field.name)
+    unproven = None
     if assigned is not None:
         evidence = _assigned_evidence(ctx, assigned)
-        if evidence != "":
-            return evidence  # a JAX array, or something known to be something else
+        if evidence is None:
+            return None  # known to be something else
+        if evidence:
+            return evidence, None
+        unproven = "what `__init__` assigns could not be seen; it may be a NumPy array"
     default = argument(call, None, "default")
-    if default is not None:
+    if default is not None and assigned is None:
         value = ctx.inference.value_of(default.value, info.scope, LATER)
-        return f"default {ctx.code(default.value)}" if _is_jax_array(value) else None
+        return (f"default {ctx.code(default.value)}", None) if _is_jax_array(value) else None
     if field.annotation is not None and _names_jax_array(ctx, field.annotation):
-        return f"annotated `{ctx.code(field.annotation)}`"
+        return f"annotated `{ctx.code(field.annotation)}`", unproven
     return None
 
 
