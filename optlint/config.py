@@ -47,6 +47,7 @@ class Settings:
     equinox_version: str | None = None
     jax_version: str | None = None
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    cache_dir: Path | None = None  # None: $OPTLINT_CACHE_DIR/lint, else .optlint_cache/
     project_root: Path = field(default_factory=Path.cwd)
     config_path: Path | None = None
     # setting name -> where its value came from ("default", the config file, "command line")
@@ -63,7 +64,8 @@ class Settings:
 _LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude"}
 _VERSION_KEYS = {"optax-version", "equinox-version", "jax-version"}
 _BOOL_KEYS = {"respect-gitignore", "preview"}
-KNOWN_KEYS = _LIST_KEYS | _VERSION_KEYS | _BOOL_KEYS | {"per-file-ignores", "max-file-size"}
+KNOWN_KEYS = _LIST_KEYS | _VERSION_KEYS | _BOOL_KEYS | {"per-file-ignores", "max-file-size",
+                                                        "cache-dir"}
 
 
 def find_config(start: Path) -> tuple[Path | None, Path]:
@@ -114,6 +116,10 @@ def apply_table(settings: Settings, table: Any, origin: str) -> None:
                 raise ConfigError(f"{origin}: '{key}' must be true or false, got {value!r}")
         elif key == "max-file-size":
             value = _size(key, value, origin)
+        elif key == "cache-dir":
+            if not isinstance(value, str) or not value:
+                raise ConfigError(f"{origin}: '{key}' must be a folder name, got {value!r}")
+            value = settings.project_root / value
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{origin}: '{key}' must be a table of glob = [codes]")

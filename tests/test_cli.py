@@ -264,7 +264,7 @@ def test_rule_listing_version_and_unknown_rule() -> None:
     assert "OPT003  unfiltered-equinox-model" in listing and "OPT100" in listing
     assert run_optlint("--version").stdout.strip().startswith("optlint, version ")
     unknown = run_optlint("rule", "OPT999")
-    assert unknown.returncode == 2 and unknown.stderr.strip() == "error: unknown rule code 'OPT999'"
+    assert unknown.returncode == 2 and unknown.stderr.strip() == "error: unknown rule 'OPT999' (`optlint rule --all` lists them)"
 
 
 def test_versions_from_lock_file_when_not_installed(tmp_path: Path) -> None:
