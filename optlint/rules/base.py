@@ -55,15 +55,17 @@ class RuntimeCheck:
 
     `builds` says what the harness builds around the flagged code: "transform" (the optimizer
     expression around the anchor call, with params from its `.init(...)` or stand-ins), "params"
-    (an `init`/`update`/`apply_updates` call: the optimizer, params and state given to it) or
-    "function" (a JAX transformation applied to a function). `anchors` are the last names of the
+    (an `init`/`update`/`apply_updates` call: the optimizer, params and state given to it),
+    "function" (a JAX transformation applied to a function), "call" (the call around the flagged
+    node, run as written and as fixed) or "instance" (a call in the file constructing the class
+    the flagged node is in; see verify/call_plan.py). `anchors` are the last names of the
     calls the finding is about (`"MultiSteps"`, `"inject_hyperparams()"` for the call of a call);
     the innermost one around the flagged node is the anchor. `probe` ("module:function") names
     the behavioural check in `optlint/verify/probes/<module>.py` that replaces the default
     exercise (init, jitted updates, apply_updates); it raises `Misbehaved` for a silent hazard.
     """
 
-    builds: Literal["params", "transform", "function"]
+    builds: Literal["params", "transform", "function", "call", "instance"]
     anchors: tuple[str, ...] = ()
     probe: str | None = None
 

@@ -20,7 +20,7 @@ from optlint.analysis.binding import positional_params
 from optlint.analysis.index import CallSite
 from optlint.analysis.values import FunctionValue, LibraryRef, TransformedFunction, Value
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 GRADIENT_WRAPPERS = {"equinox.filter_grad": "filter_grad",
                      "equinox.filter_value_and_grad": "filter_value_and_grad"}
@@ -34,6 +34,7 @@ class FilterTransformKeywordFirst(Rule):
                "argument by keyword")
     fix_availability = "sometimes"
     trigger_words = ("filter_grad", "filter_value_and_grad")
+    runtime_check = RuntimeCheck(builds="call")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for site in ctx.calls():

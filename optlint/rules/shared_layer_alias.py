@@ -27,7 +27,7 @@ from optlint.analysis.binding import argument
 from optlint.analysis.index import Binding, CallSite, ClassInfo, Scope
 from optlint.analysis.values import ArrayValue, ClassRef, ModuleValue, Value
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, Rule
+from optlint.rules.base import Finding, Rule, RuntimeCheck
 
 # Branches an assignment sits in: (id of the if statement, which branch) from the outside in.
 Path = tuple[tuple[int, int], ...]
@@ -48,6 +48,7 @@ class SharedLayerAlias(Rule):
     summary = "The same module object stored in two fields of a model without eqx.nn.Shared"
     fix_availability = "none"
     trigger_words = ("equinox", "eqx")
+    runtime_check = RuntimeCheck(builds="instance", probe="model_fields:aliased_fields_untie")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for info in ctx.index.classes.values():

@@ -13,8 +13,9 @@ built. NumPy arrays are left alone: a static NumPy array is also warned about, b
 pattern for compile-time constants (equinox #863).
 
 The array-ness is read from the field's annotation (`jax.Array`, `jnp.ndarray`, jaxtyping's
-`Float[Array, "..."]`), its `converter=` (`jnp.asarray`), its `default=`, or what `__init__`
-assigns to it (a `jnp`/`jax.random` call, or a parameter annotated as a JAX array).
+`Float[Array, "..."]`), its `converter=` (`jnp.asarray`), or what `__init__` assigns to it (a
+`jnp`/`jax.random` call, or a parameter annotated as a JAX array). (A JAX array as `default=`
+is rejected by `dataclasses` itself: "mutable default ... is not allowed".)
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.imports import dotted_name
-from optlint.analysis.index import LATER, Binding, ClassInfo, FieldInfo
+from optlint.analysis.index import Binding, ClassInfo, FieldInfo
 from optlint.analysis.values import ArrayValue, Unknown
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, Rule
+from optlint.rules.base import Finding, Rule, RuntimeCheck
 
 # Annotations that name a JAX array (not a NumPy one, not "anything array-like").
 JAX_ARRAY_ANNOTATIONS = {"jax.Array", "jax.numpy.ndarray", "jaxtyping.Array",
@@ -46,6 +47,7 @@ class StaticArrayField(Rule):
     summary = "eqx.field(static=True) on a module field that holds a JAX array"
     fix_availability = "none"
     trigger_words = ("static",)
+    runtime_check = RuntimeCheck(builds="instance", probe="model_fields:static_array_stays_put")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for info in ctx.index.classes.values():
@@ -95,10 +97,6 @@ def _jax_array_evidence(ctx: RuleContext, info: ClassInfo,
         if evidence:
             return evidence, None
         unproven = "what `__init__` assigns could not be seen; it may be a NumPy array"
-    default = argument(call, None, "default")
-    if default is not None and assigned is None:
-        value = ctx.inference.value_of(default.value, info.scope, LATER)
-        return (f"default {ctx.code(default.value)}", None) if _is_jax_array(value) else None
     if field.annotation is not None and _names_jax_array(ctx, field.annotation):
         return f"annotated `{ctx.code(field.annotation)}`", unproven
     return None

@@ -165,7 +165,11 @@ def build(variant: dict[str, Any], filename: str) -> tuple[dict[str, Any], list[
     start, namespace = resume(statements, variant["bindings"], namespace)
     for done, statement in enumerate(statements[start:], start + 1):
         try:
-            exec(compile(statement["code"], filename, "exec"), namespace)  # noqa: S102
+            # `dont_inherit`: compiled as the file wrote it, not with this program's `from
+            # __future__ import annotations` (string annotations make `dataclasses`, and so every
+            # eqx.Module class, look up the harness's module in sys.modules, where it is not).
+            code = compile(statement["code"], filename, "exec", dont_inherit=True)
+            exec(code, namespace)  # noqa: S102
             if not standins:  # a namespace holding a stand-in is not for sharing
                 remember(statements[:done], variant["bindings"], namespace)
         except Exception as error:
@@ -337,7 +341,14 @@ def probe_function(probe: dict[str, Any]) -> Any:
     return namespace[name]
 
 
-KINDS = {"params": params_kind, "transform": transform_kind, "function": function_kind}
+def call_kind(values: dict[str, Any]) -> str:
+    """The call a finding is about ("call" / "instance" checks), made as written."""
+    result = values["call"]()
+    return f"the call ran and gave {type(result).__name__}"
+
+
+KINDS = {"params": params_kind, "transform": transform_kind, "function": function_kind,
+         "call": call_kind, "instance": call_kind}
 
 # Behavioural checks a rule declares (`RuntimeCheck.probe`), by "module:function": each module of
 # optlint/verify/probes/ the spec carries is run in its own namespace holding this file's globals.
