@@ -52,10 +52,10 @@ class SharedLayerAlias(Rule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for info in ctx.index.classes.values():
-            if ctx.inference.is_equinox_module(info):
-                yield from self._in_init(ctx, info)
+            yield from self._in_init(ctx, info)
         for site in ctx.calls():
-            yield from self._at_construction(ctx, site)
+            if _repeats_a_name(site.node):
+                yield from self._at_construction(ctx, site)
 
     def _in_init(self, ctx: RuleContext, info: ClassInfo) -> Iterator[Finding]:
         init = next((item for item in info.node.body.body if isinstance(item, cst.FunctionDef)
@@ -71,6 +71,11 @@ class SharedLayerAlias(Rule):
                          and not _is_static(ctx, info, name)),
                         key=lambda store: store.order)
         identities = {store: _identity(store, stores) for store in stores}
+        # Whether the class is a module is asked only when two fields may share an object: its
+        # bases may be in other files.
+        if len(set(identities.values())) == len(stores) or not ctx.inference.is_equinox_module(
+                info):
+            return
         for position, later in enumerate(stores):
             if _overwritten(later, stores):
                 continue
@@ -109,6 +114,12 @@ class SharedLayerAlias(Rule):
                     yield finding
                 continue
             seen[identity] = field
+
+
+def _repeats_a_name(call: cst.Call) -> bool:
+    """Two arguments that are the same name: `Pair(layer, layer)` (before any inference)."""
+    names = [arg.value.value for arg in call.args if isinstance(arg.value, cst.Name)]
+    return len(names) != len(set(names))
 
 
 def _finding(ctx: RuleContext, node: cst.CSTNode, model: str, first: str, second: str,

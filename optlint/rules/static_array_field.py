@@ -51,12 +51,12 @@ class StaticArrayField(Rule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for info in ctx.index.classes.values():
-            if not ctx.inference.is_equinox_module(info):
+            static = [(field, marker) for field in info.fields.values()
+                      if (marker := _static_marker(ctx, field)) is not None]
+            # Whether the class is a module is asked last: its bases may be in other files.
+            if not static or not ctx.inference.is_equinox_module(info):
                 continue
-            for field in info.fields.values():
-                marker = _static_marker(ctx, field)
-                if marker is None:
-                    continue
+            for field, marker in static:
                 found = _jax_array_evidence(ctx, info, field)
                 if found is not None:
                     evidence, unproven = found
@@ -97,6 +97,8 @@ def _jax_array_evidence(ctx: RuleContext, info: ClassInfo,
         if evidence:
             return evidence, None
         unproven = "what `__init__` assigns could not be seen; it may be a NumPy array"
+    elif argument(call, None, "default") is not None:
+        return None  # a default (`None`) that is no JAX array: dataclasses rejects those
     if field.annotation is not None and _names_jax_array(ctx, field.annotation):
         return f"annotated `{ctx.code(field.annotation)}`", unproven
     return None
@@ -116,20 +118,22 @@ def _assigned_evidence(ctx: RuleContext, binding: Binding) -> str | None:
     expr = binding.value
     if expr is None or binding.scope is None:
         return ""
+    if isinstance(expr, cst.Name):
+        earlier = [b for b in binding.scope.bindings.get(expr.value, [])
+                   if b.order < binding.order]
+        if len(earlier) == 1 and earlier[0].kind == "param":
+            # `self.table = table`: the parameter's annotation says, not its callers (asking
+            # them means parsing every file that may construct the class).
+            param = earlier[0].node
+            annotation = param.annotation.annotation if isinstance(
+                param, cst.Param) and param.annotation is not None else None
+            if annotation is not None and _names_jax_array(ctx, annotation):
+                return f"`__init__` assigns its parameter `{expr.value}: {ctx.code(annotation)}`"
+            return ""
     value = ctx.inference.value_of(expr, binding.scope, binding.order)
     if _is_jax_array(value):
         return f"`__init__` assigns `{ctx.code(expr)}`"
-    if not isinstance(value, Unknown):
-        return None
-    if isinstance(expr, cst.Name):
-        # `self.table = table` where `table: jax.Array` is a parameter of `__init__`.
-        params = [b for b in binding.scope.bindings.get(expr.value, []) if b.order < binding.order]
-        if params and len(params) == 1 and params[0].kind == "param" and isinstance(
-                params[0].node, cst.Param) and params[0].node.annotation is not None:
-            annotation = params[0].node.annotation.annotation
-            if _names_jax_array(ctx, annotation):
-                return f"`__init__` assigns its parameter `{expr.value}: {ctx.code(annotation)}`"
-    return ""
+    return "" if isinstance(value, Unknown) else None
 
 
 def _is_jax_array(value: object) -> bool:
