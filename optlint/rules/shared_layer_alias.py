@@ -11,7 +11,8 @@ at call time.
 
 The same object is seen through `self.a = layer; self.b = layer`, `self.b = self.a`,
 `self.a = self.b = Linear(...)`, and `Model(enc=layer, dec=layer)` for a module without its own
-`__init__`. Arrays stored twice are not reported: they untie the same way, but one array used to
+`__init__`. Only layers (modules with `__call__`) are reported: a module of weights without one,
+stored twice, is as often a snapshot of its starting value. Arrays stored twice are not reported: they untie the same way, but one array used to
 initialise two independent parameters (`zeros = jnp.zeros(n)`) is a common, intended pattern.
 """
 
@@ -127,14 +128,17 @@ def _finding(ctx: RuleContext, node: cst.CSTNode, model: str, first: str, second
     if not isinstance(value, ModuleValue) or value.derived_by is not None:
         return None
     holds = _holds_arrays(value)
-    if holds is False:
+    if holds is False or value.is_callable is False:
+        # Not a layer: a module of weights without `__call__` stored twice is a snapshot of its
+        # starting value as often as a tie (jinns keeps `loss_weight_scales = loss_weights`).
         return None
     message = (f"`{model}.{second}` and `{model}.{first}` are the same {value.class_name} object "
                "(tied weights), but the model's pytree holds two copies of its arrays: each gets "
                "its own gradient and update, so they silently untie after the first step; store "
                "it once and use it in both places, or tie it with "
                f"`{ctx.import_alias('equinox', 'eqx')}.nn.Shared`")
-    unproven = None if holds else f"whether {value.class_name} holds arrays could not be seen"
+    unproven = None if holds and value.is_callable else (
+        f"whether {value.class_name} is a layer holding arrays could not be seen")
     return Finding(node, message, unproven=unproven)
 
 
