@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-from optlint.analysis.apis import EQUINOX_NN_LEAVES
+from optlint.analysis.apis import EQUINOX_NN_LEAVES, EQUINOX_NN_WITHOUT_ARRAYS
 
 eqx = pytest.importorskip("equinox")
 jax = pytest.importorskip("jax")
@@ -50,3 +50,12 @@ def test_table_matches_installed_equinox(layer: str) -> None:
         warnings.simplefilter("ignore")
         module = BUILDERS[layer]()
     assert EQUINOX_NN_LEAVES[layer] == measured_kind(module)
+
+
+@pytest.mark.parametrize("layer", sorted(BUILDERS))
+def test_layers_without_arrays_match_installed_equinox(layer: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        module = BUILDERS[layer]()
+    has_arrays = any(eqx.is_array(leaf) for leaf in jax.tree_util.tree_leaves(module))
+    assert (layer in EQUINOX_NN_WITHOUT_ARRAYS) == (not has_arrays)

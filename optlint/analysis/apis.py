@@ -83,6 +83,12 @@ EQUINOX_NN_LEAVES = {
     "RotaryPositionalEmbedding": "arrays",
     "StateIndex": "arrays",
 }
+# equinox.nn layers with no array leaf at all: nothing of theirs is trained.
+EQUINOX_NN_WITHOUT_ARRAYS = {
+    "Identity", "Lambda", "Dropout", "Pool", "AdaptivePool", "RotaryPositionalEmbedding",
+    *(f"{kind}Pool{d}d" for kind in ("Max", "Avg") for d in (1, 2, 3)),
+    *(f"Adaptive{kind}Pool{d}d" for kind in ("Max", "Avg") for d in (1, 2, 3)),
+}
 # Containers whose leaves are those of the layers they are given.
 EQUINOX_NN_CONTAINERS = {"Sequential"}
 

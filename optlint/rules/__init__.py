@@ -13,6 +13,12 @@ from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxMo
 from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.plateau_before_scale_invariant import PlateauBeforeScaleInvariant
 from optlint.rules.lookahead_raw_params import LookaheadRawParams
+from optlint.rules.filter_transform_keyword_first import FilterTransformKeywordFirst
+from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
+from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
+from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
+from optlint.rules.shared_layer_alias import SharedLayerAlias
+from optlint.rules.static_array_field import StaticArrayField
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
 from optlint.rules.update_missing_arguments import UpdateMissingArguments
 from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
@@ -39,6 +45,9 @@ RULES: list[type[Rule]] = [
     FilteredModelAsModel,
     UpdateMissingArguments,
     LookaheadRawParams,
+    FilterTransformKeywordFirst,
+    StaticArrayField,
+    SharedLayerAlias,
 ]
 
 

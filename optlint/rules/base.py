@@ -58,16 +58,19 @@ class RuntimeCheck:
     (an `init`/`update`/`apply_updates` call: the optimizer, params and state given to it),
     "function" (a JAX transformation applied to a function), "expression" (the flagged
     expression itself, as written and as the fix rewrites it, given to the probe as the role
-    `flagged`: a function of no arguments that evaluates it) or "value" (the whole expression of
+    `flagged`: a function of no arguments that evaluates it), "value" (the whole expression of
     the statement the anchor call is in, e.g. the right-hand side of an assignment, as role
-    `value`; with a probe, which decides what is wrong with it). `anchors` are the last names of the
+    `value`; with a probe, which decides what is wrong with it), "call" (the call around the
+    flagged node, run as written and as fixed) or "instance" (a call in the file constructing
+    the class the flagged node is in; see verify/call_plan.py). `anchors` are the last names of the
     calls the finding is about (`"MultiSteps"`, `"inject_hyperparams()"` for the call of a call);
     the innermost one around the flagged node is the anchor. `probe` ("module:function") names
     the behavioural check in `optlint/verify/probes/<module>.py` that replaces the default
     exercise (init, jitted updates, apply_updates); it raises `Misbehaved` for a silent hazard.
     """
 
-    builds: Literal["params", "transform", "function", "expression", "value"]
+    builds: Literal["params", "transform", "function", "expression", "value", "call",
+                    "instance"]
     anchors: tuple[str, ...] = ()
     probe: str | None = None
 

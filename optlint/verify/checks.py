@@ -344,7 +344,14 @@ def probe_function(probe: dict[str, Any]) -> Any:
     return namespace[name]
 
 
-KINDS = {"params": params_kind, "transform": transform_kind, "function": function_kind}
+def call_kind(values: dict[str, Any]) -> str:
+    """The call a finding is about ("call" / "instance" checks), made as written."""
+    result = values["call"]()
+    return f"the call ran and gave {type(result).__name__}"
+
+
+KINDS = {"params": params_kind, "transform": transform_kind, "function": function_kind,
+         "call": call_kind, "instance": call_kind}
 
 # Behavioural checks a rule declares (`RuntimeCheck.probe`), by "module:function": each module of
 # optlint/verify/probes/ the spec carries is run in its own namespace holding this file's globals.

@@ -31,6 +31,7 @@ from optlint.verify.slicing import (
     reads_of,
     slice_for,
 )
+from optlint.verify.call_plan import call_variants
 from optlint.verify.transform_plan import transform_variants
 
 _PARAMS_ANCHORS = ("init", "update", "apply_updates")
@@ -240,6 +241,9 @@ class Planner:
         plan = FindingPlan(number, diagnostic, check.builds, probe=check.probe)
         if check.builds == "function":  # OPT006: a transformation applied to a function
             plan.variants.update(transform_variants(self.original, self.fixed, diagnostic))
+            return plan
+        if check.builds in ("call", "instance"):
+            plan.variants.update(call_variants(self.original, self.fixed, diagnostic, check))
             return plan
         node = self.original.node_at(diagnostic)
         if check.builds == "expression":

@@ -99,6 +99,9 @@ def statement_reads(node: cst.CSTNode) -> set[str]:
         body = node.body.body if isinstance(node.body, cst.IndentedBlock) else []
         for statement in body:
             bases |= statement_reads(statement)
+            if isinstance(statement, cst.SimpleStatementLine):  # `weight: jax.Array` is evaluated
+                bases |= {key for small in statement.body if isinstance(small, cst.AnnAssign)
+                          for key in reads_of(small.annotation.annotation)}
         return {key for key in bases if not key.startswith("self.")}
     if not isinstance(node, cst.SimpleStatementLine):
         return reads_of(node)
@@ -137,7 +140,15 @@ def free_keys(function: cst.FunctionDef) -> set[str]:
     local = {p.name.value for p in _parameters(function)} | _bound_in_blocks(function.body)
     for statement in walk_statements(function.body.body):
         local |= writes_of(statement)
-    return {key for key in inner - local if not key.startswith("self.")}
+    # Parameter and return annotations are evaluated when the `def` runs (the harness runs each
+    # statement on its own, so a file's `from __future__ import annotations` does not reach it).
+    outside = set()
+    for param in _parameters(function):
+        outside |= reads_of(param.annotation.annotation) if param.annotation else set()
+        outside |= reads_of(param.default) if param.default is not None else set()
+    if function.returns is not None:
+        outside |= reads_of(function.returns.annotation)
+    return {key for key in (inner - local) | outside if not key.startswith("self.")}
 
 
 def _bound_in_blocks(body: cst.CSTNode) -> set[str]:

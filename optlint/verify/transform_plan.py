@@ -160,7 +160,7 @@ def _model_expression(source: Source, site: cst.CSTNode, function: FunctionNode,
     return None
 
 
-def _layers(source: Source, call: cst.Call) -> list[tuple[list[Statement], list[cst.Param]]]:
+def scope_layers(source: Source, call: cst.Call) -> list[tuple[list[Statement], list[cst.Param]]]:
     """The scope of the call (statements before it) and the module, innermost first."""
     statement = source.statement_of(call)
     limit = source.number[id(statement)]
@@ -197,7 +197,7 @@ def _variant(source: Source, found: tuple[cst.CSTNode, str, FunctionNode],
     notes = []
     if found_model is not None:
         expression, call = found_model
-        layers = _layers(source, call)
+        layers = scope_layers(source, call)
         sliced = slice_for([cst.parse_expression(transform), expression], layers)
         if not sliced.missing:
             roles["model"] = source.code(expression)
