@@ -158,6 +158,8 @@ class Transform:
     adds_weight_decay: bool = False
     # ...only when one of these arguments is given non-zero (their default is 0/None).
     adds_weight_decay_when: tuple[str, ...] = ()
+    # Where the decay rate is passed, when it can be given by position: (position, keyword).
+    weight_decay_arg: ArgPos | None = None
 
     # (position, keyword) of mask arguments; position None: keyword only.
     mask_args: tuple[ArgPos, ...] = ()
@@ -180,6 +182,12 @@ class Transform:
 
     # For wrappers/combinators: how params, masks and state reach the inner transformations.
     passes_params: str = ""
+    # masked: the leaves its mask leaves out get the incoming updates unchanged (the raw gradient
+    # when it is the whole optimizer), not zero.
+    passes_unmasked_through: bool = False
+    # freeze: sets to zero the updates of the leaves its mask marks True. What a later part of a
+    # chain adds (weight decay) still reaches them.
+    zeroes_masked: bool = False
     # One line: the measured fact or evidence, for rule messages and docs.
     note: str = ""
     # Other public spellings of this factory, with the versions that have them.
@@ -278,6 +286,7 @@ _ROWS: list[Transform] = [
     _opt("optax.adamax", scale_invariant=True),
     _decay_opt("optax.adamaxw", mask=(5, "mask"), scale_invariant=True),
     _decay_opt("optax.adamw", mask=(7, "mask"), scale_invariant=True,
+               weight_decay_arg=(6, "weight_decay"),
                note="weight_decay=1e-4 by default, so every float leaf decays unless masked; "
                     "reads params even with weight_decay=0 (" + _NOPARAMS + "); " + _MASK_RENAME),
     _decay_opt("optax.adan", exists=_v("0.2.4"), mask=(7, "mask"), when=("weight_decay",),
@@ -397,6 +406,7 @@ _ROWS: list[Transform] = [
         note="clips relative to the params' norm: " + _NOPARAMS),
     _tx("optax.add_decayed_weights", reads_params=True, params_none_ok=_DECAY_NONE_OK,
         adds_weight_decay=True, adds_weight_decay_when=("weight_decay",),
+        weight_decay_arg=(0, "weight_decay"),
         mask_args=((1, "mask"),), mask_callable_pytree_ok=_MASK_OK,
         aliases=(("optax.additive_weight_decay", _v(until="0.1.8")),),
         params_positional_required=True,
@@ -421,7 +431,7 @@ _ROWS: list[Transform] = [
     _tx("optax.snapshot", exists=_v("0.2.6")),
     _tx("optax.monitor", exists=_v("0.2.7")),
     _tx("optax.measure_with_ema", exists=_v("0.2.7"), init_rejects_non_arrays=True),
-    _tx("optax.freeze", exists=_v("0.2.6"), mask_args=((0, "mask"),),
+    _tx("optax.freeze", exists=_v("0.2.6"), mask_args=((0, "mask"),), zeroes_masked=True,
         passes_params="True in the mask means frozen (updates set to zero): the opposite of masked",
         note="chain(freeze(mask), adamw) still decays frozen leaves; put freeze last"),
 
@@ -433,7 +443,7 @@ _ROWS: list[Transform] = [
     Transform("optax.named_chain", "combinator", exists=_v("0.1.8"), wraps_many=True,
               passes_params="like chain; positional (name, transformation) pairs; state is a dict"),
     Transform("optax.masked", "wrapper", wraps=((0, "inner"),), mask_args=((1, "mask"),),
-              mask_callable_pytree_ok=_MASK_OK,
+              mask_callable_pytree_ok=_MASK_OK, passes_unmasked_through=True,
               passes_params="the inner transformation sees only the masked subtree of params and "
                             "updates (MaskedNode elsewhere); masked-out leaves get the raw "
                             "gradient passed through unchanged, not frozen",

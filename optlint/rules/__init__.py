@@ -6,9 +6,11 @@ from dataclasses import dataclass
 
 from optlint.rules.base import Rule
 from optlint.rules.callable_pytree_mask import CallablePytreeMask
+from optlint.rules.decay_on_frozen import DecayOnFrozen
 from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
 from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
 from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
+from optlint.rules.masked_does_not_freeze import MaskedDoesNotFreeze
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
 from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
 
@@ -19,6 +21,8 @@ RULES: list[type[Rule]] = [
     UnfilteredEquinoxModel,
     LinesearchEquinoxModule,
     JaxTransformOnEquinoxModel,
+    MaskedDoesNotFreeze,
+    DecayOnFrozen,
 ]
 
 

@@ -33,11 +33,12 @@ def filter_or_partition(call: LibraryCall) -> Value:
                                     and inverse.value.value == "False"):
         arrays_only = False
     kept = ModuleValue(tree.class_name, ARRAYS if arrays_only else UNKNOWN_LEAVES,
-                       derived_by=call.name, filtered=arrays_only, is_callable=tree.is_callable)
+                       derived_by=call.name, filtered=arrays_only, is_callable=tree.is_callable,
+                       cls=tree.cls)
     if call.name == "equinox.filter":
         return kept
     rest = ModuleValue(tree.class_name, tree.leaves if arrays_only else UNKNOWN_LEAVES,
-                       derived_by=call.name, is_callable=tree.is_callable)
+                       derived_by=call.name, is_callable=tree.is_callable, cls=tree.cls)
     return SequenceValue("tuple", (kept, rest))
 
 
