@@ -39,7 +39,7 @@ class DecayOnFrozen(Rule):
     name = "decay-on-frozen"
     summary = "weight decay reaching leaves the code freezes (freeze before decay; stop_gradient buffers)"
     fix_availability = "sometimes"
-    trigger_words = ("freeze", "stop_gradient")
+    trigger_words = ("freeze", "stop_gradient", "optax")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         local = {id(site.node) for site in ctx.calls()}

@@ -47,7 +47,7 @@ class MaskedDoesNotFreeze(Rule):
     name = "masked-does-not-freeze"
     summary = "optax.masked(opt, mask) as the whole optimizer: masked-out leaves move by +gradient"
     fix_availability = "sometimes"
-    trigger_words = ("masked",)
+    trigger_words = ("masked", "optax")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         sites = {id(site.node): site for site in ctx.calls()}
@@ -56,24 +56,29 @@ class MaskedDoesNotFreeze(Rule):
             func = site.node.func
             if not isinstance(func, cst.Attribute) or func.attr.value not in ("init", "update"):
                 continue
-            found = _whole_masked(ctx.value(func.value, site))
-            if found is None:
-                continue
-            masked, clipped = found
-            if id(masked) in reported or (masked.call is not None
-                                          and id(masked.call) in reported):
-                continue
-            mask = _mask_expr(masked)
-            local = masked.call is not None and id(masked.call) in sites
-            kind = (_mask_kind(ctx, mask, sites[id(masked.call)]) if local and mask is not None
-                    and masked.call is not None else _syntactic_kind(mask))
-            if kind == "by type":
-                continue
-            reported.add(id(masked))
-            if masked.call is not None:
-                reported.add(id(masked.call))
-            node: cst.CSTNode = masked.call if local and masked.call is not None else func.value
-            yield self._finding(ctx, masked, node, mask, kind, clipped, local)
+            for masked, clipped in _whole_masked(ctx.value(func.value, site)):
+                if id(masked) in reported or (masked.call is not None
+                                              and id(masked.call) in reported):
+                    continue
+                yield from self._report(ctx, site, func, masked, clipped, sites, reported)
+
+    def _report(self, ctx: RuleContext, site: CallSite, func: cst.Attribute,
+                masked: TransformValue, clipped: bool, sites: dict[int, CallSite],
+                reported: set[int]) -> Iterator[Finding]:
+        mask = _mask_expr(masked)
+        local = masked.call is not None and id(masked.call) in sites
+        kind = (_mask_kind(ctx, mask, sites[id(masked.call)]) if local and mask is not None
+                and masked.call is not None else _syntactic_kind(mask))
+        if kind == "by type":
+            return
+        reported.add(id(masked))
+        if masked.call is not None:
+            reported.add(id(masked.call))
+        node: cst.CSTNode = masked.call if local and masked.call is not None else func.value
+        if not local and id(node) in reported:
+            return
+        reported.add(id(node))
+        yield self._finding(ctx, masked, node, mask, kind, clipped, local)
 
     def _finding(self, ctx: RuleContext, masked: TransformValue, node: cst.CSTNode,
                  mask: cst.BaseExpression | None, kind: str, clipped: bool,
@@ -82,7 +87,9 @@ class MaskedDoesNotFreeze(Rule):
         written = (ctx.code(node.func) if local and isinstance(node, cst.Call)
                    else f"{optax}.masked")
         gradient = "the gradient, only clipped," if clipped else "the raw gradient"
-        message = (f"`{written}(...)` is the whole optimizer: the leaves its mask leaves out "
+        whole = (f"`{written}(...)` is the whole optimizer" if local else
+                 f"`{ctx.code(node)}` is `{written}(...)` as the whole optimizer")
+        message = (f"{whole}: the leaves its mask leaves out "
                    f"are not frozen, {gradient} is passed through and `apply_updates` adds it "
                    f"(a leaf with gradient g moves by +g every step, uphill); freeze them with "
                    f"`{optax}.chain({optax}.masked(opt, mask), "
@@ -94,26 +101,26 @@ class MaskedDoesNotFreeze(Rule):
         return Finding(node, message, fix, unproven=_UNSEEN_MASK if kind == "unknown" else None)
 
 
-def _whole_masked(optimizer: Value) -> tuple[TransformValue, bool] | None:
-    """The `masked` transformation that is the whole of `optimizer` (for every way of building
-    it), with whether clipping comes first; None otherwise."""
+def _whole_masked(optimizer: Value) -> list[tuple[TransformValue, bool]]:
+    """The `masked` transformations that are the whole of `optimizer`, one per way of building
+    it, with whether clipping comes first; empty unless every way is one."""
     options = optimizer.options if isinstance(optimizer, OneOf) else (optimizer,)
     found: list[tuple[TransformValue, bool]] = []
     for option in options:
         if not isinstance(option, TransformValue):
-            return None
+            return []
         whole = whole_update(option)
         if whole is None:
-            return None
+            return []
         table = behaviour(whole[0].name)
         if table is None or not table.passes_unmasked_through:
-            return None
+            return []
         # The inner part must make a whole descent step: `masked(scale_by_adam())` alone is
         # some other construction.
         if gives_final_update(whole[0]) is not True:
-            return None
+            return []
         found.append(whole)
-    return found[0] if found else None
+    return found
 
 
 def _mask_expr(masked: TransformValue) -> cst.BaseExpression | None:
