@@ -81,7 +81,9 @@ class DecayOnFrozen(Rule):
                    f"frozen leaf 1.0 -> 0.990 after one step at lr=0.1, weight_decay=0.1); put "
                    f"`freeze` last in the chain (its True means frozen)")
         unproven = None if adds_decay(decay) is True else "whether the decay rate is not 0"
-        fix = _move_last(ctx, call, node) if at_freeze else None
+        # Moved last, freeze would let the frozen gradients into a global-norm clipping after it.
+        clipping = any(_clips(part) for part in parts[first + 1:])
+        fix = _move_last(ctx, call, node) if at_freeze and not clipping else None
         yield Finding(node, message, fix, unproven=unproven)
 
     # ---- stop_gradient buffers --------------------------------------------------------------
@@ -124,6 +126,11 @@ def _may_chain(ctx: RuleContext, call: cst.Call) -> bool:
     name = ctx.qualify(call.func)
     table = behaviour(name) if name is not None else None
     return table is not None and table.wraps_many
+
+
+def _clips(part: TransformValue) -> bool:
+    table = behaviour(part.name)
+    return table is not None and table.clips
 
 
 def _zeroes(part: TransformValue) -> bool:
