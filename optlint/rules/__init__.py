@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from optlint.rules.base import Rule
+from optlint.rules.base import Rule, RuntimeCheck
 from optlint.rules.callable_pytree_mask import CallablePytreeMask
 from optlint.rules.decay_on_frozen import DecayOnFrozen
 from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
@@ -48,3 +48,8 @@ def catalog() -> list[RuleInfo]:
 
 def all_codes() -> list[str]:
     return [info.code for info in catalog()]
+
+
+def runtime_check(code: str) -> RuntimeCheck | None:
+    """How `optlint verify` runs the findings of `code`, if it can."""
+    return next((rule.runtime_check for rule in RULES if rule.code == code), None)

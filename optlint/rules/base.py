@@ -49,6 +49,25 @@ class Finding:
             self.message = f"{self.message} [preview: {self.unproven}]"
 
 
+@dataclass(frozen=True)
+class RuntimeCheck:
+    """How `optlint verify` proves a finding of the rule by running the user's code.
+
+    `builds` says what the harness builds around the flagged code: "transform" (the optimizer
+    expression around the anchor call, with params from its `.init(...)` or stand-ins), "params"
+    (an `init`/`update`/`apply_updates` call: the optimizer, params and state given to it) or
+    "function" (a JAX transformation applied to a function). `anchors` are the last names of the
+    calls the finding is about (`"MultiSteps"`, `"inject_hyperparams()"` for the call of a call);
+    the innermost one around the flagged node is the anchor. `probe` ("module:function") names
+    the behavioural check in `optlint/verify/probes/<module>.py` that replaces the default
+    exercise (init, jitted updates, apply_updates); it raises `Misbehaved` for a silent hazard.
+    """
+
+    builds: Literal["params", "transform", "function"]
+    anchors: tuple[str, ...] = ()
+    probe: str | None = None
+
+
 class Rule:
     code: ClassVar[str]
     name: ClassVar[str]
@@ -56,6 +75,8 @@ class Rule:
     fix_availability: ClassVar[FixAvailability] = "none"
     # The rule cannot fire in a file that contains none of these words (the engine's prefilter).
     trigger_words: ClassVar[tuple[str, ...]] = ("optax", "equinox", "eqx")
+    # None: `optlint verify` has no way to run this rule's findings.
+    runtime_check: ClassVar[RuntimeCheck | None] = None
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         raise NotImplementedError

@@ -19,7 +19,7 @@ from optlint.analysis.optax_model import calls_callable_tree
 from optlint.analysis.optax_table import ALWAYS, all_transforms, behaviour
 from optlint.analysis.values import InjectFactory, LibraryRef, ModuleValue
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 Family = Literal["mask", "labels"]
 
@@ -51,6 +51,8 @@ class CallablePytreeMask(Rule):
     name = "callable-pytree-mask"
     summary = "A module-shaped pytree passed to Optax as a mask or labels, which Optax calls"
     fix_availability = "always"
+    # The mask is given to the call around it (masked, multi_transform, adamw(mask=...)).
+    runtime_check = RuntimeCheck("transform")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         version = ctx.versions.get("optax").version

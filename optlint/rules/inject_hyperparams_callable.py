@@ -26,7 +26,7 @@ from optlint.analysis.values import (
     Value,
 )
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 
 
@@ -35,6 +35,8 @@ class InjectHyperparamsCallable(Rule):
     name = "inject-hyperparams-callable"
     summary = "optax.inject_hyperparams given a callable that is not a schedule, or a traced static"
     fix_availability = "sometimes"
+    runtime_check = RuntimeCheck("transform", anchors=("inject_hyperparams()",),
+                                 probe="weight_decay_mask:decay_follows_mask")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for site in ctx.calls():

@@ -18,7 +18,7 @@ from optlint.analysis.callsites import Arrival, CallSites
 from optlint.analysis.transform_sites import TransformSite, transform_sites
 from optlint.analysis.values import ModuleValue, unfiltered_module
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 from optlint.rules.phrases import leaves_phrase
 
 # Keywords the Equinox counterpart accepts with the same meaning.
@@ -30,6 +30,7 @@ class JaxTransformOnEquinoxModel(Rule):
     name = "jax-transform-on-equinox-model"
     summary = "jax.jit/jax.grad/jax.value_and_grad over a function given an Equinox module"
     fix_availability = "sometimes"
+    runtime_check = RuntimeCheck("function")
     trigger_words = ("equinox", "eqx")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

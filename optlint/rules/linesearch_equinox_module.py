@@ -28,7 +28,7 @@ from optlint.analysis.values import (
     unfiltered_module,
 )
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 from optlint.rules.phrases import leaves_phrase
 
 _LINESEARCH_ARGUMENTS = ("value", "grad", "value_fn")
@@ -43,6 +43,8 @@ class LinesearchEquinoxModule(Rule):
     name = "linesearch-equinox-module"
     summary = "optax.lbfgs or a line search given an Equinox module, or updated without value_fn"
     fix_availability = "sometimes"
+    runtime_check = RuntimeCheck("params", anchors=("init", "update", "apply_updates"),
+                                 probe="line_search:updates_with_line_search")
     trigger_words = ("lbfgs", "linesearch", "jaxopt")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

@@ -29,7 +29,7 @@ from optlint.analysis.values import (
     unfiltered_module,
 )
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 from optlint.rules.phrases import leaves_phrase
 
 
@@ -38,6 +38,7 @@ class UnfilteredEquinoxModel(Rule):
     name = "unfiltered-equinox-model"
     summary = "Optax init/update/apply_updates given an Equinox module with non-array leaves"
     fix_availability = "always"
+    runtime_check = RuntimeCheck("params", anchors=("init", "update", "apply_updates"))
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         optax_version = ctx.versions.get("optax").version

@@ -16,7 +16,7 @@ from optlint.analysis.index import CallSite
 from optlint.analysis.binding import argument
 from optlint.analysis.values import LibraryRef, TransformValue
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 # Using any of these means the code relies on MultiSteps itself, not just a transformation.
 MULTISTEPS_OWN = {"has_updated", "gradient_transformation", "inner_opt_state", "mini_step",
@@ -43,6 +43,8 @@ class ZeroNansInMultiSteps(Rule):
     name = "zero-nans-in-multisteps"
     summary = "optax.zero_nans() inside the optimizer wrapped by optax.MultiSteps"
     fix_availability = "sometimes"
+    runtime_check = RuntimeCheck("transform", anchors=("MultiSteps",),
+                                 probe="nan_micro_batch:nan_gradient_recovers")
     trigger_words = ("zero_nans",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

@@ -272,15 +272,14 @@ def all_finite(tree: Any) -> bool:
         arrays(tree)) if jnp.issubdtype(leaf.dtype, jnp.inexact))
 
 
-def params_kind(code: str, values: dict[str, Any]) -> str:
+def params_kind(values: dict[str, Any], **extra: Any) -> str:
+    """init (or the given state), jitted updates and apply_updates on the params as given;
+    `extra` keyword arguments go to every `update`."""
     params = values["params"]
     if "apply" in values:
         updates = synthetic_grads(params)
         values["apply"](params, updates)
         return f"`apply_updates` ran on {type(params).__name__}"
-    extra = {}
-    if code == "OPT005":
-        extra = line_search_arguments(params)
     optimizer = values["optimizer"]
     state = values["state"] if "state" in values else optimizer.init(params)
     params, _ = train_steps(optimizer, params, state, **extra)
@@ -289,109 +288,16 @@ def params_kind(code: str, values: dict[str, Any]) -> str:
     return f"init, {STEPS} jitted updates and apply_updates ran"
 
 
-def line_search_arguments(params: Any) -> dict[str, Any]:
-    import jax
-    import jax.numpy as jnp
-
-    def value_fn(p: Any) -> Any:
-        return sum(jnp.sum(leaf ** 2) for leaf in jax.tree_util.tree_leaves(arrays(p)))
-
-    value, grad = jax.value_and_grad(value_fn)(arrays(params))
-    return {"value": value, "grad": grad, "value_fn": value_fn}
-
-
-def transform_kind(code: str, values: dict[str, Any]) -> str:
+def transform_kind(values: dict[str, Any]) -> str:
     optimizer, params = values["optimizer"], values["params"]
     state = optimizer.init(params)
     params_after, state = train_steps(optimizer, params, state)
     if not all_finite(params_after):
         raise Misbehaved("the parameters became NaN/inf")
-    detail = f"init, {STEPS} jitted updates and apply_updates ran"
-    if code == "OPT002" and "mask" in values:
-        detail += "; " + weight_decay_follows_mask(optimizer, params, values["mask"])
-    if code == "OPT004":
-        detail += "; " + nan_micro_batch_recovers(optimizer, params)
-    return detail
+    return f"init, {STEPS} jitted updates and apply_updates ran"
 
 
-def weight_decay_follows_mask(optimizer: Any, params: Any, mask: Any) -> str:
-    """With zero gradients only weight decay moves a parameter: it must move where mask says."""
-    import equinox as eqx
-    import jax
-    import jax.numpy as jnp
-
-    if isinstance(mask, eqx.Module) or not callable(mask):
-        return "mask is not a function: no weight-decay check"
-    selected = jax.tree_util.tree_leaves(mask(params))
-    leaves = jax.tree_util.tree_leaves(arrays(params))
-    zeros = jax.tree_util.tree_map(jnp.zeros_like, arrays(params))
-    updates, _ = jitted_update(optimizer)(zeros, optimizer.init(params), params)
-    moved = jax.tree_util.tree_leaves(updates)
-    if not (len(selected) == len(leaves) == len(moved)):
-        return "the mask's structure differs from the params': no weight-decay check"
-    wrong = []
-    for index, (want, leaf, update) in enumerate(zip(selected, leaves, moved, strict=True)):
-        if not bool(jnp.any(leaf != 0)):
-            continue  # an all-zero leaf has nothing to decay
-        if bool(want) != bool(jnp.any(update != 0)):
-            wrong.append(index)
-    if wrong:
-        raise Misbehaved(f"weight decay does not follow the mask: {len(wrong)} of "
-                         f"{len(leaves)} leaves decay where the mask says otherwise")
-    return f"weight decay applied to exactly the {sum(map(bool, selected))} leaves the mask selects"
-
-
-def nan_micro_batch_recovers(optimizer: Any, params: Any) -> str:
-    """A NaN gradient at a non-emitting micro-step must not poison the accumulator for good."""
-    import jax
-    import jax.numpy as jnp
-
-    update = jitted_update(optimizer)
-    every = emit_period(update, optimizer, params)
-    if every is None or every < 2:
-        return "no accumulation period found: no NaN check"
-    leaves, treedef = jax.tree_util.tree_flatten(synthetic_grads(params))
-    first = next(i for i, leaf in enumerate(leaves) if jnp.issubdtype(leaf.dtype, jnp.inexact))
-    poisoned = list(leaves)
-    poisoned[first] = leaves[first].reshape(-1).at[0].set(jnp.nan).reshape(leaves[first].shape)
-    nan_grads = jax.tree_util.tree_unflatten(treedef, poisoned)
-    state = optimizer.init(params)
-    _, state = update(nan_grads, state, params)  # micro-step 1 of `every`: does not emit
-    last = None
-    grads = synthetic_grads(params)
-    for step in range(2, 2 * every + 1):
-        updates, state = update(grads, state, params)
-        if step == every and not accumulators_finite(state):
-            raise Misbehaved(f"a NaN gradient at micro-step 1 of {every} is still in the "
-                             f"accumulator after the next emit")
-        last = updates
-    moved = jax.tree_util.tree_leaves(last)[first].reshape(-1)[0]
-    if not bool(jnp.isfinite(moved)) or float(moved) == 0.0:
-        raise Misbehaved("after a NaN micro-batch gradient that parameter stopped moving")
-    return f"a NaN micro-batch gradient (every {every} steps) was dropped; the parameter moves"
-
-
-def emit_period(update: Any, optimizer: Any, params: Any) -> int | None:
-    import jax
-    import jax.numpy as jnp
-
-    state = optimizer.init(params)
-    grads = synthetic_grads(params)
-    for step in range(1, 17):
-        updates, state = update(grads, state, params)
-        if any(bool(jnp.any(u != 0)) for u in jax.tree_util.tree_leaves(updates)):
-            return step
-    return None
-
-
-def accumulators_finite(state: Any) -> bool:
-    import jax
-
-    nodes = jax.tree_util.tree_leaves(state, is_leaf=lambda node: hasattr(node, "acc_grads"))
-    return all(all_finite(node.acc_grads) for node in nodes if hasattr(node, "acc_grads"))
-
-
-def function_kind(code: str, values: dict[str, Any]) -> str:
+def function_kind(values: dict[str, Any]) -> str:
     """OPT006: the transformation as written, applied to a probe with the function's signature,
     called with the model at the flagged parameter and 1.0 everywhere else."""
     import jax
@@ -433,6 +339,24 @@ def probe_function(probe: dict[str, Any]) -> Any:
 
 KINDS = {"params": params_kind, "transform": transform_kind, "function": function_kind}
 
+# Behavioural checks a rule declares (`RuntimeCheck.probe`), by "module:function": each module of
+# optlint/verify/probes/ the spec carries is run in its own namespace holding this file's globals.
+_PROBES: dict[str, dict[str, Any]] = {}
+
+
+def load_probes(sources: dict[str, str]) -> None:
+    for module, text in sources.items():
+        namespace = dict(globals())
+        exec(compile(text, f"<optlint probe {module}>", "exec"), namespace)  # noqa: S102
+        _PROBES[module] = namespace
+
+
+def exercise(finding: dict[str, Any], values: dict[str, Any]) -> str:
+    if finding.get("probe"):
+        module, function = finding["probe"].split(":")
+        return _PROBES[module][function](values)
+    return KINDS[finding["kind"]](values)
+
 
 def run_variant(finding: dict[str, Any], variant: dict[str, Any], filename: str) -> dict[str, Any]:
     started = time.perf_counter()
@@ -444,7 +368,7 @@ def run_variant(finding: dict[str, Any], variant: dict[str, Any], filename: str)
             values["probe"] = variant["probe"]
         if variant["roles"].get("params") == STANDIN_PARAMS and "mask" in values:
             values["params"] = params_for_mask(values["mask"]) or values["params"]
-        result["detail"] = KINDS[finding["kind"]](finding["code"], values)
+        result["detail"] = exercise(finding, values)
         result["status"] = "ok"
     except Unbuildable as error:
         result.update(status="unbuildable", detail=str(error))
@@ -459,6 +383,7 @@ def run_variant(finding: dict[str, Any], variant: dict[str, Any], filename: str)
 def main(spec: dict[str, Any]) -> None:
     environment = import_libraries(spec["device"])
     emit({"environment": environment})
+    load_probes(spec.get("probes", {}))
     directory = os.path.dirname(os.path.abspath(spec["file"]))
     sys.path.insert(0, directory)  # the file's own helper modules (`from _models import ...`)
     package_root = directory

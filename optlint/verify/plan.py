@@ -19,6 +19,8 @@ from optlint.analysis.binding import argument as bound_argument
 from optlint.analysis.imports import ImportTable
 from optlint.config import find_config
 from optlint.diagnostics import Diagnostic
+from optlint.rules import runtime_check
+from optlint.rules.base import RuntimeCheck
 from optlint.verify.parameters import ParameterValue, candidates, settle
 from optlint.verify.slicing import (
     Slice,
@@ -31,11 +33,7 @@ from optlint.verify.slicing import (
 )
 from optlint.verify.transform_plan import transform_variants
 
-# What each rule's runtime check exercises: "params" rules are about what is passed to
-# init/update/apply_updates; "transform" rules about how the optimizer itself is built.
-RUNTIME_KINDS = {"OPT001": "transform", "OPT002": "transform", "OPT003": "params",
-                 "OPT004": "transform", "OPT005": "params", "OPT006": "function"}
-_PARAMS_ANCHORS = {"init", "update", "apply_updates"}
+_PARAMS_ANCHORS = ("init", "update", "apply_updates")
 _OPTAX_WRAPPERS = {"chain", "named_chain", "masked", "MultiSteps", "multi_transform", "partition",
                    "inject_hyperparams()", "gradient_transformation", "lookahead",
                    "apply_if_finite", "flatten", "maybe_update"}
@@ -131,26 +129,27 @@ class FindingPlan:
     diagnostic: Diagnostic
     kind: str
     variants: dict[str, dict[str, Any]] = field(default_factory=dict)
+    probe: str | None = None
 
     def spec(self) -> dict[str, Any]:
         return {"id": self.number, "code": self.diagnostic.code, "kind": self.kind,
-                "variants": self.variants}
+                "probe": self.probe, "variants": self.variants}
 
 
-def find_anchor(source: Source, node: cst.CSTNode, code: str) -> cst.Call | None:
+def find_anchor(source: Source, node: cst.CSTNode, check: RuntimeCheck) -> cst.Call | None:
+    """The call the finding is about: the innermost anchor around the flagged node; else (a part
+    flagged where it is built, outside the anchor) the file's first anchor call; without anchors,
+    the call the flagged expression is given to."""
     chain = [node, *source.ancestors(node)]
     calls = [c for c in chain if isinstance(c, cst.Call)]
-    if RUNTIME_KINDS[code] == "params":
-        return next((c for c in calls if last_name(c) in _PARAMS_ANCHORS), None)
-    if code == "OPT004":
-        found = next((c for c in calls if last_name(c) == "MultiSteps"), None)
-        if found is None:  # zero_nans flagged where the inner optimizer is built
+    anchors = check.anchors or (_PARAMS_ANCHORS if check.builds == "params" else ())
+    if anchors:
+        found = next((c for c in calls if last_name(c) in anchors), None)
+        if found is None and check.builds == "transform":
             found = next((c for s in source.statements for c in calls_in(s)
-                          if last_name(c) == "MultiSteps"), None)
+                          if last_name(c) in anchors), None)
         return found
-    if code == "OPT002":
-        return next((c for c in calls if last_name(c) == "inject_hyperparams()"), None)
-    for call in calls:  # OPT001: the call the mask is given to
+    for call in calls:
         if call is node and last_name(call) not in _MASK_TAKERS and "mask" not in [
                 a.keyword.value for a in call.args if a.keyword is not None]:
             continue
@@ -216,36 +215,37 @@ class Planner:
                     self.original.statement_of(node))])
 
     def plan(self, number: int, diagnostic: Diagnostic) -> FindingPlan | None:
-        kind = RUNTIME_KINDS.get(diagnostic.code)
-        if kind is None:
+        check = runtime_check(diagnostic.code)
+        if check is None:
             return None
-        plan = FindingPlan(number, diagnostic, kind)
-        if kind == "function":  # OPT006: a transformation applied to a function
+        plan = FindingPlan(number, diagnostic, check.builds, probe=check.probe)
+        if check.builds == "function":  # OPT006: a transformation applied to a function
             plan.variants.update(transform_variants(self.original, self.fixed, diagnostic))
             return plan
         node = self.original.node_at(diagnostic)
-        anchor = find_anchor(self.original, node, diagnostic.code) if node is not None else None
+        anchor = find_anchor(self.original, node, check) if node is not None else None
         if node is None or anchor is None:
             plan.variants["original"] = {"unbuildable": "the flagged call could not be found"}
             return plan
         statement = self.original.statement_of(anchor)
         key = anchor_key(self.original, statement, anchor)
-        mask_text = self.original.code(node) if diagnostic.code == "OPT001" else None
-        plan.variants["original"] = self.variant(self.original, anchor, diagnostic.code,
-                                                 mask_text)
+        # Without anchors the flagged expression is what the anchor is given (OPT001's mask).
+        mask_text = self.original.code(node) if not check.anchors and check.builds == (
+            "transform") else None
+        plan.variants["original"] = self.variant(self.original, anchor, check, mask_text)
         if self.fixed is not None and diagnostic.fix is not None:
             number_of = self.original.number[id(statement)]
             again = None
             if number_of < len(self.fixed.statements):
                 again = anchor_again(self.fixed, self.fixed.statements[number_of], key)
             plan.variants["fixed"] = (
-                self.variant(self.fixed, again, diagnostic.code, mask_text) if again is not None
+                self.variant(self.fixed, again, check, mask_text) if again is not None
                 else {"unbuildable": "the fixed source has no matching call"})
         return plan
 
-    def variant(self, source: Source, anchor: cst.Call, code: str,
+    def variant(self, source: Source, anchor: cst.Call, check: RuntimeCheck,
                 mask_text: str | None) -> dict[str, Any]:
-        roles, extra_end = self.roles(source, anchor, code, mask_text)
+        roles, extra_end = self.roles(source, anchor, check, mask_text)
         statement = source.statement_of(anchor)
         layers, values = self.layers(source, statement, extra_end)
         expressions = {role: cst.parse_expression(text) for role, text in roles.items()}
@@ -259,7 +259,7 @@ class Planner:
             # The state comes from outside (a parameter): init one from the params instead.
             del roles["state"], expressions["state"]
             sliced, notes = sliced_with_values()
-        if sliced.missing and "params" in roles and RUNTIME_KINDS[code] == "transform":
+        if sliced.missing and "params" in roles and check.builds == "transform":
             # The params could not be built from the file: stand-in params, then slice again.
             roles["params"] = (f"__optlint_like__({mask_text})" if mask_text
                                else "__optlint_standin_params__()")
@@ -285,10 +285,10 @@ class Planner:
                 "head": statement.code.strip().splitlines()[0] if statement.code.strip() else "",
                 "finding": number in self.flagged_numbers}
 
-    def roles(self, source: Source, anchor: cst.Call, code: str,
+    def roles(self, source: Source, anchor: cst.Call, check: RuntimeCheck,
               mask_text: str | None) -> tuple[dict[str, str], cst.CSTNode | None]:
         """The role expressions, and a later statement the slice must reach (the `init`)."""
-        if RUNTIME_KINDS[code] == "params":
+        if check.builds == "params":
             name = last_name(anchor)
             if name == "apply_updates":
                 params = argument(anchor, 0, "params")
@@ -307,7 +307,7 @@ class Planner:
             return roles, None
         optimizer = outermost_transform(source, anchor)
         roles = {"optimizer": source.code(optimizer)}
-        mask = argument(anchor, 99, "mask") if code == "OPT002" else None
+        mask = argument(anchor, 99, "mask") if check.anchors else None
         if mask is not None:
             roles["mask"] = source.code(mask)
         init = self.init_call(source, optimizer)
@@ -381,4 +381,4 @@ def _params(function: cst.FunctionDef) -> list[cst.Param]:
     return [*params.posonly_params, *params.params, *params.kwonly_params]
 
 
-__all__ = ["RUNTIME_KINDS", "FindingPlan", "Planner", "Slice"]
+__all__ = ["FindingPlan", "Planner", "Slice"]

@@ -15,10 +15,9 @@ import click
 from optlint.config import ConfigError
 from optlint.engine import Linter
 from optlint.pages import page_text
-from optlint.rules import SYNTAX_ERROR, UNUSED_NOQA, all_codes
+from optlint.rules import SYNTAX_ERROR, UNUSED_NOQA, all_codes, runtime_check
 from optlint.runner import EXIT_CLEAN, EXIT_ERROR
 from optlint.verify.command import VerifyRequest, fix_options
-from optlint.verify.plan import RUNTIME_KINDS
 from optlint.verify.report import environment_line
 from optlint.verify.session import VerifyError, check_python, verify_source
 from optlint.verify.verdict import Verdict, describe
@@ -53,7 +52,7 @@ def verify_page(code: str, request: VerifyRequest, folder: Path) -> tuple[str, l
     blocks = page_blocks(page)
     if blocks is None:
         return "no Example / Use instead blocks", []
-    if code not in RUNTIME_KINDS:
+    if runtime_check(code) is None:
         return "no runtime check for this rule", []
     example, use_instead = blocks
     options = fix_options(VerifyRequest([], select=[code]))

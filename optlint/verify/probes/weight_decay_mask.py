@@ -1,0 +1,41 @@
+"""OPT002: the optimizer runs, and with zero gradients weight decay moves exactly the leaves the
+mask selects (a mask treated as a schedule, or ignored, moves others)."""
+
+from typing import Any
+
+from optlint.verify.checks import Misbehaved, arrays, jitted_update, transform_kind
+
+
+def decay_follows_mask(values: dict[str, Any]) -> str:
+    detail = transform_kind(values)
+    if "mask" not in values:
+        return detail
+    return detail + "; " + weight_decay_follows_mask(values["optimizer"], values["params"],
+                                                     values["mask"])
+
+
+def weight_decay_follows_mask(optimizer: Any, params: Any, mask: Any) -> str:
+    """With zero gradients only weight decay moves a parameter: it must move where mask says."""
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+    if isinstance(mask, eqx.Module) or not callable(mask):
+        return "mask is not a function: no weight-decay check"
+    selected = jax.tree_util.tree_leaves(mask(params))
+    leaves = jax.tree_util.tree_leaves(arrays(params))
+    zeros = jax.tree_util.tree_map(jnp.zeros_like, arrays(params))
+    updates, _ = jitted_update(optimizer)(zeros, optimizer.init(params), params)
+    moved = jax.tree_util.tree_leaves(updates)
+    if not (len(selected) == len(leaves) == len(moved)):
+        return "the mask's structure differs from the params': no weight-decay check"
+    wrong = []
+    for index, (want, leaf, update) in enumerate(zip(selected, leaves, moved, strict=True)):
+        if not bool(jnp.any(leaf != 0)):
+            continue  # an all-zero leaf has nothing to decay
+        if bool(want) != bool(jnp.any(update != 0)):
+            wrong.append(index)
+    if wrong:
+        raise Misbehaved(f"weight decay does not follow the mask: {len(wrong)} of "
+                         f"{len(leaves)} leaves decay where the mask says otherwise")
+    return f"weight decay applied to exactly the {sum(map(bool, selected))} leaves the mask selects"
