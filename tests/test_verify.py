@@ -24,7 +24,7 @@ from verify_helpers import CACHE, verify, verify_json
 # What LIBRARY_FACTS.md predicts for each rule page's Example on optax 0.2.8.
 EXPECTED_ON_INSTALLED = {"OPT001": "not-reproduced", "OPT002": "confirmed",
                          "OPT003": "confirmed", "OPT004": "confirmed", "OPT005": "confirmed",
-                         "OPT006": "confirmed"}
+                         "OPT006": "confirmed", "OPT009": "confirmed", "OPT013": "confirmed"}
 
 
 def test_opt003_fixture_confirmed_with_environment(tmp_path: Path) -> None:

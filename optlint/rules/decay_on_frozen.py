@@ -24,10 +24,10 @@ from optlint.analysis.optax_model import (
     decay_mask_given,
     parts_seeing_every_leaf,
 )
-from optlint.analysis.optax_table import behaviour
+from optlint.analysis.optax_table import behaviour, names_with
 from optlint.analysis.values import ModuleValue, OneOf, TransformValue, Value
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 STOP_GRADIENT = "jax.lax.stop_gradient"
 # Integer and boolean arrays are not decayed by a float optimizer in any useful sense.
@@ -40,6 +40,11 @@ class DecayOnFrozen(Rule):
     summary = "weight decay reaching leaves the code freezes (freeze before decay; stop_gradient buffers)"
     fix_availability = "sometimes"
     trigger_words = ("freeze", "stop_gradient", "optax")
+    # The anchor is the flagged `freeze(...)`, or the decaying optimizer where it is built.
+    runtime_check = RuntimeCheck("transform", anchors=(
+        "freeze", "chain", "inject_hyperparams()", *sorted(
+            {name.rsplit(".", 1)[-1] for name in names_with(lambda row: row.adds_weight_decay)})),
+        probe="frozen_leaves:frozen_leaves_stay")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         local = {id(site.node) for site in ctx.calls()}

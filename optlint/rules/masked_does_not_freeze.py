@@ -29,7 +29,7 @@ from optlint.analysis.values import (
     Value,
 )
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 # A mask that mentions these selects leaves by type: the leaves it leaves out (integers, keys,
 # non-arrays) have no gradient, so nothing moves them.
@@ -48,6 +48,8 @@ class MaskedDoesNotFreeze(Rule):
     summary = "optax.masked(opt, mask) as the whole optimizer: masked-out leaves move by +gradient"
     fix_availability = "sometimes"
     trigger_words = ("masked", "optax")
+    runtime_check = RuntimeCheck("transform", anchors=("masked", "inject_hyperparams()"),
+                                 probe="frozen_leaves:masked_out_leaves_stay")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         sites = {id(site.node): site for site in ctx.calls()}
