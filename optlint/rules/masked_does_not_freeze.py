@@ -38,6 +38,9 @@ _TYPE_WORDS = ("dtype", "is_array", "is_inexact", "isinstance", "issubdtype", "f
 # Masks built from a module by position (`eqx.tree_at(..., replace=True)`): what they leave out
 # are ordinary weights.
 _STRUCTURAL = {"equinox.tree_at"}
+_MASK_REUSED = ("whether the masked-out leaves get gradients: the mask is also given to other "
+                "code here (`eqx.partition(model, mask)` before taking gradients, or zeroing "
+                "updates by hand, leaves nothing to pass through)")
 _UNSEEN_MASK = ("what the mask leaves out: leaves without gradients (integer leaves, buffers read "
                 "through stop_gradient) are not moved")
 
@@ -73,6 +76,9 @@ class MaskedDoesNotFreeze(Rule):
                 and masked.call is not None else _syntactic_kind(mask))
         if kind == "by type":
             return
+        unproven = _UNSEEN_MASK if kind == "unknown" else None
+        if unproven is None and local and _used_elsewhere(ctx, mask):
+            unproven = _MASK_REUSED
         reported.add(id(masked))
         if masked.call is not None:
             reported.add(id(masked.call))
@@ -80,11 +86,11 @@ class MaskedDoesNotFreeze(Rule):
         if not local and id(node) in reported:
             return
         reported.add(id(node))
-        yield self._finding(ctx, masked, node, mask, kind, clipped, local)
+        yield self._finding(ctx, masked, node, mask, kind, clipped, local, unproven)
 
     def _finding(self, ctx: RuleContext, masked: TransformValue, node: cst.CSTNode,
                  mask: cst.BaseExpression | None, kind: str, clipped: bool,
-                 local: bool) -> Finding:
+                 local: bool, unproven: str | None) -> Finding:
         optax = ctx.import_alias("optax", "optax")
         written = (ctx.code(node.func) if local and isinstance(node, cst.Call)
                    else f"{optax}.masked")
@@ -100,7 +106,7 @@ class MaskedDoesNotFreeze(Rule):
         if local and mask is not None and kind != "unknown" and isinstance(node, cst.Call) and (
                 ctx.qualify(node.func) == "optax.masked"):
             fix = _fix(ctx, node, mask, kind, optax)
-        return Finding(node, message, fix, unproven=_UNSEEN_MASK if kind == "unknown" else None)
+        return Finding(node, message, fix, unproven=unproven)
 
 
 def _whole_masked(optimizer: Value) -> list[tuple[TransformValue, bool]]:
@@ -148,6 +154,20 @@ def _mask_kind(ctx: RuleContext, mask: cst.BaseExpression, site: CallSite) -> st
     if isinstance(value, ModuleValue) and value.derived_by in _STRUCTURAL:
         return "tree"
     return _syntactic_kind(mask)
+
+
+def _used_elsewhere(ctx: RuleContext, mask: cst.BaseExpression | None) -> bool:
+    """Whether the mask variable is also an argument of a call that is not Optax's."""
+    if not isinstance(mask, cst.Name):
+        return False
+    for site in ctx.calls():
+        name = ctx.qualify(site.node.func) or ""
+        if name.startswith("optax."):
+            continue
+        if any(isinstance(arg.value, cst.Name) and arg.value.value == mask.value
+               for arg in site.node.args):
+            return True
+    return False
 
 
 def _syntactic_kind(mask: cst.BaseExpression | None) -> str:
