@@ -160,9 +160,12 @@ def _used_elsewhere(ctx: RuleContext, mask: cst.BaseExpression | None) -> bool:
     """Whether the mask variable is also an argument of a call that is not Optax's."""
     if not isinstance(mask, cst.Name):
         return False
+    # `spec = eqx.tree_at(..., spec, ...)` builds the mask: not a use.
+    building = {id(binding.value) for scope in ctx.index.every_scope
+                for binding in scope.bindings.get(mask.value, [])}
     for site in ctx.calls():
         name = ctx.qualify(site.node.func) or ""
-        if name.startswith("optax."):
+        if name.startswith("optax.") or id(site.node) in building:
             continue
         if any(isinstance(arg.value, cst.Name) and arg.value.value == mask.value
                for arg in site.node.args):
