@@ -38,6 +38,7 @@ _TYPE_WORDS = ("dtype", "is_array", "is_inexact", "isinstance", "issubdtype", "f
 # Masks built from a module by position (`eqx.tree_at(..., replace=True)`): what they leave out
 # are ordinary weights.
 _STRUCTURAL = {"equinox.tree_at"}
+_NNX_OPTIMIZERS = {"flax.nnx.Optimizer", "flax.nnx.optimizer.Optimizer", "flax.nnx.ModelAndOptimizer"}
 _MASK_REUSED = ("whether the masked-out leaves get gradients: the mask is also given to other "
                 "code here (`eqx.partition(model, mask)` before taking gradients, or zeroing "
                 "updates by hand, leaves nothing to pass through)")
@@ -58,16 +59,16 @@ class MaskedDoesNotFreeze(Rule):
         sites = {id(site.node): site for site in ctx.calls()}
         reported: set[int] = set()
         for site in ctx.calls():
-            func = site.node.func
-            if not isinstance(func, cst.Attribute) or func.attr.value not in ("init", "update"):
+            used = _whole_optimizer_use(ctx, site.node)
+            if used is None:
                 continue
-            for masked, clipped in _whole_masked(ctx.value(func.value, site)):
+            for masked, clipped in _whole_masked(ctx.value(used, site)):
                 if id(masked) in reported or (masked.call is not None
                                               and id(masked.call) in reported):
                     continue
-                yield from self._report(ctx, site, func, masked, clipped, sites, reported)
+                yield from self._report(ctx, used, masked, clipped, sites, reported)
 
-    def _report(self, ctx: RuleContext, site: CallSite, func: cst.Attribute,
+    def _report(self, ctx: RuleContext, used: cst.BaseExpression,
                 masked: TransformValue, clipped: bool, sites: dict[int, CallSite],
                 reported: set[int]) -> Iterator[Finding]:
         mask = _mask_expr(masked)
@@ -82,7 +83,7 @@ class MaskedDoesNotFreeze(Rule):
         reported.add(id(masked))
         if masked.call is not None:
             reported.add(id(masked.call))
-        node: cst.CSTNode = masked.call if local and masked.call is not None else func.value
+        node: cst.CSTNode = masked.call if local and masked.call is not None else used
         if not local and id(node) in reported:
             return
         reported.add(id(node))
@@ -107,6 +108,22 @@ class MaskedDoesNotFreeze(Rule):
                 ctx.qualify(node.func) == "optax.masked"):
             fix = _fix(ctx, node, mask, kind, optax)
         return Finding(node, message, fix, unproven=unproven)
+
+
+def _whole_optimizer_use(ctx: RuleContext, call: cst.Call) -> cst.BaseExpression | None:
+    """The optimizer `call` uses as the whole optimizer: `opt.init(...)`, `opt.update(...)`,
+    Flax's `TrainState.create(..., tx=opt)` (any `.create` given `tx=`) and `nnx.Optimizer(model,
+    tx)`."""
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value in ("init", "update"):
+        return func.value
+    if isinstance(func, cst.Attribute) and func.attr.value == "create":
+        found = argument(call, None, "tx")
+        return found.value if found is not None else None
+    if ctx.qualify(func) in _NNX_OPTIMIZERS:
+        found = argument(call, 1, "tx")
+        return found.value if found is not None else None
+    return None
 
 
 def _whole_masked(optimizer: Value) -> list[tuple[TransformValue, bool]]:
