@@ -5,7 +5,9 @@
 Prints files, lines, wall seconds and peak memory for a cold `optlint check` (one process and two),
 the libcst parse-only time of the files optlint had to parse (those passing its prefilter), and
 `ruff check --select E,F --no-cache` on the same corpus, with the ratios. Each measurement runs in a
-fresh process, so imports and caches are cold and peak memory is that process's own.
+fresh process, so imports and caches are cold and peak memory is that process's own. Then, on a
+copy of the corpus, optlint with its cache: cold, warm, and after one file was edited, beside
+ruff's cold and warm runs with its cache.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def default_corpus() -> list[Path]:
     return trees
 
 
-def run_measured(command: list[str]) -> tuple[float, float, float, str]:
+def run_measured(command: list[str], cwd: Path | None = None) -> tuple[float, float, float, str]:
     """Wall seconds, CPU seconds (user + system), peak RSS in MiB of the child process itself,
     and its stdout. CPU seconds are what to compare on a busy machine, where other processes
     stretch wall time; on an idle one the two agree.
@@ -51,7 +53,7 @@ def run_measured(command: list[str]) -> tuple[float, float, float, str]:
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   cwd=folder)
+                                   cwd=cwd or folder)
         stdout = process.stdout.read() if process.stdout else b""
         stderr = process.stderr.read() if process.stderr else b""
         _, status, usage = os.wait4(process.pid, 0)  # reaps the child, gives its own rusage
@@ -112,6 +114,44 @@ def main() -> None:
     if "ruff check --select E,F --no-cache" in results:
         ruff_seconds = results["ruff check --select E,F --no-cache"][0]
         print(f"optlint --jobs 1 / ruff:                {one / ruff_seconds:.1f}x")
+    cache_runs(corpus, parsed)
+
+def cache_runs(corpus: list[Path], parsed: list[Path]) -> None:
+    """Cold, warm, and one-file-edited runs with the cache, beside ruff's cold and warm runs,
+    on a copy of the corpus (the edit must not touch the installed packages)."""
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        copies = []
+        for number, tree in enumerate(corpus):
+            copies.append(root / f"{number}-{tree.name}")
+            shutil.copytree(tree, copies[-1], ignore=shutil.ignore_patterns("__pycache__"))
+        (root / "pyproject.toml").write_text("[tool.optlint]\n[tool.ruff]\n")
+        optlint = [sys.executable, "-m", "optlint", "check", "--exit-zero", "-q",
+                   *(str(c) for c in copies)]
+        rows = {}
+        rows["optlint cold (empty cache)"] = run_measured(optlint, cwd=root)[:2]
+        rows["optlint warm"] = run_measured(optlint, cwd=root)[:2]
+        pairs = zip(corpus, copies, strict=True)
+        edited = next((copy / path.relative_to(tree) for tree, copy in pairs
+                       for path in parsed if path.is_relative_to(tree)), None)
+        if edited is not None:
+            with edited.open("a", encoding="utf-8") as stream:
+                stream.write("\n# edited by the benchmark\n")
+            rows[f"optlint one file edited ({edited.name})"] = run_measured(optlint, cwd=root)[:2]
+        if Path(ruff).exists():
+            command = [ruff, "check", "--select", "E,F", "--exit-zero", "--quiet",
+                       *(str(c) for c in copies)]
+            rows["ruff cold (empty cache)"] = run_measured(command, cwd=root)[:2]
+            rows["ruff warm"] = run_measured(command, cwd=root)[:2]
+    print(f"\n{'with the cache (--jobs: all cores)':<42}{'wall s':>8}{'cpu s':>8}")
+    for name, (wall, cpu) in rows.items():
+        print(f"{name:<42}{wall:>8.2f}{cpu:>8.2f}")
+    cold, warm = rows["optlint cold (empty cache)"][0], rows["optlint warm"][0]
+    print(f"\noptlint warm / cold:                    {warm / cold:.2f}x   (target <= 0.10x)")
+    if "ruff warm" in rows:
+        print(f"optlint warm / ruff warm:               {warm / rows['ruff warm'][0]:.1f}x")
+
 
 if __name__ == "__main__":
     main()

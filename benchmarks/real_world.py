@@ -220,7 +220,7 @@ def run_optlint(
     """
     command = [
         python, "-m", "optlint", "check", ".", "--config", str(config),
-        "--output-format", "json", "--exit-zero", "--quiet", *extra,
+        "--output-format", "json", "--exit-zero", "--quiet", "--no-cache", *extra,
     ]
     result = subprocess.run(command, cwd=root, capture_output=True, text=True)
     if result.returncode != 0:

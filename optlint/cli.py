@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 import traceback
@@ -9,10 +10,11 @@ import traceback
 import click
 
 from optlint import __version__
-from optlint.pages import page_text
-from optlint.report import FORMATS
-from optlint.rules import all_codes
-from optlint.runner import EXIT_ERROR, CheckRequest, rule_rows, run_check
+from optlint.exits import EXIT_ERROR
+from optlint.report import FORMAT_NAMES
+
+# The runner, the engine and the rules are imported by the commands that need them, so that
+# `--version` and `--help` do not pay for libcst.
 
 
 def _codes(value: str | None) -> list[str]:
@@ -58,9 +60,14 @@ def main() -> None:
 @click.option("--ignore", help="Codes or prefixes to disable.")
 @click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing.")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
-@click.option("--output-format", type=click.Choice(sorted(FORMATS)), default="text")
+@click.option("--output-format", type=click.Choice(FORMAT_NAMES), default="text")
+@click.option("--output-file", "-o", type=click.Path(dir_okay=False),
+              help="Write the report to this file instead of standard output.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: cores).")
-@click.option("--no-cache", is_flag=True, help="Reserved: optlint keeps no cache yet.")
+@click.option("--no-cache", is_flag=True, help="Analyse every file; neither read nor write the "
+              "cache (.optlint_cache/).")
+@click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` to every line with a finding "
+              "(keeps existing comments and codes).")
 @click.option("-q", "--quiet", is_flag=True, help="No summary line.")
 @click.option("--config", type=click.Path(dir_okay=False), help="Use this pyproject.toml.")
 @click.option("--show-settings", is_flag=True, help="Print the resolved settings and exit.")
@@ -77,12 +84,15 @@ def main() -> None:
               "does not find failing.")
 def check(paths: tuple[str, ...], fix: bool, unsafe_fixes: bool, diff: bool, show_fixes: bool,
           select: str | None, extend_select: str | None, ignore: str | None, statistics: bool,
-          exit_zero: bool, output_format: str, jobs: int | None, no_cache: bool, quiet: bool,
+          exit_zero: bool, output_format: str, output_file: str | None, jobs: int | None, no_cache: bool, add_noqa: bool,
+          quiet: bool,
           config: str | None, show_settings: bool, stdin_filename: str | None,
           force_exclude: bool, verbose: bool, optax_version: str | None,
           equinox_version: str | None, jax_version: str | None, preview: bool | None,
           verify: bool) -> None:
     """Check PATHS (default: the current folder) for Equinox + Optax hazards."""
+    from optlint.runner import CheckRequest, run_check
+
     request = CheckRequest(
         paths=list(paths), fix=fix, unsafe_fixes=unsafe_fixes, diff=diff, show_fixes=show_fixes,
         select=_codes(select) if select is not None else None,
@@ -91,27 +101,43 @@ def check(paths: tuple[str, ...], fix: bool, unsafe_fixes: bool, diff: bool, sho
         show_settings=show_settings, stdin_filename=stdin_filename,
         force_exclude=force_exclude, verbose=verbose,
         versions={"optax": optax_version, "equinox": equinox_version, "jax": jax_version},
-        verify=verify, preview=preview)
+        verify=verify, preview=preview, no_cache=no_cache, add_noqa=add_noqa,
+        output_file=output_file)
     sys.exit(run_check(request))
 
 
 @main.command()
 @click.argument("code", required=False)
 @click.option("--all", "show_all", is_flag=True, help="List every rule.")
-def rule(code: str | None, show_all: bool) -> None:
-    """Print the page of rule CODE, or list every rule with --all."""
+@click.option("--output-format", type=click.Choice(["text", "json"]), default="text")
+def rule(code: str | None, show_all: bool, output_format: str) -> None:
+    """Print the page of rule CODE (or NAME, e.g. unfiltered-equinox-model), or list every rule
+    with --all."""
+    from optlint.pages import readable_page
+    from optlint.rules import catalog
+    from optlint.runner import rule_rows
+
+    infos = catalog()
     if show_all or code is None:
-        click.echo(rule_rows())
+        if output_format == "json":
+            click.echo(json.dumps([{"code": i.code, "name": i.name, "summary": i.summary,
+                                    "fix": i.fix_availability} for i in infos], indent=2))
+        else:
+            click.echo(rule_rows())
         return
-    code = code.upper()
-    if code not in all_codes():
-        click.echo(f"error: unknown rule code '{code}'", err=True)
+    info = next((i for i in infos if code.upper() == i.code or code.lower() == i.name), None)
+    if info is None:
+        click.echo(f"error: unknown rule '{code}' (`optlint rule --all` lists them)", err=True)
         sys.exit(EXIT_ERROR)
-    page = page_text(code)
+    page = readable_page(info.code)
     if page is None:
-        click.echo(f"error: no page for {code}", err=True)
+        click.echo(f"error: no page for {info.code}", err=True)
         sys.exit(EXIT_ERROR)
-    click.echo(page, nl=False)
+    if output_format == "json":
+        click.echo(json.dumps({"code": info.code, "name": info.name, "summary": info.summary,
+                               "fix": info.fix_availability, "page": page}, indent=2))
+    else:
+        click.echo(page, nl=False)
 
 
 @main.command()

@@ -47,6 +47,7 @@ class Settings:
     equinox_version: str | None = None
     jax_version: str | None = None
     max_file_size: int = DEFAULT_MAX_FILE_SIZE
+    cache_dir: Path | None = None  # None: $OPTLINT_CACHE_DIR/lint, else .optlint_cache/
     project_root: Path = field(default_factory=Path.cwd)
     config_path: Path | None = None
     # setting name -> where its value came from ("default", the config file, "command line")
@@ -63,7 +64,8 @@ class Settings:
 _LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude"}
 _VERSION_KEYS = {"optax-version", "equinox-version", "jax-version"}
 _BOOL_KEYS = {"respect-gitignore", "preview"}
-KNOWN_KEYS = _LIST_KEYS | _VERSION_KEYS | _BOOL_KEYS | {"per-file-ignores", "max-file-size"}
+KNOWN_KEYS = _LIST_KEYS | _VERSION_KEYS | _BOOL_KEYS | {"per-file-ignores", "max-file-size",
+                                                        "cache-dir"}
 
 
 def find_config(start: Path) -> tuple[Path | None, Path]:
@@ -92,14 +94,52 @@ def load_settings(config_path: Path | None = None, start: Path | None = None) ->
         table = _optlint_table(_load_toml(config_path), config_path) if config_path else None
     settings = Settings(project_root=root, config_path=config_path)
     if table:
-        apply_table(settings, table, str(config_path))
+        assert config_path is not None
+        dedicated = config_path.name != "pyproject.toml" and _optlint_table(
+            _load_toml(config_path), config_path) is None
+        lines = key_lines(read_bytes(config_path).decode("utf-8", "replace"), dedicated)
+        apply_table(settings, table, _shown(config_path), lines)
     return settings
 
 
-def apply_table(settings: Settings, table: Any, origin: str) -> None:
+_HEADER = re.compile(r"^\s*\[+\s*([^\]]+?)\s*\]+")
+_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
+
+
+def key_lines(text: str, dedicated: bool) -> dict[str, int]:
+    """The line each key of the optlint table is set on (`per-file-ignores`: its first line),
+    so that an error names the line as well as the file."""
+    found: dict[str, int] = {}
+    table = "" if dedicated else None
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = _HEADER.match(line)
+        if header:
+            name = header.group(1).replace(" ", "")
+            table = name if name.startswith("tool.optlint") or dedicated else None
+            if table == "tool.optlint.per-file-ignores" or (dedicated and name == "per-file-ignores"):
+                found.setdefault("per-file-ignores", number)
+            continue
+        key = _KEY.match(line)
+        if key and table in ("tool.optlint", ""):
+            found.setdefault(key.group(1).strip("\"'").split(".")[0], number)
+    return found
+
+
+def _shown(path: Path) -> str:
+    """The path as a user would type it: relative to the current folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def apply_table(settings: Settings, table: Any, path: str,
+                lines: dict[str, int] | None = None) -> None:
     if not isinstance(table, dict):
-        raise ConfigError(f"{origin}: [tool.optlint] must be a table")
+        raise ConfigError(f"{path}: [tool.optlint] must be a table")
     for key, value in table.items():
+        line = (lines or {}).get(key)
+        origin = f"{path}:{line}" if line else path
         if key not in KNOWN_KEYS:
             raise ConfigError(f"{origin}: unknown key '{key}' in [tool.optlint]")
         attribute = key.replace("-", "_")
@@ -114,6 +154,10 @@ def apply_table(settings: Settings, table: Any, origin: str) -> None:
                 raise ConfigError(f"{origin}: '{key}' must be true or false, got {value!r}")
         elif key == "max-file-size":
             value = _size(key, value, origin)
+        elif key == "cache-dir":
+            if not isinstance(value, str) or not value:
+                raise ConfigError(f"{origin}: '{key}' must be a folder name, got {value!r}")
+            value = settings.project_root / value
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{origin}: '{key}' must be a table of glob = [codes]")

@@ -7,6 +7,7 @@ lazily built project index. Output order never depends on the number of workers.
 from __future__ import annotations
 
 import gc
+import hashlib
 import multiprocessing
 import os
 import sys
@@ -17,12 +18,13 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from optlint.analysis.inference import Inference
-from optlint.analysis.project import ProjectIndex
+from optlint.analysis.project import Dependencies, ProjectIndex
 from optlint.config import DEFAULT_MAX_FILE_SIZE
 from optlint.context import RuleContext
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
@@ -36,6 +38,9 @@ from optlint.selection import Selection
 from optlint.source import SourceError, read_source, write_fixes
 from optlint.suppression import apply_suppressions, parse_directives
 from optlint.versions import LibraryVersions
+
+if TYPE_CHECKING:
+    from optlint.cache import LintCache
 
 _MAX_FIX_ROUNDS = 10
 
@@ -66,6 +71,9 @@ class FileResult:
     original: str | None = None
     fixed: str | None = None  # set when fixes changed the text
     fixes_applied: int = 0
+    # For the cache: the hash of the bytes checked, and what the analysis read of other files.
+    content_hash: str | None = None
+    dependencies: Dependencies | None = None
 
 
 class Linter:
@@ -209,7 +217,11 @@ class Linter:
         except SourceError as error:
             return FileResult(filename, errors=[str(error)])
         if not self.options.fix:
-            return self.lint_text(source.text, filename)
+            self.project.start_recording()
+            result = self.lint_text(source.text, filename)
+            result.content_hash = hashlib.sha256(source.data).hexdigest()
+            result.dependencies = self.project.recorded()
+            return result
         result = self.fix_text(source.text, filename)
         if result.fixed is not None and self.options.write:
             try:
@@ -227,7 +239,7 @@ def _syntax_error(error: SyntaxError, filename: str) -> Diagnostic:
     """OPT000 where CPython's parser places the error (more precisely than libcst's)."""
     where = Location(error.lineno or 1, error.offset or 1)
     first_line = (error.msg or "invalid syntax").splitlines()[0]
-    return Diagnostic(SYNTAX_ERROR.code, SYNTAX_ERROR.name, f"invalid syntax: {first_line}",
+    return Diagnostic(SYNTAX_ERROR.code, SYNTAX_ERROR.name, f"SyntaxError: {first_line}",
                       filename, where, where)
 
 
@@ -324,7 +336,20 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def check_paths(paths: list[Path], options: LintOptions, jobs: int | None) -> list[FileResult]:
+def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
+                cache: LintCache | None = None) -> list[FileResult]:
+    """Every path's result, in order; with a cache, unchanged files are not analysed again."""
+    cached = {path: cache.lookup(path) for path in paths} if cache is not None else {}
+    missed = [path for path in paths if cached.get(path) is None]
+    fresh = dict(zip(missed, _check_uncached(missed, options, jobs), strict=True))
+    if cache is not None:
+        for path, result in fresh.items():
+            cache.store(path, result)
+    return [cached.get(path) or fresh[path] for path in paths]
+
+
+def _check_uncached(paths: list[Path], options: LintOptions,
+                    jobs: int | None) -> list[FileResult]:
     # More workers than cores only compete for them (and each holds its own project index).
     workers = min(jobs or os.cpu_count() or 1, os.cpu_count() or 1)
     if workers <= 1 or len(paths) < 2 * workers:

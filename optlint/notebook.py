@@ -248,6 +248,17 @@ def check_notebook(linter: Linter, path: Path, data: bytes | None = None) -> Fil
     return result
 
 
+def in_cells(notebook: Notebook, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Program positions (what the linter and the verifier see) as cell positions."""
+    return [_in_cell(d, notebook.cells) for d in diagnostics]
+
+
+def fixed_json(notebook: Notebook, fixed_program: str | None) -> str | None:
+    """The notebook file's text for a fixed program; None when no cell changed (raises
+    NotebookError when a fix moved a cell boundary)."""
+    return _fixed_json(notebook, fixed_program)
+
+
 def _fixed_json(notebook: Notebook, fixed_program: str | None) -> str | None:
     """The notebook's JSON text with the fixed cells' sources; None when no cell changed."""
     if fixed_program is None:

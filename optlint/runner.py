@@ -3,25 +3,27 @@
 from __future__ import annotations
 
 import difflib
+import json
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
+import libcst as cst
 
 from optlint.config import ConfigError, Settings, load_settings, validate_version
 from optlint.diagnostics import Diagnostic
 from optlint.discovery import DiscoveryError, discover
 from optlint.engine import FileResult, Linter, LintOptions, check_paths
 from optlint.notebook import NOTEBOOK_SUFFIX, check_notebook
-from optlint.report import FORMATS
-from optlint.rules import catalog
+from optlint.report import writer
+from optlint.rules import SYNTAX_ERROR, catalog
 from optlint.selection import Selection, validate_codes
-from optlint.source import SourceError, decode
+from optlint.source import SourceError, decode, read_source, write_fixes
 from optlint.versions import LIBRARIES, resolve_versions
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+from optlint.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS  # noqa: F401 - named from here too
 
 
 @dataclass
@@ -47,6 +49,9 @@ class CheckRequest:
     versions: dict[str, str | None] = field(default_factory=dict)
     verify: bool = False  # with --fix: apply only fixes whose verification did not fail
     preview: bool | None = None  # --preview / --no-preview; None: the configuration's
+    no_cache: bool = False
+    add_noqa: bool = False
+    output_file: str | None = None  # -o: the report goes there instead of stdout
 
 
 def fail(message: str) -> int:
@@ -93,6 +98,8 @@ def run_check(request: CheckRequest) -> int:
                           max_file_size=settings.max_file_size)
     if request.verify and (not request.fix or request.diff or request.paths == ["-"]):
         return fail("--verify works with --fix on files (not with --diff or stdin)")
+    if request.add_noqa and (request.fix or request.diff or request.paths == ["-"]):
+        return fail("--add-noqa works on files, without --fix or --diff")
     if request.stdin_filename is not None and request.paths not in ([], ["-"]):
         return fail("--stdin-filename names standard input: give `-` as the only path")
     if request.paths == ["-"] or (request.stdin_filename is not None and not request.paths):
@@ -109,9 +116,54 @@ def run_check(request: CheckRequest) -> int:
             from optlint.verify.session import RunSettings
             results = fix_verified(files, options, RunSettings())
         else:
-            results = check_paths(files, options, request.jobs)
+            cache = None
+            if not (request.no_cache or options.fix):
+                from optlint.cache import LintCache, cache_folder
+                cache = LintCache(cache_folder(settings.project_root, settings.cache_dir), options)
+            results = check_paths(files, options, request.jobs, cache)
+            if cache is not None and request.verbose:
+                click.echo(f"cache: {cache.hits} of {len(files)} files unchanged since the "
+                           f"last run", err=True)
         results += [FileResult(problem.split(":")[0], errors=[problem]) for problem in problems]
+        if request.add_noqa:
+            return _add_noqa(results)
     return _report(request, results)
+
+
+def _add_noqa(results: list[FileResult]) -> int:
+    from optlint.add_noqa import add_noqa
+    from optlint.parsing import Unanalysable, parse_screened
+
+    added, files, failed = 0, 0, False
+    for result in results:
+        for error in result.errors:
+            click.echo(f"error: {error}", err=True)
+        failed = failed or bool(result.errors)
+        findings = [d for d in result.diagnostics if d.code != SYNTAX_ERROR.code]
+        if not findings:
+            continue
+        if any(d.cell is not None for d in findings):
+            click.echo(f"error: {result.filename}: --add-noqa does not edit notebooks yet",
+                       err=True)
+            failed = True
+            continue
+        path = Path(result.filename)
+        try:
+            source = read_source(path)
+            done = add_noqa(source.text, findings)
+            for line in done.skipped:
+                click.echo(f"warning: {result.filename}:{line}: the line ends inside a string "
+                           f"or a continuation; no `# noqa` added", err=True)
+            if done.text != source.text:
+                parse_screened(done.text, result.filename)  # never write what does not parse
+                write_fixes(path, done.text, source.encoding, source.data)
+                added, files = added + done.added, files + 1
+        except (SourceError, OSError, Unanalysable, cst.ParserSyntaxError) as error:
+            click.echo(f"error: {result.filename}: no `# noqa` added: {error}", err=True)
+            failed = True
+    click.echo(f"Added {added} noqa directive{'' if added == 1 else 's'} in {files} "
+               f"file{'' if files == 1 else 's'}.", err=True)
+    return EXIT_ERROR if failed else EXIT_CLEAN
 
 
 def _check_stdin(request: CheckRequest, options: LintOptions) -> FileResult:
@@ -170,13 +222,19 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
             click.echo(f"Would fix {sum(r.fixes_applied for r in results)} problems "
                        f"in {len(diffs)} files.", err=True)
         return EXIT_ERROR if internal else (EXIT_FINDINGS if diffs else EXIT_CLEAN)
-    output = sys.stderr if stdin_fix else sys.stdout  # stdout carries the fixed source then
-    if request.statistics:
-        output.write(_statistics(diagnostics))
-    else:
-        output.write(FORMATS[request.output_format](diagnostics))
+    report = (_statistics(diagnostics, request.output_format) if request.statistics
+              else writer(request.output_format)(diagnostics))
     if request.show_fixes and request.fix:
-        output.write(_fixes_applied(results))
+        report += _fixes_applied(results)
+    if request.output_file is not None:
+        try:
+            Path(request.output_file).write_text(report, encoding="utf-8")
+        except OSError as error:
+            click.echo(f"error: cannot write {request.output_file}: {error.strerror or error}",
+                       err=True)
+            internal = True
+    else:  # with `- --fix` stdout carries the fixed source: the report goes to stderr
+        (sys.stderr if stdin_fix else sys.stdout).write(report)
     if not request.quiet:
         click.echo(_summary(request, results, diagnostics), err=True)
     if internal:
@@ -209,9 +267,12 @@ def _summary(request: CheckRequest, results: list[FileResult], remaining: list[D
     return text
 
 
-def _statistics(diagnostics: list[Diagnostic]) -> str:
+def _statistics(diagnostics: list[Diagnostic], output_format: str) -> str:
     counts = Counter((d.code, d.name, d.fix is not None) for d in diagnostics)
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
+    if output_format == "json":
+        return json.dumps([{"code": code, "name": name, "count": count, "fixable": fixable}
+                           for (code, name, fixable), count in rows], indent=2) + "\n"
     return "".join(f"{count:>5}\t{code}\t{'[*]' if fixable else '[ ]'} {name}\n"
                    for (code, name, fixable), count in rows)
 

@@ -29,11 +29,15 @@ class Selection:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Selection:
-        validate_codes(settings.select, "select")
-        validate_codes(settings.extend_select, "extend-select")
-        validate_codes(settings.ignore, "ignore")
+        def where(attribute: str, key: str) -> str:
+            source = settings.source_of(attribute)  # `path:line` of the config, or how given
+            return key if source in ("default", "command line") else f"{source}: {key}"
+
+        validate_codes(settings.select, where("select", "select"))
+        validate_codes(settings.extend_select, where("extend_select", "extend-select"))
+        validate_codes(settings.ignore, where("ignore", "ignore"))
         for glob, codes in settings.per_file_ignores.items():
-            validate_codes(codes, f"per-file-ignores '{glob}'")
+            validate_codes(codes, where("per_file_ignores", f"per-file-ignores '{glob}'"))
         chosen = settings.select + settings.extend_select
         enabled = {code for code in all_codes()
                    if _matches(code, chosen) and not _matches(code, settings.ignore)}

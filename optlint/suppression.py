@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
 from optlint.rules import UNUSED_NOQA
 
-_LINE_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?",
+LINE_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?",
                         re.IGNORECASE)
 _FILE_NOQA = re.compile(r"#\s*optlint:\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?",
                         re.IGNORECASE)
-_CODE = re.compile(r"[A-Z]+[0-9]+")
+CODE = re.compile(r"[A-Z]+[0-9]+")
 
 
 @dataclass
@@ -67,13 +67,13 @@ def parse_directives(lines: list[str], text: str, finding_lines: set[int]) -> Di
         file_match = _FILE_NOQA.search(comment)
         if file_match:
             if file_match.group("codes"):
-                file_codes = (file_codes or []) + _CODE.findall(file_match.group("codes").upper())
+                file_codes = (file_codes or []) + CODE.findall(file_match.group("codes").upper())
             else:
                 blanket = True
             continue
-        match = _LINE_NOQA.search(comment)
+        match = LINE_NOQA.search(comment)
         if match:
-            codes = _CODE.findall(match.group("codes").upper()) if match.group("codes") else None
+            codes = CODE.findall(match.group("codes").upper()) if match.group("codes") else None
             by_line[number] = LineDirective(number, hash_at + match.start(), match.group(0), codes)
     return Directives(by_line, file_codes, blanket)
 

@@ -144,7 +144,7 @@ def test_syntax_error_is_a_finding_and_other_files_still_checked(tmp_path: Path)
     write(tmp_path, "train.py", BAD)
     result = run_optlint("check", cwd=tmp_path)
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("broken.py:2:") and " OPT000 invalid syntax" in lines[0]
+    assert lines[0].startswith("broken.py:2:") and " OPT000 SyntaxError: invalid syntax" in lines[0]
     assert lines[1].startswith("train.py:7:28: OPT003")
     assert result.returncode == 1
 
@@ -264,7 +264,7 @@ def test_rule_listing_version_and_unknown_rule() -> None:
     assert "OPT003  unfiltered-equinox-model" in listing and "OPT100" in listing
     assert run_optlint("--version").stdout.strip().startswith("optlint, version ")
     unknown = run_optlint("rule", "OPT999")
-    assert unknown.returncode == 2 and unknown.stderr.strip() == "error: unknown rule code 'OPT999'"
+    assert unknown.returncode == 2 and unknown.stderr.strip() == "error: unknown rule 'OPT999' (`optlint rule --all` lists them)"
 
 
 def test_versions_from_lock_file_when_not_installed(tmp_path: Path) -> None:

@@ -30,3 +30,17 @@ def test_a_file_that_cannot_be_read_exits_2(tmp_path: Path) -> None:
     done = run_optlint("check", "bad.py", cwd=tmp_path)
     assert done.returncode == 2
     assert "bad.py" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_version_and_help_do_not_import_libcst() -> None:
+    import subprocess
+    import sys
+
+    for args in (["--version"], ["check", "--help"]):
+        done = subprocess.run([sys.executable, "-X", "importtime", "-m", "optlint", *args],
+                              capture_output=True, text=True, cwd=REPO, timeout=60)
+        assert done.returncode == 0, done.stderr[-500:]
+        imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines()
+                    if line.startswith("import time:")}
+        assert "click" in imported and "libcst" not in imported
+        assert not any(name.startswith("optlint.rules") for name in imported)

@@ -186,3 +186,63 @@ def test_github_escapes_property_values(tmp_path: Path) -> None:
 def test_github_clean_run_prints_nothing(tmp_path: Path) -> None:
     (tmp_path / "ok.py").write_text("x = 1\n")
     assert _run(tmp_path, "github") == (0, "")
+
+
+# full, junit, gitlab, -o, statistics ------------------------------------------------------------
+def test_full_shows_the_source_line_a_caret_and_the_fix_title(tmp_path: Path) -> None:
+    _project(tmp_path)
+    findings = _json_findings(tmp_path)
+    _, full = _run(tmp_path, "full")
+    blocks = full.strip().split("\n\n")
+    assert len(blocks) == len(findings)
+    first = next(f for f in findings if f["filename"] == "train.py" and f["line"] == 7)
+    block = next(b for b in blocks if b.startswith("train.py:7:"))
+    lines = block.splitlines()
+    assert lines[2] == "7 | " + TRAIN.splitlines()[6]
+    caret = lines[3].split("| ", 1)[1]
+    assert caret.index("^") == first["column"] - 1
+    assert caret.count("^") == first["end_column"] - first["column"]
+    assert lines[-1] == f"  help: {first['fix']['message']}"
+
+
+def test_junit_one_failing_case_per_finding(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ElementTree
+
+    _project(tmp_path)
+    findings = _json_findings(tmp_path)
+    root = ElementTree.fromstring(_run(tmp_path, "junit")[1])
+    cases = root.findall("./testsuite/testcase")
+    assert len(cases) == len(findings) == int(root.attrib["failures"])
+    assert {suite.attrib["name"] for suite in root.findall("testsuite")} == {
+        f["filename"] for f in findings}
+    assert sorted(case.find("failure").attrib["type"] for case in cases) == sorted(
+        f["code"] for f in findings)
+
+
+def test_gitlab_fingerprints_are_unique_and_survive_moved_lines(tmp_path: Path) -> None:
+    _project(tmp_path)
+    records = json.loads(_run(tmp_path, "gitlab")[1])
+    assert len({r["fingerprint"] for r in records}) == len(records) == len(_json_findings(tmp_path))
+    assert all(r["location"]["lines"]["begin"] >= 1 for r in records)
+    (tmp_path / "train.py").write_text("\n\n" + TRAIN)  # every finding two lines lower
+    moved = json.loads(_run(tmp_path, "gitlab")[1])
+    assert {r["fingerprint"] for r in moved} == {r["fingerprint"] for r in records}
+
+
+def test_output_file_and_statistics_as_json(tmp_path: Path) -> None:
+    _project(tmp_path)
+    findings = _json_findings(tmp_path)
+    done = run_optlint("check", ".", "--statistics", "--output-format", "json", "-o",
+                       "report.json", cwd=tmp_path)
+    assert done.returncode == 1 and done.stdout == ""
+    rows = json.loads((tmp_path / "report.json").read_text())
+    assert sum(row["count"] for row in rows) == len(findings)
+    assert {row["code"] for row in rows} == {f["code"] for f in findings}
+
+
+def test_rule_by_name_without_markup_and_as_json() -> None:
+    by_name = run_optlint("rule", "callable-pytree-mask")
+    assert by_name.returncode == 0 and by_name.stdout.startswith("# OPT001: callable-pytree-mask")
+    assert "<!--" not in by_name.stdout
+    listing = json.loads(run_optlint("rule", "--all", "--output-format", "json").stdout)
+    assert {"OPT000", "OPT001", "OPT100"} <= {row["code"] for row in listing}

@@ -200,3 +200,21 @@ def test_fifo_in_the_project_is_not_read_by_the_analysis(tmp_path: Path) -> None
     os.mkfifo(tmp_path / "pipe.py")  # the call-site search read every file: it waited forever
     sources = ProjectIndex(tmp_path)._project_sources()
     assert sources is not None and set(sources) == {(tmp_path / "train.py").resolve()}
+
+
+def test_configuration_errors_name_the_file_and_line(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from conftest import run_optlint_in_process
+
+    (tmp_path / "a.py").write_text("import optax\n")
+    cases = {
+        '[project]\nname = "x"\n\n[tool.optlint]\nselect = ["OPT"]\nignore = ["OPT999"]\n':
+            "error: pyproject.toml:6: ignore: unknown rule code or prefix 'OPT999'",
+        "[tool.optlint]\n\npreview = 3\n":
+            "error: pyproject.toml:3: 'preview' must be true or false, got 3",
+        '[tool.optlint]\n[tool.optlint.per-file-ignores]\n"a.py" = ["XX1"]\n':
+            "error: pyproject.toml:2: per-file-ignores 'a.py': unknown rule code or prefix 'XX1'",
+    }
+    for config, expected in cases.items():
+        (tmp_path / "pyproject.toml").write_text(config)
+        done = run_optlint_in_process("check", ".", cwd=tmp_path)
+        assert done.returncode == 2 and done.stderr.strip() == expected

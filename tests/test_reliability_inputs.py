@@ -119,7 +119,7 @@ def test_valid_code_libcst_rejects_is_not_a_syntax_error(tmp_path: Path,
 def test_nul_byte_is_a_syntax_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(tmp_path, "nul.py", HEADER + "x = '\0'\n")
     run = run_cli(monkeypatch, tmp_path, "check", "nul.py")
-    assert run.stdout.startswith("nul.py:2:6: OPT000 invalid syntax:")
+    assert run.stdout.startswith("nul.py:2:6: OPT000 SyntaxError:")
 
 
 def test_select_opt000_alone_reports_syntax_errors(tmp_path: Path,

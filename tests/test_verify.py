@@ -211,3 +211,108 @@ def test_examples_give_no_false_fix_failed() -> None:
     # make_optimizer(config, model) gets its config from the call in train.py; OPT001 there is
     # multi_transform's labels, which raise on every optax version (LIBRARY_FACTS).
     assert {v for (name, _, _), v in verdicts.items() if name == "optim.py"} == {"confirmed"}
+
+
+def test_notebook_findings_are_verified_and_fixed_in_their_cells(tmp_path: Path) -> None:
+    """A notebook is verified as the program `check` analyses (its code cells, in order); the
+    verdict names the cell, and `check --fix --verify` writes the fix into that cell."""
+    import json
+
+    cells = [{"cell_type": "markdown", "id": "m", "metadata": {}, "source": ["# Train"]},
+             {"cell_type": "code", "execution_count": None, "id": "a", "metadata": {},
+              "outputs": [], "source": ["import equinox as eqx\n", "import jax\n",
+                                        "import optax\n", "%matplotlib inline\n",
+                                        "model = eqx.nn.MLP(2, 1, 8, 2, "
+                                        "key=jax.random.PRNGKey(0))"]},
+             {"cell_type": "code", "execution_count": None, "id": "b", "metadata": {},
+              "outputs": [], "source": ["opt_state = optax.adam(1e-3).init(model)"]}]
+    (tmp_path / "nb.ipynb").write_text(json.dumps(
+        {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    verdicts = verify_json("nb.ipynb", cwd=tmp_path)
+    assert [(v["code"], v["cell"], v["line"], v["verdict"]) for v in verdicts] == [
+        ("OPT003", 3, 1, "confirmed")], verdicts
+    done = run_optlint("check", "nb.ipynb", "--fix", "--verify", cwd=tmp_path,
+                       env={"OPTLINT_CACHE_DIR": str(CACHE)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    written = json.loads((tmp_path / "nb.ipynb").read_text())
+    assert "".join(written["cells"][2]["source"]) == (
+        "opt_state = optax.adam(1e-3).init(eqx.filter(model, eqx.is_array))")
+    assert "%matplotlib inline\n" in written["cells"][1]["source"]
+
+
+def test_a_package_module_with_relative_imports_is_run_as_that_module(tmp_path: Path) -> None:
+    package = tmp_path / "src" / "trainer"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "config.py").write_text("LEARNING_RATE = 1e-3\nWIDTH = 8\n")
+    (package / "train.py").write_text(textwrap.dedent("""\
+        import equinox as eqx
+        import jax
+        import optax
+
+        from .config import LEARNING_RATE, WIDTH
+
+        model = eqx.nn.MLP(2, 1, WIDTH, 2, key=jax.random.PRNGKey(0))
+        opt_state = optax.adam(LEARNING_RATE).init(model)
+        """))
+    verdicts = verify_json("src/trainer/train.py", cwd=tmp_path)
+    assert [(v["code"], v["verdict"], v["notes"]) for v in verdicts] == [
+        ("OPT003", "confirmed", [])], verdicts
+
+
+CONFIG_PROJECT = {
+    "trainer/__init__.py": "",
+    "trainer/config.py": textwrap.dedent("""\
+        from dataclasses import dataclass
+        from typing import NamedTuple
+
+
+        @dataclass
+        class TrainConfig:
+            lr: float
+            wd: float = 0.0
+
+
+        class Schedule(NamedTuple):
+            lr: float
+        """),
+    "trainer/optim.py": textwrap.dedent("""\
+        import optax
+
+
+        def init_state(cfg, model):
+            optimizer = optax.adamw(cfg.lr, weight_decay=cfg.wd)
+            return optimizer.init(model)
+
+
+        def init_plain(settings, model):
+            return optax.adam(settings["lr"]).init(model)
+        """),
+    "train.py": textwrap.dedent("""\
+        import equinox as eqx
+        import jax
+
+        from trainer.config import TrainConfig
+        from trainer.optim import init_plain, init_state
+
+        CFG = TrainConfig(lr=1e-3, wd=0.1)
+        model = eqx.nn.MLP(2, 1, 8, 2, key=jax.random.PRNGKey(0))
+        state = init_state(CFG, model)
+        other = init_plain(dict(lr=1e-3), model)
+        """),
+}
+
+
+def test_config_objects_from_call_sites_are_built(tmp_path: Path) -> None:
+    """`init_state(CFG, model)` with `CFG = TrainConfig(...)` (a dataclass of the project) and
+    `init_plain(dict(lr=...), model)`: the harness builds both configs, so the findings in
+    optim.py are confirmed rather than unverifiable."""
+    (tmp_path / "pyproject.toml").write_text("[tool.optlint]\n")
+    for name, text in CONFIG_PROJECT.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    verdicts = verify_json("trainer/optim.py", cwd=tmp_path)
+    assert [(v["line"], v["verdict"]) for v in verdicts] == [(6, "confirmed"), (10, "confirmed")], (
+        verdicts)
+    assert "`cfg` from the call at train.py:9" in verdicts[0]["notes"]
+    assert "`settings` from the call at train.py:10" in verdicts[1]["notes"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -41,6 +42,19 @@ _SKIPPED_FOLDERS = {"node_modules", "site-packages", "__pycache__", "build", "di
 _Found = TypeVar("_Found", ClassInfo, FunctionValue)
 
 
+@dataclass(frozen=True)
+class Dependencies:
+    """What one file's lint read of the rest of the project, for the cache to check later.
+
+    `consulted`: the analysis asked about another file (a class, a function, an import's
+    files), so the result holds while the files its imports reach are unchanged. `words`: the
+    names whose callers were looked for in every project file, so the result also holds only
+    while the files mentioning them are the same."""
+
+    consulted: bool = False
+    words: tuple[str, ...] = ()
+
+
 class _Unreached:
     """A lookup stopped by the reach gate: the file it points at never reaches equinox or optax."""
 
@@ -59,15 +73,25 @@ class ProjectIndex:
         self._functions: dict[tuple[str, str, bool],
                               tuple[FunctionValue, Inference] | _Unreached | None] = {}
         self.following = 0  # calls being followed into other files right now (a depth guard)
-        self._reach = LibraryReach(self._project_files)
+        self._reach = LibraryReach(self.project_files)
         self._folders: dict[str, Path] = {}  # file name -> its resolved folder
         self._sources: dict[Path, str] | None = None  # every project file's text, for callers
         self._too_large = False  # more files than callers are looked for in
         # (file, function name) -> the calls from other files that run it; None: unknown
         self._callers: dict[tuple[Path, str], list[Invocation] | None] = {}
+        # What the file being linted has read of the project so far (see `Dependencies`).
+        self._consulted = False
+        self._words: set[str] = set()
+
+    def start_recording(self) -> None:
+        self._consulted, self._words = False, set()
+
+    def recorded(self) -> Dependencies:
+        return Dependencies(self._consulted, tuple(sorted(self._words)))
 
     def resolve_class(self, qualified: str, from_file: str | None,
                       hops: int = 0) -> tuple[ClassInfo, Inference] | None:
+        self._consulted = True
         module, _, name = qualified.rpartition(".")
         # Classes are CapWords: a lower-case name is a function or module, not worth a parse.
         if (hops > _MAX_REEXPORT_HOPS or qualified.split(".", 1)[0] in _LIBRARIES
@@ -93,6 +117,7 @@ class ProjectIndex:
 
         Its file is parsed only when it reaches equinox or optax, or when `arguments_reach()` says
         the call hands it a module or a transformation (asked only then: it infers arguments)."""
+        self._consulted = True
         found = self._function_lookup(qualified, from_file, True, hops)
         if isinstance(found, _Unreached):
             if not arguments_reach():
@@ -135,13 +160,24 @@ class ProjectIndex:
             return None
         return None
 
-    def _project_files(self, module: str, from_file: str) -> list[Path]:
+    def project_files(self, module: str, from_file: str) -> list[Path]:
+        """The project files `import module` in `from_file` may name; none for the libraries."""
         if module.lstrip(".") and module.split(".", 1)[0] in _LIBRARIES:
             return []
         return self.candidate_files(module, from_file)
 
+    def files_mentioning(self, words: tuple[str, ...]) -> list[Path] | None:
+        """The project files whose text has one of `words` (where callers are looked for);
+        None when the project is too large for callers to be looked for."""
+        sources = self._project_sources()
+        if sources is None:
+            return None
+        pattern = re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b")
+        return sorted(file for file, text in sources.items() if pattern.search(text))
+
     def candidate_files(self, module: str, from_file: str | None) -> list[Path]:
         """The project files `import module` may name, seen from `from_file`."""
+        self._consulted = True
         relative = len(module) - len(module.lstrip("."))
         parts = [part for part in module.lstrip(".").split(".") if part]
         if relative:
@@ -169,6 +205,8 @@ class ProjectIndex:
         not parse, uses it other than in calls, or subclasses the class)."""
         target = Path(path).resolve()
         name = constructed or function.name.value
+        self._consulted = True
+        self._words.add(name)
         key = (target, name)
         if key in self._callers:
             return self._callers[key]
@@ -262,6 +300,8 @@ class ProjectIndex:
         path = Path(filename).resolve()
         found = self._files.get(path)
         if found is not None and self._texts.get(path) == text:
+            # Parsed for another file's lookup: what it already inferred may come from others.
+            self._consulted = True
             return found
         return self._index(cst.parse_module(text), filename, text)
 

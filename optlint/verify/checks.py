@@ -151,9 +151,12 @@ def params_for_mask(mask: Any) -> Any | None:
 
 
 # building the objects --------------------------------------------------------------------------
+_PACKAGE = ""  # the checked file's package (`trainer` for trainer/train.py), set by main
+
 def build(variant: dict[str, Any], filename: str) -> tuple[dict[str, Any], list[str]]:
     """Run the slice; returns the namespace and what was replaced by stand-ins."""
     namespace: dict[str, Any] = {"__name__": "__optlint_harness__", "__file__": filename,
+                                 "__package__": _PACKAGE,
                                  "__builtins__": builtins, "__optlint_like__": params_like,
                                  "__optlint_standin_params__": standin_params}
     standins = []
@@ -391,6 +394,9 @@ def main(spec: dict[str, Any]) -> None:
         package_root = os.path.dirname(package_root)
     if package_root != directory:
         sys.path.insert(1, package_root)  # `from trainer.model import ...` inside trainer/
+        # The slice runs as the module it is, so `from .config import TrainConfig` works.
+        global _PACKAGE
+        _PACKAGE = os.path.relpath(directory, package_root).replace(os.sep, ".")
     os.chdir(directory)
     for finding in spec["findings"]:
         record = {"id": finding["id"], "variants": {}}

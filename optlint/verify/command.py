@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import click
@@ -14,8 +14,10 @@ from optlint.discovery import DiscoveryError, discover
 from optlint.engine import Linter, LintOptions
 from optlint.runner import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, CheckRequest, build_settings
 from optlint.selection import Selection
-from optlint.source import SourceError, read_source
+from optlint.notebook import NotebookError
+from optlint.source import SourceError
 from optlint.verify.interpreter import installed_in
+from optlint.verify.program import program_of
 from optlint.verify.report import FORMATS
 from optlint.verify.session import RunSettings, VerifyError, check_python, verify_source
 from optlint.verify.verdict import CONFIRMED, FIX_FAILED, Verdict
@@ -69,18 +71,21 @@ def versions_line(versions: LibraryVersions) -> str:
 
 def verify_files(files: list[Path], options: LintOptions, run: RunSettings) -> list[Verdict]:
     linter = Linter(options)
-    verdicts = []
+    verdicts: list[Verdict] = []
     for path in files:
         try:
-            text = read_source(path).text
-        except SourceError as error:
+            source = program_of(path)
+        except (SourceError, NotebookError) as error:
             click.echo(f"error: {error}", err=True)
             continue
-        findings = linter.lint_text(text, str(path)).diagnostics
+        if source is None:
+            continue  # a notebook in another language
+        findings = linter.lint_text(source.text, str(path)).diagnostics
         if not findings:
             continue
-        fixed = linter.fix_text(text, str(path)).fixed
-        verdicts.extend(verify_source(str(path), text, fixed, findings, run, options.project_root))
+        fixed = linter.fix_text(source.text, str(path)).fixed
+        found = verify_source(str(path), source.text, fixed, findings, run, options.project_root)
+        verdicts.extend(replace(v, diagnostic=source.shown(v.diagnostic)) for v in found)
     return verdicts
 
 

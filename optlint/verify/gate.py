@@ -13,8 +13,11 @@ import libcst as cst
 from optlint.diagnostics import Diagnostic
 from optlint.edits import apply_fixes, line_starts, offset
 from optlint.engine import FileResult, Linter, LintOptions
+from optlint.report.text import location
 from optlint.parsing import Unanalysable, parse_screened
-from optlint.source import SourceError, read_source, write_fixes
+from optlint.notebook import NotebookError
+from optlint.source import SourceError, write_fixes
+from optlint.verify.program import Program, program_of
 from optlint.verify.session import RunSettings, VerifyError, verify_source
 from optlint.verify.verdict import FIX_FAILED
 
@@ -38,18 +41,44 @@ def fix_verified(files: list[Path], options: LintOptions, run: RunSettings) -> l
     results = []
     for path in files:
         try:
-            source = read_source(path)
-        except SourceError as error:
+            source = program_of(path)
+        except (SourceError, NotebookError) as error:
             results.append(FileResult(str(path), errors=[str(error)]))
             continue
-        results.append(_fix_file(path, source.text, source.encoding, source.data, linter,
-                                 everything, run))
+        if source is None:
+            results.append(FileResult(str(path)))  # a notebook in another language
+            continue
+        result = _fix_program(path, source, linter, everything, run)
+        _write(path, source, result, linter.options.write)
+        results.append(result)
     return results
 
 
-def _fix_file(path: Path, text: str, encoding: str, read: bytes, linter: Linter,
-              everything: Linter, run: RunSettings) -> FileResult:
-    filename = str(path)
+def _write(path: Path, source: Program, result: FileResult, write: bool) -> None:
+    """The fixed program into the file (a notebook's cells into its JSON); findings and notices
+    in the positions the user sees."""
+    result.diagnostics = [source.shown(d) for d in result.diagnostics]
+    result.original = source.original_file_text
+    try:
+        result.fixed = source.file_text(result.fixed)
+    except NotebookError as error:
+        result.errors.append(f"{path}: {error}")
+        result.internal_error, result.fixed, result.fixes_applied = True, None, 0
+    if result.fixed is None or not write:
+        return
+    try:
+        write_fixes(path, result.fixed, source.encoding, source.data)
+    except SourceError as error:  # user code run by the verifier may have written the file
+        result.errors.append(str(error))
+        result.internal_error = True
+    except OSError as error:
+        result.errors.append(f"{path}: cannot write fixes: {error.strerror or error}")
+        result.internal_error = True
+
+
+def _fix_program(path: Path, source: Program, linter: Linter, everything: Linter,
+                 run: RunSettings) -> FileResult:
+    filename, text = str(path), source.text
     findings = linter.lint_text(text, filename).diagnostics
     if not any(d.fix for d in findings):
         return linter.lint_text(text, filename)
@@ -77,18 +106,9 @@ def _fix_file(path: Path, text: str, encoding: str, read: bytes, linter: Linter,
             break
         text, applied = candidate, applied + count
         result = linter.lint_text(text, filename)
-    result.notices.extend(f"{filename}:{v.diagnostic.line}:{v.diagnostic.column}: "
+    result.notices.extend(f"{location(source.shown(v.diagnostic))}: "
                          f"{v.diagnostic.code} fix not applied: verification says {v.reason}"
                          for v in held.values())
     result.original, result.fixes_applied = original, applied
     result.fixed = text if text != original else None
-    if result.fixed is not None and linter.options.write:
-        try:
-            write_fixes(path, result.fixed, encoding, read)
-        except SourceError as error:  # user code run by the verifier may have written the file
-            result.errors.append(str(error))
-            result.internal_error = True
-        except OSError as error:
-            result.errors.append(f"{filename}: cannot write fixes: {error.strerror or error}")
-            result.internal_error = True
     return result

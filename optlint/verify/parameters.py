@@ -47,6 +47,8 @@ class ParameterValue:
     parameter: str
     code: str
     origin: str  # "default", or "the call at train.py:46"
+    # `from trainer.config import TrainConfig`: what `code` needs (a config class of the project)
+    imports: tuple[str, ...] = ()
 
     def misfit(self, keys: list[str], attributes: list[str]) -> str | None:
         """Why this value cannot be what the slice reads from it (a key a dict lacks, an
@@ -72,9 +74,12 @@ class ParameterValue:
         return None
 
     def statement(self) -> Statement:
-        code = f"{self.parameter} = {self.code}\n"
-        node = cst.parse_statement(code)
-        reads = reads_of(cst.parse_expression(self.code))
+        assignment = f"{self.parameter} = {self.code}\n"
+        code = "".join(line + "\n" for line in self.imports) + assignment
+        node = cst.parse_statement(assignment)
+        # Names the imports bind are not read from the slice's scopes.
+        imported = {line.rsplit(" ", 1)[-1] for line in self.imports}
+        reads = reads_of(cst.parse_expression(self.code)) - imported
         return Statement(node, code, reads, {self.parameter})
 
 
@@ -94,21 +99,80 @@ def candidates(function: cst.FunctionDef, module: cst.Module, filename: str | No
     if not _at_module_level(function, module) or all(p.name.value in found for p in parameters):
         return found  # a method or nested function: no call site names it plainly
     called = function.name.value
-    sites = [("the call on line {}", module, _same_file_calls(module, called))]
+    own = Path(filename).resolve() if filename is not None else None
+    sites = [("the call on line {}", module, _same_file_calls(module, called), own)]
     if filename is not None and root is not None:
         sites.extend(_other_file_calls(Path(filename).resolve(), root.resolve(), called))
-    for label, caller, calls in sites:
+    callee = Path(filename).resolve() if filename is not None else None
+    for label, caller, calls, caller_path in sites:
         bindings = _module_bindings(caller)
         for call in calls:
             for name in [p.name.value for p in parameters]:
                 expression = argument_for(call, function, name)
                 if expression is None or (name in found and found[name][0].origin == "default"):
                     continue
-                literal = _literal_code(expression, bindings)
-                if literal is not None:
+                built = _buildable(expression, bindings, caller, caller_path, callee, root)
+                if built is not None:
                     origin = label.format(_line_of(caller, call))
-                    found.setdefault(name, []).append(ParameterValue(name, literal, origin))
+                    found.setdefault(name, []).append(
+                        ParameterValue(name, built[0], origin, built[1]))
     return found
+
+
+# Constructors of config objects from libraries, by qualified name -> the import they need.
+_LIBRARY_CONFIGS = {"dict": (), "types.SimpleNamespace": ("import types",),
+                    "ml_collections.ConfigDict": ("import ml_collections",),
+                    "ml_collections.config_dict.ConfigDict": ("import ml_collections",)}
+
+
+def _buildable(expression: cst.BaseExpression, bindings: dict[str, cst.BaseExpression],
+               caller: cst.Module, caller_path: Path | None, callee: Path | None,
+               root: Path | None) -> tuple[str, tuple[str, ...]] | None:
+    """The argument as code the harness can run, and the imports it needs: a literal (names of
+    literals inlined), or a config object built from literals: `dict(...)`, `ConfigDict(...)`,
+    or a class of the project (a dataclass, a NamedTuple, an `eqx.Module`, a plain class) that
+    the callee's file defines or a module of the project other than the caller's script holds."""
+    literal = _literal_code(expression, bindings)
+    if literal is not None:
+        return literal, ()
+    inlined = _inlined(expression, bindings)
+    if not isinstance(inlined, cst.Call) or not all(
+            arg.star == "" and _literal_code(arg.value, bindings) is not None
+            for arg in inlined.args):
+        return None
+    code = cst.Module([]).code_for_node(inlined).strip()
+    index = build_index(caller)
+    qualified = index.imports.qualify(inlined.func)
+    builtin = (isinstance(inlined.func, cst.Name) and inlined.func.value == "dict"
+               and "dict" not in index.module_scope.bindings)
+    if builtin or qualified in _LIBRARY_CONFIGS:
+        return code, _LIBRARY_CONFIGS["dict" if builtin else str(qualified)]
+    if qualified is None and isinstance(inlined.func, cst.Name):
+        # A class of the caller's own file: buildable only where that file is the callee's,
+        # whose slice holds the class (another script would run on import).
+        same = caller_path is None or caller_path == callee
+        defined = inlined.func.value in index.classes
+        return (code, ()) if same and defined else None
+    if qualified is None or root is None or caller_path is None:
+        return None
+    module, _, name = qualified.rpartition(".")
+    files = ProjectIndex(root).candidate_files(module, str(caller_path))
+    if not module or not files or any(f.resolve() in (caller_path, callee) for f in files):
+        return None
+    local = isinstance(inlined.func, cst.Name) and inlined.func.value == name
+    call = code if local else f"{name}({code.split('(', 1)[1]}"
+    absolute = module if not module.startswith(".") else None
+    if absolute is None:
+        return None  # a relative import seen from another file: not written from here
+    return call, (f"from {absolute} import {name}",)
+
+
+def _inlined(expression: cst.BaseExpression,
+             bindings: dict[str, cst.BaseExpression]) -> cst.BaseExpression:
+    """A module-level name bound once replaced by its value (`CFG` -> `TrainConfig(...)`)."""
+    if isinstance(expression, cst.Name) and expression.value in bindings:
+        return bindings[expression.value]
+    return expression
 
 
 def settle(sliced: Slice, layer: list[Statement], expressions: list[cst.BaseExpression],
@@ -183,7 +247,7 @@ def _same_file_calls(module: cst.Module, name: str) -> list[cst.Call]:
 
 
 def _other_file_calls(callee: Path, root: Path, name: str
-                      ) -> Iterator[tuple[str, cst.Module, list[cst.Call]]]:
+                      ) -> Iterator[tuple[str, cst.Module, list[cst.Call], Path]]:
     """Calls of `name` in the project's other files, through an import that resolves to
     `callee`: `from trainer.optim import make_optimizer`, `import trainer.optim as o`."""
     project = ProjectIndex(root)
@@ -206,7 +270,7 @@ def _other_file_calls(callee: Path, root: Path, name: str
             if called == name and owner and callee in project.candidate_files(owner, str(path)):
                 calls.append(site.node)
         if calls:
-            yield f"the call at {_relative(path, root)}:{{}}", module, calls
+            yield f"the call at {_relative(path, root)}:{{}}", module, calls, path
 
 
 @lru_cache(maxsize=8)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from optlint.report.text import location
 from optlint.verify.verdict import Verdict, describe
 
 
@@ -21,7 +22,7 @@ def render_text(verdicts: list[Verdict]) -> str:
     for v in verdicts:
         d = v.diagnostic
         notes = "".join(f" ({note})" for note in v.notes)
-        lines.append(f"{d.filename}:{d.line}:{d.column}: {d.code} {v.verdict}{notes}: {v.reason}")
+        lines.append(f"{location(d)}: {d.code} {v.verdict}{notes}: {v.reason}")
         lines.append(f"    original: {describe(v.original)}")
         if d.fix is not None:
             lines.append(f"    fixed:    {describe(v.fixed)}")
@@ -45,7 +46,8 @@ def render_json(verdicts: list[Verdict]) -> str:
     for v in verdicts:
         d = v.diagnostic
         env = v.environment or {}
-        rows.append({"filename": d.filename, "line": d.line, "column": d.column, "code": d.code,
+        rows.append({"filename": d.filename, "cell": d.cell, "line": d.line, "column": d.column,
+                     "code": d.code,
                      "verdict": v.verdict, "reason": v.reason, "notes": v.notes,
                      "stand_in_model": v.standin, "original": _outcome(v.original),
                      "fixed": _outcome(v.fixed), "backend": env.get("backend"),

@@ -1,0 +1,201 @@
+"""Results per file, kept between runs so that an unchanged project is not analysed again.
+
+An entry holds one file's diagnostics, found under a key made of the settings that decide them
+(rules, preview, library versions, optlint's own code) and the file's path; it is used only while
+the file's content is the same and, when its analysis read other project files, while those are
+the same: the files its imports reach (through their own imports), and, when the callers of one of
+its functions were looked for, every project file mentioning that function's name. Editing one
+file therefore re-analyses that file and the files that import it or call into it, nothing else.
+
+Entries are written atomically (a temporary file, then a rename), so two runs at once never read
+half an entry; an entry that cannot be read or does not match is ignored and rewritten.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import contextlib
+from dataclasses import asdict, fields, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from optlint import __version__
+from optlint.analysis.project import Dependencies, ProjectIndex
+from optlint.analysis.reach import imported_modules
+from optlint.diagnostics import Diagnostic, Edit, Fix, Location
+from optlint.engine import FileResult, LintOptions
+from optlint.source import SourceError, decode, read_bytes
+
+CACHE_FOLDER = ".optlint_cache"
+_FORMAT = 1  # bumped when an entry's layout changes
+
+
+def cache_folder(project_root: Path, configured: Path | None) -> Path:
+    """`cache-dir` from the configuration, else $OPTLINT_CACHE_DIR/lint, else .optlint_cache/."""
+    if configured is not None:
+        return configured
+    environment = os.environ.get("OPTLINT_CACHE_DIR")
+    if environment:
+        return Path(environment) / "lint"
+    return project_root / CACHE_FOLDER
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _code_fingerprint() -> str:
+    """optlint's own files (size and time): a changed rule must not reuse old results, even
+    between two runs of one development version."""
+    package = Path(__file__).parent
+    stats = [f"{path.relative_to(package)}:{path.stat().st_size}:{path.stat().st_mtime_ns}"
+             for path in sorted(package.rglob("*.py"))]
+    return digest("\n".join(stats).encode())
+
+
+def _stable(value: Any) -> Any:
+    """The same text for the same settings in every process (sets have no stable order)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _stable(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, (set, frozenset)):
+        return sorted(map(str, value))
+    if isinstance(value, dict):
+        return {str(key): _stable(item) for key, item in sorted(value.items(), key=str)}
+    if isinstance(value, (list, tuple)):
+        return [_stable(item) for item in value]
+    return value if isinstance(value, (int, float, bool, type(None))) else str(value)
+
+
+def settings_key(options: LintOptions) -> str:
+    decided_by = json.dumps([_FORMAT, __version__, _code_fingerprint(), _stable(
+        [options.selection, options.versions, options.respect_noqa, options.preview,
+         options.max_file_size, str(options.project_root)])])
+    return digest(decided_by.encode())[:20]
+
+
+class ProjectState:
+    """The project's files as they are now: their content hashes and import closures."""
+
+    def __init__(self, root: Path) -> None:
+        self.index = ProjectIndex(root)
+        self.root = self.index.root
+        self._hashes: dict[Path, str | None] = {}
+        self._imports: dict[Path, list[Path]] = {}
+
+    def content_hash(self, path: Path) -> str | None:
+        if path not in self._hashes:
+            try:
+                self._hashes[path] = digest(read_bytes(path))
+            except (OSError, SourceError):
+                self._hashes[path] = None
+        return self._hashes[path]
+
+    def _imports_of(self, path: Path) -> list[Path]:
+        if path not in self._imports:
+            try:
+                text = decode(read_bytes(path), str(path)).text
+            except (OSError, SourceError):
+                text = ""
+            self._imports[path] = [found.resolve() for module in imported_modules(text)
+                                   for found in self.index.project_files(module, str(path))]
+        return self._imports[path]
+
+    def closure(self, roots: list[Path]) -> list[Path]:
+        seen: set[Path] = set()
+        todo = list(roots)
+        while todo:
+            path = todo.pop()
+            if path not in seen:
+                seen.add(path)
+                todo.extend(self._imports_of(path))
+        return sorted(seen)
+
+    def fingerprint(self, path: Path, dependencies: Dependencies) -> str:
+        """What the file's result depends on in the rest of the project, as one hash."""
+        roots = [path]
+        if dependencies.words:
+            mentioning = self.index.files_mentioning(dependencies.words)
+            if mentioning is None:
+                return "too-large"  # callers were not looked for: nothing else to depend on
+            roots.extend(mentioning)
+        parts = [f"{file.as_posix()}:{self.content_hash(file)}" for file in self.closure(roots)]
+        return digest("\n".join([*dependencies.words, *parts]).encode())
+
+
+class LintCache:
+    def __init__(self, folder: Path, options: LintOptions) -> None:
+        self.folder = folder / settings_key(options)
+        self.project = ProjectState(options.project_root)
+        self.hits = 0
+
+    def _entry_path(self, path: Path) -> Path:
+        return self.folder / (digest(str(path.resolve()).encode())[:32] + ".json")
+
+    def lookup(self, path: Path) -> FileResult | None:
+        if path.suffix != ".py":
+            return None
+        try:
+            entry = json.loads(self._entry_path(path).read_text(encoding="utf-8"))
+            if entry["content"] != self.project.content_hash(path.resolve()):
+                return None
+            dependencies = Dependencies(entry["consulted"], tuple(entry["words"]))
+            if dependencies.consulted and entry["project"] != self.project.fingerprint(
+                    path.resolve(), dependencies):
+                return None
+            diagnostics = [_diagnostic(item, str(path)) for item in entry["diagnostics"]]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None  # absent, corrupt, or written by another layout: analyse again
+        self.hits += 1
+        return FileResult(str(path), diagnostics=diagnostics)
+
+    def store(self, path: Path, result: FileResult) -> None:
+        dependencies = result.dependencies
+        if (path.suffix != ".py" or dependencies is None or result.content_hash is None
+                or result.errors or result.internal_error or result.notices):
+            return
+        resolved = path.resolve()
+        entry = {"content": result.content_hash, "consulted": dependencies.consulted,
+                 "words": list(dependencies.words),
+                 "project": (self.project.fingerprint(resolved, dependencies)
+                             if dependencies.consulted else None),
+                 "diagnostics": [_plain(d) for d in result.diagnostics]}
+        # A read-only or full disk costs the next run time, not this run's result.
+        with contextlib.suppress(OSError):
+            _write_atomically(self._entry_path(path), json.dumps(entry))
+
+
+def _plain(diagnostic: Diagnostic) -> dict[str, Any]:
+    plain = asdict(diagnostic)
+    del plain["filename"]  # the same file may be named differently next time (./a.py, a.py)
+    return plain
+
+
+def _diagnostic(item: dict[str, Any], filename: str) -> Diagnostic:
+    fix = item["fix"]
+    return Diagnostic(
+        item["code"], item["name"], item["message"], filename, Location(**item["start"]),
+        Location(**item["end"]),
+        None if fix is None else Fix(fix["applicability"], fix["message"], tuple(
+            Edit(Location(**e["start"]), Location(**e["end"]), e["content"])
+            for e in fix["edits"])),
+        item["cell"])
+
+
+def _write_atomically(target: Path, text: str) -> None:
+    if not target.parent.is_dir():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        top = target.parent.parent
+        ignore = top / ".gitignore"
+        if not ignore.exists():  # the cache is never something to commit
+            ignore.write_text("# Created by optlint.\n*\n", encoding="utf-8")
+    handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,40 @@
+"""Each finding with the source line it starts on and a caret under it, and the fix's title on a
+`help:` line, as ruff's default output. The source is read again from disk (findings carry no
+text); a notebook's finding, or a file that changed since, is shown without the snippet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from optlint.diagnostics import Diagnostic
+from optlint.edits import source_lines
+from optlint.report.text import location
+from optlint.source import SourceError, read_source
+
+
+def _lines(filename: str, cache: dict[str, list[str] | None]) -> list[str] | None:
+    if filename not in cache:
+        try:
+            cache[filename] = source_lines(read_source(Path(filename)).text)
+        except (OSError, SourceError):
+            cache[filename] = None
+    return cache[filename]
+
+
+def render(diagnostics: list[Diagnostic]) -> str:
+    blocks = []
+    files: dict[str, list[str] | None] = {}
+    for d in diagnostics:
+        block = [f"{location(d)}: {d.code}{' [*]' if d.fix else ''} {d.message}"]
+        lines = _lines(d.filename, files) if d.cell is None else None
+        if lines is not None and d.line <= len(lines):
+            code = lines[d.line - 1].rstrip("\r\n").expandtabs(1)
+            width = len(code) - d.column + 1 if d.end.line != d.line else d.end.column - d.column
+            gutter = " " * len(str(d.line))
+            block += [f"{gutter} |", f"{d.line} | {code}",
+                      f"{gutter} | {' ' * (d.column - 1)}{'^' * max(1, width)}"]
+        if d.fix is not None:
+            safety = "" if d.fix.applicability == "safe" else " (unsafe)"
+            block.append(f"  help: {d.fix.message}{safety}")
+        blocks.append("\n".join(block) + "\n")
+    return "\n".join(blocks)

@@ -1,0 +1,176 @@
+"""The results cache (optlint/cache.py) on real files on disk, through the CLI in-process.
+
+Each test checks what a stale entry would get wrong: a finding that must appear or disappear
+after another file changed, and that files nobody depends on are not analysed again.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import REPO, run_optlint_in_process as run_optlint
+
+MODELS_WITH_FUNCTION = """\
+from typing import Callable
+
+import equinox as eqx
+import jax
+
+
+class Net(eqx.Module):
+    weight: jax.Array
+    activation: Callable
+
+    def __init__(self, key):
+        self.weight = jax.random.normal(key, (3,))
+        self.activation = jax.nn.relu
+"""
+MODELS_ARRAYS_ONLY = """\
+import equinox as eqx
+import jax
+
+
+class Net(eqx.Module):
+    weight: jax.Array
+
+    def __init__(self, key):
+        self.weight = jax.random.normal(key, (3,))
+"""
+TRAIN = """\
+import jax
+import optax
+
+from models import Net
+
+model = Net(jax.random.PRNGKey(0))
+opt_state = optax.adam(1e-3).init(model)
+"""
+HELPERS = """\
+import optax
+
+
+def init_state(model):
+    return optax.adam(1e-3).init(model)
+"""
+CALLER_UNFILTERED = """\
+import equinox as eqx
+import jax
+
+from helpers import init_state
+
+state = init_state(eqx.nn.MLP(2, 1, 4, 1, key=jax.random.PRNGKey(0)))
+"""
+CALLER_FILTERED = """\
+import equinox as eqx
+import jax
+
+from helpers import init_state
+
+state = init_state(eqx.filter(eqx.nn.MLP(2, 1, 4, 1, key=jax.random.PRNGKey(0)), eqx.is_array))
+"""
+UNRELATED = "import optax\n\nopt = optax.sgd(0.1)\n"
+
+
+def project(tmp_path: Path, files: dict[str, str]) -> Path:
+    (tmp_path / "pyproject.toml").write_text("[tool.optlint]\n")
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    return tmp_path
+
+
+def check(root: Path, *extra: str) -> tuple[list[str], str]:
+    done = run_optlint("check", ".", "--select", "OPT003", "-v", "--jobs", "1", *extra, cwd=root)
+    assert done.returncode in (0, 1), done.stderr
+    findings = sorted(line.split(" ", 2)[0] + " " + line.split(" ", 2)[1]
+                      for line in done.stdout.splitlines() if ": OPT" in line)
+    cache_line = next((line for line in done.stderr.splitlines() if line.startswith("cache:")), "")
+    return findings, cache_line
+
+
+def test_second_run_reads_every_file_from_the_cache(tmp_path: Path) -> None:
+    root = project(tmp_path, {"models.py": MODELS_WITH_FUNCTION, "train.py": TRAIN,
+                              "unrelated.py": UNRELATED})
+    first, first_cache = check(root)
+    assert first == ["train.py:7:35: OPT003"] and first_cache.startswith("cache: 0 of 3")
+    second, second_cache = check(root)
+    assert second == first and second_cache.startswith("cache: 3 of 3")
+    assert (root / ".optlint_cache" / ".gitignore").read_text().strip().endswith("*")
+
+
+def test_editing_an_imported_file_reanalyses_its_importers_only(tmp_path: Path) -> None:
+    root = project(tmp_path, {"models.py": MODELS_WITH_FUNCTION, "train.py": TRAIN,
+                              "unrelated.py": UNRELATED})
+    assert check(root)[0] == ["train.py:7:35: OPT003"]
+    (root / "models.py").write_text(MODELS_ARRAYS_ONLY)  # nothing left that init rejects
+    findings, cache_line = check(root)
+    assert findings == [] and cache_line.startswith("cache: 1 of 3")  # unrelated.py only
+
+
+def test_editing_a_caller_reanalyses_the_called_function(tmp_path: Path) -> None:
+    root = project(tmp_path, {"helpers.py": HELPERS, "main.py": CALLER_UNFILTERED,
+                              "unrelated.py": UNRELATED})
+    assert check(root)[0] == ["helpers.py:5:34: OPT003"]
+    (root / "main.py").write_text(CALLER_FILTERED)  # helpers.py does not import main.py
+    findings, cache_line = check(root)
+    assert findings == [] and cache_line.startswith("cache: 1 of 3")
+
+
+def test_a_new_caller_file_counts(tmp_path: Path) -> None:
+    root = project(tmp_path, {"helpers.py": HELPERS, "unrelated.py": UNRELATED})
+    assert check(root)[0] == []
+    (root / "main.py").write_text(CALLER_UNFILTERED)
+    assert check(root)[0] == ["helpers.py:5:34: OPT003"]
+
+
+def test_corrupt_entries_are_ignored_and_rewritten(tmp_path: Path) -> None:
+    root = project(tmp_path, {"models.py": MODELS_WITH_FUNCTION, "train.py": TRAIN})
+    expected = check(root)[0]
+    entries = list((root / ".optlint_cache").rglob("*.json"))
+    assert len(entries) == 2
+    for number, entry in enumerate(entries):
+        entry.write_text(["{not json", '{"content": 1}'][number % 2])
+    findings, cache_line = check(root)
+    assert findings == expected and cache_line.startswith("cache: 0 of 2")
+    assert check(root)[1].startswith("cache: 2 of 2")
+
+
+def test_no_cache_and_cache_dir(tmp_path: Path) -> None:
+    root = project(tmp_path, {"train.py": TRAIN, "models.py": MODELS_WITH_FUNCTION})
+    check(root, "--no-cache")
+    assert not (root / ".optlint_cache").exists()
+    (root / "pyproject.toml").write_text('[tool.optlint]\ncache-dir = "build/lint-cache"\n')
+    check(root)
+    assert list((root / "build" / "lint-cache").rglob("*.json"))
+    assert not (root / ".optlint_cache").exists()
+
+
+def test_settings_are_part_of_the_key(tmp_path: Path) -> None:
+    root = project(tmp_path, {"train.py": TRAIN, "models.py": MODELS_WITH_FUNCTION})
+    assert check(root)[0] == ["train.py:7:35: OPT003"]
+    done = run_optlint("check", ".", "--select", "OPT001", cwd=root)
+    assert done.returncode == 0, done.stdout  # not the OPT003 result read back
+
+
+def test_two_runs_at_once(tmp_path: Path) -> None:
+    """Two processes writing the same entries: both right, and the entries readable after."""
+    files = {"models.py": MODELS_WITH_FUNCTION, "train.py": TRAIN}
+    files.update({f"copy{n}.py": TRAIN for n in range(6)})
+    root = project(tmp_path, files)
+    command = [sys.executable, "-m", "optlint", "check", ".", "--select", "OPT003", "-q"]
+    runs = [subprocess.Popen(command, cwd=root, stdout=subprocess.PIPE, text=True,
+                             env={"PYTHONPATH": str(REPO), "PATH": ""}) for _ in range(2)]
+    outputs = [run.communicate(timeout=120)[0] for run in runs]
+    assert [run.returncode for run in runs] == [1, 1]
+    assert outputs[0] == outputs[1] and outputs[0].count("OPT003") == 7
+    assert check(root)[1].startswith("cache: 8 of 8")
+
+
+def test_fix_does_not_use_the_cache(tmp_path: Path) -> None:
+    root = project(tmp_path, {"train.py": TRAIN, "models.py": MODELS_WITH_FUNCTION})
+    check(root)
+    done = run_optlint("check", ".", "--select", "OPT003", "--fix", cwd=root)
+    assert done.returncode == 0, done.stdout
+    assert "eqx.filter" in (root / "train.py").read_text()
+    assert check(root)[0] == []  # the fixed file is a new content: analysed again
