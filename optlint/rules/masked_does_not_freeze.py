@@ -213,10 +213,10 @@ def _fix(ctx: RuleContext, masked: cst.Call, mask: cst.BaseExpression, kind: str
     if kind == "callable":
         if isinstance(mask, cst.Lambda):
             mask_code = f"({mask_code})"
-        inverted = (f"lambda params: {jax}.tree_util.tree_map(lambda m: not m, "
+        inverted = (f"lambda params: {jax}.tree_util.tree_map(lambda leaf: not leaf, "
                     f"{mask_code}(params))")
     else:
-        inverted = f"{jax}.tree_util.tree_map(lambda m: not m, {mask_code})"
+        inverted = f"{jax}.tree_util.tree_map(lambda leaf: not leaf, {mask_code})"
     code = (f"{optax}.chain({ctx.code(masked)}, "
             f"{optax}.masked({optax}.set_to_zero(), {inverted}))")
     return FixPlan("unsafe", "Set the masked-out updates to zero",
