@@ -492,3 +492,25 @@ def test_a_tree_map_over_filtered_params_stays_filtered_and_names_its_call() -> 
         probe(eqx.combine(jax.tree.map(lambda p, g: p - g, params, grads), static))
     """)
     assert isinstance(combined, ModuleValue) and not combined.filtered
+def test_weight_decay_as_called_and_the_whole_update() -> None:
+    from optlint.analysis.optax_model import adds_decay, decay_mask_given, whole_update
+
+    def built(expression: str) -> TransformValue:
+        value = infer_last_call_arg(f"import optax\nprobe({expression})\n")
+        assert isinstance(value, TransformValue)
+        return value
+
+    # add_decayed_weights takes its rate first: given by position it decays.
+    assert adds_decay(built("optax.add_decayed_weights(1e-4)")) is True
+    assert adds_decay(built("optax.add_decayed_weights()")) is False
+    assert adds_decay(built("optax.adamw(1e-3)")) is True  # weight_decay=1e-4 by default
+    assert adds_decay(built("optax.adamw(1e-3, weight_decay=0.0)")) is False
+    assert adds_decay(built("optax.adamw(1e-3, weight_decay=wd)")) is None
+    assert adds_decay(built("optax.adam(1e-3)")) is False
+    assert decay_mask_given(built("optax.adamw(1e-3, mask=m)")) is True
+    assert decay_mask_given(built("optax.adamw(1e-3, mask=None)")) is False
+    whole = whole_update(built("optax.MultiSteps(optax.chain(optax.clip(1.0), "
+                               "optax.masked(optax.adam(1e-3), m)), 4)"))
+    assert whole is not None and whole[0].name == "optax.masked" and whole[1] is True
+    two = whole_update(built("optax.chain(optax.masked(optax.adam(1e-3), m), optax.sgd(1.0))"))
+    assert two is not None and two[0].name == "optax.chain"

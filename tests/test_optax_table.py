@@ -512,3 +512,37 @@ def test_python_scalars_with_none_gradients(name: str) -> None:
     except (TypeError, ValueError, AttributeError):
         ran = False
     assert ran == (not row.python_scalars_fail), name
+def test_mask_passthrough_and_freeze() -> None:
+    """masked passes the leaves outside its mask through unchanged; freeze zeroes the leaves its
+    mask marks True, and a weight decay after it still moves them."""
+    params = {"w": jnp.ones(2), "b": jnp.ones(2)}
+    grads = {"w": jnp.full(2, 3.0), "b": jnp.full(2, 3.0)}
+    passing = [row.name for row in PRESENT if row.passes_unmasked_through]
+    assert passing == ["optax.masked"]
+    masked = optax.masked(optax.sgd(0.1), {"w": True, "b": False})
+    updates, _ = masked.update(grads, masked.init(params), params)
+    assert float(updates["b"][0]) == 3.0 and float(updates["w"][0]) == pytest.approx(-0.3)
+    for row in PRESENT:
+        if row.zeroes_masked:
+            freeze = _factory(row.name)({"w": True, "b": False})
+            updates, _ = freeze.update(grads, freeze.init(params), params)
+            assert float(updates["w"][0]) == 0.0 and float(updates["b"][0]) == 3.0
+            decayed = optax.chain(freeze, optax.add_decayed_weights(0.5))
+            updates, _ = decayed.update(grads, decayed.init(params), params)
+            assert float(updates["w"][0]) == 0.5
+
+
+def _factory(name: str) -> Callable[..., Any]:
+    found: Any = optax
+    for piece in name.split(".")[1:]:
+        found = getattr(found, piece)
+    return found
+
+
+def test_weight_decay_arg_positions() -> None:
+    for row in PRESENT:
+        if row.weight_decay_arg is None:
+            continue
+        position, keyword = row.weight_decay_arg
+        names = list(inspect.signature(_factory(row.name)).parameters)
+        assert position is not None and names[position] == keyword, row.name

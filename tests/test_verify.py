@@ -25,10 +25,11 @@ from verify_helpers import CACHE, verify, verify_json
 EXPECTED_ON_INSTALLED = {"OPT001": "not-reproduced", "OPT002": "confirmed",
                          "OPT003": "confirmed", "OPT004": "confirmed", "OPT005": "confirmed",
                          "OPT006": "confirmed", "OPT007": "confirmed", "OPT008": "confirmed",
-                         "OPT010": "confirmed", "OPT011": "confirmed", "OPT012": "confirmed",
-                         "OPT014": "confirmed", "OPT015": "confirmed", "OPT016": "confirmed",
-                         "OPT017": "confirmed", "OPT018": "confirmed", "OPT019": "confirmed",
-                         "OPT021": "confirmed", "OPT022": "confirmed"}
+                         "OPT009": "confirmed", "OPT010": "confirmed", "OPT011": "confirmed",
+                         "OPT012": "confirmed", "OPT013": "confirmed", "OPT014": "confirmed",
+                         "OPT015": "confirmed", "OPT016": "confirmed", "OPT017": "confirmed",
+                         "OPT018": "confirmed", "OPT019": "confirmed", "OPT021": "confirmed",
+                         "OPT022": "confirmed"}
 
 
 def test_opt003_fixture_confirmed_with_environment(tmp_path: Path) -> None:

@@ -355,3 +355,120 @@ def update_reaches(optimizer: Value, wanted: Callable[[Transform], bool],
     if inner and all(answer is False for answer, _ in inner):
         return False, None
     return None, part
+# Wrappers that hand every leaf to their one inner transformation and return what it gives.
+_PASS_TO_ONE = {"optax.MultiSteps", "optax.apply_if_finite", "optax.inject_hyperparams",
+                "optax.inject_stateful_hyperparams"}
+
+
+def whole_update(optimizer: TransformValue) -> tuple[TransformValue, bool] | None:
+    """The transformation that gives every leaf its final update: `optimizer` less the wrappers
+    that pass all leaves to one inner transformation (MultiSteps, apply_if_finite,
+    inject_hyperparams, a chain of one part, or of one part after clipping steps). The flag says
+    whether clipping came first. None when a part cannot be seen."""
+    clipped = False
+    current: Value = optimizer
+    while isinstance(current, TransformValue):
+        table = behaviour(current.name)
+        if table is None:
+            return None
+        if current.name in _PASS_TO_ONE and len(current.parts) == 1:
+            current = current.parts[0]
+            continue
+        if table.wraps_many:
+            rest = [part for part in current.parts if not _clips(part)]
+            if len(rest) != 1:
+                return (current, clipped) if len(current.parts) > 1 else None
+            clipped = clipped or len(current.parts) > 1
+            current = rest[0]
+            continue
+        return current, clipped
+    return None
+
+
+def _clips(part: Value) -> bool:
+    if not isinstance(part, TransformValue):
+        return False
+    table = behaviour(part.name)
+    return table is not None and table.clips
+
+
+def gives_final_update(optimizer: Value) -> Answer:
+    """Whether some part of `optimizer` produces a complete descent step (an optimizer alias,
+    scale_by_learning_rate); None when a part cannot be seen."""
+    if isinstance(optimizer, OneOf):
+        answers = [gives_final_update(option) for option in optimizer.options]
+        if all(answer is True for answer in answers):
+            return True
+        return False if all(answer is False for answer in answers) else None
+    if not isinstance(optimizer, TransformValue):
+        return None
+    table = behaviour(optimizer.name)
+    if table is None:
+        return None
+    if table.final_update:
+        return True
+    answers = [gives_final_update(part) for part in optimizer.parts]
+    if True in answers:
+        return True
+    return None if None in answers else False
+
+
+def adds_decay(part: TransformValue) -> Answer:
+    """Whether this part adds weight decay as called (`adamw` unless `weight_decay=0`,
+    `add_decayed_weights(wd)` when wd is not 0); None when the rate cannot be read."""
+    table = behaviour(part.name)
+    if table is None or not table.adds_weight_decay:
+        return False
+    if part.call is None:
+        return None
+    if any(arg.star for arg in part.call.args):
+        return None
+    position, keyword = table.weight_decay_arg or (None, None)
+    names = (keyword,) if keyword else table.adds_weight_decay_when or ("weight_decay",)
+    for name in names:
+        arg = argument(part.call, position, name)
+        if arg is not None:
+            return _given(arg.value)
+    if table.weight_decay_arg is None and table.adds_weight_decay_when and len(
+            [arg for arg in part.call.args if arg.keyword is None]) > 1:
+        return None  # a rate given by a position the table does not know
+    return not table.adds_weight_decay_when
+
+
+def decay_mask_given(part: TransformValue) -> Answer:
+    """Whether a decaying part is given a mask (any of its mask arguments, or `weight_decay_mask`,
+    the name an open Optax PR gives `mask`) that is not None; None when it cannot be read."""
+    table = behaviour(part.name)
+    if table is None or part.call is None:
+        return None
+    if any(arg.star for arg in part.call.args):
+        return None
+    spellings = [*table.mask_args, (None, "weight_decay_mask")]
+    for position, keyword in spellings:
+        arg = argument(part.call, position, keyword)
+        if arg is not None and not (isinstance(arg.value, cst.Name)
+                                    and arg.value.value == "None"):
+            return True
+    return False
+
+
+def parts_seeing_every_leaf(optimizer: Value) -> list[TransformValue] | None:
+    """Every transformation inside `optimizer` that is given every leaf (reached through chains
+    and wrappers that pass all leaves on), in chain order; None when some part cannot be seen or
+    a wrapper applies its inner part to only some leaves (`masked`, `multi_transform`)."""
+    if not isinstance(optimizer, TransformValue):
+        return None
+    table = behaviour(optimizer.name)
+    if table is None:
+        return None
+    found = [optimizer]
+    if not (table.wraps or table.wraps_many):
+        return found
+    if optimizer.name not in _TRANSPARENT and optimizer.name not in _PASS_TO_ONE:
+        return None
+    for part in optimizer.parts:
+        inner = parts_seeing_every_leaf(part)
+        if inner is None:
+            return None
+        found.extend(inner)
+    return found

@@ -205,6 +205,12 @@ class Transform:
     float_defaults: tuple[tuple[str, float], ...] = ()
     # For wrappers/combinators: how params, masks and state reach the inner transformations.
     passes_params: str = ""
+    # masked: the leaves its mask leaves out get the incoming updates unchanged (the raw gradient
+    # when it is the whole optimizer), not zero.
+    passes_unmasked_through: bool = False
+    # freeze: sets to zero the updates of the leaves its mask marks True. What a later part of a
+    # chain adds (weight decay) still reaches them.
+    zeroes_masked: bool = False
     # One line: the measured fact or evidence, for rule messages and docs.
     note: str = ""
     # Other public spellings of this factory, with the versions that have them.
@@ -303,6 +309,7 @@ _ROWS: list[Transform] = [
     _opt("optax.adamax", scale_invariant=True, decoupled_decay="optax.adamaxw"),
     _decay_opt("optax.adamaxw", mask=(5, "mask"), scale_invariant=True),
     _decay_opt("optax.adamw", mask=(7, "mask"), scale_invariant=True,
+               weight_decay_arg=(6, "weight_decay"),
                note="weight_decay=1e-4 by default, so every float leaf decays unless masked; "
                     "reads params even with weight_decay=0 (" + _NOPARAMS + "); " + _MASK_RENAME),
     _decay_opt("optax.adan", exists=_v("0.2.4"), mask=(7, "mask"), when=("weight_decay",),
@@ -447,7 +454,7 @@ _ROWS: list[Transform] = [
     _tx("optax.snapshot", exists=_v("0.2.6")),
     _tx("optax.monitor", exists=_v("0.2.7")),
     _tx("optax.measure_with_ema", exists=_v("0.2.7"), init_rejects_non_arrays=True),
-    _tx("optax.freeze", exists=_v("0.2.6"), mask_args=((0, "mask"),),
+    _tx("optax.freeze", exists=_v("0.2.6"), mask_args=((0, "mask"),), zeroes_masked=True,
         passes_params="True in the mask means frozen (updates set to zero): the opposite of masked",
         note="chain(freeze(mask), adamw) still decays frozen leaves; put freeze last"),
 
@@ -459,7 +466,7 @@ _ROWS: list[Transform] = [
     Transform("optax.named_chain", "combinator", exists=_v("0.1.8"), wraps_many=True,
               passes_params="like chain; positional (name, transformation) pairs; state is a dict"),
     Transform("optax.masked", "wrapper", wraps=((0, "inner"),), mask_args=((1, "mask"),),
-              mask_callable_pytree_ok=_MASK_OK,
+              mask_callable_pytree_ok=_MASK_OK, passes_unmasked_through=True,
               passes_params="the inner transformation sees only the masked subtree of params and "
                             "updates (MaskedNode elsewhere); masked-out leaves get the raw "
                             "gradient passed through unchanged, not frozen",

@@ -19,6 +19,11 @@ from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxMo
 from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.shared_layer_alias import SharedLayerAlias
 from optlint.rules.static_array_field import StaticArrayField
+from optlint.rules.decay_on_frozen import DecayOnFrozen
+from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
+from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
+from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
+from optlint.rules.masked_does_not_freeze import MaskedDoesNotFreeze
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
 from optlint.rules.update_missing_arguments import UpdateMissingArguments
 from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
@@ -48,6 +53,8 @@ RULES: list[type[Rule]] = [
     FilterTransformKeywordFirst,
     StaticArrayField,
     SharedLayerAlias,
+    MaskedDoesNotFreeze,
+    DecayOnFrozen,
 ]
 
 

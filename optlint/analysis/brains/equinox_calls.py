@@ -34,11 +34,12 @@ def filter_or_partition(call: LibraryCall) -> Value:
         arrays_only = False
     kept = ModuleValue(tree.class_name, ARRAYS if arrays_only else UNKNOWN_LEAVES,
                        derived_by=call.name, filtered=arrays_only, is_callable=tree.is_callable,
-                       made_by=call.call)
+                       made_by=call.call, cls=tree.cls)
     if call.name == "equinox.filter":
         return kept
     rest = ModuleValue(tree.class_name, tree.leaves if arrays_only else UNKNOWN_LEAVES,
-                       derived_by=call.name, is_callable=tree.is_callable, made_by=call.call)
+                       derived_by=call.name, is_callable=tree.is_callable, made_by=call.call,
+                       cls=tree.cls)
     return SequenceValue("tuple", (kept, rest))
 
 

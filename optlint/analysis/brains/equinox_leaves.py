@@ -114,6 +114,21 @@ class EquinoxLeaves(Evaluator):
         return worst_leaves(found)
 
 
+    def field_holds_arrays(self, info: ClassInfo, name: str) -> bool | None:
+        """Whether the declared field `name` of a module class is an array leaf (or a module of
+        array leaves): False for a static field or non-array leaves, None when it cannot be told."""
+        field = info.fields.get(name)
+        if field is None:
+            return None
+        if field.default is not None and self._is_static_field(field.default, info.scope):
+            return False
+        if field.default is not None and self._converts_to_array(field.default):
+            return True
+        leaves = self._field_leaves(info, name, field.annotation)
+        if leaves.kind == "unknown":
+            return None
+        return leaves.kind == "arrays"
+
     def _is_static_field(self, default: cst.BaseExpression, scope: Scope) -> bool:
         """`eqx.field(static=True)` and `eqx.static_field()` are not leaves at all."""
         if not isinstance(default, cst.Call):
