@@ -351,3 +351,28 @@ def test_config_objects_from_call_sites_are_built(tmp_path: Path) -> None:
         verdicts)
     assert "`cfg` from the call at train.py:9" in verdicts[0]["notes"]
     assert "`settings` from the call at train.py:10" in verdicts[1]["notes"]
+
+
+MASK_FOR_FILTERED_PARAMS = '''\
+import jax
+import optax
+
+
+def decay_mask(params):
+    return jax.tree_util.tree_map(lambda p: p is not None and p.ndim >= 2, params,
+                                  is_leaf=lambda p: p is None)
+
+
+def make_optimizer():
+    return optax.inject_hyperparams(optax.adamw)(learning_rate=1e-3, weight_decay=1e-2,
+                                                 mask=decay_mask)
+'''
+
+
+def test_a_mask_written_for_filtered_params_is_not_a_failing_fix(tmp_path: Path) -> None:
+    """No `init` in the file: the stand-in params are the stand-in model's arrays, never built
+    by calling the mask under test (which answers `None` with one bool), so the OPT002 fix
+    (`static_args`) is confirmed: weight decay then reaches exactly the weights."""
+    (tmp_path / "optim.py").write_text(MASK_FOR_FILTERED_PARAMS)
+    verdicts = verify_json("optim.py", cwd=tmp_path)
+    assert [(v["code"], v["verdict"]) for v in verdicts] == [("OPT002", "confirmed")], verdicts

@@ -147,6 +147,11 @@ def params_for_mask(mask: Any) -> Any | None:
     leaves = jax.tree_util.tree_leaves(tree)
     if not leaves or not all(isinstance(leaf, bool) for leaf in leaves):
         return None
+    if tree is not mask and not isinstance(tree, eqx.Module):
+        # A mask function written for params (`tree_map(lambda p: p is not None and p.ndim >= 2,
+        # params, ...)`) answers None with some bool: that says nothing about the params'
+        # structure. Only a function that ignores its argument gives back the module it holds.
+        return None
     return params_like(tree)
 
 

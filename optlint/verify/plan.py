@@ -17,6 +17,7 @@ from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvide
 
 from optlint.analysis.binding import argument as bound_argument
 from optlint.analysis.imports import ImportTable
+from optlint.analysis.optax_table import behaviour
 from optlint.config import find_config
 from optlint.diagnostics import Diagnostic
 from optlint.rules import runtime_check
@@ -378,7 +379,7 @@ class Planner:
             return roles, None
         optimizer = outermost_transform(source, anchor)
         roles = {"optimizer": source.code(optimizer)}
-        mask = argument(anchor, 99, "mask") if check.anchors else None
+        mask = _mask_argument(source, anchor) if check.anchors else None
         if mask is not None:
             roles["mask"] = source.code(mask)
         init = self.init_call(source, optimizer)
@@ -445,6 +446,18 @@ class Planner:
         limit = source.number[id(end)]
         return [s for s in statements if s.node is not flagged and source.number.get(
             id(s.node), -1) < limit]
+
+
+def _mask_argument(source: Source, call: cst.Call) -> cst.BaseExpression | None:
+    """The mask the anchor is given, where the table says it goes (`masked(inner, mask)`,
+    `freeze(mask)`, `adamw(..., mask=...)`); by keyword for a call the table does not know."""
+    table = behaviour(source.imports.qualify(call.func) or "")
+    places = table.mask_args if table is not None and table.mask_args else ((99, "mask"),)
+    for position, keyword in places:
+        found = argument(call, 99 if position is None else position, keyword)
+        if found is not None:
+            return found
+    return None
 
 
 def _params(function: cst.FunctionDef) -> list[cst.Param]:

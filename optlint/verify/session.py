@@ -57,12 +57,12 @@ def verify_source(filename: str, original: str, fixed: str | None,
         outcomes = record["variants"] if record else {}
         original_outcome, fixed_outcome = outcomes.get("original"), outcomes.get("fixed")
         has_fix = plan.diagnostic.fix is not None and "fixed" in plan.variants
-        verdict, reason = decide(original_outcome, fixed_outcome, has_fix, run.timed_out,
-                                 run.crash)
         notes = sorted({note for variant in plan.variants.values()
                         for note in variant.get("notes", [])}
                        | {"stand-in model" for outcome in outcomes.values()
                           if outcome.get("standins")})
+        verdict, reason = decide(original_outcome, fixed_outcome, has_fix, run.timed_out,
+                                 run.crash, any("stand-in" in note for note in notes))
         seconds = sum(o.get("seconds", 0.0) for o in outcomes.values()) if record else run.seconds
         verdicts.append(Verdict(plan.diagnostic, verdict, reason, original_outcome,
                                 fixed_outcome, run.environment, seconds, notes))

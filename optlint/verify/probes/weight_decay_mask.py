@@ -22,8 +22,16 @@ def weight_decay_follows_mask(optimizer: Any, params: Any, mask: Any) -> str:
 
     if isinstance(mask, eqx.Module) or not callable(mask):
         return "mask is not a function: no weight-decay check"
-    selected = jax.tree_util.tree_leaves(mask(params))
-    leaves = jax.tree_util.tree_leaves(arrays(params))
+    # Flattened with `None` as a leaf in both trees, so that a mask written for filtered params
+    # (`tree_map(..., is_leaf=lambda p: p is None)`, a bool where the params hold None) lines
+    # up with them; then only the params' arrays are kept.
+    none = lambda node: node is None  # noqa: E731
+    every = jax.tree_util.tree_leaves(arrays(params), is_leaf=none)
+    answers = jax.tree_util.tree_leaves(mask(arrays(params)), is_leaf=none)
+    if len(answers) != len(every):
+        return "the mask's structure differs from the params': no weight-decay check"
+    selected = [answer for leaf, answer in zip(every, answers, strict=True) if leaf is not None]
+    leaves = [leaf for leaf in every if leaf is not None]
     zeros = jax.tree_util.tree_map(jnp.zeros_like, arrays(params))
     updates, _ = jitted_update(optimizer)(zeros, optimizer.init(params), params)
     moved = jax.tree_util.tree_leaves(updates)
