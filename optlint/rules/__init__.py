@@ -9,6 +9,7 @@ from optlint.rules.callable_pytree_mask import CallablePytreeMask
 from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
 from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
 from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
+from optlint.rules.prng_key_reuse import PrngKeyReuse
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
 from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
 
@@ -19,6 +20,7 @@ RULES: list[type[Rule]] = [
     UnfilteredEquinoxModel,
     LinesearchEquinoxModule,
     JaxTransformOnEquinoxModel,
+    PrngKeyReuse,
 ]
 
 
