@@ -245,11 +245,9 @@ class _Analysis:
         return flow
 
     def is_module(self, info: ClassInfo) -> bool:
-        """An Equinox module, or a Flax module: built once and called on every step."""
-        if self.ctx.inference.is_equinox_module(info):
-            return True
-        return any((self.ctx.qualify(base) or "").startswith("flax.") and (
-            self.ctx.qualify(base) or "").endswith(".Module") for base in info.bases)
+        """An Equinox module: built once, then called on every step. (Not a Flax module: Flax
+        rebuilds submodules on every `apply`, often from a fresh `self.make_rng(...)` key.)"""
+        return self.ctx.inference.is_equinox_module(info)
 
 
 def _body(node: cst.FunctionDef) -> list[cst.BaseStatement]:
