@@ -64,11 +64,16 @@ class _State:
     rebound: set[str] = field(default_factory=set)  # names assigned since the function began
     # Where each consumption happened: the block and statement (for the straight-line fix).
     where: dict[str, tuple[int, int, cst.BaseStatement]] = field(default_factory=dict)
+    # Names consumed on some of the paths that led here only (in one branch of an `if`, in a
+    # loop that may not run): a later consumption is a reuse only on a path the analysis cannot
+    # prove runs (`if kind == "a": ...` then `if kind == "b": ...`), so it is not reported.
+    maybe: set[str] = field(default_factory=set)
 
     def copy(self) -> _State:
-        return _State(dict(self.consumed), set(self.rebound), dict(self.where))
+        return _State(dict(self.consumed), set(self.rebound), dict(self.where), set(self.maybe))
 
     def bind(self, name: str) -> None:
+        self.maybe.discard(name)
         self.consumed.pop(name, None)
         self.where.pop(name, None)
         self.rebound.add(name)
@@ -84,6 +89,9 @@ def _merge(states: list[_State | None]) -> _State | None:
         for name, use in other.consumed.items():
             merged.consumed.setdefault(name, use)
         merged.rebound |= other.rebound
+        merged.maybe |= other.maybe
+    merged.maybe |= {name for name in merged.consumed
+                     if any(name not in state.consumed for state in live)}
     # Where a consumption happened is kept only when every path agrees on it.
     merged.where = {name: where for name, where in merged.where.items()
                     if all(_same_place(state.where.get(name), where)
@@ -276,7 +284,10 @@ class KeyFlow:
                 end = self._suite(node.body, start)
                 self._loops.pop()
                 ends = [end, *continues]
-                start = _merge([entry, *ends])
+                # The next iteration starts where this one ended.
+                start = _merge(ends)
+                if start is None:
+                    break
         finally:
             self._loop_depth -= 1
             self._again = outer_again
@@ -362,6 +373,7 @@ class KeyFlow:
     def _replace(state: _State, new: _State | None) -> None:
         if new is not None:
             state.consumed, state.rebound, state.where = new.consumed, new.rebound, new.where
+            state.maybe = new.maybe
 
     def _consume(self, use: Consumption, state: _State) -> None:
         self.every.append(use)
@@ -371,7 +383,7 @@ class KeyFlow:
         if name in self.params and name not in state.rebound:
             self.consumed_params.add(name)
         before = state.consumed.get(name)
-        if before is not None:
+        if before is not None and name not in state.maybe:
             key = (id(use.call), name)
             # Seen only when a loop body is walked again: the earlier use is the last iteration's.
             in_loop = self._again > 0 and key not in self.reuses
@@ -383,6 +395,7 @@ class KeyFlow:
             if key not in self.reuses:
                 self.reuses[key] = Reuse(before, use, in_loop, statement)
         state.consumed[name] = use
+        state.maybe.discard(name)
         if self._statement is not None and self._block is not None:
             state.where[name] = (id(self._block), id(self._statement), self._statement)
         else:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import PurePath
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -32,7 +33,8 @@ from optlint.rules.base import Finding, FixPlan, Rule
 
 # equinox.nn layers whose `__call__` draws from its `key` (the others ignore it).
 RANDOM_LAYERS = frozenset({"Dropout", "MultiheadAttention"})
-_SHOWN = 60  # characters of the earlier call quoted in a message
+_SHOWN = 60
+TEST_FOLDERS = frozenset({"tests", "test", "testing"})  # characters of the earlier call quoted in a message
 
 
 class PrngKeyReuse(Rule):
@@ -40,14 +42,18 @@ class PrngKeyReuse(Rule):
     name = "prng-key-reuse"
     summary = "One jax.random key consumed twice: identical samples or dropout masks"
     fix_availability = "sometimes"
-    trigger_words = ("random", "jax")
+    trigger_words = ("random",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
+        if is_test_code(ctx.filename):
+            return
         analysis = _Analysis(ctx)
         if not analysis.has_consumers():
             return
         reported: set[int] = set()
         for info in analysis.functions_to_walk():
+            if isinstance(info.node, cst.FunctionDef) and info.node.name.value.startswith("test"):
+                continue
             flow = analysis.walk(info)
             for reuse in flow.reuses.values():
                 if id(reuse.second.call) not in reported:
@@ -64,18 +70,23 @@ class PrngKeyReuse(Rule):
     def _reuse_finding(self, ctx: RuleContext, reuse: Reuse) -> Finding:
         key = ctx.code(reuse.second.key)
         first = _shown(ctx, reuse.first.call)
+        split = f"`{key}, subkey = jax.random.split({key})`"
+        if reuse.in_loop and reuse.first.call is reuse.second.call:
+            message = (f"`{key}` is consumed by `{reuse.second.how}` in every iteration of the "
+                       f"loop, and the loop never reassigns it: every iteration draws the same "
+                       f"random numbers; split it in the loop ({split}) or fold in the step "
+                       f"(`jax.random.fold_in({key}, i)`)")
+            return Finding(reuse.second.call, message)
         if reuse.in_loop:
-            where = ("in every iteration of the loop" if reuse.first.call is reuse.second.call
-                     else f"in the loop, after `{first}` consumed it in the previous iteration")
-            message = (f"`{key}` is consumed by `{reuse.second.how}` {where}, and the loop never "
-                       f"reassigns it: every iteration draws the same random numbers; split it "
-                       f"in the loop (`{key}, subkey = jax.random.split({key})`) or fold in the "
-                       f"step (`jax.random.fold_in({key}, i)`)")
+            message = (f"`{key}` is consumed by `{reuse.second.how}` after `{first}` consumed "
+                       f"the same key in the previous iteration of the loop, with no split in "
+                       f"between: both derive their random numbers from one key; split it "
+                       f"({split})")
             return Finding(reuse.second.call, message)
         message = (f"`{key}` was already consumed by `{first}` and is consumed again by "
-                   f"`{reuse.second.how}` without a split: both draw from the same random bits "
-                   f"(identical samples or dropout masks); split it first "
-                   f"(`{key}, subkey = jax.random.split({key})`)")
+                   f"`{reuse.second.how}` without a split: both derive their random numbers "
+                   f"from one key (identical or correlated samples, the same dropout mask); "
+                   f"split it first ({split})")
         return Finding(reuse.second.call, message, _fix(ctx, reuse))
 
     def _field_findings(self, ctx: RuleContext, analysis: _Analysis, info: FunctionInfo,
@@ -101,6 +112,15 @@ class PrngKeyReuse(Rule):
                        f"`__call__`, or fold in a per-call value "
                        f"(`jax.random.fold_in({ctx.code(key)}, step)`)")
             yield Finding(use.call, message)
+
+
+def is_test_code(filename: str) -> bool:
+    """Tests reuse keys on purpose (two implementations compared on the same draw, a fixed key
+    per parametrised case): files in a `tests` folder or named like pytest's test files."""
+    path = PurePath(filename)
+    return (any(part in TEST_FOLDERS for part in path.parts[:-1])
+            or path.name.startswith("test_") or path.name.endswith("_test.py")
+            or path.name == "conftest.py")
 
 
 class _Analysis:
