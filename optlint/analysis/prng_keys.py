@@ -39,7 +39,8 @@ SAMPLERS = frozenset({
 class Consumption:
     call: cst.Call
     key: cst.BaseExpression  # the key expression the call consumes
-    how: str  # what consumes it, for messages: "jax.random.normal", "helper()"
+    how: str  # what consumes it, for messages: "jax.random.normal", "helper"
+    library: bool = True  # a jax.random or equinox.nn call, not a function of the checked code
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from pathlib import PurePath
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo
+from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
 from optlint.analysis.prng_keys import (
     SAMPLERS,
     Consumption,
@@ -34,6 +34,8 @@ from optlint.rules.base import Finding, FixPlan, Rule
 # equinox.nn layers whose `__call__` draws from its `key` (the others ignore it).
 RANDOM_LAYERS = frozenset({"Dropout", "MultiheadAttention"})
 _SHOWN = 60
+# Samplers given one key on purpose to draw the same indices for several arrays.
+ALIGNING = frozenset({"permutation", "choice", "shuffle"})
 TEST_FOLDERS = frozenset({"tests", "test", "testing"})  # characters of the earlier call quoted in a message
 
 
@@ -56,14 +58,14 @@ class PrngKeyReuse(Rule):
                 continue
             flow = analysis.walk(info)
             for reuse in flow.reuses.values():
-                if id(reuse.second.call) not in reported:
+                if id(reuse.second.call) not in reported and _reported(reuse):
                     reported.add(id(reuse.second.call))
                     yield self._reuse_finding(ctx, reuse)
             yield from self._field_findings(ctx, analysis, info, flow, reported)
         module_flow = analysis.walk_module()
         if module_flow is not None:
             for reuse in module_flow.reuses.values():
-                if id(reuse.second.call) not in reported:
+                if id(reuse.second.call) not in reported and _reported(reuse):
                     reported.add(id(reuse.second.call))
                     yield self._reuse_finding(ctx, reuse)
 
@@ -112,6 +114,25 @@ class PrngKeyReuse(Rule):
                        f"`__call__`, or fold in a per-call value "
                        f"(`jax.random.fold_in({ctx.code(key)}, step)`)")
             yield Finding(use.call, message)
+
+
+def _reported(reuse: Reuse) -> bool:
+    """Leaves out the reuses real code makes on purpose.
+
+    The same key to `permutation`/`choice`/`shuffle` twice keeps arrays aligned (`x` and `y`
+    shuffled alike); one method called on two objects with one key compares them on the same
+    draw (`layer.init(x, key=key)`, `layer2.init(x, key=key)`); a helper that consumes its key,
+    called on every iteration of a loop with one key, is usually an evaluation meant to see the
+    same draw each time (a fixed validation key)."""
+    first, second = reuse.first, reuse.second
+    if first.library and second.library and {first.how.rsplit(".", 1)[-1],
+                                              second.how.rsplit(".", 1)[-1]} <= ALIGNING:
+        return False
+    if reuse.in_loop and not (first.library and second.library):
+        return False
+    a, b = first.call.func, second.call.func
+    return not (not first.library and isinstance(a, cst.Attribute) and isinstance(b, cst.Attribute)
+                and a.attr.value == b.attr.value and not a.value.deep_equals(b.value))
 
 
 def is_test_code(filename: str) -> bool:
@@ -191,7 +212,7 @@ class _Analysis:
             return []
         consumed = self.summary(value.node)
         how = _callee(self.ctx, call)
-        return [Consumption(call, expr, how)
+        return [Consumption(call, expr, how, library=False)
                 for expr in bound_consumed(value.node, call, value.bound, consumed)]
 
     def summary(self, node: cst.FunctionDef | cst.Lambda) -> set[str]:
@@ -274,6 +295,7 @@ def _body(node: cst.FunctionDef) -> list[cst.BaseStatement]:
     body = node.body
     if isinstance(body, cst.IndentedBlock):
         return list(body.body)
+    assert isinstance(body, cst.SimpleStatementSuite)
     return [cst.SimpleStatementLine(body=list(body.body))]
 
 
@@ -290,7 +312,7 @@ def _last_name(func: cst.BaseExpression) -> str | None:
 
 
 def _enclosing_def(site: CallSite) -> str | None:
-    scope = site.scope
+    scope: Scope | None = site.scope
     while scope is not None and not isinstance(scope.node, cst.FunctionDef):
         scope = scope.parent
     return scope.node.name.value if scope is not None and isinstance(
