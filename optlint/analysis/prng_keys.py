@@ -53,6 +53,9 @@ class Reuse:
     # The statement of the first consumption, when it and the second's are two statements of one
     # block, outside any loop: the only shape a fix is offered for.
     first_statement: cst.BaseStatement | None = None
+    # For a loop reuse: the loop counts steps (`while`, `for ... in range(...)`, a `_` target)
+    # rather than going over settings (`for beta in betas`, often meant to reuse one key).
+    counting: bool = False
 
 
 # (call) -> the keys it consumes; None when it consumes nothing the analysis can tell.
@@ -136,6 +139,10 @@ class KeyFlow:
         self._loops: list[tuple[list[_State], list[_State]]] = []  # (breaks, continues)
         self._loop_depth = 0
         self._again = 0  # inside the second walk of a loop body
+        self._walking_again: list[bool] = []  # per enclosing loop: counts steps, in 2nd walk
+        # Calls whose result is thrown away (`f(key)` as a statement, `_ = f(key)`): a warm-up
+        # or a debugging call, which reuses a key without effect.
+        self.discarded: set[int] = set()
         self._block: Sequence[cst.BaseStatement] | None = None
         self._statement: cst.BaseStatement | None = None
 
@@ -222,6 +229,10 @@ class KeyFlow:
 
     def _small(self, node: cst.BaseSmallStatement, state: _State) -> _State | None:
         if isinstance(node, cst.Assign):
+            if isinstance(node.value, cst.Call) and all(
+                    isinstance(target.target, cst.Name) and target.target.value == "_"
+                    for target in node.targets):
+                self.discarded.add(id(node.value))
             self._expr(node.value, state)
             for target in node.targets:
                 self._bind_target(target.target, state)
@@ -232,6 +243,8 @@ class KeyFlow:
             self._bind_target(node.target, state)
             return state
         if isinstance(node, cst.Expr):
+            if isinstance(node.value, cst.Call):
+                self.discarded.add(id(node.value))
             self._expr(node.value, state)
             return state
         if isinstance(node, (cst.Return, cst.Raise)):
@@ -271,10 +284,13 @@ class KeyFlow:
         start: _State | None = state
         self._loop_depth += 1
         outer_again = self._again
+        counting = isinstance(node, cst.While) or _counting(node.iter, node.target)
+        self._walking_again.append(False)
         try:
             for walk in range(2):  # twice: what one iteration consumes, the next consumes again
                 assert start is not None
                 self._again = outer_again + walk
+                self._walking_again[-1] = counting and walk == 1
                 start = start.copy()
                 if isinstance(node, cst.For):
                     self._bind_target(node.target, start)
@@ -290,6 +306,7 @@ class KeyFlow:
                 if start is None:
                     break
         finally:
+            self._walking_again.pop()
             self._loop_depth -= 1
             self._again = outer_again
         after = _merge([entry, *ends])
@@ -339,9 +356,12 @@ class KeyFlow:
         start = state.copy()
         self._loop_depth += 1
         outer_again = self._again
+        counting = all(_counting(clause.iter, clause.target) for clause in _clauses(node))
+        self._walking_again.append(False)
         try:
             for walk in range(2):
                 self._again = outer_again + walk
+                self._walking_again[-1] = counting and walk == 1
                 inner = start.copy()
                 clause: cst.CompFor | None = node.for_in
                 first = True
@@ -364,6 +384,7 @@ class KeyFlow:
                         inner.consumed.pop(name)
                 start = inner
         finally:
+            self._walking_again.pop()
             self._loop_depth -= 1
             self._again = outer_again
         merged = _merge([entry, start])
@@ -394,13 +415,37 @@ class KeyFlow:
                     and where[1] != id(self._statement)):
                 statement = where[2]
             if key not in self.reuses:
-                self.reuses[key] = Reuse(before, use, in_loop, statement)
+                self.reuses[key] = Reuse(before, use, in_loop, statement,
+                                         in_loop and any(self._walking_again))
         state.consumed[name] = use
         state.maybe.discard(name)
         if self._statement is not None and self._block is not None:
             state.where[name] = (id(self._block), id(self._statement), self._statement)
         else:
             state.where.pop(name, None)
+
+
+def _counting(iterable: cst.BaseExpression, target: cst.BaseExpression) -> bool:
+    """Whether a loop counts steps: `range(...)`, `enumerate(range(...))`, or a `_` target."""
+    if isinstance(target, cst.Name) and target.value.startswith("_"):
+        return True
+    while isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name):
+        if iterable.func.value == "range":
+            return True
+        if iterable.func.value not in ("enumerate", "tqdm", "trange") or not iterable.args:
+            return iterable.func.value == "trange"
+        iterable = iterable.args[0].value
+    return False
+
+
+def _clauses(node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp
+             ) -> list[cst.CompFor]:
+    found = []
+    clause: cst.CompFor | None = node.for_in
+    while clause is not None:
+        found.append(clause)
+        clause = clause.inner_for_in
+    return found
 
 
 def _comprehension_names(node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp

@@ -58,14 +58,14 @@ class PrngKeyReuse(Rule):
                 continue
             flow = analysis.walk(info)
             for reuse in flow.reuses.values():
-                if id(reuse.second.call) not in reported and _reported(reuse):
+                if id(reuse.second.call) not in reported and _reported(reuse, flow):
                     reported.add(id(reuse.second.call))
                     yield self._reuse_finding(ctx, reuse)
             yield from self._field_findings(ctx, analysis, info, flow, reported)
         module_flow = analysis.walk_module()
         if module_flow is not None:
             for reuse in module_flow.reuses.values():
-                if id(reuse.second.call) not in reported and _reported(reuse):
+                if id(reuse.second.call) not in reported and _reported(reuse, module_flow):
                     reported.add(id(reuse.second.call))
                     yield self._reuse_finding(ctx, reuse)
 
@@ -116,15 +116,21 @@ class PrngKeyReuse(Rule):
             yield Finding(use.call, message)
 
 
-def _reported(reuse: Reuse) -> bool:
+def _reported(reuse: Reuse, flow: KeyFlow) -> bool:
     """Leaves out the reuses real code makes on purpose.
 
     The same key to `permutation`/`choice`/`shuffle` twice keeps arrays aligned (`x` and `y`
     shuffled alike); one method called on two objects with one key compares them on the same
     draw (`layer.init(x, key=key)`, `layer2.init(x, key=key)`); a helper that consumes its key,
     called on every iteration of a loop with one key, is usually an evaluation meant to see the
-    same draw each time (a fixed validation key)."""
+    same draw each time (a fixed validation key). A loop over settings (`for beta in betas`)
+    rather than steps often means to use one key for each; a call whose result is thrown away
+    (a warm-up, `_ = sample(key)`) has no effect."""
     first, second = reuse.first, reuse.second
+    if id(first.call) in flow.discarded or id(second.call) in flow.discarded:
+        return False
+    if reuse.in_loop and not reuse.counting:
+        return False
     if first.library and second.library and {first.how.rsplit(".", 1)[-1],
                                               second.how.rsplit(".", 1)[-1]} <= ALIGNING:
         return False
