@@ -24,6 +24,7 @@ from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
 from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
 from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.masked_does_not_freeze import MaskedDoesNotFreeze
+from optlint.rules.prng_key_reuse import PrngKeyReuse
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
 from optlint.rules.update_missing_arguments import UpdateMissingArguments
 from optlint.rules.zero_nans_in_multisteps import ZeroNansInMultiSteps
@@ -55,6 +56,7 @@ RULES: list[type[Rule]] = [
     SharedLayerAlias,
     MaskedDoesNotFreeze,
     DecayOnFrozen,
+    PrngKeyReuse,
 ]
 
 

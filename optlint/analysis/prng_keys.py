@@ -1,0 +1,470 @@
+"""Where a `jax.random` key is consumed, and where one key value is consumed twice.
+
+A key is consumed by a call that turns it into random bits: a `jax.random` sampler (`normal`,
+`bernoulli`, ...), `jax.random.split` itself, an `equinox.nn` layer built or called with `key=`, a
+`jax.nn.initializers` initializer, and a function of the checked file whose parameter is consumed
+on some path. `fold_in(key, data)` derives a new key and does not consume. A key passed anywhere
+else is not followed: no finding rests on it.
+
+The flow is per function body, statement by statement: each plain name holds either a fresh key or
+the call that consumed it. Assigning the name makes it fresh. `if`/`else` branches are separate
+paths (a consumption in each is no reuse; one in a branch and one after it is, on that branch's
+path); a branch that returns, raises, breaks or continues does not flow on. A loop body is walked
+twice, so that a key consumed in the body and not reassigned there is seen consumed again in the
+next iteration; comprehensions are loops. Exception handlers start from the state before `try`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from optlint.analysis.binding import argument, bind_arguments
+
+# jax.random functions that turn their key into random bits (split included: using the key again
+# after splitting it repeats bits the split outputs hold).
+SAMPLERS = frozenset({
+    "ball", "bernoulli", "beta", "binomial", "bits", "categorical", "cauchy", "chisquare",
+    "choice", "dirichlet", "double_sided_maxwell", "exponential", "f", "gamma",
+    "generalized_normal", "geometric", "gumbel", "laplace", "loggamma", "logistic", "lognormal",
+    "maxwell", "multinomial", "multivariate_normal", "normal", "orthogonal", "pareto",
+    "permutation", "poisson", "rademacher", "randint", "rayleigh", "shuffle", "split", "t",
+    "triangular", "truncated_normal", "uniform", "wald", "weibull_min",
+})
+
+
+@dataclass(frozen=True, eq=False)
+class Consumption:
+    call: cst.Call
+    key: cst.BaseExpression  # the key expression the call consumes
+    how: str  # what consumes it, for messages: "jax.random.normal", "helper"
+    library: bool = True  # a jax.random or equinox.nn call, not a function of the checked code
+
+
+@dataclass(frozen=True)
+class Reuse:
+    first: Consumption
+    second: Consumption
+    # The second consumption is the first one again, in the next iteration of a loop (or a
+    # comprehension) that never reassigns the key.
+    in_loop: bool
+    # The statement of the first consumption, when it and the second's are two statements of one
+    # block, outside any loop: the only shape a fix is offered for.
+    first_statement: cst.BaseStatement | None = None
+    # For a loop reuse: the loop counts steps (`while`, `for ... in range(...)`, a `_` target)
+    # rather than going over settings (`for beta in betas`, often meant to reuse one key).
+    counting: bool = False
+
+
+# (call) -> the keys it consumes; None when it consumes nothing the analysis can tell.
+Consumer = Callable[[cst.Call], list[Consumption]]
+
+
+@dataclass
+class _State:
+    consumed: dict[str, Consumption] = field(default_factory=dict)
+    rebound: set[str] = field(default_factory=set)  # names assigned since the function began
+    # Where each consumption happened: the block and statement (for the straight-line fix).
+    where: dict[str, tuple[int, int, cst.BaseStatement]] = field(default_factory=dict)
+    # Names consumed on some of the paths that led here only (in one branch of an `if`, in a
+    # loop that may not run): a later consumption is a reuse only on a path the analysis cannot
+    # prove runs (`if kind == "a": ...` then `if kind == "b": ...`), so it is not reported.
+    maybe: set[str] = field(default_factory=set)
+
+    def copy(self) -> _State:
+        return _State(dict(self.consumed), set(self.rebound), dict(self.where), set(self.maybe))
+
+    def bind(self, name: str) -> None:
+        self.maybe.discard(name)
+        self.consumed.pop(name, None)
+        self.where.pop(name, None)
+        self.rebound.add(name)
+
+
+def _merge(states: list[_State | None]) -> _State | None:
+    """The state after paths join: a key consumed on any of them is consumed (on that path)."""
+    live = [state for state in states if state is not None]
+    if not live:
+        return None
+    merged = live[0].copy()
+    for other in live[1:]:
+        for name, use in other.consumed.items():
+            merged.consumed.setdefault(name, use)
+        merged.rebound |= other.rebound
+        merged.maybe |= other.maybe
+    merged.maybe |= {name for name in merged.consumed
+                     if any(name not in state.consumed for state in live)}
+    # Where a consumption happened is kept only when every path agrees on it.
+    merged.where = {name: where for name, where in merged.where.items()
+                    if all(_same_place(state.where.get(name), where)
+                           and state.consumed.get(name) is merged.consumed.get(name)
+                           for state in live)}
+    return merged
+
+
+def _same_place(a: tuple[int, int, cst.BaseStatement] | None,
+                b: tuple[int, int, cst.BaseStatement] | None) -> bool:
+    return a is not None and b is not None and a[:2] == b[:2]
+
+
+def target_names(target: cst.BaseExpression | cst.CSTNode) -> Iterator[str]:
+    """The plain names an assignment target binds."""
+    if isinstance(target, cst.Name):
+        yield target.value
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            yield from target_names(element.value)
+    elif isinstance(target, cst.StarredElement):
+        yield from target_names(target.value)
+
+
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+
+
+class KeyFlow:
+    """One walk of a function body (or a module's statements), collecting reuses.
+
+    `params`: the function's parameters, to tell which of them the body consumes (before any
+    reassignment) for the summaries of helper functions. `on_consume` sees every consumption
+    with the state of its key name (for checks on attributes such as `self.key`)."""
+
+    def __init__(self, consumer: Consumer, params: Sequence[str] = ()) -> None:
+        self.consumer = consumer
+        self.params = set(params)
+        self.consumed_params: set[str] = set()
+        self.every: list[Consumption] = []
+        self.reuses: dict[tuple[int, str], Reuse] = {}
+        self._loops: list[tuple[list[_State], list[_State]]] = []  # (breaks, continues)
+        self._loop_depth = 0
+        self._again = 0  # inside the second walk of a loop body
+        self._walking_again: list[bool] = []  # per enclosing loop: counts steps, in 2nd walk
+        # Calls whose result is thrown away (`f(key)` as a statement, `_ = f(key)`): a warm-up
+        # or a debugging call, which reuses a key without effect.
+        self.discarded: set[int] = set()
+        self._block: Sequence[cst.BaseStatement] | None = None
+        self._statement: cst.BaseStatement | None = None
+
+    def run(self, body: Sequence[cst.BaseStatement]) -> None:
+        self._block_walk(body, _State())
+
+    # statements ---------------------------------------------------------------------------
+    def _block_walk(self, body: Sequence[cst.BaseStatement], state: _State | None) -> _State | None:
+        outer_block, outer_statement = self._block, self._statement
+        self._block = body
+        try:
+            for statement in body:
+                if state is None:
+                    return None
+                self._statement = statement
+                state = self._statement_walk(statement, state)
+            return state
+        finally:
+            self._block, self._statement = outer_block, outer_statement
+
+    def _suite(self, suite: cst.BaseSuite, state: _State | None) -> _State | None:
+        if isinstance(suite, cst.IndentedBlock):
+            return self._block_walk(suite.body, state)
+        assert isinstance(suite, cst.SimpleStatementSuite)
+        for small in suite.body:
+            if state is None:
+                return None
+            state = self._small(small, state)
+        return state
+
+    def _statement_walk(self, node: cst.BaseStatement, state: _State) -> _State | None:
+        if isinstance(node, cst.SimpleStatementLine):
+            current: _State | None = state
+            for small in node.body:
+                if current is None:
+                    return None
+                current = self._small(small, current)
+            return current
+        if isinstance(node, cst.If):
+            self._expr(node.test, state)
+            taken = self._suite(node.body, state.copy())
+            if node.orelse is None:
+                other: _State | None = state
+            elif isinstance(node.orelse, cst.If):
+                other = self._statement_walk(node.orelse, state.copy())
+            else:
+                other = self._suite(node.orelse.body, state.copy())
+            return _merge([taken, other])
+        if isinstance(node, (cst.For, cst.While)):
+            return self._loop(node, state)
+        if isinstance(node, cst.With):
+            for item in node.items:
+                self._expr(item.item, state)
+                if item.asname is not None:
+                    for name in target_names(item.asname.name):
+                        state.bind(name)
+            return self._suite(node.body, state)
+        if isinstance(node, cst.Try):
+            entry = state.copy()
+            after = self._suite(node.body, state)
+            if node.orelse is not None:
+                after = self._suite(node.orelse.body, after)
+            ends = [after]
+            for handler in node.handlers:
+                start = entry.copy()
+                if handler.name is not None:
+                    for name in target_names(handler.name.name):
+                        start.bind(name)
+                ends.append(self._suite(handler.body, start))
+            joined = _merge(ends)
+            if node.finalbody is not None:
+                joined = self._suite(node.finalbody.body, joined or entry.copy())
+            return joined
+        if isinstance(node, cst.Match):
+            self._expr(node.subject, state)
+            ends = [self._suite(case.body, state.copy()) for case in node.cases]
+            return _merge([*ends, state])
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            for decorator in node.decorators:
+                self._expr(decorator.decorator, state)
+            state.bind(node.name.value)
+            return state
+        return state  # anything else: nothing this analysis follows
+
+    def _small(self, node: cst.BaseSmallStatement, state: _State) -> _State | None:
+        if isinstance(node, cst.Assign):
+            if isinstance(node.value, cst.Call) and all(
+                    isinstance(target.target, cst.Name) and target.target.value == "_"
+                    for target in node.targets):
+                self.discarded.add(id(node.value))
+            self._expr(node.value, state)
+            for target in node.targets:
+                self._bind_target(target.target, state)
+            return state
+        if isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+            if node.value is not None:
+                self._expr(node.value, state)
+            self._bind_target(node.target, state)
+            return state
+        if isinstance(node, cst.Expr):
+            if isinstance(node.value, cst.Call):
+                self.discarded.add(id(node.value))
+            self._expr(node.value, state)
+            return state
+        if isinstance(node, (cst.Return, cst.Raise)):
+            value = node.value if isinstance(node, cst.Return) else node.exc
+            if value is not None:
+                self._expr(value, state)
+            return None
+        if isinstance(node, (cst.Break, cst.Continue)):
+            if self._loops:
+                breaks, continues = self._loops[-1]
+                (breaks if isinstance(node, cst.Break) else continues).append(state)
+            return None
+        if isinstance(node, cst.Del):
+            for name in target_names(node.target):
+                state.bind(name)
+            return state
+        if isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names,
+                                                                            cst.ImportStar):
+            for alias in node.names:
+                state.bind((alias.evaluated_alias or alias.evaluated_name).split(".")[0])
+        return state
+
+    def _bind_target(self, target: cst.BaseExpression, state: _State) -> None:
+        if isinstance(target, (cst.Attribute, cst.Subscript)):
+            self._expr(target, state)
+        for name in target_names(target):
+            state.bind(name)
+
+    def _loop(self, node: cst.For | cst.While, state: _State) -> _State | None:
+        if isinstance(node, cst.For):
+            self._expr(node.iter, state)
+        else:
+            self._expr(node.test, state)
+        entry = state.copy()
+        ends: list[_State | None] = []
+        breaks: list[_State] = []
+        start: _State | None = state
+        self._loop_depth += 1
+        outer_again = self._again
+        counting = isinstance(node, cst.While) or _counting(node.iter, node.target)
+        self._walking_again.append(False)
+        try:
+            for walk in range(2):  # twice: what one iteration consumes, the next consumes again
+                assert start is not None
+                self._again = outer_again + walk
+                self._walking_again[-1] = counting and walk == 1
+                start = start.copy()
+                if isinstance(node, cst.For):
+                    self._bind_target(node.target, start)
+                else:
+                    self._expr(node.test, start)
+                continues: list[_State] = []
+                self._loops.append((breaks, continues))
+                end = self._suite(node.body, start)
+                self._loops.pop()
+                ends = [end, *continues]
+                # The next iteration starts where this one ended.
+                start = _merge(ends)
+                if start is None:
+                    break
+        finally:
+            self._walking_again.pop()
+            self._loop_depth -= 1
+            self._again = outer_again
+        after = _merge([entry, *ends])
+        if node.orelse is not None:
+            after = self._suite(node.orelse.body, after)
+        return _merge([after, *breaks])
+
+    # expressions --------------------------------------------------------------------------
+    def _expr(self, node: cst.CSTNode, state: _State) -> None:
+        """Walks `node` in evaluation order: arguments before the call that receives them."""
+        if isinstance(node, cst.Lambda):
+            return  # its body runs later, when it is called
+        if isinstance(node, cst.Call):
+            self._expr(node.func, state)
+            for arg in node.args:
+                self._expr(arg.value, state)
+            for use in self.consumer(node):
+                self._consume(use, state)
+            return
+        if isinstance(node, cst.IfExp):
+            self._expr(node.test, state)
+            body, orelse = state.copy(), state.copy()
+            self._expr(node.body, body)
+            self._expr(node.orelse, orelse)
+            self._replace(state, _merge([body, orelse]))
+            return
+        if isinstance(node, cst.BooleanOperation):
+            self._expr(node.left, state)
+            right = state.copy()
+            self._expr(node.right, right)
+            self._replace(state, _merge([state, right]))
+            return
+        if isinstance(node, cst.NamedExpr):
+            self._expr(node.value, state)
+            self._bind_target(node.target, state)
+            return
+        if isinstance(node, _COMPREHENSIONS):
+            self._comprehension(node, state)
+            return
+        for child in node.children:
+            self._expr(child, state)
+
+    def _comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,
+                       state: _State) -> None:
+        entry = state.copy()
+        self._expr(node.for_in.iter, state)
+        start = state.copy()
+        self._loop_depth += 1
+        outer_again = self._again
+        counting = all(_counting(clause.iter, clause.target) for clause in _clauses(node))
+        self._walking_again.append(False)
+        try:
+            for walk in range(2):
+                self._again = outer_again + walk
+                self._walking_again[-1] = counting and walk == 1
+                inner = start.copy()
+                clause: cst.CompFor | None = node.for_in
+                first = True
+                while clause is not None:
+                    if not first:
+                        self._expr(clause.iter, inner)
+                    first = False
+                    self._bind_target(clause.target, inner)
+                    for condition in clause.ifs:
+                        self._expr(condition.test, inner)
+                    clause = clause.inner_for_in
+                if isinstance(node, cst.DictComp):
+                    self._expr(node.key, inner)
+                    self._expr(node.value, inner)
+                else:
+                    self._expr(node.elt, inner)
+                # The comprehension's own names do not leak out.
+                for name in set(inner.consumed) - set(start.consumed):
+                    if name in _comprehension_names(node):
+                        inner.consumed.pop(name)
+                start = inner
+        finally:
+            self._walking_again.pop()
+            self._loop_depth -= 1
+            self._again = outer_again
+        merged = _merge([entry, start])
+        assert merged is not None
+        self._replace(state, merged)
+
+    @staticmethod
+    def _replace(state: _State, new: _State | None) -> None:
+        if new is not None:
+            state.consumed, state.rebound, state.where = new.consumed, new.rebound, new.where
+            state.maybe = new.maybe
+
+    def _consume(self, use: Consumption, state: _State) -> None:
+        self.every.append(use)
+        if not isinstance(use.key, cst.Name):
+            return
+        name = use.key.value
+        if name in self.params and name not in state.rebound:
+            self.consumed_params.add(name)
+        before = state.consumed.get(name)
+        if before is not None and name not in state.maybe:
+            key = (id(use.call), name)
+            # Seen only when a loop body is walked again: the earlier use is the last iteration's.
+            in_loop = self._again > 0 and key not in self.reuses
+            statement = None
+            where = state.where.get(name)
+            if (self._loop_depth == 0 and where is not None and where[0] == id(self._block)
+                    and where[1] != id(self._statement)):
+                statement = where[2]
+            if key not in self.reuses:
+                self.reuses[key] = Reuse(before, use, in_loop, statement,
+                                         in_loop and any(self._walking_again))
+        state.consumed[name] = use
+        state.maybe.discard(name)
+        if self._statement is not None and self._block is not None:
+            state.where[name] = (id(self._block), id(self._statement), self._statement)
+        else:
+            state.where.pop(name, None)
+
+
+def _counting(iterable: cst.BaseExpression, target: cst.BaseExpression) -> bool:
+    """Whether a loop counts steps: `range(...)`, `enumerate(range(...))`, or a `_` target."""
+    if isinstance(target, cst.Name) and target.value.startswith("_"):
+        return True
+    while isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name):
+        if iterable.func.value == "range":
+            return True
+        if iterable.func.value not in ("enumerate", "tqdm", "trange") or not iterable.args:
+            return iterable.func.value == "trange"
+        iterable = iterable.args[0].value
+    return False
+
+
+def _clauses(node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp
+             ) -> list[cst.CompFor]:
+    found = []
+    clause: cst.CompFor | None = node.for_in
+    while clause is not None:
+        found.append(clause)
+        clause = clause.inner_for_in
+    return found
+
+
+def _comprehension_names(node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp
+                         ) -> set[str]:
+    names: set[str] = set()
+    clause: cst.CompFor | None = node.for_in
+    while clause is not None:
+        names.update(target_names(clause.target))
+        clause = clause.inner_for_in
+    return names
+
+
+def key_argument(call: cst.Call, position: int | None, keyword: str) -> cst.BaseExpression | None:
+    arg = argument(call, position, keyword)
+    return None if arg is None else arg.value
+
+
+def bound_consumed(function: cst.FunctionDef | cst.Lambda, call: cst.Call, bound: bool,
+                   consumed: set[str]) -> list[cst.BaseExpression]:
+    """The expressions `call` passes to the parameters of `function` its body consumes."""
+    return [expr for param, expr in bind_arguments(function, call, bound)
+            if param.name.value in consumed]
