@@ -24,6 +24,14 @@ class RuleContext:
     def calls(self) -> Iterator[CallSite]:
         return iter(self.index.calls)
 
+    def method_calls(self, method: str) -> Iterator[CallSite]:
+        """`x.method(...)` calls whose arguments can be read: none is `*args` / `**kwargs`."""
+        for site in self.index.calls:
+            func = site.node.func
+            if (isinstance(func, cst.Attribute) and func.attr.value == method
+                    and not any(arg.star for arg in site.node.args)):
+                yield site
+
     def value(self, expr: cst.BaseExpression, site: CallSite) -> Value:
         return self.inference.value_of(expr, site.scope, site.order)
 

@@ -55,6 +55,21 @@ def misordered_chains(ctx: RuleContext, earlier: Callable[[Step], bool],
             yield MisorderedChain(site, chain, pairs)
 
 
+def reported_chains(ctx: RuleContext, which: int, earlier: Callable[[Step], bool],
+                    later: Callable[[Step], bool],
+                    rest: Callable[[Step | None], bool] | None = None,
+                    ) -> Iterator[tuple[MisorderedChain, cst.CSTNode]]:
+    """The misordered chains with the node to report (step `which` of the pair, see
+    `flagged_node`), each node once: a step built in a helper and chained in several places is
+    one finding."""
+    reported: set[int] = set()
+    for found in misordered_chains(ctx, earlier, later, rest):
+        node = flagged_node(ctx, found, which)
+        if id(node) not in reported:
+            reported.add(id(node))
+            yield found, node
+
+
 def flagged_node(ctx: RuleContext, found: MisorderedChain, which: int) -> cst.CSTNode:
     """The call of the step to report when it is written in this file, else the chain call."""
     step = found.common(which)

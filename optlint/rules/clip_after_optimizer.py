@@ -23,7 +23,7 @@ from optlint.rules.chain_order import (
     MisorderedChain,
     display,
     flagged_node,
-    misordered_chains,
+    reported_chains,
     moved_argument,
     same_top,
 )
@@ -53,12 +53,7 @@ class ClipAfterOptimizer(Rule):
     trigger_words = ("clip",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        reported: set[int] = set()
-        for found in misordered_chains(ctx, _final, _clips):
-            node = flagged_node(ctx, found, 1)
-            if id(node) in reported:
-                continue
-            reported.add(id(node))
+        for found, node in reported_chains(ctx, 1, _final, _clips):
             optax = ctx.import_alias("optax", "optax")
             clip_name, optimizer_name = display(ctx, found, 1), display(ctx, found, 0)
             message = (f"`{clip_name}` comes after `{optimizer_name}`, which already produced the "

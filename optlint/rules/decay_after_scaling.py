@@ -25,7 +25,7 @@ from optlint.rules.chain_order import (
     MisorderedChain,
     display,
     flagged_node,
-    misordered_chains,
+    reported_chains,
     moved_argument,
     same_top,
 )
@@ -86,12 +86,7 @@ class DecayAfterScaling(Rule):
     trigger_words = ("add_decayed_weights", "additive_weight_decay")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        reported: set[int] = set()
-        for found in misordered_chains(ctx, _scaled, _decays, _harmless_after):
-            node = flagged_node(ctx, found, 1)
-            if id(node) in reported:
-                continue
-            reported.add(id(node))
+        for found, node in reported_chains(ctx, 1, _scaled, _decays, _harmless_after):
             decay, scaled = display(ctx, found, 1), display(ctx, found, 0)
             optax = ctx.import_alias("optax", "optax")
             message = (f"`{decay}` comes after `{scaled}`, which already scaled the update by "

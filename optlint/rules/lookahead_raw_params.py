@@ -40,13 +40,10 @@ class LookaheadRawParams(Rule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         version = ctx.versions.get("optax").version
-        for site in ctx.calls():
+        for site in ctx.method_calls("update"):
             call = site.node
             func = call.func
-            if not isinstance(func, cst.Attribute) or func.attr.value != "update":
-                continue
-            if any(arg.star for arg in call.args):
-                continue
+            assert isinstance(func, cst.Attribute)
             params = argument(call, 2, "params")
             if params is None:
                 continue  # no params at all: OPT007's

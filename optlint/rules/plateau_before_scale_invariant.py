@@ -20,7 +20,7 @@ from optlint.rules.chain_order import (
     MisorderedChain,
     display,
     flagged_node,
-    misordered_chains,
+    reported_chains,
     moved_argument,
     same_top,
 )
@@ -44,12 +44,7 @@ class PlateauBeforeScaleInvariant(Rule):
     trigger_words = ("reduce_on_plateau",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        reported: set[int] = set()
-        for found in misordered_chains(ctx, _plateau, _invariant):
-            node = flagged_node(ctx, found, 0)
-            if id(node) in reported:
-                continue
-            reported.add(id(node))
+        for found, node in reported_chains(ctx, 0, _plateau, _invariant):
             plateau, invariant = display(ctx, found, 0), display(ctx, found, 1)
             optax = ctx.import_alias("optax", "optax")
             message = (f"`{plateau}` comes before `{invariant}`, which is scale invariant: it "

@@ -42,13 +42,11 @@ class UpdateMissingArguments(Rule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         version = ctx.versions.get("optax").version
-        for site in ctx.calls():
+        # `update(*args)` / `**kwargs` are left out: what is passed cannot be told.
+        for site in ctx.method_calls("update"):
             call = site.node
             func = call.func
-            if not isinstance(func, cst.Attribute) or func.attr.value != "update":
-                continue
-            if any(arg.star for arg in call.args):
-                continue  # `update(*args)` / `**kwargs`: what is passed cannot be told
+            assert isinstance(func, cst.Attribute)
             optimizer = ctx.value(func.value, site)
             if not isinstance(optimizer, (TransformValue, OneOf)):
                 continue
