@@ -258,7 +258,7 @@ def _to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ct
         start, end = span(finding.node)
         fix = _to_fix(finding.fix, span, module, ctx, positions) if finding.fix else None
         diagnostics.append(Diagnostic(rule.code, rule.name, finding.message, filename, start, end,
-                                      fix))
+                                      fix, fix_title=finding.fix_title))
     return diagnostics
 
 

@@ -37,8 +37,9 @@ def quick_fixes(outcome: Outcome, uri: str, asked: types.Range,
         fix = finding.fix
         if fix is not None and finding.edits is not None:
             safe = fix.applicability == "safe"
+            title = finding.fix_title or fix.message
             actions.append(types.CodeAction(
-                title=fix.message if safe else f"{fix.message} (unsafe)",
+                title=title if safe else f"{title} (unsafe)",
                 kind=types.CodeActionKind.QuickFix, diagnostics=[finding.lsp],
                 is_preferred=safe, edit=types.WorkspaceEdit(changes=finding.edits)))
         if finding.code not in (SYNTAX_ERROR.code, UNUSED_NOQA.code):
