@@ -142,27 +142,29 @@ class NotebookFile(Source):
         return replace(diagnostic, start=start, end=end, fix=fix, cell=cell.number)
 
     def changes(self, fixed_program: str) -> dict[int | None, str]:
+        return {number: text for number, text in self._changed_cells(fixed_program).items()}
+
+    def fixed_text(self, fixed_program: str) -> str | None:
+        changed = self._changed_cells(fixed_program)
+        if not changed:
+            return None
+        return splice_sources(self.notebook.raw,
+                              {number - 1: text for number, text in changed.items()})
+
+    def diff(self, fixed_program: str) -> str:
+        old = {cell.number: cell.text for cell in self.notebook.cells}
+        pieces = []
+        for number, new in sorted(self._changed_cells(fixed_program).items()):
+            header = f"{self.name}:cell {number}"
+            pieces.append(unified_diff(old[number], new, header, header))
+        return "".join(pieces)
+
+    def _changed_cells(self, fixed_program: str) -> dict[int, str]:
         try:
             changed = fixed_cell_sources(self.notebook, fixed_program)
         except NotebookError as error:  # the fix moved a cell boundary
             raise NotebookError(f"{self.name}: {error}") from None
         return {position + 1: text for position, text in changed.items()}
-
-    def fixed_text(self, fixed_program: str) -> str | None:
-        changed = self.changes(fixed_program)
-        if not changed:
-            return None
-        return splice_sources(self.notebook.raw, {
-            number - 1: text for number, text in changed.items() if number is not None})
-
-    def diff(self, fixed_program: str) -> str:
-        old = {cell.number: cell.text for cell in self.notebook.cells}
-        pieces = []
-        for number, new in sorted((n, t) for n, t in self.changes(fixed_program).items()
-                                  if n is not None):
-            header = f"{self.name}:cell {number}"
-            pieces.append(unified_diff(old[number], new, header, header))
-        return "".join(pieces)
 
     def masked(self, line: int) -> bool:
         if self._program_lines is None:
