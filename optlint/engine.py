@@ -29,13 +29,13 @@ from optlint.config import DEFAULT_MAX_FILE_SIZE
 from optlint.context import RuleContext
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
 from optlint.edits import apply_fixes, source_lines
-from optlint.notebook import NOTEBOOK_SUFFIX, check_notebook
 from optlint.parsing import (TooDeep, Unanalysable, deep_call, parse_screened,
                              python_syntax_error, rejects_everywhere)
 from optlint.rules import RULES, SYNTAX_ERROR, UNUSED_NOQA
 from optlint.rules.base import Finding, FixPlan, Rule
 from optlint.selection import Selection
-from optlint.source import SourceError, read_source, write_fixes
+from optlint.source import SourceError
+from optlint.sources import Source, open_source
 from optlint.suppression import apply_suppressions, parse_directives
 from optlint.versions import LibraryVersions
 
@@ -70,6 +70,7 @@ class FileResult:
     internal_error: bool = False
     original: str | None = None
     fixed: str | None = None  # set when fixes changed the text
+    diff: str | None = None  # with fixes not written (--diff): what they change, as diffs
     fixes_applied: int = 0
     # For the cache: the hash of the bytes checked, and what the analysis read of other files.
     content_hash: str | None = None
@@ -209,30 +210,46 @@ class Linter:
                               internal_error=True)
 
     def _check_path(self, path: Path) -> FileResult:
-        if path.suffix == NOTEBOOK_SUFFIX:
-            return check_notebook(self, path)
-        filename = str(path)
         try:
-            source = read_source(path)
+            source = open_source(path)
         except SourceError as error:
-            return FileResult(filename, errors=[str(error)])
+            return FileResult(str(path), errors=[str(error)])
+        if source is None:  # a notebook in another language
+            return FileResult(str(path))
+        return self.check_source(source)
+
+    def check_source(self, source: Source) -> FileResult:
+        """Lint (and fix) one file's program; findings come back in the file's positions, fixes
+        as the file's new text, written back when `write` (and the source has a file)."""
         if not self.options.fix:
             self.project.start_recording()
-            result = self.lint_text(source.text, filename)
+            result = self.lint_text(source.program, source.name)
             result.content_hash = hashlib.sha256(source.data).hexdigest()
             result.dependencies = self.project.recorded()
-            return result
-        result = self.fix_text(source.text, filename)
-        if result.fixed is not None and self.options.write:
+        else:
+            result = self.fix_text(source.program, source.name)
+            if result.fixed is not None:
+                self._fix_file(source, result, result.fixed)
+        result.original = source.text
+        result.diagnostics = [source.shown(d) for d in result.diagnostics]
+        return result
+
+    def _fix_file(self, source: Source, result: FileResult, fixed_program: str) -> None:
+        try:
+            result.fixed = source.fixed_text(fixed_program)
+        except SourceError as error:  # a fix moved a notebook cell boundary
+            result.errors.append(str(error))
+            result.internal_error, result.fixed = True, None
+        if result.fixed is None:
+            result.fixes_applied = 0
+        elif not self.options.write:
+            result.diff = source.diff(fixed_program)
+        elif source.path is not None:  # standard input: the caller prints the fixed text
             try:
-                write_fixes(path, result.fixed, source.encoding, source.data)
-            except SourceError as error:
+                source.write(result.fixed)
+            except SourceError as error:  # the file changed since it was read; cannot write
                 result.errors.append(str(error))
                 result.internal_error = True
-            except OSError as error:
-                result.errors.append(f"{filename}: cannot write fixes: {error.strerror or error}")
-                result.internal_error = True
-        return result
 
 
 def _syntax_error(error: SyntaxError, filename: str) -> Diagnostic:

@@ -280,10 +280,13 @@ async def test_notebook_cells_are_checked_as_one_program(client: LanguageClient,
     (diagnostic,) = await published(client, cells[2])
     assert diagnostic.code == "OPT002" and diagnostic.range.start.line == 4  # in the cell
 
-    fix = (await actions(client, cells[2], diagnostic.range))[0]
+    fix, _, fix_all = await actions(client, cells[2], diagnostic.range)
     assert list(fix.edit.changes) == [cells[2]]
     fixed = apply(sources[2], fix.edit.changes[cells[2]])
     assert 'static_args=("mask",)' in fixed
+    assert fix_all.kind == "source.fixAll.optlint"  # the same edit, to the same cell only
+    assert list(fix_all.edit.changes) == [cells[2]]
+    assert apply(sources[2], fix_all.edit.changes[cells[2]]) == fixed
 
     client.diagnostics.pop(cells[2], None)
     client.notebook_document_did_change(types.DidChangeNotebookDocumentParams(

@@ -12,8 +12,8 @@ from pygls.workspace.position_codec import PositionCodec
 
 from optlint.diagnostics import Location
 from optlint.edits import source_lines
-from optlint.notebook import NotebookError, fixed_cell_sources
 from optlint.rules import SYNTAX_ERROR, UNUSED_NOQA
+from optlint.source import SourceError
 from optlint.server.documents import Subject, to_editor
 from optlint.server.findings import EditorFinding, Outcome
 from optlint.server.projects import Project
@@ -57,14 +57,12 @@ def fix_all(subject: Subject, project: Project, codec: PositionCodec) -> types.C
     result = project.linter.fix_text(subject.program, subject.filename)
     if result.fixed is None:
         return None
-    if subject.notebook is None:
-        new_texts = {subject.uri: result.fixed}
-    else:
-        try:
-            changed = fixed_cell_sources(subject.notebook, result.fixed)
-        except NotebookError:  # a fix that moved a cell boundary: offer nothing rather than it
-            return None
-        new_texts = {subject.cell_uris[position]: text for position, text in changed.items()}
+    try:
+        changed = subject.source.changes(result.fixed)
+    except SourceError:  # a fix that moved a notebook cell boundary: offer nothing rather than it
+        return None
+    new_texts = {subject.uri if cell is None else subject.cell_uris[cell]: text
+                 for cell, text in changed.items()}
     edits = {uri: [_replacement(subject.texts[uri], text, codec)]
              for uri, text in new_texts.items()}
     return types.CodeAction(title="optlint: fix all safely fixable problems", kind=FIX_ALL,
