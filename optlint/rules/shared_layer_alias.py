@@ -139,7 +139,8 @@ def _finding(ctx: RuleContext, node: cst.CSTNode, model: str, first: str, second
                f"`{ctx.import_alias('equinox', 'eqx')}.nn.Shared`")
     unproven = None if holds and value.is_callable else (
         f"whether {value.class_name} is a layer holding arrays could not be seen")
-    return Finding(node, message, unproven=unproven)
+    return Finding(node, message, unproven=unproven,
+                   values={"field": second, "other_field": first})
 
 
 def _holds_arrays(module: ModuleValue, depth: int = 0) -> bool | None:

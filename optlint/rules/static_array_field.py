@@ -60,7 +60,8 @@ class StaticArrayField(Rule):
                 found = _jax_array_evidence(ctx, info, field)
                 if found is not None:
                     evidence, unproven = found
-                    yield Finding(marker, _message(info, field, evidence), unproven=unproven)
+                    yield Finding(marker, _message(info, field, evidence), unproven=unproven,
+                                  values={"field": field.name})
 
 
 def _static_marker(ctx: RuleContext, field: FieldInfo) -> cst.CSTNode | None:

@@ -37,8 +37,7 @@ class UpdateMissingArguments(Rule):
     summary = "optimizer update called without the params or value= one of its parts needs"
     fix_availability = "sometimes"
     trigger_words = ("update",)
-    runtime_check = RuntimeCheck("params", anchors=("update",),
-                                 probe="update_arguments:update_as_written")
+    runtime_check = RuntimeCheck("params", probe="update_arguments:update_as_written")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         version = ctx.versions.get("optax").version
@@ -72,7 +71,7 @@ class UpdateMissingArguments(Rule):
         if fix is None:
             message += "; pass the params the updates are applied to"
         unproven = None if proven else "whether every way this optimizer is built reads params"
-        yield Finding(call, message, fix, unproven)
+        yield Finding(call, message, fix, unproven, roles={"call": call})
 
     def _check_keywords(self, ctx: RuleContext, site: CallSite, optimizer: Value,
                         version: str | None) -> Iterator[Finding]:
@@ -113,7 +112,7 @@ class UpdateMissingArguments(Rule):
             message += f"; pass the loss at the current params, e.g. `{loss}=loss`"
         unproven = None if proven else ("whether every way this optimizer is built needs "
                                         + names)
-        yield Finding(call, message, unproven=unproven)
+        yield Finding(call, message, unproven=unproven, roles={"call": call})
 
 
 def _lacking(row: Transform, given: set[str], version: str | None) -> tuple[str, ...]:
