@@ -38,10 +38,6 @@ from optlint.verify.slicing import (
 from optlint.verify.call_plan import call_variants
 from optlint.verify.transform_plan import transform_variants
 
-_OPTAX_WRAPPERS = {"chain", "named_chain", "masked", "MultiSteps", "multi_transform", "partition",
-                   "inject_hyperparams()", "gradient_transformation", "lookahead",
-                   "apply_if_finite", "flatten", "maybe_update"}
-
 
 def last_name(call: cst.Call) -> str:
     func = call.func
@@ -96,8 +92,10 @@ class Source:
         raise LookupError("no statement")
 
     def is_optax_call(self, call: cst.Call) -> bool:
-        qualified = self.imports.qualify(call.func) or ""
-        return qualified.startswith("optax") or last_name(call) in _OPTAX_WRAPPERS
+        func = call.func
+        while isinstance(func, cst.Call):  # `inject_hyperparams(adamw)(...)`
+            func = func.func
+        return (self.imports.qualify(func) or "").split(".")[0] == "optax"
 
 
 @dataclass
