@@ -24,7 +24,7 @@ class Linted:
     result: FileResult
     project: ProjectIndex
     module: cst.Module | None = None  # None when the text was not parsed (prefilter, syntax)
-    _findings: dict[int, Finding] = field(default_factory=dict)
+    _findings: dict[int, Finding] = field(default_factory=dict, init=False, repr=False)
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
