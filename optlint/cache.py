@@ -26,12 +26,12 @@ from typing import Any
 from optlint import __version__
 from optlint.analysis.project import Dependencies, ProjectIndex
 from optlint.analysis.reach import imported_modules
-from optlint.diagnostics import Diagnostic, Edit, Fix, Location
+from optlint.diagnostics import Diagnostic, Edit, Fix, Location, Role
 from optlint.engine import FileResult, LintOptions
 from optlint.source import SourceError, decode, read_bytes
 
 CACHE_FOLDER = ".optlint_cache"
-_FORMAT = 2  # bumped when an entry's layout changes
+_FORMAT = 3  # bumped when an entry's layout changes
 
 
 def cache_folder(project_root: Path, configured: Path | None) -> Path:
@@ -243,7 +243,11 @@ def _diagnostic(item: dict[str, Any], filename: str) -> Diagnostic:
         None if fix is None else Fix(fix["applicability"], fix["message"], tuple(
             Edit(Location(**e["start"]), Location(**e["end"]), e["content"])
             for e in fix["edits"])),
-        item["cell"], fix_title=item["fix_title"])
+        item["cell"],
+        tuple(Role(r["name"], r["text"], *(Location(**r[end]) if r[end] else None
+                                           for end in ("start", "end")))
+              for r in item["roles"]),
+        fix_title=item["fix_title"])
 
 
 def _write_atomically(target: Path, text: str) -> None:

@@ -33,6 +33,18 @@ class Fix:
 
 
 @dataclass(frozen=True)
+class Role:
+    """A part of what a finding is about, by its name in the finding (`call`, `mask`, `traced`,
+    `field`, ...; see `optlint.rules.base.Finding`), as plain data: its code and where it is,
+    or, for a value the analysis inferred rather than a node (a field's name), that value."""
+
+    name: str
+    text: str
+    start: Location | None = None
+    end: Location | None = None
+
+
+@dataclass(frozen=True)
 class Diagnostic:
     code: str
     name: str
@@ -43,6 +55,9 @@ class Diagnostic:
     fix: Fix | None = None
     # Set for notebooks: the 1-based cell number, `start`/`end` then count within the cell.
     cell: int | None = field(default=None, compare=False)
+    # What the finding is about, part by part (the verifier, the JSON output and editors read
+    # these rather than the message).
+    roles: tuple[Role, ...] = field(default=(), compare=False)
     # What to do about it (ruff's fix title): the fix's title, or advice where there is no fix.
     fix_title: str | None = None
 
@@ -53,6 +68,9 @@ class Diagnostic:
     @property
     def column(self) -> int:
         return self.start.column
+
+    def role(self, name: str) -> Role | None:
+        return next((role for role in self.roles if role.name == name), None)
 
     def message_with_help(self, separator: str = "; help: ") -> str:
         """The message and the fix title, for outputs that have room for one string only."""

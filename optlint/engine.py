@@ -27,8 +27,9 @@ from optlint.analysis.inference import Inference
 from optlint.analysis.project import Dependencies, ProjectIndex
 from optlint.config import DEFAULT_MAX_FILE_SIZE
 from optlint.context import RuleContext
-from optlint.diagnostics import Diagnostic, Edit, Fix, Location
+from optlint.diagnostics import Diagnostic, Edit, Fix, Location, Role
 from optlint.edits import apply_fixes, source_lines
+from optlint.linted import Linted
 from optlint.parsing import (TooDeep, Unanalysable, deep_call, parse_screened,
                              python_syntax_error, rejects_everywhere)
 from optlint.rules import RULES, SYNTAX_ERROR, UNUSED_NOQA
@@ -98,7 +99,13 @@ class Linter:
             return Path(filename).as_posix()
 
     # one pass over one text ----------------------------------------------------------------
-    def lint_text(self, text: str, filename: str) -> FileResult:
+    def analyse_text(self, text: str, filename: str) -> Linted:
+        """`lint_text`, keeping the tree and the finding behind each diagnostic."""
+        linted = Linted(text, filename, FileResult(filename), self.project)
+        linted.result = self.lint_text(text, filename, linted)
+        return linted
+
+    def lint_text(self, text: str, filename: str, linted: Linted | None = None) -> FileResult:
         result = FileResult(filename, original=text)
         if not self.may_match(text):
             return result
@@ -113,15 +120,15 @@ class Linter:
             if python_error is not None and rejects_everywhere(python_error):
                 result.diagnostics.append(_syntax_error(python_error, filename))
                 return result
-            return deep_call(self._lint_parsed, result, text, python_error)
+            return deep_call(self._lint_parsed, result, text, python_error, linted)
         except Unanalysable as error:
             result.errors.append(str(error))
         except RecursionError:
             result.errors.append(str(TooDeep(filename, "deeper than optlint's analysis reaches")))
         return result
 
-    def _lint_parsed(self, result: FileResult, text: str,
-                     python_error: SyntaxError | None) -> FileResult:
+    def _lint_parsed(self, result: FileResult, text: str, python_error: SyntaxError | None,
+                     linted: Linted | None) -> FileResult:
         filename = result.filename
         try:
             inference = self.project.analyse(text, filename)
@@ -134,13 +141,13 @@ class Linter:
                     f"{error.raw_line}:{error.raw_column + 1}")
             return result
         try:
-            return self._lint_indexed(result, inference, text, self.relative(filename))
+            return self._lint_indexed(result, inference, text, self.relative(filename), linted)
         finally:
             if not self.project.keeps(inference):
                 inference.release()
 
     def _lint_indexed(self, result: FileResult, inference: Inference, text: str,
-                      relative: str) -> FileResult:
+                      relative: str, linted: Linted | None) -> FileResult:
         filename = result.filename
         index = inference.index
         module = index.module_scope.node
@@ -159,6 +166,9 @@ class Linter:
                 result.errors.append(
                     f"{filename}: internal error in rule {rule.code} ({rule.name}): {detail}")
         diagnostics = _to_diagnostics(findings, module, ctx, filename) if findings else []
+        if linted is not None:
+            linted.record(module, [(diagnostic, finding) for diagnostic, (_, finding)
+                                   in zip(diagnostics, findings, strict=True)])
         if not self.options.respect_noqa:
             result.diagnostics = diagnostics
             return result
@@ -274,8 +284,11 @@ def _to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ct
     for rule, finding in findings:
         start, end = span(finding.node)
         fix = _to_fix(finding.fix, span, module, ctx, positions) if finding.fix else None
+        roles = tuple(Role(name, module.code_for_node(node), *span(node))
+                      for name, node in finding.roles.items()) + tuple(
+            Role(name, value) for name, value in finding.values.items())
         diagnostics.append(Diagnostic(rule.code, rule.name, finding.message, filename, start, end,
-                                      fix, fix_title=finding.fix_title))
+                                      fix, roles=roles, fix_title=finding.fix_title))
     return diagnostics
 
 

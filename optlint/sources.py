@@ -139,7 +139,10 @@ class NotebookFile(Source):
             fix = Fix(fix.applicability, fix.message, tuple(
                 Edit(cell_at(cells, edit.start)[1], cell_at(cells, edit.end)[1], edit.content)
                 for edit in fix.edits))
-        return replace(diagnostic, start=start, end=end, fix=fix, cell=cell.number)
+        roles = tuple(replace(role, start=cell_at(cells, role.start)[1], end=cell_at(cells, role.end)[1])
+                      if role.start is not None and role.end is not None else role
+                      for role in diagnostic.roles)  # as edits: within the cell each falls in
+        return replace(diagnostic, start=start, end=end, fix=fix, cell=cell.number, roles=roles)
 
     def changes(self, fixed_program: str) -> dict[int | None, str]:
         return {number: text for number, text in self._changed_cells(fixed_program).items()}

@@ -138,8 +138,8 @@ def test_slice_leaves_out_training_loop_and_main() -> None:
         if __name__ == "__main__":
             main()
         ''')
-    findings = Linter(fix_options(VerifyRequest([]))).lint_text(source, "train.py").diagnostics
-    plan = Planner(source, None, findings).plan(0, findings[0])
+    linted = Linter(fix_options(VerifyRequest([]))).analyse_text(source, "train.py")
+    plan = Planner(linted, None).plan(0, linted.diagnostics[0])
     assert plan is not None
     codes = [s["code"].strip() for s in plan.variants["original"]["statements"]]
     assert codes == ["import equinox as eqx", "import jax", "import optax",
@@ -167,10 +167,10 @@ def test_update_without_params_is_planned_as_written() -> None:
         ''')
     fixed = source.replace("(params, state, value=1.0)", "(params, state, params, value=1.0)")
     options = fix_options(VerifyRequest([]))
-    findings = [d for d in Linter(options).lint_text(source, "train.py").diagnostics
-                if d.code == "OPT007"]
+    linted = Linter(options).analyse_text(source, "train.py")
+    findings = [d for d in linted.diagnostics if d.code == "OPT007"]
     assert len(findings) == 1 and findings[0].fix is not None
-    plan = Planner(source, fixed, findings).plan(0, findings[0])
+    plan = Planner(linted, fixed).plan(0, findings[0])
     assert plan is not None and plan.probe == "update_arguments:update_as_written"
     original, repaired = plan.variants["original"]["roles"], plan.variants["fixed"]["roles"]
     assert "params" not in original and original["fixed_params"] == "params"

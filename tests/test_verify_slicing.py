@@ -34,9 +34,9 @@ def plans(root: Path, name: str, code: str = "OPT004") -> list[dict[str, Any]]:
     path = root / name
     text = path.read_text(encoding="utf-8")
     linter = Linter(fix_options(VerifyRequest([str(path)], select=[code])))
-    findings = linter.lint_text(text, str(path)).diagnostics
-    planner = Planner(text, linter.fix_text(text, str(path)).fixed, findings, str(path), root)
-    found = [planner.plan(number, d) for number, d in enumerate(findings)]
+    linted = linter.analyse_text(text, str(path))
+    planner = Planner(linted, linter.fix_text(text, str(path)).fixed, str(path), root)
+    found = [planner.plan(number, d) for number, d in enumerate(linted.diagnostics)]
     return [p.variants["original"] | {"notes": p.variants["original"].get("notes", [])}
             for p in found if p is not None]
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from optlint.diagnostics import Diagnostic, Fix
+from optlint.diagnostics import Diagnostic, Fix, Role
 
 
 def fix_to_dict(fix: Fix | None) -> dict[str, Any] | None:
@@ -35,10 +35,18 @@ def diagnostic_to_dict(diagnostic: Diagnostic) -> dict[str, Any]:
         "end_column": diagnostic.end.column,
         "fix": fix_to_dict(diagnostic.fix),
         "fix_title": diagnostic.fix_title,
+        "roles": {role.name: _role_to_dict(role) for role in diagnostic.roles},
     }
     if diagnostic.cell is not None:
         record["cell"] = diagnostic.cell
     return record
+
+
+def _role_to_dict(role: Role) -> dict[str, Any]:
+    if role.start is None or role.end is None:
+        return {"text": role.text}
+    return {"text": role.text, "line": role.start.line, "column": role.start.column,
+            "end_line": role.end.line, "end_column": role.end.column}
 
 
 def render(diagnostics: list[Diagnostic]) -> str:

@@ -36,6 +36,14 @@ class Finding:
 
     `message` says what is wrong; `fix_title` says what to do about it (ruff's `message()` and
     `fix_title()`), and is the fix's own title when the rule gives a fix and no other advice.
+
+    `roles` names the nodes the finding is about, so that the verifier (and the JSON output)
+    need not find them again or read them out of the message. The names are fixed:
+    "call": the call the finding is about, around which `optlint verify` builds (the chain,
+    `MultiSteps`, `masked`, an `init`/`update`/`apply_updates` call, the call a mask is given
+    to); "mask": the mask given to it; "traced": the parameter a JAX transformation traces;
+    "field" and "other_field": the class fields a finding names. `values` holds what the
+    analysis inferred for a role where no node says it (a field given by position: its name).
     `unproven` says what the analysis could not see when the finding rests on it (an optimizer
     whose factory is a parameter nobody passes, a field whose kind is unknown): such a finding is
     reported only under `--preview`, with that text in its message.
@@ -45,6 +53,8 @@ class Finding:
     message: str
     fix: FixPlan | None = None
     unproven: str | None = None
+    roles: dict[str, cst.CSTNode] = field(default_factory=dict)
+    values: dict[str, str] = field(default_factory=dict)
     fix_title: str | None = None
 
     def __post_init__(self) -> None:
@@ -67,17 +77,18 @@ class RuntimeCheck:
     the statement the anchor call is in, e.g. the right-hand side of an assignment, as role
     `value`; with a probe, which decides what is wrong with it), "call" (the call around the
     flagged node, run as written and as fixed) or "instance" (a call in the file constructing
-    the class the flagged node is in; see verify/call_plan.py). `anchors` are the last names of the
-    calls the finding is about (`"MultiSteps"`, `"inject_hyperparams()"` for the call of a call);
-    the innermost one around the flagged node is the anchor. `probe` ("module:function") names
-    the behavioural check in `optlint/verify/probes/<module>.py` that replaces the default
-    exercise (init, jitted updates, apply_updates); it raises `Misbehaved` for a silent hazard.
+    the class the flagged node is in; see verify/call_plan.py). The harness builds around the
+    finding's "call" role. `probe` ("module:function") names the behavioural check in
+    `optlint/verify/probes/<module>.py` that replaces the default exercise (init, jitted
+    updates, apply_updates); it raises `Misbehaved` for a silent hazard. `standin_params`: what
+    params a "transform" check makes up when the file builds none: like a stand-in model's, or
+    shaped like the finding's "mask" role (a mask that is a module tree).
     """
 
     builds: Literal["params", "transform", "function", "expression", "value", "call",
                     "instance"]
-    anchors: tuple[str, ...] = ()
     probe: str | None = None
+    standin_params: Literal["model", "mask"] = "model"
 
 
 class Rule:

@@ -52,7 +52,7 @@ class CallablePytreeMask(Rule):
     summary = "A module-shaped pytree passed to Optax as a mask or labels, which Optax calls"
     fix_availability = "always"
     # The mask is given to the call around it (masked, multi_transform, adamw(mask=...)).
-    runtime_check = RuntimeCheck("transform")
+    runtime_check = RuntimeCheck("transform", standin_params="mask")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         version = ctx.versions.get("optax").version
@@ -62,10 +62,10 @@ class CallablePytreeMask(Rule):
                     continue
                 value = ctx.value(arg.value, site)
                 if isinstance(value, ModuleValue) and value.is_callable is not False:
-                    yield self._finding(ctx, factory, arg, family, value, version)
+                    yield self._finding(ctx, site.node, factory, arg, family, value, version)
 
-    def _finding(self, ctx: RuleContext, factory: str, arg: cst.Arg, family: Family,
-                 value: ModuleValue, version: str | None) -> Finding:
+    def _finding(self, ctx: RuleContext, call: cst.Call, factory: str, arg: cst.Arg,
+                 family: Family, value: ModuleValue, version: str | None) -> Finding:
         code = ctx.code(arg.value)
         keyword = arg.keyword.value if arg.keyword is not None else family
         what = module_tree_phrase(keyword, value)
@@ -83,7 +83,8 @@ class CallablePytreeMask(Rule):
                             f"the labels; {describe}")
         fix = FixPlan("safe", f"Wrap in `{shown}`", [(arg.value, fixed)])
         unseen = None if value.is_callable else f"whether {value.class_name} defines `__call__`"
-        return Finding(arg.value, message, fix, unproven=unseen)
+        return Finding(arg.value, message, fix, unproven=unseen,
+                       roles={"call": call, "mask": arg.value})
 
 
 def _mask_arguments(ctx: RuleContext, site: CallSite) -> Iterator[tuple[str, cst.Arg, Family]]:

@@ -48,8 +48,7 @@ class ClipAfterOptimizer(Rule):
     name = "clip-after-optimizer"
     summary = "A gradient clip chained after the transformation that already produced the update"
     fix_availability = "sometimes"
-    runtime_check = RuntimeCheck("transform", anchors=("chain", "named_chain"),
-                                 probe="chain_order:clip_meets_gradients")
+    runtime_check = RuntimeCheck("transform", probe="chain_order:clip_meets_gradients")
     trigger_words = ("clip",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -60,7 +59,8 @@ class ClipAfterOptimizer(Rule):
                        f"update: it clips that update (scaled by the learning rate), not the "
                        f"gradients, so gradient spikes go through `{optimizer_name}` unclipped")
             advice = f"Clip first: `{optax}.chain({clip_name}(...), {optimizer_name}(...))`"
-            yield Finding(node, message, self._fix(ctx, found), fix_title=advice)
+            yield Finding(node, message, self._fix(ctx, found), fix_title=advice,
+                          roles={"call": found.site.node})
 
     def _fix(self, ctx: RuleContext, found: MisorderedChain) -> FixPlan | None:
         source = same_top(found, 1)

@@ -81,8 +81,7 @@ class DecayAfterScaling(Rule):
     name = "decay-after-scaling"
     summary = "add_decayed_weights chained after the learning-rate scaling: the weights grow"
     fix_availability = "sometimes"
-    runtime_check = RuntimeCheck("transform", anchors=("chain", "named_chain"),
-                                 probe="chain_order:decay_shrinks_weights")
+    runtime_check = RuntimeCheck("transform", probe="chain_order:decay_shrinks_weights")
     trigger_words = ("add_decayed_weights", "additive_weight_decay")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -96,7 +95,8 @@ class DecayAfterScaling(Rule):
             advice = (f"Decay before the learning rate (`{optax}.adamw(...)`, or `{optax}.chain("
                       f"{optax}.scale_by_adam(), {decay}(...), "
                       f"{optax}.scale_by_learning_rate(lr))`)")
-            yield Finding(node, message, self._fix(ctx, found), fix_title=advice)
+            yield Finding(node, message, self._fix(ctx, found), fix_title=advice,
+                          roles={"call": found.site.node})
 
     def _fix(self, ctx: RuleContext, found: MisorderedChain) -> FixPlan | None:
         return self._decoupled(ctx, found) or self._moved(ctx, found)

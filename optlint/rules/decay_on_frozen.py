@@ -42,10 +42,7 @@ class DecayOnFrozen(Rule):
     fix_availability = "sometimes"
     trigger_words = ("freeze", "stop_gradient", "optax")
     # The anchor is the flagged `freeze(...)`, or the decaying optimizer where it is built.
-    runtime_check = RuntimeCheck("transform", anchors=(
-        "freeze", "chain", "inject_hyperparams()", *sorted(
-            {name.rsplit(".", 1)[-1] for name in names_with(lambda row: row.adds_weight_decay)})),
-        probe="frozen_leaves:frozen_leaves_stay")
+    runtime_check = RuntimeCheck("transform", probe="frozen_leaves:frozen_leaves_stay")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         local = {id(site.node) for site in ctx.calls()}
@@ -91,7 +88,8 @@ class DecayOnFrozen(Rule):
         # Moved last, freeze would let the frozen gradients into a global-norm clipping after it.
         clipping = any(_clips(part) for part in parts[first + 1:])
         fix = _move_last(ctx, call, node) if at_freeze and not clipping else None
-        yield Finding(node, message, fix, unproven=unproven,
+        # The harness builds the optimizer around the freeze (its mask says what is frozen).
+        yield Finding(node, message, fix, unproven=unproven, roles={"call": node},
                       fix_title="Put `freeze` last in the chain (its True means frozen)")
 
     # ---- stop_gradient buffers --------------------------------------------------------------
@@ -127,7 +125,8 @@ class DecayOnFrozen(Rule):
                    f"buffer): its gradient is zero, but the decay shrinks it by a factor "
                    f"(1 - learning_rate * weight_decay) every step ({numbers})")
         unproven = None if adds_decay(decay) is True else "whether the decay rate is not 0"
-        yield Finding(node, message, None, unproven=unproven,
+        roles: dict[str, cst.CSTNode] = {"call": decay.call} if at_decay and decay.call is not None else {}
+        yield Finding(node, message, None, unproven=unproven, roles=roles,
                       fix_title="Give the decay a `mask` that is False there")
 
 

@@ -116,7 +116,7 @@ def _finding(ctx: RuleContext, call: cst.Call, transform: str,
                "the first positional argument and raises TypeError (\"must have their first "
                "argument passed by position, not keyword\")")
     if passed is None or param is None:
-        return Finding(call, message)
+        return Finding(call, message, roles={"call": call})
     name = param.name.value
     before = call.args[:call.args.index(passed)]
     # Moving the argument first changes the order its expression is evaluated in; that is
@@ -124,7 +124,7 @@ def _finding(ctx: RuleContext, call: cst.Call, transform: str,
     safe = all(isinstance(arg.value, _SAFE_TO_REORDER) for arg in before)
     fix = FixPlan("safe" if safe else "unsafe", f"Pass `{name}` by position",
                   [(call, ctx.code(_moved_first(call, passed)))])
-    return Finding(call, message, fix)
+    return Finding(call, message, fix, roles={"call": call})
 
 
 def _moved_first(call: cst.Call, passed: cst.Arg) -> cst.Call:

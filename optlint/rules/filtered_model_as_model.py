@@ -31,8 +31,7 @@ class FilteredModelAsModel(Rule):
                "non-array fields are None")
     fix_availability = "sometimes"
     # The rebuilt expression is evaluated; the probe reports the fields it holds None in.
-    runtime_check = RuntimeCheck("value", anchors=("tree_map", "map", "tree_at"),
-                                 probe="filtered_fields:no_missing_fields")
+    runtime_check = RuntimeCheck("value", probe="filtered_fields:no_missing_fields")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         reported: set[int] = set()
@@ -76,7 +75,8 @@ class FilteredModelAsModel(Rule):
                           [("equinox", eqx)])
         unseen = None if model.leaves.non_array else "which of the module's fields are not arrays"
         return Finding(anchor, message, fix, unproven=unseen,
-                       fix_title=f"Recombine with `{eqx}.combine(..., {source or 'model'})`")
+                       fix_title=f"Recombine with `{eqx}.combine(..., {source or 'model'})`",
+                       roles={"call": rebuilt} if rebuilt is not None else {})
 
 
 def _harm(model: ModuleValue) -> str:

@@ -35,8 +35,7 @@ class InjectHyperparamsCallable(Rule):
     name = "inject-hyperparams-callable"
     summary = "optax.inject_hyperparams given a callable that is not a schedule, or a traced static"
     fix_availability = "sometimes"
-    runtime_check = RuntimeCheck("transform", anchors=("inject_hyperparams()",),
-                                 probe="weight_decay_mask:decay_follows_mask")
+    runtime_check = RuntimeCheck("transform", probe="weight_decay_mask:decay_follows_mask")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for site in ctx.calls():
@@ -86,7 +85,7 @@ class InjectHyperparamsCallable(Rule):
             advice += (" and pass the mask as `lambda _: ...` (optax < 0.2.4 still calls a static "
                        f"module-shaped mask; {ctx.versions.describe('optax')})")
         fix = _static_args_fix(ctx, site.node, factory, names, wrap if wrap_needed else [])
-        return Finding(site.node, message, fix, fix_title=advice)
+        return Finding(site.node, message, fix, fix_title=advice, roles={"call": site.node})
 
     # arguments the inner optimizer needs as Python values ---------------------------------
     def _required_statics(self, ctx: RuleContext, call: cst.Call,
@@ -102,8 +101,11 @@ class InjectHyperparamsCallable(Rule):
         merged = (*(factory.static_args or ()), *missing)
         message = (f"inject_hyperparams traces {_quoted(missing)} of {optimizer}, which uses them "
                    f"as Python values: under jax.jit the update raises TracerBoolConversionError")
+        # The optimizer is the factory's call, where the file makes it right away.
+        built = next((site.node for site in ctx.calls() if site.node.func is call), None)
         return Finding(call, message, _static_args_fix(ctx, call, factory, missing, []),
-                       fix_title=f"Add static_args={_tuple_code(merged)}")
+                       fix_title=f"Add static_args={_tuple_code(merged)}",
+                       roles={"call": built} if built is not None else {})
 
 
 def _builds_factory(ctx: RuleContext, site: CallSite, callee: Value) -> bool:

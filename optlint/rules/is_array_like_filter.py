@@ -36,7 +36,7 @@ class IsArrayLikeFilter(Rule):
     fix_availability = "always"
     # The default params exercise trains with gradients of the arrays only (None at the Python
     # scalars, as eqx.filter_grad gives): the original raises in `update`, the fix runs.
-    runtime_check = RuntimeCheck("params", anchors=("init", "update"))
+    runtime_check = RuntimeCheck("params")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         optax_version = ctx.versions.get("optax").version
@@ -76,8 +76,10 @@ class IsArrayLikeFilter(Rule):
             if harmful is False:
                 continue
             reported.add(id(params.made_by))
-            yield self._finding(ctx, spec, params.made_by, model, optimizer, method,
-                                harmful is True)
+            finding = self._finding(ctx, spec, params.made_by, model, optimizer, method,
+                                    harmful is True)
+            finding.roles["call"] = call
+            yield finding
 
     def _finding(self, ctx: RuleContext, spec: cst.BaseExpression, made_by: cst.Call,
                  model: ModuleValue, optimizer: Value, method: str, proven: bool) -> Finding:

@@ -62,15 +62,22 @@ class JaxTransformOnEquinoxModel(Rule):
         unportable = [arg for arg in site.keywords
                       if arg.keyword is None or arg.keyword.value not in portable]
         node: cst.CSTNode = site.reference if site.reference is not None else site.function
+        traced = next(p.name for p in _all_params(site.function) if p.name.value == param)
+        roles: dict[str, cst.CSTNode] = {"traced": traced}
         if unportable or site.reference is None:
             names = "/".join(f"`{arg.keyword.value}`" if arg.keyword else "`**`" for arg in unportable)
             advice += (", which makes non-array leaves static by itself" if kind == "jit" else
                        ", which differentiates the first argument")
             advice += f" ({names} has no one-to-one counterpart)" if names else ""
-            return Finding(node, message, fix_title=advice)
+            return Finding(node, message, fix_title=advice, roles=roles)
         fix = FixPlan("safe", advice, [(site.reference, counterpart)],
                       [("equinox", eqx)])
-        return Finding(node, message, fix)
+        return Finding(node, message, fix, roles=roles)
+
+
+def _all_params(function: cst.FunctionDef | cst.Lambda) -> list[cst.Param]:
+    params = function.params
+    return [*params.posonly_params, *params.params, *params.kwonly_params]
 
 
 def _traced_params(site: TransformSite) -> list[str] | None:

@@ -43,8 +43,7 @@ class LinesearchEquinoxModule(Rule):
     name = "linesearch-equinox-module"
     summary = "optax.lbfgs or a line search given an Equinox module, or updated without value_fn"
     fix_availability = "sometimes"
-    runtime_check = RuntimeCheck("params", anchors=("init", "update", "apply_updates"),
-                                 probe="line_search:updates_with_line_search")
+    runtime_check = RuntimeCheck("params", probe="line_search:updates_with_line_search")
     trigger_words = ("lbfgs", "linesearch", "jaxopt")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -76,7 +75,7 @@ class LinesearchEquinoxModule(Rule):
         advice = (f"Pass `{eqx}.filter(..., {eqx}.is_array)` (and let `value_fn` rebuild the "
                   f"model with `{eqx}.combine(params, static)`)")
         yield Finding(params.value, message, _filter_fix(ctx, params.value), _unseen(module),
-                      fix_title=advice)
+                      fix_title=advice, roles={"call": site.node})
 
     def _check_jaxopt_run(self, ctx: RuleContext, site: CallSite) -> Iterator[Finding]:
         func = site.node.func
@@ -109,15 +108,17 @@ class LinesearchEquinoxModule(Rule):
                        f"as params, which {leaves_phrase(module)}: {_harm(part, module, 'update')}")
             if takes_module is None:
                 yield Finding(params.value, message, _filter_fix(ctx, params.value),
-                              _unseen(module), fix_title=f"Pass `{eqx}.filter(..., {eqx}.is_array)`")
+                              _unseen(module), fix_title=f"Pass `{eqx}.filter(..., {eqx}.is_array)`",
+                              roles={"call": call})
             else:
                 # Filtering alone would hand `value_fn` the filtered params: no automatic fix.
                 yield Finding(params.value, message, unproven=_unseen(module),
-                              fix_title=_combine_advice(eqx, value_fn))
+                              fix_title=_combine_advice(eqx, value_fn), roles={"call": call})
                 takes_module = None  # said once, here
         missing = [name for name in _LINESEARCH_ARGUMENTS if argument(call, None, name) is None]
         if missing and runs_linesearch(part) and not any(arg.star == "**" for arg in call.args):
-            yield Finding(call, _missing_message(part, missing), fix_title=_missing_advice(missing))
+            yield Finding(call, _missing_message(part, missing), fix_title=_missing_advice(missing),
+                          roles={"call": call})
         # Whatever the params: filtered ones have None where the functions were, and the whole
         # module breaks the line search's own arithmetic.
         if value_fn is not None and takes_module is not None:
@@ -125,7 +126,7 @@ class LinesearchEquinoxModule(Rule):
                 f"`value_fn` takes Equinox module {takes_module.class_name}, which "
                 f"{leaves_phrase(takes_module)}, but the line search calls it with `update`'s "
                 f"params, which must be filtered (those leaves are None there): it raises TypeError"),
-                fix_title=_combine_advice(eqx, value_fn))
+                fix_title=_combine_advice(eqx, value_fn), roles={"call": call})
 
 
 def _value_fn_module(ctx: RuleContext, site: CallSite, value_fn: cst.Arg,

@@ -35,8 +35,7 @@ class LookaheadRawParams(Rule):
     summary = "optax.lookahead's update given plain params instead of optax.LookaheadParams"
     fix_availability = "none"
     trigger_words = ("lookahead",)
-    runtime_check = RuntimeCheck("params", anchors=("update",),
-                                 probe="update_arguments:update_as_written")
+    runtime_check = RuntimeCheck("params", probe="update_arguments:update_as_written")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         version = ctx.versions.get("optax").version
@@ -63,7 +62,7 @@ class LookaheadRawParams(Rule):
                 f"raises AttributeError (no attribute 'fast') on the first call"), fix_title=(
                 f"Build the params once with `{optax}.LookaheadParams.init_synced(params)`, train "
                 f"that object (gradients at `params.fast`, `{optax}.apply_updates` on the whole "
-                f"of it) and evaluate `params.slow`"))
+                f"of it) and evaluate `params.slow`"), roles={"call": call})
 
 
 def _plain(value: Value) -> str | None:

@@ -62,9 +62,7 @@ class LowPrecisionHyperparams(Rule):
                "b2=0.999 is stored as 1.0")
     fix_availability = "sometimes"
     trigger_words = ("inject_hyperparams", "inject_stateful_hyperparams")
-    runtime_check = RuntimeCheck("transform", anchors=("inject_hyperparams",
-                                                       "inject_stateful_hyperparams"),
-                                 probe="optimizer_states:hyperparams_keep_precision")
+    runtime_check = RuntimeCheck("transform", probe="optimizer_states:hyperparams_keep_precision")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         reported: set[int] = set()
@@ -122,7 +120,7 @@ class LowPrecisionHyperparams(Rule):
                       [(factory.call, _with_keyword(ctx, factory.call, "hyperparam_dtype",
                                                     f"{jnp}.float32"))],
                       [("jax.numpy", jnp)])
-        return Finding(factory.call, message, fix)
+        return Finding(factory.call, message, fix, roles={"call": factory.call})
 
 
 def _changed(call: cst.Call, factory: InjectFactory,

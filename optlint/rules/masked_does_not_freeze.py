@@ -52,8 +52,7 @@ class MaskedDoesNotFreeze(Rule):
     summary = "optax.masked(opt, mask) as the whole optimizer: masked-out leaves move by +gradient"
     fix_availability = "sometimes"
     trigger_words = ("masked", "optax")
-    runtime_check = RuntimeCheck("transform", anchors=("masked", "inject_hyperparams()"),
-                                 probe="frozen_leaves:masked_out_leaves_stay")
+    runtime_check = RuntimeCheck("transform", probe="frozen_leaves:masked_out_leaves_stay")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         sites = {id(site.node): site for site in ctx.calls()}
@@ -107,7 +106,8 @@ class MaskedDoesNotFreeze(Rule):
         if local and mask is not None and kind != "unknown" and isinstance(node, cst.Call) and (
                 ctx.qualify(node.func) == "optax.masked"):
             fix = _fix(ctx, node, mask, kind, optax)
-        return Finding(node, message, fix, unproven=unproven, fix_title=advice)
+        roles: dict[str, cst.CSTNode] = {"call": masked.call} if local and masked.call is not None else {}
+        return Finding(node, message, fix, unproven=unproven, fix_title=advice, roles=roles)
 
 
 def _whole_optimizer_use(ctx: RuleContext, call: cst.Call) -> cst.BaseExpression | None:

@@ -39,8 +39,7 @@ class PlateauBeforeScaleInvariant(Rule):
     name = "plateau-before-scale-invariant"
     summary = "reduce_on_plateau chained before a scale-invariant optimizer, which undoes it"
     fix_availability = "sometimes"
-    runtime_check = RuntimeCheck("transform", anchors=("chain", "named_chain"),
-                                 probe="chain_order:plateau_reduces_step")
+    runtime_check = RuntimeCheck("transform", probe="chain_order:plateau_reduces_step")
     trigger_words = ("reduce_on_plateau",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -54,7 +53,8 @@ class PlateauBeforeScaleInvariant(Rule):
                        f"4,000 steps later, after adam it stays 10x smaller)")
             advice = (f"Put it after the optimizer: "
                       f"`{optax}.chain({invariant}(...), {plateau}(...))`")
-            yield Finding(node, message, self._fix(ctx, found), fix_title=advice)
+            yield Finding(node, message, self._fix(ctx, found), fix_title=advice,
+                          roles={"call": found.site.node})
 
     def _fix(self, ctx: RuleContext, found: MisorderedChain) -> FixPlan | None:
         source = same_top(found, 0)

@@ -139,7 +139,8 @@ def _finding(ctx: RuleContext, node: cst.CSTNode, model: str, first: str, second
         f"whether {value.class_name} is a layer holding arrays could not be seen")
     return Finding(node, message, unproven=unproven, fix_title=(
         "Store it once and use it in both places, or tie it with "
-        f"`{ctx.import_alias('equinox', 'eqx')}.nn.Shared`"))
+        f"`{ctx.import_alias('equinox', 'eqx')}.nn.Shared`"),
+        values={"field": second, "other_field": first})
 
 
 def _holds_arrays(module: ModuleValue, depth: int = 0) -> bool | None:

@@ -61,7 +61,7 @@ class StaticArrayField(Rule):
                 if found is not None:
                     evidence, unproven = found
                     yield Finding(marker, _message(info, field, evidence), unproven=unproven,
-                                  fix_title=_ADVICE)
+                                  fix_title=_ADVICE, values={"field": field.name})
 
 
 def _static_marker(ctx: RuleContext, field: FieldInfo) -> cst.CSTNode | None:

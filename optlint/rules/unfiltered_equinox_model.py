@@ -38,7 +38,7 @@ class UnfilteredEquinoxModel(Rule):
     name = "unfiltered-equinox-model"
     summary = "Optax init/update/apply_updates given an Equinox module with non-array leaves"
     fix_availability = "always"
-    runtime_check = RuntimeCheck("params", anchors=("init", "update", "apply_updates"))
+    runtime_check = RuntimeCheck("params")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         optax_version = ctx.versions.get("optax").version
@@ -75,11 +75,13 @@ class UnfilteredEquinoxModel(Rule):
             else:
                 harmful = rejects_non_array_params(optimizer, optax_version)
             if harmful is not False:
-                yield self._params_finding(ctx, method, params_arg.value, module, optimizer,
+                yield self._params_finding(ctx, call, params_arg.value, module, optimizer,
                                            harmful is True)
 
-    def _params_finding(self, ctx: RuleContext, method: str, node: cst.BaseExpression,
+    def _params_finding(self, ctx: RuleContext, call: cst.Call, node: cst.BaseExpression,
                         module: ModuleValue, optimizer: Value, proven: bool) -> Finding:
+        assert isinstance(call.func, cst.Attribute)
+        method = call.func.attr.value
         eqx = ctx.import_alias("equinox", "eqx")
         what = _optimizer_phrase(optimizer)
         if method == "init":
@@ -108,7 +110,7 @@ class UnfilteredEquinoxModel(Rule):
         fix = FixPlan("safe", f"Filter with `{eqx}.filter(..., {eqx}.is_array)`",
                       [(node, filtered)], [("equinox", eqx)])
         unseen = _unseen(module, optimizer, method, proven)
-        return Finding(node, message, fix, unproven=unseen)
+        return Finding(node, message, fix, unproven=unseen, roles={"call": call})
 
     def _apply_updates_finding(self, ctx: RuleContext, call: cst.Call,
                                module: ModuleValue) -> Finding:
@@ -118,7 +120,7 @@ class UnfilteredEquinoxModel(Rule):
         fix = FixPlan("safe", f"Use `{eqx}.apply_updates`", [(call.func, f"{eqx}.apply_updates")],
                       [("equinox", eqx)])
         unseen = None if proven_leaves(module) else "which of its leaves are not arrays"
-        return Finding(call, message, fix, unproven=unseen)
+        return Finding(call, message, fix, unproven=unseen, roles={"call": call})
 
 
 def _may_be_optax(value: object) -> bool:

@@ -37,8 +37,7 @@ class UpdateMissingArguments(Rule):
     summary = "optimizer update called without the params or value= one of its parts needs"
     fix_availability = "sometimes"
     trigger_words = ("update",)
-    runtime_check = RuntimeCheck("params", anchors=("update",),
-                                 probe="update_arguments:update_as_written")
+    runtime_check = RuntimeCheck("params", probe="update_arguments:update_as_written")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         version = ctx.versions.get("optax").version
@@ -71,7 +70,7 @@ class UpdateMissingArguments(Rule):
         fix = _params_fix(ctx, site, given)
         advice = "Pass the params the updates are applied to" if fix is None else None
         unproven = None if proven else "whether every way this optimizer is built reads params"
-        yield Finding(call, message, fix, unproven, fix_title=advice)
+        yield Finding(call, message, fix, unproven, fix_title=advice, roles={"call": call})
 
     def _check_keywords(self, ctx: RuleContext, site: CallSite, optimizer: Value,
                         version: str | None) -> Iterator[Finding]:
@@ -111,7 +110,7 @@ class UpdateMissingArguments(Rule):
         advice = f"Pass the loss at the current params, e.g. `{loss}=loss`" if loss else None
         unproven = None if proven else ("whether every way this optimizer is built needs "
                                         + names)
-        yield Finding(call, message, unproven=unproven, fix_title=advice)
+        yield Finding(call, message, unproven=unproven, fix_title=advice, roles={"call": call})
 
 
 def _lacking(row: Transform, given: set[str], version: str | None) -> tuple[str, ...]:

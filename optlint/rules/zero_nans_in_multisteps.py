@@ -43,8 +43,7 @@ class ZeroNansInMultiSteps(Rule):
     name = "zero-nans-in-multisteps"
     summary = "optax.zero_nans() inside the optimizer wrapped by optax.MultiSteps"
     fix_availability = "sometimes"
-    runtime_check = RuntimeCheck("transform", anchors=("MultiSteps",),
-                                 probe="nan_micro_batch:nan_gradient_recovers")
+    runtime_check = RuntimeCheck("transform", probe="nan_micro_batch:nan_gradient_recovers")
     trigger_words = ("zero_nans",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -73,7 +72,7 @@ class ZeroNansInMultiSteps(Rule):
                    f"{harm}")
         flagged = _wrapping_call(ctx, site.node) or site.node
         fix = self._fix(ctx, site.node, flagged, inner, optax, zero_nans)
-        return Finding(flagged, message, fix,
+        return Finding(flagged, message, fix, roles={"call": site.node},
                        fix_title=f"Zero NaNs before accumulating: `{shape}`")
 
     def _fix(self, ctx: RuleContext, multisteps: cst.Call, flagged: cst.Call,

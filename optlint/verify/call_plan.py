@@ -1,12 +1,12 @@
 """Harness plans for findings about one call: the call as written ("call"), or a construction of
 the model class the finding is in ("instance").
 
-"call": the innermost call around the flagged node (or the innermost one whose last name is among
-the check's `anchors`), sliced from the file and run as written and as fixed. "instance": a call
-in the file that constructs the class around the flagged node (a field's declaration, an
-assignment in `__init__`); when the flagged node is in no class, the call around it (`Pair(layer,
-layer)`). Either way the role `call` is a function of no argument that makes the call, and the
-probe gets the finding's message (`values["probe"]["message"]`) to read what it names.
+"call": the finding's "call" role (else the innermost call around the flagged node), sliced from
+the file and run as written and as fixed. "instance": a call in the file that constructs the
+class around the flagged node (a field's declaration, an assignment in `__init__`); when the
+flagged node is in no class, the call around it (`Pair(layer, layer)`). Either way the role
+`call` is a function of no argument that makes the call, and the probe gets the names of the
+fields the finding is about (its "field" and "other_field" roles) as `values["probe"]["fields"]`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from optlint.diagnostics import Diagnostic
-from optlint.rules.base import RuntimeCheck
+from optlint.rules.base import Finding, RuntimeCheck
 from optlint.verify.slicing import calls_in, key_of, slice_for
 from optlint.verify.transform_plan import scope_layers
 
@@ -25,36 +25,37 @@ if TYPE_CHECKING:
 
 
 def call_variants(original: Source, fixed: Source | None, diagnostic: Diagnostic,
-                  check: RuntimeCheck) -> dict[str, dict[str, Any]]:
-    node = original.node_at(diagnostic)
-    call = _the_call(original, node, check) if node is not None else None
+                  finding: Finding, check: RuntimeCheck) -> dict[str, dict[str, Any]]:
+    call = _the_call(original, finding, check)
     if call is None:
         what = "a construction of the class" if check.builds == "instance" else "the call"
         return {"original": {"unbuildable": f"{what} could not be found in this file"}}
     statement = original.statement_of(call)
     ordinal = calls_in(statement).index(call)
-    variants = {"original": _variant(original, call, diagnostic)}
+    probe = {"fields": [finding.values[name] for name in ("field", "other_field")
+                        if name in finding.values]}
+    variants = {"original": _variant(original, call, probe)}
     if fixed is not None and diagnostic.fix is not None:
         number = original.number[id(statement)]
         again = None
         if number < len(fixed.statements):
             calls = calls_in(fixed.statements[number])
             again = calls[ordinal] if ordinal < len(calls) else None
-        variants["fixed"] = (_variant(fixed, again, diagnostic) if again is not None
+        variants["fixed"] = (_variant(fixed, again, probe) if again is not None
                              else {"unbuildable": "the fixed source has no matching call"})
     return variants
 
 
-def _the_call(source: Source, node: cst.CSTNode, check: RuntimeCheck) -> cst.Call | None:
-    chain = [node, *source.ancestors(node)]
+def _the_call(source: Source, finding: Finding, check: RuntimeCheck) -> cst.Call | None:
+    chain = [finding.node, *source.ancestors(finding.node)]
     if check.builds == "instance":
         owner = next((a for a in chain if isinstance(a, cst.ClassDef)), None)
         if owner is not None:
             return _construction(source, owner)
-    calls = [c for c in chain if isinstance(c, cst.Call)]
-    if check.anchors:
-        return next((c for c in calls if _last_name(c) in check.anchors), None)
-    return calls[0] if calls else None
+    named = finding.roles.get("call")
+    if isinstance(named, cst.Call):
+        return named
+    return next((c for c in chain if isinstance(c, cst.Call)), None)
 
 
 def _construction(source: Source, owner: cst.ClassDef) -> cst.Call | None:
@@ -68,14 +69,7 @@ def _construction(source: Source, owner: cst.ClassDef) -> cst.Call | None:
     return found[0] if found else None
 
 
-def _last_name(call: cst.Call) -> str:
-    func = call.func
-    if isinstance(func, cst.Attribute):
-        return func.attr.value
-    return func.value if isinstance(func, cst.Name) else ""
-
-
-def _variant(source: Source, call: cst.Call, diagnostic: Diagnostic) -> dict[str, Any]:
+def _variant(source: Source, call: cst.Call, probe: dict[str, Any]) -> dict[str, Any]:
     code = source.code(call)
     expression = cst.parse_expression(f"lambda: {code}")
     sliced = slice_for([expression], scope_layers(source, call))
@@ -86,4 +80,4 @@ def _variant(source: Source, call: cst.Call, diagnostic: Diagnostic) -> dict[str
                             "head": s.code.strip().splitlines()[0] if s.code.strip() else "",
                             "finding": False} for s in sliced.statements],
             "bindings": sliced.bindings, "roles": {"call": f"lambda: {code}"},
-            "model_names": [], "probe": {"message": diagnostic.message}, "notes": notes}
+            "model_names": [], "probe": probe, "notes": notes}

@@ -79,12 +79,11 @@ def verify_files(files: list[Path], options: LintOptions, run: RunSettings) -> l
             continue
         if source is None:
             continue  # a notebook in another language
-        findings = linter.lint_text(source.program, str(path)).diagnostics
-        if not findings:
+        linted = linter.analyse_text(source.program, str(path))
+        if not linted.diagnostics:
             continue
         fixed = linter.fix_text(source.program, str(path)).fixed
-        found = verify_source(str(path), source.program, fixed, findings, run,
-                              options.project_root)
+        found = verify_source(linted, fixed, run, options.project_root)
         verdicts.extend(replace(v, diagnostic=source.shown(v.diagnostic)) for v in found)
     return verdicts
 

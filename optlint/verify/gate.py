@@ -75,12 +75,11 @@ def _write(source: Source, result: FileResult, write: bool) -> None:
 def _fix_program(path: Path, source: Source, linter: Linter, everything: Linter,
                  run: RunSettings) -> FileResult:
     filename, text = str(path), source.program
-    findings = linter.lint_text(text, filename).diagnostics
-    if not any(d.fix for d in findings):
+    linted = linter.analyse_text(text, filename)
+    if not any(d.fix for d in linted.diagnostics):
         return linter.lint_text(text, filename)
     try:
-        verdicts = verify_source(filename, text, everything.fix_text(text, filename).fixed,
-                                 findings, run)
+        verdicts = verify_source(linted, everything.fix_text(text, filename).fixed, run)
     except VerifyError as error:  # nothing verified: nothing fixed
         result = linter.lint_text(text, filename)
         result.errors.append(f"{filename}: cannot verify, no fixes applied: {error}")

@@ -84,9 +84,10 @@ class ParameterValue:
 
 
 def candidates(function: cst.FunctionDef, module: cst.Module, filename: str | None,
-               root: Path | None) -> dict[str, list[ParameterValue]]:
+               project: ProjectIndex | None) -> dict[str, list[ParameterValue]]:
     """Per parameter, its candidate values in order of preference: the default alone when it has
-    one, else every buildable argument given at a call site (this file first)."""
+    one, else every buildable argument given at a call site (this file first; the other files
+    of `project`, when given)."""
     found: dict[str, list[ParameterValue]] = {}
     parameters = _parameters(function)
     for parameter in parameters:
@@ -101,8 +102,8 @@ def candidates(function: cst.FunctionDef, module: cst.Module, filename: str | No
     called = function.name.value
     own = Path(filename).resolve() if filename is not None else None
     sites = [("the call on line {}", module, _same_file_calls(module, called), own)]
-    if filename is not None and root is not None:
-        sites.extend(_other_file_calls(Path(filename).resolve(), root.resolve(), called))
+    if filename is not None and project is not None:
+        sites.extend(_other_file_calls(Path(filename).resolve(), project, called))
     callee = Path(filename).resolve() if filename is not None else None
     for label, caller, calls, caller_path in sites:
         bindings = _module_bindings(caller)
@@ -111,7 +112,7 @@ def candidates(function: cst.FunctionDef, module: cst.Module, filename: str | No
                 expression = argument_for(call, function, name)
                 if expression is None or (name in found and found[name][0].origin == "default"):
                     continue
-                built = _buildable(expression, bindings, caller, caller_path, callee, root)
+                built = _buildable(expression, bindings, caller, caller_path, callee, project)
                 if built is not None:
                     origin = label.format(_line_of(caller, call))
                     found.setdefault(name, []).append(
@@ -127,7 +128,7 @@ _LIBRARY_CONFIGS = {"dict": (), "types.SimpleNamespace": ("import types",),
 
 def _buildable(expression: cst.BaseExpression, bindings: dict[str, cst.BaseExpression],
                caller: cst.Module, caller_path: Path | None, callee: Path | None,
-               root: Path | None) -> tuple[str, tuple[str, ...]] | None:
+               project: ProjectIndex | None) -> tuple[str, tuple[str, ...]] | None:
     """The argument as code the harness can run, and the imports it needs: a literal (names of
     literals inlined), or a config object built from literals: `dict(...)`, `ConfigDict(...)`,
     or a class of the project (a dataclass, a NamedTuple, an `eqx.Module`, a plain class) that
@@ -153,10 +154,10 @@ def _buildable(expression: cst.BaseExpression, bindings: dict[str, cst.BaseExpre
         same = caller_path is None or caller_path == callee
         defined = inlined.func.value in index.classes
         return (code, ()) if same and defined else None
-    if qualified is None or root is None or caller_path is None:
+    if qualified is None or project is None or caller_path is None:
         return None
     module, _, name = qualified.rpartition(".")
-    files = ProjectIndex(root).candidate_files(module, str(caller_path))
+    files = project.candidate_files(module, str(caller_path))
     if not module or not files or any(f.resolve() in (caller_path, callee) for f in files):
         return None
     local = isinstance(inlined.func, cst.Name) and inlined.func.value == name
@@ -246,11 +247,11 @@ def _same_file_calls(module: cst.Module, name: str) -> list[cst.Call]:
             if isinstance(call.func, cst.Name) and call.func.value == name]
 
 
-def _other_file_calls(callee: Path, root: Path, name: str
+def _other_file_calls(callee: Path, project: ProjectIndex, name: str
                       ) -> Iterator[tuple[str, cst.Module, list[cst.Call], Path]]:
     """Calls of `name` in the project's other files, through an import that resolves to
     `callee`: `from trainer.optim import make_optimizer`, `import trainer.optim as o`."""
-    project = ProjectIndex(root)
+    root = project.root
     for path in _project_files(root):
         if path == callee:
             continue

@@ -1,9 +1,10 @@
 """From a finding to what the harness must build: per variant (original, fixed), the sliced
 statements, the stand-ins, and the role expressions (optimizer, params, state, mask, ...).
 
-Roles are found the same way in the original and the fixed source: the flagged statement is the
-same statement in both (statements are numbered in order, imports left out, since a fix adds at
-most an import), and inside it the anchor call is the one with the same name and ordinal.
+In the original source the nodes are the finding's own (its node and roles, in the tree the lint
+ran on). In the fixed source the anchor is found again: the flagged statement is the same
+statement in both (statements are numbered in order, imports left out, since a fix adds at most an
+import), and inside it the anchor call is the one with the same name and ordinal.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvide
 from optlint.analysis.binding import argument as bound_argument
 from optlint.analysis.imports import ImportTable
 from optlint.analysis.optax_table import behaviour
+from optlint.analysis.project import ProjectIndex
 from optlint.config import find_config
 from optlint.diagnostics import Diagnostic
+from optlint.linted import Linted
 from optlint.rules import runtime_check
-from optlint.rules.base import RuntimeCheck
+from optlint.rules.base import Finding, RuntimeCheck
 from optlint.verify.parameters import ParameterValue, candidates, settle
 from optlint.verify.slicing import (
     Slice,
@@ -34,12 +37,6 @@ from optlint.verify.slicing import (
 )
 from optlint.verify.call_plan import call_variants
 from optlint.verify.transform_plan import transform_variants
-
-_PARAMS_ANCHORS = ("init", "update", "apply_updates")
-_OPTAX_WRAPPERS = {"chain", "named_chain", "masked", "MultiSteps", "multi_transform", "partition",
-                   "inject_hyperparams()", "gradient_transformation", "lookahead",
-                   "apply_if_finite", "flatten", "maybe_update"}
-_MASK_TAKERS = {"masked", "multi_transform", "partition"}
 
 
 def last_name(call: cst.Call) -> str:
@@ -54,10 +51,11 @@ def last_name(call: cst.Call) -> str:
 
 
 class Source:
-    """A parsed file with positions, parents, numbered statements and its optax aliases."""
+    """A parsed file with positions, parents, numbered statements and its optax aliases. Built
+    on the tree given as is (not a copy), so that the lint's nodes are this source's nodes."""
 
-    def __init__(self, text: str) -> None:
-        self.wrapper = MetadataWrapper(cst.parse_module(text))
+    def __init__(self, module: cst.Module) -> None:
+        self.wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
         self.module = self.wrapper.module
         self.positions = self.wrapper.resolve(PositionProvider)
         self.parents = self.wrapper.resolve(ParentNodeProvider)
@@ -79,25 +77,6 @@ class Source:
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
 
-    def node_at(self, diagnostic: Diagnostic) -> cst.CSTNode | None:
-        """The innermost node spanning exactly the diagnostic's range."""
-        found = None
-        for node, where in self.positions.items():
-            same = ((where.start.line, where.start.column + 1, where.end.line,
-                     where.end.column + 1) == (diagnostic.start.line, diagnostic.start.column,
-                                               diagnostic.end.line, diagnostic.end.column))
-            if same and (found is None or self._inside(node, found)):
-                found = node
-        return found
-
-    def _inside(self, node: cst.CSTNode, other: cst.CSTNode) -> bool:
-        parent = self.parents.get(node)
-        while parent is not None:
-            if parent is other:
-                return True
-            parent = self.parents.get(parent)
-        return False
-
     def ancestors(self, node: cst.CSTNode) -> list[cst.CSTNode]:
         chain = []
         parent = self.parents.get(node)
@@ -113,8 +92,10 @@ class Source:
         raise LookupError("no statement")
 
     def is_optax_call(self, call: cst.Call) -> bool:
-        qualified = self.imports.qualify(call.func) or ""
-        return qualified.startswith("optax") or last_name(call) in _OPTAX_WRAPPERS
+        func = call.func
+        while isinstance(func, cst.Call):  # `inject_hyperparams(adamw)(...)`
+            func = func.func
+        return (self.imports.qualify(func) or "").split(".")[0] == "optax"
 
 
 @dataclass
@@ -136,27 +117,6 @@ class FindingPlan:
     def spec(self) -> dict[str, Any]:
         return {"id": self.number, "code": self.diagnostic.code, "kind": self.kind,
                 "probe": self.probe, "variants": self.variants}
-
-
-def find_anchor(source: Source, node: cst.CSTNode, check: RuntimeCheck) -> cst.Call | None:
-    """The call the finding is about: the innermost anchor around the flagged node; else (a part
-    flagged where it is built, outside the anchor) the file's first anchor call; without anchors,
-    the call the flagged expression is given to."""
-    chain = [node, *source.ancestors(node)]
-    calls = [c for c in chain if isinstance(c, cst.Call)]
-    anchors = check.anchors or (_PARAMS_ANCHORS if check.builds == "params" else ())
-    if anchors:
-        found = next((c for c in calls if last_name(c) in anchors), None)
-        if found is None and check.builds == "transform":
-            found = next((c for s in source.statements for c in calls_in(s)
-                          if last_name(c) in anchors), None)
-        return found
-    for call in calls:
-        if call is node and last_name(call) not in _MASK_TAKERS and "mask" not in [
-                a.keyword.value for a in call.args if a.keyword is not None]:
-            continue
-        return call
-    return None
 
 
 def anchor_key(source: Source, statement: cst.CSTNode, call: cst.Call) -> Anchor:
@@ -219,50 +179,62 @@ def argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression 
 class Planner:
     """Builds the harness plan of every finding of one file."""
 
-    def __init__(self, original: str, fixed: str | None, diagnostics: list[Diagnostic],
-                 filename: str | None = None, project_root: Path | None = None) -> None:
-        # Call sites of the file's functions are looked for in the project's other files.
+    def __init__(self, linted: Linted, fixed: str | None, filename: str | None = None,
+                 project_root: Path | None = None) -> None:
+        """`linted`: the original text as the lint saw it (`Linter.analyse_text`); `filename`:
+        where call sites of the file's functions are looked for in the project's other files
+        (None: nowhere but the file itself)."""
+        self.linted = linted
         self.filename = filename
-        self.root = project_root
-        if self.root is None and filename is not None:
-            self.root = find_config(Path(filename).resolve().parent)[1]
-        self.original = Source(original)
-        self.fixed = Source(fixed) if fixed is not None else None
+        root = project_root
+        if root is None and filename is not None:
+            root = find_config(Path(filename).resolve().parent)[1]
+        self.root = root
+        # One index of the project for every parameter lookup: the lint's own where it is
+        # the same project.
+        self.project: ProjectIndex | None = None
+        if root is not None:
+            self.project = (linted.project if linted.project.root == root.resolve()
+                            else ProjectIndex(root))
+        if linted.module is None:
+            raise ValueError(f"{linted.filename}: not analysed")
+        self.original = Source(linted.module)
+        self.fixed = Source(cst.parse_module(fixed)) if fixed is not None else None
         self.flagged_numbers: set[int] = set()
-        for diagnostic in diagnostics:
-            node = self.original.node_at(diagnostic)
-            if node is not None:
+        for diagnostic in linted.diagnostics:
+            finding = linted.finding(diagnostic)
+            if finding is not None:
                 self.flagged_numbers.add(self.original.number[id(
-                    self.original.statement_of(node))])
+                    self.original.statement_of(finding.node))])
 
     def plan(self, number: int, diagnostic: Diagnostic) -> FindingPlan | None:
         check = runtime_check(diagnostic.code)
-        if check is None:
+        finding = self.linted.finding(diagnostic)
+        if check is None or finding is None:
             return None
         plan = FindingPlan(number, diagnostic, check.builds, probe=check.probe)
-        if check.builds == "function":  # OPT006: a transformation applied to a function
-            plan.variants.update(transform_variants(self.original, self.fixed, diagnostic))
+        if check.builds == "function":  # a transformation applied to a function
+            plan.variants.update(transform_variants(self.original, self.fixed, diagnostic,
+                                                    finding))
             return plan
         if check.builds in ("call", "instance"):
-            plan.variants.update(call_variants(self.original, self.fixed, diagnostic, check))
+            plan.variants.update(call_variants(self.original, self.fixed, diagnostic, finding,
+                                               check))
             return plan
-        node = self.original.node_at(diagnostic)
+        node = finding.node
         if check.builds == "expression":
-            if node is None or not isinstance(node, cst.BaseExpression):
-                plan.variants["original"] = {"unbuildable": "the flagged expression could not "
-                                                            "be found"}
+            if not isinstance(node, cst.BaseExpression):
+                plan.variants["original"] = {"unbuildable": "the flagged node is no expression"}
                 return plan
             plan.variants.update(self.expression_variants(node, diagnostic, check))
             return plan
-        anchor = find_anchor(self.original, node, check) if node is not None else None
-        if node is None or anchor is None:
+        anchor = finding.roles.get("call")
+        if not isinstance(anchor, cst.Call):
             plan.variants["original"] = {"unbuildable": "the flagged call could not be found"}
             return plan
         statement = self.original.statement_of(anchor)
         key = anchor_key(self.original, statement, anchor)
-        # Without anchors the flagged expression is what the anchor is given (OPT001's mask).
-        mask_text = self.original.code(node) if not check.anchors and check.builds == (
-            "transform") else None
+        mask_text = _standin_mask(self.original, finding, check)
         extra: dict[str, str] = {}
         if self.fixed is not None and diagnostic.fix is not None:
             number_of = self.original.number[id(statement)]
@@ -379,7 +351,8 @@ class Planner:
             return roles, None
         optimizer = outermost_transform(source, anchor)
         roles = {"optimizer": source.code(optimizer)}
-        mask = _mask_argument(source, anchor) if check.anchors else None
+        # A mask that shapes the stand-in params is already in them.
+        mask = _mask_argument(source, anchor) if check.standin_params == "model" else None
         if mask is not None:
             roles["mask"] = source.code(mask)
         init = self.init_call(source, optimizer)
@@ -427,7 +400,7 @@ class Planner:
         if function is None:
             return [(self._before(source, module_body, end, statement), [])], {}
         body = function.body.body if isinstance(function.body, cst.IndentedBlock) else []
-        values = candidates(function, source.module, self.filename, self.root)
+        values = candidates(function, source.module, self.filename, self.project)
         assignments = [options[0].statement() for options in values.values()]
         layers = [(assignments + self._before(source, flatten(body, keep=statement), end,
                                               statement), _params(function))]
@@ -446,6 +419,12 @@ class Planner:
         limit = source.number[id(end)]
         return [s for s in statements if s.node is not flagged and source.number.get(
             id(s.node), -1) < limit]
+
+
+def _standin_mask(source: Source, finding: Finding, check: RuntimeCheck) -> str | None:
+    """The code of the mask that stand-in params are shaped like, for a check that asks so."""
+    mask = finding.roles.get("mask", finding.node)
+    return source.code(mask) if check.standin_params == "mask" else None
 
 
 def _mask_argument(source: Source, call: cst.Call) -> cst.BaseExpression | None:

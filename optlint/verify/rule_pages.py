@@ -62,11 +62,12 @@ def verify_page(code: str, request: VerifyRequest, folder: Path) -> tuple[str, l
     options = replace(options, versions=replace(options.versions, known=lint_versions))
     path = folder / f"{code}_example.py"
     path.write_text(example, encoding="utf-8")
-    findings = [d for d in Linter(options).lint_text(example, str(path)).diagnostics
-                if d.code == code]
-    if not findings:
+    linted = Linter(options).analyse_text(example, str(path))
+    # The page's own rule only (an example may also trip another rule).
+    linted.result.diagnostics = [d for d in linted.diagnostics if d.code == code]
+    if not linted.diagnostics:
         return "the Example gives no finding", []
-    return "", verify_source(str(path), example, use_instead, findings, request.run_settings())
+    return "", verify_source(linted, use_instead, request.run_settings())
 
 
 def run_rule_pages(request: VerifyRequest) -> int:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from optlint.diagnostics import Diagnostic
+from optlint.linted import Linted
 from optlint.verify.harness import program
 from optlint.verify.plan import Planner
 from optlint.verify.runner import run_harness
@@ -32,17 +32,19 @@ def check_python(python: str) -> None:
         raise VerifyError(f"--python {python}: no such executable")
 
 
-def verify_source(filename: str, original: str, fixed: str | None,
-                  diagnostics: list[Diagnostic], settings: RunSettings,
+def verify_source(original: Linted, fixed: str | None, settings: RunSettings,
                   project_root: Path | None = None) -> list[Verdict]:
-    """Verdicts for the findings that have a runtime check; one subprocess for all of them.
-    `project_root`: where call sites of the file's functions are looked for (default: found
-    from the file's folder, as the configuration is)."""
+    """Verdicts for the findings of `original` (`Linter.analyse_text`) that have a runtime
+    check; one subprocess for all of them. `project_root`: where call sites of the file's
+    functions are looked for (default: found from the file's folder, as the configuration is)."""
+    if original.module is None:
+        return []  # not parsed: no finding of a rule
+    filename = original.filename
     try:
-        planner = Planner(original, fixed, diagnostics, filename, project_root)
+        planner = Planner(original, fixed, filename, project_root)
     except (cst.ParserSyntaxError, RecursionError):
         return []
-    plans = [plan for number, diagnostic in enumerate(diagnostics)
+    plans = [plan for number, diagnostic in enumerate(original.diagnostics)
              if (plan := planner.plan(number, diagnostic)) is not None]
     if not plans:
         return []

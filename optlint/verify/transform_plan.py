@@ -12,34 +12,31 @@ which jit traces, grad differentiates and a static argument can hash.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
 from optlint.analysis.binding import argument, argument_for, positional_params
 from optlint.diagnostics import Diagnostic
+from optlint.rules.base import Finding
 from optlint.verify.slicing import Statement, calls_in, flatten, key_of, reads_of, slice_for
 
 if TYPE_CHECKING:
     from optlint.verify.plan import Source
 
 FunctionNode = cst.FunctionDef | cst.Lambda
-# The rule's message names the parameter it found the module in: "`jax.jit` traces `model` of".
-_TRACED = re.compile(r"` (?:traces|differentiates) `([A-Za-z_][A-Za-z0-9_]*)` of ")
 APPLY = "__optlint_f"
 
 
-def transform_variants(original: Source, fixed: Source | None,
-                       diagnostic: Diagnostic) -> dict[str, dict[str, Any]]:
-    node = original.node_at(diagnostic)
-    found = _transformation(original, node) if node is not None else None
+def transform_variants(original: Source, fixed: Source | None, diagnostic: Diagnostic,
+                       finding: Finding) -> dict[str, dict[str, Any]]:
+    found = _transformation(original, finding.node)
     if found is None:
         return {"original": {"unbuildable": "the transformation could not be found"}}
     statement = original.statement_of(found[0])
     ordinal = _ordinal(original, statement, found[0])
-    match = _TRACED.search(diagnostic.message)
-    param = match.group(1) if match else None
+    traced = finding.roles.get("traced")  # the parameter the rule found the module reach
+    param = traced.value if isinstance(traced, cst.Name) else None
     variants = {"original": _variant(original, found, param)}
     if fixed is not None and diagnostic.fix is not None:
         number = original.number[id(statement)]

@@ -1,6 +1,6 @@
 """OPT019 and OPT022: what happens to a model's fields in training, on the model the file builds
-(`values["call"]()` constructs it). The fields are read from the finding's message, which names
-them as `Class.field`."""
+(`values["call"]()` constructs it). The fields are the finding's "field" and "other_field" roles
+(`values["probe"]["fields"]`)."""
 
 from typing import Any
 
@@ -11,21 +11,20 @@ def static_array_stays_put(values: dict[str, Any]) -> str:
     """A static array field is no leaf: an update of every leaf leaves it where it was, and
     `eqx.filter_jit` given an equal copy of the model raises (non-scalar arrays)."""
     import copy
-    import re
     import warnings
 
     import equinox as eqx
     import jax
     import jax.numpy as jnp
 
-    field = re.match(r"`\w+\.(\w+)`", values["probe"]["message"])
+    fields = values["probe"]["fields"]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         model = values["call"]()
-    held = getattr(model, field.group(1)) if field else None
-    if field is None or not isinstance(held, jax.Array):
+    held = getattr(model, fields[0]) if fields else None
+    if not fields or not isinstance(held, jax.Array):
         return "the field holds no JAX array here: nothing to check"
-    name = field.group(1)
+    name = fields[0]
     if any(leaf is held for leaf in jax.tree_util.tree_leaves(model)):
         return f"`{name}` is a leaf of the model here"
     params = eqx.filter(model, eqx.is_inexact_array)
@@ -49,13 +48,11 @@ def static_array_stays_put(values: dict[str, Any]) -> str:
 def aliased_fields_untie(values: dict[str, Any]) -> str:
     """Two fields holding one module: after one update with gradients that differ between the
     two places, the copies must still be equal (they are not: the pytree holds two copies)."""
-    import re
-
     import equinox as eqx
     import jax
     import jax.numpy as jnp
 
-    fields = re.findall(r"`\w+\.(\w+)`", values["probe"]["message"])[:2]
+    fields = values["probe"]["fields"]
     model = values["call"]()
     if len(fields) < 2:
         return "the finding names no two fields: nothing to check"
