@@ -114,3 +114,117 @@ def test_repository_labels_and_packages_are_well_formed() -> None:
 def test_extra_arguments_after_double_dash_pass_through() -> None:
     args, extra = real_world.parse_args(["--allow-unlabelled", "--", "--preview"])
     assert args.allow_unlabelled and extra == ["--preview"]
+
+
+# --- --verify: verdicts mapped to labelled findings -------------------------------------------
+
+verify = real_world.verify
+
+
+def verdict_json(file: str, line: int, code: str, verdict: str, reason: str = "r",
+                 seconds: float = 1.0, cell: int | None = None) -> dict[str, object]:
+    return {"filename": file, "cell": cell, "line": line, "column": 1, "code": code,
+            "verdict": verdict, "reason": reason, "seconds": seconds}
+
+
+def test_verify_json_gives_relative_files_and_notebook_cells(tmp_path: Path) -> None:
+    output = json.dumps([
+        verdict_json("src/train.py", 12, "OPT003", "confirmed", seconds=0.5),
+        verdict_json(str(tmp_path / "nb.ipynb"), 5, "OPT006", "fix-failed", cell=3),
+    ])
+    parsed = verify.parse_verdicts("pkg", "1.0", output, tmp_path)
+    assert [(v.key, v.verdict, v.seconds) for v in parsed] == [
+        (("pkg", "1.0", "src/train.py", "12", "OPT003"), "confirmed", 0.5),
+        (("pkg", "1.0", "nb.ipynb", "cell3:5", "OPT006"), "fix-failed", 1.0),
+    ]
+    # The key is the one a finding of the same place has, so they match.
+    found = real_world.parse_findings(PACKAGE, json.dumps(
+        [{"code": "OPT006", "filename": "nb.ipynb", "line": 5, "cell": 3}]), tmp_path)
+    assert found[0].key == parsed[1].key
+
+
+def test_verdicts_map_to_findings_in_order_and_missing_ones_are_no_verdict(
+        tmp_path: Path) -> None:
+    findings = [finding("a.py", "3", "OPT003"), finding("a.py", "3", "OPT003"),
+                finding("b.py", "7", "OPT020"), finding("c.py", "1", "OPT001")]
+    verdicts = verify.parse_verdicts("pkg", "1.0", json.dumps([
+        verdict_json("a.py", 3, "OPT003", "confirmed"),
+        verdict_json("a.py", 3, "OPT003", "fix-failed", "the fixed code raises"),
+        verdict_json("c.py", 1, "OPT001", "unverifiable", "missing model"),
+        verdict_json("z.py", 9, "OPT001", "confirmed"),  # no such finding: left out
+    ]), tmp_path)
+    labels = [label("a.py", "3", "OPT003", "TP"), label("b.py", "7", "OPT020", "TP")]
+    matched = verify.match(findings, verdicts, labels)
+    assert [(m.key[2], m.label, m.verdict) for m in matched] == [
+        ("a.py", "TP", "confirmed"), ("a.py", "TP", "fix-failed"),
+        ("b.py", "TP", "no verdict"), ("c.py", None, "unverifiable")]
+    assert matched[2].seconds is None and "no verdict" in matched[2].reason
+
+
+def verified(code: str, label_verdict: str | None, verdict: str, reason: str = "r",
+             seconds: float | None = 2.0) -> object:
+    return verify.Verified(("pkg", "1.0", "a.py", "1", code), label_verdict, verdict, reason,
+                           seconds)
+
+
+def test_verify_table_counts_tp_and_fp_verdicts_per_rule() -> None:
+    matched = [
+        verified("OPT003", "TP", "confirmed", seconds=1.0),
+        verified("OPT003", "TP", "fix-failed", seconds=3.0),
+        verified("OPT003", "FP", "not-reproduced", seconds=2.0),
+        verified("OPT020", "TP", "no verdict", seconds=None),
+        verified("OPT020", None, "unverifiable", seconds=4.0),
+        verified("OPT022", "TP", "no verdict", seconds=None),
+    ]
+    rows, total = verify.rows_of(matched)
+    assert rows["OPT003"].tp == {"confirmed": 1, "fix-failed": 1}
+    assert rows["OPT003"].fp == {"not-reproduced": 1}
+    assert rows["OPT003"].seconds_per_finding == 2.0
+    assert rows["OPT020"].unlabelled == {"unverifiable": 1}
+    assert total.seconds_per_finding == 2.5  # findings without a verdict have no seconds
+    table = verify.format_verify_table(rows, total).splitlines()
+    opt003 = table[2].split()
+    assert opt003[:9] == ["OPT003", "2", "1", "1", "0", "0", "0", "0", "1"]
+    assert "not-rep 1" in table[2] and table[2].endswith("2.00")
+    assert table[3].split()[:8] == ["OPT020", "1", "0", "0", "0", "0", "0", "1"]
+    assert table[3].endswith("4.00")  # unlabelled findings' runs count too
+    assert table[4].split()[-2:] == ["-", "-"]  # no FP, and no seconds: no verdict ran
+    assert table[-1].startswith("all")
+
+
+def test_targets_count_timeouts_and_missing_verdicts_as_unverifiable() -> None:
+    ten_confirmed = [verified("OPT003", "TP", "confirmed") for _ in range(9)]
+    _, total = verify.rows_of([*ten_confirmed, verified("OPT003", "TP", "timeout")])
+    result = verify.targets(total)
+    assert (result.tp, result.tp_unproven, result.tp_fix_failed) == (10, 1, 0)
+    assert result.hold  # 10% is within the target
+    assert "holds" in verify.format_targets(result)
+
+    _, total = verify.rows_of([*ten_confirmed, verified("OPT003", "TP", "timeout"),
+                               verified("OPT020", "TP", "no verdict"),
+                               verified("OPT003", "FP", "fix-failed")])
+    result = verify.targets(total)
+    assert not result.few_unverifiable and result.no_fix_failed  # an FP's fix-failed is fine
+    _, total = verify.rows_of([verified("OPT003", "TP", "fix-failed")])
+    assert not verify.targets(total).hold
+    assert "MISSED" in verify.format_targets(verify.targets(total))
+
+
+def test_reasons_are_summarised_with_names_and_numbers_blanked() -> None:
+    matched = [
+        verified("OPT003", "TP", "unverifiable", "missing 'model', 'data' at line 12"),
+        verified("OPT003", "TP", "unverifiable", "missing 'config' at line 40"),
+        verified("OPT003", "TP", "confirmed", "the original raises"),
+        verified("OPT003", "FP", "unverifiable", "missing 'x'"),
+    ]
+    assert verify.reason_summary(matched) == [
+        (1, "OPT003 unverifiable: missing '…', '…' at line N"),
+        (1, "OPT003 unverifiable: missing '…' at line N"),
+    ]
+
+
+def test_verify_arguments() -> None:
+    args, _ = real_world.parse_args(["--verify", "--verify-once", "--require-targets"])
+    assert args.verify and args.verify_once and args.require_targets
+    assert args.verify_timeout == 120.0
+    assert not real_world.parse_args([])[0].verify
