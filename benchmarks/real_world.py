@@ -504,7 +504,7 @@ def verify_findings(packages: list[Package], roots: dict[str, Path], findings: l
               f"{len(run.results)} verdicts for {len(mine)} findings, {run.wall_seconds:.1f} s",
               file=sys.stderr)
     ordered = sorted(findings, key=sort_key)
-    matched = verify.match(ordered, results, labels)
+    matched = verify.match(ordered, results, labels, verify.checked_rules(args.optlint_python))
     rows, total = verify.rows_of(matched)
     warmth = "cold (--verify-once)" if args.verify_once else "warm (second run of each package)"
     print(f"\noptlint verify, {warmth}; s/finding: the verifier's seconds per verdict")
@@ -529,7 +529,7 @@ def verify_findings(packages: list[Package], roots: dict[str, Path], findings: l
             name, version, file, line, code = item.key
             print(f"  {item.label or '??'} {item.verdict} {name}=={version} {file}:{line} "
                   f"{code}: {item.reason}")
-    result = verify.targets(total)
+    result = verify.targets(matched)
     print()
     print(verify.format_targets(result))
     return result.hold

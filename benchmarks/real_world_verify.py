@@ -29,8 +29,9 @@ KINDS = (CONFIRMED, NOT_REPRODUCED, FIX_FAILED, UNVERIFIABLE, TIMEOUT, NO_VERDIC
 # What the second target counts: nothing was proven either way.
 UNPROVEN = (UNVERIFIABLE, TIMEOUT, NO_VERDICT)
 UNVERIFIABLE_TARGET = 0.10
-NO_VERDICT_REASON = "optlint verify gave no verdict (no runtime check for the rule, or the file " \
-                    "was not verified)"
+NO_CHECK_REASON = "the rule has no runtime check: optlint verify does not run its findings"
+NO_VERDICT_REASON = "optlint verify gave no verdict (the file could not be verified, or the " \
+                    "finding was not planned)"
 
 
 class Keyed(Protocol):
@@ -95,9 +96,11 @@ def parse_verdicts(package: str, version: str, output: str, root: Path) -> list[
 
 
 def match(findings: Iterable[Keyed], verdicts: Iterable[VerifyResult],
-          labels: Iterable[LabelLike]) -> list[Verified]:
+          labels: Iterable[LabelLike], checked_rules: set[str] | None = None) -> list[Verified]:
     """Each finding with a verdict of the same key. Findings that share a key (two on one line)
-    take that key's verdicts in order; a finding left without one is `no verdict`."""
+    take that key's verdicts in order; a finding left without one is `no verdict`, with the
+    reason that its rule has no runtime check where `checked_rules` (the codes that have one)
+    says so."""
     waiting: dict[Key, list[VerifyResult]] = defaultdict(list)
     for result in verdicts:
         waiting[result.key].append(result)
@@ -110,8 +113,9 @@ def match(findings: Iterable[Keyed], verdicts: Iterable[VerifyResult],
             matched.append(Verified(finding.key, by_key.get(finding.key), result.verdict,
                                     result.reason, result.seconds))
         else:
+            unchecked = checked_rules is not None and finding.key[4] not in checked_rules
             matched.append(Verified(finding.key, by_key.get(finding.key), NO_VERDICT,
-                                    NO_VERDICT_REASON, None))
+                                    NO_CHECK_REASON if unchecked else NO_VERDICT_REASON, None))
     return matched
 
 
@@ -193,6 +197,9 @@ class Targets:
     tp: int
     tp_fix_failed: int
     tp_unproven: int
+    # The same over the TP of rules that have a runtime check (informational).
+    tp_checked: int = 0
+    tp_checked_unproven: int = 0
 
     @property
     def unproven_share(self) -> float:
@@ -211,9 +218,12 @@ class Targets:
         return self.no_fix_failed and self.few_unverifiable
 
 
-def targets(total: VerifyRow) -> Targets:
-    return Targets(sum(total.tp.values()), total.tp[FIX_FAILED],
-                   sum(total.tp[k] for k in UNPROVEN))
+def targets(matched: list[Verified]) -> Targets:
+    tp = [item for item in matched if item.label == "TP"]
+    checked = [item for item in tp if item.reason != NO_CHECK_REASON]
+    return Targets(len(tp), sum(item.verdict == FIX_FAILED for item in tp),
+                   sum(item.verdict in UNPROVEN for item in tp), len(checked),
+                   sum(item.verdict in UNPROVEN for item in checked))
 
 
 def format_targets(result: Targets) -> str:
@@ -226,7 +236,17 @@ def format_targets(result: Targets) -> str:
         f"target: <= {UNVERIFIABLE_TARGET:.0%} of TP unverifiable (unverifiable, timeout or no "
         f"verdict): {result.tp_unproven} of {result.tp} ({result.unproven_share:.0%}): "
         f"{mark(result.few_unverifiable)}",
+        f"  (over the {result.tp_checked} TP of rules with a runtime check: "
+        f"{result.tp_checked_unproven} unverifiable)",
     ])
+
+
+def checked_rules(python: str) -> set[str]:
+    """The codes whose findings `optlint verify` can run, from the optlint that runs."""
+    probe = ("import json; from optlint.rules import RULES\n"
+             "print(json.dumps([r.code for r in RULES if r.runtime_check is not None]))\n")
+    result = subprocess.run([python, "-c", probe], capture_output=True, text=True, check=True)
+    return set(json.loads(result.stdout))
 
 
 # --- running `optlint verify` -----------------------------------------------------------------

@@ -193,21 +193,31 @@ def test_verify_table_counts_tp_and_fp_verdicts_per_rule() -> None:
 
 
 def test_targets_count_timeouts_and_missing_verdicts_as_unverifiable() -> None:
-    ten_confirmed = [verified("OPT003", "TP", "confirmed") for _ in range(9)]
-    _, total = verify.rows_of([*ten_confirmed, verified("OPT003", "TP", "timeout")])
-    result = verify.targets(total)
+    nine_confirmed = [verified("OPT003", "TP", "confirmed") for _ in range(9)]
+    result = verify.targets([*nine_confirmed, verified("OPT003", "TP", "timeout")])
     assert (result.tp, result.tp_unproven, result.tp_fix_failed) == (10, 1, 0)
     assert result.hold  # 10% is within the target
     assert "holds" in verify.format_targets(result)
 
-    _, total = verify.rows_of([*ten_confirmed, verified("OPT003", "TP", "timeout"),
-                               verified("OPT020", "TP", "no verdict"),
-                               verified("OPT003", "FP", "fix-failed")])
-    result = verify.targets(total)
+    unchecked = verify.Verified(("pkg", "1.0", "b.py", "1", "OPT020"), "TP", "no verdict",
+                                verify.NO_CHECK_REASON, None)
+    result = verify.targets([*nine_confirmed, verified("OPT003", "TP", "timeout"), unchecked,
+                             verified("OPT003", "FP", "fix-failed")])
     assert not result.few_unverifiable and result.no_fix_failed  # an FP's fix-failed is fine
-    _, total = verify.rows_of([verified("OPT003", "TP", "fix-failed")])
-    assert not verify.targets(total).hold
-    assert "MISSED" in verify.format_targets(verify.targets(total))
+    assert (result.tp_unproven, result.tp_checked, result.tp_checked_unproven) == (2, 10, 1)
+    result = verify.targets([verified("OPT003", "TP", "fix-failed")])
+    assert not result.hold and "MISSED" in verify.format_targets(result)
+
+
+def test_a_finding_of_a_rule_without_runtime_check_says_so(tmp_path: Path) -> None:
+    findings = [finding("a.py", "3", "OPT020"), finding("a.py", "4", "OPT003")]
+    matched = verify.match(findings, [], [], checked_rules={"OPT003"})
+    assert [m.reason for m in matched] == [verify.NO_CHECK_REASON, verify.NO_VERDICT_REASON]
+
+
+def test_the_rules_with_a_runtime_check_come_from_optlint() -> None:
+    rules = verify.checked_rules(sys.executable)
+    assert "OPT003" in rules and "OPT000" not in rules
 
 
 def test_reasons_are_summarised_with_names_and_numbers_blanked() -> None:
