@@ -238,3 +238,43 @@ def test_verify_arguments() -> None:
     assert args.verify and args.verify_once and args.require_targets
     assert args.verify_timeout == 120.0
     assert not real_world.parse_args([])[0].verify
+
+
+def fake_python(tmp_path: Path, output: str, status: int) -> str:
+    """An executable standing in for `python -m optlint verify`: it counts its runs, checks
+    the arguments it is given, prints `output` and exits with `status`."""
+    script = tmp_path / "fake-python"
+    (tmp_path / "output.json").write_text(output)
+    script.write_text(
+        "#!/bin/sh\n"
+        f"echo \"$@\" >> {tmp_path / 'calls'}\n"
+        f"cat {tmp_path / 'output.json'}\n"
+        f"exit {status}\n")
+    script.chmod(0o755)
+    return str(script)
+
+
+def test_run_verify_times_the_second_run_and_reads_its_verdicts(tmp_path: Path) -> None:
+    output = json.dumps([verdict_json("a.py", 3, "OPT003", "confirmed")])
+    python = fake_python(tmp_path, output, 1)  # 1: something confirmed, not an error
+    run = verify.run_verify("pkg", "1.0", tmp_path, ["a.py", "nb.ipynb"], python,
+                            tmp_path / "empty.toml", 30.0, warm_up=True)
+    calls = (tmp_path / "calls").read_text().splitlines()
+    assert len(calls) == 2 and calls[0] == calls[1]
+    assert calls[0].startswith("-m optlint verify a.py nb.ipynb --config")
+    assert "--output-format json --device cpu --timeout 30.0" in calls[0]
+    assert [v.key for v in run.results] == [("pkg", "1.0", "a.py", "3", "OPT003")]
+    assert run.wall_seconds > 0
+
+    verify.run_verify("pkg", "1.0", tmp_path, ["a.py"], python, tmp_path / "empty.toml", 30.0,
+                      warm_up=False)
+    assert len((tmp_path / "calls").read_text().splitlines()) == 3
+
+
+def test_run_verify_failures_and_unreadable_output_are_errors(tmp_path: Path) -> None:
+    with pytest.raises(RuntimeError, match="exit 2"):
+        verify.run_verify("pkg", "1.0", tmp_path, ["a.py"], fake_python(tmp_path, "[]", 2),
+                          tmp_path / "c.toml", 30.0, warm_up=False)
+    with pytest.raises(RuntimeError, match="unreadable output"):
+        verify.run_verify("pkg", "1.0", tmp_path, ["a.py"], fake_python(tmp_path, "[{}]", 0),
+                          tmp_path / "c.toml", 30.0, warm_up=False)
