@@ -278,3 +278,51 @@ def test_run_verify_failures_and_unreadable_output_are_errors(tmp_path: Path) ->
     with pytest.raises(RuntimeError, match="unreadable output"):
         verify.run_verify("pkg", "1.0", tmp_path, ["a.py"], fake_python(tmp_path, "[{}]", 0),
                           tmp_path / "c.toml", 30.0, warm_up=False)
+
+
+def test_main_with_verify_prints_the_verdicts_and_exits_3_only_when_asked(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The whole --verify path, with a cache that already holds the package and an interpreter
+    that answers as optlint would: no download, no JAX."""
+    cache = tmp_path / "cache"
+    (cache / "dists" / "pkg-1.0-sdist").mkdir(parents=True)
+    (cache / "dists" / "pkg-1.0-sdist" / "pkg-1.0.tar.gz").write_text("")
+    root = cache / "src" / "pkg-1.0-sdist"
+    root.mkdir(parents=True)
+    (root / ".optlint-real-world-extracted").write_text("pkg-1.0.tar.gz\n")
+    packages = tmp_path / "packages.tsv"
+    packages.write_text("package\tversion\tdist\twhy\npkg\t1.0\tsdist\tx\n")
+    labels = tmp_path / "labels.tsv"
+    labels.write_text(HEADER + "pkg\t1.0\ta.py\t3\tOPT003\tTP\tr\npkg\t1.0\tb.py\t5\tOPT020\tTP\tr\n")
+    findings = json.dumps([{"code": "OPT003", "filename": "a.py", "line": 3},
+                           {"code": "OPT020", "filename": "b.py", "line": 5}])
+    verdicts = json.dumps([verdict_json("a.py", 3, "OPT003", "fix-failed", "the fixed code raises")])
+    versions = json.dumps({"optlint": "0", "optax": "0.2.8", "equinox": "0.13.8", "jax": "0.10.2"})
+    python = tmp_path / "fake-python"
+    python.write_text(
+        "#!/bin/sh\n"
+        f"echo \"$@\" >> {tmp_path / 'calls'}\n"
+        "case \"$*\" in\n"
+        "  *runtime_check*) echo '[\"OPT003\"]' ;;\n"
+        f"  -c*) echo '{versions}' ;;\n"
+        f"  *'optlint check'*) echo '{findings}' ;;\n"
+        f"  *'optlint verify'*) echo '{verdicts}'; exit 1 ;;\n"
+        "esac\n")
+    python.chmod(0o755)
+    argv = ["--cache", str(cache), "--packages", str(packages), "--labels", str(labels),
+            "--optlint-python", str(python), "--verify", "--verify-once"]
+
+    assert real_world.main(argv) == 0  # a missed target alone does not change the exit status
+    out = capsys.readouterr().out
+    table = out[out.index("optlint verify, cold"):]
+    rows = {line.split()[0]: line.split()[1:9] for line in table.splitlines()
+            if line.startswith("OPT0")}
+    assert rows == {"OPT003": ["1", "0", "1", "0", "0", "0", "0", "0"],
+                    "OPT020": ["1", "0", "0", "0", "0", "0", "1", "0"]}
+    assert "pkg==1.0 a.py:3 OPT003: the fixed code raises" in out
+    assert "0 of 2 TP fix-failed" not in out and "1 of 2 TP fix-failed: MISSED" in out
+    assert "2 of 2" not in out and "1 of 2 (50%): MISSED" in out  # OPT020: no runtime check
+    verify_calls = [c for c in (tmp_path / "calls").read_text().splitlines() if " verify " in c]
+    assert verify_calls == [verify_calls[0]] and " a.py " in verify_calls[0]  # not b.py
+
+    assert real_world.main([*argv, "--require-targets"]) == 3
