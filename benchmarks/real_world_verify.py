@@ -245,7 +245,10 @@ def checked_rules(python: str) -> set[str]:
     """The codes whose findings `optlint verify` can run, from the optlint that runs."""
     probe = ("import json; from optlint.rules import RULES\n"
              "print(json.dumps([r.code for r in RULES if r.runtime_check is not None]))\n")
-    result = subprocess.run([python, "-c", probe], capture_output=True, text=True, check=True)
+    result = subprocess.run([python, "-c", probe], capture_output=True, text=True)
+    if result.returncode != 0:
+        last = (result.stderr.strip().splitlines() or ["no output"])[-1]
+        raise SystemExit(f"{python} cannot list optlint's runtime checks: {last}")
     return set(json.loads(result.stdout))
 
 

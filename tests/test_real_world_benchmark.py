@@ -218,6 +218,8 @@ def test_a_finding_of_a_rule_without_runtime_check_says_so(tmp_path: Path) -> No
 def test_the_rules_with_a_runtime_check_come_from_optlint() -> None:
     rules = verify.checked_rules(sys.executable)
     assert "OPT003" in rules and "OPT000" not in rules
+    with pytest.raises(SystemExit, match="cannot list optlint's runtime checks"):
+        verify.checked_rules("/bin/false")
 
 
 def test_reasons_are_summarised_with_names_and_numbers_blanked() -> None:
