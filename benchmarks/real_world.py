@@ -1,7 +1,8 @@
 """Precision of optlint on real packages that train or optimise Equinox models with Optax.
 
     python benchmarks/real_world.py [--cache DIR] [--optlint-python PY] [--allow-unlabelled]
-                                    [--only PKG ...] [-- EXTRA OPTLINT ARGS, e.g. --preview]
+                                    [--only PKG ...] [--verify [--verify-once] [--require-targets]]
+                                    [-- EXTRA OPTLINT ARGS, e.g. --preview]
 
 Downloads the pinned packages listed in `benchmarks/real_world_packages.tsv` with
 `pip download --no-deps` into a cache folder outside the repository (default
@@ -14,8 +15,18 @@ Prints the library versions optlint checked against, then per rule: findings, TP
 and precision (TP / labelled findings); then the unlabelled findings as ready-to-edit label rows,
 and the labels whose finding is no longer reported (informational: the analysis changed).
 
+With --verify, `optlint verify --output-format json --device cpu` then runs on each package's files
+with findings (see real_world_verify.py), and each verdict is mapped to its finding: per rule, the
+TP findings' verdicts (confirmed, fix-failed, not-reproduced, unverifiable, timeout, or none when
+the verifier gave none), the FP findings' verdicts, and seconds per finding; then the commonest
+reasons TP findings were not proven, and whether the targets hold: no fix-failed on a TP, at most
+10% of TP unverifiable (unverifiable, timeout or no verdict). Each package is verified twice and
+the second, warm run (JAX's compilation cache filled) is the one reported, unless --verify-once.
+
 Exit status: 0 when every finding is labelled (or with --allow-unlabelled), 1 when some finding
-is unlabelled, 2 when a package could not be downloaded, extracted or checked.
+is unlabelled, 2 when a package could not be downloaded, extracted, checked or verified, 3 with
+--require-targets when a --verify target does not hold (the targets never change the exit status
+otherwise).
 
 The third-party code is never copied into the repository; labels name files relative to the
 package root (the wheel's root, or the sdist's top folder) so they stay stable across runs.
@@ -38,6 +49,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:  # imported by the tests rather than run as a script
+    sys.path.insert(0, str(HERE))
+import real_world_verify as verify  # noqa: E402
+
 PACKAGES_FILE = HERE / "real_world_packages.tsv"
 LABELS_FILE = HERE / "real_world_labels.tsv"
 DEFAULT_CACHE = Path(os.environ.get("OPTLINT_REAL_WORLD_CACHE", "~/.cache/optlint-real-world"))
@@ -356,6 +371,15 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
                         help="exit 0 even when some finding has no label")
     parser.add_argument("--show-findings", action="store_true",
                         help="list every finding with its verdict")
+    parser.add_argument("--verify", action="store_true",
+                        help="also run `optlint verify` on the files with findings and report "
+                             "the verdicts per rule")
+    parser.add_argument("--verify-once", action="store_true",
+                        help="with --verify: no warm-up run (report the first, cold run)")
+    parser.add_argument("--verify-timeout", type=float, default=120.0, metavar="SECONDS",
+                        help="with --verify: verify's --timeout per file (default: %(default)s)")
+    parser.add_argument("--require-targets", action="store_true",
+                        help="with --verify: exit 3 when a target does not hold")
     return parser.parse_args(argv), extra
 
 
@@ -393,6 +417,7 @@ def main(argv: list[str] | None = None) -> int:
     checked: set[tuple[str, str]] = set()
     per_package: Counter[str] = Counter()
     using_both: Counter[str] = Counter()
+    roots: dict[str, Path] = {}
     for package in packages:
         try:
             root = extract(package, download(package, cache), cache)
@@ -401,6 +426,7 @@ def main(argv: list[str] | None = None) -> int:
             failures.append(f"{package.name}=={package.version}: {error}")
             continue
         checked.add((package.name, package.version))
+        roots[package.slug] = root
         per_package[f"{package.name}=={package.version}"] = len(found)
         using_both[f"{package.name}=={package.version}"] = files_using_both(root)
         findings.extend(found)
@@ -435,6 +461,9 @@ def main(argv: list[str] | None = None) -> int:
             reason = label.reason if len(label.reason) <= 90 else label.reason[:87] + "..."
             print(f"  {label.verdict} {label.package}=={label.version} {label.file}:{label.line} "
                   f"{label.code}: {reason}")
+    missed = False
+    if args.verify:
+        missed = not verify_findings(packages, roots, findings, labels, args, config, failures)
     if failures:
         print("\nfailed:", file=sys.stderr)
         for failure in failures:
@@ -442,7 +471,67 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if comparison.unlabelled and not args.allow_unlabelled:
         return 1
+    if missed and args.require_targets:
+        return 3
     return 0
+
+
+def verify_findings(packages: list[Package], roots: dict[str, Path], findings: list[Finding],
+                    labels: list[Label], args: argparse.Namespace, config: Path,
+                    failures: list[str]) -> bool:
+    """Run `optlint verify` on each checked package's files with findings of rules that have a
+    runtime check (the others get no verdict anyway), print the verdicts per rule and the
+    targets; whether the targets hold."""
+    checked_rules = verify.checked_rules(args.optlint_python)
+    results: list[verify.VerifyResult] = []
+    wall = 0.0
+    for package in packages:
+        root = roots.get(package.slug)
+        files = sorted({f.file for f in findings if f.code in checked_rules
+                        and (f.package, f.version) == (package.name, package.version)})
+        if root is None or not files:
+            continue
+        try:
+            run = verify.run_verify(package.name, package.version, root, files,
+                                    args.optlint_python, config, args.verify_timeout,
+                                    warm_up=not args.verify_once)
+        except (RuntimeError, OSError) as error:
+            failures.append(f"{package.name}=={package.version}: {error}")
+            continue
+        results.extend(run.results)
+        wall += run.wall_seconds
+        print(f"  verified {package.name}=={package.version}: {len(files)} files, "
+              f"{len(run.results)} verdicts, {run.wall_seconds:.1f} s", file=sys.stderr)
+    ordered = sorted(findings, key=sort_key)
+    matched = verify.match(ordered, results, labels, checked_rules)
+    rows, total = verify.rows_of(matched)
+    warmth = "cold (--verify-once)" if args.verify_once else "warm (second run of each package)"
+    print(f"\noptlint verify, {warmth}; s/finding: the verifier's seconds per verdict")
+    print(verify.format_verify_table(rows, total))
+    if results:
+        print(f"wall clock: {wall:.1f} s for {len(results)} verdicts ({wall / len(results):.2f} s "
+              f"per verdict: whole `optlint verify` runs, linting and JAX imports included)")
+    summary = verify.reason_summary(matched)
+    if summary:
+        print("\nwhy TP findings were not proven (commonest first):")
+        for count, reason in summary:
+            print(f"  {count:>4}  {reason}")
+    failed = [item for item in matched if item.label == "TP" and item.verdict == verify.FIX_FAILED]
+    if failed:
+        print("\nfix-failed on TP findings:")
+        for item in failed:
+            name, version, file, line, code = item.key
+            print(f"  {name}=={version} {file}:{line} {code}: {item.reason}")
+    if args.show_findings:
+        print("\nverdicts:")
+        for item in matched:
+            name, version, file, line, code = item.key
+            print(f"  {item.label or '??'} {item.verdict} {name}=={version} {file}:{line} "
+                  f"{code}: {item.reason}")
+    result = verify.targets(matched)
+    print()
+    print(verify.format_targets(result))
+    return result.hold
 
 
 if __name__ == "__main__":
