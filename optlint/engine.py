@@ -20,27 +20,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
-
-from optlint.analysis.inference import Inference
-from optlint.analysis.project import Dependencies, ProjectIndex
+from optlint.analysis.dependencies import Dependencies
+from optlint.catalog import RULE_INFOS, SYNTAX_ERROR, UNUSED_NOQA
 from optlint.config import DEFAULT_MAX_FILE_SIZE
-from optlint.context import RuleContext
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
 from optlint.edits import apply_fixes, source_lines
 from optlint.notebook import NOTEBOOK_SUFFIX, check_notebook
-from optlint.parsing import (TooDeep, Unanalysable, deep_call, parse_screened,
-                             python_syntax_error, rejects_everywhere)
-from optlint.rules import RULES, SYNTAX_ERROR, UNUSED_NOQA
-from optlint.rules.base import Finding, FixPlan, Rule
 from optlint.selection import Selection
 from optlint.source import SourceError, read_source, write_fixes
 from optlint.suppression import apply_suppressions, parse_directives
 from optlint.versions import LibraryVersions
 
+# libcst, the analysis and the rules are imported when a file first passes the prefilter: a run
+# whose files all miss it (and `optlint rule`, `--version`) never pays for them.
 if TYPE_CHECKING:
+    import libcst as cst
+
+    from optlint.analysis.inference import Inference
+    from optlint.analysis.project import ProjectIndex
     from optlint.cache import LintCache
+    from optlint.context import RuleContext
+    from optlint.rules.base import Finding, FixPlan, Rule
 
 _MAX_FIX_ROUNDS = 10
 
@@ -79,15 +79,32 @@ class FileResult:
 class Linter:
     def __init__(self, options: LintOptions, project: ProjectIndex | None = None) -> None:
         self.options = options
-        self.project = project or ProjectIndex(options.project_root)
-        self.rules: list[Rule] = [rule() for rule in RULES
-                                  if rule.code in options.selection.enabled]
-        self.trigger_words = {word for rule in self.rules for word in rule.trigger_words}
+        self._project = project
+        self._rules: list[Rule] | None = None
+        enabled = [info for info in RULE_INFOS if info.code in options.selection.enabled]
+        self.any_rule = bool(enabled)
+        self.trigger_words = {word for info in enabled for word in info.trigger_words}
+
+    @property
+    def project(self) -> ProjectIndex:
+        if self._project is None:
+            from optlint.analysis.project import ProjectIndex
+
+            self._project = ProjectIndex(self.options.project_root)
+        return self._project
+
+    @property
+    def rules(self) -> list[Rule]:
+        if self._rules is None:
+            from optlint.rules import RULES
+
+            self._rules = [rule() for rule in RULES if rule.code in self.options.selection.enabled]
+        return self._rules
 
     def may_match(self, text: str) -> bool:
         """The cheap prefilter: a file none of whose rules' words appear is never parsed. With no
         rule selected (`--select OPT000`), syntax is what was asked for: every file is parsed."""
-        return (not self.rules or "noqa" in text
+        return (not self.any_rule or "noqa" in text
                 or any(word in text for word in self.trigger_words))
 
     def relative(self, filename: str) -> str:
@@ -107,6 +124,9 @@ class Linter:
                 f"{filename}: not checked: {size:,} bytes, over max-file-size "
                 f"({self.options.max_file_size:,}); raise it in [tool.optlint] to check it")
             return result
+        from optlint.parsing import (TooDeep, Unanalysable, deep_call, python_syntax_error,
+                                     rejects_everywhere)
+
         try:
             python_error = python_syntax_error(text, filename)
             if python_error is not None and rejects_everywhere(python_error):
@@ -121,6 +141,8 @@ class Linter:
 
     def _lint_parsed(self, result: FileResult, text: str,
                      python_error: SyntaxError | None) -> FileResult:
+        import libcst as cst
+
         filename = result.filename
         try:
             inference = self.project.analyse(text, filename)
@@ -140,6 +162,10 @@ class Linter:
 
     def _lint_indexed(self, result: FileResult, inference: Inference, text: str,
                       relative: str) -> FileResult:
+        import libcst as cst
+
+        from optlint.context import RuleContext
+
         filename = result.filename
         index = inference.index
         module = index.module_scope.node
@@ -172,6 +198,10 @@ class Linter:
     # fixing ---------------------------------------------------------------------------------
     def fix_text(self, text: str, filename: str) -> FileResult:
         """Apply fixes until none is left (bounded); each round is re-parsed and re-linted."""
+        import libcst as cst
+
+        from optlint.parsing import Unanalysable, parse_screened
+
         original = text
         result = self.lint_text(text, filename)
         applied = 0
@@ -217,10 +247,13 @@ class Linter:
         except SourceError as error:
             return FileResult(filename, errors=[str(error)])
         if not self.options.fix:
-            self.project.start_recording()
+            if self._project is not None:
+                self._project.start_recording()
             result = self.lint_text(source.text, filename)
             result.content_hash = hashlib.sha256(source.data).hexdigest()
-            result.dependencies = self.project.recorded()
+            # No project index yet: nothing has been parsed, so nothing of the project was read.
+            result.dependencies = (self._project.recorded() if self._project is not None
+                                   else Dependencies())
             return result
         result = self.fix_text(source.text, filename)
         if result.fixed is not None and self.options.write:
@@ -245,6 +278,8 @@ def _syntax_error(error: SyntaxError, filename: str) -> Diagnostic:
 
 def _to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ctx: RuleContext,
                     filename: str) -> list[Diagnostic]:
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
     # Positions are computed only for files with findings: most files have none.
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
 
@@ -277,6 +312,8 @@ def _to_fix(plan: FixPlan, span, module: cst.Module, ctx: RuleContext,  # type: 
 def _import_edit(module: cst.Module, positions, import_module: str,  # type: ignore[no-untyped-def]
                  alias: str) -> Edit:
     """`import <module> as <alias>` after the file's last top-level import (or its docstring)."""
+    import libcst as cst
+
     line = 1
     for position, statement in enumerate(module.body):
         if not isinstance(statement, cst.SimpleStatementLine):
