@@ -278,10 +278,7 @@ def _syntax_error(error: SyntaxError, filename: str) -> Diagnostic:
 
 def _to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ctx: RuleContext,
                     filename: str) -> list[Diagnostic]:
-    from libcst.metadata import MetadataWrapper, PositionProvider
-
-    # Positions are computed only for files with findings: most files have none.
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    positions = ctx.positions()
 
     def span(node: cst.CSTNode) -> tuple[Location, Location]:
         code_range = positions[node]
