@@ -68,7 +68,7 @@ class FileResult:
     errors: list[str] = field(default_factory=list)  # one line each, for stderr
     notices: list[str] = field(default_factory=list)  # stderr too, but not errors (exit code)
     internal_error: bool = False
-    original: str | None = None
+    original: str | None = None  # the text before fixes, kept only when they changed it (--diff)
     fixed: str | None = None  # set when fixes changed the text
     fixes_applied: int = 0
     # For the cache: the hash of the bytes checked, and what the analysis read of other files.
@@ -115,7 +115,7 @@ class Linter:
 
     # one pass over one text ----------------------------------------------------------------
     def lint_text(self, text: str, filename: str) -> FileResult:
-        result = FileResult(filename, original=text)
+        result = FileResult(filename)
         if not self.may_match(text):
             return result
         size = len(text.encode("utf-8", "surrogatepass"))
@@ -232,7 +232,12 @@ class Linter:
 
     def check_path(self, path: Path) -> FileResult:
         try:
-            return self._check_path(path)
+            result = self._check_path(path)
+            if result.fixed is None:
+                # Only a diff of fixed text reads it: kept to the end of the run (and sent back
+                # from workers), every file's text would cost as much memory as the corpus.
+                result.original = None
+            return result
         except Exception as error:  # noqa: BLE001 - one file's failure must not end the run
             detail = traceback.format_exc() if self.options.verbose else f"{error!r}"
             return FileResult(str(path), errors=[f"{path}: internal error: {detail}"],
@@ -349,10 +354,7 @@ def _check_in_worker(path: Path) -> FileResult:
     _worker_files += 1
     if _worker_files % _COLLECT_EVERY == 0:
         gc.collect()
-    result = _worker.check_path(path)
-    if result.fixed is None:
-        result.original = None  # only a diff needs it; sending every file's text back costs
-    return result
+    return _worker.check_path(path)
 
 
 @contextmanager
