@@ -102,10 +102,10 @@ class Linter:
         return self._rules
 
     def may_match(self, text: str) -> bool:
-        """The cheap prefilter: a file none of whose rules' words appear is never parsed. With no
-        rule selected (`--select OPT000`), syntax is what was asked for: every file is parsed."""
-        return (not self.any_rule or "noqa" in text
-                or any(word in text for word in self.trigger_words))
+        """The cheap prefilter: a file none of whose rules' words appear is never parsed (its
+        unused `# noqa: OPTnnn` codes are found from its comments alone). With no rule selected
+        (`--select OPT000`), syntax is what was asked for: every file is parsed."""
+        return not self.any_rule or any(word in text for word in self.trigger_words)
 
     def relative(self, filename: str) -> str:
         try:
@@ -117,6 +117,9 @@ class Linter:
     def lint_text(self, text: str, filename: str) -> FileResult:
         result = FileResult(filename)
         if not self.may_match(text):
+            # No rule can fire here: every OPT code its noqa comments name is unused.
+            if "noqa" in text:
+                result.diagnostics = self._suppressed([], text, filename)
             return result
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > self.options.max_file_size:
@@ -184,16 +187,20 @@ class Linter:
                 result.errors.append(
                     f"{filename}: internal error in rule {rule.code} ({rule.name}): {detail}")
         diagnostics = _to_diagnostics(findings, module, ctx, filename) if findings else []
+        result.diagnostics = self._suppressed(diagnostics, text, filename, relative)
+        return result
+
+    def _suppressed(self, diagnostics: list[Diagnostic], text: str, filename: str,
+                    relative: str | None = None) -> list[Diagnostic]:
+        """What `# noqa` leaves of `diagnostics`, with OPT100 for the codes it did not use."""
         if not self.options.respect_noqa:
-            result.diagnostics = diagnostics
-            return result
+            return diagnostics
         lines = source_lines(text)
         directives = parse_directives(lines, text, {d.line for d in diagnostics})
-        report_unused = self.options.selection.is_enabled(UNUSED_NOQA.code, relative)
-        result.diagnostics = apply_suppressions(
-            diagnostics, directives, filename, lines, self.options.selection.enabled,
-            report_unused)
-        return result
+        report_unused = self.options.selection.is_enabled(
+            UNUSED_NOQA.code, relative if relative is not None else self.relative(filename))
+        return apply_suppressions(diagnostics, directives, filename, lines,
+                                  self.options.selection.enabled, report_unused)
 
     # fixing ---------------------------------------------------------------------------------
     def fix_text(self, text: str, filename: str) -> FileResult:
