@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from optlint.analysis.project import ProjectIndex
 
 CACHE_FOLDER = ".optlint_cache"
-_FORMAT = 1  # bumped when an entry's layout changes
+_FORMAT = 2  # bumped when an entry's layout changes
 
 
 def cache_folder(project_root: Path, configured: Path | None) -> Path:
@@ -254,7 +254,7 @@ def _diagnostic(item: dict[str, Any], filename: str) -> Diagnostic:
         None if fix is None else Fix(fix["applicability"], fix["message"], tuple(
             Edit(Location(**e["start"]), Location(**e["end"]), e["content"])
             for e in fix["edits"])),
-        item["cell"])
+        item["cell"], fix_title=item["fix_title"])
 
 
 def _write_atomically(target: Path, text: str) -> None:

@@ -43,6 +43,8 @@ class Diagnostic:
     fix: Fix | None = None
     # Set for notebooks: the 1-based cell number, `start`/`end` then count within the cell.
     cell: int | None = field(default=None, compare=False)
+    # What to do about it (ruff's fix title): the fix's title, or advice where there is no fix.
+    fix_title: str | None = None
 
     @property
     def line(self) -> int:
@@ -51,6 +53,12 @@ class Diagnostic:
     @property
     def column(self) -> int:
         return self.start.column
+
+    def message_with_help(self, separator: str = "; help: ") -> str:
+        """The message and the fix title, for outputs that have room for one string only."""
+        if self.fix_title is None:
+            return self.message
+        return f"{self.message}{separator}{self.fix_title}"
 
     def sort_key(self) -> tuple[str, int, int, int, str]:
         return (self.filename, self.cell or 0, self.start.line, self.start.column, self.code)

@@ -25,9 +25,9 @@ from optlint.catalog import RULE_INFOS, SYNTAX_ERROR, UNUSED_NOQA
 from optlint.config import DEFAULT_MAX_FILE_SIZE
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
 from optlint.edits import apply_fixes, source_lines
-from optlint.notebook import NOTEBOOK_SUFFIX, check_notebook
 from optlint.selection import Selection
-from optlint.source import SourceError, read_source, write_fixes
+from optlint.source import SourceError
+from optlint.sources import Source, open_source
 from optlint.suppression import apply_suppressions, parse_directives
 from optlint.versions import LibraryVersions
 
@@ -70,6 +70,7 @@ class FileResult:
     internal_error: bool = False
     original: str | None = None  # the text before fixes, kept only when they changed it (--diff)
     fixed: str | None = None  # set when fixes changed the text
+    diff: str | None = None  # with fixes not written (--diff): what they change, as diffs
     fixes_applied: int = 0
     # For the cache: the hash of the bytes checked, and what the analysis read of other files.
     content_hash: str | None = None
@@ -239,45 +240,58 @@ class Linter:
 
     def check_path(self, path: Path) -> FileResult:
         try:
-            result = self._check_path(path)
-            if result.fixed is None:
-                # Only a diff of fixed text reads it: kept to the end of the run (and sent back
-                # from workers), every file's text would cost as much memory as the corpus.
-                result.original = None
-            return result
+            return self._check_path(path)
         except Exception as error:  # noqa: BLE001 - one file's failure must not end the run
             detail = traceback.format_exc() if self.options.verbose else f"{error!r}"
             return FileResult(str(path), errors=[f"{path}: internal error: {detail}"],
                               internal_error=True)
 
     def _check_path(self, path: Path) -> FileResult:
-        if path.suffix == NOTEBOOK_SUFFIX:
-            return check_notebook(self, path)
-        filename = str(path)
         try:
-            source = read_source(path)
+            source = open_source(path)
         except SourceError as error:
-            return FileResult(filename, errors=[str(error)])
+            return FileResult(str(path), errors=[str(error)])
+        if source is None:  # a notebook in another language
+            return FileResult(str(path))
+        return self.check_source(source)
+
+    def check_source(self, source: Source) -> FileResult:
+        """Lint (and fix) one file's program; findings come back in the file's positions, fixes
+        as the file's new text, written back when `write` (and the source has a file)."""
         if not self.options.fix:
             if self._project is not None:
                 self._project.start_recording()
-            result = self.lint_text(source.text, filename)
+            result = self.lint_text(source.program, source.name)
             result.content_hash = hashlib.sha256(source.data).hexdigest()
             # No project index yet: nothing has been parsed, so nothing of the project was read.
             result.dependencies = (self._project.recorded() if self._project is not None
                                    else Dependencies())
-            return result
-        result = self.fix_text(source.text, filename)
-        if result.fixed is not None and self.options.write:
+        else:
+            result = self.fix_text(source.program, source.name)
+            if result.fixed is not None:
+                self._fix_file(source, result, result.fixed)
+        # Kept only for a file whose fixes changed it: every file's text, kept to the end of the
+        # run (and sent back from workers), would cost as much memory as the corpus.
+        result.original = source.text if result.fixed is not None else None
+        result.diagnostics = [source.shown(d) for d in result.diagnostics]
+        return result
+
+    def _fix_file(self, source: Source, result: FileResult, fixed_program: str) -> None:
+        try:
+            result.fixed = source.fixed_text(fixed_program)
+        except SourceError as error:  # a fix moved a notebook cell boundary
+            result.errors.append(str(error))
+            result.internal_error, result.fixed = True, None
+        if result.fixed is None:
+            result.fixes_applied = 0
+        elif not self.options.write:
+            result.diff = source.diff(fixed_program)
+        elif source.path is not None:  # standard input: the caller prints the fixed text
             try:
-                write_fixes(path, result.fixed, source.encoding, source.data)
-            except SourceError as error:
+                source.write(result.fixed)
+            except SourceError as error:  # the file changed since it was read; cannot write
                 result.errors.append(str(error))
                 result.internal_error = True
-            except OSError as error:
-                result.errors.append(f"{filename}: cannot write fixes: {error.strerror or error}")
-                result.internal_error = True
-        return result
 
 
 def _syntax_error(error: SyntaxError, filename: str) -> Diagnostic:
@@ -302,7 +316,7 @@ def _to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ct
         start, end = span(finding.node)
         fix = _to_fix(finding.fix, span, module, ctx, positions) if finding.fix else None
         diagnostics.append(Diagnostic(rule.code, rule.name, finding.message, filename, start, end,
-                                      fix))
+                                      fix, fix_title=finding.fix_title))
     return diagnostics
 
 

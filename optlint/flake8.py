@@ -83,7 +83,7 @@ class OptlintChecker:
         for diagnostic in result.diagnostics:
             # flake8 wants a 0-based column and prints it plus one; ours are 1-based.
             yield (diagnostic.line, diagnostic.column - 1,
-                   f"{diagnostic.code} {diagnostic.message}", type(self))
+                   f"{diagnostic.code} {diagnostic.message_with_help()}", type(self))
 
 
 def _checked_version(library: str, value: str) -> str:

@@ -1,4 +1,7 @@
-"""Jupyter notebooks: the code cells checked as one program, findings and fixes mapped to cells.
+"""The Jupyter notebook format: code cells read as one program, fixed cells written back.
+
+Mapping findings to cells, and everything else a check does with a notebook, is
+`optlint.sources.NotebookFile`'s; this module knows the format, not the linter.
 
 The code cells are joined into one program, so a name defined in cell 2 is known in cell 5.
 A comment line with a per-run token separates the cells; it lets the fixed program be cut back
@@ -23,15 +26,10 @@ import json
 import re
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
-from optlint.diagnostics import Diagnostic, Edit, Fix, Location
-from optlint.source import SourceError, read_bytes, write_fixes
-
-if TYPE_CHECKING:
-    from optlint.engine import FileResult, Linter
+from optlint.source import SourceError
 
 NOTEBOOK_SUFFIX = ".ipynb"
 _BOM = b"\xef\xbb\xbf"
@@ -45,8 +43,9 @@ _LINE_MAGIC = re.compile(
     r"|\?{1,2}[\w.]+\s*$|[\w.]+\?{1,2}\s*$)")  # ?obj, obj?? (help)
 
 
-class NotebookError(Exception):
-    """A notebook that cannot be read; reported as one line, the run goes on."""
+class NotebookError(SourceError):
+    """A notebook that cannot be read, or a fixed program that cannot go back into its cells;
+    reported as one line, the run goes on."""
 
 
 @dataclass
@@ -74,17 +73,9 @@ class Notebook:
 
 
 # reading -------------------------------------------------------------------------------------
-def read_notebook(path: Path) -> Notebook | None:
-    """The notebook's code cells as one program; None for a notebook in another language."""
-    try:
-        data = read_bytes(path)
-    except SourceError as error:
-        raise NotebookError(str(error)) from None
-    return parse_notebook(data, str(path))
-
-
 def parse_notebook(data: bytes, path: str) -> Notebook | None:
-    """A notebook from its file's bytes (a file or standard input); `path` names it in errors."""
+    """A notebook from its file's bytes (a file or standard input), None for a notebook in
+    another language; `path` names it in errors."""
     encoding = "utf-8-sig" if data.startswith(_BOM) else "utf-8"
     try:
         raw = data.decode(encoding)
@@ -209,64 +200,7 @@ class _StatementScanner:
             self.quote = None  # a one-line string cannot go on past the line's end
 
 
-# checking ------------------------------------------------------------------------------------
-def check_notebook(linter: Linter, path: Path, data: bytes | None = None) -> FileResult:
-    """Lint (and fix) a notebook file; given `data` (standard input), read nothing and write
-    nothing: the caller prints the fixed JSON."""
-    from optlint.engine import FileResult  # the engine routes notebooks here: import late
-
-    filename = str(path)
-    try:
-        notebook = read_notebook(path) if data is None else parse_notebook(data, filename)
-    except NotebookError as error:
-        return FileResult(filename, errors=[str(error)])
-    if notebook is None:
-        return FileResult(filename)
-    if not linter.options.fix:
-        result = linter.lint_text(notebook.program, filename)
-    else:
-        result = linter.fix_text(notebook.program, filename)
-        try:
-            result.fixed = _fixed_json(notebook, result.fixed)
-        except NotebookError as error:
-            result.errors.append(f"{filename}: {error}")
-            result.internal_error = True
-            result.fixed = None
-        if result.fixed is None:
-            result.fixes_applied = 0
-        elif linter.options.write and data is None:
-            try:
-                write_fixes(path, result.fixed, notebook.encoding, notebook.data)
-            except SourceError as error:
-                result.errors.append(str(error))
-                result.internal_error = True
-            except OSError as error:
-                result.errors.append(f"{filename}: cannot write fixes: {error.strerror or error}")
-                result.internal_error = True
-    result.original = notebook.raw
-    result.diagnostics = [_in_cell(d, notebook.cells) for d in result.diagnostics]
-    return result
-
-
-def in_cells(notebook: Notebook, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """Program positions (what the linter and the verifier see) as cell positions."""
-    return [_in_cell(d, notebook.cells) for d in diagnostics]
-
-
-def fixed_json(notebook: Notebook, fixed_program: str | None) -> str | None:
-    """The notebook file's text for a fixed program; None when no cell changed (raises
-    NotebookError when a fix moved a cell boundary)."""
-    return _fixed_json(notebook, fixed_program)
-
-
-def _fixed_json(notebook: Notebook, fixed_program: str | None) -> str | None:
-    """The notebook's JSON text with the fixed cells' sources; None when no cell changed."""
-    if fixed_program is None:
-        return None
-    changed = fixed_cell_sources(notebook, fixed_program)
-    return splice_sources(notebook.raw, changed) if changed else None
-
-
+# writing: cells back ----------------------------------------------------------------------
 def fixed_cell_sources(notebook: Notebook, fixed_program: str) -> dict[int, str]:
     """The new source of each cell the fixed program changed, by the cell's position."""
     restored = _restore_magics(fixed_program, notebook)
@@ -285,34 +219,6 @@ def fixed_cell_sources(notebook: Notebook, fixed_program: str) -> dict[int, str]
 def _restore_magics(program: str, notebook: Notebook) -> str:
     placeholder = re.compile(rf"^[^\n]*# {notebook.magic_token}:(\d+)(?=\r?$)", re.MULTILINE)
     return placeholder.sub(lambda match: notebook.magic_lines[int(match.group(1))], program)
-
-
-# positions: program -> cell ------------------------------------------------------------------
-def cell_at(cells: list[CodeCell], where: Location) -> tuple[CodeCell, Location]:
-    """The cell a program position falls in, and the position within that cell.
-
-    A position on a boundary line belongs to the end of the cell before it."""
-    owner = cells[0]
-    for cell in cells:
-        if cell.first_line > where.line:
-            break
-        if cell.line_count or owner.line_count == 0:
-            owner = cell
-    return owner, Location(where.line - owner.first_line + 1, where.column)
-
-
-def _in_cell(diagnostic: Diagnostic, cells: list[CodeCell]) -> Diagnostic:
-    if not cells:
-        return diagnostic
-    cell, start = cell_at(cells, diagnostic.start)
-    end = Location(diagnostic.end.line - cell.first_line + 1, diagnostic.end.column)
-    fix = diagnostic.fix
-    if fix is not None:
-        # Each edit counts within the cell it falls in (an added import may go to another cell).
-        fix = Fix(fix.applicability, fix.message, tuple(
-            Edit(cell_at(cells, edit.start)[1], cell_at(cells, edit.end)[1], edit.content)
-            for edit in fix.edits))
-    return replace(diagnostic, start=start, end=end, fix=fix, cell=cell.number)
 
 
 # writing: splice new sources into the original JSON text -------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import sys
 from collections import Counter
@@ -16,10 +15,10 @@ from optlint.config import ConfigError, Settings, load_settings, validate_versio
 from optlint.diagnostics import Diagnostic
 from optlint.discovery import DiscoveryError, discover
 from optlint.engine import FileResult, Linter, LintOptions, check_paths
-from optlint.notebook import NOTEBOOK_SUFFIX, check_notebook
 from optlint.report import writer
 from optlint.selection import Selection, validate_codes
-from optlint.source import SourceError, decode, read_source, write_fixes
+from optlint.source import SourceError, read_source, write_fixes
+from optlint.sources import source_from_bytes
 from optlint.versions import LIBRARIES, resolve_versions
 
 from optlint.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS  # noqa: F401 - named from here too
@@ -181,14 +180,13 @@ def _check_stdin(request: CheckRequest, options: LintOptions) -> FileResult:
 
 
 def _check_stdin_data(data: bytes, filename: str, options: LintOptions) -> FileResult:
-    if filename.endswith(NOTEBOOK_SUFFIX):  # an editor piping a notebook's JSON
-        return check_notebook(Linter(options), Path(filename), data)
-    try:
-        text = decode(data, filename).text
+    try:  # read as the file it names would be: an editor may pipe a notebook's JSON
+        source = source_from_bytes(data, filename)
     except SourceError as error:
         return FileResult(filename, errors=[str(error)], internal_error=True)
-    linter = Linter(options)
-    return linter.fix_text(text, filename) if options.fix else linter.lint_text(text, filename)
+    if source is None:  # a notebook in another language
+        return FileResult(filename)
+    return Linter(options).check_source(source)
 
 
 def _echo_fixed(fixed: str | None, original: bytes) -> None:
@@ -217,7 +215,7 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
     diagnostics.sort(key=Diagnostic.sort_key)
     stdin_fix = request.paths == ["-"] and request.fix and not request.diff
     if request.diff:
-        diffs = [_unified_diff(r) for r in results if r.fixed is not None]
+        diffs = [r.diff for r in results if r.diff]
         click.echo("".join(diffs), nl=False)
         if not request.quiet:
             click.echo(f"Would fix {sum(r.fixes_applied for r in results)} problems "
@@ -282,13 +280,6 @@ def _fixes_applied(results: list[FileResult]) -> str:
     lines = [f"Fixed {r.fixes_applied} problem(s) in {r.filename}" for r in results
              if r.fixes_applied]
     return "".join(line + "\n" for line in lines) or "No fixes applied.\n"
-
-
-def _unified_diff(result: FileResult) -> str:
-    assert result.original is not None and result.fixed is not None
-    return "".join(difflib.unified_diff(
-        result.original.splitlines(keepends=True), result.fixed.splitlines(keepends=True),
-        fromfile=f"a/{result.filename}", tofile=f"b/{result.filename}"))
 
 
 def render_settings(settings: Settings, versions) -> str:  # type: ignore[no-untyped-def]

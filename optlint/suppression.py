@@ -123,4 +123,5 @@ def _unused_noqa(directive: LineDirective, unused: list[str], filename: str,
         edit = Edit(Location(directive.line, begin + 1), end, "")
     message = f"unused `noqa` directive (unused: {', '.join(unused)})"
     fix = Fix("safe", "Remove the unused code" + ("s" if len(unused) > 1 else ""), (edit,))
-    return Diagnostic(UNUSED_NOQA.code, UNUSED_NOQA.name, message, filename, start, end, fix)
+    return Diagnostic(UNUSED_NOQA.code, UNUSED_NOQA.name, message, filename, start, end, fix,
+                      fix_title=fix.message)

@@ -6,6 +6,7 @@ after another file changed, and that files nobody depends on are not analysed ag
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -97,6 +98,20 @@ def test_second_run_reads_every_file_from_the_cache(tmp_path: Path) -> None:
     second, second_cache = check(root)
     assert second == first and second_cache.startswith("cache: 3 of 3")
     assert (root / ".optlint_cache" / ".gitignore").read_text().strip().endswith("*")
+
+
+def test_a_cached_finding_keeps_its_message_fix_and_fix_title(tmp_path: Path) -> None:
+    root = project(tmp_path, {"models.py": MODELS_WITH_FUNCTION, "train.py": TRAIN})
+    args = ("check", ".", "--select", "OPT003,OPT100", "--output-format", "json")
+    (root / "unused.py").write_text("import optax  # noqa: OPT003\n")  # OPT100: another fix title
+    fresh = run_optlint(*args, "--no-cache", cwd=root)
+    run_optlint(*args, cwd=root)  # writes the entries
+    cached = run_optlint(*args, "-v", cwd=root)
+    assert "cache: 3 of 3" in cached.stderr
+    findings = json.loads(fresh.stdout)
+    assert {f["fix_title"] for f in findings} == {
+        "Filter with `eqx.filter(..., eqx.is_array)`", "Remove the unused code"}
+    assert json.loads(cached.stdout) == findings
 
 
 def test_editing_an_imported_file_reanalyses_its_importers_only(tmp_path: Path) -> None:

@@ -18,6 +18,21 @@ def test_the_readme_example_project_exits_1_with_its_findings() -> None:
     assert "trainer/train.py:23:13: OPT003" in done.stdout
 
 
+def test_full_output_shows_the_source_line_and_the_fix_title(tmp_path: Path) -> None:
+    (tmp_path / "train.py").write_text(MLP_INIT)
+    done = run_optlint("check", "train.py", "--output-format", "full", "--no-cache", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert done.stdout.splitlines() == [
+        "train.py:5:31: OPT003 [*] `init` is given Equinox module MLP, which holds non-array "
+        "leaves (eqx.nn.MLP holds functions): `optax.adam` builds per-parameter state "
+        "(`zeros_like`) over every leaf and raises TypeError on a function",
+        "  |",
+        "5 | state = optax.adam(1e-3).init(model)",
+        "  | " + " " * 30 + "^^^^^",
+        "  help: Filter with `eqx.filter(..., eqx.is_array)`",
+    ]
+
+
 def test_stdin_fix_writes_the_fixed_source_to_stdout(tmp_path: Path) -> None:
     done = run_optlint("check", "-", "--fix", "--stdin-filename", "train.py", cwd=tmp_path,
                        stdin=MLP_INIT)

@@ -1,13 +1,15 @@
 """Every fixture under tests/fixtures/OPTnnn/ through the real CLI.
 
 A case is `name.py` (files starting with `_` are helpers a case may import, e.g. a models file).
-`name.txt` holds the expected findings of that rule, one `line:col: CODE message` per line (empty:
-none). `name.fixed.py`, when present, is the expected result of `--fix --unsafe-fixes`, which must
+`name.txt` holds the expected findings of that rule, one `line:col: CODE message` per line (with
+` [*]` before the message when there is a fix), each followed by an indented `help: <fix title>`
+line when it has a fix title (empty: none). `name.fixed.py`, when present, is the expected result of `--fix --unsafe-fixes`, which must
 itself give no finding of the rule. A first line `# optlint-args: ...` adds CLI arguments.
 """
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 from pathlib import Path
@@ -40,8 +42,17 @@ def _copy_case(case: Path, tmp_path: Path) -> Path:
 
 
 def _findings(stdout: str, name: str) -> list[str]:
-    prefix = f"{name}:"
-    return [line[len(prefix):] for line in stdout.splitlines() if line.startswith(prefix)]
+    """The findings in `name` of a JSON report, as the expected-output files write them."""
+    lines = []
+    for finding in json.loads(stdout):
+        if finding["filename"] != name:
+            continue
+        fixable = " [*]" if finding["fix"] else ""
+        lines.append(f"{finding['line']}:{finding['column']}: {finding['code']}{fixable} "
+                     f"{finding['message']}")
+        if finding["fix_title"] is not None:
+            lines.append(f"  help: {finding['fix_title']}")
+    return lines
 
 
 @pytest.mark.parametrize("case", _cases(), ids=lambda p: str(p.relative_to(FIXTURES)))
@@ -51,7 +62,8 @@ def test_fixture(case: Path, tmp_path: Path) -> None:
     assert expected_file.exists(), f"missing expected output {expected_file.name}"
     expected = [line for line in expected_file.read_text().splitlines() if line.strip()]
     copy = _copy_case(case, tmp_path)
-    args = ["check", copy.name, "--select", code, "--no-cache", *_extra_args(case)]
+    args = ["check", copy.name, "--select", code, "--no-cache", "--output-format", "json",
+            *_extra_args(case)]
     result = run_optlint(*args, cwd=copy.parent)
     assert result.returncode == (1 if expected else 0), result.stderr
     assert _findings(result.stdout, copy.name) == expected, result.stdout

@@ -3,6 +3,7 @@ and flake8's own noqa, ignores, per-file-ignores, --format and options."""
 
 from __future__ import annotations
 
+import json
 import shlex
 import shutil
 import subprocess
@@ -38,10 +39,14 @@ def run_flake8(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def _cli_findings(*args: str, cwd: Path) -> list[str]:
-    """`optlint check` text output as flake8 would print it: without the `[*]` fix marker."""
-    result = run_optlint("check", "-q", "--no-cache", *args, cwd=cwd)
+    """`optlint check` findings as flake8 prints them: the message, then `; help: ` and the fix
+    title where there is one (flake8 has one string per finding)."""
+    result = run_optlint("check", "-q", "--no-cache", "--output-format", "json", *args, cwd=cwd)
     assert result.returncode in (0, 1), result.stderr
-    return sorted(line.replace(" [*] ", " ", 1) for line in result.stdout.splitlines())
+    return sorted(
+        f"{f['filename']}:{f['line']}:{f['column']}: {f['code']} {f['message']}"
+        + (f"; help: {f['fix_title']}" if f["fix_title"] is not None else "")
+        for f in json.loads(result.stdout))
 
 
 def _flake8_findings(*args: str, cwd: Path) -> list[str]:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_optlint as run_process
 from conftest import run_optlint_in_process as run_optlint
 
 IMPORTS = ["import equinox as eqx\n", "import jax\n", "import optax"]
@@ -204,13 +205,48 @@ def test_fix_adds_the_import_to_the_cell_that_imports(tmp_path: Path) -> None:
     assert cells[2]["source"] == [TRAIN[0], FIXED_TRAIN_LINE, TRAIN[2]]
 
 
-def test_diff_shows_the_change_and_writes_nothing(tmp_path: Path) -> None:
-    path = write(tmp_path, notebook(code(IMPORTS, 1), code(MODEL, 2), code(TRAIN, 3)))
+def test_diff_is_per_cell_and_writes_nothing(tmp_path: Path) -> None:
+    """End to end (a real process): one unified diff per changed cell, numbered as editors
+    number cells (markdown counts), IPython lines as written; the file is left alone."""
+    imports = ["import jax\n", "from equinox.nn import MLP\n", "import optax"]
+    model = ["model = MLP(2, 1, 8, 2, key=jax.random.PRNGKey(0))"]
+    train = ["%%time\n", TRAIN[0], "!nvidia-smi\n", *TRAIN[1:]]
+    path = write(tmp_path, notebook(markdown("# Training"), code(imports, 1), code(model, 2),
+                                    code(train, 3)), name="train.ipynb")
     before = path.read_bytes()
-    result = run_optlint("check", "nb.ipynb", "--diff", cwd=tmp_path)
-    assert result.returncode == 1 and path.read_bytes() == before
-    assert f'+{json.dumps(FIXED_TRAIN_LINE)}' in re.sub(r"^\+\s+", "+", result.stdout,
-                                                        flags=re.MULTILINE)
+    result = run_process("check", "train.ipynb", "--diff", cwd=tmp_path)
+    assert (result.returncode, path.read_bytes()) == (1, before), result.stderr
+    assert result.stdout == (
+        "--- train.ipynb:cell 2\n"
+        "+++ train.ipynb:cell 2\n"
+        "@@ -1,3 +1,4 @@\n"
+        " import jax\n"
+        " from equinox.nn import MLP\n"
+        "-import optax\n"
+        "\\ No newline at end of file\n"
+        "+import optax\n"
+        "+import equinox as eqx\n"
+        "\\ No newline at end of file\n"
+        "--- train.ipynb:cell 4\n"
+        "+++ train.ipynb:cell 4\n"
+        "@@ -1,5 +1,5 @@\n"
+        " %%time\n"
+        " optimizer = optax.adam(1e-3)\n"
+        " !nvidia-smi\n"
+        "-opt_state = optimizer.init(model)\n"
+        f"+{FIXED_TRAIN_LINE}"
+        " print(opt_state)\n"
+        "\\ No newline at end of file\n")
+
+
+def test_diff_of_a_notebook_on_stdin_is_per_cell(tmp_path: Path) -> None:
+    text = dump(notebook(code(IMPORTS, 1), code(MODEL, 2), code(TRAIN, 3)))
+    result = run_optlint("check", "-", "--stdin-filename", "nb.ipynb", "--diff", stdin=text,
+                         cwd=tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith("--- nb.ipynb:cell 3\n+++ nb.ipynb:cell 3\n@@ ")
+    assert f"-{TRAIN[1]}+{FIXED_TRAIN_LINE}" in result.stdout
+    assert not list(tmp_path.iterdir())
 
 
 def test_unchanged_notebook_is_not_rewritten(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
-"""`--output-format sarif` and `--output-format github` through the real CLI.
+"""The output formats through the real CLI (in-process).
 
-Both are checked against `--output-format json` of the same run: one SARIF result and one
-annotation per finding, with the same code, message and positions.
+Each is checked against `--output-format json` of the same run: one SARIF result and one
+annotation per finding, with the same code, message, fix title and positions.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ TRAIN = textwrap.dedent("""\
 """)
 SINGLE = TRAIN.split("updates,")[0]
 BROKEN = "import optax\n\ndef broken(:\n    pass\n"
+# A finding with advice (a fix title) and no fix.
+KEY_LOOP = ("import jax\n\nkey = jax.random.PRNGKey(0)\nfor i in range(3):\n"
+            "    x = jax.random.normal(key, (3,))\n")
 SARIF_LEVELS = {"none", "note", "warning", "error"}
 RULE_PAGE = "https://github.com/optlint/optlint/blob/main/rules/{}.md"
 
@@ -36,7 +39,31 @@ def _project(tmp_path: Path) -> Path:
     (tmp_path / "broken.py").write_text(BROKEN)
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "single.py").write_text(SINGLE)
+    (tmp_path / "keys.py").write_text(KEY_LOOP)
     return tmp_path
+
+
+def _help(finding: dict[str, Any], separator: str = "; help: ") -> str:
+    return "" if finding["fix_title"] is None else separator + finding["fix_title"]
+
+
+# JSON and text ----------------------------------------------------------------------------------
+def test_json_has_a_fix_title_with_a_fix_without_one_and_none(tmp_path: Path) -> None:
+    by_code = {f["code"]: f for f in _json_findings(_project(tmp_path))}
+    fixed, advised, syntax = by_code["OPT003"], by_code["OPT020"], by_code["OPT000"]
+    assert fixed["fix_title"] == fixed["fix"]["message"] == (
+        "Filter with `eqx.filter(..., eqx.is_array)`")
+    assert advised["fix"] is None and advised["fix_title"].startswith("Split it in the loop")
+    assert advised["message"].endswith("every iteration draws the same random numbers")
+    assert syntax["fix_title"] is None
+    assert by_code["OPT100"]["fix_title"] == "Remove the unused code"
+
+
+def test_text_shows_the_message_only(tmp_path: Path) -> None:
+    findings = _json_findings(_project(tmp_path))
+    lines = _run(tmp_path, "text")[1].splitlines()
+    assert [line.split(": OPT", 1)[1].split(" ", 1)[1].removeprefix("[*] ") for line in lines] \
+        == [f["message"] for f in findings]
 
 
 def _run(tmp_path: Path, output_format: str, *paths: str) -> tuple[int, str]:
@@ -101,6 +128,7 @@ def test_sarif_one_result_per_finding(tmp_path: Path) -> None:
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
         assert result["level"] in SARIF_LEVELS
         assert result["message"]["text"] == finding["message"]
+        assert result.get("properties", {}).get("fixTitle") == finding["fix_title"]
         assert len(result["locations"]) == 1
         physical = result["locations"][0]["physicalLocation"]
         assert physical["artifactLocation"] == {"uri": finding["filename"],
@@ -174,7 +202,8 @@ def test_github_one_annotation_per_finding(tmp_path: Path) -> None:
                 int(match["end_col"])) == (finding["line"], finding["column"],
                                            finding["end_line"], finding["end_column"])
         assert match["code"] == finding["code"]
-        assert match["message"] == finding["message"]
+        # The fix title on a line of its own (an escaped line break).
+        assert match["message"] == finding["message"] + _help(finding, "%0Ahelp: ")
 
 
 def test_github_escapes_property_values(tmp_path: Path) -> None:
@@ -202,7 +231,12 @@ def test_full_shows_the_source_line_a_caret_and_the_fix_title(tmp_path: Path) ->
     caret = lines[3].split("| ", 1)[1]
     assert caret.index("^") == first["column"] - 1
     assert caret.count("^") == first["end_column"] - first["column"]
-    assert lines[-1] == f"  help: {first['fix']['message']}"
+    assert lines[-1] == f"  help: {first['fix_title']}"
+    advised = next(f for f in findings if f["code"] == "OPT020")
+    block = next(b for b in blocks if b.startswith("keys.py:5:"))
+    assert block.splitlines()[-1] == f"  help: {advised['fix_title']}"  # no fix, still advice
+    assert not any(b.splitlines()[-1].startswith("  help:") for b in blocks
+                   if ": OPT000 " in b.splitlines()[0])
 
 
 def test_junit_one_failing_case_per_finding(tmp_path: Path) -> None:
@@ -217,6 +251,12 @@ def test_junit_one_failing_case_per_finding(tmp_path: Path) -> None:
         f["filename"] for f in findings}
     assert sorted(case.find("failure").attrib["type"] for case in cases) == sorted(
         f["code"] for f in findings)
+    failures = {case.attrib["name"]: case.find("failure") for case in cases}
+    for finding in findings:
+        failure = failures[f"{finding['code']} {finding['filename']}:{finding['line']}:"
+                           f"{finding['column']}"]
+        assert failure.attrib["message"] == finding["message"]
+        assert failure.text.endswith(finding["message"] + _help(finding, "\nhelp: "))
 
 
 def test_gitlab_fingerprints_are_unique_and_survive_moved_lines(tmp_path: Path) -> None:
@@ -224,6 +264,9 @@ def test_gitlab_fingerprints_are_unique_and_survive_moved_lines(tmp_path: Path) 
     records = json.loads(_run(tmp_path, "gitlab")[1])
     assert len({r["fingerprint"] for r in records}) == len(records) == len(_json_findings(tmp_path))
     assert all(r["location"]["lines"]["begin"] >= 1 for r in records)
+    descriptions = sorted(r["description"] for r in records)
+    assert descriptions == sorted(f"{f['code']} {f['message']}{_help(f)}"
+                                  for f in _json_findings(tmp_path))
     (tmp_path / "train.py").write_text("\n\n" + TRAIN)  # every finding two lines lower
     moved = json.loads(_run(tmp_path, "gitlab")[1])
     assert {r["fingerprint"] for r in moved} == {r["fingerprint"] for r in records}

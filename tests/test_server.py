@@ -185,7 +185,9 @@ async def test_fix_and_noqa_code_actions(client: LanguageClient, project: Path):
     fix, disable, fix_all = await actions(client, path.as_uri(), diagnostic.range)
     assert fix_all.kind == "source.fixAll.optlint"
     assert fix.is_preferred and fix.kind == types.CodeActionKind.QuickFix
-    assert fix.title == "Add static_args=(\"mask\",)" or "static_args" in fix.title
+    # The fix title is the quick fix's title; the message says only what is wrong.
+    assert fix.title == "Add static_args=(\"mask\",)"
+    assert "static_args" not in diagnostic.message and "help:" not in diagnostic.message
     assert apply(MASK, fix.edit.changes[path.as_uri()]) == MASK_FIXED
 
     assert disable.title == "Disable OPT002 for this line" and not disable.is_preferred
@@ -215,12 +217,24 @@ async def test_unsafe_fix_is_offered_not_preferred_and_fix_all_skips_it(
     assert [d.code for d in diagnostics] == ["OPT002", "OPT004"]
     unsafe = (await actions(client, path.as_uri(), diagnostics[1].range))[0]
     assert unsafe.title.endswith("(unsafe)") and not unsafe.is_preferred
+    assert unsafe.title.startswith("Zero NaNs before accumulating: `optax.chain(")
 
     whole = types.Range(start=types.Position(line=0, character=0),
                         end=types.Position(line=0, character=0))
     (fix_all,) = await actions(client, path.as_uri(), whole, only=["source.fixAll"])
     assert fix_all.kind == "source.fixAll.optlint"
     assert apply(text, fix_all.edit.changes[path.as_uri()]) == MASK_FIXED + MULTISTEPS
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_finding_without_a_fix_carries_its_fix_title_in_the_message(
+        client: LanguageClient, project: Path):
+    text = ("import jax\n\nkey = jax.random.PRNGKey(0)\nfor i in range(3):\n"
+            "    x = jax.random.normal(key, (3,))\n")
+    (diagnostic,) = await open_file(client, project / "key_loop.py", text)
+    message, help_line = diagnostic.message.split("\n")
+    assert message.endswith("every iteration draws the same random numbers")
+    assert help_line.startswith("help: Split it in the loop (`key, subkey = ")
 
 
 @pytest.mark.asyncio(loop_scope="module")
@@ -266,10 +280,13 @@ async def test_notebook_cells_are_checked_as_one_program(client: LanguageClient,
     (diagnostic,) = await published(client, cells[2])
     assert diagnostic.code == "OPT002" and diagnostic.range.start.line == 4  # in the cell
 
-    fix = (await actions(client, cells[2], diagnostic.range))[0]
+    fix, _, fix_all = await actions(client, cells[2], diagnostic.range)
     assert list(fix.edit.changes) == [cells[2]]
     fixed = apply(sources[2], fix.edit.changes[cells[2]])
     assert 'static_args=("mask",)' in fixed
+    assert fix_all.kind == "source.fixAll.optlint"  # the same edit, to the same cell only
+    assert list(fix_all.edit.changes) == [cells[2]]
+    assert apply(sources[2], fix_all.edit.changes[cells[2]]) == fixed
 
     client.diagnostics.pop(cells[2], None)
     client.notebook_document_did_change(types.DidChangeNotebookDocumentParams(

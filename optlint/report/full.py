@@ -1,5 +1,5 @@
-"""Each finding with the source line it starts on and a caret under it, and the fix's title on a
-`help:` line, as ruff's default output. The source is read again from disk (findings carry no
+"""Each finding with the source line it starts on and a caret under it, and its fix title (the fix's, or
+advice where there is no fix) on a `help:` line, as ruff's default output. The source is read again from disk (findings carry no
 text); a notebook's finding, or a file that changed since, is shown without the snippet."""
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ def render(diagnostics: list[Diagnostic]) -> str:
             gutter = " " * len(str(d.line))
             block += [f"{gutter} |", f"{d.line} | {code}",
                       f"{gutter} | {' ' * (d.column - 1)}{'^' * max(1, width)}"]
-        if d.fix is not None:
-            safety = "" if d.fix.applicability == "safe" else " (unsafe)"
-            block.append(f"  help: {d.fix.message}{safety}")
+        if d.fix_title is not None:
+            safety = " (unsafe)" if d.fix is not None and d.fix.applicability == "unsafe" else ""
+            block.append(f"  help: {d.fix_title}{safety}")
         blocks.append("\n".join(block) + "\n")
     return "\n".join(blocks)

@@ -19,7 +19,8 @@ def _escape_property(text: str) -> str:
 
 def annotation(diagnostic: Diagnostic) -> str:
     properties = [f"file={_escape_property(diagnostic.filename)}"]
-    message = diagnostic.message
+    # An annotation shows line breaks: the fix title goes on a line of its own.
+    message = diagnostic.message_with_help("\nhelp: ")
     if diagnostic.cell is None:
         properties += [f"line={diagnostic.line}", f"col={diagnostic.column}",
                        f"endLine={diagnostic.end.line}", f"endColumn={diagnostic.end.column}"]

@@ -1,6 +1,7 @@
 """GitLab Code Quality: a JSON array GitLab shows on merge requests. The fingerprint stays the
 same while the finding does (file, code, message and the how-manyth such finding in the file),
-so a finding that only moved lines is not reported as new."""
+so a finding that only moved lines is not reported as new. The description ends with the fix
+title, `; help: ...`."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ def render(diagnostics: list[Diagnostic]) -> str:
         fingerprint = hashlib.sha256("\0".join([*key, str(seen[key])]).encode()).hexdigest()
         cell = f" (cell {d.cell})" if d.cell is not None else ""
         records.append({
-            "description": f"{d.code} {d.message}{cell}",
+            "description": f"{d.code} {d.message}{cell}" + (
+                f"; help: {d.fix_title}" if d.fix_title is not None else ""),
             "check_name": d.code,
             "fingerprint": fingerprint,
             "severity": "major",

@@ -1,4 +1,5 @@
-"""A JSON array of findings, with the fix (applicability, message, edits) of each."""
+"""A JSON array of findings, with the fix (applicability, message, edits) and the fix title
+(what to do, also where there is no fix) of each."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ def diagnostic_to_dict(diagnostic: Diagnostic) -> dict[str, Any]:
         "end_line": diagnostic.end.line,
         "end_column": diagnostic.end.column,
         "fix": fix_to_dict(diagnostic.fix),
+        "fix_title": diagnostic.fix_title,
     }
     if diagnostic.cell is not None:
         record["cell"] = diagnostic.cell

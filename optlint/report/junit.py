@@ -1,5 +1,5 @@
 """JUnit XML, which most CI systems show as test results: one test suite per file, one failing
-test case per finding."""
+test case per finding, whose text ends with the fix title (`help: ...`)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ def render(diagnostics: list[Diagnostic]) -> str:
             case = ElementTree.SubElement(suite, "testcase", name=f"{d.code} {location(d)}",
                                           classname=filename)
             failure = ElementTree.SubElement(case, "failure", message=d.message, type=d.code)
-            failure.text = f"{location(d)}: {d.code} {d.message}"
+            text = d.message_with_help("\nhelp: ")  # the fix title on a line of its own
+            failure.text = f"{location(d)}: {d.code} {text}"
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             + ElementTree.tostring(suites, encoding="unicode") + "\n")

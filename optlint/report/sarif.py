@@ -4,7 +4,8 @@ The driver lists every rule optlint has, so a result's `ruleIndex` points into a
 viewers can show rules with no findings. Columns count characters (`unicodeCodePoints`), as
 optlint does everywhere. A notebook finding's region counts within its cell, which SARIF cannot
 say, so it carries the cell in `properties.cell` and offers no fix (a fix's region would be wrong
-for the .ipynb file).
+for the .ipynb file). A result's `properties.fixTitle` says what to do, also where there is no
+fix to offer.
 """
 
 from __future__ import annotations
@@ -69,10 +70,15 @@ def _result(diagnostic: Diagnostic, rule_index: int) -> dict[str, Any]:
             "region": _region(diagnostic.start, diagnostic.end),
         }}],
     }
+    properties: dict[str, Any] = {}
+    if diagnostic.fix_title is not None:
+        properties["fixTitle"] = diagnostic.fix_title
     if diagnostic.cell is not None:
-        result["properties"] = {"cell": diagnostic.cell}
+        properties["cell"] = diagnostic.cell
     elif diagnostic.fix is not None:
         result["fixes"] = [_fix(diagnostic.fix, artifact)]
+    if properties:
+        result["properties"] = properties
     return result
 
 

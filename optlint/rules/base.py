@@ -34,6 +34,8 @@ class FixPlan:
 class Finding:
     """What a rule reports at `node`.
 
+    `message` says what is wrong; `fix_title` says what to do about it (ruff's `message()` and
+    `fix_title()`), and is the fix's own title when the rule gives a fix and no other advice.
     `unproven` says what the analysis could not see when the finding rests on it (an optimizer
     whose factory is a parameter nobody passes, a field whose kind is unknown): such a finding is
     reported only under `--preview`, with that text in its message.
@@ -43,10 +45,13 @@ class Finding:
     message: str
     fix: FixPlan | None = None
     unproven: str | None = None
+    fix_title: str | None = None
 
     def __post_init__(self) -> None:
         if self.unproven is not None:
             self.message = f"{self.message} [preview: {self.unproven}]"
+        if self.fix_title is None and self.fix is not None:
+            self.fix_title = self.fix.message
 
 
 @dataclass(frozen=True)

@@ -74,10 +74,10 @@ class CallablePytreeMask(Rule):
         describe = ctx.versions.describe("optax")
         if family == "mask":
             message = (f"{what}: {factory} calls it instead of reading it and raises TypeError "
-                       f"at init on optax < 0.2.4; {describe}; pass `{shown}`")
+                       f"at init on optax < 0.2.4; {describe}")
         else:
             message = (f"{what}: {factory} calls it instead of reading it and raises TypeError "
-                       f"at init (every optax version up to 0.2.8); pass `{shown}`")
+                       f"at init (every optax version up to 0.2.8)")
             if calls_callable_tree("optax.masked", "mask", version) is not False:
                 message += (f"; on optax < 0.2.4 {factory} also raises on Equinox params whatever "
                             f"the labels; {describe}")

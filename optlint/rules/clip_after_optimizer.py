@@ -58,9 +58,9 @@ class ClipAfterOptimizer(Rule):
             clip_name, optimizer_name = display(ctx, found, 1), display(ctx, found, 0)
             message = (f"`{clip_name}` comes after `{optimizer_name}`, which already produced the "
                        f"update: it clips that update (scaled by the learning rate), not the "
-                       f"gradients, so gradient spikes go through `{optimizer_name}` unclipped; "
-                       f"clip first: `{optax}.chain({clip_name}(...), {optimizer_name}(...))`")
-            yield Finding(node, message, self._fix(ctx, found))
+                       f"gradients, so gradient spikes go through `{optimizer_name}` unclipped")
+            advice = f"Clip first: `{optax}.chain({clip_name}(...), {optimizer_name}(...))`"
+            yield Finding(node, message, self._fix(ctx, found), fix_title=advice)
 
     def _fix(self, ctx: RuleContext, found: MisorderedChain) -> FixPlan | None:
         source = same_top(found, 1)

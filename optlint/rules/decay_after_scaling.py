@@ -92,11 +92,11 @@ class DecayAfterScaling(Rule):
             message = (f"`{decay}` comes after `{scaled}`, which already scaled the update by "
                        f"-learning_rate: adding weight_decay * params then grows the weights "
                        f"instead of decaying them ({growth(_rate(found.pairs[0][1]))}; measured "
-                       f"with weight_decay=0.1: 1.0 -> 2.59 in 10 steps, adamw: 0.990); decay "
-                       f"before the learning rate (`{optax}.adamw(...)`, or `{optax}.chain("
-                       f"{optax}.scale_by_adam(), {decay}(...), "
-                       f"{optax}.scale_by_learning_rate(lr))`)")
-            yield Finding(node, message, self._fix(ctx, found))
+                       f"with weight_decay=0.1: 1.0 -> 2.59 in 10 steps, adamw: 0.990)")
+            advice = (f"Decay before the learning rate (`{optax}.adamw(...)`, or `{optax}.chain("
+                      f"{optax}.scale_by_adam(), {decay}(...), "
+                      f"{optax}.scale_by_learning_rate(lr))`)")
+            yield Finding(node, message, self._fix(ctx, found), fix_title=advice)
 
     def _fix(self, ctx: RuleContext, found: MisorderedChain) -> FixPlan | None:
         return self._decoupled(ctx, found) or self._moved(ctx, found)

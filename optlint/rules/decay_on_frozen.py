@@ -86,12 +86,13 @@ class DecayOnFrozen(Rule):
                                           "lr=0.1, weight_decay=0.1")
         message = (f"`{written}(...)` comes before `{decay.name}` in this chain: it zeroes "
                    f"the frozen leaves' gradients, then the weight decay still moves them "
-                   f"({numbers}); put `freeze` last in the chain (its True means frozen)")
+                   f"({numbers})")
         unproven = None if adds_decay(decay) is True else "whether the decay rate is not 0"
         # Moved last, freeze would let the frozen gradients into a global-norm clipping after it.
         clipping = any(_clips(part) for part in parts[first + 1:])
         fix = _move_last(ctx, call, node) if at_freeze and not clipping else None
-        yield Finding(node, message, fix, unproven=unproven)
+        yield Finding(node, message, fix, unproven=unproven,
+                      fix_title="Put `freeze` last in the chain (its True means frozen)")
 
     # ---- stop_gradient buffers --------------------------------------------------------------
     def _buffers(self, ctx: RuleContext, call: cst.Call, func: cst.Attribute, site: CallSite,
@@ -124,10 +125,10 @@ class DecayOnFrozen(Rule):
         message = (f"`{decay.name}` decays every leaf of {info.name}, also {fields}, "
                    f"which {info.name} reads only through `jax.lax.stop_gradient` (a frozen "
                    f"buffer): its gradient is zero, but the decay shrinks it by a factor "
-                   f"(1 - learning_rate * weight_decay) every step ({numbers}); give the decay "
-                   f"a `mask` that is False there")
+                   f"(1 - learning_rate * weight_decay) every step ({numbers})")
         unproven = None if adds_decay(decay) is True else "whether the decay rate is not 0"
-        yield Finding(node, message, None, unproven=unproven)
+        yield Finding(node, message, None, unproven=unproven,
+                      fix_title="Give the decay a `mask` that is False there")
 
 
 def _rate_phrase(decay: TransformValue) -> str | None:

@@ -118,7 +118,6 @@ def _finding(ctx: RuleContext, call: cst.Call, transform: str,
     if passed is None or param is None:
         return Finding(call, message)
     name = param.name.value
-    message += f"; pass `{name}` by position"
     before = call.args[:call.args.index(passed)]
     # Moving the argument first changes the order its expression is evaluated in; that is
     # invisible when every argument it jumps over is a name, an attribute or a literal.

@@ -68,15 +68,15 @@ class FilteredModelAsModel(Rule):
             fields = "any non-array fields it has (its fields could not all be resolved)"
         message = (f"`{ctx.code(called.func)}` is called as Equinox module {model.class_name}, "
                    f"but it was {how} `{ctx.code(filter_call.func)}(...)`'s arrays without "
-                   f"`{eqx}.combine`: {fields} are None there, so {_harm(model)}; "
-                   f"recombine with `{eqx}.combine(..., {source or 'model'})`")
+                   f"`{eqx}.combine`: {fields} are None there, so {_harm(model)}")
         fix = None
         if rebuilt is not None and source is not None:
             fix = FixPlan("safe", f"Recombine with `{eqx}.combine(..., {source})`",
                           [(rebuilt, f"{eqx}.combine({ctx.code(rebuilt)}, {source})")],
                           [("equinox", eqx)])
         unseen = None if model.leaves.non_array else "which of the module's fields are not arrays"
-        return Finding(anchor, message, fix, unproven=unseen)
+        return Finding(anchor, message, fix, unproven=unseen,
+                       fix_title=f"Recombine with `{eqx}.combine(..., {source or 'model'})`")
 
 
 def _harm(model: ModuleValue) -> str:

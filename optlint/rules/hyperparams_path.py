@@ -101,31 +101,31 @@ class HyperparamsPath(Rule):
         path = state_path(options[0], lambda part: part.name in _INJECT) if len(
             options) == 1 else None
         if injects and path:
-            message += (f"; the inject_hyperparams state is `{state_code}{path}`: use "
-                        f"`{state_code}{path}.hyperparams`")
+            advice = (f"Read the inject_hyperparams state at `{state_code}{path}`: "
+                      f"`{state_code}{path}.hyperparams`")
             if getter is not None:
-                message += f" (or `{getter}({state_code}, \"{key}\")`)"
+                advice += f" (or `{getter}({state_code}, \"{key}\")`)"
         elif injects:
             shown = getter or "optax.tree.get"
             if use.write is None:
-                message += f"; read it with `{shown}({state_code}, \"{key}\")`"
+                advice = f"Read it with `{shown}({state_code}, \"{key}\")`"
             else:
                 setter = shown.replace("tree.get", "tree.set").replace("tree_get", "tree_set")
-                message += (f"; write it with `{state_code} = {setter}({state_code}, "
-                            f"{key}=...)`")
+                advice = f"Write it with `{state_code} = {setter}({state_code}, {key}=...)`"
             if getter is None:
-                message += (f" (optax >= 0.2.5; optax.tree_utils.{'tree_get' if use.write is None else 'tree_set'} "
-                            f"from 0.2.2; {ctx.versions.describe('optax')})")
+                advice += (f" (optax >= 0.2.5; optax.tree_utils.{'tree_get' if use.write is None else 'tree_set'} "
+                           f"from 0.2.2; {ctx.versions.describe('optax')})")
         else:
-            message += ("; the optimizer has no inject_hyperparams: build it with "
-                        "`optax.inject_hyperparams(...)(...)` to change its hyperparameters")
+            message += "; the optimizer has no inject_hyperparams"
+            advice = ("Build it with `optax.inject_hyperparams(...)(...)` to change its "
+                      "hyperparameters")
         fix = None
         if path:
             fix = FixPlan("safe", f"Read the inject_hyperparams state at {state_code}{path}",
                           [(use.site.node.value, f"{state_code}{path}")])
         elif len(options) == 1:
             fix = self._fix(ctx, use, injects, getter)
-        return Finding(use.site.node.value, message, fix)
+        return Finding(use.site.node.value, message, fix, fix_title=advice)
 
     def _fix(self, ctx: RuleContext, use: _Use, injects: list[TransformValue],
              getter: str | None) -> FixPlan | None:
@@ -163,9 +163,9 @@ class HyperparamsPath(Rule):
         shown = schedules[0]
         message = (f"writing `hyperparams[\"{use.key}\"]` is silently ignored: '{use.key}' was "
                    f"given to inject_hyperparams as a schedule (`{shown}`), which is evaluated "
-                   f"at the step count and written over it on every update; to set it by hand, "
-                   f"pass a number (and write it before each update)")
-        return Finding(use.site.node.value, message)
+                   f"at the step count and written over it on every update")
+        return Finding(use.site.node.value, message, fix_title=(
+            "Pass a number instead, to set it by hand (and write it before each update)"))
 
 
 def _options(optimizer: Value) -> list[TransformValue] | None:

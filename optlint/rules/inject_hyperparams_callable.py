@@ -77,15 +77,16 @@ class InjectHyperparamsCallable(Rule):
         else:
             effects = f"treats {_quoted(names)} as schedules: " + "; ".join(
                 f"'{name}': {effect}" for name, _, effect, _ in problems)
-        message = f"inject_hyperparams {effects}; add static_args={_tuple_code(merged)}"
+        message = f"inject_hyperparams {effects}"
+        advice = f"Add static_args={_tuple_code(merged)}"
         wrap = [node for _, node, _, module in problems if module]
         version = ctx.versions.get("optax").version
         wrap_needed = bool(wrap) and calls_callable_tree("optax.masked", "mask", version) is not False
         if wrap_needed:
-            message += (" and pass the mask as `lambda _: ...`: optax < 0.2.4 still calls a static "
-                        f"module-shaped mask; {ctx.versions.describe('optax')}")
+            advice += (" and pass the mask as `lambda _: ...` (optax < 0.2.4 still calls a static "
+                       f"module-shaped mask; {ctx.versions.describe('optax')})")
         fix = _static_args_fix(ctx, site.node, factory, names, wrap if wrap_needed else [])
-        return Finding(site.node, message, fix)
+        return Finding(site.node, message, fix, fix_title=advice)
 
     # arguments the inner optimizer needs as Python values ---------------------------------
     def _required_statics(self, ctx: RuleContext, call: cst.Call,
@@ -100,9 +101,9 @@ class InjectHyperparamsCallable(Rule):
         optimizer = factory.inner.name
         merged = (*(factory.static_args or ()), *missing)
         message = (f"inject_hyperparams traces {_quoted(missing)} of {optimizer}, which uses them "
-                   f"as Python values: under jax.jit the update raises TracerBoolConversionError; "
-                   f"add static_args={_tuple_code(merged)}")
-        return Finding(call, message, _static_args_fix(ctx, call, factory, missing, []))
+                   f"as Python values: under jax.jit the update raises TracerBoolConversionError")
+        return Finding(call, message, _static_args_fix(ctx, call, factory, missing, []),
+                       fix_title=f"Add static_args={_tuple_code(merged)}")
 
 
 def _builds_factory(ctx: RuleContext, site: CallSite, callee: Value) -> bool:

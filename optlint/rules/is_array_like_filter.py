@@ -97,7 +97,7 @@ class IsArrayLikeFilter(Rule):
             kept = (f"keeps any Python scalars of {model.class_name} (its fields could not all "
                     f"be resolved)")
         message = (f"`{ctx.code(made_by.func)}(..., {ctx.code(spec)})` {kept} in the params "
-                   f"given to `{method}`: {harm}; filter with `{eqx}.is_inexact_array`")
+                   f"given to `{method}`: {harm}")
         # `qx.is_array_like` keeps its module's spelling; a from-import uses the file's alias.
         prefix = ctx.code(spec.value) if isinstance(spec, cst.Attribute) else eqx
         fix = FixPlan("safe", f"Filter with `{prefix}.is_inexact_array`",

@@ -56,19 +56,19 @@ class JaxTransformOnEquinoxModel(Rule):
             "them, so Python control flow on them fails)")
         verb = "traces" if kind == "jit" else "differentiates"
         message = (f"`{transform}` {verb} `{param}` of {_function_name(site.function)}, given "
-                   f"Equinox module {module.class_name}, which {leaves_phrase(module)}: {harm}; "
-                   f"use `{counterpart}`")
+                   f"Equinox module {module.class_name}, which {leaves_phrase(module)}: {harm}")
+        advice = f"Use `{counterpart}`"
         portable = _PORTABLE_KEYWORDS[kind]
         unportable = [arg for arg in site.keywords
                       if arg.keyword is None or arg.keyword.value not in portable]
         node: cst.CSTNode = site.reference if site.reference is not None else site.function
         if unportable or site.reference is None:
             names = "/".join(f"`{arg.keyword.value}`" if arg.keyword else "`**`" for arg in unportable)
-            message += (", which makes non-array leaves static by itself" if kind == "jit" else
-                        ", which differentiates the first argument")
-            message += f" ({names} has no one-to-one counterpart)" if names else ""
-            return Finding(node, message)
-        fix = FixPlan("safe", f"Use `{counterpart}`", [(site.reference, counterpart)],
+            advice += (", which makes non-array leaves static by itself" if kind == "jit" else
+                       ", which differentiates the first argument")
+            advice += f" ({names} has no one-to-one counterpart)" if names else ""
+            return Finding(node, message, fix_title=advice)
+        fix = FixPlan("safe", advice, [(site.reference, counterpart)],
                       [("equinox", eqx)])
         return Finding(node, message, fix)
 

@@ -72,10 +72,11 @@ class LinesearchEquinoxModule(Rule):
             return
         eqx = ctx.import_alias("equinox", "eqx")
         message = (f"`init` of {_describe(part)} is given Equinox module {module.class_name}, which "
-                   f"{leaves_phrase(module)}: {_harm(part, module)}; pass "
-                   f"`{eqx}.filter(..., {eqx}.is_array)` (and let `value_fn` rebuild the model with "
-                   f"`{eqx}.combine(params, static)`)")
-        yield Finding(params.value, message, _filter_fix(ctx, params.value), _unseen(module))
+                   f"{leaves_phrase(module)}: {_harm(part, module)}")
+        advice = (f"Pass `{eqx}.filter(..., {eqx}.is_array)` (and let `value_fn` rebuild the "
+                  f"model with `{eqx}.combine(params, static)`)")
+        yield Finding(params.value, message, _filter_fix(ctx, params.value), _unseen(module),
+                      fix_title=advice)
 
     def _check_jaxopt_run(self, ctx: RuleContext, site: CallSite) -> Iterator[Finding]:
         func = site.node.func
@@ -91,9 +92,9 @@ class LinesearchEquinoxModule(Rule):
         yield Finding(params.value, (
             f"`{solver.name}.run` is given Equinox module {module.class_name}, which "
             f"{leaves_phrase(module)}: jaxopt jits the solver over its params and raises "
-            f"TypeError (not a valid JAX type); split with `params, static = "
-            f"{eqx}.partition(model, {eqx}.is_array)`, rebuild the model in `fun` with "
-            f"`{eqx}.combine(params, static)` and call `run(params, ...)`"))
+            f"TypeError (not a valid JAX type)"), fix_title=(
+            f"Split with `params, static = {eqx}.partition(model, {eqx}.is_array)`, rebuild the "
+            f"model in `fun` with `{eqx}.combine(params, static)` and call `run(params, ...)`"))
 
     def _check_update(self, ctx: RuleContext, site: CallSite, part: TransformValue,
                       callsites: CallSites) -> Iterator[Finding]:
@@ -107,25 +108,24 @@ class LinesearchEquinoxModule(Rule):
             message = (f"`update` of {_describe(part)} is given Equinox module {module.class_name} "
                        f"as params, which {leaves_phrase(module)}: {_harm(part, module, 'update')}")
             if takes_module is None:
-                message += f"; pass `{eqx}.filter(..., {eqx}.is_array)`"
                 yield Finding(params.value, message, _filter_fix(ctx, params.value),
-                              _unseen(module))
+                              _unseen(module), fix_title=f"Pass `{eqx}.filter(..., {eqx}.is_array)`")
             else:
                 # Filtering alone would hand `value_fn` the filtered params: no automatic fix.
-                yield Finding(params.value, message + _combine_advice(eqx, value_fn),
-                              unproven=_unseen(module))
+                yield Finding(params.value, message, unproven=_unseen(module),
+                              fix_title=_combine_advice(eqx, value_fn))
                 takes_module = None  # said once, here
         missing = [name for name in _LINESEARCH_ARGUMENTS if argument(call, None, name) is None]
         if missing and runs_linesearch(part) and not any(arg.star == "**" for arg in call.args):
-            yield Finding(call, _missing_message(part, missing))
+            yield Finding(call, _missing_message(part, missing), fix_title=_missing_advice(missing))
         # Whatever the params: filtered ones have None where the functions were, and the whole
         # module breaks the line search's own arithmetic.
         if value_fn is not None and takes_module is not None:
             yield Finding(value_fn.value, (
                 f"`value_fn` takes Equinox module {takes_module.class_name}, which "
                 f"{leaves_phrase(takes_module)}, but the line search calls it with `update`'s "
-                f"params, which must be filtered (those leaves are None there): it raises TypeError"
-                + _combine_advice(eqx, value_fn)))
+                f"params, which must be filtered (those leaves are None there): it raises TypeError"),
+                fix_title=_combine_advice(eqx, value_fn))
 
 
 def _value_fn_module(ctx: RuleContext, site: CallSite, value_fn: cst.Arg,
@@ -158,7 +158,7 @@ def _filter_fix(ctx: RuleContext, node: cst.BaseExpression) -> FixPlan:
 
 
 def _combine_advice(eqx: str, value_fn: cst.Arg | None) -> str:
-    split = f"; split with `params, static = {eqx}.partition(model, {eqx}.is_array)`"
+    split = f"Split with `params, static = {eqx}.partition(model, {eqx}.is_array)`"
     if value_fn is not None and isinstance(value_fn.value, cst.Name):
         return (f"{split}, pass `params` and "
                 f"`value_fn=lambda p: {value_fn.value.value}({eqx}.combine(p, static))`")
@@ -181,7 +181,13 @@ def _missing_message(part: TransformValue, missing: list[str]) -> str:
     message = (f"`update` of {_describe(part)} runs a line search, which needs {names}: without "
                f"{'them' if plural else 'it'} `update` raises TypeError (missing {len(missing)} "
                f"required keyword-only argument{'s' if plural else ''})")
-    if "value" in missing or "grad" in missing:
-        message += ("; `value, grad = optax.value_and_grad_from_state(value_fn)(params, "
-                    "state=state)` computes both")
     return message
+
+
+def _missing_advice(missing: list[str]) -> str:
+    names = ", ".join(f"`{name}=`" for name in missing)
+    advice = f"Pass {names}"
+    if "value" in missing or "grad" in missing:
+        advice += ("; `value, grad = optax.value_and_grad_from_state(value_fn)(params, "
+                   "state=state)` computes both")
+    return advice

@@ -60,10 +60,10 @@ class LookaheadRawParams(Rule):
             optax = ctx.import_alias("optax", "optax")
             yield Finding(params.value, (
                 f"`optax.lookahead`'s `update` is given {plain}, not `{optax}.LookaheadParams`: it "
-                f"raises AttributeError (no attribute 'fast') on the first call; build the params "
-                f"once with `{optax}.LookaheadParams.init_synced(params)`, train that object "
-                f"(gradients at `params.fast`, `{optax}.apply_updates` on the whole of it) and "
-                f"evaluate `params.slow`"))
+                f"raises AttributeError (no attribute 'fast') on the first call"), fix_title=(
+                f"Build the params once with `{optax}.LookaheadParams.init_synced(params)`, train "
+                f"that object (gradients at `params.fast`, `{optax}.apply_updates` on the whole "
+                f"of it) and evaluate `params.slow`"))
 
 
 def _plain(value: Value) -> str | None:

@@ -116,7 +116,7 @@ class LowPrecisionHyperparams(Rule):
         cause = cause if len(cause) <= 50 else cause[:47] + "..."
         message = (f"inject_hyperparams stores its hyperparameters in the params' dtype, and "
                    f"`{where}` is {dtype[0]} (`{cause}`): {name}={value:g} becomes exactly "
-                   f"{stored:g}{effect}{more}; add hyperparam_dtype=jnp.float32")
+                   f"{stored:g}{effect}{more}")
         jnp = ctx.import_alias("jax.numpy", "jnp")
         fix = FixPlan("safe", f"Add hyperparam_dtype={jnp}.float32",
                       [(factory.call, _with_keyword(ctx, factory.call, "hyperparam_dtype",

@@ -100,14 +100,14 @@ class MaskedDoesNotFreeze(Rule):
                  f"`{ctx.code(node)}` is `{written}(...)` as the whole optimizer")
         message = (f"{whole}: the leaves its mask leaves out "
                    f"are not frozen, {gradient} is passed through and `apply_updates` adds it "
-                   f"(a leaf with gradient g moves by +g every step, uphill); freeze them with "
-                   f"`{optax}.chain({optax}.masked(opt, mask), "
-                   f"{optax}.masked({optax}.set_to_zero(), <inverted mask>))`")
+                   f"(a leaf with gradient g moves by +g every step, uphill)")
+        advice = (f"Freeze them with `{optax}.chain({optax}.masked(opt, mask), "
+                  f"{optax}.masked({optax}.set_to_zero(), <inverted mask>))`")
         fix = None
         if local and mask is not None and kind != "unknown" and isinstance(node, cst.Call) and (
                 ctx.qualify(node.func) == "optax.masked"):
             fix = _fix(ctx, node, mask, kind, optax)
-        return Finding(node, message, fix, unproven=unproven)
+        return Finding(node, message, fix, unproven=unproven, fix_title=advice)
 
 
 def _whole_optimizer_use(ctx: RuleContext, call: cst.Call) -> cst.BaseExpression | None:

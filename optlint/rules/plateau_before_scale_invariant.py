@@ -51,9 +51,10 @@ class PlateauBeforeScaleInvariant(Rule):
                        f"normalises the reduced updates again, so each reduction is undone (at "
                        f"once by sign-based optimizers, within about 1/(1 - b2) steps by adam-like "
                        f"ones; measured: 10x reduced before adam, the step is back to full size "
-                       f"4,000 steps later, after adam it stays 10x smaller); put it after the optimizer: "
-                       f"`{optax}.chain({invariant}(...), {plateau}(...))`")
-            yield Finding(node, message, self._fix(ctx, found))
+                       f"4,000 steps later, after adam it stays 10x smaller)")
+            advice = (f"Put it after the optimizer: "
+                      f"`{optax}.chain({invariant}(...), {plateau}(...))`")
+            yield Finding(node, message, self._fix(ctx, found), fix_title=advice)
 
     def _fix(self, ctx: RuleContext, found: MisorderedChain) -> FixPlan | None:
         source = same_top(found, 0)

@@ -75,20 +75,20 @@ class PrngKeyReuse(Rule):
         if reuse.in_loop and reuse.first.call is reuse.second.call:
             message = (f"`{key}` is consumed by `{reuse.second.how}` in every iteration of the "
                        f"loop, and the loop never reassigns it: every iteration draws the same "
-                       f"random numbers; split it in the loop ({split}) or fold in the step "
-                       f"(`jax.random.fold_in({key}, i)`)")
-            return Finding(reuse.second.call, message)
+                       f"random numbers")
+            return Finding(reuse.second.call, message, fix_title=(
+                f"Split it in the loop ({split}) or fold in the step "
+                f"(`jax.random.fold_in({key}, i)`)"))
         if reuse.in_loop:
             message = (f"`{key}` is consumed by `{reuse.second.how}` after `{first}` consumed "
                        f"the same key in the previous iteration of the loop, with no split in "
-                       f"between: both derive their random numbers from one key; split it "
-                       f"({split})")
-            return Finding(reuse.second.call, message)
+                       f"between: both derive their random numbers from one key")
+            return Finding(reuse.second.call, message, fix_title=f"Split it ({split})")
         message = (f"`{key}` was already consumed by `{first}` and is consumed again by "
                    f"`{reuse.second.how}` without a split: both derive their random numbers "
-                   f"from one key (identical or correlated samples, the same dropout mask); "
-                   f"split it first ({split})")
-        return Finding(reuse.second.call, message, _fix(ctx, reuse))
+                   f"from one key (identical or correlated samples, the same dropout mask)")
+        return Finding(reuse.second.call, message, _fix(ctx, reuse),
+                       fix_title=f"Split it first ({split})")
 
     def _field_findings(self, ctx: RuleContext, analysis: _Analysis, info: FunctionInfo,
                         flow: KeyFlow, reported: set[int]) -> Iterator[Finding]:
@@ -109,10 +109,10 @@ class PrngKeyReuse(Rule):
             reported.add(id(use.call))
             message = (f"`{ctx.code(key)}` is a key stored on module `{owner.name}` and consumed "
                        f"by `{use.how}` in `__call__`: every call (every training step) draws "
-                       f"the same random numbers, e.g. the same dropout mask; pass a fresh key to "
-                       f"`__call__`, or fold in a per-call value "
-                       f"(`jax.random.fold_in({ctx.code(key)}, step)`)")
-            yield Finding(use.call, message)
+                       f"the same random numbers, e.g. the same dropout mask")
+            yield Finding(use.call, message, fix_title=(
+                f"Pass a fresh key to `__call__`, or fold in a per-call value "
+                f"(`jax.random.fold_in({ctx.code(key)}, step)`)"))
 
 
 def _reported(reuse: Reuse, flow: KeyFlow) -> bool:

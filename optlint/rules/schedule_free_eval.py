@@ -66,14 +66,15 @@ class ScheduleFreeEval(Rule):
                        f"AttributeError (no attribute 'b1')")
             path = state_path(options[0], _is_schedule_free) if len(options) == 1 else None
             fix = None
+            advice = None
             if path:
-                message += f"; pass the schedule-free state, `{state_code}{path}`"
+                advice = f"Pass the schedule-free state, `{state_code}{path}`"
                 fix = FixPlan("safe", f"Pass {state_code}{path}",
                               [(state_arg.value, f"{state_code}{path}")])
             elif not any(_is_schedule_free(part) for option in options
                          if isinstance(option, TransformValue) for part in option.walk()):
                 message += "; the optimizer holds no schedule-free transformation"
-            yield Finding(state_arg.value, message, fix)
+            yield Finding(state_arg.value, message, fix, fix_title=advice)
 
 
 def _canonical(name: str) -> str:

@@ -134,12 +134,12 @@ def _finding(ctx: RuleContext, node: cst.CSTNode, model: str, first: str, second
         return None
     message = (f"`{model}.{second}` and `{model}.{first}` are the same {value.class_name} object "
                "(tied weights), but the model's pytree holds two copies of its arrays: each gets "
-               "its own gradient and update, so they silently untie after the first step; store "
-               "it once and use it in both places, or tie it with "
-               f"`{ctx.import_alias('equinox', 'eqx')}.nn.Shared`")
+               "its own gradient and update, so they silently untie after the first step")
     unproven = None if holds and value.is_callable else (
         f"whether {value.class_name} is a layer holding arrays could not be seen")
-    return Finding(node, message, unproven=unproven)
+    return Finding(node, message, unproven=unproven, fix_title=(
+        "Store it once and use it in both places, or tie it with "
+        f"`{ctx.import_alias('equinox', 'eqx')}.nn.Shared`"))
 
 
 def _holds_arrays(module: ModuleValue, depth: int = 0) -> bool | None:

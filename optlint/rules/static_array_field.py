@@ -60,7 +60,8 @@ class StaticArrayField(Rule):
                 found = _jax_array_evidence(ctx, info, field)
                 if found is not None:
                     evidence, unproven = found
-                    yield Finding(marker, _message(info, field, evidence), unproven=unproven)
+                    yield Finding(marker, _message(info, field, evidence), unproven=unproven,
+                                  fix_title=_ADVICE)
 
 
 def _static_marker(ctx: RuleContext, field: FieldInfo) -> cst.CSTNode | None:
@@ -156,5 +157,7 @@ def _message(info: ClassInfo, field: FieldInfo, evidence: str) -> str:
     return (f"`{info.name}.{field.name}` holds a JAX array ({evidence}) but is a static field: "
             "it is never trained (no gradient), it is compiled into every jitted program as a "
             "constant, and `eqx.filter_jit` raises ValueError when given a model holding an "
-            "equal copy of a non-scalar one (a reloaded checkpoint); Equinox only warns; keep "
-            "it a leaf (freeze it with `jax.lax.stop_gradient`)")
+            "equal copy of a non-scalar one (a reloaded checkpoint); Equinox only warns")
+
+
+_ADVICE = "Keep it a leaf (freeze it with `jax.lax.stop_gradient`)"

@@ -103,7 +103,7 @@ class UnfilteredEquinoxModel(Rule):
                 harm = (f"if {what} reads params in `update` (`lamb`; `adamw` before optax "
                         f"0.2.4), it raises on those leaves")
         message = (f"`{method}` is given Equinox module {module.class_name}, which "
-                   f"{leaves_phrase(module)}: {harm}; pass `{eqx}.filter(..., {eqx}.is_array)`")
+                   f"{leaves_phrase(module)}: {harm}")
         filtered = f"{eqx}.filter({ctx.code(node)}, {eqx}.is_array)"
         fix = FixPlan("safe", f"Filter with `{eqx}.filter(..., {eqx}.is_array)`",
                       [(node, filtered)], [("equinox", eqx)])
@@ -114,8 +114,7 @@ class UnfilteredEquinoxModel(Rule):
                                module: ModuleValue) -> Finding:
         eqx = ctx.import_alias("equinox", "eqx")
         message = (f"`optax.apply_updates` is given Equinox module {module.class_name}, which "
-                   f"{leaves_phrase(module)}: with filtered updates it raises TypeError; "
-                   f"use `{eqx}.apply_updates`")
+                   f"{leaves_phrase(module)}: with filtered updates it raises TypeError")
         fix = FixPlan("safe", f"Use `{eqx}.apply_updates`", [(call.func, f"{eqx}.apply_updates")],
                       [("equinox", eqx)])
         unseen = None if proven_leaves(module) else "which of its leaves are not arrays"

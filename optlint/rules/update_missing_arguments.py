@@ -69,10 +69,9 @@ class UpdateMissingArguments(Rule):
         if newest is not None and not newest.reads_params:  # it read them on older releases
             message += f" ({ctx.versions.describe('optax')})"
         fix = _params_fix(ctx, site, given)
-        if fix is None:
-            message += "; pass the params the updates are applied to"
+        advice = "Pass the params the updates are applied to" if fix is None else None
         unproven = None if proven else "whether every way this optimizer is built reads params"
-        yield Finding(call, message, fix, unproven)
+        yield Finding(call, message, fix, unproven, fix_title=advice)
 
     def _check_keywords(self, ctx: RuleContext, site: CallSite, optimizer: Value,
                         version: str | None) -> Iterator[Finding]:
@@ -109,11 +108,10 @@ class UpdateMissingArguments(Rule):
         if older:
             message += f" ({older})"
         loss = next((name for name in lacking if name in _LOSS_KEYWORDS), None)
-        if loss is not None:
-            message += f"; pass the loss at the current params, e.g. `{loss}=loss`"
+        advice = f"Pass the loss at the current params, e.g. `{loss}=loss`" if loss else None
         unproven = None if proven else ("whether every way this optimizer is built needs "
                                         + names)
-        yield Finding(call, message, unproven=unproven)
+        yield Finding(call, message, unproven=unproven, fix_title=advice)
 
 
 def _lacking(row: Transform, given: set[str], version: str | None) -> tuple[str, ...]:

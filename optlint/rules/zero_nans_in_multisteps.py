@@ -70,10 +70,11 @@ class ZeroNansInMultiSteps(Rule):
         shape = (f"{optax}.chain({optax}.zero_nans(), {optax}.MultiSteps(..., every_k_schedule=k)"
                  f".gradient_transformation())")
         message = (f"`zero_nans()` runs inside `MultiSteps`, after the gradients are accumulated: "
-                   f"{harm}; zero NaNs before accumulating: `{shape}`")
+                   f"{harm}")
         flagged = _wrapping_call(ctx, site.node) or site.node
         fix = self._fix(ctx, site.node, flagged, inner, optax, zero_nans)
-        return Finding(flagged, message, fix)
+        return Finding(flagged, message, fix,
+                       fix_title=f"Zero NaNs before accumulating: `{shape}`")
 
     def _fix(self, ctx: RuleContext, multisteps: cst.Call, flagged: cst.Call,
              inner: cst.BaseExpression, optax: str,

@@ -12,8 +12,8 @@ from pygls.workspace.position_codec import PositionCodec
 
 from optlint.diagnostics import Location
 from optlint.edits import source_lines
-from optlint.notebook import NotebookError, fixed_cell_sources
 from optlint.rules import SYNTAX_ERROR, UNUSED_NOQA
+from optlint.source import SourceError
 from optlint.server.documents import Subject, to_editor
 from optlint.server.findings import EditorFinding, Outcome
 from optlint.server.projects import Project
@@ -37,8 +37,9 @@ def quick_fixes(outcome: Outcome, uri: str, asked: types.Range,
         fix = finding.fix
         if fix is not None and finding.edits is not None:
             safe = fix.applicability == "safe"
+            title = finding.fix_title or fix.message
             actions.append(types.CodeAction(
-                title=fix.message if safe else f"{fix.message} (unsafe)",
+                title=title if safe else f"{title} (unsafe)",
                 kind=types.CodeActionKind.QuickFix, diagnostics=[finding.lsp],
                 is_preferred=safe, edit=types.WorkspaceEdit(changes=finding.edits)))
         if finding.code not in (SYNTAX_ERROR.code, UNUSED_NOQA.code):
@@ -56,14 +57,12 @@ def fix_all(subject: Subject, project: Project, codec: PositionCodec) -> types.C
     result = project.linter.fix_text(subject.program, subject.filename)
     if result.fixed is None:
         return None
-    if subject.notebook is None:
-        new_texts = {subject.uri: result.fixed}
-    else:
-        try:
-            changed = fixed_cell_sources(subject.notebook, result.fixed)
-        except NotebookError:  # a fix that moved a cell boundary: offer nothing rather than it
-            return None
-        new_texts = {subject.cell_uris[position]: text for position, text in changed.items()}
+    try:
+        changed = subject.source.changes(result.fixed)
+    except SourceError:  # a fix that moved a notebook cell boundary: offer nothing rather than it
+        return None
+    new_texts = {subject.uri if cell is None else subject.cell_uris[cell]: text
+                 for cell, text in changed.items()}
     edits = {uri: [_replacement(subject.texts[uri], text, codec)]
              for uri, text in new_texts.items()}
     return types.CodeAction(title="optlint: fix all safely fixable problems", kind=FIX_ALL,

@@ -1,7 +1,7 @@
 """What the server lints for an editor document, and where each program position is in the editor.
 
-A Python file is linted as it is. A notebook's code cells are joined into one program exactly as
-`optlint check` joins them (`optlint.notebook`: IPython lines replaced, cells separated), so the
+A Python file is linted as it is. A notebook's code cells are read as the source `optlint check`
+reads from its file (`optlint.sources.NotebookFile`: one program, IPython lines replaced), so the
 editor shows the findings the command line reports; positions are then mapped back to the cell
 they fall in. Editors count columns in UTF-16 code units unless the client offers another
 encoding; optlint counts characters, so every position crosses `to_editor`/`from_editor`.
@@ -9,7 +9,6 @@ encoding; optlint counts characters, so every position crosses `to_editor`/`from
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from pygls.workspace.position_codec import PositionCodec
 
 from optlint.diagnostics import Location
 from optlint.edits import source_lines
-from optlint.notebook import Notebook, cell_at, parse_notebook
+from optlint.sources import PythonFile, Source, notebook_from_cells
 
 
 @dataclass
@@ -30,16 +29,18 @@ class Subject:
     uri: str  # the file's or the notebook's
     version: int | None
     path: Path
-    program: str  # the text handed to the linter
+    source: Source  # what is linted: `source.program`
     texts: dict[str, str]  # uri -> the text the editor shows there (the file, or each cell)
-    notebook: Notebook | None = None
-    cell_uris: dict[int, str] = field(default_factory=dict)  # cell position -> its uri
+    cell_uris: dict[int, str] = field(default_factory=dict)  # cell number -> its uri
     _lines: dict[str, list[str]] = field(default_factory=dict)  # by uri, as the editor counts
-    _program_lines: list[str] | None = None
 
     @property
     def filename(self) -> str:
         return str(self.path)
+
+    @property
+    def program(self) -> str:
+        return self.source.program
 
     def lines(self, uri: str) -> list[str]:
         if uri not in self._lines:
@@ -53,42 +54,35 @@ class Subject:
 
     def place(self, where: Location) -> tuple[str, Location]:
         """The editor document a program position is in, and the position there."""
-        if self.notebook is None or not self.notebook.cells:
-            return self.uri, where
-        cell, inside = cell_at(self.notebook.cells, where)
-        return self.cell_uris[cell.position], inside
+        cell, inside = self.source.place(where)
+        return (self.uri if cell is None else self.cell_uris[cell]), inside
 
     def on_placeholder(self, where: Location) -> bool:
         """Whether a program line stands for an IPython line (a fix there would edit `pass`)."""
-        if self.notebook is None:
-            return False
-        if self._program_lines is None:
-            self._program_lines = source_lines(self.program)
-        lines = self._program_lines
-        return 0 < where.line <= len(lines) and self.notebook.magic_token in lines[where.line - 1]
+        return self.source.masked(where.line)
 
 
 def file_subject(uri: str, text: str, version: int | None) -> Subject:
-    return Subject(uri, version, uri_path(uri), text, {uri: text})
+    path = uri_path(uri)
+    return Subject(uri, version, path, PythonFile(str(path), None, text), {uri: text})
 
 
 def notebook_subject(workspace: Workspace, notebook: types.NotebookDocument) -> Subject | None:
-    """The notebook's cells (markdown too, so cell numbers match `optlint check`'s) as the
-    JSON `parse_notebook` reads; None when a cell's text is not known yet."""
+    """The notebook's cells (markdown too, so cell numbers match `optlint check`'s); None when a
+    cell's text is not known yet."""
     cells, texts, uris = [], {}, {}
-    for position, cell in enumerate(notebook.cells):
+    for number, cell in enumerate(notebook.cells, start=1):
         document = workspace.text_documents.get(cell.document)
         if document is None:
             return None
         code = cell.kind == types.NotebookCellKind.Code
-        cells.append({"cell_type": "code" if code else "markdown", "source": document.source})
+        cells.append((code, document.source))
         if code:
             texts[cell.document] = document.source
-            uris[position] = cell.document
+            uris[number] = cell.document
     path = uri_path(notebook.uri)
-    parsed = parse_notebook(json.dumps({"cells": cells}).encode(), str(path))
-    assert parsed is not None  # no language metadata: read as Python
-    return Subject(notebook.uri, notebook.version, path, parsed.program, texts, parsed, uris)
+    return Subject(notebook.uri, notebook.version, path, notebook_from_cells(str(path), cells),
+                   texts, uris)
 
 
 def uri_path(uri: str) -> Path:

@@ -31,6 +31,7 @@ class EditorFinding:
     # The fix's edits by document; None without a fix, or with one the editor cannot take
     # (an edit of a notebook's IPython line, which the linter saw as `pass`).
     edits: dict[str, list[types.TextEdit]] | None = None
+    fix_title: str | None = None  # the quick fix's title
 
 
 @dataclass
@@ -67,9 +68,12 @@ def _finding(diagnostic: Diagnostic, subject: Subject, codec: PositionCodec) -> 
     if end_uri != uri:  # never expected; a range cannot span editor documents
         end = start
     lines = subject.lines(uri)
+    edits = _edits(diagnostic, subject, codec)
+    # The fix title is the quick fix's title; with no quick fix to carry it, the message does.
+    message = diagnostic.message_with_help("\nhelp: ") if edits is None else diagnostic.message
     lsp = types.Diagnostic(
         range=to_editor_range(lines, start, end, codec),
-        message=diagnostic.message,
+        message=message,
         severity=(types.DiagnosticSeverity.Error if diagnostic.code == SYNTAX_ERROR.code
                   else types.DiagnosticSeverity.Warning),
         code=diagnostic.code,
@@ -78,8 +82,7 @@ def _finding(diagnostic: Diagnostic, subject: Subject, codec: PositionCodec) -> 
         source=SOURCE,
         tags=[types.DiagnosticTag.Unnecessary] if diagnostic.code == UNUSED_NOQA.code else None,
     )
-    return EditorFinding(uri, lsp, diagnostic.code, diagnostic.fix,
-                         _edits(diagnostic, subject, codec))
+    return EditorFinding(uri, lsp, diagnostic.code, diagnostic.fix, edits, diagnostic.fix_title)
 
 
 def _edits(diagnostic: Diagnostic, subject: Subject,

@@ -14,10 +14,9 @@ from optlint.discovery import DiscoveryError, discover
 from optlint.engine import Linter, LintOptions
 from optlint.runner import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, CheckRequest, build_settings
 from optlint.selection import Selection
-from optlint.notebook import NotebookError
 from optlint.source import SourceError
+from optlint.sources import open_source
 from optlint.verify.interpreter import installed_in
-from optlint.verify.program import program_of
 from optlint.verify.report import FORMATS
 from optlint.verify.session import RunSettings, VerifyError, check_python, verify_source
 from optlint.verify.verdict import CONFIRMED, FIX_FAILED, Verdict
@@ -74,17 +73,18 @@ def verify_files(files: list[Path], options: LintOptions, run: RunSettings) -> l
     verdicts: list[Verdict] = []
     for path in files:
         try:
-            source = program_of(path)
-        except (SourceError, NotebookError) as error:
+            source = open_source(path)
+        except SourceError as error:
             click.echo(f"error: {error}", err=True)
             continue
         if source is None:
             continue  # a notebook in another language
-        findings = linter.lint_text(source.text, str(path)).diagnostics
+        findings = linter.lint_text(source.program, str(path)).diagnostics
         if not findings:
             continue
-        fixed = linter.fix_text(source.text, str(path)).fixed
-        found = verify_source(str(path), source.text, fixed, findings, run, options.project_root)
+        fixed = linter.fix_text(source.program, str(path)).fixed
+        found = verify_source(str(path), source.program, fixed, findings, run,
+                              options.project_root)
         verdicts.extend(replace(v, diagnostic=source.shown(v.diagnostic)) for v in found)
     return verdicts
 

@@ -15,9 +15,8 @@ from optlint.edits import apply_fixes, line_starts, offset
 from optlint.engine import FileResult, Linter, LintOptions
 from optlint.report.text import location
 from optlint.parsing import Unanalysable, parse_screened
-from optlint.notebook import NotebookError
-from optlint.source import SourceError, write_fixes
-from optlint.verify.program import Program, program_of
+from optlint.source import SourceError
+from optlint.sources import Source, open_source
 from optlint.verify.session import RunSettings, VerifyError, verify_source
 from optlint.verify.verdict import FIX_FAILED
 
@@ -41,44 +40,41 @@ def fix_verified(files: list[Path], options: LintOptions, run: RunSettings) -> l
     results = []
     for path in files:
         try:
-            source = program_of(path)
-        except (SourceError, NotebookError) as error:
+            source = open_source(path)
+        except SourceError as error:
             results.append(FileResult(str(path), errors=[str(error)]))
             continue
         if source is None:
             results.append(FileResult(str(path)))  # a notebook in another language
             continue
         result = _fix_program(path, source, linter, everything, run)
-        _write(path, source, result, linter.options.write)
+        _write(source, result, linter.options.write)
         results.append(result)
     return results
 
 
-def _write(path: Path, source: Program, result: FileResult, write: bool) -> None:
+def _write(source: Source, result: FileResult, write: bool) -> None:
     """The fixed program into the file (a notebook's cells into its JSON); findings and notices
     in the positions the user sees."""
     result.diagnostics = [source.shown(d) for d in result.diagnostics]
-    result.original = source.original_file_text
+    result.original = source.text
     try:
-        result.fixed = source.file_text(result.fixed)
-    except NotebookError as error:
-        result.errors.append(f"{path}: {error}")
+        result.fixed = None if result.fixed is None else source.fixed_text(result.fixed)
+    except SourceError as error:  # a fix moved a notebook cell boundary
+        result.errors.append(str(error))
         result.internal_error, result.fixed, result.fixes_applied = True, None, 0
     if result.fixed is None or not write:
         return
     try:
-        write_fixes(path, result.fixed, source.encoding, source.data)
+        source.write(result.fixed)
     except SourceError as error:  # user code run by the verifier may have written the file
         result.errors.append(str(error))
         result.internal_error = True
-    except OSError as error:
-        result.errors.append(f"{path}: cannot write fixes: {error.strerror or error}")
-        result.internal_error = True
 
 
-def _fix_program(path: Path, source: Program, linter: Linter, everything: Linter,
+def _fix_program(path: Path, source: Source, linter: Linter, everything: Linter,
                  run: RunSettings) -> FileResult:
-    filename, text = str(path), source.text
+    filename, text = str(path), source.program
     findings = linter.lint_text(text, filename).diagnostics
     if not any(d.fix for d in findings):
         return linter.lint_text(text, filename)
