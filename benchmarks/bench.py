@@ -1,6 +1,7 @@
 """Benchmark `optlint check` against libcst's parse time and ruff, on one corpus, in one run.
 
     python benchmarks/bench.py [CORPUS...]     (default: the installed jax, optax, equinox trees)
+    python benchmarks/bench.py --latency [RUNS] (only the single-file latency section)
 
 Prints files, lines, wall seconds and peak memory for a cold `optlint check` (one process and two),
 the libcst parse-only time of the files optlint had to parse (those passing its prefilter), and
@@ -8,6 +9,12 @@ the libcst parse-only time of the files optlint had to parse (those passing its 
 fresh process, so imports and caches are cold and peak memory is that process's own. Then, on a
 copy of the corpus, optlint with its cache: cold, warm, and after one file was edited, beside
 ruff's cold and warm runs with its cache.
+
+The latency section times what an editor or a pre-commit hook pays for one file: a cold process
+checking benchmarks/latency_train.py (200 lines, one finding), against `python -c pass`, against
+`ruff check` of the same file, and against the floor of any libcst linter: the interpreter, `import
+libcst` and the parse of that file. Medians of RUNS interleaved runs, then `-X importtime`'s
+largest imports of that check.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -31,6 +39,10 @@ for path in paths:
         libcst.parse_module(handle.read())
 print(time.perf_counter() - start, time.process_time() - cpu)
 """
+
+
+LATENCY_FILE = Path(__file__).resolve().with_name("latency_train.py")
+FLOOR = "import sys, libcst; libcst.parse_module(open(sys.argv[1], 'rb').read())"
 
 
 def default_corpus() -> list[Path]:
@@ -79,6 +91,9 @@ def files_optlint_parses(corpus: list[Path]) -> tuple[list[Path], list[Path]]:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--latency"]:
+        latency(int(sys.argv[2]) if len(sys.argv) > 2 else 15)
+        return
     corpus = [Path(arg) for arg in sys.argv[1:]] or default_corpus()
     every, parsed = files_optlint_parses(corpus)
     lines = sum(path.read_bytes().count(b"\n") for path in every)
@@ -115,6 +130,71 @@ def main() -> None:
         ruff_seconds = results["ruff check --select E,F --no-cache"][0]
         print(f"optlint --jobs 1 / ruff:                {one / ruff_seconds:.1f}x")
     cache_runs(corpus, parsed)
+    latency(15)
+
+
+def latency(runs: int) -> None:
+    """Cold single-file runs, interleaved so that a busy moment on the machine touches every
+    command alike; the median of each."""
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    with tempfile.TemporaryDirectory() as folder:
+        plain = Path(folder) / "plain.py"  # misses the prefilter: nothing to parse
+        plain.write_text("import os\n\nprint(os.getcwd())\n")
+        optlint = [sys.executable, "-m", "optlint"]
+        commands = {
+            "python -c pass": [sys.executable, "-c", "pass"],
+            "floor: python + import libcst + parse": [sys.executable, "-c", FLOOR,
+                                                      str(LATENCY_FILE)],
+            "optlint check FILE": [*optlint, "check", "--no-cache", "--exit-zero", "-q",
+                                   str(LATENCY_FILE)],
+            "optlint check (file missing prefilter)": [*optlint, "check", "--no-cache", "-q",
+                                                       str(plain)],
+            "optlint --version": [*optlint, "--version"],
+            "optlint rule OPT003": [*optlint, "rule", "OPT003"],
+        }
+        if Path(ruff).exists():
+            commands["ruff check FILE"] = [ruff, "check", "--no-cache", "--exit-zero", "--quiet",
+                                           str(LATENCY_FILE)]
+        walls: dict[str, list[float]] = {name: [] for name in commands}
+        cpus: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(runs):
+            for name, command in commands.items():
+                wall, cpu, _, _ = run_measured(command)
+                walls[name].append(wall)
+                cpus[name].append(cpu)
+        importtime = subprocess.run([sys.executable, "-X", "importtime", *commands[
+            "optlint check FILE"][1:]], capture_output=True, text=True, cwd=folder).stderr
+    wall = {name: statistics.median(values) for name, values in walls.items()}
+    cpu = {name: statistics.median(values) for name, values in cpus.items()}
+    lines = LATENCY_FILE.read_bytes().count(b"\n")
+    print(f"\nsingle-file latency: {LATENCY_FILE.name} ({lines} lines), cold process, median "
+          f"of {runs}")
+    print(f"{'command':<42}{'wall s':>8}{'cpu s':>8}{'/ floor':>9}{'/ pass':>8}")
+    floor, bare = wall["floor: python + import libcst + parse"], wall["python -c pass"]
+    for name in commands:
+        print(f"{name:<42}{wall[name]:>8.3f}{cpu[name]:>8.3f}{wall[name] / floor:>8.2f}x"
+              f"{wall[name] / bare:>7.1f}x")
+    print(f"\noptlint check FILE / floor:              {wall['optlint check FILE'] / floor:.2f}x"
+          f"   (target <= 1.2x)")
+    if "ruff check FILE" in wall:
+        print(f"optlint check FILE / ruff check FILE:    "
+              f"{wall['optlint check FILE'] / wall['ruff check FILE']:.1f}x")
+    print("\n-X importtime of `optlint check FILE`, largest imports (cumulative ms, top level):")
+    for name, cumulative in top_imports(importtime, 12):
+        print(f"  {cumulative / 1000:>8.1f}  {name}")
+
+
+def top_imports(report: str, count: int) -> list[tuple[str, int]]:
+    """The largest imports that no other import made (the top of -X importtime's tree)."""
+    rows = []
+    for line in report.splitlines():
+        if not line.startswith("import time:") or "|" not in line:
+            continue
+        _, cumulative, name = line.split("|")
+        if cumulative.strip().isdigit() and not name[1:].startswith(" "):
+            rows.append((name.strip(), int(cumulative)))
+    return sorted(rows, key=lambda row: -row[1])[:count]
+
 
 def cache_runs(corpus: list[Path], parsed: list[Path]) -> None:
     """Cold, warm, and one-file-edited runs with the cache, beside ruff's cold and warm runs,

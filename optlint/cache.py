@@ -21,14 +21,17 @@ import tempfile
 import contextlib
 from dataclasses import asdict, fields, is_dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from optlint import __version__
-from optlint.analysis.project import Dependencies, ProjectIndex
+from optlint.analysis.dependencies import Dependencies
 from optlint.analysis.reach import imported_modules
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location, Role
 from optlint.engine import FileResult, LintOptions
 from optlint.source import SourceError, decode, read_bytes
+
+if TYPE_CHECKING:
+    from optlint.analysis.project import ProjectIndex
 
 CACHE_FOLDER = ".optlint_cache"
 _FORMAT = 3  # bumped when an entry's layout changes
@@ -85,13 +88,21 @@ class ProjectState:
     each component's fingerprint is built from its files and the components it imports."""
 
     def __init__(self, root: Path) -> None:
-        self.index = ProjectIndex(root)
-        self.root = self.index.root
+        self.root = root.resolve()
+        self._index: ProjectIndex | None = None  # made when a cached result consulted the project
         self._hashes: dict[Path, str | None] = {}
         self._imports: dict[Path, list[Path]] = {}
         self._component_of: dict[Path, int] = {}
         self._component_hash: dict[int, str] = {}
         self._words: dict[Path, frozenset[str]] | None = None
+
+    @property
+    def index(self) -> ProjectIndex:
+        if self._index is None:
+            from optlint.analysis.project import ProjectIndex  # imports libcst: only when needed
+
+            self._index = ProjectIndex(self.root)
+        return self._index
 
     def content_hash(self, path: Path) -> str | None:
         if path not in self._hashes:

@@ -114,9 +114,8 @@ def check(paths: tuple[str, ...], fix: bool, unsafe_fixes: bool, diff: bool, sho
 def rule(code: str | None, show_all: bool, output_format: str) -> None:
     """Print the page of rule CODE (or NAME, e.g. unfiltered-equinox-model), or list every rule
     with --all."""
+    from optlint.catalog import catalog, rule_rows
     from optlint.pages import readable_page
-    from optlint.rules import catalog
-    from optlint.runner import rule_rows
 
     infos = catalog()
     if show_all or code is None:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 
 import libcst as cst
+from libcst.metadata import CodeRange
 
 from optlint.analysis.index import Binding, CallSite, FileIndex
 from optlint.analysis.inference import Inference
 from optlint.analysis.values import Value
+from optlint.positions import node_positions
 from optlint.versions import LibraryVersions
 
 
@@ -20,6 +22,15 @@ class RuleContext:
     inference: Inference
     versions: LibraryVersions
     filename: str
+    _positions: Mapping[cst.CSTNode, CodeRange] | None = field(default=None, init=False,
+                                                               repr=False)
+
+    def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
+        """Every node's range, computed once per file, when a finding or a fix first asks: most
+        files have no finding and never pay for it."""
+        if self._positions is None:
+            self._positions = node_positions(self.module)
+        return self._positions
 
     def calls(self) -> Iterator[CallSite]:
         return iter(self.index.calls)

@@ -20,28 +20,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
-
-from optlint.analysis.inference import Inference
-from optlint.analysis.project import Dependencies, ProjectIndex
+from optlint.analysis.dependencies import Dependencies
+from optlint.catalog import RULE_INFOS, SYNTAX_ERROR, UNUSED_NOQA
 from optlint.config import DEFAULT_MAX_FILE_SIZE
-from optlint.context import RuleContext
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location, Role
 from optlint.edits import apply_fixes, source_lines
-from optlint.linted import Linted
-from optlint.parsing import (TooDeep, Unanalysable, deep_call, parse_screened,
-                             python_syntax_error, rejects_everywhere)
-from optlint.rules import RULES, SYNTAX_ERROR, UNUSED_NOQA
-from optlint.rules.base import Finding, FixPlan, Rule
 from optlint.selection import Selection
 from optlint.source import SourceError
 from optlint.sources import Source, open_source
 from optlint.suppression import apply_suppressions, parse_directives
 from optlint.versions import LibraryVersions
 
+# libcst, the analysis and the rules are imported when a file first passes the prefilter: a run
+# whose files all miss it (and `optlint rule`, `--version`) never pays for them.
 if TYPE_CHECKING:
+    import libcst as cst
+
+    from optlint.analysis.inference import Inference
+    from optlint.analysis.project import ProjectIndex
     from optlint.cache import LintCache
+    from optlint.context import RuleContext
+    from optlint.linted import Linted
+    from optlint.rules.base import Finding, FixPlan, Rule
 
 _MAX_FIX_ROUNDS = 10
 
@@ -69,7 +69,7 @@ class FileResult:
     errors: list[str] = field(default_factory=list)  # one line each, for stderr
     notices: list[str] = field(default_factory=list)  # stderr too, but not errors (exit code)
     internal_error: bool = False
-    original: str | None = None
+    original: str | None = None  # the text before fixes, kept only when they changed it (--diff)
     fixed: str | None = None  # set when fixes changed the text
     diff: str | None = None  # with fixes not written (--diff): what they change, as diffs
     fixes_applied: int = 0
@@ -81,16 +81,33 @@ class FileResult:
 class Linter:
     def __init__(self, options: LintOptions, project: ProjectIndex | None = None) -> None:
         self.options = options
-        self.project = project or ProjectIndex(options.project_root)
-        self.rules: list[Rule] = [rule() for rule in RULES
-                                  if rule.code in options.selection.enabled]
-        self.trigger_words = {word for rule in self.rules for word in rule.trigger_words}
+        self._project = project
+        self._rules: list[Rule] | None = None
+        enabled = [info for info in RULE_INFOS if info.code in options.selection.enabled]
+        self.any_rule = bool(enabled)
+        self.trigger_words = {word for info in enabled for word in info.trigger_words}
+
+    @property
+    def project(self) -> ProjectIndex:
+        if self._project is None:
+            from optlint.analysis.project import ProjectIndex
+
+            self._project = ProjectIndex(self.options.project_root)
+        return self._project
+
+    @property
+    def rules(self) -> list[Rule]:
+        if self._rules is None:
+            from optlint.rules import RULES
+
+            self._rules = [rule() for rule in RULES if rule.code in self.options.selection.enabled]
+        return self._rules
 
     def may_match(self, text: str) -> bool:
-        """The cheap prefilter: a file none of whose rules' words appear is never parsed. With no
-        rule selected (`--select OPT000`), syntax is what was asked for: every file is parsed."""
-        return (not self.rules or "noqa" in text
-                or any(word in text for word in self.trigger_words))
+        """The cheap prefilter: a file none of whose rules' words appear is never parsed (its
+        unused `# noqa: OPTnnn` codes are found from its comments alone). With no rule selected
+        (`--select OPT000`), syntax is what was asked for: every file is parsed."""
+        return not self.any_rule or any(word in text for word in self.trigger_words)
 
     def relative(self, filename: str) -> str:
         try:
@@ -101,13 +118,18 @@ class Linter:
     # one pass over one text ----------------------------------------------------------------
     def analyse_text(self, text: str, filename: str) -> Linted:
         """`lint_text`, keeping the tree and the finding behind each diagnostic."""
+        from optlint.linted import Linted
+
         linted = Linted(text, filename, FileResult(filename), self.project)
         linted.result = self.lint_text(text, filename, linted)
         return linted
 
     def lint_text(self, text: str, filename: str, linted: Linted | None = None) -> FileResult:
-        result = FileResult(filename, original=text)
+        result = FileResult(filename)
         if not self.may_match(text):
+            # No rule can fire here: every OPT code its noqa comments name is unused.
+            if "noqa" in text:
+                result.diagnostics = self._suppressed([], text, filename)
             return result
         size = len(text.encode("utf-8", "surrogatepass"))
         if size > self.options.max_file_size:
@@ -115,6 +137,9 @@ class Linter:
                 f"{filename}: not checked: {size:,} bytes, over max-file-size "
                 f"({self.options.max_file_size:,}); raise it in [tool.optlint] to check it")
             return result
+        from optlint.parsing import (TooDeep, Unanalysable, deep_call, python_syntax_error,
+                                     rejects_everywhere)
+
         try:
             python_error = python_syntax_error(text, filename)
             if python_error is not None and rejects_everywhere(python_error):
@@ -129,6 +154,7 @@ class Linter:
 
     def _lint_parsed(self, result: FileResult, text: str, python_error: SyntaxError | None,
                      linted: Linted | None) -> FileResult:
+        import libcst as cst
         filename = result.filename
         try:
             inference = self.project.analyse(text, filename)
@@ -148,6 +174,9 @@ class Linter:
 
     def _lint_indexed(self, result: FileResult, inference: Inference, text: str,
                       relative: str, linted: Linted | None) -> FileResult:
+        import libcst as cst
+
+        from optlint.context import RuleContext
         filename = result.filename
         index = inference.index
         module = index.module_scope.node
@@ -169,20 +198,28 @@ class Linter:
         if linted is not None:
             linted.record(module, [(diagnostic, finding) for diagnostic, (_, finding)
                                    in zip(diagnostics, findings, strict=True)])
+        result.diagnostics = self._suppressed(diagnostics, text, filename, relative)
+        return result
+
+    def _suppressed(self, diagnostics: list[Diagnostic], text: str, filename: str,
+                    relative: str | None = None) -> list[Diagnostic]:
+        """What `# noqa` leaves of `diagnostics`, with OPT100 for the codes it did not use."""
         if not self.options.respect_noqa:
-            result.diagnostics = diagnostics
-            return result
+            return diagnostics
         lines = source_lines(text)
         directives = parse_directives(lines, text, {d.line for d in diagnostics})
-        report_unused = self.options.selection.is_enabled(UNUSED_NOQA.code, relative)
-        result.diagnostics = apply_suppressions(
-            diagnostics, directives, filename, lines, self.options.selection.enabled,
-            report_unused)
-        return result
+        report_unused = self.options.selection.is_enabled(
+            UNUSED_NOQA.code, relative if relative is not None else self.relative(filename))
+        return apply_suppressions(diagnostics, directives, filename, lines,
+                                  self.options.selection.enabled, report_unused)
 
     # fixing ---------------------------------------------------------------------------------
     def fix_text(self, text: str, filename: str) -> FileResult:
         """Apply fixes until none is left (bounded); each round is re-parsed and re-linted."""
+        import libcst as cst
+
+        from optlint.parsing import Unanalysable, parse_screened
+
         original = text
         result = self.lint_text(text, filename)
         applied = 0
@@ -232,15 +269,20 @@ class Linter:
         """Lint (and fix) one file's program; findings come back in the file's positions, fixes
         as the file's new text, written back when `write` (and the source has a file)."""
         if not self.options.fix:
-            self.project.start_recording()
+            if self._project is not None:
+                self._project.start_recording()
             result = self.lint_text(source.program, source.name)
             result.content_hash = hashlib.sha256(source.data).hexdigest()
-            result.dependencies = self.project.recorded()
+            # No project index yet: nothing has been parsed, so nothing of the project was read.
+            result.dependencies = (self._project.recorded() if self._project is not None
+                                   else Dependencies())
         else:
             result = self.fix_text(source.program, source.name)
             if result.fixed is not None:
                 self._fix_file(source, result, result.fixed)
-        result.original = source.text
+        # Kept only for a file whose fixes changed it: every file's text, kept to the end of the
+        # run (and sent back from workers), would cost as much memory as the corpus.
+        result.original = source.text if result.fixed is not None else None
         result.diagnostics = [source.shown(d) for d in result.diagnostics]
         return result
 
@@ -272,8 +314,7 @@ def _syntax_error(error: SyntaxError, filename: str) -> Diagnostic:
 
 def _to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ctx: RuleContext,
                     filename: str) -> list[Diagnostic]:
-    # Positions are computed only for files with findings: most files have none.
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    positions = ctx.positions()
 
     def span(node: cst.CSTNode) -> tuple[Location, Location]:
         code_range = positions[node]
@@ -307,6 +348,8 @@ def _to_fix(plan: FixPlan, span, module: cst.Module, ctx: RuleContext,  # type: 
 def _import_edit(module: cst.Module, positions, import_module: str,  # type: ignore[no-untyped-def]
                  alias: str) -> Edit:
     """`import <module> as <alias>` after the file's last top-level import (or its docstring)."""
+    import libcst as cst
+
     line = 1
     for position, statement in enumerate(module.body):
         if not isinstance(statement, cst.SimpleStatementLine):
@@ -345,10 +388,7 @@ def _check_in_worker(path: Path) -> FileResult:
     _worker_files += 1
     if _worker_files % _COLLECT_EVERY == 0:
         gc.collect()
-    result = _worker.check_path(path)
-    if result.fixed is None:
-        result.original = None  # only a diff needs it; sending every file's text back costs
-    return result
+    return _worker.check_path(path)
 
 
 @contextmanager

@@ -9,14 +9,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import click
-import libcst as cst
 
+from optlint.catalog import SYNTAX_ERROR
 from optlint.config import ConfigError, Settings, load_settings, validate_version
 from optlint.diagnostics import Diagnostic
 from optlint.discovery import DiscoveryError, discover
 from optlint.engine import FileResult, Linter, LintOptions, check_paths
 from optlint.report import writer
-from optlint.rules import SYNTAX_ERROR, catalog
 from optlint.selection import Selection, validate_codes
 from optlint.source import SourceError, read_source, write_fixes
 from optlint.sources import source_from_bytes
@@ -130,6 +129,8 @@ def run_check(request: CheckRequest) -> int:
 
 
 def _add_noqa(results: list[FileResult]) -> int:
+    import libcst as cst
+
     from optlint.add_noqa import add_noqa
     from optlint.parsing import Unanalysable, parse_screened
 
@@ -296,10 +297,3 @@ def render_settings(settings: Settings, versions) -> str:  # type: ignore[no-unt
     width = max(len(name) for name, _, _ in rows)
     return "\n".join(f"{name:<{width}} = {value}  ({source})" for name, value, source in rows)
 
-
-def rule_rows() -> str:
-    lines = []
-    for info in catalog():
-        fix = {"always": "fix", "sometimes": "fix (sometimes)", "none": "-"}[info.fix_availability]
-        lines.append(f"{info.code}  {info.name:<32} {fix:<16} {info.summary}")
-    return "\n".join(lines)

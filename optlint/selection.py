@@ -7,7 +7,7 @@ from fnmatch import fnmatch
 from pathlib import PurePath
 
 from optlint.config import ConfigError, Settings
-from optlint.rules import SYNTAX_ERROR, all_codes
+from optlint.catalog import SYNTAX_ERROR, all_codes
 
 
 def validate_codes(codes: list[str], option: str) -> list[str]:

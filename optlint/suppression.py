@@ -8,7 +8,7 @@ import tokenize
 from dataclasses import dataclass
 
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
-from optlint.rules import UNUSED_NOQA
+from optlint.catalog import UNUSED_NOQA, all_codes
 
 LINE_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?",
                         re.IGNORECASE)
@@ -105,8 +105,6 @@ def apply_suppressions(diagnostics: list[Diagnostic], directives: Directives, fi
 
 
 def _is_known(code: str) -> bool:
-    from optlint.rules import all_codes
-
     return code in all_codes()
 
 

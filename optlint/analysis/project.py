@@ -10,12 +10,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import libcst as cst
 
+from optlint.analysis.dependencies import Dependencies
 from optlint.analysis.index import ClassInfo, build_index
 from optlint.analysis.parameters import (
     Invocation,
@@ -40,19 +40,6 @@ _MAX_REEXPORT_HOPS = 4
 _MAX_CALLER_FILES = 4000
 _SKIPPED_FOLDERS = {"node_modules", "site-packages", "__pycache__", "build", "dist", "venv"}
 _Found = TypeVar("_Found", ClassInfo, FunctionValue)
-
-
-@dataclass(frozen=True)
-class Dependencies:
-    """What one file's lint read of the rest of the project, for the cache to check later.
-
-    `consulted`: the analysis asked about another file (a class, a function, an import's
-    files), so the result holds while the files its imports reach are unchanged. `words`: the
-    names whose callers were looked for in every project file, so the result also holds only
-    while the files mentioning them are the same."""
-
-    consulted: bool = False
-    words: tuple[str, ...] = ()
 
 
 class _Unreached:

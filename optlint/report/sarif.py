@@ -17,7 +17,7 @@ from typing import Any
 from optlint import __version__
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
 from optlint.pages import page_text
-from optlint.rules import RuleInfo, catalog
+from optlint.catalog import RuleInfo, catalog
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/optlint/optlint"

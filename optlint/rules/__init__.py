@@ -1,9 +1,15 @@
-"""The rule registry: every rule class, and the two codes the engine itself reports."""
+"""The rule registry: every rule class. Their metadata, and the two codes the engine itself
+reports, are in optlint.catalog, importable without libcst."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from optlint.catalog import (  # noqa: F401 - the registry is named from here too
+    SYNTAX_ERROR,
+    UNUSED_NOQA,
+    RuleInfo,
+    all_codes,
+    catalog,
+)
 from optlint.rules.base import Rule, RuntimeCheck
 from optlint.rules.callable_pytree_mask import CallablePytreeMask
 from optlint.rules.clip_after_optimizer import ClipAfterOptimizer
@@ -58,30 +64,6 @@ RULES: list[type[Rule]] = [
     DecayOnFrozen,
     PrngKeyReuse,
 ]
-
-
-@dataclass(frozen=True)
-class RuleInfo:
-    code: str
-    name: str
-    summary: str
-    fix_availability: str
-
-
-# Reported by the engine rather than by a rule class.
-SYNTAX_ERROR = RuleInfo("OPT000", "invalid-syntax", "The file does not parse", "none")
-UNUSED_NOQA = RuleInfo("OPT100", "unused-noqa", "A `# noqa: OPTnnn` directive that suppresses "
-                       "nothing", "always")
-
-
-def catalog() -> list[RuleInfo]:
-    """Every code optlint can report, sorted by code."""
-    infos = [RuleInfo(rule.code, rule.name, rule.summary, rule.fix_availability) for rule in RULES]
-    return sorted([SYNTAX_ERROR, UNUSED_NOQA, *infos], key=lambda info: info.code)
-
-
-def all_codes() -> list[str]:
-    return [info.code for info in catalog()]
 
 
 def runtime_check(code: str) -> RuntimeCheck | None:

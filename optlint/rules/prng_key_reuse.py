@@ -16,7 +16,6 @@ from collections.abc import Iterator
 from pathlib import PurePath
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
 from optlint.analysis.prng_keys import (
@@ -362,8 +361,7 @@ def _fix(ctx: RuleContext, reuse: Reuse) -> FixPlan | None:
             or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1):
         return None
     small = statement.body[0]
-    positions = MetadataWrapper(ctx.module, unsafe_skip_copy=True).resolve(PositionProvider)
-    start = positions[small].start
+    start = ctx.positions()[small].start
     line = ctx.module.code.splitlines()[start.line - 1]
     indent = line[:start.column]
     if indent.strip():

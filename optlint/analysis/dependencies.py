@@ -1,0 +1,19 @@
+"""What one file's lint read of the rest of the project: plain data, so that the engine and the
+cache can name it without importing libcst."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Dependencies:
+    """What one file's lint read of the rest of the project, for the cache to check later.
+
+    `consulted`: the analysis asked about another file (a class, a function, an import's
+    files), so the result holds while the files its imports reach are unchanged. `words`: the
+    names whose callers were looked for in every project file, so the result also holds only
+    while the files mentioning them are the same."""
+
+    consulted: bool = False
+    words: tuple[str, ...] = ()

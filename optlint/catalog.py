@@ -1,0 +1,124 @@
+"""What optlint can report, as plain data: code, name, summary, fix availability, and the words
+a file must contain for the rule to fire (the engine's prefilter).
+
+Kept apart from the rule classes so that `optlint --version`, `optlint rule` and a check whose
+files all miss the prefilter never import libcst or the rules; a test keeps it equal to them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class RuleInfo:
+    code: str
+    name: str
+    summary: str
+    fix_availability: str
+    trigger_words: tuple[str, ...] = ()
+
+
+# Reported by the engine rather than by a rule class.
+SYNTAX_ERROR = RuleInfo("OPT000", "invalid-syntax", "The file does not parse", "none")
+UNUSED_NOQA = RuleInfo("OPT100", "unused-noqa", "A `# noqa: OPTnnn` directive that suppresses "
+                       "nothing", "always")
+
+# One row per rule class in optlint/rules/ (tests/test_fast_start.py checks they agree).
+RULE_INFOS: tuple[RuleInfo, ...] = (
+    RuleInfo("OPT001", "callable-pytree-mask",
+             "A module-shaped pytree passed to Optax as a mask or labels, which Optax calls",
+             "always", ("optax", "equinox", "eqx")),
+    RuleInfo("OPT002", "inject-hyperparams-callable",
+             "optax.inject_hyperparams given a callable that is not a schedule, or a traced "
+             "static",
+             "sometimes", ("optax", "equinox", "eqx")),
+    RuleInfo("OPT003", "unfiltered-equinox-model",
+             "Optax init/update/apply_updates given an Equinox module with non-array leaves",
+             "always", ("optax", "equinox", "eqx")),
+    RuleInfo("OPT004", "zero-nans-in-multisteps",
+             "optax.zero_nans() inside the optimizer wrapped by optax.MultiSteps",
+             "sometimes", ("zero_nans",)),
+    RuleInfo("OPT005", "linesearch-equinox-module",
+             "optax.lbfgs or a line search given an Equinox module, or updated without "
+             "value_fn",
+             "sometimes", ("lbfgs", "linesearch", "jaxopt")),
+    RuleInfo("OPT006", "jax-transform-on-equinox-model",
+             "jax.jit/jax.grad/jax.value_and_grad over a function given an Equinox module",
+             "sometimes", ("equinox", "eqx")),
+    RuleInfo("OPT007", "update-missing-arguments",
+             "optimizer update called without the params or value= one of its parts needs",
+             "sometimes", ("update",)),
+    RuleInfo("OPT008", "clip-after-optimizer",
+             "A gradient clip chained after the transformation that already produced the "
+             "update",
+             "sometimes", ("clip",)),
+    RuleInfo("OPT009", "masked-does-not-freeze",
+             "optax.masked(opt, mask) as the whole optimizer: masked-out leaves move by "
+             "+gradient",
+             "sometimes", ("masked", "optax")),
+    RuleInfo("OPT010", "is-array-like-filter",
+             "`eqx.filter(model, eqx.is_array_like)` gives an optimizer the model's Python "
+             "scalars, whose gradients are None",
+             "always", ("optax", "equinox", "eqx")),
+    RuleInfo("OPT011", "filtered-model-as-model",
+             "a model rebuilt from `eqx.filter`'s arrays without `eqx.combine` is called: its "
+             "non-array fields are None",
+             "sometimes", ("optax", "equinox", "eqx")),
+    RuleInfo("OPT012", "lookahead-raw-params",
+             "optax.lookahead's update given plain params instead of optax.LookaheadParams",
+             "none", ("lookahead",)),
+    RuleInfo("OPT013", "decay-on-frozen",
+             "weight decay reaching leaves the code freezes (freeze before decay; "
+             "stop_gradient buffers)",
+             "sometimes", ("freeze", "stop_gradient", "optax")),
+    RuleInfo("OPT014", "decay-after-scaling",
+             "add_decayed_weights chained after the learning-rate scaling: the weights grow",
+             "sometimes", ("add_decayed_weights", "additive_weight_decay")),
+    RuleInfo("OPT015", "hyperparams-path",
+             "`opt_state.hyperparams` on a state not made by inject_hyperparams, or written "
+             "where a schedule overwrites it",
+             "sometimes", ("hyperparams",)),
+    RuleInfo("OPT016", "schedule-free-eval",
+             "schedule_free_eval_params given the state of a chain or wrapper, not the "
+             "schedule-free state",
+             "sometimes", ("schedule_free_eval_params",)),
+    RuleInfo("OPT017", "plateau-before-scale-invariant",
+             "reduce_on_plateau chained before a scale-invariant optimizer, which undoes it",
+             "sometimes", ("reduce_on_plateau",)),
+    RuleInfo("OPT018", "low-precision-hyperparams",
+             "inject_hyperparams without hyperparam_dtype for bfloat16/float16 params: "
+             "b2=0.999 is stored as 1.0",
+             "sometimes", ("inject_hyperparams", "inject_stateful_hyperparams")),
+    RuleInfo("OPT019", "static-array-field",
+             "eqx.field(static=True) on a module field that holds a JAX array",
+             "none", ("static",)),
+    RuleInfo("OPT020", "prng-key-reuse",
+             "One jax.random key consumed twice: identical samples or dropout masks",
+             "sometimes", ("random",)),
+    RuleInfo("OPT021", "filter-transform-keyword-first",
+             "A function under eqx.filter_grad/filter_value_and_grad called with its first "
+             "argument by keyword",
+             "sometimes", ("filter_grad", "filter_value_and_grad")),
+    RuleInfo("OPT022", "shared-layer-alias",
+             "The same module object stored in two fields of a model without eqx.nn.Shared",
+             "none", ("equinox", "eqx")),
+)
+
+
+def catalog() -> list[RuleInfo]:
+    """Every code optlint can report, sorted by code."""
+    return sorted([SYNTAX_ERROR, UNUSED_NOQA, *RULE_INFOS], key=lambda info: info.code)
+
+
+def all_codes() -> list[str]:
+    return [info.code for info in catalog()]
+
+
+def rule_rows() -> str:
+    """`optlint rule --all`: one line per code."""
+    lines = []
+    for info in catalog():
+        fix = {"always": "fix", "sometimes": "fix (sometimes)", "none": "-"}[info.fix_availability]
+        lines.append(f"{info.code}  {info.name:<32} {fix:<16} {info.summary}")
+    return "\n".join(lines)

@@ -1,0 +1,67 @@
+"""Fast start: commands that need no parse import neither libcst nor the rules."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from optlint.catalog import RULE_INFOS
+from optlint.rules import RULES
+
+# Runs the real CLI in a fresh interpreter and reports, after it exits, which heavy modules it
+# had imported: the only honest way to see an import that happened (this test process has them).
+PROBE = textwrap.dedent("""
+    import json, sys
+    from optlint.cli import main
+    try:
+        main(sys.argv[1:], prog_name="optlint")
+    except SystemExit:
+        pass
+    heavy = sorted(name for name in sys.modules
+                   if name == "libcst" or name == "optlint.rules" or name.startswith("optlint.analysis.")
+                   and name not in ("optlint.analysis.dependencies", "optlint.analysis.reach"))
+    print("\\nLOADED " + json.dumps(heavy))
+""")
+
+
+def loaded_modules(tmp_path: Path, *args: str) -> list[str]:
+    result = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=tmp_path, text=True,
+                            capture_output=True, timeout=120)
+    marker = result.stdout.rsplit("\nLOADED ", 1)
+    assert len(marker) == 2, result.stdout + result.stderr
+    return json.loads(marker[1])
+
+
+@pytest.mark.parametrize("args", [
+    ("--version",),
+    ("rule", "OPT003"),
+    ("rule", "unfiltered-equinox-model", "--output-format", "json"),
+    ("rule", "--all"),
+    ("check", "plain.py"),  # with the cache
+    ("check", "--no-cache", "--jobs", "1", "plain.py", "other.py"),
+    ("check", "--no-cache", "--output-format", "sarif", "plain.py"),
+])
+def test_commands_that_parse_nothing_import_no_libcst(tmp_path: Path, args: tuple[str, ...]) -> None:
+    (tmp_path / "plain.py").write_text("import os\n\nprint(os.getcwd())\n")
+    (tmp_path / "other.py").write_text("def f(x):\n    return x + 1\n")
+    assert loaded_modules(tmp_path, *args) == []
+
+
+def test_a_file_that_passes_the_prefilter_does_import_them(tmp_path: Path) -> None:
+    """The probe above sees imports: here they must happen."""
+    (tmp_path / "train.py").write_text("import optax\n\noptimizer = optax.adam(1e-3)\n")
+    loaded = loaded_modules(tmp_path, "check", "--no-cache", "train.py")
+    assert "libcst" in loaded and "optlint.rules" in loaded
+
+
+def test_catalog_agrees_with_the_rule_classes() -> None:
+    from_classes = sorted((rule.code, rule.name, rule.summary, rule.fix_availability,
+                           rule.trigger_words) for rule in RULES)
+    from_catalog = sorted((info.code, info.name, info.summary, info.fix_availability,
+                           info.trigger_words) for info in RULE_INFOS)
+    assert from_catalog == from_classes
