@@ -249,15 +249,10 @@ def parse_findings(package: Package, output: str, root: Path) -> list[Finding]:
     """Findings from optlint's JSON output; a notebook finding's line is `cell<N>:<line>`."""
     findings = []
     for item in json.loads(output or "[]"):
-        filename = Path(item["filename"])
-        if filename.is_absolute():
-            filename = filename.relative_to(root)
-        line = str(item["line"])
-        if item.get("cell") is not None:
-            line = f"cell{item['cell']}:{line}"
+        filename, line = verify.place(item, root)
         findings.append(
             Finding(
-                package.name, package.version, filename.as_posix(), line, item["code"],
+                package.name, package.version, filename, line, item["code"],
                 item.get("message", ""),
             )
         )

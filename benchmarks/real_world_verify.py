@@ -78,18 +78,25 @@ class Verified:
         return self.key[4]
 
 
+def place(item: dict, root: Path) -> tuple[str, str]:
+    """Where a JSON finding or verdict is: its file relative to `root`, and its line, which for a
+    notebook is `cell<N>:<line>`."""
+    filename = Path(item["filename"])
+    if filename.is_absolute():
+        filename = filename.relative_to(root)
+    line = str(item["line"])
+    if item.get("cell") is not None:
+        line = f"cell{item['cell']}:{line}"
+    return filename.as_posix(), line
+
+
 def parse_verdicts(package: str, version: str, output: str, root: Path) -> list[VerifyResult]:
     """Verdicts from verify's JSON output; a notebook verdict's line is `cell<N>:<line>`, as
     real_world.parse_findings writes a finding's."""
     results = []
     for item in json.loads(output or "[]"):
-        filename = Path(item["filename"])
-        if filename.is_absolute():
-            filename = filename.relative_to(root)
-        line = str(item["line"])
-        if item.get("cell") is not None:
-            line = f"cell{item['cell']}:{line}"
-        results.append(VerifyResult(package, version, filename.as_posix(), line, item["code"],
+        filename, line = place(item, root)
+        results.append(VerifyResult(package, version, filename, line, item["code"],
                                     item["verdict"], item.get("reason") or "",
                                     float(item.get("seconds") or 0.0)))
     return results
