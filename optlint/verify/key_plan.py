@@ -19,6 +19,7 @@ from the first consumer's on are one further down.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -247,7 +248,7 @@ def _statement(source: Source, node: cst.CSTNode) -> Statement:
         node, cst.SimpleStatementLine) else set(), writes_of(node))
 
 
-def _targets(source: Source, loops: list[cst.CSTNode], iteration: int,
+def _targets(source: Source, loops: Sequence[cst.CSTNode], iteration: int,
              keys: set[str]) -> list[_Entry]:
     """`step = 0` for each `for` loop around (a key folded with the step differs per iteration
     as it would); a target that is the consumed key (`for key in keys`): a key per iteration."""
