@@ -72,7 +72,7 @@ class Consumer:
 class _Entry:
     """A statement of the scope in order; `consumers` are the recorded calls it holds."""
 
-    number: int
+    at: tuple[int, int]  # where it starts (imports have no statement number)
     statement: Statement
     consumers: list[Consumer]
     # A reuse across the iterations of a comprehension: its one consumer records twice.
@@ -119,24 +119,45 @@ def _again(original: Source, fixed: Source, consumers: list[Consumer]) -> list[C
         if ordinal >= len(calls) or place >= len(calls[ordinal].args):
             return None
         call = calls[ordinal]
+        if _callee(original, consumer.call) != _callee(fixed, call):
+            return None
         found.append(Consumer(consumer.tag, call, call.args[place].value))
     return found
+
+
+def _callee(source: Source, call: cst.Call) -> str:
+    return source.code(call.func)
 
 
 def _aligned(original: Source, fixed: Source) -> dict[int, int]:
     """Original statement number -> fixed statement number. The fixed text holds every fix of
     the file, each inserting a `split` before a statement it changes: statements are matched by
-    their text (a compound statement by its first line), and in a stretch that differs, from its
-    end (the inserted statements come first)."""
-    def texts(source: Source) -> list[str]:
-        return [source.code(node).strip() if isinstance(node, cst.SimpleStatementLine)
-                else source.code(node).strip().splitlines()[0] for node in source.statements]
+    their text (a compound statement by its first line), and in a stretch that differs, each to
+    the most alike of the fixed statements after the last one matched."""
+    def text(source: Source, node: cst.CSTNode) -> str:
+        # Without its comments: a fix's inserted statement takes over the comment lines above.
+        bare = node.with_changes(leading_lines=()) if hasattr(node, "leading_lines") else node
+        code = source.code(bare).strip()
+        return code if isinstance(node, cst.SimpleStatementLine) else code.splitlines()[0]
 
-    matcher = difflib.SequenceMatcher(None, texts(original), texts(fixed), autojunk=False)
+    def texts(source: Source) -> list[str]:
+        return [text(source, node) for node in source.statements]
+
+    before, after = texts(original), texts(fixed)
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     aligned = {}
-    for _, i1, i2, j1, j2 in matcher.get_opcodes():
-        for back in range(1, min(i2 - i1, j2 - j1) + 1):
-            aligned[i2 - back] = j2 - back
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            aligned.update({i1 + k: j1 + k for k in range(i2 - i1)})
+            continue
+        start = j1
+        for i in range(i1, i2):
+            if start >= j2:
+                break
+            best = max(range(start, j2), key=lambda j: difflib.SequenceMatcher(
+                None, before[i], after[j], autojunk=False).ratio())
+            aligned[i] = best
+            start = best + 1
     return aligned
 
 
@@ -151,7 +172,9 @@ def _variant(planner: Planner, source: Source, consumers: list[Consumer]) -> dic
         parameters = layers[0][1]
         assignments = layers[0][0][:len(values)]
     else:
-        body, outer, parameters, assignments = list(source.module.body), [], [], []
+        # At module level the slice's own layer is the module: imports and definitions the
+        # key statements need are found there (the planner's layer of statements before).
+        body, outer, parameters, assignments = list(source.module.body), layers, [], []
         values = {}
     entries = _entries(source, body, second_statement, consumers)
     if isinstance(entries, str):
@@ -207,20 +230,18 @@ def _entries(source: Source, body: list[cst.CSTNode], second_statement: cst.CSTN
         by_statement.setdefault(id(source.statement_of(consumer.call)), []).append(consumer)
     placed: dict[int, _Entry] = {}
     for statement in flatten(body, keep=second_statement):
-        number = source.number.get(id(statement.node))
-        if number is not None:
-            placed[id(statement.node)] = _Entry(number, statement, [])
+        placed[id(statement.node)] = _Entry(_at(source, statement.node), statement, [])
     for consumer in consumers:
         node = source.statement_of(consumer.call)
         entry = placed.get(id(node))
         if entry is None:  # a `return`, or the header of an `if`/`for`/`with`
-            entry = _Entry(source.number[id(node)], _statement(source, node), [])
+            entry = _Entry(_at(source, node), _statement(source, node), [])
             placed[id(node)] = entry
         if all(c.call is not consumer.call for c in entry.consumers):
             entry.consumers.append(consumer)
         elif in_comprehension(source, consumer.call):
             entry.twice = True
-    entries = sorted(placed.values(), key=lambda e: e.number)
+    entries = sorted(placed.values(), key=lambda e: e.at)
     loops = []
     for ancestor in source.ancestors(second_statement):
         if isinstance(ancestor, cst.FunctionDef):
@@ -228,19 +249,24 @@ def _entries(source: Source, body: list[cst.CSTNode], second_statement: cst.CSTN
         if isinstance(ancestor, (cst.For, cst.While)):
             loops.append(ancestor)
     keys = {c.key.value for c in consumers if isinstance(c.key, cst.Name)}
-    limit = source.number[id(second_statement)]
+    limit = _at(source, second_statement)
     first, second = consumers[0].call, consumers[1].call
     start = source.positions
     again = (start[first].start.line, start[first].start.column) >= (
         start[second].start.line, start[second].start.column)
     loop = next((a for a in loops if any(b is a for b in source.ancestors(first))), None)
     if not again or loop is None:
-        return [*_targets(source, loops, 0, keys), *[e for e in entries if e.number <= limit]]
+        return [*_targets(source, loops, 0, keys), *[e for e in entries if e.at <= limit]]
     inside = [e for e in entries if any(a is loop for a in source.ancestors(e.statement.node))]
-    before = [e for e in entries if e.number < source.number[id(loop)]]
+    before = [e for e in entries if e.at < _at(source, loop)]
     outer_loops = [a for a in loops if any(b is a for b in source.ancestors(loop))]
     return [*_targets(source, outer_loops, 0, keys), *before, *_targets(source, [loop], 0, keys),
-            *inside, *_targets(source, [loop], 1, keys), *[e for e in inside if e.number <= limit]]
+            *inside, *_targets(source, [loop], 1, keys), *[e for e in inside if e.at <= limit]]
+
+
+def _at(source: Source, node: cst.CSTNode) -> tuple[int, int]:
+    start = source.positions[node].start
+    return start.line, start.column
 
 
 def _statement(source: Source, node: cst.CSTNode) -> Statement:
@@ -260,7 +286,7 @@ def _targets(source: Source, loops: Sequence[cst.CSTNode], iteration: int,
                 f"{name} = __import__('jax').random.PRNGKey({iteration})\n" if name in keys
                 else f"{name} = {iteration}\n" for name in names)
             if names:
-                entries.append(_Entry(source.number[id(loop)],
+                entries.append(_Entry(_at(source, loop),
                                       Statement(loop, code, set(), set(names)), []))
     return entries
 
