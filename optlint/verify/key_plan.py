@@ -7,7 +7,7 @@ that reassigns or splits a key name it comes from, the parameters' stand-ins) an
 consumers, each rewritten as `__optlint_consume__(tag, key, lambda: call)`: the recorder keeps
 the key it is given, then makes the real call. Arguments a consumer needs besides its key are not
 sliced (they would make most findings unbuildable for nothing): a real call that cannot run here
-is noted, not fatal. A consumer statement that also assigns a key name the slice needs runs whole.
+is noted, not fatal.
 
 A reuse across loop iterations (the first consumer at or after the second in the loop body) runs
 the loop body twice, the second time up to the second consumer; a `for` loop's target is 0, then
@@ -35,7 +35,6 @@ from optlint.verify.slicing import (
     flatten,
     reads_of,
     slice_for,
-    statement_reads,
     writes_of,
 )
 
@@ -183,7 +182,7 @@ def _variant(planner: Planner, source: Source, consumers: list[Consumer]) -> dic
     # The key itself, where the function is given it: a stand-in key, whatever its name.
     key_names = {c.key.value for c in consumers if isinstance(c.key, cst.Name)}
     parameter_names = {p.name.value for p in parameters}
-    standin_keys = needed & key_names & parameter_names
+    standin_keys = needed & (key_names | _split_keys(chosen)) & parameter_names
     needed -= standin_keys
     # The modules a consumer call names (`jax.random.normal`): imports run as they are, and let
     # the real call run; its other arguments are not sliced.
@@ -207,6 +206,21 @@ def _variant(planner: Planner, source: Source, consumers: list[Consumer]) -> dic
             "bindings": bindings, "roles": {"keys": RECORDS}, "model_names": [],
             "probe": {"consumers": shown, "same_call": consumers[0].call is consumers[1].call},
             "notes": sorted(set(notes))}
+
+
+def _split_keys(statements: list[Statement]) -> set[str]:
+    """Names the kept statements split or fold (`jax.random.split(seed, 2)`): keys as well."""
+    found = set()
+    for statement in statements:
+        if isinstance(statement.node, cst.SimpleStatementLine):
+            for call in calls_in(statement.node):
+                func = call.func
+                name = func.attr.value if isinstance(func, cst.Attribute) else (
+                    func.value if isinstance(func, cst.Name) else "")
+                if name in ("split", "fold_in") and call.args and isinstance(
+                        call.args[0].value, cst.Name):
+                    found.add(call.args[0].value.value)
+    return found
 
 
 def _imported(source: Source) -> set[str]:
@@ -270,8 +284,8 @@ def _at(source: Source, node: cst.CSTNode) -> tuple[int, int]:
 
 
 def _statement(source: Source, node: cst.CSTNode) -> Statement:
-    return Statement(node, source.code(node), statement_reads(node) if isinstance(
-        node, cst.SimpleStatementLine) else set(), writes_of(node))
+    """A consumer's statement that `flatten` leaves out; only its consumers are run."""
+    return Statement(node, source.code(node), set(), set())
 
 
 def _targets(source: Source, loops: Sequence[cst.CSTNode], iteration: int,
@@ -300,11 +314,10 @@ def _backward(entries: list[_Entry]) -> tuple[list[Statement], set[str]]:
     for entry in reversed(entries):
         statement = entry.statement
         if entry.consumers:
-            whole = bool(statement.writes & needed) and isinstance(
-                statement.node, cst.SimpleStatementLine)
-            made = (_whole(statement, entry.consumers) if whole
-                    else _calls(entry.consumers * (2 if entry.twice else 1)))
-            needed = (needed - made.writes) | made.reads
+            # What a consumer's statement assigns is never what the key needs: the key is
+            # not reassigned between its two consumers, nor (in a loop) after them.
+            made = _calls(entry.consumers * (2 if entry.twice else 1))
+            needed |= made.reads
             chosen.append(made)
         elif statement.writes & needed:
             chosen.append(statement)
@@ -329,28 +342,6 @@ def _calls(consumers: list[Consumer]) -> Statement:
         reads |= reads_of(consumer.key)
     code = "".join(lines)
     return Statement(consumers[0].call, code, reads - _OWN, set())
-
-
-class _Wrap(cst.CSTTransformer):
-    def __init__(self, consumers: list[Consumer]) -> None:
-        super().__init__()
-        self.consumers = {id(c.call): c for c in consumers}
-
-    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
-        consumer = self.consumers.get(id(original_node))
-        if consumer is None:
-            return updated_node
-        return cst.parse_expression(_wrapped(consumer, cst.Module([]).code_for_node(
-            updated_node)))
-
-
-def _whole(statement: Statement, consumers: list[Consumer]) -> Statement:
-    """A consumer statement that assigns a key name the slice needs, run as written (what it
-    assigns must be right: everything it reads is sliced)."""
-    node = statement.node
-    wrapped = node.visit(_Wrap(consumers))
-    code = cst.Module([]).code_for_node(wrapped.with_changes(leading_lines=()))  # type: ignore[union-attr]
-    return Statement(node, code, statement.reads, statement.writes)
 
 
 def in_comprehension(source: Source, call: cst.Call) -> bool:
