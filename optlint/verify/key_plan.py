@@ -175,10 +175,7 @@ def _variant(planner: Planner, source: Source, consumers: list[Consumer]) -> dic
         # key statements need are found there (the planner's layer of statements before).
         body, outer, parameters, assignments = list(source.module.body), layers, [], []
         values = {}
-    entries = _entries(source, body, second_statement, consumers)
-    if isinstance(entries, str):
-        return {"unbuildable": entries}
-    chosen, needed = _backward(entries)
+    chosen, needed = _backward(_entries(source, body, second_statement, consumers))
     # The key itself, where the function is given it: a stand-in key, whatever its name.
     key_names = {c.key.value for c in consumers if isinstance(c.key, cst.Name)}
     parameter_names = {p.name.value for p in parameters}
@@ -236,12 +233,9 @@ def _spec(statement: Statement) -> dict[str, Any]:
 
 # the scope's statements, in the order they run ---------------------------------------------------
 def _entries(source: Source, body: list[cst.CSTNode], second_statement: cst.CSTNode,
-             consumers: list[Consumer]) -> list[_Entry] | str:
+             consumers: list[Consumer]) -> list[_Entry]:
     """The statements that run up to the second consumer (a reuse across iterations: the loop
-    body twice), or why they cannot be laid out."""
-    by_statement: dict[int, list[Consumer]] = {}
-    for consumer in consumers:
-        by_statement.setdefault(id(source.statement_of(consumer.call)), []).append(consumer)
+    body twice)."""
     placed: dict[int, _Entry] = {}
     for statement in flatten(body, keep=second_statement):
         placed[id(statement.node)] = _Entry(_at(source, statement.node), statement, [])
@@ -271,7 +265,8 @@ def _entries(source: Source, body: list[cst.CSTNode], second_statement: cst.CSTN
     loop = next((a for a in loops if any(b is a for b in source.ancestors(first))), None)
     if not again or loop is None:
         return [*_targets(source, loops, 0, keys), *[e for e in entries if e.at <= limit]]
-    inside = [e for e in entries if any(a is loop for a in source.ancestors(e.statement.node))]
+    inside = [e for e in entries
+              if any(a is loop for a in source.ancestors(_real(source, e.statement.node)))]
     before = [e for e in entries if e.at < _at(source, loop)]
     outer_loops = [a for a in loops if any(b is a for b in source.ancestors(loop))]
     return [*_targets(source, outer_loops, 0, keys), *before, *_targets(source, [loop], 0, keys),
@@ -279,8 +274,15 @@ def _entries(source: Source, body: list[cst.CSTNode], second_statement: cst.CSTN
 
 
 def _at(source: Source, node: cst.CSTNode) -> tuple[int, int]:
-    start = source.positions[node].start
+    start = source.positions[_real(source, node)].start
     return start.line, start.column
+
+
+def _real(source: Source, node: cst.CSTNode) -> cst.CSTNode:
+    """A node of the source's tree: `flatten` makes a line of its own of `if c: x = f(key)`."""
+    if node not in source.positions and isinstance(node, cst.SimpleStatementLine):
+        return node.body[0]
+    return node
 
 
 def _statement(source: Source, node: cst.CSTNode) -> Statement:
