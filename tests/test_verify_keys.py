@@ -197,3 +197,17 @@ def test_loops_and_a_parameter_named_anyhow_are_confirmed(tmp_path: Path, jax_ca
     assert {line: v.verdict for line, v in seeds.items()} == {5: "confirmed", 12: "confirmed"}
     assert seeds[5].fixed is not None and seeds[5].fixed["status"] == "ok"
     assert seeds[5].notes == ["stand-in key"]
+
+
+def test_a_key_split_in_a_one_line_block_is_sliced() -> None:
+    [plan] = plans('''\
+        import jax
+
+        def one_line(key, path):
+            with open(path): sub = jax.random.split(key)[0]
+            a = jax.random.normal(sub)
+            b = jax.random.uniform(sub)
+        ''')
+    original = plan["variants"]["original"]
+    assert "sub = jax.random.split(key)[0]\n" in codes(original)
+    assert original["bindings"]["key"] == "key"
