@@ -28,7 +28,7 @@ EXPECTED_ON_INSTALLED = {"OPT001": "not-reproduced", "OPT002": "confirmed",
                          "OPT009": "confirmed", "OPT010": "confirmed", "OPT011": "confirmed",
                          "OPT012": "confirmed", "OPT013": "confirmed", "OPT014": "confirmed",
                          "OPT015": "confirmed", "OPT016": "confirmed", "OPT017": "confirmed",
-                         "OPT018": "confirmed", "OPT019": "confirmed", "OPT021": "confirmed",
+                         "OPT018": "confirmed", "OPT019": "confirmed", "OPT020": "confirmed", "OPT021": "confirmed",
                          "OPT022": "confirmed"}
 
 

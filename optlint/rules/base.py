@@ -41,8 +41,11 @@ class Finding:
     need not find them again or read them out of the message. The names are fixed:
     "call": the call the finding is about, around which `optlint verify` builds (the chain,
     `MultiSteps`, `masked`, an `init`/`update`/`apply_updates` call, the call a mask is given
-    to); "mask": the mask given to it; "traced": the parameter a JAX transformation traces;
-    "field" and "other_field": the class fields a finding names. `values` holds what the
+    to; for a reused PRNG key, the second consumer); "first_call": the call that consumed the
+    same key before "call" did (the same call for a reuse across loop iterations); "key" and
+    "first_key": the key expression each of them is given; "mask": the mask given to "call";
+    "traced": the parameter a JAX transformation traces; "field" and "other_field": the class
+    fields a finding names. `values` holds what the
     analysis inferred for a role where no node says it (a field given by position: its name).
     `unproven` says what the analysis could not see when the finding rests on it (an optimizer
     whose factory is a parameter nobody passes, a field whose kind is unknown): such a finding is
@@ -77,7 +80,9 @@ class RuntimeCheck:
     the statement the anchor call is in, e.g. the right-hand side of an assignment, as role
     `value`; with a probe, which decides what is wrong with it), "call" (the call around the
     flagged node, run as written and as fixed) or "instance" (a call in the file constructing
-    the class the flagged node is in; see verify/call_plan.py). The harness builds around the
+    the class the flagged node is in; see verify/call_plan.py) or "keys" (the statements that
+    make and split a key, up to its second consumer, with each consumer recording the key it is
+    given; see verify/key_plan.py). The harness builds around the
     finding's "call" role. `probe` ("module:function") names the behavioural check in
     `optlint/verify/probes/<module>.py` that replaces the default exercise (init, jitted
     updates, apply_updates); it raises `Misbehaved` for a silent hazard. `standin_params`: what
@@ -86,7 +91,7 @@ class RuntimeCheck:
     """
 
     builds: Literal["params", "transform", "function", "expression", "value", "call",
-                    "instance"]
+                    "instance", "keys"]
     probe: str | None = None
     standin_params: Literal["model", "mask"] = "model"
 

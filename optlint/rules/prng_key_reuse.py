@@ -28,7 +28,7 @@ from optlint.analysis.prng_keys import (
 )
 from optlint.analysis.values import FunctionValue, ModuleValue, TransformedFunction
 from optlint.context import RuleContext
-from optlint.rules.base import Finding, FixPlan, Rule
+from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 # equinox.nn layers whose `__call__` draws from its `key` (the others ignore it).
 RANDOM_LAYERS = frozenset({"Dropout", "MultiheadAttention"})
@@ -44,6 +44,7 @@ class PrngKeyReuse(Rule):
     summary = "One jax.random key consumed twice: identical samples or dropout masks"
     fix_availability = "sometimes"
     trigger_words = ("random",)
+    runtime_check = RuntimeCheck("keys", probe="prng_keys:keys_differ")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         if is_test_code(ctx.filename):
@@ -76,18 +77,19 @@ class PrngKeyReuse(Rule):
             message = (f"`{key}` is consumed by `{reuse.second.how}` in every iteration of the "
                        f"loop, and the loop never reassigns it: every iteration draws the same "
                        f"random numbers")
-            return Finding(reuse.second.call, message, fix_title=(
+            return Finding(reuse.second.call, message, roles=_roles(reuse), fix_title=(
                 f"Split it in the loop ({split}) or fold in the step "
                 f"(`jax.random.fold_in({key}, i)`)"))
         if reuse.in_loop:
             message = (f"`{key}` is consumed by `{reuse.second.how}` after `{first}` consumed "
                        f"the same key in the previous iteration of the loop, with no split in "
                        f"between: both derive their random numbers from one key")
-            return Finding(reuse.second.call, message, fix_title=f"Split it ({split})")
+            return Finding(reuse.second.call, message, roles=_roles(reuse),
+                           fix_title=f"Split it ({split})")
         message = (f"`{key}` was already consumed by `{first}` and is consumed again by "
                    f"`{reuse.second.how}` without a split: both derive their random numbers "
                    f"from one key (identical or correlated samples, the same dropout mask)")
-        return Finding(reuse.second.call, message, _fix(ctx, reuse),
+        return Finding(reuse.second.call, message, _fix(ctx, reuse), roles=_roles(reuse),
                        fix_title=f"Split it first ({split})")
 
     def _field_findings(self, ctx: RuleContext, analysis: _Analysis, info: FunctionInfo,
@@ -113,6 +115,12 @@ class PrngKeyReuse(Rule):
             yield Finding(use.call, message, fix_title=(
                 f"Pass a fresh key to `__call__`, or fold in a per-call value "
                 f"(`jax.random.fold_in({ctx.code(key)}, step)`)"))
+
+
+def _roles(reuse: Reuse) -> dict[str, cst.CSTNode]:
+    """Both consumers and the key each is given: what `optlint verify` records keys at."""
+    return {"call": reuse.second.call, "key": reuse.second.key,
+            "first_call": reuse.first.call, "first_key": reuse.first.key}
 
 
 def _reported(reuse: Reuse, flow: KeyFlow) -> bool:

@@ -36,6 +36,7 @@ from optlint.verify.slicing import (
     slice_for,
 )
 from optlint.verify.call_plan import call_variants
+from optlint.verify.key_plan import key_variants
 from optlint.verify.transform_plan import transform_variants
 
 
@@ -216,6 +217,10 @@ class Planner:
         if check.builds == "function":  # a transformation applied to a function
             plan.variants.update(transform_variants(self.original, self.fixed, diagnostic,
                                                     finding))
+            return plan
+        if check.builds == "keys":  # a PRNG key and the consumers it reaches
+            plan.variants.update(key_variants(self, self.original, self.fixed, diagnostic,
+                                              finding))
             return plan
         if check.builds in ("call", "instance"):
             plan.variants.update(call_variants(self.original, self.fixed, diagnostic, finding,

@@ -246,7 +246,8 @@ def _blocks(statement: cst.CSTNode) -> Iterator[Sequence[cst.CSTNode]]:
 def _walk_path(body: Sequence[cst.CSTNode], keep: cst.CSTNode | None) -> Iterator[cst.CSTNode]:
     """Like `walk_statements` (loops left closed), but an `if` is opened along the path to
     `keep`: the branch holding `keep` alone, as if its guard held; of an `if` before it, only
-    the branches that fall through (one that returns or raises cannot precede `keep`)."""
+    the branches that fall through (one that returns or raises cannot precede `keep`). Of a
+    `match`, the case holding `keep`."""
     for statement in body:
         if isinstance(statement, cst.If):
             branches = _alternatives(statement)
@@ -257,6 +258,13 @@ def _walk_path(body: Sequence[cst.CSTNode], keep: cst.CSTNode | None) -> Iterato
         elif isinstance(statement, _COMPOUND_BODIES):
             for block in _blocks(statement):
                 yield from _walk_path(block, keep)
+        elif isinstance(statement, cst.Match):
+            # The case holding `keep` alone, as if its pattern matched; the others are
+            # alternatives to it.
+            for case in statement.cases:
+                if keep is not None and _contains(case, keep):
+                    for block in _blocks(case):
+                        yield from _walk_path(block, keep)
         else:
             yield statement
 

@@ -1,0 +1,40 @@
+"""OPT020: two consumers of one PRNG key draw the same random bits. The harness ran the
+statements that make and split the key, and each consumer recorded the key it was given
+(verify/key_plan.py): the original misbehaves when two of them were given the same key; the fixed
+code passes when every recorded key differs."""
+
+from typing import Any
+
+from optlint.verify.checks import Misbehaved, Unbuildable
+
+
+def keys_differ(values: dict[str, Any]) -> str:
+    recorded = values["keys"]
+    shown = values["probe"]["consumers"]
+    keys = [(tag, key_bits(key)) for tag, key in recorded.records]
+    if len(keys) < 2:
+        raise Unbuildable(f"only {len(keys)} of the key's consumers ran")
+    ran = sum(error is None for _, error in recorded.calls)
+    calls = (f"; the consumer calls themselves: {ran} of {len(recorded.calls)} ran here"
+             if ran < len(recorded.calls) else "")
+    for later, (tag, bits) in enumerate(keys):
+        for earlier_tag, earlier_bits in keys[:later]:
+            if bits.shape == earlier_bits.shape and (bits == earlier_bits).all():
+                first, second = shown[earlier_tag], shown[tag]
+                what = (f"`{first}` was given the same key twice" if values["probe"]["same_call"]
+                        else
+                        f"`{first}` and `{second}` were given the same key")
+                raise Misbehaved(f"{what} (key data {bits.ravel().tolist()[:4]}): they draw "
+                                 f"the same random bits{calls}")
+    return f"the {len(keys)} consumers were given {len(keys)} different keys{calls}"
+
+
+def key_bits(key: Any) -> Any:
+    """The key's raw uint32 data, for a typed key (`jax.random.key`) or a raw one alike."""
+    import jax
+    import numpy as np
+
+    try:
+        return np.asarray(jax.random.key_data(key))
+    except Exception:  # noqa: BLE001 - not a key array: compare what it is
+        return np.asarray(key)
