@@ -224,9 +224,17 @@ def library_versions(python: str) -> dict[str, str]:
     return json.loads(result.stdout)
 
 
-def run_optlint(
-    package: Package, root: Path, python: str, extra: list[str], config: Path
-) -> list[Finding]:
+def empty_config(root: Path) -> Path:
+    """An empty configuration in the package's own root: optlint takes the folder of the file
+    given to `--config` as the project root, and the project root bounds the files its
+    cross-file analysis reads (callers of a function, classes), so one shared config above every
+    package would make each package's analysis read all the others."""
+    config = root / ".optlint-benchmark-config.toml"
+    config.write_text("", encoding="utf-8")
+    return config
+
+
+def run_optlint(package: Package, root: Path, python: str, extra: list[str]) -> list[Finding]:
     """optlint's findings on one package root, with file names relative to that root.
 
     The checked folder is the working directory and an empty configuration is passed, so a
@@ -234,7 +242,7 @@ def run_optlint(
     environment optlint runs in.
     """
     command = [
-        python, "-m", "optlint", "check", ".", "--config", str(config),
+        python, "-m", "optlint", "check", ".", "--config", str(empty_config(root)),
         "--output-format", "json", "--exit-zero", "--quiet", "--no-cache", *extra,
     ]
     result = subprocess.run(command, cwd=root, capture_output=True, text=True)
@@ -404,8 +412,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"cache: {cache}\n")
 
     cache.mkdir(parents=True, exist_ok=True)
-    config = cache / "empty-optlint-config.toml"
-    config.write_text("", encoding="utf-8")
 
     findings: list[Finding] = []
     failures = []
@@ -416,7 +422,7 @@ def main(argv: list[str] | None = None) -> int:
     for package in packages:
         try:
             root = extract(package, download(package, cache), cache)
-            found = run_optlint(package, root, args.optlint_python, extra, config)
+            found = run_optlint(package, root, args.optlint_python, extra)
         except (RuntimeError, OSError, zipfile.BadZipFile, tarfile.TarError) as error:
             failures.append(f"{package.name}=={package.version}: {error}")
             continue
@@ -458,7 +464,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{label.code}: {reason}")
     missed = False
     if args.verify:
-        missed = not verify_findings(packages, roots, findings, labels, args, config, failures)
+        missed = not verify_findings(packages, roots, findings, labels, args, failures)
     if failures:
         print("\nfailed:", file=sys.stderr)
         for failure in failures:
@@ -472,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def verify_findings(packages: list[Package], roots: dict[str, Path], findings: list[Finding],
-                    labels: list[Label], args: argparse.Namespace, config: Path,
+                    labels: list[Label], args: argparse.Namespace,
                     failures: list[str]) -> bool:
     """Run `optlint verify` on each checked package's files with findings of rules that have a
     runtime check (the others get no verdict anyway), print the verdicts per rule and the
@@ -488,7 +494,7 @@ def verify_findings(packages: list[Package], roots: dict[str, Path], findings: l
             continue
         try:
             run = verify.run_verify(package.name, package.version, root, files,
-                                    args.optlint_python, config, args.verify_timeout,
+                                    args.optlint_python, empty_config(root), args.verify_timeout,
                                     warm_up=not args.verify_once)
         except (RuntimeError, OSError) as error:
             failures.append(f"{package.name}=={package.version}: {error}")
