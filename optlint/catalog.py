@@ -115,6 +115,10 @@ def all_codes() -> list[str]:
     return [info.code for info in catalog()]
 
 
+# For membership tests on hot paths (every noqa code, every editor diagnostic).
+KNOWN_CODES = frozenset(info.code for info in (SYNTAX_ERROR, UNUSED_NOQA, *RULE_INFOS))
+
+
 def rule_rows() -> str:
     """`optlint rule --all`: one line per code."""
     lines = []

@@ -120,7 +120,7 @@ class Linter:
         """`lint_text`, keeping the tree and the finding behind each diagnostic."""
         from optlint.linted import Linted
 
-        linted = Linted(text, filename, FileResult(filename), self.project)
+        linted = Linted(filename, self.project)
         linted.result = self.lint_text(text, filename, linted)
         return linted
 
@@ -243,7 +243,6 @@ class Linter:
             errors = result.errors
             result = self.lint_text(text, filename)
             result.errors = errors + result.errors
-        result.original = original
         result.fixes_applied = applied
         result.fixed = text if text != original else None
         return result

@@ -19,10 +19,9 @@ if TYPE_CHECKING:
 
 @dataclass
 class Linted:
-    text: str
     filename: str
-    result: FileResult
     project: ProjectIndex
+    result: FileResult = field(init=False)  # set by `Linter.analyse_text` once the lint ran
     module: cst.Module | None = None  # None when the text was not parsed (prefilter, syntax)
     _findings: dict[int, Finding] = field(default_factory=dict, init=False, repr=False)
 

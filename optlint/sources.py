@@ -133,15 +133,18 @@ class NotebookFile(Source):
             return diagnostic
         cell, start = cell_at(cells, diagnostic.start)
         end = Location(diagnostic.end.line - cell.first_line + 1, diagnostic.end.column)
+
+        def inside(where: Location) -> Location:
+            return cell_at(cells, where)[1]
+
+        # Each edit and role counts within its own cell (an added import may go to another).
         fix = diagnostic.fix
         if fix is not None:
-            # Each edit counts within the cell it falls in (an added import may go to another).
             fix = Fix(fix.applicability, fix.message, tuple(
-                Edit(cell_at(cells, edit.start)[1], cell_at(cells, edit.end)[1], edit.content)
-                for edit in fix.edits))
-        roles = tuple(replace(role, start=cell_at(cells, role.start)[1], end=cell_at(cells, role.end)[1])
+                Edit(inside(edit.start), inside(edit.end), edit.content) for edit in fix.edits))
+        roles = tuple(replace(role, start=inside(role.start), end=inside(role.end))
                       if role.start is not None and role.end is not None else role
-                      for role in diagnostic.roles)  # as edits: within the cell each falls in
+                      for role in diagnostic.roles)
         return replace(diagnostic, start=start, end=end, fix=fix, cell=cell.number, roles=roles)
 
     def changes(self, fixed_program: str) -> dict[int | None, str]:

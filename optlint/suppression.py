@@ -8,7 +8,7 @@ import tokenize
 from dataclasses import dataclass
 
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
-from optlint.catalog import UNUSED_NOQA, all_codes
+from optlint.catalog import KNOWN_CODES, UNUSED_NOQA
 
 LINE_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?",
                         re.IGNORECASE)
@@ -98,14 +98,10 @@ def apply_suppressions(diagnostics: list[Diagnostic], directives: Directives, fi
         for directive in directives.lines.values():
             unused = [code for code in directive.codes or []
                       if code.startswith("OPT") and code not in used.get(directive.line, set())
-                      and (code in enabled or not _is_known(code))]
+                      and (code in enabled or code not in KNOWN_CODES)]
             if unused:
                 kept.append(_unused_noqa(directive, unused, filename, lines))
     return kept
-
-
-def _is_known(code: str) -> bool:
-    return code in all_codes()
 
 
 def _unused_noqa(directive: LineDirective, unused: list[str], filename: str,

@@ -120,7 +120,7 @@ def target_names(target: cst.BaseExpression | cst.CSTNode) -> Iterator[str]:
         yield from target_names(target.value)
 
 
-_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 
 
 class KeyFlow:
@@ -343,7 +343,7 @@ class KeyFlow:
             self._expr(node.value, state)
             self._bind_target(node.target, state)
             return
-        if isinstance(node, _COMPREHENSIONS):
+        if isinstance(node, COMPREHENSIONS):
             self._comprehension(node, state)
             return
         for child in node.children:

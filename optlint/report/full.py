@@ -1,6 +1,7 @@
-"""Each finding with the source line it starts on and a caret under it, and its fix title (the fix's, or
-advice where there is no fix) on a `help:` line, as ruff's default output. The source is read again from disk (findings carry no
-text); a notebook's finding, or a file that changed since, is shown without the snippet."""
+"""Each finding with the source line it starts on and a caret under it, and its fix title (the
+fix's, or advice where there is no fix) on a `help:` line, as ruff's default output. The source is
+read again from disk (findings carry no text); a notebook's finding, or a file that changed since,
+is shown without the snippet."""
 
 from __future__ import annotations
 

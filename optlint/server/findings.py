@@ -15,7 +15,7 @@ from pygls.workspace.position_codec import PositionCodec
 
 from optlint.diagnostics import Diagnostic, Fix
 from optlint.report.sarif import RULE_PAGE_URI
-from optlint.rules import SYNTAX_ERROR, UNUSED_NOQA, all_codes
+from optlint.catalog import KNOWN_CODES, SYNTAX_ERROR, UNUSED_NOQA
 from optlint.server.documents import Subject, to_editor_range
 from optlint.server.projects import Project
 
@@ -78,7 +78,7 @@ def _finding(diagnostic: Diagnostic, subject: Subject, codec: PositionCodec) -> 
                   else types.DiagnosticSeverity.Warning),
         code=diagnostic.code,
         code_description=(types.CodeDescription(href=RULE_PAGE_URI.format(code=diagnostic.code))
-                          if diagnostic.code in all_codes() else None),
+                          if diagnostic.code in KNOWN_CODES else None),
         source=SOURCE,
         tags=[types.DiagnosticTag.Unnecessary] if diagnostic.code == UNUSED_NOQA.code else None,
     )

@@ -6,7 +6,7 @@ the file and run as written and as fixed. "instance": a call in the file that co
 class around the flagged node (a field's declaration, an assignment in `__init__`); when the
 flagged node is in no class, the call around it (`Pair(layer, layer)`). Either way the role
 `call` is a function of no argument that makes the call, and the probe gets the names of the
-fields the finding is about (its "field" and "other_field" roles) as `values["probe"]["fields"]`.
+fields the finding is about (its "field" and "other_field" values) as `values["probe"]["fields"]`.
 """
 
 from __future__ import annotations

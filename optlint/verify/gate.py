@@ -77,17 +77,17 @@ def _fix_program(path: Path, source: Source, linter: Linter, everything: Linter,
     filename, text = str(path), source.program
     linted = linter.analyse_text(text, filename)
     if not any(d.fix for d in linted.diagnostics):
-        return linter.lint_text(text, filename)
+        return linted.result
     try:
         verdicts = verify_source(linted, everything.fix_text(text, filename).fixed, run)
     except VerifyError as error:  # nothing verified: nothing fixed
-        result = linter.lint_text(text, filename)
+        result = linted.result
         result.errors.append(f"{filename}: cannot verify, no fixes applied: {error}")
         result.internal_error = True
         return result
     held = {flagged_text(text, v.diagnostic): v for v in verdicts if v.verdict == FIX_FAILED}
     original, applied = text, 0
-    result = linter.lint_text(text, filename)
+    result = linted.result
     for _ in range(_MAX_ROUNDS):
         fixes = [d.fix for d in result.diagnostics if d.fix is not None
                  and (d.fix.applicability == "safe" or linter.options.unsafe_fixes)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from optlint.analysis.prng_keys import target_names
+from optlint.analysis.prng_keys import COMPREHENSIONS, target_names
 from optlint.diagnostics import Diagnostic
 from optlint.rules.base import Finding
 from optlint.verify.parameters import settle
@@ -57,7 +57,6 @@ _RECORDER = (f"{RECORDS}.records = []\n"
              f"        return None\n"
              f"    {RECORDS}.calls.append((tag, None))\n"
              f"    return result\n")
-_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
 
 
 @dataclass(frozen=True)
@@ -259,9 +258,7 @@ def _entries(source: Source, body: list[cst.CSTNode], second_statement: cst.CSTN
     keys = {c.key.value for c in consumers if isinstance(c.key, cst.Name)}
     limit = _at(source, second_statement)
     first, second = consumers[0].call, consumers[1].call
-    start = source.positions
-    again = (start[first].start.line, start[first].start.column) >= (
-        start[second].start.line, start[second].start.column)
+    again = _at(source, first) >= _at(source, second)
     loop = next((a for a in loops if any(b is a for b in source.ancestors(first))), None)
     if not again or loop is None:
         return [*_targets(source, loops, 0, keys), *[e for e in entries if e.at <= limit]]
@@ -347,4 +344,4 @@ def _calls(consumers: list[Consumer]) -> Statement:
 
 
 def in_comprehension(source: Source, call: cst.Call) -> bool:
-    return any(isinstance(a, _COMPREHENSIONS) for a in source.ancestors(call))
+    return any(isinstance(a, COMPREHENSIONS) for a in source.ancestors(call))

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import ast
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange
 
 from optlint.analysis.binding import argument_for
 from optlint.analysis.index import build_index
@@ -25,6 +25,7 @@ from optlint.analysis.project import ProjectIndex
 from optlint.config import Settings
 from optlint.discovery import discover
 from optlint.parsing import Unanalysable, parse_screened
+from optlint.positions import node_positions
 from optlint.source import SourceError, decode, read_bytes
 from optlint.verify.slicing import (
     Slice,
@@ -107,6 +108,7 @@ def candidates(function: cst.FunctionDef, module: cst.Module, filename: str | No
     callee = Path(filename).resolve() if filename is not None else None
     for label, caller, calls, caller_path in sites:
         bindings = _module_bindings(caller)
+        positions: Mapping[cst.CSTNode, CodeRange] | None = None  # once per file, when needed
         for call in calls:
             for name in [p.name.value for p in parameters]:
                 expression = argument_for(call, function, name)
@@ -114,7 +116,9 @@ def candidates(function: cst.FunctionDef, module: cst.Module, filename: str | No
                     continue
                 built = _buildable(expression, bindings, caller, caller_path, callee, project)
                 if built is not None:
-                    origin = label.format(_line_of(caller, call))
+                    if positions is None:
+                        positions = node_positions(caller)
+                    origin = label.format(positions[call].start.line)
                     found.setdefault(name, []).append(
                         ParameterValue(name, built[0], origin, built[1]))
     return found
@@ -303,12 +307,6 @@ def _relative(path: Path, root: Path) -> str:
         return path.relative_to(root).as_posix()
     except ValueError:
         return str(path)
-
-
-def _line_of(module: cst.Module, call: cst.Call) -> int:
-    """The 1-based line of a call (positions are resolved only for files with a call)."""
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-    return positions[call].start.line
 
 
 def _module_bindings(module: cst.Module) -> dict[str, cst.BaseExpression]:

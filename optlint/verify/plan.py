@@ -190,7 +190,6 @@ class Planner:
         root = project_root
         if root is None and filename is not None:
             root = find_config(Path(filename).resolve().parent)[1]
-        self.root = root
         # One index of the project for every parameter lookup: the lint's own where it is
         # the same project.
         self.project: ProjectIndex | None = None

@@ -1,5 +1,5 @@
 """OPT019 and OPT022: what happens to a model's fields in training, on the model the file builds
-(`values["call"]()` constructs it). The fields are the finding's "field" and "other_field" roles
+(`values["call"]()` constructs it). The fields are the finding's "field" and "other_field" values
 (`values["probe"]["fields"]`)."""
 
 from typing import Any
