@@ -263,11 +263,7 @@ def _diagnostic(item: dict[str, Any], filename: str) -> Diagnostic:
 
 def _write_atomically(target: Path, text: str) -> None:
     if not target.parent.is_dir():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        top = target.parent.parent
-        ignore = top / ".gitignore"
-        if not ignore.exists():  # the cache is never something to commit
-            ignore.write_text("# Created by optlint.\n*\n", encoding="utf-8")
+        _make_entry_folder(target.parent)
     handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
@@ -276,3 +272,20 @@ def _write_atomically(target: Path, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+_IGNORE_ALL = "# Created by optlint.\n*\n"
+
+
+def _make_entry_folder(folder: Path) -> None:
+    """The settings' folder, and the cache folder above it when it is missing. The cache is
+    never something to commit, so each folder optlint creates gets a `*` .gitignore; a folder
+    optlint did not create never does (`cache-dir = "."` is the project root: a `*` there would
+    hide every file from git and from optlint's own discovery)."""
+    top = folder.parent
+    created_top = not top.exists()
+    folder.mkdir(parents=True, exist_ok=True)
+    for created in ([top] if created_top else []) + [folder]:
+        ignore = created / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text(_IGNORE_ALL, encoding="utf-8")
