@@ -7,6 +7,10 @@ the same: the files its imports reach (through their own imports), and, when the
 its functions were looked for, every project file mentioning that function's name. Editing one
 file therefore re-analyses that file and the files that import it or call into it, nothing else.
 
+A file edited while a run is in progress could be read by the analysis with one content and
+hashed for the key with another: the analysis notes the hash of every project file it reads, and
+results that consulted the project are stored only when those hashes are the ones the key uses.
+
 Entries are written atomically (a temporary file, then a rename), so two runs at once never read
 half an entry; an entry that cannot be read or does not match is ignored and rewritten.
 """
@@ -223,6 +227,19 @@ class LintCache:
             return None  # absent, corrupt, or written by another layout: analyse again
         self.hits += 1
         return FileResult(str(path), diagnostics=diagnostics)
+
+    def store_all(self, results: dict[Path, FileResult]) -> None:
+        """Store every result that holds for the project as this run sees it. A file the
+        analysis read of the project (any worker, any file) that has other content now was
+        edited during the run: a result that consulted the project may rest on the old content
+        while its key would name the new, so none of those is stored."""
+        unchanged = all(self.project.content_hash(Path(name).resolve()) == seen
+                        for result in results.values() if result.dependencies is not None
+                        for name, seen in result.dependencies.read)
+        for path, result in results.items():
+            if unchanged or (result.dependencies is not None
+                             and not result.dependencies.consulted):
+                self.store(path, result)
 
     def store(self, path: Path, result: FileResult) -> None:
         dependencies = result.dependencies

@@ -412,8 +412,7 @@ def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
     missed = [path for path in paths if cached.get(path) is None]
     fresh = dict(zip(missed, _check_uncached(missed, options, jobs), strict=True))
     if cache is not None:
-        for path, result in fresh.items():
-            cache.store(path, result)
+        cache.store_all(fresh)
     return [cached.get(path) or fresh[path] for path in paths]
 
 
