@@ -11,6 +11,8 @@ import hashlib
 import multiprocessing
 import os
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 import traceback
@@ -374,11 +376,28 @@ _worker: Linter | None = None
 _worker_files = 0
 
 
-def _init_worker(options: LintOptions) -> None:
+def _init_worker(options: LintOptions, parent: int) -> None:
     global _worker
+    _watch_parent(parent)
     _worker = Linter(options)
     gc.disable()
     gc.freeze()
+
+
+_PARENT_POLL_SECONDS = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker when the run that started it is gone. A parent killed with SIGKILL (the
+    out-of-memory killer, a CI step's timeout) cannot tell its workers, and a worker waiting on
+    the task queue would wait forever: it holds that pipe's write end itself, so it never sees
+    end-of-file. Its parent then becomes another process (init, a subreaper)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="optlint-parent-watch", daemon=True).start()
 
 
 def _check_in_worker(path: Path) -> FileResult:
@@ -412,8 +431,7 @@ def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
     missed = [path for path in paths if cached.get(path) is None]
     fresh = dict(zip(missed, _check_uncached(missed, options, jobs), strict=True))
     if cache is not None:
-        for path, result in fresh.items():
-            cache.store(path, result)
+        cache.store_all(fresh)
     return [cached.get(path) or fresh[path] for path in paths]
 
 
@@ -460,7 +478,7 @@ def _pool(workers: int, options: LintOptions) -> ProcessPoolExecutor:
     such as a test suite or a notebook) has threads a fork can deadlock on, so it spawns them."""
     context = multiprocessing.get_context(_start_method())
     return ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                               initargs=(options,))
+                               initargs=(options, os.getpid()))
 
 
 def _start_method() -> str | None:
