@@ -221,8 +221,8 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
             click.echo(f"Would fix {sum(r.fixes_applied for r in results)} problems "
                        f"in {len(diffs)} files.", err=True)
         return EXIT_ERROR if internal else (EXIT_FINDINGS if diffs else EXIT_CLEAN)
-    report = (_statistics(diagnostics, request.output_format) if request.statistics
-              else writer(request.output_format)(diagnostics))
+    report = (_statistics(diagnostics, request.output_format, request.unsafe_fixes) if request.statistics
+              else writer(request.output_format, request.unsafe_fixes)(diagnostics))
     if request.show_fixes and request.fix:
         report += _fixes_applied(results)
     if request.output_file is not None:
@@ -247,6 +247,8 @@ def _summary(request: CheckRequest, results: list[FileResult], remaining: list[D
     fixed = sum(r.fixes_applied for r in results)
     safe = sum(1 for d in remaining if d.fix and d.fix.applicability == "safe")
     unsafe = sum(1 for d in remaining if d.fix and d.fix.applicability == "unsafe")
+    if request.unsafe_fixes:  # --fix --unsafe-fixes would apply those too
+        safe, unsafe = safe + unsafe, 0
     unchecked = sum(1 for r in results if r.errors)
     if unchecked:
         noun = "file" if unchecked == 1 else "files"
@@ -266,8 +268,11 @@ def _summary(request: CheckRequest, results: list[FileResult], remaining: list[D
     return text
 
 
-def _statistics(diagnostics: list[Diagnostic], output_format: str) -> str:
-    counts = Counter((d.code, d.name, d.fix is not None) for d in diagnostics)
+def _statistics(diagnostics: list[Diagnostic], output_format: str, unsafe_fixes: bool) -> str:
+    # Fixable: what `--fix` would fix in this run (unsafe fixes only with --unsafe-fixes).
+    counts = Counter((d.code, d.name, d.fix is not None and (d.fix.applicability == "safe"
+                                                             or unsafe_fixes))
+                     for d in diagnostics)
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
     if output_format == "json":
         return json.dumps([{"code": code, "name": name, "count": count, "fixable": fixable}

@@ -12,6 +12,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import REPO, run_optlint_in_process as run_optlint
 
 TRAIN = textwrap.dedent("""\
@@ -289,3 +291,26 @@ def test_rule_by_name_without_markup_and_as_json() -> None:
     assert "<!--" not in by_name.stdout
     listing = json.loads(run_optlint("rule", "--all", "--output-format", "json").stdout)
     assert {"OPT000", "OPT001", "OPT100"} <= {row["code"] for row in listing}
+
+
+UNSAFE_ONLY = ("import optax\n\n"
+               "opt = optax.MultiSteps(optax.chain(optax.zero_nans(), optax.adam(1e-3)), "
+               "every_k_schedule=4)\n")
+
+
+@pytest.mark.parametrize("output_format", ["text", "concise", "full"])
+def test_fix_mark_only_where_fix_would_apply(tmp_path: Path, output_format: str) -> None:
+    """`[*]` marks what `--fix` applies: an unsafe-only fix (OPT004) is marked only with
+    `--unsafe-fixes`, and the summary's fixable count agrees with the marks."""
+    (tmp_path / "u.py").write_text(UNSAFE_ONLY)
+    plain = run_optlint("check", "--no-cache", "--output-format", output_format, "u.py",
+                        cwd=tmp_path)
+    assert "OPT004 `zero_nans()`" in plain.stdout and "[*]" not in plain.stdout
+    assert "(0 fixable with --fix)" in plain.stderr
+    assert "1 hidden fixes can be enabled" in plain.stderr
+    unsafe = run_optlint("check", "--no-cache", "--unsafe-fixes", "--output-format",
+                         output_format, "u.py", cwd=tmp_path)
+    assert "OPT004 [*] `zero_nans()`" in unsafe.stdout
+    assert "(1 fixable with --fix)" in unsafe.stderr and "hidden" not in unsafe.stderr
+    stats = run_optlint("check", "--no-cache", "--statistics", "u.py", cwd=tmp_path)
+    assert "OPT004\t[ ] zero-nans-in-multisteps" in stats.stdout

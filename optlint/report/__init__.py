@@ -3,6 +3,7 @@ with nothing to report does not pay for the SARIF writer's rule catalogue."""
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable
 
@@ -11,11 +12,18 @@ from optlint.diagnostics import Diagnostic
 Writer = Callable[[list[Diagnostic]], str]
 
 # --output-format name -> the module under optlint.report whose `render` writes it
-_MODULES = {"text": "text", "full": "full", "json": "json_format", "sarif": "sarif",
+# (`concise` is ruff's name for the one-line format)
+_MODULES = {"text": "text", "concise": "text", "full": "full", "json": "json_format", "sarif": "sarif",
             "github": "github", "gitlab": "gitlab", "junit": "junit"}
 FORMAT_NAMES = tuple(sorted(_MODULES))
 
 
-def writer(name: str) -> Writer:
+# Formats that mark the findings `--fix` would fix: whether unsafe fixes count depends on the run.
+_MARKING = {"text", "full"}
+
+
+def writer(name: str, unsafe_fixes: bool = False) -> Writer:
     render: Writer = importlib.import_module(f"optlint.report.{_MODULES[name]}").render
+    if _MODULES[name] in _MARKING:
+        return functools.partial(render, unsafe_fixes=unsafe_fixes)
     return render
