@@ -314,3 +314,27 @@ def test_fix_mark_only_where_fix_would_apply(tmp_path: Path, output_format: str)
     assert "(1 fixable with --fix)" in unsafe.stderr and "hidden" not in unsafe.stderr
     stats = run_optlint("check", "--no-cache", "--statistics", "u.py", cwd=tmp_path)
     assert "OPT004\t[ ] zero-nans-in-multisteps" in stats.stdout
+
+
+def test_sarif_uris_are_percent_encoded(tmp_path: Path) -> None:
+    folder = tmp_path / "weird%dir"
+    folder.mkdir()
+    (folder / "spa ce.py").write_text(UNSAFE_ONLY)
+    result = run_optlint("check", "--no-cache", "--output-format", "sarif", "--exit-zero", ".",
+                         cwd=tmp_path)
+    log = json.loads(result.stdout)
+    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in log["runs"][0]["results"]]
+    assert uris == ["weird%25dir/spa%20ce.py"]
+
+
+def test_gitlab_paths_are_relative_to_the_project_dir(tmp_path: Path) -> None:
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "u.py").write_text(UNSAFE_ONLY)
+    result = run_optlint("check", "--no-cache", "--output-format", "gitlab", "--exit-zero",
+                         "u.py", cwd=sub, env={"CI_PROJECT_DIR": str(tmp_path)})
+    assert [r["location"]["path"] for r in json.loads(result.stdout)] == ["sub/u.py"]
+    alone = run_optlint("check", "--no-cache", "--output-format", "gitlab", "--exit-zero",
+                        "u.py", cwd=sub, env={"CI_PROJECT_DIR": ""})
+    assert [r["location"]["path"] for r in json.loads(alone.stdout)] == ["u.py"]

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from optlint.diagnostics import Diagnostic
@@ -27,6 +29,19 @@ def render(diagnostics: list[Diagnostic]) -> str:
             "check_name": d.code,
             "fingerprint": fingerprint,
             "severity": "major",
-            "location": {"path": d.filename, "lines": {"begin": d.line, "end": d.end.line}},
+            "location": {"path": _path(d.filename), "lines": {"begin": d.line,
+                                                                "end": d.end.line}},
         })
     return json.dumps(records, indent=2) + "\n"
+
+
+def _path(filename: str) -> str:
+    """GitLab places findings by paths relative to the repository (`CI_PROJECT_DIR` in a job);
+    optlint's are relative to the folder it ran in, which may be below it."""
+    root = os.environ.get("CI_PROJECT_DIR")
+    if not root:
+        return filename
+    try:
+        return Path(filename).resolve().relative_to(Path(root).resolve()).as_posix()
+    except (ValueError, OSError):
+        return filename

@@ -11,8 +11,10 @@ fix to offer.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from optlint import __version__
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
@@ -83,14 +85,16 @@ def _result(diagnostic: Diagnostic, rule_index: int) -> dict[str, Any]:
 
 
 def _artifact(filename: str) -> dict[str, str]:
-    """A URI relative to the folder optlint ran in, as code scanning wants; else absolute."""
+    """A URI relative to the folder optlint ran in, as code scanning wants; else absolute.
+    Percent-encoded (`spa ce.py` -> `spa%20ce.py`, `%` -> `%25`): the schema's `uri-reference`."""
     path = Path(filename)
     if path.is_absolute():
         try:
             path = path.relative_to(Path.cwd())
         except ValueError:
             return {"uri": path.as_uri()}
-    return {"uri": path.as_posix(), "uriBaseId": SOURCE_ROOT}
+    # From the file name's bytes, so a name that is not UTF-8 is encoded as it is on disk.
+    return {"uri": quote(os.fsencode(path.as_posix()), safe="/"), "uriBaseId": SOURCE_ROOT}
 
 
 def _region(start: Location, end: Location) -> dict[str, int]:
