@@ -23,7 +23,9 @@ _MARKING = {"text", "full"}
 
 
 def writer(name: str, unsafe_fixes: bool = False) -> Writer:
-    render: Writer = importlib.import_module(f"optlint.report.{_MODULES[name]}").render
+    module = importlib.import_module(f"optlint.report.{_MODULES[name]}")
     if _MODULES[name] in _MARKING:
-        return functools.partial(render, unsafe_fixes=unsafe_fixes)
+        marking: Writer = functools.partial(module.render, unsafe_fixes=unsafe_fixes)
+        return marking
+    render: Writer = module.render
     return render
