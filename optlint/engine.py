@@ -227,7 +227,8 @@ class Linter:
         applied = 0
         for _ in range(_MAX_FIX_ROUNDS):
             fixes = [d.fix for d in result.diagnostics if d.fix is not None and (
-                d.fix.applicability == "safe" or self.options.unsafe_fixes)]
+                d.fix.applicability == "safe" or self.options.unsafe_fixes)
+                and self.options.selection.fixable(d.code)]
             if not fixes:
                 break
             candidate, count = apply_fixes(text, fixes)
