@@ -337,33 +337,16 @@ def _to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ct
 
 def _to_fix(plan: FixPlan, span, module: cst.Module, ctx: RuleContext,  # type: ignore[no-untyped-def]
             positions) -> Fix:  # type: ignore[no-untyped-def]
+    from optlint.fix_imports import import_edits
+
     edits = []
     for node, content in plan.replacements:
         start, end = span(node)
         edits.append(Edit(start, end, content))
-    for import_module, alias in plan.imports:
-        if ctx.index.imports.local_alias_for(import_module) is None:
-            edits.append(_import_edit(module, positions, import_module, alias))
+    if plan.imports:
+        use_line = min((edit.start.line for edit in edits), default=sys.maxsize)
+        edits.extend(import_edits(module, positions, plan.imports, use_line))
     return Fix(plan.applicability, plan.message, tuple(edits))
-
-
-def _import_edit(module: cst.Module, positions, import_module: str,  # type: ignore[no-untyped-def]
-                 alias: str) -> Edit:
-    """`import <module> as <alias>` after the file's last top-level import (or its docstring)."""
-    import libcst as cst
-
-    line = 1
-    for position, statement in enumerate(module.body):
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        is_import = any(isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body)
-        is_docstring = (position == 0 and isinstance(statement.body[0], cst.Expr)
-                        and isinstance(statement.body[0].value, cst.SimpleString))
-        if is_import or is_docstring:
-            line = positions[statement].end.line + 1
-    statement_text = f"import {import_module}" + ("" if alias == import_module else f" as {alias}")
-    at = Location(line, 1)
-    return Edit(at, at, statement_text + module.default_newline)
 
 
 # running over many files ---------------------------------------------------------------------
