@@ -12,7 +12,7 @@ import click
 
 from optlint.catalog import SYNTAX_ERROR
 from optlint.config import ConfigError, Settings, load_settings, validate_version
-from optlint.diagnostics import Diagnostic
+from optlint.diagnostics import Diagnostic, NotChecked
 from optlint.discovery import DiscoveryError, discover, excluded_by_settings, invalid_pattern
 from optlint.engine import FileResult, Linter, LintOptions, check_paths
 from optlint.report import writer
@@ -247,6 +247,10 @@ def _echo_fixed(fixed: str | None, original: bytes) -> None:
 
 def _report(request: CheckRequest, results: list[FileResult]) -> int:
     internal = False
+    # Files that could not be read or checked (too large, undecodable): reported in every format.
+    not_checked = [NotChecked(result.filename, error) for result in results
+                   if not result.internal_error for error in result.errors]
+    crashed = any(result.internal_error for result in results)
     for result in results:
         for error in result.errors:
             if not request.verbose:  # one line each, even when a message quotes a line break
@@ -261,6 +265,7 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
                    for d in result.diagnostics]
     diagnostics.sort(key=Diagnostic.sort_key)
     fixed_any = any(r.fixes_applied for r in results)
+    output_failed = False
     if request.fix_only:  # ruff's --fix-only: what was fixed, not what remains
         diagnostics = []
     stdin_fix = request.paths == ["-"] and request.fix and not request.diff
@@ -272,7 +277,7 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
                        f"in {len(diffs)} files.", err=True)
         return EXIT_ERROR if internal else (EXIT_FINDINGS if diffs else EXIT_CLEAN)
     report = (_statistics(diagnostics, request.output_format, request.unsafe_fixes) if request.statistics
-              else writer(request.output_format, request.unsafe_fixes)(diagnostics))
+              else writer(request.output_format, request.unsafe_fixes)(diagnostics, not_checked))
     if request.show_fixes and request.fix:
         report += _fixes_applied(results)
     if request.output_file is not None:
@@ -281,12 +286,14 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
         except OSError as error:
             click.echo(f"error: cannot write {request.output_file}: {error.strerror or error}",
                        err=True)
-            internal = True
+            internal = output_failed = True
     else:  # with `- --fix` stdout carries the fixed source: the report goes to stderr
         (sys.stderr if stdin_fix else sys.stdout).write(report)
     if not request.quiet:
         click.echo(_summary(request, results, diagnostics), err=True)
-    if internal:
+    # --exit-zero: files that could not be checked are in the report (a SARIF upload or a JUnit
+    # step after this one still runs); an internal error or an unwritable report is still 2.
+    if internal and not (request.exit_zero and not crashed and not output_failed):
         return EXIT_ERROR
     if request.exit_non_zero_on_fix and fixed_any:
         return EXIT_FINDINGS

@@ -7,9 +7,11 @@ import functools
 import importlib
 from collections.abc import Callable
 
-from optlint.diagnostics import Diagnostic
+from optlint.diagnostics import Diagnostic, NotChecked
 
-Writer = Callable[[list[Diagnostic]], str]
+# (findings, files that could not be checked) -> the report. The text formats leave the files
+# out: their errors are already on standard error.
+Writer = Callable[[list[Diagnostic], list[NotChecked]], str]
 
 # --output-format name -> the module under optlint.report whose `render` writes it
 # (`concise` is ruff's name for the one-line format)

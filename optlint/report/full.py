@@ -5,9 +5,11 @@ is shown without the snippet."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pathlib import Path
 
-from optlint.diagnostics import Diagnostic
+from optlint.diagnostics import Diagnostic, NotChecked
 from optlint.edits import source_lines
 from optlint.report.text import fix_mark, location
 from optlint.source import SourceError, read_source
@@ -22,7 +24,8 @@ def _lines(filename: str, cache: dict[str, list[str] | None]) -> list[str] | Non
     return cache[filename]
 
 
-def render(diagnostics: list[Diagnostic], unsafe_fixes: bool = False) -> str:
+def render(diagnostics: list[Diagnostic], not_checked: Sequence[NotChecked] = (),
+           unsafe_fixes: bool = False) -> str:
     blocks = []
     files: dict[str, list[str] | None] = {}
     for d in diagnostics:

@@ -9,13 +9,14 @@ import hashlib
 import json
 import os
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from optlint.diagnostics import Diagnostic
+from optlint.diagnostics import Diagnostic, NotChecked
 
 
-def render(diagnostics: list[Diagnostic]) -> str:
+def render(diagnostics: list[Diagnostic], not_checked: Sequence[NotChecked] = ()) -> str:
     seen: Counter[tuple[str, str, str]] = Counter()
     records: list[dict[str, Any]] = []
     for d in diagnostics:
@@ -31,6 +32,15 @@ def render(diagnostics: list[Diagnostic]) -> str:
             "severity": "major",
             "location": {"path": _path(d.filename), "lines": {"begin": d.line,
                                                                 "end": d.end.line}},
+        })
+    for item in not_checked:
+        records.append({
+            "description": item.reason,
+            "check_name": "not-checked",
+            "fingerprint": hashlib.sha256(f"not-checked\0{item.filename}".encode(
+                "utf-8", "surrogateescape")).hexdigest(),
+            "severity": "blocker",
+            "location": {"path": _path(item.filename), "lines": {"begin": 1, "end": 1}},
         })
     return json.dumps(records, indent=2) + "\n"
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote
 
 from optlint import __version__
-from optlint.diagnostics import Diagnostic, Edit, Fix, Location
+from optlint.diagnostics import Diagnostic, Edit, Fix, Location, NotChecked
 from optlint.pages import page_text
 from optlint.catalog import RuleInfo, catalog
 
@@ -27,7 +28,7 @@ RULE_PAGE_URI = INFORMATION_URI + "/blob/main/rules/{code}.md"
 SOURCE_ROOT = "%SRCROOT%"
 
 
-def render(diagnostics: list[Diagnostic]) -> str:
+def render(diagnostics: list[Diagnostic], not_checked: Sequence[NotChecked] = ()) -> str:
     rules = catalog()
     index_of = {info.code: position for position, info in enumerate(rules)}
     run = {
@@ -40,6 +41,14 @@ def render(diagnostics: list[Diagnostic]) -> str:
         "originalUriBaseIds": {SOURCE_ROOT: {"uri": Path.cwd().as_uri() + "/"}},
         "columnKind": "unicodeCodePoints",
         "results": [_result(d, index_of[d.code]) for d in diagnostics],
+        # Files that could not be checked: the run did not do all it was asked to.
+        "invocations": [{
+            "executionSuccessful": not not_checked,
+            "toolExecutionNotifications": [
+                {"level": "error", "message": {"text": item.reason},
+                 "locations": [{"physicalLocation": {"artifactLocation": _artifact(item.filename)}}]}
+                for item in not_checked],
+        }],
     }
     document = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
     return json.dumps(document, indent=2) + "\n"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from optlint.diagnostics import Diagnostic
+from collections.abc import Sequence
+
+from optlint.diagnostics import Diagnostic, NotChecked
 
 
 def location(diagnostic: Diagnostic) -> str:
@@ -18,7 +20,8 @@ def fix_mark(diagnostic: Diagnostic, unsafe_fixes: bool) -> str:
     return " [*]" if applies else ""
 
 
-def render(diagnostics: list[Diagnostic], unsafe_fixes: bool = False) -> str:
+def render(diagnostics: list[Diagnostic], not_checked: Sequence[NotChecked] = (),
+           unsafe_fixes: bool = False) -> str:
     lines = [f"{location(d)}: {d.code}{fix_mark(d, unsafe_fixes)} {d.message}"
              for d in diagnostics]
     return "".join(line + "\n" for line in lines)
