@@ -188,12 +188,14 @@ def _add_noqa(results: list[FileResult]) -> int:
         findings = [d for d in result.diagnostics if d.code != SYNTAX_ERROR.code]
         if not findings:
             continue
-        if any(d.cell is not None for d in findings):
-            click.echo(f"error: {result.filename}: --add-noqa does not edit notebooks yet",
-                       err=True)
-            failed = True
-            continue
         path = Path(result.filename)
+        if any(d.cell is not None for d in findings):
+            count = _add_noqa_to_notebook(path, findings)
+            if count is None:
+                failed = True
+            elif count:
+                added, files = added + count, files + 1
+            continue
         try:
             source = read_source(path)
             done = add_noqa(source.text, findings)
@@ -210,6 +212,37 @@ def _add_noqa(results: list[FileResult]) -> int:
     click.echo(f"Added {added} noqa directive{'' if added == 1 else 's'} in {files} "
                f"file{'' if files == 1 else 's'}.", err=True)
     return EXIT_ERROR if failed else EXIT_CLEAN
+
+
+def _add_noqa_to_notebook(path: Path, findings: list[Diagnostic]) -> int | None:
+    """`--add-noqa` in a notebook: each cell with findings gets its directives as a file would,
+    written back into that cell alone. The codes added; None when the notebook was not changed
+    because of an error (said on standard error)."""
+    from optlint.add_noqa import add_noqa
+    from optlint.notebook import splice_sources
+    from optlint.sources import NotebookFile, open_source
+
+    try:
+        source = open_source(path)
+        if not isinstance(source, NotebookFile):
+            return 0
+        cells = {cell.number: cell for cell in source.notebook.cells}
+        changed: dict[int, str] = {}
+        added = 0
+        for number in sorted({d.cell for d in findings if d.cell is not None}):
+            done = add_noqa(cells[number].text, [d for d in findings if d.cell == number])
+            for line in done.skipped:
+                click.echo(f"warning: {path}:cell {number}:{line}: the line ends inside a "
+                           f"string or a continuation; no `# noqa` added", err=True)
+            if done.text != cells[number].text:
+                changed[number - 1] = done.text
+                added += done.added
+        if changed:
+            source.write(splice_sources(source.notebook.raw, changed))
+        return added
+    except (SourceError, OSError) as error:
+        click.echo(f"error: {path}: no `# noqa` added: {error}", err=True)
+        return None
 
 
 def _check_stdin(request: CheckRequest, options: LintOptions) -> FileResult:
