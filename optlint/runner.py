@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from optlint.catalog import SYNTAX_ERROR
-from optlint.config import ConfigError, Settings, load_settings, validate_version
+from optlint.config import ConfigError, Settings, find_config, load_settings, validate_version
 from optlint.diagnostics import Diagnostic, NotChecked
 from optlint.discovery import DiscoveryError, discover, excluded_by_settings, invalid_pattern
 from optlint.engine import FileResult, Linter, LintOptions, check_paths
@@ -65,13 +65,16 @@ def fail(message: str) -> int:
     return EXIT_ERROR
 
 
-def build_settings(request: CheckRequest) -> Settings:
+def build_settings(request: CheckRequest, start: Path | None = None) -> Settings:
+    """The settings for files under `start` (default: the working folder): the configuration
+    closest to it, unless --config or --isolated says otherwise, with the command line's
+    options applied on top."""
     if request.isolated:
         if request.config:
             raise ConfigError("--isolated and --config: choose one")
         settings = Settings()
     else:
-        settings = load_settings(Path(request.config) if request.config else None)
+        settings = load_settings(Path(request.config) if request.config else None, start)
     for attribute, value in (("select", request.select),
                              ("extend_select", request.extend_select or None),
                              ("ignore", request.ignore or None),
@@ -113,22 +116,47 @@ def _codes_of(text: str) -> list[str]:
     return [code.strip().upper() for code in text.split(",") if code.strip()]
 
 
-def run_check(request: CheckRequest) -> int:
-    try:
-        settings = build_settings(request)
-        selection = Selection.from_settings(settings)
-    except ConfigError as error:
-        return fail(str(error))
+def lint_options(request: CheckRequest, settings: Settings) -> LintOptions:
+    """What the linter needs from the settings and the command line (raises ConfigError)."""
+    selection = Selection.from_settings(settings)
     sources = {library: "command line" for library, version in request.versions.items() if version}
     versions = resolve_versions(settings.configured_versions(), settings.project_root, sources)
+    return LintOptions(selection, versions, settings.project_root, request.verbose,
+                       fix=request.fix or request.diff, unsafe_fixes=request.unsafe_fixes,
+                       write=not request.diff, preview=settings.preview,
+                       max_file_size=settings.max_file_size)
+
+
+def _by_configuration(request: CheckRequest, files: list[Path], settings: Settings
+                      ) -> list[tuple[Settings, list[Path]]]:
+    """The files grouped by the configuration closest to each (ruff's hierarchical settings:
+    `sub/pyproject.toml` governs `sub/`, as the editor's server and pre-commit see it).
+    `settings` serves the files whose closest configuration is the working folder's."""
+    if request.config or request.isolated:
+        return [(settings, files)]
+    by_folder: dict[Path, Path | None] = {}
+    groups: dict[Path | None, list[Path]] = {}
+    for file in files:
+        folder = file.resolve().parent
+        if folder not in by_folder:
+            by_folder[folder] = find_config(folder)[0]
+        groups.setdefault(by_folder[folder], []).append(file)
+    resolved = [(settings if config == settings.config_path
+                 else build_settings(request, config.parent if config else None), group)
+                for config, group in groups.items()]
+    return resolved
+
+
+def run_check(request: CheckRequest) -> int:
+    try:
+        settings = build_settings(request, _stdin_folder(request))
+        options = lint_options(request, settings)
+    except ConfigError as error:
+        return fail(str(error))
     if request.show_settings:
-        click.echo(render_settings(settings, versions))
+        click.echo(render_settings(settings, options.versions))
         return EXIT_CLEAN
-    request.unfixable_codes = selection.unfixable
-    options = LintOptions(selection, versions, settings.project_root, request.verbose,
-                          fix=request.fix or request.diff, unsafe_fixes=request.unsafe_fixes,
-                          write=not request.diff, preview=settings.preview,
-                          max_file_size=settings.max_file_size)
+    request.unfixable_codes = options.selection.unfixable
     if request.verify and (not request.fix or request.diff or request.paths == ["-"]):
         return fail("--verify works with --fix on files (not with --diff or stdin)")
     if request.add_noqa and (request.fix or request.diff or request.paths == ["-"]):
@@ -155,23 +183,44 @@ def run_check(request: CheckRequest) -> int:
             return EXIT_CLEAN
         if not files and not problems:
             click.echo("warning: No Python files found under the given path(s)", err=True)
-        if request.verify:
-            from optlint.verify.gate import fix_verified  # only --verify pays for the verifier
-            from optlint.verify.session import RunSettings
-            results = fix_verified(files, options, RunSettings())
-        else:
-            cache = None
-            if not (request.no_cache or options.fix):
-                from optlint.cache import LintCache, cache_folder
-                cache = LintCache(cache_folder(settings.project_root, settings.cache_dir), options)
-            results = check_paths(files, options, request.jobs, cache)
-            if cache is not None and request.verbose:
-                click.echo(f"cache: {cache.hits} of {len(files)} files unchanged since the "
-                           f"last run", err=True)
+        try:
+            groups = _by_configuration(request, files, settings)
+            group_options = [options if group_settings is settings
+                             else lint_options(request, group_settings)
+                             for group_settings, _ in groups]
+        except ConfigError as error:
+            return fail(str(error))
+        results = []
+        for (group_settings, group_files), options in zip(groups, group_options, strict=True):
+            results += _check_group(request, group_settings, group_files, options)
         results += [FileResult(problem.split(":")[0], errors=[problem]) for problem in problems]
         if request.add_noqa:
             return _add_noqa(results)
     return _report(request, results)
+
+
+def _stdin_folder(request: CheckRequest) -> Path | None:
+    """Standard input named by --stdin-filename takes the configuration closest to that name."""
+    if request.stdin_filename is not None and request.paths in ([], ["-"]):
+        return Path(request.stdin_filename).resolve().parent
+    return None
+
+
+def _check_group(request: CheckRequest, settings: Settings, files: list[Path],
+                 options: LintOptions) -> list[FileResult]:
+    if request.verify:
+        from optlint.verify.gate import fix_verified  # only --verify pays for the verifier
+        from optlint.verify.session import RunSettings
+        return fix_verified(files, options, RunSettings())
+    cache = None
+    if not (request.no_cache or options.fix):
+        from optlint.cache import LintCache, cache_folder
+        cache = LintCache(cache_folder(settings.project_root, settings.cache_dir), options)
+    results = check_paths(files, options, request.jobs, cache)
+    if cache is not None and request.verbose:
+        click.echo(f"cache: {cache.hits} of {len(files)} files unchanged since the last run",
+                   err=True)
+    return results
 
 
 def _add_noqa(results: list[FileResult]) -> int:

@@ -29,7 +29,7 @@ from optlint.server.projects import Projects
 
 DEBOUNCE_SECONDS = 0.2
 _PYTHON_SUFFIXES = (".py", ".pyi")
-_CONFIG = "pyproject.toml"
+_CONFIGS = ("pyproject.toml", "optlint.toml", ".optlint.toml")
 _Result = TypeVar("_Result")
 
 
@@ -154,7 +154,7 @@ class OptlintServer(LanguageServer):
 
     async def files_changed(self, paths: list[Path]) -> None:
         """Settings or other project files changed on disk: lint every open document again."""
-        if any(path.name == _CONFIG for path in paths):
+        if any(path.name in _CONFIGS for path in paths):
             await self.in_worker(self.projects.reload)
         else:
             refreshed = [await self.in_worker(self.projects.refresh, path) for path in paths]
@@ -186,7 +186,8 @@ def build() -> OptlintServer:
                     id="optlint-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
                     register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
                         types.FileSystemWatcher(glob_pattern="**/*.py"),
-                        types.FileSystemWatcher(glob_pattern=f"**/{_CONFIG}")]))]))
+                        *(types.FileSystemWatcher(glob_pattern=f"**/{name}")
+                          for name in _CONFIGS)]))]))
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: OptlintServer, params: types.DidOpenTextDocumentParams) -> None:
