@@ -31,7 +31,7 @@ def hidden_mask(model, x):
 
 
 def two_steps(model, x):
-    first = hidden_mask(model, x)
+    first = hidden_mask(model, x)  # expect
     second = hidden_mask(model, x)  # expect
     return first, second
 
