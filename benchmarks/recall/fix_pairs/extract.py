@@ -150,6 +150,21 @@ def extract(row: dict[str, str], mirrors: list[Path], cache: Path) -> tuple[Path
     return before, after
 
 
+def _raw_line(before: Path, row: dict[str, str]) -> str | None:
+    path = before / row["path"]
+    if not path.is_file():
+        return None
+    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    n = int(row["line"])
+    return lines[n - 1] if 0 < n <= len(lines) else None
+
+
+def _line_in(path: Path, line: str | None) -> bool:
+    if line is None or not path.is_file():
+        return False
+    return line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+
+
 def hazard_line(before: Path, row: dict[str, str]) -> str:
     """The text at the row's line in the before tree, so a reader can check the manifest."""
     path = before / row["path"]
@@ -175,7 +190,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"skip {label}: no local mirror holds this commit")
             continue
         found += 1
-        print(f"ok   {label} -> {roots[0].parent}  | {hazard_line(roots[0], row)}")
+        before, after = roots
+        text = hazard_line(before, row)
+        # A self-check of the manifest: the fix should have changed or removed that line.
+        changed = "changed" if not _line_in(after / row["path"], _raw_line(before, row)) else "UNCHANGED"
+        print(f"ok   {label} -> {before.parent}  [{changed} in after] | {text}")
     print(f"{found} extracted, {skipped} skipped", file=sys.stderr)
     return 0
 
