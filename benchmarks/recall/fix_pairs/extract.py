@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -36,7 +37,7 @@ def _is_git_dir(path: Path) -> bool:
     return (path / "HEAD").is_file() and (path / "objects").is_dir()
 
 
-def find_git_dir(repo: str, mirrors: list[Path]) -> Path | None:
+def find_git_dir(repo: str, mirrors: Iterable[Path | str]) -> Path | None:
     """The git directory of `owner/name` under one of `mirrors`.
 
     A mirror folder is named `owner+name`; it may be the git directory itself (bare), hold a
@@ -44,7 +45,7 @@ def find_git_dir(repo: str, mirrors: list[Path]) -> Path | None:
     """
     name = repo.replace("/", "+")
     for root in mirrors:
-        top = root / name
+        top = Path(root).expanduser() / name
         if not top.is_dir():
             continue
         candidates = [top, top / ".git"]
@@ -133,8 +134,10 @@ def _archive(git_dir: Path, rev: str, dest: Path) -> None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def extract(row: dict[str, str], mirrors: list[Path], cache: Path) -> tuple[Path, Path] | None:
+def extract(row: dict[str, str], mirrors: Iterable[Path | str],
+            cache: Path | str = DEFAULT_CACHE) -> tuple[Path, Path] | None:
     """(before_root, after_root) for one row, extracting once; None when no mirror holds the commit."""
+    cache = Path(cache).expanduser()
     git_dir = find_git_dir(row["repo"], mirrors)
     if git_dir is None or not _has_commit(git_dir, row["commit"]):
         return None
