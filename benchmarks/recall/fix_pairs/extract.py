@@ -154,6 +154,7 @@ def extract(row: dict[str, str], mirrors: Iterable[Path | str],
 
 
 def _raw_line(before: Path, row: dict[str, str]) -> str | None:
+    """The row's line in the before tree, or None when the file or line is missing."""
     path = before / row["path"]
     if not path.is_file():
         return None
@@ -170,16 +171,12 @@ def _line_in(path: Path, line: str | None) -> bool:
 
 def hazard_line(before: Path, row: dict[str, str]) -> str:
     """The text at the row's line in the before tree, so a reader can check the manifest."""
-    path = before / row["path"]
-    if not path.is_file():
-        return "(path missing in the before tree)"
-    lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
-    n = int(row["line"])
-    return lines[n - 1].strip()[:100] if 0 < n <= len(lines) else "(line out of range)"
+    line = _raw_line(before, row)
+    return "(path or line missing in the before tree)" if line is None else line.strip()[:100]
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--pairs", type=Path, default=DEFAULT_PAIRS)
     ap.add_argument("--mirrors", type=Path, nargs="+", default=list(DEFAULT_MIRRORS))
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
