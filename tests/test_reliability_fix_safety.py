@@ -93,3 +93,51 @@ def test_a_notebook_gets_the_import_no_later_than_the_cell_that_uses_it(
     assert "eqx.filter(model, eqx.is_array)" in sources[1]
     done = run_cells_with_stubs(sources, tmp_path)
     assert done.returncode == 0, done.stderr
+
+
+POSITIONAL_HAS_AUX = """\
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+def loss(model, x):
+    return jnp.sum(model(x)), 0
+
+
+model = eqx.nn.MLP(2, 1, 8, 2, key=jax.random.PRNGKey(0))
+(value, aux), grads = jax.value_and_grad(loss, 0, True)(model, jnp.ones(2))
+"""
+POSITIONAL_ARGNUMS = """\
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+def loss(x, model):
+    return jnp.sum(model(x))
+
+
+model = eqx.nn.MLP(2, 1, 8, 2, key=jax.random.PRNGKey(0))
+grads = jax.grad(loss, 1)(jnp.ones(2), model)
+"""
+
+
+def test_opt006_does_not_keep_positional_arguments_the_replacement_rejects(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    result = fixed(monkeypatch, tmp_path, "train.py", POSITIONAL_HAS_AUX, "--select", "OPT006")
+    assert "filter_value_and_grad(loss, 0, True)" not in result
+    assert result in (POSITIONAL_HAS_AUX, POSITIONAL_HAS_AUX.replace(
+        "jax.value_and_grad(loss, 0, True)", "eqx.filter_value_and_grad(loss, has_aux=True)"))
+
+
+def test_opt006_reads_positional_argnums(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "train.py").write_text(POSITIONAL_ARGNUMS)
+    (tmp_path / "pyproject.toml").write_text("[tool.optlint]\n")
+    run = run_cli(monkeypatch, tmp_path, "check", "--jobs", "1", "--select", "OPT006",
+                  "--no-cache", "--output-format", "json", "train.py")
+    findings = json.loads(run.stdout)
+    assert [f["code"] for f in findings] == ["OPT006"]
+    assert findings[0]["fix"] is None  # filter_grad differentiates the first argument only
+    assert "`model`" in findings[0]["message"]
