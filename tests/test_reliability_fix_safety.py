@@ -141,3 +141,53 @@ def test_opt006_reads_positional_argnums(tmp_path: Path,
     assert [f["code"] for f in findings] == ["OPT006"]
     assert findings[0]["fix"] is None  # filter_grad differentiates the first argument only
     assert "`model`" in findings[0]["message"]
+
+
+KEY_REUSE = """\
+import jax
+\f
+def sample(key):
+    x = jax.random.normal(key, (2,))
+    \f
+    y = jax.random.normal(key, (2,))
+    return x + y
+
+
+\f
+key = jax.random.PRNGKey(0)
+noise = jax.random.normal(key, (2,))
+more = jax.random.uniform(key, (2,))
+"""
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"], ids=["lf", "crlf"])
+def test_opt020_fix_after_a_form_feed_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           newline: str) -> None:
+    text = KEY_REUSE.replace("\n", newline)
+    result = fixed(monkeypatch, tmp_path, "keys.py", text, "--select", "OPT020",
+                   "--unsafe-fixes")
+    assert result.count("= jax.random.split(key)") == 2
+    assert result.replace("\r\n", "").count("\n") == 0 if newline == "\r\n" else "\r" not in result
+    runs(tmp_path, "keys.py")
+
+
+GLOBAL_KEY = """\
+import jax
+
+key = jax.random.PRNGKey(0)
+
+
+def sample():
+    x = jax.random.normal(key, (2,))
+    y = jax.random.normal(key, (2,))
+    return x + y
+
+
+sample()
+"""
+
+
+def test_opt020_does_not_make_an_outer_key_local(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    fixed(monkeypatch, tmp_path, "keys.py", GLOBAL_KEY, "--select", "OPT020", "--unsafe-fixes")
+    runs(tmp_path, "keys.py")  # `key, subkey = ...` in sample() would raise UnboundLocalError
