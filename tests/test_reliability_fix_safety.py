@@ -191,3 +191,87 @@ def test_opt020_does_not_make_an_outer_key_local(tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     fixed(monkeypatch, tmp_path, "keys.py", GLOBAL_KEY, "--select", "OPT020", "--unsafe-fixes")
     runs(tmp_path, "keys.py")  # `key, subkey = ...` in sample() would raise UnboundLocalError
+
+
+def comment_places(text: str) -> dict[str, str]:
+    """Each comment, and the code it belongs to: its line's code, or the next line's for a
+    comment on a line of its own."""
+    lines = [line.strip() for line in text.splitlines()]
+    places = {}
+    for number, line in enumerate(lines):
+        if "#" not in line:
+            continue
+        code, comment = line.split("#", 1)
+        if code.strip():
+            places[comment.strip()] = code.strip().rstrip(",")
+        else:
+            following = next((rest for rest in lines[number + 1:] if not rest.startswith("#")), "")
+            places[comment.strip()] = following.split("#")[0].strip().rstrip(",")
+    return places
+
+
+CHAINS_WITH_COMMENTS = {
+    "OPT008": ("""\
+import optax
+
+optimizer = optax.chain(
+    # the optimizer
+    optax.adam(1e-3),  # main optimizer
+    optax.clip_by_global_norm(1.0),  # clip spikes
+)
+""", {"the optimizer": "optax.adam(1e-3)", "main optimizer": "optax.adam(1e-3)",
+      "clip spikes": "optax.clip_by_global_norm(1.0)"}),
+    "OPT017": ("""\
+import optax
+from optax import contrib
+
+optimizer = optax.chain(
+    contrib.reduce_on_plateau(patience=5),  # plateau
+    # adam normalises
+    optax.adam(1e-3)  # main optimizer
+)
+""", {"plateau": "contrib.reduce_on_plateau(patience=5)", "adam normalises": "optax.adam(1e-3)",
+      "main optimizer": "optax.adam(1e-3)"}),
+    "OPT013": ("""\
+import jax.numpy as jnp
+import optax
+
+params = {"encoder": jnp.ones(3), "head": jnp.zeros(3)}
+frozen = {"encoder": True, "head": False}
+optimizer = optax.chain(
+    optax.freeze(frozen),  # keep the encoder
+    # decoupled decay
+    optax.adamw(1e-3, weight_decay=0.1),  # main optimizer
+)
+opt_state = optimizer.init(params)
+""", {"keep the encoder": "optax.freeze(frozen)", "decoupled decay": "optax.adamw(1e-3, weight_decay=0.1)",
+      "main optimizer": "optax.adamw(1e-3, weight_decay=0.1)"}),
+    "OPT004": ("""\
+# optlint-args: --optax-version 0.2.8
+import optax
+
+optimizer = optax.MultiSteps(
+    optax.chain(
+        optax.adam(1e-3),  # main optimizer
+        optax.zero_nans(),  # skip NaN batches
+    ),
+    every_k_schedule=4,  # accumulate
+)
+""", {"main optimizer": "optax.adam(1e-3)", "accumulate": "every_k_schedule=4"}),
+}
+
+
+@pytest.mark.parametrize("code", sorted(CHAINS_WITH_COMMENTS))
+def test_comments_travel_with_their_argument(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             code: str) -> None:
+    text, expected = CHAINS_WITH_COMMENTS[code]
+    assert {c: comment_places(text)[c] for c in expected} == expected
+    options = ["--select", code, "--unsafe-fixes"]
+    if code == "OPT004":
+        options += ["--optax-version", "0.2.8"]
+    result = fixed(monkeypatch, tmp_path, "chain.py", text, *options)
+    assert result != text
+    places = comment_places(result)
+    assert {c: places.get(c) for c in expected} == expected
+    assert set(comment_places(text)) <= set(places)  # no comment lost
+    runs(tmp_path, "chain.py")
