@@ -7,6 +7,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 import click
 
@@ -227,13 +228,14 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
         report += _fixes_applied(results)
     if request.output_file is not None:
         try:
-            Path(request.output_file).write_text(report, encoding="utf-8")
+            Path(request.output_file).write_text(report, encoding="utf-8",
+                                                 errors="surrogateescape")
         except OSError as error:
             click.echo(f"error: cannot write {request.output_file}: {error.strerror or error}",
                        err=True)
             internal = True
     else:  # with `- --fix` stdout carries the fixed source: the report goes to stderr
-        (sys.stderr if stdin_fix else sys.stdout).write(report)
+        _write(sys.stderr if stdin_fix else sys.stdout, report)
     if not request.quiet:
         click.echo(_summary(request, results, diagnostics), err=True)
     if internal:
@@ -241,6 +243,21 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
     if diagnostics and not request.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _write(stream: TextIO, text: str) -> None:
+    """A file name that is not UTF-8 (its bytes kept as surrogates) is written as its bytes, as
+    `ls` shows it: a terminal or stream whose encoding is strict would otherwise fail the run."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        binary = getattr(stream, "buffer", None)
+        if binary is None:
+            stream.write(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+            return
+        stream.flush()
+        binary.write(text.encode(stream.encoding or "utf-8", "surrogateescape"))
+        binary.flush()
 
 
 def _summary(request: CheckRequest, results: list[FileResult], remaining: list[Diagnostic]) -> str:

@@ -89,7 +89,9 @@ def rearranged(call: cst.Call, order: Sequence[int]) -> cst.Call | None:
 
 def _after(arg: cst.Arg) -> cst.BaseParenthesizableWhitespace:
     """The whitespace after an argument: after its comma, or before `)` for a last one."""
-    return arg.comma.whitespace_after if isinstance(arg.comma, cst.Comma) else arg.whitespace_after_arg
+    if isinstance(arg.comma, cst.Comma):
+        return arg.comma.whitespace_after
+    return arg.whitespace_after_arg
 
 
 def _trailing(whitespace: cst.BaseParenthesizableWhitespace) -> cst.TrailingWhitespace | None:
