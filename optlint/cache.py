@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
 import contextlib
 from dataclasses import asdict, fields, is_dataclass
@@ -217,7 +218,7 @@ class LintCache:
         if path.suffix != ".py":
             return None
         try:
-            entry = json.loads(self._entry_path(path).read_text(encoding="utf-8"))
+            entry = json.loads(_read_entry(self._entry_path(path)))
             if entry["content"] != self.project.content_hash(path.resolve()):
                 return None
             dependencies = Dependencies(entry["consulted"], tuple(entry["words"]))
@@ -225,8 +226,10 @@ class LintCache:
                     path.resolve(), dependencies):
                 return None
             diagnostics = [_diagnostic(item, str(path)) for item in entry["diagnostics"]]
-        except (OSError, ValueError, KeyError, TypeError):
-            return None  # absent, corrupt, or written by another layout: analyse again
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            # Absent, corrupt, nested past the parser's depth, not a regular file, or written
+            # by another layout: analyse again.
+            return None
         self.hits += 1
         return FileResult(str(path), diagnostics=diagnostics)
 
@@ -257,6 +260,16 @@ class LintCache:
         # A read-only or full disk costs the next run time, not this run's result.
         with contextlib.suppress(OSError):
             _write_atomically(self._entry_path(path), json.dumps(entry))
+
+
+def _read_entry(path: Path) -> str:
+    """An entry's text; OSError for anything but a regular file (a FIFO put in the cache folder
+    would block the run on opening it, a device on reading it)."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(f"{path}: not a regular file")
+        return stream.read().decode("utf-8")
 
 
 def _plain(diagnostic: Diagnostic) -> dict[str, Any]:

@@ -34,3 +34,26 @@ def test_a_file_name_that_is_not_utf8(tmp_path: Path, monkeypatch: pytest.Monkey
         assert run.exit_code == 1 and not error_lines(run), run.stderr
     if options:
         assert len(json.loads(run.stdout)) == 2
+
+
+def replace_entries(root: Path, make: str) -> int:
+    entries = list((root / ".optlint_cache").rglob("*.json"))
+    for entry in entries:
+        entry.unlink()
+        if make == "fifo":
+            os.mkfifo(entry)
+        else:
+            entry.write_text("[" * 200_000 + "]" * 200_000)
+    return len(entries)
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+@pytest.mark.parametrize("make", ["nested", "fifo"])
+def test_odd_cache_entries_are_analysed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                              make: str) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.optlint]\n")
+    (tmp_path / "train.py").write_text(FIXABLE)
+    first = run_cli(monkeypatch, tmp_path, "check", ".", "--jobs", "1")
+    assert replace_entries(tmp_path, make) == 1
+    again = run_cli(monkeypatch, tmp_path, "check", ".", "--jobs", "1")
+    assert (again.exit_code, again.stdout) == (first.exit_code, first.stdout) == (1, first.stdout)
