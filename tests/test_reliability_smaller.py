@@ -57,3 +57,16 @@ def test_odd_cache_entries_are_analysed_again(tmp_path: Path, monkeypatch: pytes
     assert replace_entries(tmp_path, make) == 1
     again = run_cli(monkeypatch, tmp_path, "check", ".", "--jobs", "1")
     assert (again.exit_code, again.stdout) == (first.exit_code, first.stdout) == (1, first.stdout)
+
+
+def test_fix_leaves_a_read_only_file_alone(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "train.py"
+    path.write_text(FIXABLE)
+    path.chmod(0o444)
+    try:
+        run = run_cli(monkeypatch, tmp_path, "check", "--fix", "--jobs", "1", "train.py")
+        assert path.read_text() == FIXABLE and oct(path.stat().st_mode & 0o777) == "0o444"
+        assert run.exit_code == 2 and "read-only" in run.stderr
+    finally:
+        path.chmod(0o644)
