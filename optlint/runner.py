@@ -64,6 +64,8 @@ def build_settings(request: CheckRequest) -> Settings:
                              ("extend_select", request.extend_select or None),
                              ("ignore", request.ignore or None)):
         if value is not None:
+            if attribute == "select" and not value:  # `--select ""` would check nothing, silently
+                raise ConfigError("--select: no codes given (`--select ALL` enables every rule)")
             validate_codes(value, f"--{attribute.replace('_', '-')}")
             # Options add to the configuration's lists, except --select, which replaces it.
             merged = value if attribute == "select" else getattr(settings, attribute) + value

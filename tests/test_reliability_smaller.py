@@ -70,3 +70,25 @@ def test_fix_leaves_a_read_only_file_alone(tmp_path: Path,
         assert run.exit_code == 2 and "read-only" in run.stderr
     finally:
         path.chmod(0o644)
+
+
+def test_an_empty_per_file_ignores_key_is_a_configuration_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.optlint.per-file-ignores]\n"" = ["OPT003"]\n"/" = ["OPT001"]\n')
+    (tmp_path / "train.py").write_text(FIXABLE)
+    run = run_cli(monkeypatch, tmp_path, "check", ".", "--jobs", "1", "--no-cache")
+    assert run.exit_code == 2 and len(error_lines(run)) == 1
+    assert "per-file-ignores" in run.stderr and "empty pattern" in run.stderr
+    (tmp_path / "pyproject.toml").write_text('[tool.optlint.per-file-ignores]\n"/" = ["OPT001"]\n')
+    run = run_cli(monkeypatch, tmp_path, "check", ".", "--jobs", "1", "--no-cache")
+    assert run.exit_code == 1 and not error_lines(run), run.stderr
+
+
+@pytest.mark.parametrize("value", ["", ","])
+def test_select_nothing_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         value: str) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.optlint]\n")
+    (tmp_path / "train.py").write_text(FIXABLE)
+    run = run_cli(monkeypatch, tmp_path, "check", ".", "--select", value)
+    assert run.exit_code == 2 and "--select" in run.stderr
