@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -82,9 +83,25 @@ def build_settings(request: CheckRequest) -> Settings:
     return settings
 
 
+def _confine_root(settings: Settings, request: CheckRequest) -> None:
+    """Without a configuration file the project is the current folder; run from `/`, that is
+    the whole file system, which the search for a function's callers would walk (thousands of
+    files) and where the cache would be written. There, the project is the folder holding
+    what was asked to be checked."""
+    root = settings.project_root
+    if settings.config_path is not None or root.parent != root:
+        return
+    named = [request.stdin_filename] if request.paths in ([], ["-"]) else request.paths
+    folders = [path if path.is_dir() else path.parent
+               for path in (Path(name).resolve() for name in named if name)]
+    if folders:
+        settings.project_root = Path(os.path.commonpath(folders))
+
+
 def run_check(request: CheckRequest) -> int:
     try:
         settings = build_settings(request)
+        _confine_root(settings, request)
         selection = Selection.from_settings(settings)
     except ConfigError as error:
         return fail(str(error))

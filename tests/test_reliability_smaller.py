@@ -92,3 +92,24 @@ def test_select_nothing_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.Mon
     (tmp_path / "train.py").write_text(FIXABLE)
     run = run_cli(monkeypatch, tmp_path, "check", ".", "--select", value)
     assert run.exit_code == 2 and "--select" in run.stderr
+
+
+def test_run_from_the_root_reads_only_the_project(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from optlint.analysis import project
+
+    (tmp_path / "helpers.py").write_text(
+        "import optax\n\n\ndef init_state(model):\n    return optax.adam(1e-3).init(model)\n")
+    read: list[Path] = []
+    original = project.read_bytes
+
+    def counted(path: Path) -> bytes:
+        read.append(Path(path))
+        return original(path)
+
+    monkeypatch.setattr(project, "read_bytes", counted)
+    run = run_cli(monkeypatch, Path("/"), "check", "--no-cache", "--jobs", "1",
+                  str(tmp_path / "helpers.py"))
+    assert run.exit_code == 0, run.stderr
+    outside = [path for path in read if tmp_path not in path.parents]
+    assert not outside, f"{len(outside)} files read outside the project, e.g. {outside[:3]}"
