@@ -158,3 +158,21 @@ def test_disable_for_this_line_never_breaks_a_continued_line(client: RawClient,
             column = edit["range"]["start"]["character"]
             lines[line] = lines[line][:column] + edit["newText"] + lines[line][column:]
             compile("".join(lines), "cont.py", "exec")
+
+
+@pytest.mark.parametrize("piece", [1, 7, 4096])
+def test_frames_arriving_in_pieces(piece: int) -> None:
+    from optlint.server.frames import Frames
+
+    good = body({"id": 1, "method": "a", "params": {"text": "Content-Length: 3\\r\\n"}})
+    stream = (b"Content-Length: %d\r\n\r\n" % len(good) + good
+              + b"Content-Length: 3\r\n\r\n" + good  # too short
+              + b"garbage\r\n\r\nnot json" + b"Content-Length: %d\r\n\r\n" % len(good) + good
+              + b"Content-Length: 999\r\n\r\n" + good  # too long
+              + b"\r\n\r\n" + good  # none
+              + b"Content-Length: %d\r\n\r\n" % len(good) + good)
+    frames = Frames()
+    bodies = []
+    for at in range(0, len(stream), piece):
+        bodies += frames.feed(stream[at:at + piece])
+    assert bodies == [good] * 6

@@ -39,6 +39,8 @@ class Frames:
 
     def __init__(self) -> None:
         self.buffer = bytearray()
+        self._searched = 0  # where the search for a next header goes on (a body arriving in
+        # many pieces is searched once, not once per piece)
 
     def feed(self, data: bytes) -> list[bytes]:
         self.buffer += data
@@ -48,21 +50,32 @@ class Frames:
                 bodies.append(body)
         return bodies
 
+    def _consume(self, end: int) -> None:
+        del self.buffer[:end]
+        self._searched = 0
+
+    def _following(self, start: int) -> re.Match[bytes] | None:
+        """The next header after `start` (a header split between two pieces is found whole)."""
+        found = _HEADER.search(self.buffer, max(start, self._searched - 64))
+        self._searched = len(self.buffer)
+        return found
+
     def _next(self) -> bytes | None:
         """The next body; b"" for bytes skipped; None to wait for more."""
         end = self.buffer.find(_HEADER_END)
         if end < 0:
             if len(self.buffer) > MAX_MESSAGE:
-                self.buffer.clear()  # no header in all of that: nothing can be recovered
+                self._consume(len(self.buffer))  # no header in all that: nothing to recover
             return None
         start = end + len(_HEADER_END)
         declared = [int(match.group(1)) for match in _HEADER.finditer(self.buffer, 0, end + 2)]
         length = declared[-1] if declared and declared[-1] <= MAX_MESSAGE else None
-        following = _HEADER.search(self.buffer, start)
+        following = self._following(start)
         if length is not None and len(self.buffer) - start >= length:
-            body = bytes(self.buffer[start:start + length])
-            if _is_object(body):
-                del self.buffer[:start + length]
+            body = bytes(self.buffer[start:start + length]).strip()
+            inside = following is not None and following.start() < start + length
+            if body.startswith(b"{") and body.endswith(b"}") and not inside:
+                self._consume(start + length)
                 return body
         elif length is not None and following is None:
             return None  # the body is still arriving
@@ -70,22 +83,15 @@ class Frames:
         found = _object_at(self.buffer, start)
         if found is not None:
             body = bytes(self.buffer[start:found])
-            del self.buffer[:found]
+            self._consume(found)
             return body
         if following is None:
             if len(self.buffer) - start > MAX_MESSAGE:
-                self.buffer.clear()
+                self._consume(len(self.buffer))
                 return b""
             return None  # the rest of the object may still be arriving
-        del self.buffer[:following.start()]  # garbage up to the next header
+        self._consume(following.start())  # garbage up to the next header
         return b""
-
-
-def _is_object(body: bytes) -> bool:
-    try:
-        return isinstance(json.loads(body), dict)
-    except ValueError:
-        return False
 
 
 def _object_at(buffer: bytearray, start: int) -> int | None:
