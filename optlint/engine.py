@@ -238,9 +238,18 @@ class Linter:
                 parse_screened(candidate, filename)
             except (cst.ParserSyntaxError, Unanalysable, RecursionError) as error:
                 reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-                result.errors.append(f"{filename}: a fix produced invalid code; nothing was "
-                                     f"written for that round ({reason})")
+                result.errors.append(f"{filename}: a fix produced invalid code; it was not "
+                                     f"applied ({reason})")
                 result.internal_error = True
+                # One broken fix must not cost the others of its round: keep those that parse
+                # on their own (and together), then stop.
+                sound = [fix for fix in fixes if _parses(apply_fixes(text, [fix])[0], filename)]
+                candidate, count = apply_fixes(text, sound)
+                if sound and candidate != text and _parses(candidate, filename):
+                    text, applied = candidate, applied + count
+                    errors = result.errors
+                    result = self.lint_text(text, filename)
+                    result.errors, result.internal_error = errors + result.errors, True
                 break
             text, applied = candidate, applied + count
             errors = result.errors
@@ -304,6 +313,18 @@ class Linter:
             except SourceError as error:  # the file changed since it was read; cannot write
                 result.errors.append(str(error))
                 result.internal_error = True
+
+
+def _parses(text: str, filename: str) -> bool:
+    import libcst as cst
+
+    from optlint.parsing import Unanalysable, parse_screened
+
+    try:
+        parse_screened(text, filename)
+    except (cst.ParserSyntaxError, Unanalysable, RecursionError):
+        return False
+    return True
 
 
 def _syntax_error(error: SyntaxError, filename: str) -> Diagnostic:

@@ -76,8 +76,8 @@ def _top_level_bindings(statement: cst.BaseStatement) -> set[tuple[str, str]]:
     return found
 
 
-def _inside_function(statement: cst.BaseStatement | cst.BaseSmallStatement, positions: Mapping[cst.CSTNode, CodeRange],
-                     line: int) -> bool:
+def _inside_function(statement: cst.BaseStatement | cst.BaseSmallStatement,
+                     positions: Mapping[cst.CSTNode, CodeRange], line: int) -> bool:
     """Whether `line` of top-level `statement` is in a function body (which runs later)."""
     if isinstance(statement, cst.FunctionDef):
         return positions[statement.body].start.line <= line

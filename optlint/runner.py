@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TextIO
 
 import click
 
@@ -80,6 +82,8 @@ def build_settings(request: CheckRequest, start: Path | None = None) -> Settings
                              ("ignore", request.ignore or None),
                              ("unfixable", request.unfixable or None)):
         if value is not None:
+            if attribute == "select" and not value:  # `--select ""` would check nothing, silently
+                raise ConfigError("--select: no codes given (`--select ALL` enables every rule)")
             validate_codes(value, f"--{attribute.replace('_', '-')}")
             # Options add to the configuration's lists, except --select, which replaces it.
             merged = value if attribute == "select" else getattr(settings, attribute) + value
@@ -110,6 +114,21 @@ def build_settings(request: CheckRequest, start: Path | None = None) -> Settings
             setattr(settings, f"{library}_version", version)
             settings.sources[f"{library}_version"] = "command line"
     return settings
+
+
+def _confine_root(settings: Settings, request: CheckRequest) -> None:
+    """Without a configuration file the project is the current folder; run from `/`, that is
+    the whole file system, which the search for a function's callers would walk (thousands of
+    files) and where the cache would be written. There, the project is the folder holding
+    what was asked to be checked."""
+    root = settings.project_root
+    if settings.config_path is not None or root.parent != root:
+        return
+    named = [request.stdin_filename] if request.paths in ([], ["-"]) else request.paths
+    folders = [path if path.is_dir() else path.parent
+               for path in (Path(name).resolve() for name in named if name)]
+    if folders:
+        settings.project_root = Path(os.path.commonpath(folders))
 
 
 def _codes_of(text: str) -> list[str]:
@@ -150,6 +169,7 @@ def _by_configuration(request: CheckRequest, files: list[Path], settings: Settin
 def run_check(request: CheckRequest) -> int:
     try:
         settings = build_settings(request, _stdin_folder(request))
+        _confine_root(settings, request)
         options = lint_options(request, settings)
     except ConfigError as error:
         return fail(str(error))
@@ -364,13 +384,14 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
         report += _fixes_applied(results)
     if request.output_file is not None:
         try:
-            Path(request.output_file).write_text(report, encoding="utf-8")
+            Path(request.output_file).write_text(report, encoding="utf-8",
+                                                 errors="surrogateescape")
         except OSError as error:
             click.echo(f"error: cannot write {request.output_file}: {error.strerror or error}",
                        err=True)
             internal = output_failed = True
     else:  # with `- --fix` stdout carries the fixed source: the report goes to stderr
-        (sys.stderr if stdin_fix else sys.stdout).write(report)
+        _write(sys.stderr if stdin_fix else sys.stdout, report)
     if not request.quiet:
         click.echo(_summary(request, results, diagnostics), err=True)
     # --exit-zero: files that could not be checked are in the report (a SARIF upload or a JUnit
@@ -390,6 +411,21 @@ def _without_unfixable(diagnostic: Diagnostic, unfixable: tuple[str, ...]) -> Di
     if diagnostic.fix is None or not any(diagnostic.code.startswith(p) for p in unfixable):
         return diagnostic
     return replace(diagnostic, fix=None)
+
+
+def _write(stream: TextIO, text: str) -> None:
+    """A file name that is not UTF-8 (its bytes kept as surrogates) is written as its bytes, as
+    `ls` shows it: a terminal or stream whose encoding is strict would otherwise fail the run."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        binary = getattr(stream, "buffer", None)
+        if binary is None:
+            stream.write(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+            return
+        stream.flush()
+        binary.write(text.encode(stream.encoding or "utf-8", "surrogateescape"))
+        binary.flush()
 
 
 def _summary(request: CheckRequest, results: list[FileResult], remaining: list[Diagnostic]) -> str:

@@ -7,9 +7,12 @@ gets one edit per changed document (per changed cell in a notebook).
 
 from __future__ import annotations
 
+import tokenize
+
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 
+from optlint.add_noqa import line_ends_and_comments
 from optlint.diagnostics import Location
 from optlint.edits import source_lines
 from optlint.rules import SYNTAX_ERROR, UNUSED_NOQA
@@ -43,7 +46,9 @@ def quick_fixes(outcome: Outcome, uri: str, asked: types.Range,
                 kind=types.CodeActionKind.QuickFix, diagnostics=[finding.lsp],
                 is_preferred=safe, edit=types.WorkspaceEdit(changes=finding.edits)))
         if finding.code not in (SYNTAX_ERROR.code, UNUSED_NOQA.code):
-            actions.append(_disable_for_line(finding.code, finding, outcome.subject, codec))
+            disable = _disable_for_line(finding.code, finding, outcome.subject, codec)
+            if disable is not None:
+                actions.append(disable)
     return actions
 
 
@@ -70,8 +75,9 @@ def fix_all(subject: Subject, project: Project, codec: PositionCodec) -> types.C
 
 
 def _disable_for_line(code: str, finding: EditorFinding, subject: Subject,
-                      codec: PositionCodec) -> types.CodeAction:
-    """Adds the code to the line's `# noqa: ...`, or adds `  # noqa: CODE` at its end."""
+                      codec: PositionCodec) -> types.CodeAction | None:
+    """Adds the code to the line's `# noqa: ...`, or adds `  # noqa: CODE` at its end; None for
+    a line that cannot take a comment (continued with a backslash, ending inside a string)."""
     text = subject.texts[finding.uri]
     lines = subject.lines(finding.uri)
     number = finding.lsp.range.start.line + 1
@@ -82,6 +88,12 @@ def _disable_for_line(code: str, finding: EditorFinding, subject: Subject,
         end = Location(number, directive.column + 1 + len(directive.text))
         content = f"# noqa: {', '.join([*directive.codes, code])}"
     else:
+        try:
+            ends, _ = line_ends_and_comments(text)
+        except (tokenize.TokenError, SyntaxError):
+            return None
+        if number not in ends:
+            return None
         start = end = Location(number, len(line) + 1)
         content = f"  # noqa: {code}"
     edit = types.TextEdit(range=types.Range(start=to_editor(lines, start, codec),

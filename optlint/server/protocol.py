@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
@@ -24,6 +24,7 @@ from optlint import __version__
 from optlint.server.actions import FIX_ALL, KINDS, fix_all, has_safe_fix, quick_fixes, wanted
 from optlint.server.documents import Subject, file_subject, notebook_subject, uri_path
 from optlint.server.findings import Outcome, failed, lint
+from optlint.server.frames import serve_stdio
 from optlint.server.hover import hover
 from optlint.server.projects import Projects
 
@@ -35,7 +36,23 @@ _Result = TypeVar("_Result")
 
 class _Protocol(LanguageServerProtocol):
     """pygls logs a request it cannot read and drops it, leaving the client waiting for ever:
-    answer it with the error instead."""
+    answer it with the error instead. The same after `shutdown`: pygls drops every request but
+    `exit`; each gets InvalidRequest. And pygls keeps the future of every notification handled
+    by a coroutine (a save, a change of watched files) for the server's lifetime: each is
+    dropped when it is done."""
+
+    def handle_message(self, message: Any) -> None:
+        method = getattr(message, "method", None)
+        if self._shutdown and method not in (None, types.EXIT) and hasattr(message, "id"):
+            error = JsonRpcInvalidRequest(f"the server is shut down; {method} not handled")
+            self._send_response(message.id, error=error.to_response_error())
+            return
+        super().handle_message(message)
+
+    def _check_handler_result(self, future: Any) -> None:
+        super()._check_handler_result(future)
+        for key in [key for key, kept in self._request_futures.items() if kept is future]:
+            del self._request_futures[key]
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
@@ -257,4 +274,4 @@ def build() -> OptlintServer:
 
 
 def serve() -> None:
-    build().start_io()
+    serve_stdio(build())
