@@ -7,6 +7,8 @@ gets one edit per changed document (per changed cell in a notebook).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import tokenize
 
 from lsprotocol import types
@@ -32,10 +34,16 @@ def wanted(kind: str, only: list[str] | None) -> bool:
 
 
 def quick_fixes(outcome: Outcome, uri: str, asked: types.Range,
-                codec: PositionCodec) -> list[types.CodeAction]:
+                codec: PositionCodec,
+                named: Sequence[types.Diagnostic] = ()) -> list[types.CodeAction]:
+    """Fixes for the findings under the asked range, and for every diagnostic the client names
+    in the request's context (Neovim sends the whole line's, with the cursor's column as the
+    range), as ruff's server answers."""
     actions: list[types.CodeAction] = []
+    wanted_keys = {_key(diagnostic) for diagnostic in named}
     for finding in outcome.shown_in(uri):
-        if finding.code is None or not _touches(finding.lsp.range, asked):
+        if finding.code is None or not (_touches(finding.lsp.range, asked)
+                                        or _key(finding.lsp) in wanted_keys):
             continue
         fix = finding.fix
         if fix is not None and finding.edits is not None:
@@ -122,6 +130,13 @@ def _replacement(old: str, new: str, codec: PositionCodec) -> types.TextEdit:
         end = to_editor(old_lines, Location(stop + 1, 1), codec)
     return types.TextEdit(range=types.Range(start=start, end=end),
                           new_text="".join(new_lines[head:len(new_lines) - tail]))
+
+
+def _key(diagnostic: types.Diagnostic) -> tuple[object, int, int, int, int]:
+    """A diagnostic as the client echoes it back: its code and range."""
+    found = diagnostic.range
+    return (diagnostic.code, found.start.line, found.start.character, found.end.line,
+            found.end.character)
 
 
 def _touches(found: types.Range, asked: types.Range) -> bool:

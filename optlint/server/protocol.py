@@ -254,7 +254,8 @@ def build() -> OptlintServer:
         only = list(params.context.only) if params.context.only else None
         actions = []
         if wanted(types.CodeActionKind.QuickFix, only):
-            actions += quick_fixes(outcome, params.text_document.uri, params.range, codec)
+            actions += quick_fixes(outcome, params.text_document.uri, params.range, codec,
+                                   params.context.diagnostics or ())
         if wanted(FIX_ALL, only) and has_safe_fix(outcome):
             project = await ls.in_worker(ls.projects.for_file, outcome.subject.path)
             every = await ls.in_worker(fix_all, outcome.subject, project, codec)
