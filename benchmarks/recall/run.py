@@ -270,6 +270,30 @@ def record(outcome: dict[str, dict[str, object]]) -> dict[str, list[str]]:
     }
 
 
+def _notebook_place(path: Path, json_line: int) -> tuple[int | None, int]:
+    """A pair names a notebook's line as a line of its JSON file: the cell (numbered as editors
+    do) and the line within it. nbformat writes a source one line per JSON line, so the k-th
+    time that text appears in the file up to `json_line` is its k-th appearance in the cells."""
+    raw = path.read_text(encoding="utf-8").splitlines()
+    try:
+        wanted = json.loads(raw[json_line - 1].strip().rstrip(","))
+    except (IndexError, ValueError):
+        return None, json_line
+    if not isinstance(wanted, str):
+        return None, json_line
+    occurrence = sum(1 for text in raw[:json_line] if text.strip() == raw[json_line - 1].strip())
+    seen = 0
+    for number, cell in enumerate(json.loads("\n".join(raw)).get("cells", []), start=1):
+        source = cell.get("source", "")
+        lines = source if isinstance(source, list) else source.splitlines(keepends=True)
+        for index, text in enumerate(lines, start=1):
+            if text == wanted:
+                seen += 1
+                if seen == occurrence:
+                    return number, index
+    return None, json_line
+
+
 def run_fix_pairs(mirrors: list[Path], cache: Path, preview: bool) -> str:
     """Recall on the fix pairs whose repositories are present locally (others are skipped)."""
     sys.path.insert(0, str(HERE / "fix_pairs"))
@@ -292,7 +316,9 @@ def run_fix_pairs(mirrors: list[Path], cache: Path, preview: bool) -> str:
             continue
         found = [f for f in findings_in(before_root, [before], preview) if f["code"] == rule]
         line = int(row["line"])
-        hit = any(abs(int(str(f["line"])) - line) <= PAIR_WINDOW for f in found)
+        cell, at = _notebook_place(before, line) if before.suffix == ".ipynb" else (None, line)
+        hit = any(f["cell"] == cell and abs(int(str(f["line"])) - at) <= PAIR_WINDOW
+                  for f in found)
         after = after_root / row["path"]
         left = [f for f in findings_in(after_root, [after], preview) if f["code"] == rule] \
             if after.is_file() else []
