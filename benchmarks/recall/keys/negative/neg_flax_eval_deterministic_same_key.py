@@ -2,11 +2,13 @@
 # rule: OPT020
 # class: other-library
 # source: https://github.com/google/flax/pull/2631
-# shown: the evaluation apply runs dropout with deterministic=True, so the dropout key reaches no draw; prints OK
+# shown: runs with jax_debug_key_reuse on; the evaluation apply runs dropout with deterministic=True, so the dropout key reaches no draw; prints OK
 # style: Flax linen train step then eval step sharing the step's rngs dict
 import flax.linen as nn
 import jax
 import jax.numpy as jnp
+
+jax.config.update("jax_debug_key_reuse", True)
 
 
 class MLP(nn.Module):

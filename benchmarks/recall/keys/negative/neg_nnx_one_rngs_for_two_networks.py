@@ -2,11 +2,13 @@
 # rule: OPT020
 # class: other-library
 # source: https://github.com/google/flax/pull/5344
-# shown: actor and critic built from one nnx.Rngs object draw from an advancing stream; their kernels differ; prints OK
+# shown: runs with jax_debug_key_reuse on; actor and critic built from one nnx.Rngs object draw from an advancing stream; their kernels differ; prints OK
 # style: Flax NNX actor-critic
 import jax
 import jax.numpy as jnp
 from flax import nnx
+
+jax.config.update("jax_debug_key_reuse", True)
 
 
 class Torso(nnx.Module):

@@ -2,10 +2,12 @@
 # rule: OPT020
 # class: other-library
 # source: https://github.com/markean/aimz/pull/280
-# shown: the loader advances its JAX key each epoch before seeding NumPy; epoch permutations differ; prints OK
+# shown: runs with jax_debug_key_reuse on; the loader advances its JAX key each epoch before seeding NumPy; epoch permutations differ; prints OK
 # style: array loader shuffling on the host
 import jax
 import numpy as np
+
+jax.config.update("jax_debug_key_reuse", True)
 
 
 class ArrayLoader:
