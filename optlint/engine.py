@@ -358,7 +358,7 @@ def _to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ct
 
 def _to_fix(plan: FixPlan, span, module: cst.Module, ctx: RuleContext,  # type: ignore[no-untyped-def]
             positions) -> Fix:  # type: ignore[no-untyped-def]
-    from optlint.fix_imports import import_edits
+    from optlint.fix_imports import first_party_test, import_edits
 
     edits = []
     for node, content in plan.replacements:
@@ -366,7 +366,8 @@ def _to_fix(plan: FixPlan, span, module: cst.Module, ctx: RuleContext,  # type: 
         edits.append(Edit(start, end, content))
     if plan.imports:
         use_line = min((edit.start.line for edit in edits), default=sys.maxsize)
-        edits.extend(import_edits(module, positions, plan.imports, use_line))
+        edits.extend(import_edits(module, positions, plan.imports, use_line,
+                                  first_party_test(ctx.filename)))
     return Fix(plan.applicability, plan.message, tuple(edits))
 
 
