@@ -13,11 +13,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import PurePath
 
 import libcst as cst
 
 from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
+from optlint.analysis.key_consumers import (
+    BATCHING,
+    FUNCTION_CONSUMERS,
+    KEY_WRAPPERS,
+    LOOP_BODIES,
+    METHOD_CONSUMERS,
+    NO_DRAW_SWITCHES,
+    KeyConsumer,
+)
 from optlint.analysis.prng_keys import (
     SAMPLERS,
     Consumption,
@@ -26,7 +36,14 @@ from optlint.analysis.prng_keys import (
     bound_consumed,
     key_argument,
 )
-from optlint.analysis.values import FunctionValue, ModuleValue, TransformedFunction
+from optlint.analysis.values import (
+    ClassRef,
+    FunctionValue,
+    InstanceValue,
+    ModuleValue,
+    TransformedFunction,
+)
+from optlint.analysis.binding import argument, bind_arguments
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
@@ -73,23 +90,50 @@ class PrngKeyReuse(Rule):
         key = ctx.code(reuse.second.key)
         first = _shown(ctx, reuse.first.call)
         split = f"`{key}, subkey = jax.random.split({key})`"
-        if reuse.in_loop and reuse.first.call is reuse.second.call:
-            message = (f"`{key}` is consumed by `{reuse.second.how}` in every iteration of the "
+        second = reuse.second
+        if second.repeated:
+            batched = second.over.split(" ", 1)[0] in BATCHING
+            where = "row" if batched else "step"
+            message = (f"`{key}` is consumed by `{second.how}` in every {where} of "
+                       f"`{second.over}`, and the {where}s are not given keys of their own "
+                       f"(it is {'broadcast' if batched else 'closed over or carried back'} "
+                       f"unchanged): every {where} draws the same random numbers")
+            fix_title = (f"Split it into one key per {where} (`jax.random.split({key}, n)`), "
+                         f"mapped or carried" if batched else
+                         f"Split it in the body and carry the new key, or fold in the step "
+                         f"(`jax.random.fold_in({key}, i)`)")
+            return Finding(second.call, message, roles=_roles(reuse), fix_title=fix_title)
+        if reuse.in_loop and reuse.first.call is second.call:
+            message = (f"`{key}` is consumed by `{second.how}` in every iteration of the "
                        f"loop, and the loop never reassigns it: every iteration draws the same "
                        f"random numbers")
-            return Finding(reuse.second.call, message, roles=_roles(reuse), fix_title=(
+            return Finding(second.call, message, roles=_roles(reuse), fix_title=(
                 f"Split it in the loop ({split}) or fold in the step "
                 f"(`jax.random.fold_in({key}, i)`)"))
+        path = _path(ctx, reuse)
         if reuse.in_loop:
-            message = (f"`{key}` is consumed by `{reuse.second.how}` after `{first}` consumed "
+            message = (f"`{key}`{path} is consumed by `{second.how}` after `{first}` consumed "
                        f"the same key in the previous iteration of the loop, with no split in "
                        f"between: both derive their random numbers from one key")
-            return Finding(reuse.second.call, message, roles=_roles(reuse),
+            return Finding(second.call, message, roles=_roles(reuse),
                            fix_title=f"Split it ({split})")
-        message = (f"`{key}` was already consumed by `{first}` and is consumed again by "
-                   f"`{reuse.second.how}` without a split: both derive their random numbers "
-                   f"from one key (identical or correlated samples, the same dropout mask)")
-        return Finding(reuse.second.call, message, _fix(ctx, reuse), roles=_roles(reuse),
+        kinds = {reuse.first.kind, second.kind}
+        if kinds == {"split", "fold"}:
+            message = (f"`{key}`{path} is split by `{first}` and folded by `{second.how}` "
+                       if reuse.first.kind == "split" else
+                       f"`{key}`{path} is folded by `{first}` and split by `{second.how}` ")
+            message += ("too: `fold_in(key, i)` equals `split(key, n)[i]` (threefry), so the "
+                        "folded key repeats one of the split keys")
+            return Finding(second.call, message, roles=_roles(reuse), fix_title=(
+                f"Split off a key for folding (`{key}, fold_key = jax.random.split({key})`)"))
+        effect = ("identical or correlated samples, the same dropout mask"
+                  if "split" not in kinds or kinds == {"split"} else
+                  "the draws are correlated, not identical: the sample comes from the same "
+                  "bits as the split keys")
+        message = (f"`{key}`{path} was already consumed by `{first}` and is consumed again by "
+                   f"`{second.how}` without a split: both derive their random numbers "
+                   f"from one key ({effect})")
+        return Finding(second.call, message, _fix(ctx, reuse), roles=_roles(reuse),
                        fix_title=f"Split it first ({split})")
 
     def _field_findings(self, ctx: RuleContext, analysis: _Analysis, info: FunctionInfo,
@@ -102,7 +146,8 @@ class PrngKeyReuse(Rule):
             return
         for use in flow.every:
             key = use.key
-            if (not isinstance(key, cst.Attribute) or not isinstance(key.value, cst.Name)
+            if (use.kind == "fold" or use.repeated
+                    or not isinstance(key, cst.Attribute) or not isinstance(key.value, cst.Name)
                     or key.value.value != scope.self_name or id(use.call) in reported):
                 continue
             field = key.attr.value
@@ -118,9 +163,22 @@ class PrngKeyReuse(Rule):
 
 
 def _roles(reuse: Reuse) -> dict[str, cst.CSTNode]:
-    """Both consumers and the key each is given: what `optlint verify` records keys at."""
-    return {"call": reuse.second.call, "key": reuse.second.key,
-            "first_call": reuse.first.call, "first_key": reuse.first.key}
+    """Both consumers and the key each is given (what `optlint verify` records keys at), and
+    where the key was made."""
+    roles = {"call": reuse.second.call, "key": reuse.second.key,
+             "first_call": reuse.first.call, "first_key": reuse.first.key}
+    if reuse.origin is not None:
+        roles["key_origin"] = reuse.origin
+    return roles
+
+
+def _path(ctx: RuleContext, reuse: Reuse) -> str:
+    """` (made at line 3, first consumed at line 5)`: the key's path, for the message."""
+    positions = ctx.positions()
+    first = positions[reuse.first.call].start.line
+    if reuse.origin is None:
+        return f" (first consumed at line {first})"
+    return f" (made at line {positions[reuse.origin].start.line}, first consumed at line {first})"
 
 
 def _reported(reuse: Reuse, flow: KeyFlow) -> bool:
@@ -134,8 +192,13 @@ def _reported(reuse: Reuse, flow: KeyFlow) -> bool:
     rather than steps often means to use one key for each; a call whose result is thrown away
     (a warm-up, `_ = sample(key)`) has no effect."""
     first, second = reuse.first, reuse.second
+    if second.repeated:
+        return True
     if id(first.call) in flow.discarded or id(second.call) in flow.discarded:
         return False
+    if (reuse.in_loop and not second.library and first.call is second.call
+            and (second.stepping or id(second.call) in flow.threaded)):
+        return True  # a training step threading its state, given one key on every step
     if reuse.in_loop and not reuse.counting:
         return False
     if first.library and second.library and {first.how.rsplit(".", 1)[-1],
@@ -163,12 +226,15 @@ class _Analysis:
     def __init__(self, ctx: RuleContext) -> None:
         self.ctx = ctx
         self.sites: dict[int, CallSite] = {id(site.node): site for site in ctx.calls()}
-        self.summaries: dict[int, set[str]] = {}
+        self.summaries: dict[int, KeyFlow | None] = {}
+        self.resolved: dict[int, tuple[cst.FunctionDef, bool, bool] | list[Consumption]
+                            | None] = {}
         self.walks: dict[int, KeyFlow] = {}
         # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
         self.candidates: set[int] = set()
         for site in ctx.calls():
-            if _passes_key(site.node) or self._direct(site.node):
+            if (_passes_key(site.node) or self._direct(site.node)
+                    or _transforms(self.ctx, site.node)):
                 self.candidates.add(id(site.node))
         self.helpers = self._helpers()
 
@@ -179,13 +245,24 @@ class _Analysis:
         if qualified is not None:
             if qualified.startswith("jax.random."):
                 name = qualified.rsplit(".", 1)[1]
-                key = key_argument(call, 0, "key") if name in SAMPLERS else None
-                return [] if key is None else [Consumption(call, key, _callee(ctx, call))]
+                kind = {"split": "split", "fold_in": "fold"}.get(name, "draw")
+                key = key_argument(call, 0, "key") if name in SAMPLERS or kind == "fold" else None
+                return [] if key is None else [Consumption(call, key, _callee(ctx, call),
+                                                           kind=kind)]
             if qualified.startswith("equinox.nn."):
                 key = key_argument(call, None, "key")
                 return [] if key is None else [Consumption(call, key, _callee(ctx, call))]
-            return []
+            row = FUNCTION_CONSUMERS.get(qualified)
+            return [] if row is None else self._library(call, row)
         func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value in METHOD_CONSUMERS:
+            site = self.sites.get(id(call))
+            made = self._made_by(func.value, site) if site is not None else set()
+            for row in METHOD_CONSUMERS[func.attr.value]:
+                if made & set(row.made_by) or ("*" in row.made_by and self._imports(row.library)):
+                    uses = self._library(call, row)
+                    if uses:
+                        return uses
         if isinstance(func, cst.Call):
             inner = ctx.qualify(func.func) or ""
             if inner.rsplit(".", 1)[-1] in RANDOM_LAYERS and inner.startswith("equinox.nn."):
@@ -196,51 +273,250 @@ class _Analysis:
                 return [] if key is None else [Consumption(call, key, _callee(ctx, call))]
         return []
 
+    def _library(self, call: cst.Call, row: KeyConsumer) -> list[Consumption]:
+        """The keys `call` gives where `row` says its library draws from them."""
+        given: list[cst.BaseExpression] = []
+        arg = argument(call, row.position, row.keyword or "")
+        if arg is not None:
+            given.append(arg.value)
+        if row.all_keywords:
+            given += [a.value for a in call.args if a.keyword is not None and a is not arg]
+        keys = []
+        for expr in given:
+            if row.in_dict and isinstance(expr, cst.Dict):
+                keys += [element.value for element in expr.elements
+                         if isinstance(element, cst.DictElement)]
+            else:
+                keys.append(self._unwrapped(expr))
+        how = _callee(self.ctx, call)
+        return [Consumption(call, key, how) for key in keys if isinstance(key, cst.Name)]
+
+    def _unwrapped(self, expr: cst.BaseExpression) -> cst.BaseExpression:
+        """The key inside calls that only convert it (`np.asarray(jax.random.key_data(key))`)."""
+        while (isinstance(expr, cst.Call) and len(expr.args) >= 1
+               and (self.ctx.qualify(expr.func) or _last_name(expr.func) or "") in KEY_WRAPPERS):
+            expr = expr.args[0].value
+        return expr
+
+    def _imports(self, library: str) -> bool:
+        return any(full == library or full.startswith(library + ".")
+                   for full in self.ctx.index.imports.aliases.values())
+
+    def _made_by(self, receiver: cst.BaseExpression, site: CallSite) -> set[str]:
+        """What made the object a method is called on: the qualified name of the call, of its
+        decorators, and of the bases of the class it instantiates (from this file)."""
+        made: set[str] = set()
+        if isinstance(receiver, cst.Name):
+            binding = self.ctx.binding(receiver.value, site)
+            if binding is None:
+                return made
+            if isinstance(binding.node, (cst.FunctionDef, cst.ClassDef)):
+                made |= {self.ctx.qualify(d.decorator if not isinstance(d.decorator, cst.Call)
+                                          else d.decorator.func) or ""
+                         for d in binding.node.decorators}
+            if binding.path == () and isinstance(binding.value, cst.Call):
+                receiver = binding.value
+            elif isinstance(binding.value, cst.Call) and binding.path:
+                return made
+        elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name):
+            owner = site.scope.owner if site.scope.self_name == receiver.value.value else None
+            bindings = owner.attributes.get(receiver.attr.value, []) if owner else []
+            values = [b.value for b in bindings if isinstance(b.value, cst.Call) and not b.path]
+            if len(values) != 1:
+                return made
+            receiver = values[0]
+        if isinstance(receiver, cst.Call):
+            made.add(self.ctx.qualify(receiver.func) or "")
+            for inner in receiver.args[:1]:  # `hk.without_apply_rng(hk.transform(f))`
+                if isinstance(inner.value, cst.Call):
+                    made.add("wrapped:" + (self.ctx.qualify(inner.value.func) or ""))
+            if isinstance(receiver.func, cst.Name):
+                made |= self._bases(receiver.func.value, set())
+        made.discard("")
+        return made
+
+    def _bases(self, class_name: str, seen: set[str]) -> set[str]:
+        info = self.ctx.index.classes.get(class_name)
+        if info is None or class_name in seen:
+            return set()
+        seen.add(class_name)
+        found = set()
+        for base in info.bases:
+            found.add(self.ctx.qualify(base) or "")
+            if isinstance(base, cst.Name):
+                found |= self._bases(base.value, seen)
+        return found
+
     def consumer(self, call: cst.Call) -> list[Consumption]:
+        if _draws_nothing(call):
+            return []
         direct = self._direct(call)
         if direct:
             return direct
+        transformed = self._transformed(call)
+        if transformed is not None:
+            return transformed
+        resolved = self._resolve(call)
+        if resolved is None:
+            return []
+        if isinstance(resolved, list):
+            return resolved
+        function, bound, stepping = resolved
+        flow = self.summary(function)
+        if flow is None:
+            return []
+        how = _callee(self.ctx, call)
+        uses = [Consumption(call, expr, how, library=False, stepping=stepping)
+                for expr in bound_consumed(function, call, bound, flow.consumed_params)]
+        if self._nested(function):
+            # A closure consuming a key of the enclosing function: each call consumes it.
+            uses += [Consumption(call, inner.key, how, library=False, stepping=stepping)
+                     for inner in flow.free_consumed().values()]
+        return uses
+
+    def _resolve(self, call: cst.Call
+                 ) -> tuple[cst.FunctionDef, bool, bool] | list[Consumption] | None:
+        """The project function `call` runs (bound: a method; stepping: jitted), or what a
+        library layer it calls consumes."""
+        if id(call) in self.resolved:
+            return self.resolved[id(call)]
+        self.resolved[id(call)] = None
+        result = self._resolve_uncached(call)
+        self.resolved[id(call)] = result
+        return result
+
+    def _resolve_uncached(self, call: cst.Call
+                          ) -> tuple[cst.FunctionDef, bool, bool] | list[Consumption] | None:
         last = _last_name(call.func)
         if last is None or (last not in self.helpers and not _passes_key(call)):
-            return []
+            return None
         site = self.sites.get(id(call))
         if site is None:
-            return []
+            return None
         value = self.ctx.value(call.func, site)
+        stepping = False
         if isinstance(value, TransformedFunction) and "jit" in value.transform:
-            value = value.func
+            value, stepping = value.func, True
         if isinstance(value, ModuleValue) and value.derived_by is None:
             if value.cls is None:
-                if value.class_name in RANDOM_LAYERS:
+                if value.class_name in RANDOM_LAYERS and not _built_off(value.made_by):
                     key = key_argument(call, None, "key")
                     return [] if key is None else [Consumption(call, key, _callee(self.ctx, call))]
-                return []
-            if value.cls.owner is not self.ctx.inference:
-                return []
-            method = _method(value.cls.info, "__call__")
+                return None
+            value = InstanceValue(value.cls.info, value.cls.owner)
+        if isinstance(value, (InstanceValue, ClassRef)):
+            # An instance called runs `__call__`; a class called builds one with `__init__`.
+            if value.owner is not self.ctx.inference:
+                return None
+            method = _method(value.info, "__call__" if isinstance(value, InstanceValue)
+                             else "__init__")
             if method is None:
-                return []
+                return None
             value = FunctionValue(method, bound=True)
         if not isinstance(value, FunctionValue) or value.node not in self.ctx.index.functions:
-            return []
-        consumed = self.summary(value.node)
-        how = _callee(self.ctx, call)
-        return [Consumption(call, expr, how, library=False)
-                for expr in bound_consumed(value.node, call, value.bound, consumed)]
+            return None
+        if not isinstance(value.node, cst.FunctionDef):
+            return None
+        return value.node, value.bound, stepping
 
-    def summary(self, node: cst.FunctionDef | cst.Lambda) -> set[str]:
-        """The parameters the function's body consumes (on some path) before reassigning them."""
+    def _function_arg(self, call: cst.Call, position: int, keyword: str
+                      ) -> cst.FunctionDef | None:
+        arg = argument(call, position, keyword)
+        site = self.sites.get(id(call))
+        if arg is None or site is None:
+            return None
+        value = self.ctx.value(arg.value, site)
+        if isinstance(value, TransformedFunction):
+            value = value.func
+        if (isinstance(value, FunctionValue) and isinstance(value.node, cst.FunctionDef)
+                and value.node in self.ctx.index.functions):
+            return value.node
+        return None
+
+    def _transformed(self, call: cst.Call) -> list[Consumption] | None:
+        """A `jax.lax` loop or a batching transformation applied to a project function: the
+        keys its body consumes once per step or per row (None: not such a call)."""
+        qualified = self.ctx.qualify(call.func)
+        if qualified in LOOP_BODIES:
+            position, carry = LOOP_BODIES[qualified]
+            body = self._function_arg(call, position, "body_fun" if position else "f")
+            flow = self.summary(body) if body is not None else None
+            if body is None or flow is None:
+                return []
+            uses = self._closure_uses(call, body, flow, qualified)
+            if carry is not None:
+                # The carry handed back with a key the step consumed: the next step draws again.
+                uses += [replace(inner, repeated=True, over=qualified)
+                         for path, inner in flow.returned.items()
+                         if path[:len(carry)] == carry and not inner.repeated]
+            return uses
+        if not isinstance(call.func, cst.Call):
+            return None
+        batching = self.ctx.qualify(call.func.func)
+        if batching not in BATCHING:
+            return None
+        function = self._function_arg(call.func, 0, "fun")
+        flow = self.summary(function) if function is not None else None
+        if function is None or flow is None:
+            return []
+        uses = self._closure_uses(call, function, flow, batching)
+        position = BATCHING[batching]
+        axes = argument(call.func, position, "in_axes")
+        broadcast = _broadcast_positions(axes.value if axes is not None else None,
+                                         len(call.args))
+        for param, expr in bind_arguments(function, call, False):
+            inner = flow.param_uses.get(param.name.value)
+            index = next((i for i, a in enumerate(call.args) if a.value is expr), None)
+            if inner is None or index is None or index not in broadcast:
+                continue
+            uses.append(Consumption(call, expr, _callee(self.ctx, call), library=False))
+            uses.append(replace(inner, repeated=True, over=f"{batching} (in_axes=None)"))
+        return uses
+
+    def _closure_uses(self, call: cst.Call, function: cst.FunctionDef, flow: KeyFlow,
+                      over: str) -> list[Consumption]:
+        """A key of the enclosing function drawn from by a body run once per step or row."""
+        if not self._nested(function):
+            return []
+        uses = []
+        for inner in flow.free_consumed().values():
+            uses.append(Consumption(call, inner.key, _callee(self.ctx, call), library=False))
+            if not inner.repeated:
+                uses.append(replace(inner, repeated=True, over=over))
+        return uses
+
+    def _nested(self, function: cst.FunctionDef | cst.Lambda) -> bool:
+        info = self.ctx.index.functions.get(function)
+        parent = info.scope.parent if info is not None else None
+        return parent is not None and parent.kind == "function"
+
+    def summary(self, node: cst.FunctionDef | cst.Lambda) -> KeyFlow | None:
+        """The walk of a function's body: the parameters it consumes (on some path) before
+        reassigning them, the enclosing keys it consumes, the consumed keys it returns."""
         if id(node) in self.summaries:
             return self.summaries[id(node)]
-        self.summaries[id(node)] = set()  # a recursive call consumes nothing we can tell
+        self.summaries[id(node)] = None  # a recursive call consumes nothing we can tell
         if isinstance(node, cst.Lambda) or not self._worth_walking(node):
-            return set()
-        params = [param.name.value for param in (
+            return None
+        params = [param.name for param in (
             *node.params.posonly_params, *node.params.params, *node.params.kwonly_params)]
-        flow = KeyFlow(self.consumer, params)
-        flow.run(_body(node))
-        self.summaries[id(node)] = flow.consumed_params
-        return flow.consumed_params
+        flow = KeyFlow(self.consumer, [param.value for param in params], self.returned_keys)
+        flow.run(_body(node), {param.value: param for param in params})
+        self.summaries[id(node)] = flow
+        return flow
+
+    def returned_keys(self, call: cst.Call) -> dict[tuple[int, ...], Consumption]:
+        """The keys a project function returns after consuming them, as consumed by `call`."""
+        resolved = self._resolve(call)
+        if not isinstance(resolved, tuple):
+            return {}
+        flow = self.summary(resolved[0])
+        if flow is None:
+            return {}
+        how = _callee(self.ctx, call)
+        return {path: Consumption(call, inner.key, f"{how} (which returns it consumed)",
+                                  library=False)
+                for path, inner in flow.returned.items() if not inner.repeated}
 
     def _helpers(self) -> set[str]:
         """Names of the file's functions that consume a key, directly or through one another
@@ -283,9 +559,11 @@ class _Analysis:
 
     def walk(self, info: FunctionInfo) -> KeyFlow:
         if id(info.node) not in self.walks:
-            flow = KeyFlow(self.consumer)
+            flow = KeyFlow(self.consumer, returns=self.returned_keys)
             assert isinstance(info.node, cst.FunctionDef)
-            flow.run(_body(info.node))
+            flow.run(_body(info.node), {param.name.value: param.name for param in (
+                *info.node.params.posonly_params, *info.node.params.params,
+                *info.node.params.kwonly_params)})
             self.walks[id(info.node)] = flow
         return self.walks[id(info.node)]
 
@@ -294,7 +572,7 @@ class _Analysis:
                 id(site.node) in self.candidates or _last_name(site.node.func) in self.helpers)
                 for site in self.ctx.calls()):
             return None
-        flow = KeyFlow(self.consumer)
+        flow = KeyFlow(self.consumer, returns=self.returned_keys)
         flow.run(self.ctx.module.body)
         return flow
 
@@ -310,6 +588,40 @@ def _body(node: cst.FunctionDef) -> list[cst.BaseStatement]:
         return list(body.body)
     assert isinstance(body, cst.SimpleStatementSuite)
     return [cst.SimpleStatementLine(body=list(body.body))]
+
+
+def _draws_nothing(call: cst.Call) -> bool:
+    """A call switched to draw nothing (`inference=True`, `deterministic=True`, `train=False`)."""
+    for arg in call.args:
+        if arg.keyword is None or arg.keyword.value not in NO_DRAW_SWITCHES:
+            continue
+        if isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False"):
+            return (arg.value.value == "True") is NO_DRAW_SWITCHES[arg.keyword.value]
+    return False
+
+
+def _built_off(made_by: cst.Call | None) -> bool:
+    """A layer built to draw nothing (`eqx.nn.Dropout(0.1, inference=True)`)."""
+    return made_by is not None and _draws_nothing(made_by)
+
+
+def _transforms(ctx: RuleContext, call: cst.Call) -> bool:
+    """A `jax.lax` loop, or a batching transformation's result called."""
+    if ctx.qualify(call.func) in LOOP_BODIES:
+        return True
+    return isinstance(call.func, cst.Call) and ctx.qualify(call.func.func) in BATCHING
+
+
+def _broadcast_positions(axes: cst.BaseExpression | None, count: int) -> set[int]:
+    """The argument positions `in_axes` gives no axis (`None`): broadcast to every row."""
+    if axes is None:
+        return set()
+    if isinstance(axes, cst.Name) and axes.value == "None":
+        return set(range(count))
+    if isinstance(axes, (cst.Tuple, cst.List)):
+        return {i for i, element in enumerate(axes.elements)
+                if isinstance(element.value, cst.Name) and element.value.value == "None"}
+    return set()
 
 
 def _passes_key(call: cst.Call) -> bool:
