@@ -34,7 +34,7 @@ class KeyConsumer:
     all_keywords: bool = False
 
 
-_HAIKU = ("haiku.transform", "haiku.transform_with_state", "haiku.multi_transform",
+_HAIKU = ("haiku.transform", "haiku.transform_with_state", "haiku.multi_transform", "haiku.without_apply_rng",
           "haiku.multi_transform_with_state")
 _HAIKU_RNG_APPLY = ("haiku.transform", "haiku.multi_transform")
 _HAIKU_STATE_APPLY = ("haiku.transform_with_state", "haiku.multi_transform_with_state")

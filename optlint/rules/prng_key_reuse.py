@@ -174,6 +174,8 @@ def _roles(reuse: Reuse) -> dict[str, cst.CSTNode]:
 
 def _path(ctx: RuleContext, reuse: Reuse) -> str:
     """` (made at line 3, first consumed at line 5)`: the key's path, for the message."""
+    if ctx.filename.endswith(".ipynb"):
+        return ""  # the program's lines are not the cells' (the roles carry the positions)
     positions = ctx.positions()
     first = positions[reuse.first.call].start.line
     if reuse.origin is None:
@@ -314,6 +316,11 @@ class _Analysis:
                 made |= {self.ctx.qualify(d.decorator if not isinstance(d.decorator, cst.Call)
                                           else d.decorator.func) or ""
                          for d in binding.node.decorators}
+            annotation = getattr(binding.node, "annotation", None)
+            if isinstance(annotation, cst.Annotation) and isinstance(annotation.annotation,
+                                                                     cst.Name):
+                # `model: MLP`: an instance of that class.
+                return made | self._bases(annotation.annotation.value, set())
             if binding.path == () and isinstance(binding.value, cst.Call):
                 receiver = binding.value
             elif isinstance(binding.value, cst.Call) and binding.path:
@@ -399,7 +406,7 @@ class _Analysis:
             value, stepping = value.func, True
         if isinstance(value, ModuleValue) and value.derived_by is None:
             if value.cls is None:
-                if value.class_name in RANDOM_LAYERS and not _built_off(value.made_by):
+                if value.class_name in RANDOM_LAYERS and not self._built_off(value, call):
                     key = key_argument(call, None, "key")
                     return [] if key is None else [Consumption(call, key, _callee(self.ctx, call))]
                 return None
@@ -418,6 +425,18 @@ class _Analysis:
         if not isinstance(value.node, cst.FunctionDef):
             return None
         return value.node, value.bound, stepping
+
+    def _built_off(self, value: ModuleValue, call: cst.Call) -> bool:
+        """A layer built to draw nothing (`eqx.nn.Dropout(0.1, inference=True)`), seen where it
+        was made, or for `x.field(...)`, where every class of the file sets that field."""
+        if value.made_by is not None:
+            return _draws_nothing(value.made_by)
+        if not isinstance(call.func, cst.Attribute):
+            return False
+        made = [binding.value for info in self.ctx.index.classes.values()
+                for binding in info.attributes.get(call.func.attr.value, [])]
+        return bool(made) and all(isinstance(value, cst.Call) and _draws_nothing(value)
+                                  for value in made)
 
     def _function_arg(self, call: cst.Call, position: int, keyword: str
                       ) -> cst.FunctionDef | None:
@@ -598,11 +617,6 @@ def _draws_nothing(call: cst.Call) -> bool:
         if isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False"):
             return (arg.value.value == "True") is NO_DRAW_SWITCHES[arg.keyword.value]
     return False
-
-
-def _built_off(made_by: cst.Call | None) -> bool:
-    """A layer built to draw nothing (`eqx.nn.Dropout(0.1, inference=True)`)."""
-    return made_by is not None and _draws_nothing(made_by)
 
 
 def _transforms(ctx: RuleContext, call: cst.Call) -> bool:
