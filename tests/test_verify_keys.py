@@ -42,7 +42,8 @@ def test_the_finding_carries_both_consumers_and_their_keys() -> None:
     shown = {role.name: (role.text, role.start.line if role.start else None)
              for role in diagnostic.roles}
     assert shown == {"call": ("jax.random.uniform(key)", 5), "key": ("key", 5),
-                     "first_call": ("jax.random.normal(key)", 4), "first_key": ("key", 4)}
+                     "first_call": ("jax.random.normal(key)", 4), "first_key": ("key", 4),
+                     "key_origin": ("key", 3)}
 
 
 def test_slice_keeps_the_key_statements_and_the_consumers_only() -> None:

@@ -54,6 +54,22 @@ class Consumption:
     stepping: bool = False
 
 
+def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:
+    """The name the flow follows a key under: `key`, or `state.key` for an attribute of a
+    name; with `literal`, an int seed (`make(0)`) as `0`, for project functions seeding a key."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
+        return f"{expr.value.value}.{expr.attr.value}"
+    if literal and isinstance(expr, cst.Integer):
+        return f"int:{expr.value}"
+    return None
+
+
+# Methods that copy an object with some fields replaced: the other fields keep their keys.
+REPLACING = frozenset({"replace", "_replace"})
+
+
 # The names under which `fold_in` consumptions are kept, beside the key's own name.
 FOLDED = "\x00fold"
 
@@ -105,6 +121,9 @@ class _State:
         self.maybe.discard(name)
         self.consumed.pop(name, None)
         self.consumed.pop(name + FOLDED, None)
+        # A new object under the name: its attributes (`state.key`) are new too.
+        for dotted in [known for known in self.consumed if known.startswith(name + ".")]:
+            del self.consumed[dotted]
         self.where.pop(name, None)
         self.rebound.add(name)
         if node is not None:
@@ -178,6 +197,9 @@ class KeyFlow:
         # Calls whose result is assigned to a name they are also given (`state = step(state,
         # key)`): a step threading state, not an evaluation.
         self.threaded: set[int] = set()
+        # Keys the function returns stored in an object after consuming them (`state.replace(
+        # params=p)` after `split(state.key)`), with the returned expression that holds them.
+        self.stored: list[tuple[Consumption, cst.BaseExpression]] = []
         self.every: list[Consumption] = []
         self.reuses: dict[tuple[int, str], Reuse] = {}
         self._loops: list[tuple[list[_State], list[_State]]] = []  # (breaks, continues)
@@ -196,7 +218,8 @@ class KeyFlow:
 
     def free_consumed(self) -> dict[str, Consumption]:
         """The names the body consumes without ever binding them: its enclosing scope's."""
-        return {name: use for name, use in self.free_uses.items() if name not in self.bound}
+        return {name: use for name, use in self.free_uses.items()
+                if name.split(".", 1)[0] not in self.bound}
 
     # statements ---------------------------------------------------------------------------
     def _block_walk(self, body: Sequence[cst.BaseStatement], state: _State | None) -> _State | None:
@@ -304,6 +327,7 @@ class KeyFlow:
                 self._expr(value, state)
                 if isinstance(node, cst.Return):
                     self._note_returned(value, state, ())
+                    self._note_stored(value, state)
             return None
         if isinstance(node, (cst.Break, cst.Continue)):
             if self._loops:
@@ -329,6 +353,9 @@ class KeyFlow:
     def _bind_target(self, target: cst.BaseExpression, state: _State) -> None:
         if isinstance(target, (cst.Attribute, cst.Subscript)):
             self._expr(target, state)
+            dotted = key_name(target)
+            if dotted is not None:
+                state.bind(dotted, target)
         for name_node in _target_name_nodes(target):
             self._bind(state, name_node.value, name_node)
 
@@ -339,6 +366,17 @@ class KeyFlow:
         given = {arg.value.value for arg in call.args if isinstance(arg.value, cst.Name)}
         if any(name in given for target in targets for name in target_names(target)):
             self.threaded.add(id(call))
+        copied = _replaced_from(call)
+        if copied is not None:
+            # `new = state.replace(params=p)`: `new.key` is `state.key`, consumed or not.
+            source, replaced = copied
+            for dotted, use in list(state.consumed.items()):
+                base, _, attr = dotted.partition(".")
+                if base != source or not attr or attr in replaced or dotted in state.maybe:
+                    continue
+                for target in targets:
+                    if isinstance(target, cst.Name):
+                        state.consumed[f"{target.value}.{attr}"] = use
         if self.returns is None:
             return
         for path, use in self.returns(call).items():
@@ -348,6 +386,35 @@ class KeyFlow:
                     state.consumed[name.value] = replace(use, key=name)
                     state.maybe.discard(name.value)
                     state.where.pop(name.value, None)
+
+    def _note_stored(self, value: cst.BaseExpression, state: _State, depth: int = 0) -> None:
+        """Consumed keys the returned object carries on: `state` itself or `state.replace(...)`
+        whose `state.key` was consumed, a constructor given a consumed key."""
+        if isinstance(value, (cst.Tuple, cst.List)) and depth < 2:
+            for element in value.elements:
+                self._note_stored(element.value, state, depth + 1)
+            return
+        carried: list[str] = []
+        if isinstance(value, cst.Name):
+            carried = [dotted for dotted in state.consumed
+                       if dotted.startswith(value.value + ".")]
+        elif isinstance(value, cst.Call):
+            copied = _replaced_from(value)
+            if copied is not None:
+                carried = [dotted for dotted in state.consumed
+                           if dotted.startswith(copied[0] + ".")
+                           and dotted.partition(".")[2] not in copied[1]]
+            if copied is not None or _constructs(value):
+                # A constructor or a copy given a consumed key: `State(params, state.key)`.
+                for arg in value.args:
+                    name = key_name(arg.value)
+                    if name is not None and name in state.consumed:
+                        carried.append(name)
+        for dotted in carried:
+            use = state.consumed.get(dotted)
+            if use is not None and dotted not in state.maybe and use.kind != "fold" \
+                    and "\x00" not in dotted:
+                self.stored.append((use, value))
 
     def _note_returned(self, value: cst.BaseExpression, state: _State,
                        path: tuple[int, ...]) -> None:
@@ -506,9 +573,16 @@ class KeyFlow:
             self.reuses.setdefault((id(use.call), "\x00repeated"),
                                    Reuse(use, use, True, None, True))
             return
-        if not isinstance(use.key, cst.Name):
+        name = key_name(use.key, literal=not use.library)
+        if name is None:
             return
-        name = use.key.value
+        base = name.split(".", 1)[0]
+        if use.kind == "seed":
+            # A key made from a seed parameter: the function draws the same for the same seed.
+            if name in self.params and name not in state.rebound:
+                self.consumed_params.add(name)
+                self.param_uses.setdefault(name, use)
+            return
         if use.kind == "fold":
             split = state.consumed.get(name)
             if split is not None and split.kind == "split" and name not in state.maybe:
@@ -518,7 +592,8 @@ class KeyFlow:
         if name in self.params and name not in state.rebound:
             self.consumed_params.add(name)
             self.param_uses.setdefault(name, use)
-        elif name not in state.rebound:
+        elif (base not in self.params and base not in state.rebound
+              and name not in state.rebound and not name.startswith("int:")):
             self.free_uses.setdefault(name, use)
         folded = state.consumed.get(name + FOLDED)
         if use.kind == "split" and folded is not None and name + FOLDED not in state.maybe:
@@ -542,6 +617,24 @@ def _target_name_nodes(target: cst.BaseExpression | cst.CSTNode) -> Iterator[cst
             yield from _target_name_nodes(element.value)
     elif isinstance(target, cst.StarredElement):
         yield from _target_name_nodes(target.value)
+
+
+def _constructs(call: cst.Call) -> bool:
+    """A class called (by the naming convention): it builds an object holding its arguments."""
+    func = call.func
+    name = func.value if isinstance(func, cst.Name) else (
+        func.attr.value if isinstance(func, cst.Attribute) else "")
+    return name[:1].isupper()
+
+
+def _replaced_from(call: cst.Call) -> tuple[str, set[str]] | None:
+    """`state.replace(params=p)` / `state._replace(...)`: the copied name and the fields given."""
+    func = call.func
+    if (isinstance(func, cst.Attribute) and func.attr.value in REPLACING
+            and isinstance(func.value, cst.Name)):
+        return func.value.value, {arg.keyword.value for arg in call.args
+                                  if arg.keyword is not None}
+    return None
 
 
 def _at_path(target: cst.BaseExpression, path: tuple[int, ...]) -> cst.Name | None:

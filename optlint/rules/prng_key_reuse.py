@@ -79,6 +79,7 @@ class PrngKeyReuse(Rule):
                     reported.add(id(reuse.second.call))
                     yield self._reuse_finding(ctx, reuse)
             yield from self._field_findings(ctx, analysis, info, flow, reported)
+            yield from self._stored_findings(ctx, flow, reported)
         module_flow = analysis.walk_module()
         if module_flow is not None:
             for reuse in module_flow.reuses.values():
@@ -130,11 +131,30 @@ class PrngKeyReuse(Rule):
                   if "split" not in kinds or kinds == {"split"} else
                   "the draws are correlated, not identical: the sample comes from the same "
                   "bits as the split keys")
-        message = (f"`{key}`{path} was already consumed by `{first}` and is consumed again by "
+        shown_key = f"the seed `{key}`" if isinstance(second.key, cst.Integer) else f"`{key}`"
+        message = (f"{shown_key}{path} was already consumed by `{first}` and is consumed again by "
                    f"`{second.how}` without a split: both derive their random numbers "
                    f"from one key ({effect})")
         return Finding(second.call, message, _fix(ctx, reuse), roles=_roles(reuse),
                        fix_title=f"Split it first ({split})")
+
+    def _stored_findings(self, ctx: RuleContext, flow: KeyFlow,
+                         reported: set[int]) -> Iterator[Finding]:
+        """A key consumed, then handed back in the returned state (`state.replace(params=p)`
+        after `split(state.key)`): the next step consumes it again."""
+        for use, returned in flow.stored:
+            if id(use.call) in reported or id(use.call) in flow.discarded:
+                continue
+            reported.add(id(use.call))
+            key = ctx.code(use.key)
+            message = (f"`{key}` is consumed by `{_shown(ctx, use.call)}` and then handed back "
+                       f"unchanged in `{_shown(ctx, returned)}`: the next step given the "
+                       f"returned value consumes the same key again and draws the same "
+                       f"random numbers")
+            yield Finding(use.call, message, roles={"call": use.call, "key": use.key,
+                                                    "returned": returned},
+                          fix_title=(f"Split it and return the new key (`{key}, subkey = "
+                                     f"jax.random.split({key})`, then store `{key}`)"))
 
     def _field_findings(self, ctx: RuleContext, analysis: _Analysis, info: FunctionInfo,
                         flow: KeyFlow, reported: set[int]) -> Iterator[Finding]:
@@ -146,7 +166,7 @@ class PrngKeyReuse(Rule):
             return
         for use in flow.every:
             key = use.key
-            if (use.kind == "fold" or use.repeated
+            if (use.kind in ("fold", "seed") or use.repeated
                     or not isinstance(key, cst.Attribute) or not isinstance(key.value, cst.Name)
                     or key.value.value != scope.self_name or id(use.call) in reported):
                 continue
@@ -165,7 +185,7 @@ class PrngKeyReuse(Rule):
 def _roles(reuse: Reuse) -> dict[str, cst.CSTNode]:
     """Both consumers and the key each is given (what `optlint verify` records keys at), and
     where the key was made."""
-    roles = {"call": reuse.second.call, "key": reuse.second.key,
+    roles: dict[str, cst.CSTNode] = {"call": reuse.second.call, "key": reuse.second.key,
              "first_call": reuse.first.call, "first_key": reuse.first.key}
     if reuse.origin is not None:
         roles["key_origin"] = reuse.origin
@@ -247,8 +267,10 @@ class _Analysis:
         if qualified is not None:
             if qualified.startswith("jax.random."):
                 name = qualified.rsplit(".", 1)[1]
-                kind = {"split": "split", "fold_in": "fold"}.get(name, "draw")
-                key = key_argument(call, 0, "key") if name in SAMPLERS or kind == "fold" else None
+                kind = {"split": "split", "fold_in": "fold", "PRNGKey": "seed",
+                        "key": "seed"}.get(name, "draw")
+                key = key_argument(call, 0, "key" if kind != "seed" else "seed") if (
+                    name in SAMPLERS or kind != "draw") else None
                 return [] if key is None else [Consumption(call, key, _callee(ctx, call),
                                                            kind=kind)]
             if qualified.startswith("equinox.nn."):
@@ -479,8 +501,7 @@ class _Analysis:
         if function is None or flow is None:
             return []
         uses = self._closure_uses(call, function, flow, batching)
-        position = BATCHING[batching]
-        axes = argument(call.func, position, "in_axes")
+        axes = argument(call.func, BATCHING[batching], "in_axes")
         broadcast = _broadcast_positions(axes.value if axes is not None else None,
                                          len(call.args))
         for param, expr in bind_arguments(function, call, False):
