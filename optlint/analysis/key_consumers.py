@@ -97,3 +97,7 @@ LOOP_BODIES: dict[str, tuple[int, tuple[int, ...] | None]] = {
 BATCHING: dict[str, int | None] = {
     "jax.vmap": 1, "jax.pmap": 1, "equinox.filter_vmap": None, "equinox.filter_pmap": None,
 }
+
+# Calls that give every device the same copy of a value: a key replicated into `pmap` reaches
+# every device unchanged, and each draws the same numbers.
+REPLICATING = frozenset({"flax.jax_utils.replicate", "jax.device_put_replicated"})

@@ -26,6 +26,7 @@ from optlint.analysis.key_consumers import (
     LOOP_BODIES,
     METHOD_CONSUMERS,
     NO_DRAW_SWITCHES,
+    REPLICATING,
     KeyConsumer,
 )
 from optlint.analysis.prng_keys import (
@@ -469,6 +470,12 @@ class _Analysis:
         value = self.ctx.value(arg.value, site)
         if isinstance(value, TransformedFunction):
             value = value.func
+        if isinstance(value, ModuleValue) and value.cls is not None:
+            value = InstanceValue(value.cls.info, value.cls.owner)
+        if isinstance(value, InstanceValue) and value.owner is self.ctx.inference:
+            method = _method(value.info, "__call__")  # a model vmapped: its `__call__`
+            if method is not None:
+                value = FunctionValue(method, bound=True)
         if (isinstance(value, FunctionValue) and isinstance(value.node, cst.FunctionDef)
                 and value.node in self.ctx.index.functions):
             return value.node
@@ -504,14 +511,35 @@ class _Analysis:
         axes = argument(call.func, BATCHING[batching], "in_axes")
         broadcast = _broadcast_positions(axes.value if axes is not None else None,
                                          len(call.args))
-        for param, expr in bind_arguments(function, call, False):
+        info = self.ctx.index.functions.get(function)
+        method = info is not None and info.scope.owner is not None
+        for param, expr in bind_arguments(function, call, method):
             inner = flow.param_uses.get(param.name.value)
             index = next((i for i, a in enumerate(call.args) if a.value is expr), None)
-            if inner is None or index is None or index not in broadcast:
+            if inner is None or index is None:
                 continue
-            uses.append(Consumption(call, expr, _callee(self.ctx, call), library=False))
-            uses.append(replace(inner, repeated=True, over=f"{batching} (in_axes=None)"))
+            replicated = self._replicated(expr, call)
+            if index not in broadcast and replicated is None:
+                continue
+            uses.append(Consumption(call, replicated or expr, _callee(self.ctx, call),
+                                    library=False))
+            uses.append(replace(inner, repeated=True, over=f"{batching} " + (
+                "(in_axes=None)" if replicated is None else "(a replicated key)")))
         return uses
+
+    def _replicated(self, expr: cst.BaseExpression, call: cst.Call
+                    ) -> cst.BaseExpression | None:
+        """The key a `replicate(key)` copies to every device (also through a name)."""
+        if isinstance(expr, cst.Name):
+            site = self.sites.get(id(call))
+            binding = self.ctx.binding(expr.value, site) if site is not None else None
+            if binding is None or binding.path or not isinstance(binding.value, cst.Call):
+                return None
+            expr = binding.value
+        if (isinstance(expr, cst.Call) and expr.args
+                and self.ctx.qualify(expr.func) in REPLICATING):
+            return expr.args[0].value
+        return None
 
     def _closure_uses(self, call: cst.Call, function: cst.FunctionDef, flow: KeyFlow,
                       over: str) -> list[Consumption]:
