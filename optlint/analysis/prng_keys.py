@@ -89,6 +89,8 @@ class Reuse:
     counting: bool = False
     # Where the key's name was bound before the first consumption (None: not in this walk).
     origin: cst.CSTNode | None = None
+    # With `first_statement`: the statements from the first consumption's to the second's.
+    span: tuple[cst.BaseStatement, ...] = ()
 
 
 # (call) -> the keys it consumes; None when it consumes nothing the analysis can tell.
@@ -553,12 +555,17 @@ class KeyFlow:
         # Seen only when a loop body is walked again: the earlier use is the last iteration's.
         in_loop = self._again > 0
         statement = None
+        span: tuple[cst.BaseStatement, ...] = ()
         where = state.where.get(name)
         if (self._loop_depth == 0 and where is not None and where[0] == id(self._block)
                 and where[1] != id(self._statement)):
             statement = where[2]
+            block = list(self._block or ())
+            if statement in block and self._statement in block:
+                span = tuple(block[block.index(statement):block.index(self._statement) + 1])
         self.reuses[key] = Reuse(before, use, in_loop, statement,
-                                 in_loop and any(self._walking_again), state.origin.get(name))
+                                 in_loop and any(self._walking_again), state.origin.get(name),
+                                 span)
 
     @staticmethod
     def _replace(state: _State, new: _State | None) -> None:

@@ -217,6 +217,8 @@ def _reported(reuse: Reuse, flow: KeyFlow) -> bool:
     first, second = reuse.first, reuse.second
     if second.repeated:
         return True
+    if _overwritten(reuse):
+        return False
     if id(first.call) in flow.discarded or id(second.call) in flow.discarded:
         return False
     if (reuse.in_loop and not second.library and first.call is second.call
@@ -232,6 +234,37 @@ def _reported(reuse: Reuse, flow: KeyFlow) -> bool:
     a, b = first.call.func, second.call.func
     return not (not first.library and isinstance(a, cst.Attribute) and isinstance(b, cst.Attribute)
                 and a.attr.value == b.attr.value and not a.value.deep_equals(b.value))
+
+
+def _overwritten(reuse: Reuse) -> bool:
+    """The first draw's result is assigned to names that are reassigned before anything reads
+    them (`x = normal(key); x = uniform(key)`): the first draw has no effect."""
+    if len(reuse.span) < 2:
+        return False
+    first, *between, last = reuse.span
+    targets = _assigned_names(first, reuse.first.call)
+    if not targets or not targets <= _assigned_names(last, None):
+        return False
+    assert isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[0], cst.Assign)
+    return not any(_reads(node, targets) for node in (*between, last.body[0].value))
+
+
+def _assigned_names(statement: cst.BaseStatement, value: cst.Call | None) -> set[str]:
+    """The plain names `statement` assigns, when it is one `names = value` (any value if None)."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return set()
+    small = statement.body[0]
+    if not isinstance(small, cst.Assign) or (value is not None and small.value is not value):
+        return set()
+    names = [target.target for target in small.targets]
+    return {name.value for name in names if isinstance(name, cst.Name)} if all(
+        isinstance(name, cst.Name) for name in names) else set()
+
+
+def _reads(node: cst.CSTNode, names: set[str]) -> bool:
+    if isinstance(node, cst.Name):
+        return node.value in names
+    return any(_reads(child, names) for child in node.children)
 
 
 def is_test_code(filename: str) -> bool:
