@@ -47,6 +47,8 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     KeyConsumer("flax", "init", 0, "rngs", made_by=_FLAX_MODULE, in_dict=True),
     KeyConsumer("flax", "init_with_output", 0, "rngs", made_by=_FLAX_MODULE, in_dict=True),
     KeyConsumer("flax", "apply", None, "rngs", made_by=_FLAX_MODULE, in_dict=True),
+    # `state.apply_fn(variables, x, rngs={"dropout": key})` of a `flax.training` TrainState.
+    KeyConsumer("flax", "apply_fn", None, "rngs", made_by=("*",), in_dict=True),
     # flax.nnx: `nnx.Rngs(key)`, `nnx.Rngs(params=key, dropout=key)`.
     KeyConsumer("flax", "flax.nnx.Rngs", 0, "default", all_keywords=True),
     # haiku: `f = hk.transform(fn)`; `f.init(key, x)`, `f.apply(params, key, x)`,

@@ -30,6 +30,7 @@ from optlint.analysis.key_consumers import (
     KeyConsumer,
 )
 from optlint.analysis.prng_keys import (
+    REPLACING,
     SAMPLERS,
     Consumption,
     KeyFlow,
@@ -43,11 +44,15 @@ from optlint.analysis.values import (
     InstanceValue,
     ModuleValue,
     TransformedFunction,
+    Unknown,
 )
 from optlint.analysis.binding import argument, bind_arguments
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
+# Transformations (by a part of their qualified name) whose function runs as written, once per
+# training step: `jax.jit`, `eqx.filter_value_and_grad`, `jax.checkpoint`.
+STEPPING_TRANSFORMS = ("jit", "grad", "checkpoint", "remat")
 # equinox.nn layers whose `__call__` draws from its `key` (the others ignore it).
 RANDOM_LAYERS = frozenset({"Dropout", "MultiheadAttention"})
 _SHOWN = 60
@@ -136,6 +141,9 @@ class PrngKeyReuse(Rule):
         message = (f"{shown_key}{path} was already consumed by `{first}` and is consumed again by "
                    f"`{second.how}` without a split: both derive their random numbers "
                    f"from one key ({effect})")
+        if isinstance(second.key, cst.Integer):
+            return Finding(second.call, message, roles=_roles(reuse), fix_title=(
+                "Give each call its own seed, or make one key and split it"))
         return Finding(second.call, message, _fix(ctx, reuse), roles=_roles(reuse),
                        fix_title=f"Split it first ({split})")
 
@@ -451,6 +459,9 @@ class _Analysis:
     def _resolve_uncached(self, call: cst.Call
                           ) -> tuple[cst.FunctionDef, bool, bool] | list[Consumption] | None:
         last = _last_name(call.func)
+        if isinstance(call.func, cst.Call):  # `jax.grad(loss)(params)`: the helper it wraps
+            last = next((arg.value.value for arg in call.func.args[:1]
+                         if isinstance(arg.value, cst.Name)), None)
         if last is None or (last not in self.helpers and not _passes_key(call)):
             return None
         site = self.sites.get(id(call))
@@ -458,7 +469,9 @@ class _Analysis:
             return None
         value = self.ctx.value(call.func, site)
         stepping = False
-        if isinstance(value, TransformedFunction) and "jit" in value.transform:
+        while isinstance(value, TransformedFunction) and any(
+                part in value.transform for part in STEPPING_TRANSFORMS):
+            # Jitted or differentiated: a training step, run once per step with new keys.
             value, stepping = value.func, True
         if isinstance(value, ModuleValue) and value.derived_by is None:
             if value.cls is None:
@@ -476,6 +489,13 @@ class _Analysis:
             if method is None:
                 return None
             value = FunctionValue(method, bound=True)
+        if (isinstance(value, Unknown) and last is not None and last[:1].islower()
+                and last not in REPLACING and isinstance(call.func, (cst.Name, cst.Attribute))):
+            # A model the analysis cannot see, called with `key=`: Equinox's convention for a
+            # model that draws (dropout); one that would ignore it is switched off explicitly.
+            key = key_argument(call, None, "key")
+            if key is not None:
+                return [Consumption(call, key, _callee(self.ctx, call), library=False)]
         if not isinstance(value, FunctionValue) or value.node not in self.ctx.index.functions:
             return None
         if not isinstance(value.node, cst.FunctionDef):
@@ -635,14 +655,28 @@ class _Analysis:
             if id(site.node) in self.candidates:
                 consuming.add(function)
             last = _last_name(site.node.func)
+            called = calls_in.setdefault(function, set())
             if last is not None:
-                calls_in.setdefault(function, set()).add(last)
+                called.add(last)
+            # A helper handed to a transformation or loop (`jax.grad(loss)`, `scan(body, ...)`).
+            called.update(arg.value.value for arg in site.node.args
+                          if isinstance(arg.value, cst.Name))
+        # Names bound to a transformed helper (`grad_fn = eqx.filter_value_and_grad(loss)`).
+        wrapping = [(name, {arg.value.value for arg in binding.value.args
+                            if isinstance(arg.value, cst.Name)})
+                    for scope in self.ctx.index.every_scope
+                    for name, bindings in scope.bindings.items() for binding in bindings
+                    if isinstance(binding.value, cst.Call) and not binding.path]
         changed = True
         while changed:
             changed = False
             for function, called in calls_in.items():
                 if function not in consuming and called & consuming:
                     consuming.add(function)
+                    changed = True
+            for name, wrapped in wrapping:
+                if name not in consuming and wrapped & consuming:
+                    consuming.add(name)
                     changed = True
         return consuming
 
