@@ -326,10 +326,14 @@ class KeyFlow:
         if isinstance(node, (cst.Return, cst.Raise)):
             value = node.value if isinstance(node, cst.Return) else node.exc
             if value is not None:
+                before = len(self.every)
                 self._expr(value, state)
                 if isinstance(node, cst.Return):
+                    # What the returned expression consumes itself (`return Model(key=key)`)
+                    # is a consumption, not a key handed back.
+                    own = {id(use) for use in self.every[before:]}
                     self._note_returned(value, state, ())
-                    self._note_stored(value, state)
+                    self._note_stored(value, state, own)
             return None
         if isinstance(node, (cst.Break, cst.Continue)):
             if self._loops:
@@ -389,12 +393,13 @@ class KeyFlow:
                     state.maybe.discard(name.value)
                     state.where.pop(name.value, None)
 
-    def _note_stored(self, value: cst.BaseExpression, state: _State, depth: int = 0) -> None:
+    def _note_stored(self, value: cst.BaseExpression, state: _State, own: set[int],
+                     depth: int = 0) -> None:
         """Consumed keys the returned object carries on: `state` itself or `state.replace(...)`
         whose `state.key` was consumed, a constructor given a consumed key."""
         if isinstance(value, (cst.Tuple, cst.List)) and depth < 2:
             for element in value.elements:
-                self._note_stored(element.value, state, depth + 1)
+                self._note_stored(element.value, state, own, depth + 1)
             return
         carried: list[str] = []
         if isinstance(value, cst.Name):
@@ -414,8 +419,8 @@ class KeyFlow:
                         carried.append(name)
         for dotted in carried:
             use = state.consumed.get(dotted)
-            if use is not None and dotted not in state.maybe and use.kind != "fold" \
-                    and "\x00" not in dotted:
+            if (use is not None and dotted not in state.maybe and use.kind != "fold"
+                    and "\x00" not in dotted and id(use) not in own):
                 self.stored.append((use, value))
 
     def _note_returned(self, value: cst.BaseExpression, state: _State,
