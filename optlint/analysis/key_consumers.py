@@ -103,3 +103,5 @@ BATCHING: dict[str, int | None] = {
 # Calls that give every device the same copy of a value: a key replicated into `pmap` reaches
 # every device unchanged, and each draws the same numbers.
 REPLICATING = frozenset({"flax.jax_utils.replicate", "jax.device_put_replicated"})
+# The project's own helpers named so do the same (`replicate(tree, n)` stacking copies).
+REPLICATING_NAMES = frozenset({"replicate"})

@@ -52,6 +52,8 @@ class Consumption:
     over: str = ""
     # A jitted project function: a training step, which a loop calls with a fresh key each step.
     stepping: bool = False
+    # A key a project function returned after consuming it: the consumption inside it.
+    via: Consumption | None = None
 
 
 def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:

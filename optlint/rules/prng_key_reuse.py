@@ -27,6 +27,7 @@ from optlint.analysis.key_consumers import (
     METHOD_CONSUMERS,
     NO_DRAW_SWITCHES,
     REPLICATING,
+    REPLICATING_NAMES,
     KeyConsumer,
 )
 from optlint.analysis.prng_keys import (
@@ -58,6 +59,7 @@ RANDOM_LAYERS = frozenset({"Dropout", "MultiheadAttention"})
 _SHOWN = 60
 # Samplers given one key on purpose to draw the same indices for several arrays.
 ALIGNING = frozenset({"permutation", "choice", "shuffle"})
+_KEYISH = re.compile(r"(key|rng|prng)s?(_?\d+)?$|^(key|rng)_", re.IGNORECASE)
 TEST_FOLDERS = frozenset({"tests", "test", "testing"})  # characters of the earlier call quoted in a message
 
 
@@ -110,6 +112,16 @@ class PrngKeyReuse(Rule):
                          f"Split it in the body and carry the new key, or fold in the step "
                          f"(`jax.random.fold_in({key}, i)`)")
             return Finding(second.call, message, roles=_roles(reuse), fix_title=fix_title)
+        via = reuse.first.via
+        if via is not None:
+            # Reported where the callee consumes the key it returns: the cause.
+            message = (f"`{ctx.code(via.key)}` is consumed by `{_shown(ctx, via.call)}` and "
+                       f"then returned by `{_callee(ctx, reuse.first.call)}`; the returned key "
+                       f"is consumed again by `{second.how}` (line "
+                       f"{ctx.positions()[second.call].start.line}): both draw from one key")
+            return Finding(via.call, message, roles=_roles(reuse), fix_title=(
+                f"Return a fresh key: split it (`{ctx.code(via.key)}, subkey = "
+                f"jax.random.split({ctx.code(via.key)})`) and consume only `subkey`"))
         if reuse.in_loop and reuse.first.call is second.call:
             message = (f"`{key}` is consumed by `{second.how}` in every iteration of the "
                        f"loop, and the loop never reassigns it: every iteration draws the same "
@@ -551,17 +563,18 @@ class _Analysis:
                          for path, inner in flow.returned.items()
                          if path[:len(carry)] == carry and not inner.repeated]
             return uses
-        if not isinstance(call.func, cst.Call):
+        made = self._batching(call)
+        if made is None:
             return None
-        batching = self.ctx.qualify(call.func.func)
-        if batching not in BATCHING:
-            return None
-        function = self._function_arg(call.func, 0, "fun")
+        batching, transform = made
+        function = self._function_arg(transform, 0, "fun")
         flow = self.summary(function) if function is not None else None
         if function is None or flow is None:
             return []
-        uses = self._closure_uses(call, function, flow, batching)
-        axes = argument(call.func, BATCHING[batching], "in_axes")
+        # Reported at the batched call, where the key is handed to every row.
+        uses = [replace(use, call=call, how=use.how if not use.repeated else _callee(
+            self.ctx, use.call)) for use in self._closure_uses(call, function, flow, batching)]
+        axes = argument(transform, BATCHING[batching], "in_axes")
         broadcast = _broadcast_positions(axes.value if axes is not None else None,
                                          len(call.args))
         info = self.ctx.index.functions.get(function)
@@ -576,9 +589,31 @@ class _Analysis:
                 continue
             uses.append(Consumption(call, replicated or expr, _callee(self.ctx, call),
                                     library=False))
-            uses.append(replace(inner, repeated=True, over=f"{batching} " + (
-                "(in_axes=None)" if replicated is None else "(a replicated key)")))
+            uses.append(Consumption(call, replicated or expr, _callee(self.ctx, inner.call),
+                                    library=False, repeated=True, over=f"{batching} " + (
+                                        "(in_axes=None)" if replicated is None
+                                        else "(a replicated key)")))
         return uses
+
+    def _batching(self, call: cst.Call) -> tuple[str, cst.Call] | None:
+        """`jax.vmap(f, ...)(...)`, or a name bound to it called: the transformation's name and
+        its call."""
+        if isinstance(call.func, cst.Call):
+            batching = self.ctx.qualify(call.func.func)
+            return (batching, call.func) if batching in BATCHING else None
+        if not isinstance(call.func, cst.Name) or call.func.value not in self.helpers:
+            return None
+        site = self.sites.get(id(call))
+        value = self.ctx.value(call.func, site) if site is not None else None
+        if (isinstance(value, TransformedFunction) and value.transform in BATCHING
+                and value.call is not None):
+            return value.transform, value.call
+        binding = self.ctx.binding(call.func.value, site) if site is not None else None
+        if binding is not None and not binding.path and isinstance(binding.value, cst.Call):
+            batching = self.ctx.qualify(binding.value.func)  # `draw = jax.pmap(f)`
+            if batching in BATCHING:
+                return batching, binding.value
+        return None
 
     def _replicated(self, expr: cst.BaseExpression, call: cst.Call
                     ) -> cst.BaseExpression | None:
@@ -590,7 +625,8 @@ class _Analysis:
                 return None
             expr = binding.value
         if (isinstance(expr, cst.Call) and expr.args
-                and self.ctx.qualify(expr.func) in REPLICATING):
+                and (self.ctx.qualify(expr.func) in REPLICATING
+                     or _last_name(expr.func) in REPLICATING_NAMES)):
             return expr.args[0].value
         return None
 
@@ -636,7 +672,7 @@ class _Analysis:
             return {}
         how = _callee(self.ctx, call)
         return {path: Consumption(call, inner.key, f"{how} (which returns it consumed)",
-                                  library=False)
+                                  library=False, via=inner.via or inner)
                 for path, inner in flow.returned.items() if not inner.repeated}
 
     def _helpers(self) -> set[str]:
@@ -755,7 +791,11 @@ def _broadcast_positions(axes: cst.BaseExpression | None, count: int) -> set[int
 
 
 def _passes_key(call: cst.Call) -> bool:
-    return any(arg.keyword is not None and arg.keyword.value == "key" for arg in call.args)
+    """Given `key=`, or a name that reads as a key (`rng`, `subkey`, `init_key`): worth
+    resolving (a cheap gate; what the callee does with it decides)."""
+    return any((arg.keyword is not None and arg.keyword.value == "key")
+               or (isinstance(arg.value, cst.Name) and _KEYISH.search(arg.value.value))
+               for arg in call.args)
 
 
 def _last_name(func: cst.BaseExpression) -> str | None:
