@@ -105,3 +105,8 @@ BATCHING: dict[str, int | None] = {
 REPLICATING = frozenset({"flax.jax_utils.replicate", "jax.device_put_replicated"})
 # The project's own helpers named so do the same (`replicate(tree, n)` stacking copies).
 REPLICATING_NAMES = frozenset({"replicate"})
+
+# Library calls that draw from an implicit rng stream rather than a key argument.
+STREAM_DRAWS = frozenset({"haiku.next_rng_key", "haiku.maybe_next_rng_key"})
+# Batching transformations that give every row the same stream when a keyword says so.
+STREAM_BROADCASTS: dict[str, tuple[str, bool]] = {"haiku.vmap": ("split_rng", False)}

@@ -54,6 +54,8 @@ class Consumption:
     stepping: bool = False
     # A key a project function returned after consuming it: the consumption inside it.
     via: Consumption | None = None
+    # Draws from a library's implicit rng stream (`hk.next_rng_key()`), `key` the function.
+    stream: bool = False
 
 
 def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:

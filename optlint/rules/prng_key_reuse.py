@@ -28,6 +28,8 @@ from optlint.analysis.key_consumers import (
     NO_DRAW_SWITCHES,
     REPLICATING,
     REPLICATING_NAMES,
+    STREAM_BROADCASTS,
+    STREAM_DRAWS,
     KeyConsumer,
 )
 from optlint.analysis.prng_keys import (
@@ -100,6 +102,12 @@ class PrngKeyReuse(Rule):
         first = _shown(ctx, reuse.first.call)
         split = f"`{key}, subkey = jax.random.split({key})`"
         second = reuse.second
+        if second.stream:
+            message = (f"`{key}` draws from the rng stream in every row of `{second.over}`, "
+                       f"which gives every row the same stream: every row draws the same random "
+                       f"numbers (the same dropout mask)")
+            return Finding(second.call, message, roles=_roles(reuse), fix_title=(
+                "Give each row its own stream (`split_rng=True`)"))
         if second.repeated:
             batched = second.over.split(" ", 1)[0] in BATCHING
             where = "row" if batched else "step"
@@ -312,6 +320,7 @@ class _Analysis:
             if (_passes_key(site.node) or self._direct(site.node)
                     or _transforms(self.ctx, site.node)):
                 self.candidates.add(id(site.node))
+        self.stream_drawers: set[str] = set()
         self.helpers = self._helpers()
 
     # which calls consume ------------------------------------------------------------------
@@ -563,6 +572,9 @@ class _Analysis:
                          for path, inner in flow.returned.items()
                          if path[:len(carry)] == carry and not inner.repeated]
             return uses
+        stream = self._stream_broadcast(call)
+        if stream is not None:
+            return stream
         made = self._batching(call)
         if made is None:
             return None
@@ -594,6 +606,26 @@ class _Analysis:
                                         "(in_axes=None)" if replicated is None
                                         else "(a replicated key)")))
         return uses
+
+    def _stream_broadcast(self, call: cst.Call) -> list[Consumption] | None:
+        """`hk.vmap(f, split_rng=False)(x)` where `f` draws from the rng stream: every row is
+        given the same stream (None: not such a call)."""
+        if not isinstance(call.func, cst.Call):
+            return None
+        batching = self.ctx.qualify(call.func.func)
+        switch = STREAM_BROADCASTS.get(batching or "")
+        if switch is None:
+            return None
+        keyword, broadcasting = switch
+        given = argument(call.func, None, keyword)
+        function = argument(call.func, 0, "fun")
+        if (given is None or not isinstance(given.value, cst.Name)
+                or given.value.value != str(broadcasting) or function is None
+                or _last_name(function.value) not in self.stream_drawers):
+            return []
+        return [Consumption(call, function.value, _callee(self.ctx, call), library=True,
+                            repeated=True, over=f"{batching} ({keyword}={broadcasting})",
+                            stream=True)]
 
     def _batching(self, call: cst.Call) -> tuple[str, cst.Call] | None:
         """`jax.vmap(f, ...)(...)`, or a name bound to it called: the transformation's name and
@@ -684,12 +716,15 @@ class _Analysis:
                 by_function.setdefault(info.node.name.value, [])
         calls_in: dict[str, set[str]] = {name: set() for name in by_function}
         consuming: set[str] = set()
+        drawing: set[str] = set()  # functions drawing from an rng stream (`hk.next_rng_key()`)
         for site in self.ctx.calls():
             function = _enclosing_def(site)
             if function is None:
                 continue
             if id(site.node) in self.candidates:
                 consuming.add(function)
+            if self.ctx.qualify(site.node.func) in STREAM_DRAWS:
+                drawing.add(function)
             last = _last_name(site.node.func)
             called = calls_in.setdefault(function, set())
             if last is not None:
@@ -703,17 +738,19 @@ class _Analysis:
                     for scope in self.ctx.index.every_scope
                     for name, bindings in scope.bindings.items() for binding in bindings
                     if isinstance(binding.value, cst.Call) and not binding.path]
-        changed = True
-        while changed:
-            changed = False
-            for function, called in calls_in.items():
-                if function not in consuming and called & consuming:
-                    consuming.add(function)
-                    changed = True
-            for name, wrapped in wrapping:
-                if name not in consuming and wrapped & consuming:
-                    consuming.add(name)
-                    changed = True
+        for found in (consuming, drawing):
+            changed = True
+            while changed:
+                changed = False
+                for function, called in calls_in.items():
+                    if function not in found and called & found:
+                        found.add(function)
+                        changed = True
+                for name, wrapped in wrapping:
+                    if name not in found and wrapped & found:
+                        found.add(name)
+                        changed = True
+        self.stream_drawers = drawing
         return consuming
 
     # walking ------------------------------------------------------------------------------
@@ -775,7 +812,8 @@ def _transforms(ctx: RuleContext, call: cst.Call) -> bool:
     """A `jax.lax` loop, or a batching transformation's result called."""
     if ctx.qualify(call.func) in LOOP_BODIES:
         return True
-    return isinstance(call.func, cst.Call) and ctx.qualify(call.func.func) in BATCHING
+    return isinstance(call.func, cst.Call) and (
+        ctx.qualify(call.func.func) in BATCHING or ctx.qualify(call.func.func) in STREAM_BROADCASTS)
 
 
 def _broadcast_positions(axes: cst.BaseExpression | None, count: int) -> set[int]:
