@@ -33,7 +33,6 @@ from optlint.analysis.key_consumers import (
     KeyConsumer,
 )
 from optlint.analysis.prng_keys import (
-    REPLACING,
     SAMPLERS,
     Consumption,
     KeyFlow,
@@ -47,7 +46,6 @@ from optlint.analysis.values import (
     InstanceValue,
     ModuleValue,
     TransformedFunction,
-    Unknown,
 )
 from optlint.analysis.binding import argument, bind_arguments
 from optlint.context import RuleContext
@@ -510,13 +508,6 @@ class _Analysis:
             if method is None:
                 return None
             value = FunctionValue(method, bound=True)
-        if (isinstance(value, Unknown) and last is not None and last[:1].islower()
-                and last not in REPLACING and isinstance(call.func, (cst.Name, cst.Attribute))):
-            # A model the analysis cannot see, called with `key=`: Equinox's convention for a
-            # model that draws (dropout); one that would ignore it is switched off explicitly.
-            key = key_argument(call, None, "key")
-            if key is not None:
-                return [Consumption(call, key, _callee(self.ctx, call), library=False)]
         if not isinstance(value, FunctionValue) or value.node not in self.ctx.index.functions:
             return None
         if not isinstance(value.node, cst.FunctionDef):
