@@ -196,6 +196,7 @@ class Linter:
                 detail = traceback.format_exc() if self.options.verbose else f"{error!r}"
                 result.errors.append(
                     f"{filename}: internal error in rule {rule.code} ({rule.name}): {detail}")
+        findings = _outside_expected_failures(findings, ctx)
         diagnostics = _to_diagnostics(findings, module, ctx, filename) if findings else []
         if linted is not None:
             linted.record(module, [(diagnostic, finding) for diagnostic, (_, finding)
@@ -333,6 +334,27 @@ def _syntax_error(error: SyntaxError, filename: str) -> Diagnostic:
     first_line = (error.msg or "invalid syntax").splitlines()[0]
     return Diagnostic(SYNTAX_ERROR.code, SYNTAX_ERROR.name, f"SyntaxError: {first_line}",
                       filename, where, where)
+
+
+def _outside_expected_failures(findings: list[tuple[Rule, Finding]],
+                               ctx: RuleContext) -> list[tuple[Rule, Finding]]:
+    """Leaves out findings inside `with pytest.raises(...)` / `pytest.warns(...)`: that code
+    fails on purpose, to test that it does (for every rule)."""
+    if not findings or not ctx.index.expecting:
+        return findings
+    import libcst as cst
+    positions = ctx.positions()
+    spans = []
+    for node in ctx.index.expecting:
+        managers = [item.item for item in node.items if isinstance(item.item, cst.Call)]
+        if any((ctx.qualify(call.func) or "").startswith("pytest.") for call in managers):
+            body = positions[node.body]
+            spans.append((body.start.line, body.end.line))
+    if not spans:
+        return findings
+    return [(rule, finding) for rule, finding in findings
+            if not any(start <= positions[finding.node].start.line <= end
+                       for start, end in spans)]
 
 
 def _to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ctx: RuleContext,

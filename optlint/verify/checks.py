@@ -117,7 +117,7 @@ def standin_value(kind: str) -> Any:
     import jax
 
     if kind == "key":
-        return jax.random.PRNGKey(0)
+        return jax.random.key(0)  # typed: JAX's key-reuse checker sees it
     if kind == "model":
         return standin_model()
     if kind == "self":
