@@ -300,7 +300,10 @@ _ROWS: list[Transform] = [
     _opt("optax.adafactor", scale_invariant=True, reads_params=True, params_none_ok=NEVER,
          adds_weight_decay=True, adds_weight_decay_when=("weight_decay_rate",),
          mask_args=((11, "weight_decay_mask"),), mask_callable_pytree_ok=_MASK_OK,
-         inject_static_required=("min_dim_size_to_factor", "dtype_momentum"),
+         # Measured (issue #20): jitted init/update run with static_args=
+         # ("min_dim_size_to_factor",) alone; with ("dtype_momentum",) alone they raise
+         # TracerBoolConversionError.
+         inject_static_required=("min_dim_size_to_factor",),
          note="multiply_by_parameter_scale=True (default) reads params; init on a function leaf: "
               "AttributeError"),
     _opt("optax.adagrad", note="not scale invariant: initial_accumulator_value=0.1"),
