@@ -8,7 +8,7 @@ applies its inner transformation to only some leaves). Rules report only on True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
@@ -131,6 +131,26 @@ def _any_part(optimizer: Value, asks: Callable[[TransformValue, Transform], Answ
     return False if own is False and inner and all(answer is False for answer in inner) else None
 
 
+def as_called(part: TransformValue, table: Transform) -> Transform:
+    """The row as this call makes it: `scale(-lr)` (a step size written negative) is a complete
+    descent step, a learning-rate scaling (Transform.final_update_when_negative)."""
+    where = table.final_update_when_negative
+    if where is None or part.call is None:
+        return table
+    arg = argument(part.call, *where)
+    if arg is None or not _negative(arg.value):
+        return table
+    return replace(table, final_update=True, scales_by_learning_rate=True,
+                   learning_rate_arg=where)
+
+
+def _negative(expr: cst.BaseExpression) -> bool:
+    """`-lr`, `-1e-3`, `-cfg.lr`: written with a leading minus (`-(-x)` is not)."""
+    return (isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus)
+            and not (isinstance(expr.expression, cst.UnaryOperation)
+                     and isinstance(expr.expression.operator, cst.Minus)))
+
+
 def holds(versions: VersionRange, optax_version: str | None) -> Answer:
     """Whether a fact with this version range holds on the user's optax (None: unknown)."""
     if versions.since is None and versions.until is None:
@@ -233,7 +253,8 @@ def _part_orders(value: Value, top: int, masked: bool,
     elif table.wraps:
         return [(None,)]  # routes leaves or steps its own way
     if inner is None:
-        return [(Step(value, table, top, masked),)] if not table.wraps else [(None,)]
+        return [(Step(value, as_called(value, table), top, masked),)] if not table.wraps else [
+            (None,)]
     orders: list[Order] = [()]
     for part in inner:
         options = _part_orders(part, top, masked, optax_version)
@@ -405,7 +426,7 @@ def gives_final_update(optimizer: Value) -> Answer:
     table = behaviour(optimizer.name)
     if table is None:
         return None
-    if table.final_update:
+    if as_called(optimizer, table).final_update:
         return True
     answers = [gives_final_update(part) for part in optimizer.parts]
     if True in answers:

@@ -154,6 +154,11 @@ class Transform:
     final_update: bool = False
     # Where the learning rate (or step size, or its cap) is passed: (position, keyword).
     learning_rate_arg: ArgPos | None = None
+    # The output is a complete descent step (final_update, scales_by_learning_rate) when this
+    # argument is written negative: `scale(-lr)` is the learning-rate scaling of a hand-built
+    # adam (measured, issue #20: chain(scale_by_adam(), scale(-0.1), add_decayed_weights(0.05))
+    # grows a weight 1.0 -> 1.63 in 10 zero-gradient steps, x1.05 a step).
+    final_update_when_negative: ArgPos | None = None
     # Output magnitude does not depend on the gradient's scale (adam, lion, sign methods...):
     # scaling the loss or the gradient before it (reduce_on_plateau, loss scaling) is a no-op.
     scale_invariant: bool = False
@@ -421,7 +426,7 @@ _ROWS: list[Transform] = [
              "arguments; calls value_fn(params); like the backtracking search it scales the "
              "incoming direction without flipping the sign (lbfgs chains it after scale_by_lbfgs)"),
     _tx("optax.normalize_by_update_norm", exists=_v("0.2.3"), scale_invariant=True),
-    _tx("optax.scale", note="multiplies by step_size as given: scale(-lr) is the idiom; "
+    _tx("optax.scale", final_update_when_negative=(0, "step_size"), note="multiplies by step_size as given: scale(-lr) is the idiom; "
                             "scale(lr) ascends"),
     _tx("optax.clip", clips=True),
     _tx("optax.clip_by_global_norm", clips=True,
