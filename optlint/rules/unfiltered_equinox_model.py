@@ -93,7 +93,7 @@ class UnfilteredEquinoxModel(Rule):
                     f"and raises TypeError on a function")
             if module.leaves.kind == "scalar":
                 harm = (f"{what} gives those scalars optimizer state; their gradients are None "
-                        f"(eqx.filter_grad) or rejected (jax.grad on a bool), so training fails")
+                        f"(eqx.filter_grad) or rejected (jax.grad on an int or bool), so training fails")
         else:
             reader = params_reader(optimizer)
             if reader is not None:

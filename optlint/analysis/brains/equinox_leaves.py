@@ -109,7 +109,8 @@ class EquinoxLeaves(Evaluator):
             if leaves.non_array:
                 what = leaves.reason or {"callable": "a function", "scalar": "a Python scalar"}[
                     leaves.kind]
-                leaves = Leaves(leaves.kind, f"{info.name}.{field.name}: {what}")
+                leaves = Leaves(leaves.kind, f"{info.name}.{field.name}: {what}",
+                                leaves.scalar_types)
             found.append(leaves)
         return worst_leaves(found)
 
@@ -175,7 +176,7 @@ class EquinoxLeaves(Evaluator):
         if qualified in apis.ARRAY_ANNOTATIONS or plain in apis.ARRAY_ANNOTATIONS:
             return ARRAYS
         if plain in apis.SCALAR_ANNOTATIONS and qualified is None:
-            return Leaves("scalar")
+            return Leaves("scalar", scalar_types=frozenset({plain}))
         return leaves_of_value(self._instance_of(self.value_of(annotation, scope, _LATER)))
 
 
@@ -202,7 +203,8 @@ def nn_leaves(layer: str) -> Leaves:
     if kind == "callable":
         return Leaves("callable", f"eqx.nn.{layer} holds functions")
     if kind == "scalar":
-        return Leaves("scalar", f"eqx.nn.{layer} holds Python scalars")
+        return Leaves("scalar", f"eqx.nn.{layer} holds Python scalars",
+                      apis.EQUINOX_NN_SCALARS.get(layer, frozenset()))
     if kind == "arrays":
         return ARRAYS
     return UNKNOWN_LEAVES
@@ -221,12 +223,27 @@ def leaves_of_value(value: Value) -> Leaves:
             return Leaves("callable", f"function {value.name}")
         return UNKNOWN_LEAVES
     if isinstance(value, LiteralValue) and value.kind in ("number", "bool", "string"):
-        return Leaves("scalar", f"Python {value.kind} {value.text}".rstrip())
+        return Leaves("scalar", f"Python {value.kind} {value.text}".rstrip(),
+                      frozenset({_literal_type(value)}))
     if isinstance(value, SequenceValue):
         return worst_leaves([leaves_of_value(item) for item in value.items])
     if isinstance(value, ArrayValue):
         return ARRAYS
     return UNKNOWN_LEAVES
+
+
+def _literal_type(value: LiteralValue) -> str:
+    """"int", "float", "complex", "bool" or "str" for a literal (`3`, `0.5`, `1e-3`, `2j`)."""
+    if value.kind == "bool":
+        return "bool"
+    if value.kind == "string":
+        return "str"
+    text = value.text.lower()
+    if text.endswith("j"):
+        return "complex"
+    is_hex = text.lstrip("-+").startswith(("0x", "0o", "0b"))
+    return "float" if not is_hex and any(c in text for c in ".e") or "inf" in text or (
+        "nan" in text) else "int"
 
 
 # Bases that give a class no `__call__` (`class Params(eqx.Module, Generic[T])`).
