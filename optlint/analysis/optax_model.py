@@ -34,6 +34,8 @@ def rejects_non_array_params(optimizer: Value, optax_version: str | None) -> Ans
     gradients are None) on this Optax version. With the version unknown, as for every
     version-gated rule, "any version": True when some version in the part's range raises."""
     def reads(part: TransformValue, table: Transform) -> Answer:
+        if table.update_passes_params_to_jax:
+            return True
         if not table.reads_params:
             return False
         tolerated = holds(table.params_none_ok, optax_version)
@@ -74,16 +76,20 @@ def calls_callable_tree(factory: str, family: str, optax_version: str | None) ->
     return not reads.contains(optax_version)
 
 
-def params_reader(optimizer: Value) -> tuple[str, str] | None:
-    """The first part of `optimizer` that reads params in `update`, and the optax versions on
-    which non-array leaves there raise ("optax < 0.2.4", "all versions"), for messages."""
-    found = _first_part(optimizer, lambda table: table.reads_params)
+def params_reader(optimizer: Value) -> tuple[str, str, str] | None:
+    """The first part of `optimizer` that reads params in `update` (or hands them to JAX), the
+    optax versions on which non-array leaves there raise ("optax < 0.2.4", "all versions"), and
+    what it does with them, for messages."""
+    found = _first_part(optimizer, lambda table: table.update_passes_params_to_jax
+                        or table.reads_params)
     if found is None:
         return None
+    if found.update_passes_params_to_jax:
+        return found.name, "all versions", "hands params to `jax.lax.cond`"
     tolerated = found.params_none_ok
     raises = ("all versions" if tolerated.since is None or tolerated.is_never
               else str(VersionRange(until=tolerated.since)))
-    return found.name, raises
+    return found.name, raises, "reads params"
 
 
 def stateful_part(optimizer: Value) -> str | None:

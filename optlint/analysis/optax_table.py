@@ -126,6 +126,12 @@ class Transform:
     # add_decayed_weights-based decay tolerates it since 0.2.4 (optax 3b088fd, tree.map with
     # is_leaf=None); trust-ratio, parameter-free and other readers still fail on 0.2.8.
     params_none_ok: VersionRange = ALWAYS
+    # update() hands `params`, when given, to JAX as data even though no part reads them:
+    # MultiSteps passes them as an operand of its own `lax.cond` (read in the sources of 0.1.7,
+    # 0.2.2 and 0.2.8), so `MultiSteps(adam).update(filtered_grads, state, unfiltered_model)`
+    # raises TypeError "... is not a valid JAX type" on a function leaf (measured on 0.2.8, issue
+    # #20: with adamw, adam and sgd inside). Without params it runs.
+    update_passes_params_to_jax: bool = False
 
     # Required keyword-only extra arguments of update: "value", "grad", "value_fn" (line
     # searches), "obj_fn" (sophia's Hessian estimator). reduce_on_plateau's was `loss` < 0.2.2.
@@ -490,6 +496,7 @@ _ROWS: list[Transform] = [
                    "function on Equinox params works from 0.2.4 (the masks it builds are used as "
                    "trees)"),
     Transform("optax.MultiSteps", "wrapper", wraps=((0, "opt"),), per_param_state=True,
+              update_passes_params_to_jax=True,
               passes_params="params pass through to the inner optimizer on every k-th step; own "
                             "state acc_grads is zeros_like(params); use .gradient_transformation() "
                             "inside chain",

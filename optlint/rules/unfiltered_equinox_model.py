@@ -99,7 +99,8 @@ class UnfilteredEquinoxModel(Rule):
             if reader is not None:
                 what = f"`{reader[0]}`"
             where = f"on {reader[1]}; " if reader is not None else ""
-            harm = (f"{what} reads params in `update` and raises on those leaves "
+            does = reader[2] if reader is not None else "reads params"
+            harm = (f"{what} {does} in `update` and raises on those leaves "
                     f"({where}{ctx.versions.describe('optax')})")
             if not proven:
                 harm = (f"if {what} reads params in `update` (`lamb`; `adamw` before optax "
