@@ -87,9 +87,10 @@ RULE_INFOS: tuple[RuleInfo, ...] = (
              "reduce_on_plateau chained before a scale-invariant optimizer, which undoes it",
              "sometimes", ("reduce_on_plateau",)),
     RuleInfo("OPT018", "low-precision-hyperparams",
-             "inject_hyperparams without hyperparam_dtype for bfloat16/float16 params: "
-             "b2=0.999 is stored as 1.0",
-             "sometimes", ("inject_hyperparams", "inject_stateful_hyperparams")),
+             "b2=0.999 stored or applied in bfloat16 params' dtype, where it is 1.0 "
+             "(inject_hyperparams without hyperparam_dtype, or adam-type optimizers)",
+             "sometimes", ("inject_hyperparams", "inject_stateful_hyperparams", "float16",
+                           "half")),
     RuleInfo("OPT019", "static-array-field",
              "eqx.field(static=True) on a module field that holds a JAX array",
              "none", ("static",)),
