@@ -170,6 +170,15 @@ class Transform:
     scale_invariant: bool = False
     # A clipping transformation: where it sits in a chain matters (after adam it clips updates).
     clips: bool = False
+    # Sums the updates it meets over k steps (the argument here; k=1, its default, does nothing)
+    # and emits zeros in between: apply_every. Measured (issue #20, optax 0.2.8): in
+    # chain(apply_every(4), adamw(0.1, weight_decay=0.1)) the weights move on every micro-batch
+    # (1.0 -> 0.990, 0.980, 0.970 before the first boundary; momentum keeps moving them after it),
+    # where MultiSteps(adamw, 4) holds them at 1.0 until the boundary; in
+    # chain(adamw(0.1, ...), apply_every(4)) the first boundary step is 3.9x MultiSteps' (four
+    # adam steps summed), and chain(clip_by_global_norm(1), sgd(0.1), apply_every(4)) with
+    # micro-batch gradients 10, -9, 10, -9 (mean 0.5) does not move the weight (MultiSteps: -0.05).
+    accumulates_over: ArgPos | None = None
     # Adds decayed weights (add_decayed_weights, decoupled-decay optimizers): needs a mask on
     # Equinox models with buffers, and must come after the scaling, not before it.
     adds_weight_decay: bool = False
@@ -459,7 +468,7 @@ _ROWS: list[Transform] = [
              "before the scaling (chain(add_decayed_weights, adam)) the decay is rescaled away, "
              "after a final update (chain(adam(lr), add_decayed_weights)) it grows the weights"),
     _tx("optax.add_noise", note="seed became keyword-only `key` in 0.2.5"),
-    _tx("optax.apply_every", per_param_state=True,
+    _tx("optax.apply_every", per_param_state=True, accumulates_over=(0, "k"),
         note="accumulates gradients and emits zeros in between: not MultiSteps"),
     _tx("optax.centralize"),
     _tx("optax.ema", per_param_state=True),

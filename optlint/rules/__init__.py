@@ -39,6 +39,7 @@ from optlint.rules.schedule_free_eval import ScheduleFreeEval
 from optlint.rules.low_precision_hyperparams import LowPrecisionHyperparams
 from optlint.rules.is_array_like_filter import IsArrayLikeFilter
 from optlint.rules.filtered_model_as_model import FilteredModelAsModel
+from optlint.rules.accumulation_misplaced import AccumulationMisplaced
 
 RULES: list[type[Rule]] = [
     CallablePytreeMask,
@@ -63,6 +64,7 @@ RULES: list[type[Rule]] = [
     MaskedDoesNotFreeze,
     DecayOnFrozen,
     PrngKeyReuse,
+    AccumulationMisplaced,
 ]
 
 
