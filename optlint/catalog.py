@@ -104,6 +104,10 @@ RULE_INFOS: tuple[RuleInfo, ...] = (
     RuleInfo("OPT022", "shared-layer-alias",
              "The same module object stored in two fields of a model without eqx.nn.Shared",
              "none", ("equinox", "eqx")),
+    RuleInfo("OPT023", "decay-mask-misses",
+             "a weight-decay mask excluding names that match no parameter path of the model, "
+             "or an empty exclusion list: norms and biases decay",
+             "none", ("mask",)),
     RuleInfo("OPT024", "accumulation-misplaced",
              "gradient accumulation with apply_every(k) chained with a stateful optimizer "
              "instead of optax.MultiSteps",

@@ -111,6 +111,27 @@ SCALAR_LEAVES_BREAK = {
     "grad": frozenset({"int", "bool", "str"}),
     "jit": frozenset({"str", "branch"}),
 }
+# The names in the leaf paths of each equinox.nn layer (`jax.tree_util.keystr` of its leaves,
+# measured on equinox 0.13.8 by building each one): what a mask matching names against a
+# model's parameter paths can meet inside that layer. Sequential's depend on its layers: absent.
+EQUINOX_NN_PATH_NAMES = {
+    **{name: frozenset({"weight", "bias"}) for name in (
+        "Linear", "Conv", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose", "ConvTranspose1d",
+        "ConvTranspose2d", "ConvTranspose3d", "LayerNorm", "RMSNorm", "GroupNorm")},
+    "Embedding": frozenset({"weight"}),
+    "MultiheadAttention": frozenset({"query_proj", "key_proj", "value_proj", "output_proj",
+                                     "weight", "bias", "dropout", "p", "inference"}),
+    "MLP": frozenset({"layers", "weight", "bias", "activation", "final_activation"}),
+    "GRUCell": frozenset({"weight_ih", "weight_hh", "bias", "bias_n"}),
+    "LSTMCell": frozenset({"weight_ih", "weight_hh", "bias"}),
+    "BatchNorm": frozenset({"weight", "bias", "axis_name", "inference", "ema_first_time_index",
+                            "ema_state_index", "init"}),
+    "PReLU": frozenset({"negative_slope"}),
+    "Dropout": frozenset({"p", "inference"}),
+    "Identity": frozenset(),
+}
+# Normalisation layers, whose scale and bias weight-decay masks usually mean to exclude.
+EQUINOX_NN_NORMS = frozenset({"LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm"})
 # equinox.nn layers with no array leaf at all: nothing of theirs is trained.
 EQUINOX_NN_WITHOUT_ARRAYS = {
     "Identity", "Lambda", "Dropout", "Pool", "AdaptivePool", "RotaryPositionalEmbedding",

@@ -236,6 +236,10 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
             return UNKNOWN
         return self._instance_of(self.value_of(annotation, scope, _LATER))
 
+    def instance_of(self, cls: Value) -> Value:
+        """An instance of the class `cls` is (a project class, an equinox.nn layer)."""
+        return self._instance_of(cls)
+
     def _instance_of(self, cls: Value) -> Value:
         cls = self._as_class(cls)
         if isinstance(cls, ClassRef):

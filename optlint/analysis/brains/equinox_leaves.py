@@ -130,6 +130,41 @@ class EquinoxLeaves(Evaluator):
             return None
         return leaves.kind == "arrays"
 
+    def field_value(self, info: ClassInfo, name: str) -> Value | Leaves:
+        """What field `name` of a module class holds: the value last assigned to it, else an
+        instance of its annotation (a list of one for `list[Block]`), else its leaves as the
+        annotation says (an array, a scalar, a function); UNKNOWN_LEAVES when none tells."""
+        bindings = info.attributes.get(name)
+        if bindings:
+            value = self._binding_value(bindings[-1])
+            if isinstance(value, (ModuleValue, SequenceValue)):
+                return value
+        field = info.fields.get(name)
+        annotation = field.annotation if field is not None else None
+        if annotation is not None:
+            instance = self._annotated_instance(annotation, info.scope)
+            if instance is not None:
+                return instance
+        return self._field_leaves(info, name, annotation)
+
+    def _annotated_instance(self, annotation: cst.BaseExpression,
+                            scope: Scope) -> Value | None:
+        if isinstance(annotation, cst.Subscript):
+            head = dotted_name(annotation.value) or ""
+            if head.rsplit(".", 1)[-1] not in ("list", "List", "tuple", "Tuple", "Sequence"):
+                return None
+            inner = [element.slice.value for element in annotation.slice
+                     if isinstance(element.slice, cst.Index)
+                     and not isinstance(element.slice.value, cst.Ellipsis)]
+            items = [self._annotated_instance(item, scope) for item in inner]
+            if not items or any(item is None for item in items):
+                return None
+            return SequenceValue("list", tuple(item for item in items if item is not None))
+        if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
+            return None
+        value = self._instance_of(self.value_of(annotation, scope, _LATER))
+        return value if isinstance(value, ModuleValue) else None
+
     def _is_static_field(self, default: cst.BaseExpression, scope: Scope) -> bool:
         """`eqx.field(static=True)` and `eqx.static_field()` are not leaves at all."""
         if not isinstance(default, cst.Call):
