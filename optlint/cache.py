@@ -7,6 +7,10 @@ the same: the files its imports reach (through their own imports), and, when the
 its functions were looked for, every project file mentioning that function's name. Editing one
 file therefore re-analyses that file and the files that import it or call into it, nothing else.
 
+A file edited while a run is in progress could be read by the analysis with one content and
+hashed for the key with another: the analysis notes the hash of every project file it reads, and
+results that consulted the project are stored only when those hashes are the ones the key uses.
+
 Entries are written atomically (a temporary file, then a rename), so two runs at once never read
 half an entry; an entry that cannot be read or does not match is ignored and rewritten.
 """
@@ -224,6 +228,19 @@ class LintCache:
         self.hits += 1
         return FileResult(str(path), diagnostics=diagnostics)
 
+    def store_all(self, results: dict[Path, FileResult]) -> None:
+        """Store every result that holds for the project as this run sees it. A file the
+        analysis read of the project (any worker, any file) that has other content now was
+        edited during the run: a result that consulted the project may rest on the old content
+        while its key would name the new, so none of those is stored."""
+        unchanged = all(self.project.content_hash(Path(name).resolve()) == seen
+                        for result in results.values() if result.dependencies is not None
+                        for name, seen in result.dependencies.read)
+        for path, result in results.items():
+            if unchanged or (result.dependencies is not None
+                             and not result.dependencies.consulted):
+                self.store(path, result)
+
     def store(self, path: Path, result: FileResult) -> None:
         dependencies = result.dependencies
         if (path.suffix != ".py" or dependencies is None or result.content_hash is None
@@ -263,11 +280,7 @@ def _diagnostic(item: dict[str, Any], filename: str) -> Diagnostic:
 
 def _write_atomically(target: Path, text: str) -> None:
     if not target.parent.is_dir():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        top = target.parent.parent
-        ignore = top / ".gitignore"
-        if not ignore.exists():  # the cache is never something to commit
-            ignore.write_text("# Created by optlint.\n*\n", encoding="utf-8")
+        _make_entry_folder(target.parent)
     handle, temporary = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
@@ -276,3 +289,20 @@ def _write_atomically(target: Path, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+_IGNORE_ALL = "# Created by optlint.\n*\n"
+
+
+def _make_entry_folder(folder: Path) -> None:
+    """The settings' folder, and the cache folder above it when it is missing. The cache is
+    never something to commit, so each folder optlint creates gets a `*` .gitignore; a folder
+    optlint did not create never does (`cache-dir = "."` is the project root: a `*` there would
+    hide every file from git and from optlint's own discovery)."""
+    top = folder.parent
+    created_top = not top.exists()
+    folder.mkdir(parents=True, exist_ok=True)
+    for created in ([top] if created_top else []) + [folder]:
+        ignore = created / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text(_IGNORE_ALL, encoding="utf-8")

@@ -37,6 +37,7 @@ class Settings:
     select: list[str] = field(default_factory=lambda: ["OPT"])
     extend_select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
+    unfixable: list[str] = field(default_factory=list)  # codes or prefixes whose fixes never apply
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
     extend_exclude: list[str] = field(default_factory=list)
@@ -61,7 +62,7 @@ class Settings:
                 "jax": self.jax_version}
 
 
-_LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude"}
+_LIST_KEYS = {"select", "extend-select", "ignore", "unfixable", "exclude", "extend-exclude"}
 _VERSION_KEYS = {"optax-version", "equinox-version", "jax-version"}
 _BOOL_KEYS = {"respect-gitignore", "preview"}
 KNOWN_KEYS = _LIST_KEYS | _VERSION_KEYS | _BOOL_KEYS | {"per-file-ignores", "max-file-size",

@@ -11,6 +11,8 @@ import hashlib
 import multiprocessing
 import os
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 import traceback
@@ -225,7 +227,8 @@ class Linter:
         applied = 0
         for _ in range(_MAX_FIX_ROUNDS):
             fixes = [d.fix for d in result.diagnostics if d.fix is not None and (
-                d.fix.applicability == "safe" or self.options.unsafe_fixes)]
+                d.fix.applicability == "safe" or self.options.unsafe_fixes)
+                and self.options.selection.fixable(d.code)]
             if not fixes:
                 break
             candidate, count = apply_fixes(text, fixes)
@@ -334,33 +337,16 @@ def _to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ct
 
 def _to_fix(plan: FixPlan, span, module: cst.Module, ctx: RuleContext,  # type: ignore[no-untyped-def]
             positions) -> Fix:  # type: ignore[no-untyped-def]
+    from optlint.fix_imports import import_edits
+
     edits = []
     for node, content in plan.replacements:
         start, end = span(node)
         edits.append(Edit(start, end, content))
-    for import_module, alias in plan.imports:
-        if ctx.index.imports.local_alias_for(import_module) is None:
-            edits.append(_import_edit(module, positions, import_module, alias))
+    if plan.imports:
+        use_line = min((edit.start.line for edit in edits), default=sys.maxsize)
+        edits.extend(import_edits(module, positions, plan.imports, use_line))
     return Fix(plan.applicability, plan.message, tuple(edits))
-
-
-def _import_edit(module: cst.Module, positions, import_module: str,  # type: ignore[no-untyped-def]
-                 alias: str) -> Edit:
-    """`import <module> as <alias>` after the file's last top-level import (or its docstring)."""
-    import libcst as cst
-
-    line = 1
-    for position, statement in enumerate(module.body):
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        is_import = any(isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body)
-        is_docstring = (position == 0 and isinstance(statement.body[0], cst.Expr)
-                        and isinstance(statement.body[0].value, cst.SimpleString))
-        if is_import or is_docstring:
-            line = positions[statement].end.line + 1
-    statement_text = f"import {import_module}" + ("" if alias == import_module else f" as {alias}")
-    at = Location(line, 1)
-    return Edit(at, at, statement_text + module.default_newline)
 
 
 # running over many files ---------------------------------------------------------------------
@@ -374,11 +360,28 @@ _worker: Linter | None = None
 _worker_files = 0
 
 
-def _init_worker(options: LintOptions) -> None:
+def _init_worker(options: LintOptions, parent: int) -> None:
     global _worker
+    _watch_parent(parent)
     _worker = Linter(options)
     gc.disable()
     gc.freeze()
+
+
+_PARENT_POLL_SECONDS = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    """End this worker when the run that started it is gone. A parent killed with SIGKILL (the
+    out-of-memory killer, a CI step's timeout) cannot tell its workers, and a worker waiting on
+    the task queue would wait forever: it holds that pipe's write end itself, so it never sees
+    end-of-file. Its parent then becomes another process (init, a subreaper)."""
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="optlint-parent-watch", daemon=True).start()
 
 
 def _check_in_worker(path: Path) -> FileResult:
@@ -412,8 +415,7 @@ def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
     missed = [path for path in paths if cached.get(path) is None]
     fresh = dict(zip(missed, _check_uncached(missed, options, jobs), strict=True))
     if cache is not None:
-        for path, result in fresh.items():
-            cache.store(path, result)
+        cache.store_all(fresh)
     return [cached.get(path) or fresh[path] for path in paths]
 
 
@@ -460,7 +462,7 @@ def _pool(workers: int, options: LintOptions) -> ProcessPoolExecutor:
     such as a test suite or a notebook) has threads a fork can deadlock on, so it spawns them."""
     context = multiprocessing.get_context(_start_method())
     return ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                               initargs=(options,))
+                               initargs=(options, os.getpid()))
 
 
 def _start_method() -> str | None:

@@ -107,7 +107,7 @@ def parse_notebook(data: bytes, path: str) -> Notebook | None:
         if notebook.cells:
             pieces.append(notebook.boundary + "\n")
             line += 1
-        code = _without_magics(text, notebook)
+        code = _without_magics(text, notebook, foreign=_cell_language(cell) not in ("python", None))
         if code and not code.endswith("\n"):
             code += "\n"
         notebook.cells.append(CodeCell(position, text, line, code.count("\n")))
@@ -128,10 +128,29 @@ def _language(content: dict[str, Any]) -> str | None:
     return None
 
 
-def _without_magics(text: str, notebook: Notebook) -> str:
+def _cell_language(cell: dict[str, Any]) -> str | None:
+    """A cell's own language, where an editor's cell metadata names one: VS Code lets a Python
+    notebook hold an R, SQL or Markdown-as-code cell (`vscode.languageId`), as do .NET
+    Interactive and Polyglot notebooks."""
+    metadata = cell.get("metadata")
+    if not isinstance(metadata, dict):
+        return None
+    for table, key in (("vscode", "languageId"), ("dotnet_interactive", "language"),
+                       ("polyglot_notebook", "kernelName")):
+        found = metadata.get(table)
+        value = found.get(key) if isinstance(found, dict) else None
+        if isinstance(value, str):
+            return value.lower()
+    return None
+
+
+def _without_magics(text: str, notebook: Notebook, foreign: bool = False) -> str:
+    """The cell as Python: IPython lines become placeholders (kept to be restored); a cell in
+    another language (`foreign`, or a cell magic such as `%%bash`) is all placeholders."""
     lines = text.splitlines(keepends=True)
     cell_magic = _CELL_MAGIC.match(lines[0]) if lines else None
-    whole_cell = cell_magic is not None and cell_magic.group(1) not in _PYTHON_CELL_MAGICS
+    whole_cell = foreign or (cell_magic is not None
+                             and cell_magic.group(1) not in _PYTHON_CELL_MAGICS)
     scanner = _StatementScanner()
     out: list[str] = []
     continuation: str | None = None  # the indent of a magic continued with a backslash

@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import click
 
 from optlint.catalog import SYNTAX_ERROR
 from optlint.config import ConfigError, Settings, load_settings, validate_version
-from optlint.diagnostics import Diagnostic
-from optlint.discovery import DiscoveryError, discover
+from optlint.diagnostics import Diagnostic, NotChecked
+from optlint.discovery import DiscoveryError, discover, excluded_by_settings, invalid_pattern
 from optlint.engine import FileResult, Linter, LintOptions, check_paths
 from optlint.report import writer
 from optlint.selection import Selection, validate_codes
@@ -28,13 +28,21 @@ from optlint.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS  # noqa: F401 - 
 class CheckRequest:
     paths: list[str]
     fix: bool = False
+    fix_only: bool = False  # report how many fixes applied, not the findings left
+    exit_non_zero_on_fix: bool = False
     unsafe_fixes: bool = False
     diff: bool = False
     show_fixes: bool = False
     select: list[str] | None = None
     extend_select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
+    unfixable: list[str] = field(default_factory=list)
+    per_file_ignores: list[str] = field(default_factory=list)  # GLOB:CODE,CODE
+    extend_exclude: list[str] = field(default_factory=list)
+    isolated: bool = False  # no configuration file at all
+    show_files: bool = False
     statistics: bool = False
+    unfixable_codes: tuple[str, ...] = ()  # resolved from settings: set by run_check
     exit_zero: bool = False
     output_format: str = "text"
     jobs: int | None = None
@@ -58,16 +66,38 @@ def fail(message: str) -> int:
 
 
 def build_settings(request: CheckRequest) -> Settings:
-    settings = load_settings(Path(request.config) if request.config else None)
+    if request.isolated:
+        if request.config:
+            raise ConfigError("--isolated and --config: choose one")
+        settings = Settings()
+    else:
+        settings = load_settings(Path(request.config) if request.config else None)
     for attribute, value in (("select", request.select),
                              ("extend_select", request.extend_select or None),
-                             ("ignore", request.ignore or None)):
+                             ("ignore", request.ignore or None),
+                             ("unfixable", request.unfixable or None)):
         if value is not None:
             validate_codes(value, f"--{attribute.replace('_', '-')}")
             # Options add to the configuration's lists, except --select, which replaces it.
             merged = value if attribute == "select" else getattr(settings, attribute) + value
             setattr(settings, attribute, merged)
             settings.sources[attribute] = "command line"
+    if request.extend_exclude:
+        for pattern in request.extend_exclude:
+            reason = invalid_pattern(pattern)
+            if reason is not None:
+                raise ConfigError(f"--extend-exclude: invalid pattern {pattern!r}: {reason}")
+        settings.extend_exclude = settings.extend_exclude + request.extend_exclude
+        settings.sources["extend_exclude"] = "command line"
+    for item in request.per_file_ignores:
+        glob, colon, codes = item.rpartition(":")
+        if not colon or not glob or not _codes_of(codes):
+            raise ConfigError(f"--per-file-ignores: expected GLOB:CODES, got {item!r}")
+        validate_codes(_codes_of(codes), "--per-file-ignores")
+        settings.per_file_ignores = {**settings.per_file_ignores,
+                                     glob: settings.per_file_ignores.get(glob, [])
+                                     + _codes_of(codes)}
+        settings.sources["per_file_ignores"] = "command line"
     if request.preview is not None:
         settings.preview = request.preview
         settings.sources["preview"] = "command line"
@@ -77,6 +107,10 @@ def build_settings(request: CheckRequest) -> Settings:
             setattr(settings, f"{library}_version", version)
             settings.sources[f"{library}_version"] = "command line"
     return settings
+
+
+def _codes_of(text: str) -> list[str]:
+    return [code.strip().upper() for code in text.split(",") if code.strip()]
 
 
 def run_check(request: CheckRequest) -> int:
@@ -90,6 +124,7 @@ def run_check(request: CheckRequest) -> int:
     if request.show_settings:
         click.echo(render_settings(settings, versions))
         return EXIT_CLEAN
+    request.unfixable_codes = selection.unfixable
     options = LintOptions(selection, versions, settings.project_root, request.verbose,
                           fix=request.fix or request.diff, unsafe_fixes=request.unsafe_fixes,
                           write=not request.diff, preview=settings.preview,
@@ -101,7 +136,13 @@ def run_check(request: CheckRequest) -> int:
     if request.stdin_filename is not None and request.paths not in ([], ["-"]):
         return fail("--stdin-filename names standard input: give `-` as the only path")
     if request.paths == ["-"] or (request.stdin_filename is not None and not request.paths):
-        results = [_check_stdin(request, options)]
+        if request.force_exclude and request.stdin_filename is not None and \
+                excluded_by_settings(Path(request.stdin_filename), settings):
+            if options.fix and not request.diff:  # the editor's buffer comes back unchanged
+                _echo_fixed(None, sys.stdin.buffer.read())
+            results = []
+        else:
+            results = [_check_stdin(request, options)]
     else:
         problems: list[str] = []
         try:
@@ -109,6 +150,11 @@ def run_check(request: CheckRequest) -> int:
                              request.force_exclude, problems=problems)
         except DiscoveryError as error:
             return fail(str(error))
+        if request.show_files:
+            click.echo("".join(f"{path}\n" for path in files), nl=False)
+            return EXIT_CLEAN
+        if not files and not problems:
+            click.echo("warning: No Python files found under the given path(s)", err=True)
         if request.verify:
             from optlint.verify.gate import fix_verified  # only --verify pays for the verifier
             from optlint.verify.session import RunSettings
@@ -142,12 +188,14 @@ def _add_noqa(results: list[FileResult]) -> int:
         findings = [d for d in result.diagnostics if d.code != SYNTAX_ERROR.code]
         if not findings:
             continue
-        if any(d.cell is not None for d in findings):
-            click.echo(f"error: {result.filename}: --add-noqa does not edit notebooks yet",
-                       err=True)
-            failed = True
-            continue
         path = Path(result.filename)
+        if any(d.cell is not None for d in findings):
+            count = _add_noqa_to_notebook(path, findings)
+            if count is None:
+                failed = True
+            elif count:
+                added, files = added + count, files + 1
+            continue
         try:
             source = read_source(path)
             done = add_noqa(source.text, findings)
@@ -164,6 +212,37 @@ def _add_noqa(results: list[FileResult]) -> int:
     click.echo(f"Added {added} noqa directive{'' if added == 1 else 's'} in {files} "
                f"file{'' if files == 1 else 's'}.", err=True)
     return EXIT_ERROR if failed else EXIT_CLEAN
+
+
+def _add_noqa_to_notebook(path: Path, findings: list[Diagnostic]) -> int | None:
+    """`--add-noqa` in a notebook: each cell with findings gets its directives as a file would,
+    written back into that cell alone. The codes added; None when the notebook was not changed
+    because of an error (said on standard error)."""
+    from optlint.add_noqa import add_noqa
+    from optlint.notebook import splice_sources
+    from optlint.sources import NotebookFile, open_source
+
+    try:
+        source = open_source(path)
+        if not isinstance(source, NotebookFile):
+            return 0
+        cells = {cell.number: cell for cell in source.notebook.cells}
+        changed: dict[int, str] = {}
+        added = 0
+        for number in sorted({d.cell for d in findings if d.cell is not None}):
+            done = add_noqa(cells[number].text, [d for d in findings if d.cell == number])
+            for line in done.skipped:
+                click.echo(f"warning: {path}:cell {number}:{line}: the line ends inside a "
+                           f"string or a continuation; no `# noqa` added", err=True)
+            if done.text != cells[number].text:
+                changed[number - 1] = done.text
+                added += done.added
+        if changed:
+            source.write(splice_sources(source.notebook.raw, changed))
+        return added
+    except (SourceError, OSError) as error:
+        click.echo(f"error: {path}: no `# noqa` added: {error}", err=True)
+        return None
 
 
 def _check_stdin(request: CheckRequest, options: LintOptions) -> FileResult:
@@ -201,6 +280,10 @@ def _echo_fixed(fixed: str | None, original: bytes) -> None:
 
 def _report(request: CheckRequest, results: list[FileResult]) -> int:
     internal = False
+    # Files that could not be read or checked (too large, undecodable): reported in every format.
+    not_checked = [NotChecked(result.filename, error) for result in results
+                   if not result.internal_error for error in result.errors]
+    crashed = any(result.internal_error for result in results)
     for result in results:
         for error in result.errors:
             if not request.verbose:  # one line each, even when a message quotes a line break
@@ -211,8 +294,13 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
         # A file that could not be read or checked is an error too: "All checks passed" and
         # exit 0 would tell a pre-commit hook or CI that it was checked.
         internal = internal or result.internal_error or bool(result.errors)
-    diagnostics = [d for result in results for d in result.diagnostics]
+    diagnostics = [_without_unfixable(d, request.unfixable_codes) for result in results
+                   for d in result.diagnostics]
     diagnostics.sort(key=Diagnostic.sort_key)
+    fixed_any = any(r.fixes_applied for r in results)
+    output_failed = False
+    if request.fix_only:  # ruff's --fix-only: what was fixed, not what remains
+        diagnostics = []
     stdin_fix = request.paths == ["-"] and request.fix and not request.diff
     if request.diff:
         diffs = [r.diff for r in results if r.diff]
@@ -221,8 +309,8 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
             click.echo(f"Would fix {sum(r.fixes_applied for r in results)} problems "
                        f"in {len(diffs)} files.", err=True)
         return EXIT_ERROR if internal else (EXIT_FINDINGS if diffs else EXIT_CLEAN)
-    report = (_statistics(diagnostics, request.output_format) if request.statistics
-              else writer(request.output_format)(diagnostics))
+    report = (_statistics(diagnostics, request.output_format, request.unsafe_fixes) if request.statistics
+              else writer(request.output_format, request.unsafe_fixes)(diagnostics, not_checked))
     if request.show_fixes and request.fix:
         report += _fixes_applied(results)
     if request.output_file is not None:
@@ -231,22 +319,39 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
         except OSError as error:
             click.echo(f"error: cannot write {request.output_file}: {error.strerror or error}",
                        err=True)
-            internal = True
+            internal = output_failed = True
     else:  # with `- --fix` stdout carries the fixed source: the report goes to stderr
         (sys.stderr if stdin_fix else sys.stdout).write(report)
     if not request.quiet:
         click.echo(_summary(request, results, diagnostics), err=True)
-    if internal:
+    # --exit-zero: files that could not be checked are in the report (a SARIF upload or a JUnit
+    # step after this one still runs); an internal error or an unwritable report is still 2.
+    if internal and not (request.exit_zero and not crashed and not output_failed):
         return EXIT_ERROR
+    if request.exit_non_zero_on_fix and fixed_any:
+        return EXIT_FINDINGS
     if diagnostics and not request.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
 
+def _without_unfixable(diagnostic: Diagnostic, unfixable: tuple[str, ...]) -> Diagnostic:
+    """A finding whose code is `unfixable` is shown without its fix (no `[*]`, not counted as
+    fixable); its advice stays."""
+    if diagnostic.fix is None or not any(diagnostic.code.startswith(p) for p in unfixable):
+        return diagnostic
+    return replace(diagnostic, fix=None)
+
+
 def _summary(request: CheckRequest, results: list[FileResult], remaining: list[Diagnostic]) -> str:
     fixed = sum(r.fixes_applied for r in results)
+    if request.fix_only:
+        return f"Fixed {fixed} problem{'' if fixed == 1 else 's'}." if fixed else \
+            "No fixes applied."
     safe = sum(1 for d in remaining if d.fix and d.fix.applicability == "safe")
     unsafe = sum(1 for d in remaining if d.fix and d.fix.applicability == "unsafe")
+    if request.unsafe_fixes:  # --fix --unsafe-fixes would apply those too
+        safe, unsafe = safe + unsafe, 0
     unchecked = sum(1 for r in results if r.errors)
     if unchecked:
         noun = "file" if unchecked == 1 else "files"
@@ -266,8 +371,11 @@ def _summary(request: CheckRequest, results: list[FileResult], remaining: list[D
     return text
 
 
-def _statistics(diagnostics: list[Diagnostic], output_format: str) -> str:
-    counts = Counter((d.code, d.name, d.fix is not None) for d in diagnostics)
+def _statistics(diagnostics: list[Diagnostic], output_format: str, unsafe_fixes: bool) -> str:
+    # Fixable: what `--fix` would fix in this run (unsafe fixes only with --unsafe-fixes).
+    counts = Counter((d.code, d.name, d.fix is not None and (d.fix.applicability == "safe"
+                                                             or unsafe_fixes))
+                     for d in diagnostics)
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
     if output_format == "json":
         return json.dumps([{"code": code, "name": name, "count": count, "fixable": fixable}

@@ -26,6 +26,7 @@ def _matches(code: str, patterns: list[str]) -> bool:
 class Selection:
     enabled: frozenset[str]
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
+    unfixable: tuple[str, ...] = ()  # codes or prefixes whose fixes are never applied
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Selection:
@@ -36,6 +37,7 @@ class Selection:
         validate_codes(settings.select, where("select", "select"))
         validate_codes(settings.extend_select, where("extend_select", "extend-select"))
         validate_codes(settings.ignore, where("ignore", "ignore"))
+        validate_codes(settings.unfixable, where("unfixable", "unfixable"))
         for glob, codes in settings.per_file_ignores.items():
             validate_codes(codes, where("per_file_ignores", f"per-file-ignores '{glob}'"))
         chosen = settings.select + settings.extend_select
@@ -43,7 +45,7 @@ class Selection:
                    if _matches(code, chosen) and not _matches(code, settings.ignore)}
         enabled.add(SYNTAX_ERROR.code)  # a file that does not parse is always reported
         ignores = tuple((glob, tuple(codes)) for glob, codes in settings.per_file_ignores.items())
-        return cls(frozenset(enabled), ignores)
+        return cls(frozenset(enabled), ignores, tuple(settings.unfixable))
 
     def ignored_in(self, relative_path: str) -> list[str]:
         """The codes per-file-ignores switches off for this path (relative to the project root)."""
@@ -53,6 +55,9 @@ class Selection:
             if fnmatch(relative_path, glob) or path.match(glob) or fnmatch(path.name, glob):
                 codes.extend(ignored)
         return codes
+
+    def fixable(self, code: str) -> bool:
+        return not _matches(code, list(self.unfixable))
 
     def is_enabled(self, code: str, relative_path: str) -> bool:
         return code in self.enabled and not _matches(code, self.ignored_in(relative_path))

@@ -23,6 +23,9 @@ class LineDirective:
     column: int  # 0-based offset of the directive in the line
     text: str  # the directive as written, e.g. "# noqa: OPT001, OPT003"
     codes: list[str] | None  # None: a blanket `# noqa`
+    # The directive's `#` starts the comment: removing the directive whole would turn whatever
+    # follows it on the line (`# noqa: OPT003 - 1`) into code.
+    starts_comment: bool = True
 
 
 @dataclass
@@ -74,7 +77,8 @@ def parse_directives(lines: list[str], text: str, finding_lines: set[int]) -> Di
         match = LINE_NOQA.search(comment)
         if match:
             codes = CODE.findall(match.group("codes").upper()) if match.group("codes") else None
-            by_line[number] = LineDirective(number, hash_at + match.start(), match.group(0), codes)
+            by_line[number] = LineDirective(number, hash_at + match.start(), match.group(0), codes,
+                                            starts_comment=match.start() == 0)
     return Directives(by_line, file_codes, blanket)
 
 
@@ -113,10 +117,16 @@ def _unused_noqa(directive: LineDirective, unused: list[str], filename: str,
         replacement = f"# noqa: {', '.join(remaining)}"
         edit = Edit(start, end, replacement)
     else:
-        # Remove the whole directive and the spaces before it.
         line = lines[directive.line - 1]
-        begin = len(line[:directive.column].rstrip(" \t"))
-        edit = Edit(Location(directive.line, begin + 1), end, "")
+        after = line[end.column - 1:].rstrip("\r\n")
+        if directive.starts_comment and after.strip():
+            # Text follows the directive in its comment (`# noqa: OPT003 - 1`, `...: reason`):
+            # keep the `#` so that text stays a comment. A fix only ever edits the comment.
+            edit = Edit(start, end, "#")
+        else:
+            # Remove the whole directive and the spaces before it.
+            begin = len(line[:directive.column].rstrip(" \t"))
+            edit = Edit(Location(directive.line, begin + 1), end, "")
     message = f"unused `noqa` directive (unused: {', '.join(unused)})"
     fix = Fix("safe", "Remove the unused code" + ("s" if len(unused) > 1 else ""), (edit,))
     return Diagnostic(UNUSED_NOQA.code, UNUSED_NOQA.name, message, filename, start, end, fix,

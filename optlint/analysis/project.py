@@ -7,6 +7,7 @@ a project-wide index built lazily instead of a pass over every file up front.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 from collections.abc import Callable
@@ -60,7 +61,7 @@ class ProjectIndex:
         self._functions: dict[tuple[str, str, bool],
                               tuple[FunctionValue, Inference] | _Unreached | None] = {}
         self.following = 0  # calls being followed into other files right now (a depth guard)
-        self._reach = LibraryReach(self.project_files)
+        self._reach = LibraryReach(self.project_files, self._read)
         self._folders: dict[str, Path] = {}  # file name -> its resolved folder
         self._sources: dict[Path, str] | None = None  # every project file's text, for callers
         self._too_large = False  # more files than callers are looked for in
@@ -69,12 +70,20 @@ class ProjectIndex:
         # What the file being linted has read of the project so far (see `Dependencies`).
         self._consulted = False
         self._words: set[str] = set()
+        self._read_since: dict[str, str] = {}  # files read since `recorded`: their bytes' hash
 
     def start_recording(self) -> None:
         self._consulted, self._words = False, set()
 
     def recorded(self) -> Dependencies:
-        return Dependencies(self._consulted, tuple(sorted(self._words)))
+        read, self._read_since = tuple(sorted(self._read_since.items())), {}
+        return Dependencies(self._consulted, tuple(sorted(self._words)), read)
+
+    def _read(self, path: Path) -> bytes:
+        """A project file's bytes, noted for the cache (see `Dependencies.read`)."""
+        data = read_bytes(path)
+        self._read_since[str(path)] = hashlib.sha256(data).hexdigest()
+        return data
 
     def resolve_class(self, qualified: str, from_file: str | None,
                       hops: int = 0) -> tuple[ClassInfo, Inference] | None:
@@ -247,7 +256,7 @@ class ProjectIndex:
                         return None
                     file = Path(folder, name).resolve()
                     try:
-                        sources[file] = decode(read_bytes(file), str(file)).text
+                        sources[file] = decode(self._read(file), str(file)).text
                     except (OSError, SourceError):
                         continue
             self._sources = sources
@@ -305,7 +314,7 @@ class ProjectIndex:
     def _inference_for(self, path: Path) -> Inference | None:
         if path not in self._files:
             try:
-                text = decode(read_bytes(path), str(path)).text
+                text = decode(self._read(path), str(path)).text
                 self._files[path] = self._index(parse_screened(text, str(path)), str(path), text)
                 self._texts[path] = text
             except (OSError, SourceError, cst.ParserSyntaxError, Unanalysable, RecursionError):

@@ -53,8 +53,10 @@ def imported_modules(text: str) -> list[str]:
 
 
 class LibraryReach:
-    def __init__(self, candidate_files: CandidateFiles) -> None:
+    def __init__(self, candidate_files: CandidateFiles,
+                 read: Callable[[Path], bytes] = read_bytes) -> None:
         self._candidate_files = candidate_files
+        self._read = read
         self._reaches: dict[Path, bool] = {}
         self._facts: dict[Path, tuple[bool, list[Path]]] = {}
 
@@ -84,7 +86,7 @@ class LibraryReach:
         """Whether the file mentions the libraries, and the project files it imports."""
         if path not in self._facts:
             try:
-                text = decode(read_bytes(path), str(path)).text
+                text = decode(self._read(path), str(path)).text
             except (OSError, SourceError):
                 self._facts[path] = (False, [])
                 return self._facts[path]

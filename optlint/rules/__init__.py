@@ -20,15 +20,9 @@ from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.plateau_before_scale_invariant import PlateauBeforeScaleInvariant
 from optlint.rules.lookahead_raw_params import LookaheadRawParams
 from optlint.rules.filter_transform_keyword_first import FilterTransformKeywordFirst
-from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
-from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
-from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.shared_layer_alias import SharedLayerAlias
 from optlint.rules.static_array_field import StaticArrayField
 from optlint.rules.decay_on_frozen import DecayOnFrozen
-from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
-from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
-from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.masked_does_not_freeze import MaskedDoesNotFreeze
 from optlint.rules.prng_key_reuse import PrngKeyReuse
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel

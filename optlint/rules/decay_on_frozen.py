@@ -25,7 +25,7 @@ from optlint.analysis.optax_model import (
     decay_mask_given,
     parts_seeing_every_leaf,
 )
-from optlint.analysis.optax_table import behaviour, names_with
+from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import ModuleValue, OneOf, TransformValue, Value
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck

@@ -10,8 +10,9 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
+from pathlib import Path
 
+from optlint.verify.runner import private_folder
 from optlint.verify.session import VerifyError
 from optlint.versions import LIBRARIES, KnownVersion
 
@@ -40,24 +41,10 @@ def installed_in(python: str) -> dict[str, KnownVersion] | None:
     this process. A `python` that does not run Python is a one-line VerifyError."""
     if python == sys.executable:
         return None
-    try:
-        # From the temporary folder, as the harness runs: the first sys.path entry is the same.
-        # In a session of its own, so that a timeout ends what `python` started too (a wrapper
-        # script's interpreter).
-        probe = subprocess.Popen([python, "-c", _PROBE % (_MARK, LIBRARIES)],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                 cwd=tempfile.gettempdir(), start_new_session=True)
-    except OSError as error:
-        raise VerifyError(f"--python {python}: cannot run it ({error})") from None
-    try:
-        out, err = probe.communicate(timeout=_PROBE_SECONDS)
-    except subprocess.TimeoutExpired:
-        raise VerifyError(f"--python {python}: cannot run it (no answer in {_PROBE_SECONDS} "
-                          f"s)") from None
-    finally:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(probe.pid, signal.SIGKILL)
-        probe.wait()
+    # `-c` puts the working folder first on sys.path: run from an empty private folder, as the
+    # harness runs, so that no module planted in a shared folder is imported.
+    with private_folder() as folder:
+        out, err, status = _run_probe(python, folder)
     for line in reversed(out.decode("utf-8", errors="replace").splitlines()):
         if line.startswith(_MARK):
             try:
@@ -69,5 +56,26 @@ def installed_in(python: str) -> dict[str, KnownVersion] | None:
             return {library: KnownVersion(_text_or_none(found.get(library)),
                                           f"installed in {python}") for library in LIBRARIES}
     lines = (err.decode("utf-8", errors="replace").strip().splitlines()
-             or [f"exit status {probe.returncode}"])
+             or [f"exit status {status}"])
     raise VerifyError(f"--python {python}: not a working Python interpreter ({lines[-1]})")
+
+
+def _run_probe(python: str, folder: Path) -> tuple[bytes, bytes, int]:
+    try:
+        # In a session of its own, so that a timeout ends what `python` started too (a wrapper
+        # script's interpreter).
+        probe = subprocess.Popen([python, "-c", _PROBE % (_MARK, LIBRARIES)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 cwd=folder, start_new_session=True)
+    except OSError as error:
+        raise VerifyError(f"--python {python}: cannot run it ({error})") from None
+    try:
+        out, err = probe.communicate(timeout=_PROBE_SECONDS)
+    except subprocess.TimeoutExpired:
+        raise VerifyError(f"--python {python}: cannot run it (no answer in {_PROBE_SECONDS} "
+                          f"s)") from None
+    finally:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(probe.pid, signal.SIGKILL)
+        probe.wait()
+    return out, err, probe.returncode

@@ -3,12 +3,14 @@ with JAX's persistent compilation cache in optlint's cache folder."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -50,6 +52,15 @@ def harness_env(device: str) -> dict[str, str]:
     return env
 
 
+@contextlib.contextmanager
+def private_folder() -> Iterator[Path]:
+    """An empty folder only this user can read or write (mkdtemp makes it 0700), removed after:
+    where optlint puts what it runs, so that nothing it did not write is importable from there."""
+    with tempfile.TemporaryDirectory(prefix="optlint-verify-") as folder:
+        os.chmod(folder, 0o700)
+        yield Path(folder)
+
+
 @dataclass
 class HarnessRun:
     environment: dict[str, Any] | None = None
@@ -64,17 +75,19 @@ def run_harness(program: str, python: str, device: str, timeout: float,
                 cwd: Path) -> HarnessRun:
     result = HarnessRun()
     token = new_token()
-    with tempfile.NamedTemporaryFile("w", suffix="_optlint_harness.py", delete=False,
-                                     encoding="utf-8") as handle:
-        handle.write(program)
     started = time.perf_counter()
     # Output goes to files, not pipes: a child the user's code started would hold a pipe open.
-    with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr, \
-            terminate_as_exit():
+    # The harness script lives alone in a folder of its own (mkdtemp: mode 0700): Python puts a
+    # script's folder first on sys.path, and the shared temporary folder (/tmp, writable by every
+    # local user) would let anyone plant an `optax.py` that runs as the user who verifies.
+    with private_folder() as folder, tempfile.TemporaryFile() as stdout, \
+            tempfile.TemporaryFile() as stderr, terminate_as_exit():
+        script = folder / "optlint_harness.py"
+        script.write_text(program, encoding="utf-8")
         process: subprocess.Popen[bytes] | None = None
         try:
             # start_new_session: the harness and whatever the user's code starts form one group.
-            process = subprocess.Popen([python, handle.name], cwd=cwd,
+            process = subprocess.Popen([python, str(script)], cwd=cwd,
                                        env={**harness_env(device), TOKEN_VARIABLE: token},
                                        stdout=stdout, stderr=stderr, start_new_session=True)
             _wait(process, timeout, (stdout, stderr), result)
@@ -82,7 +95,6 @@ def run_harness(program: str, python: str, device: str, timeout: float,
             if process is not None:
                 kill_harness(process.pid, token)
                 process.wait()
-            os.unlink(handle.name)
         records = _marker_lines(stdout)
         err = _tail(stderr)
     result.seconds = time.perf_counter() - started

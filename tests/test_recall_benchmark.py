@@ -1,0 +1,71 @@
+"""The blind recall benchmark as a guard: every reported-bug program optlint found when the
+baseline was recorded is still found, and no correct look-alike gains a finding of its rule."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+sys.path.insert(0, str(REPO / "benchmarks" / "recall"))
+import run as recall  # noqa: E402
+
+REUSE = """# recall-case: positive
+# rule: OPT020
+# class: basic
+# source: a test
+import jax
+key = jax.random.PRNGKey(0)
+a = jax.random.normal(key, (3,))  # expect
+b = jax.random.normal(key, (3,))  # expect
+"""
+SPLIT = """# recall-case: {kind}
+# rule: OPT020
+# source: a test
+import jax
+key = jax.random.PRNGKey(0)
+k1, k2 = jax.random.split(key)
+a = jax.random.normal(k1, (3,))  # expect
+b = jax.random.normal(k2, (3,))
+"""
+
+
+def test_no_case_got_worse_than_the_baseline() -> None:
+    cases = recall.discover()
+    baseline = json.loads(recall.BASELINE.read_text(encoding="utf-8"))
+    # Every recorded case still exists: a renamed case would silently leave the guard.
+    idents = {case.ident for case in cases}
+    assert set(baseline["found"]) <= idents
+    outcome = recall.run_cases(cases, preview=False)
+    assert recall.check_against(outcome, baseline) == []
+
+
+def write_cases(base: Path) -> None:
+    for kind in ("positive", "negative"):
+        (base / "keys" / kind).mkdir(parents=True)
+    (base / "keys" / "positive" / "reuse.py").write_text(REUSE)
+    # Correct code marked as a positive: optlint rightly finds nothing, so it counts as missed.
+    (base / "keys" / "positive" / "split.py").write_text(SPLIT.format(kind="positive"))
+    # A reuse filed as a negative: flagged.
+    (base / "keys" / "negative" / "reuse.py").write_text(REUSE.replace("positive", "negative"))
+    (base / "keys" / "negative" / "split.py").write_text(SPLIT.format(kind="negative"))
+
+
+def test_the_runner_tells_found_missed_and_flagged(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    write_cases(tmp_path)
+    monkeypatch.setattr(recall, "HERE", tmp_path)
+    outcome = recall.run_cases(recall.discover(tmp_path), preview=False)
+    assert {ident: result["ok"] for ident, result in outcome.items()} == {
+        "keys/positive/reuse.py": True, "keys/positive/split.py": False,
+        "keys/negative/reuse.py": False, "keys/negative/split.py": True}
+    assert outcome["keys/negative/reuse.py"]["lines"] == [8]
+    baseline = {"found": ["keys/positive/reuse.py", "keys/positive/split.py"], "flagged": []}
+    assert recall.check_against(outcome, baseline) == [
+        "keys/positive/split.py: found in the baseline, missed now",
+        "keys/negative/reuse.py: a negative flagged with OPT020 on lines [8]"]
+    assert "1 of 2" in recall.table(outcome)
