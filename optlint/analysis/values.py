@@ -10,7 +10,7 @@ import libcst as cst
 from optlint.analysis import apis
 
 if TYPE_CHECKING:
-    from optlint.analysis.index import ClassInfo
+    from optlint.analysis.index import ClassInfo, Scope
     from optlint.analysis.inference import Inference
 
 LeafKind = Literal["callable", "scalar", "arrays", "unknown"]
@@ -108,6 +108,9 @@ class InstanceValue:
 
     info: ClassInfo
     owner: Inference
+    # The construction it came from (the call, its scope and order, the caller's inference), for
+    # the fields of a configuration dataclass; None when not seen.
+    made: tuple[cst.Call, Scope, int, Inference] | None = None
 
 
 @dataclass(frozen=True, eq=False)

@@ -205,12 +205,14 @@ def _module_collection(ctx: RuleContext, name: str) -> cst.List | cst.Tuple | cs
         if not isinstance(statement, cst.SimpleStatementLine):
             continue
         for small in statement.body:
-            if isinstance(small, cst.Assign) and any(
-                    isinstance(target.target, cst.Name) and target.target.value == name
-                    for target in small.targets):
-                found.append(small.value)
-            elif (isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name)
-                  and small.target.value == name and small.value is not None):
+            if isinstance(small, cst.Assign):
+                targets = [target.target for target in small.targets]
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                targets = [small.target]
+            else:
+                continue
+            if any(isinstance(target, cst.Name) and target.value == name for target in targets):
+                assert small.value is not None
                 found.append(small.value)
     if len(found) != 1 or not isinstance(found[0], (cst.List, cst.Tuple, cst.Set)):
         return None

@@ -258,7 +258,8 @@ def leaves_of_value(value: Value) -> Leaves:
             return Leaves("callable", f"function {value.name}")
         return UNKNOWN_LEAVES
     if isinstance(value, LiteralValue) and value.kind in ("number", "bool", "string"):
-        return Leaves("scalar", f"Python {value.kind} {value.text}".rstrip(),
+        text = value.text if value.kind != "string" else ""
+        return Leaves("scalar", f"Python {value.kind} {text}".rstrip(),
                       frozenset({_literal_type(value)}))
     if isinstance(value, SequenceValue):
         return worst_leaves([leaves_of_value(item) for item in value.items])
