@@ -227,6 +227,12 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
             if passed is not None:
                 return passed
             annotated = self._annotated_value(binding.node, binding.scope)
+            if isinstance(annotated, InstanceValue) and annotated.made is None:
+                # `cfg: TrainConfig`: the construction the callers pass says which fields keep
+                # their class defaults.
+                passed = self._parameter_value(binding)
+                if isinstance(passed, InstanceValue) and passed.info is annotated.info:
+                    return passed
             return annotated if annotated is not UNKNOWN else self._parameter_value(binding)
         if binding.kind == "assign" and binding.value is not None and binding.scope is not None:
             value = self.value_of(binding.value, binding.scope, binding.order)

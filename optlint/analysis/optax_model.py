@@ -179,7 +179,7 @@ def _conditional(part: TransformValue, default: bool, when: tuple[str, ...]) -> 
         arg = argument(call, None, name)
         if arg is None:
             continue
-        found = _given(arg.value)
+        found = _given(arg.value, part)
         if found is not False:
             return found
     positional = [arg for arg in call.args if arg.keyword is None]
@@ -188,8 +188,12 @@ def _conditional(part: TransformValue, default: bool, when: tuple[str, ...]) -> 
     return found
 
 
-def _given(expr: cst.BaseExpression) -> Answer:
-    """Whether an argument gives a value (not None, not 0); None when it cannot be read."""
+def _given(expr: cst.BaseExpression, part: TransformValue | None = None) -> Answer:
+    """Whether an argument gives a value (not None, not 0); None when it cannot be read (from the
+    code, or from the literal inference knows the expression holds: a config default)."""
+    known = part.literal(expr) if part is not None else None
+    if known is not None:
+        expr = cst.parse_expression(known)
     if isinstance(expr, cst.Name) and expr.value == "None":
         return False
     if isinstance(expr, (cst.Integer, cst.Float)):
@@ -455,7 +459,7 @@ def adds_decay(part: TransformValue) -> Answer:
     for name in names:
         arg = argument(part.call, position, name)
         if arg is not None:
-            return _given(arg.value)
+            return _given(arg.value, part)
     if table.weight_decay_arg is None and table.adds_weight_decay_when and len(
             [arg for arg in part.call.args if arg.keyword is None]) > 1:
         return None  # a rate given by a position the table does not know

@@ -120,6 +120,13 @@ class TransformValue:
     name: str
     call: cst.Call | None
     parts: tuple[Value, ...] = ()
+    # Arguments written as names whose value inference knows to be a literal (`cfg.momentum`,
+    # the config's default 0.9): (id of the argument's expression, the literal's text), for
+    # the table's facts that hold only when an argument is given (sgd's momentum, a decay rate).
+    literals: tuple[tuple[int, str], ...] = ()
+
+    def literal(self, expr: cst.BaseExpression) -> str | None:
+        return next((text for key, text in self.literals if key == id(expr)), None)
 
     def walk(self) -> list[TransformValue]:
         """This transformation and every one nested inside it, outermost first."""
