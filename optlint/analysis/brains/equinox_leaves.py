@@ -224,8 +224,10 @@ class EquinoxLeaves(Evaluator):
             return ARRAYS
         inner = [element.slice.value for element in annotation.slice
                  if isinstance(element.slice, cst.Index)]
+        if short in ("dict", "Dict", "Mapping") and len(inner) == 2:
+            inner = inner[1:]  # the keys are the tree's structure, not its leaves
         if short in ("list", "List", "tuple", "Tuple", "Sequence", "Optional", "Union", "dict",
-                     "Dict"):
+                     "Dict", "Mapping"):
             parts = [self._annotation_leaves(item, scope) for item in inner
                      if not (isinstance(item, cst.Ellipsis) or dotted_name(item) == "None")]
             return worst_leaves(parts) if parts else UNKNOWN_LEAVES
