@@ -74,9 +74,14 @@ def reported_chains(ctx: RuleContext, which: int, earlier: Callable[[Step], bool
 def flagged_node(ctx: RuleContext, found: MisorderedChain, which: int) -> cst.CSTNode:
     """The call of the step to report when it is written in this file, else the chain call."""
     step = found.common(which)
+    chain = found.site.node
+    if any(arg.star == "*" for arg in chain.args):
+        # Parts collected in a list (`txs.append(...)`, then `chain(*txs)`): the order is decided
+        # where the list is chained, which is where a reader looks for it.
+        return chain
     if step is not None and step.part.call is not None and in_file(ctx, step.part.call):
         return step.part.call
-    return found.site.node
+    return chain
 
 
 def in_file(ctx: RuleContext, node: cst.Call) -> bool:

@@ -73,7 +73,10 @@ class DecayOnFrozen(Rule):
         if not later:
             return
         decay = later[0]
-        at_freeze = freeze.call is not None and id(freeze.call) in local
+        # Parts collected in a list (`chain(*txs)`) are reported where the list is chained, as
+        # for the other chain-order rules.
+        splatted = any(arg.star == "*" for arg in call.args)
+        at_freeze = freeze.call is not None and id(freeze.call) in local and not splatted
         node: cst.Call = freeze.call if at_freeze and freeze.call is not None else call
         if id(node) in reported:
             return

@@ -27,7 +27,8 @@ def filter_or_partition(call: LibraryCall) -> Value:
         return UNKNOWN
     spec_arg = call.arg(1, "filter_spec")
     spec = call.inference.qualify(spec_arg.value) if spec_arg is not None else None
-    arrays_only = spec in apis.ARRAY_FILTERS
+    arrays_only = spec in apis.ARRAY_FILTERS or (
+        spec_arg is not None and _isinstance_array_test(call, spec_arg.value))
     inverse = call.arg(None, "inverse")
     if inverse is not None and not (isinstance(inverse.value, cst.Name)
                                     and inverse.value.value == "False"):
@@ -70,3 +71,21 @@ def layer(call: LibraryCall) -> Value:
     if name[:1].isupper():
         return ModuleValue(name, nn_leaves(name), is_callable=True)
     return UNKNOWN
+
+
+def _isinstance_array_test(call: LibraryCall, spec: cst.BaseExpression) -> bool:
+    """A filter written by hand that keeps arrays only, as `eqx.is_array` does:
+    `lambda x: isinstance(x, jnp.ndarray)` (or `jax.Array`, `np.ndarray`, a tuple of those)."""
+    if not isinstance(spec, cst.Lambda) or len(spec.params.params) != 1:
+        return False
+    body = spec.body
+    if not (isinstance(body, cst.Call) and isinstance(body.func, cst.Name)
+            and body.func.value == "isinstance" and len(body.args) == 2):
+        return False
+    subject, kinds = body.args[0].value, body.args[1].value
+    if not (isinstance(subject, cst.Name) and subject.value == spec.params.params[0].name.value):
+        return False
+    types = [element.value for element in kinds.elements] if isinstance(
+        kinds, cst.Tuple) else [kinds]
+    return bool(types) and all(
+        call.inference.qualify(kind) in apis.ARRAY_ANNOTATIONS for kind in types)
