@@ -10,7 +10,9 @@ its class. Part of `Inference` (a base class of it), kept apart so each module h
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -161,6 +163,7 @@ class ParameterValues(Evaluator):
         counts = self._word_counts.get(skip_imports)
         if counts is None:
             text = self.file_text()
+            text = _without_comments(text)  # a name in a comment does not use the function
             counts = Counter(_WORD.findall(_without_imports(text) if skip_imports else text))
             self._word_counts[skip_imports] = counts
         return counts[word]
@@ -300,6 +303,22 @@ def _decorator_name(decorator: cst.BaseExpression) -> str | None:
 
 _WORD = re.compile(r"\w+")
 _IMPORT_LINE = re.compile(r"^[ \t]*(from[ \t].*|import[ \t].*)$", re.MULTILINE)
+
+
+def _without_comments(text: str) -> str:
+    if "#" not in text:
+        return text
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return text
+    lines = text.splitlines(keepends=True)
+    for token in reversed(tokens):
+        if token.type == tokenize.COMMENT:
+            row, column = token.start
+            line = lines[row - 1]
+            lines[row - 1] = line[:column] + line[token.end[1]:]
+    return "".join(lines)
 
 
 def _without_imports(text: str) -> str:
