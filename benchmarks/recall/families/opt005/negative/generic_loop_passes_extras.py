@@ -13,12 +13,15 @@ def objective(x):
 
 
 def minimise(opt, x0, steps=20):
-    state = opt.init(x0)
-    x = x0
-    for _ in range(steps):
+    @jax.jit
+    def step(x, state):
         value, grads = jax.value_and_grad(objective)(x)
         updates, state = opt.update(grads, state, x, value=value, grad=grads, value_fn=objective)
-        x = optax.apply_updates(x, updates)
+        return optax.apply_updates(x, updates), state
+
+    x, state = x0, opt.init(x0)
+    for _ in range(steps):
+        x, state = step(x, state)
     return x
 
 
