@@ -275,3 +275,28 @@ def test_comments_travel_with_their_argument(tmp_path: Path, monkeypatch: pytest
     assert {c: places.get(c) for c in expected} == expected
     assert set(comment_places(text)) <= set(places)  # no comment lost
     runs(tmp_path, "chain.py")
+
+
+def test_one_broken_fix_does_not_cost_the_others_of_its_round(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from optlint import engine
+    from reliability_helpers import FIXABLE, FIXED_LINE
+
+    lint_text = engine.Linter.lint_text
+
+    def with_a_broken_fix(self, text, filename, linted=None):  # type: ignore[no-untyped-def]
+        result = lint_text(self, text, filename, linted)
+        result.diagnostics = [
+            replace(d, fix=replace(d.fix, edits=tuple(replace(e, content="((")
+                                                      for e in d.fix.edits)))
+            if d.code == "OPT100" and d.fix is not None else d for d in result.diagnostics]
+        return result
+
+    monkeypatch.setattr(engine.Linter, "lint_text", with_a_broken_fix)
+    path = tmp_path / "train.py"
+    path.write_text(FIXABLE + "steps = 10  # noqa: OPT008\n")
+    run = run_cli(monkeypatch, tmp_path, "check", "--fix", "--jobs", "1", "train.py")
+    assert run.exit_code == 2 and "a fix produced invalid code" in run.stderr
+    assert FIXED_LINE in path.read_text()
