@@ -61,6 +61,7 @@ def fail(message: str) -> int:
 
 def build_settings(request: CheckRequest) -> Settings:
     settings = load_settings(Path(request.config) if request.config else None)
+    _confine_root(settings, request)
     for attribute, value in (("select", request.select),
                              ("extend_select", request.extend_select or None),
                              ("ignore", request.ignore or None)):
@@ -101,7 +102,6 @@ def _confine_root(settings: Settings, request: CheckRequest) -> None:
 def run_check(request: CheckRequest) -> int:
     try:
         settings = build_settings(request)
-        _confine_root(settings, request)
         selection = Selection.from_settings(settings)
     except ConfigError as error:
         return fail(str(error))
