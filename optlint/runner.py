@@ -77,6 +77,7 @@ def build_settings(request: CheckRequest, start: Path | None = None) -> Settings
         settings = Settings()
     else:
         settings = load_settings(Path(request.config) if request.config else None, start)
+        _confine_root(settings, request)
     for attribute, value in (("select", request.select),
                              ("extend_select", request.extend_select or None),
                              ("ignore", request.ignore or None),
@@ -169,7 +170,6 @@ def _by_configuration(request: CheckRequest, files: list[Path], settings: Settin
 def run_check(request: CheckRequest) -> int:
     try:
         settings = build_settings(request, _stdin_folder(request))
-        _confine_root(settings, request)
         options = lint_options(request, settings)
     except ConfigError as error:
         return fail(str(error))

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import libcst as cst
 
 from optlint.context import RuleContext
-from optlint.edits import line_starts, offset
 from optlint.diagnostics import Location
+from optlint.edits import line_starts, offset
 
 
 @dataclass(frozen=True)
@@ -55,8 +55,8 @@ def rearranged(call: cst.Call, order: Sequence[int]) -> cst.Call | None:
         carried.setdefault(following, []).extend(_as_lines(item))
     units = [owned[number] for number in order]
     above = [tuple(carried.get(number, ())) + owned[number].above for number in order]
-    last_slot = _after(args[-1])
-    slots = [_after(args[number]) for number in range(len(units) - 1)] + [last_slot]
+    original_last = args[-1]
+    slots = [_after(args[number]) for number in range(len(units) - 1)] + [_after(original_last)]
     new_args = []
     for position, unit in enumerate(units):
         slot = slots[position]
@@ -64,9 +64,7 @@ def rearranged(call: cst.Call, order: Sequence[int]) -> cst.Call | None:
         filled = _fill(slot, unit.trailing, next_above)
         if filled is None:
             return None
-        is_last = position == len(units) - 1
-        original_last = args[-1]
-        if is_last:
+        if position == len(units) - 1:
             comma = original_last.comma
             if isinstance(comma, cst.Comma):
                 comma = comma.with_changes(whitespace_after=filled)
