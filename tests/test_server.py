@@ -455,3 +455,13 @@ def test_malformed_requests_get_errors_and_the_server_stays_up(project: Path):
         if server.poll() is None:
             server.kill()
             server.wait()
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_change_to_an_unopened_document_is_ignored(client: LanguageClient,
+                                                           project: Path):
+    before = len(client.messages)
+    change(client, (project / "never_opened.py").as_uri(), 2, MASK)
+    path = project / "after_unopened.py"
+    assert [d.code for d in await open_file(client, path, MASK)] == ["OPT002"]
+    assert [m.message for m in client.messages[before:]] == []

@@ -49,6 +49,13 @@ class _Protocol(LanguageServerProtocol):
             return
         super().handle_message(message)
 
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
+        """A change to a document the client never opened (a client's bug, or a race with
+        `didClose`) is ignored: pygls would raise KeyError and pop "Error in server"."""
+        if params.text_document.uri not in self.workspace.text_documents:
+            return None
+        return super().lsp_text_document__did_change(params)
+
     def _check_handler_result(self, future: Any) -> None:
         super()._check_handler_result(future)
         for key in [key for key, kept in self._request_futures.items() if kept is future]:
