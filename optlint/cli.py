@@ -69,6 +69,8 @@ def main() -> None:
 @click.option("--extend-exclude", help="Comma-separated patterns to exclude in addition.")
 @click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
 @click.option("--show-files", is_flag=True, help="List the files that would be checked, and exit.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
+              help="Colour the text output (auto: on a terminal; FORCE_COLOR / NO_COLOR too).")
 @click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing.")
 @click.option("--exit-zero", "-e", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--output-format", type=click.Choice(FORMAT_NAMES), default="text")
@@ -97,7 +99,7 @@ def check(paths: tuple[str, ...], fix: bool, fix_only: bool, exit_non_zero_on_fi
           unsafe_fixes: bool, diff: bool, show_fixes: bool,
           select: str | None, extend_select: str | None, ignore: str | None,
           unfixable: str | None, per_file_ignores: tuple[str, ...], extend_exclude: str | None,
-          isolated: bool, show_files: bool, statistics: bool,
+          isolated: bool, show_files: bool, color: str, statistics: bool,
           exit_zero: bool, output_format: str, output_file: str | None, jobs: int | None, no_cache: bool, add_noqa: bool,
           quiet: bool,
           config: str | None, show_settings: bool, stdin_filename: str | None,
@@ -114,7 +116,7 @@ def check(paths: tuple[str, ...], fix: bool, fix_only: bool, exit_non_zero_on_fi
         extend_select=_codes(extend_select), ignore=_codes(ignore),
         unfixable=_codes(unfixable), per_file_ignores=list(per_file_ignores),
         extend_exclude=[p.strip() for p in (extend_exclude or "").split(",") if p.strip()],
-        isolated=isolated, show_files=show_files, statistics=statistics,
+        isolated=isolated, show_files=show_files, color=color, statistics=statistics,
         exit_zero=exit_zero, output_format=output_format, jobs=jobs, quiet=quiet, config=config,
         show_settings=show_settings, stdin_filename=stdin_filename,
         force_exclude=force_exclude, verbose=verbose,

@@ -43,6 +43,7 @@ class CheckRequest:
     extend_exclude: list[str] = field(default_factory=list)
     isolated: bool = False  # no configuration file at all
     show_files: bool = False
+    color: str = "auto"  # auto | always | never
     statistics: bool = False
     unfixable_codes: tuple[str, ...] = ()  # resolved from settings: set by run_check
     exit_zero: bool = False
@@ -379,7 +380,8 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
                        f"in {len(diffs)} files.", err=True)
         return EXIT_ERROR if internal else (EXIT_FINDINGS if diffs else EXIT_CLEAN)
     report = (_statistics(diagnostics, request.output_format, request.unsafe_fixes) if request.statistics
-              else writer(request.output_format, request.unsafe_fixes)(diagnostics, not_checked))
+              else writer(request.output_format, request.unsafe_fixes,
+                          _colored(request))(diagnostics, not_checked))
     if request.show_fixes and request.fix:
         report += _fixes_applied(results)
     if request.output_file is not None:
@@ -403,6 +405,18 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
     if diagnostics and not request.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _colored(request: CheckRequest) -> bool:
+    """Colour as ruff does: `--color always|never`, else FORCE_COLOR / NO_COLOR, else only on a
+    terminal (never into a file)."""
+    if request.color != "auto":
+        return request.color == "always"
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("NO_COLOR") or request.output_file is not None:
+        return False
+    return sys.stdout.isatty()
 
 
 def _without_unfixable(diagnostic: Diagnostic, unfixable: tuple[str, ...]) -> Diagnostic:

@@ -111,3 +111,21 @@ def test_git_info_exclude_is_honoured(tmp_path: Path) -> None:
     assert result.stdout.splitlines() == ["train.py"]
     inside = run_optlint("check", "--show-files", ".", cwd=tmp_path / "scripts")
     assert inside.stdout.splitlines() == []
+
+
+def test_color_follows_the_flag_and_force_color_no_color(tmp_path: Path) -> None:
+    project(tmp_path)
+    escape = "\x1b["
+    plain = run_optlint("check", "-n", "train.py", cwd=tmp_path)  # not a terminal
+    assert "OPT003" in plain.stdout and escape not in plain.stdout
+    forced = run_optlint("check", "-n", "train.py", cwd=tmp_path, env={"FORCE_COLOR": "1"})
+    assert escape in forced.stdout and "OPT003" in forced.stdout
+    always = run_optlint("check", "-n", "--color", "always", "--output-format", "full",
+                         "train.py", cwd=tmp_path, env={"NO_COLOR": "1"})
+    assert escape in always.stdout
+    never = run_optlint("check", "-n", "--color", "never", "train.py", cwd=tmp_path,
+                        env={"FORCE_COLOR": "1"})
+    assert escape not in never.stdout
+    into_file = run_optlint("check", "-n", "-o", "report.txt", "train.py", cwd=tmp_path,
+                            env={"NO_COLOR": "1"})
+    assert into_file.returncode == 1 and escape not in (tmp_path / "report.txt").read_text()

@@ -24,10 +24,11 @@ FORMAT_NAMES = tuple(sorted(_MODULES))
 _MARKING = {"text", "full"}
 
 
-def writer(name: str, unsafe_fixes: bool = False) -> Writer:
+def writer(name: str, unsafe_fixes: bool = False, color: bool = False) -> Writer:
     module = importlib.import_module(f"optlint.report.{_MODULES[name]}")
     if _MODULES[name] in _MARKING:
-        marking: Writer = functools.partial(module.render, unsafe_fixes=unsafe_fixes)
+        marking: Writer = functools.partial(module.render, unsafe_fixes=unsafe_fixes,
+                                            color=color)
         return marking
     render: Writer = module.render
     return render

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from optlint.diagnostics import Diagnostic, NotChecked
 from optlint.edits import source_lines
-from optlint.report.text import fix_mark, location
+from optlint.report.text import headline
 from optlint.source import SourceError, read_source
 
 
@@ -25,11 +25,11 @@ def _lines(filename: str, cache: dict[str, list[str] | None]) -> list[str] | Non
 
 
 def render(diagnostics: list[Diagnostic], not_checked: Sequence[NotChecked] = (),
-           unsafe_fixes: bool = False) -> str:
+           unsafe_fixes: bool = False, color: bool = False) -> str:
     blocks = []
     files: dict[str, list[str] | None] = {}
     for d in diagnostics:
-        block = [f"{location(d)}: {d.code}{fix_mark(d, unsafe_fixes)} {d.message}"]
+        block = [headline(d, unsafe_fixes, color)]
         lines = _lines(d.filename, files) if d.cell is None else None
         if lines is not None and d.line <= len(lines):
             code = lines[d.line - 1].rstrip("\r\n").expandtabs(1)
