@@ -387,3 +387,26 @@ def test_sarif_invocation_is_successful_when_every_file_was_checked(tmp_path: Pa
                          cwd=tmp_path)
     invocation = json.loads(result.stdout)["runs"][0]["invocations"][0]
     assert invocation == {"executionSuccessful": True, "toolExecutionNotifications": []}
+
+
+def test_json_output_follows_its_documented_schema(tmp_path: Path) -> None:
+    """`schemas/optlint-json-v1.schema.json` documents the JSON output; findings with and
+    without fixes and roles, notebook cells and files not checked all follow it."""
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((REPO / "schemas" / "optlint-json-v1.schema.json").read_text())
+    _with_a_bad_file(tmp_path)
+    (tmp_path / "train.py").write_text(TRAIN)
+    notebook = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [],
+                           "execution_count": None, "source": TRAIN}],
+                "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+                "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "nb.ipynb").write_text(json.dumps(notebook))
+    result = run_optlint("check", "--no-cache", "--exit-zero", "--output-format", "json", ".",
+                         cwd=tmp_path)
+    records = json.loads(result.stdout)
+    assert {r["name"] for r in records} >= {"not-checked", "unfiltered-equinox-model",
+                                            "zero-nans-in-multisteps"}
+    assert any("cell" in r for r in records)
+    jsonschema.validate(records, schema)
+    with pytest.raises(jsonschema.ValidationError):  # the schema can fail
+        jsonschema.validate([{**records[0], "line": 0}], schema)
