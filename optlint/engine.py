@@ -105,6 +105,11 @@ class Linter:
             self._rules = [rule() for rule in RULES if rule.code in self.options.selection.enabled]
         return self._rules
 
+    def read_files_changed(self) -> bool:
+        """Whether a project file the analysis read has changed on disk since (the language
+        server keeps one Linter across edits)."""
+        return self._project is not None and self._project.changed_on_disk()
+
     def may_match(self, text: str) -> bool:
         """The cheap prefilter: a file none of whose rules' words appear is never parsed (its
         unused `# noqa: OPTnnn` codes are found from its comments alone). With no rule selected

@@ -82,3 +82,31 @@ def test_the_server_reads_a_changed_configuration_without_being_told(tmp_path: P
     (tmp_path / "sub" / "optlint.toml").write_text('ignore = ["OPT001"]\n')
     projects.reload()  # a new configuration file: what a watcher or a didSave reports
     assert projects.for_file(document).settings.ignore == ["OPT001"]
+
+
+def test_the_server_notices_a_model_file_changed_on_disk(tmp_path: Path) -> None:
+    """After a `git checkout` no client reports, a cross-file finding follows the new model."""
+    import os
+    import time
+
+    from optlint.server.projects import Projects
+
+    (tmp_path / "pyproject.toml").write_text("[tool.optlint]\n")
+    (tmp_path / "models.py").write_text(
+        "import equinox as eqx\n\n\nclass Net(eqx.Module):\n    mlp: eqx.nn.MLP\n\n"
+        "    def __init__(self, key):\n        self.mlp = eqx.nn.MLP(2, 1, 8, 2, key=key)\n")
+    train = ("import jax\nimport optax\n\nfrom models import Net\n\n"
+             "opt_state = optax.adam(1e-3).init(Net(jax.random.PRNGKey(0)))\n")
+    projects = Projects()
+    path = tmp_path / "train.py"
+    first = projects.for_file(path)
+    codes = [d.code for d in first.linter.lint_text(train, str(path)).diagnostics]
+    assert codes == ["OPT003"]
+    assert not first.linter.read_files_changed()
+    time.sleep(0.01)
+    (tmp_path / "models.py").write_text(
+        "import equinox as eqx\nimport jax.numpy as jnp\n\n\nclass Net(eqx.Module):\n"
+        "    w: jnp.ndarray\n\n    def __init__(self, key):\n        self.w = jnp.zeros(3)\n")
+    os.utime(tmp_path / "models.py", ns=(time.time_ns(), time.time_ns() + 10**9))
+    again = projects.for_file(path)
+    assert [d.code for d in again.linter.lint_text(train, str(path)).diagnostics] == []

@@ -71,6 +71,9 @@ class ProjectIndex:
         self._consulted = False
         self._words: set[str] = set()
         self._read_since: dict[str, str] = {}  # files read since `recorded`: their bytes' hash
+        # Every project file this index has read, with its (size, mtime) then: a long-lived
+        # index (the language server's) can tell that one changed on disk without being told.
+        self.read_stamps: dict[Path, tuple[int, int] | None] = {}
 
     def start_recording(self) -> None:
         self._consulted, self._words = False, set()
@@ -83,7 +86,12 @@ class ProjectIndex:
         """A project file's bytes, noted for the cache (see `Dependencies.read`)."""
         data = read_bytes(path)
         self._read_since[str(path)] = hashlib.sha256(data).hexdigest()
+        self.read_stamps[path] = file_stamp(path)
         return data
+
+    def changed_on_disk(self) -> bool:
+        """Whether a file this index read has changed (or gone) since."""
+        return any(file_stamp(path) != stamp for path, stamp in self.read_stamps.items())
 
     def resolve_class(self, qualified: str, from_file: str | None,
                       hops: int = 0) -> tuple[ClassInfo, Inference] | None:
@@ -335,3 +343,11 @@ def _module_function(owner: Inference, name: str) -> FunctionValue | None:
         return None
     value = owner.value_of_binding(bindings[-1])
     return value if isinstance(value, FunctionValue) else None
+
+
+def file_stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_size, status.st_mtime_ns

@@ -53,6 +53,10 @@ class Projects:
         if project is not None and project.stale():
             self.reload()
             project = None
+        elif project is not None and project.linter.read_files_changed():
+            # A model file changed under the editor (a `git checkout`, another tool) and the
+            # client reported nothing: forget what the analysis read, as a watcher would.
+            project.linter = Linter(project.linter.options)
         if project is None:
             project = self._by_folder[folder] = self._load(folder)
         return project
