@@ -26,17 +26,16 @@ import tempfile
 import contextlib
 from dataclasses import asdict, fields, is_dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from optlint import __version__
 from optlint.analysis.dependencies import Dependencies
+from optlint.analysis.project_files import ProjectFiles
 from optlint.analysis.reach import imported_modules
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location, Role
 from optlint.engine import FileResult, LintOptions
 from optlint.source import SourceError, decode, read_bytes
 
-if TYPE_CHECKING:
-    from optlint.analysis.project import ProjectIndex
 
 CACHE_FOLDER = ".optlint_cache"
 _FORMAT = 3  # bumped when an entry's layout changes
@@ -95,7 +94,7 @@ class ProjectState:
 
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
-        self._index: ProjectIndex | None = None  # made when a cached result consulted the project
+        self._index: ProjectFiles | None = None  # made when a cached result consulted the project
         self._hashes: dict[Path, str | None] = {}
         self._imports: dict[Path, list[Path]] = {}
         self._component_of: dict[Path, int] = {}
@@ -103,11 +102,11 @@ class ProjectState:
         self._words: dict[Path, frozenset[str]] | None = None
 
     @property
-    def index(self) -> ProjectIndex:
+    def index(self) -> ProjectFiles:
+        # Where imports lead and what the files say, without parsing: a run whose every file is
+        # unchanged imports no libcst.
         if self._index is None:
-            from optlint.analysis.project import ProjectIndex  # imports libcst: only when needed
-
-            self._index = ProjectIndex(self.root)
+            self._index = ProjectFiles(self.root)
         return self._index
 
     def content_hash(self, path: Path) -> str | None:

@@ -24,7 +24,8 @@ PROBE = textwrap.dedent("""
         pass
     heavy = sorted(name for name in sys.modules
                    if name == "libcst" or name == "optlint.rules" or name.startswith("optlint.analysis.")
-                   and name not in ("optlint.analysis.dependencies", "optlint.analysis.reach"))
+                   and name not in ("optlint.analysis.dependencies", "optlint.analysis.reach",
+                                    "optlint.analysis.project_files"))
     print("\\nLOADED " + json.dumps(heavy))
 """)
 
@@ -65,3 +66,18 @@ def test_catalog_agrees_with_the_rule_classes() -> None:
     from_catalog = sorted((info.code, info.name, info.summary, info.fix_availability,
                            info.trigger_words) for info in RULE_INFOS)
     assert from_catalog == from_classes
+
+
+def test_a_warm_run_of_a_project_imports_no_libcst(tmp_path: Path) -> None:
+    """Every result cached, some of which consulted other files (a model class from another
+    module): deciding that nothing changed reads files and hashes them, and parses none."""
+    (tmp_path / "pyproject.toml").write_text("[tool.optlint]\n")
+    (tmp_path / "models.py").write_text(
+        "import equinox as eqx\n\n\nclass Net(eqx.Module):\n    mlp: eqx.nn.MLP\n\n"
+        "    def __init__(self, key):\n        self.mlp = eqx.nn.MLP(2, 1, 8, 2, key=key)\n")
+    (tmp_path / "train.py").write_text(
+        "import jax\nimport optax\n\nfrom models import Net\n\n"
+        "opt_state = optax.adam(1e-3).init(Net(jax.random.PRNGKey(0)))\n")
+    cold = loaded_modules(tmp_path, "check", "--jobs", "1", ".")
+    assert cold != []  # the first run parses: the probe can see libcst
+    assert loaded_modules(tmp_path, "check", "--jobs", "1", ".") == []

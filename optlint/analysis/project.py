@@ -8,7 +8,6 @@ a project-wide index built lazily instead of a pass over every file up front.
 from __future__ import annotations
 
 import hashlib
-import os
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +17,7 @@ import libcst as cst
 
 from optlint.analysis.dependencies import Dependencies
 from optlint.analysis.index import ClassInfo, build_index
+from optlint.analysis.project_files import LIBRARIES, ProjectFiles
 from optlint.analysis.parameters import (
     Invocation,
     Resolver,
@@ -32,14 +32,7 @@ from optlint.parsing import Unanalysable, parse_screened
 if TYPE_CHECKING:
     from optlint.analysis.inference import Inference
 
-# Imports from these packages are never project files.
-_LIBRARIES = ("jax", "jaxlib", "optax", "equinox", "numpy", "flax", "haiku", "torch", "typing",
-              "functools", "collections", "dataclasses", "jaxtyping", "math", "os", "sys")
 _MAX_REEXPORT_HOPS = 4
-# Looking for a function's callers reads every project file's text once; past this many files the
-# project is too large to be sure every caller was seen, and callers stay unknown.
-_MAX_CALLER_FILES = 4000
-_SKIPPED_FOLDERS = {"node_modules", "site-packages", "__pycache__", "build", "dist", "venv"}
 _Found = TypeVar("_Found", ClassInfo, FunctionValue)
 
 
@@ -61,10 +54,8 @@ class ProjectIndex:
         self._functions: dict[tuple[str, str, bool],
                               tuple[FunctionValue, Inference] | _Unreached | None] = {}
         self.following = 0  # calls being followed into other files right now (a depth guard)
+        self._paths = ProjectFiles(self.root, self._read)  # where the files are, their texts
         self._reach = LibraryReach(self.project_files, self._read)
-        self._folders: dict[str, Path] = {}  # file name -> its resolved folder
-        self._sources: dict[Path, str] | None = None  # every project file's text, for callers
-        self._too_large = False  # more files than callers are looked for in
         # (file, function name) -> the calls from other files that run it; None: unknown
         self._callers: dict[tuple[Path, str], list[Invocation] | None] = {}
         # What the file being linted has read of the project so far (see `Dependencies`).
@@ -98,7 +89,7 @@ class ProjectIndex:
         self._consulted = True
         module, _, name = qualified.rpartition(".")
         # Classes are CapWords: a lower-case name is a function or module, not worth a parse.
-        if (hops > _MAX_REEXPORT_HOPS or qualified.split(".", 1)[0] in _LIBRARIES
+        if (hops > _MAX_REEXPORT_HOPS or qualified.split(".", 1)[0] in LIBRARIES
                 or not module or not name[:1].isupper()):
             return None
         # Where the search starts depends on the importing file's folder, so that is in the key.
@@ -134,7 +125,7 @@ class ProjectIndex:
         """One search, through re-exports; `_UNREACHED` when the gate stopped it at any hop,
         so the caller decides about an ungated search whichever hop the gate stopped."""
         module, _, name = qualified.rpartition(".")
-        if hops > _MAX_REEXPORT_HOPS or qualified.split(".", 1)[0] in _LIBRARIES or not module:
+        if hops > _MAX_REEXPORT_HOPS or qualified.split(".", 1)[0] in LIBRARIES or not module:
             return None
         folder = str(self._folder_of(from_file)) if from_file else ""
         key = (qualified, folder, gated)
@@ -166,36 +157,25 @@ class ProjectIndex:
 
     def project_files(self, module: str, from_file: str) -> list[Path]:
         """The project files `import module` in `from_file` may name; none for the libraries."""
-        if module.lstrip(".") and module.split(".", 1)[0] in _LIBRARIES:
+        if module.lstrip(".") and module.split(".", 1)[0] in LIBRARIES:
             return []
         return self.candidate_files(module, from_file)
 
     def project_texts(self) -> dict[Path, str] | None:
         """Every project file's text (where callers are looked for); None when the project is
         too large for callers to be looked for."""
-        return self._project_sources()
+        return self._paths.project_texts()
 
     def candidate_files(self, module: str, from_file: str | None) -> list[Path]:
         """The project files `import module` may name, seen from `from_file`."""
         self._consulted = True
-        relative = len(module) - len(module.lstrip("."))
-        parts = [part for part in module.lstrip(".").split(".") if part]
-        if relative:
-            if from_file is None:
-                return []
-            base = self._folder_of(from_file)
-            for _ in range(relative - 1):
-                base = base.parent
-            bases = [base]
-        else:
-            bases = self._search_roots(from_file)
-        found: list[Path] = []
-        for base in bases:
-            target = base.joinpath(*parts)
-            for candidate in (target.with_suffix(".py"), target / "__init__.py"):
-                if candidate.is_file():
-                    found.append(candidate)
-        return found
+        return self._paths.candidate_files(module, from_file)
+
+    def _project_sources(self) -> dict[Path, str] | None:
+        return self._paths.project_texts()
+
+    def _folder_of(self, filename: str) -> Path:
+        return self._paths.folder_of(filename)
 
     def invocations_elsewhere(self, function: cst.FunctionDef, path: str,
                               constructed: str | None = None) -> list[Invocation] | None:
@@ -248,49 +228,6 @@ class ProjectIndex:
                 return self.resolve_class(ref.name, where)
             return self.resolve_function(ref.name, where, lambda: True)
         return resolve
-
-    def _project_sources(self) -> dict[Path, str] | None:
-        """The text of every Python file under the project root; None when there are too many."""
-        if self._sources is None:
-            sources: dict[Path, str] = {}
-            for folder, subfolders, files in os.walk(self.root):
-                subfolders[:] = [name for name in subfolders if not name.startswith(".")
-                                 and name not in _SKIPPED_FOLDERS]
-                for name in files:
-                    if not name.endswith(".py"):
-                        continue
-                    if len(sources) >= _MAX_CALLER_FILES:
-                        self._sources, self._too_large = {}, True
-                        return None
-                    file = Path(folder, name).resolve()
-                    try:
-                        sources[file] = decode(self._read(file), str(file)).text
-                    except (OSError, SourceError):
-                        continue
-            self._sources = sources
-        return None if self._too_large else self._sources
-
-    def _folder_of(self, filename: str) -> Path:
-        # Resolving costs a system call per path component; lookups repeat the same few files.
-        folder = self._folders.get(filename)
-        if folder is None:
-            folder = self._folders[filename] = Path(filename).resolve().parent
-        return folder
-
-    def _search_roots(self, from_file: str | None) -> list[Path]:
-        """The importing file's folder and its parents up to the project root, and `src/`."""
-        roots: list[Path] = []
-        if from_file is not None:
-            folder = self._folder_of(from_file)
-            while True:
-                roots.append(folder)
-                if folder == self.root or folder.parent == folder or self.root not in folder.parents:
-                    break
-                folder = folder.parent
-        for extra in (self.root, self.root / "src"):
-            if extra not in roots:
-                roots.append(extra)
-        return roots
 
     def analyse(self, text: str, filename: str) -> Inference:
         """Parse and index a file being linted (raises ParserSyntaxError).

@@ -1,0 +1,99 @@
+"""Where a project's files are, without parsing any: the files an `import` names, and every
+file's text. No libcst here, so a warm `check` (every result cached) can decide what changed
+without importing the parser."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from optlint.source import SourceError, decode, read_bytes
+
+# Imports from these packages are never project files.
+LIBRARIES = ("jax", "jaxlib", "optax", "equinox", "numpy", "flax", "haiku", "torch", "typing",
+             "functools", "collections", "dataclasses", "jaxtyping", "math", "os", "sys")
+# Looking for a function's callers reads every project file's text once; past this many files the
+# project is too large to be sure every caller was seen, and callers stay unknown.
+MAX_CALLER_FILES = 4000
+_SKIPPED_FOLDERS = {"node_modules", "site-packages", "__pycache__", "build", "dist", "venv"}
+
+
+class ProjectFiles:
+    def __init__(self, root: Path, read: Callable[[Path], bytes] = read_bytes) -> None:
+        self.root = root.resolve()
+        self._read = read
+        self._folders: dict[str, Path] = {}  # file name -> its resolved folder
+        self._sources: dict[Path, str] | None = None  # every project file's text, for callers
+        self._too_large = False  # more files than callers are looked for in
+
+    def project_files(self, module: str, from_file: str) -> list[Path]:
+        """The project files `import module` in `from_file` may name; none for the libraries."""
+        if module.lstrip(".") and module.split(".", 1)[0] in LIBRARIES:
+            return []
+        return self.candidate_files(module, from_file)
+
+    def candidate_files(self, module: str, from_file: str | None) -> list[Path]:
+        """The project files `import module` may name, seen from `from_file`."""
+        relative = len(module) - len(module.lstrip("."))
+        parts = [part for part in module.lstrip(".").split(".") if part]
+        if relative:
+            if from_file is None:
+                return []
+            base = self.folder_of(from_file)
+            for _ in range(relative - 1):
+                base = base.parent
+            bases = [base]
+        else:
+            bases = self._search_roots(from_file)
+        found: list[Path] = []
+        for base in bases:
+            target = base.joinpath(*parts)
+            for candidate in (target.with_suffix(".py"), target / "__init__.py"):
+                if candidate.is_file():
+                    found.append(candidate)
+        return found
+
+    def project_texts(self) -> dict[Path, str] | None:
+        """The text of every Python file under the project root; None when there are too many
+        for callers to be looked for."""
+        if self._sources is None:
+            sources: dict[Path, str] = {}
+            for folder, subfolders, files in os.walk(self.root):
+                subfolders[:] = [name for name in subfolders if not name.startswith(".")
+                                 and name not in _SKIPPED_FOLDERS]
+                for name in files:
+                    if not name.endswith(".py"):
+                        continue
+                    if len(sources) >= MAX_CALLER_FILES:
+                        self._sources, self._too_large = {}, True
+                        return None
+                    file = Path(folder, name).resolve()
+                    try:
+                        sources[file] = decode(self._read(file), str(file)).text
+                    except (OSError, SourceError):
+                        continue
+            self._sources = sources
+        return None if self._too_large else self._sources
+
+    def folder_of(self, filename: str) -> Path:
+        # Resolving costs a system call per path component; lookups repeat the same few files.
+        folder = self._folders.get(filename)
+        if folder is None:
+            folder = self._folders[filename] = Path(filename).resolve().parent
+        return folder
+
+    def _search_roots(self, from_file: str | None) -> list[Path]:
+        """The importing file's folder and its parents up to the project root, and `src/`."""
+        roots: list[Path] = []
+        if from_file is not None:
+            folder = self.folder_of(from_file)
+            while True:
+                roots.append(folder)
+                if folder == self.root or folder.parent == folder or self.root not in folder.parents:
+                    break
+                folder = folder.parent
+        for extra in (self.root, self.root / "src"):
+            if extra not in roots:
+                roots.append(extra)
+        return roots
