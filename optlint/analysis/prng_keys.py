@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 import libcst as cst
 
 from optlint.analysis.binding import argument, bind_arguments
+from optlint.analysis.walk import child_nodes
 
 # jax.random functions that turn their key into random bits (split included: using the key again
 # after splitting it repeats bits the split outputs hold).
@@ -512,7 +513,7 @@ class KeyFlow:
         if isinstance(node, COMPREHENSIONS):
             self._comprehension(node, state)
             return
-        for child in node.children:
+        for child in child_nodes(node):
             self._expr(child, state)
 
     def _comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,

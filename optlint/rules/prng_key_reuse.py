@@ -309,6 +309,7 @@ class _Analysis:
         self.ctx = ctx
         self.sites: dict[int, CallSite] = {id(site.node): site for site in ctx.calls()}
         self.summaries: dict[int, KeyFlow | None] = {}
+        self.callees: dict[int, str] = {}
         self.resolved: dict[int, tuple[cst.FunctionDef, bool, bool] | list[Consumption]
                             | None] = {}
         self.walks: dict[int, KeyFlow] = {}
@@ -321,6 +322,13 @@ class _Analysis:
         self.stream_drawers: set[str] = set()
         self.helpers = self._helpers()
 
+    def callee(self, call: cst.Call) -> str:
+        """What a call calls, as the messages show it; made once per call (walks repeat)."""
+        text = self.callees.get(id(call))
+        if text is None:
+            text = self.callees[id(call)] = _callee(self.ctx, call)
+        return text
+
     # which calls consume ------------------------------------------------------------------
     def _direct(self, call: cst.Call) -> list[Consumption]:
         ctx = self.ctx
@@ -332,11 +340,11 @@ class _Analysis:
                         "key": "seed"}.get(name, "draw")
                 key = key_argument(call, 0, "key" if kind != "seed" else "seed") if (
                     name in SAMPLERS or kind != "draw") else None
-                return [] if key is None else [Consumption(call, key, _callee(ctx, call),
+                return [] if key is None else [Consumption(call, key, self.callee(call),
                                                            kind=kind)]
             if qualified.startswith("equinox.nn."):
                 key = key_argument(call, None, "key")
-                return [] if key is None else [Consumption(call, key, _callee(ctx, call))]
+                return [] if key is None else [Consumption(call, key, self.callee(call))]
             row = FUNCTION_CONSUMERS.get(qualified)
             return [] if row is None else self._library(call, row)
         func = call.func
@@ -352,10 +360,10 @@ class _Analysis:
             inner = ctx.qualify(func.func) or ""
             if inner.rsplit(".", 1)[-1] in RANDOM_LAYERS and inner.startswith("equinox.nn."):
                 key = key_argument(call, None, "key")
-                return [] if key is None else [Consumption(call, key, _callee(ctx, call))]
+                return [] if key is None else [Consumption(call, key, self.callee(call))]
             if inner.startswith("jax.nn.initializers."):
                 key = key_argument(call, 0, "key")
-                return [] if key is None else [Consumption(call, key, _callee(ctx, call))]
+                return [] if key is None else [Consumption(call, key, self.callee(call))]
         return []
 
     def _library(self, call: cst.Call, row: KeyConsumer) -> list[Consumption]:
@@ -373,7 +381,7 @@ class _Analysis:
                          if isinstance(element, cst.DictElement)]
             else:
                 keys.append(self._unwrapped(expr))
-        how = _callee(self.ctx, call)
+        how = self.callee(call)
         return [Consumption(call, key, how) for key in keys if isinstance(key, cst.Name)]
 
     def _unwrapped(self, expr: cst.BaseExpression) -> cst.BaseExpression:
@@ -455,7 +463,7 @@ class _Analysis:
         flow = self.summary(function)
         if flow is None:
             return []
-        how = _callee(self.ctx, call)
+        how = self.callee(call)
         uses = [Consumption(call, expr, how, library=False, stepping=stepping)
                 for expr in bound_consumed(function, call, bound, flow.consumed_params)]
         if self._nested(function):
@@ -496,7 +504,7 @@ class _Analysis:
             if value.cls is None:
                 if value.class_name in RANDOM_LAYERS and not self._built_off(value, call):
                     key = key_argument(call, None, "key")
-                    return [] if key is None else [Consumption(call, key, _callee(self.ctx, call))]
+                    return [] if key is None else [Consumption(call, key, self.callee(call))]
                 return None
             value = InstanceValue(value.cls.info, value.cls.owner)
         if isinstance(value, (InstanceValue, ClassRef)):
@@ -575,8 +583,8 @@ class _Analysis:
         if function is None or flow is None:
             return []
         # Reported at the batched call, where the key is handed to every row.
-        uses = [replace(use, call=call, how=use.how if not use.repeated else _callee(
-            self.ctx, use.call)) for use in self._closure_uses(call, function, flow, batching)]
+        uses = [replace(use, call=call, how=use.how if not use.repeated else self.callee(
+            use.call)) for use in self._closure_uses(call, function, flow, batching)]
         axes = argument(transform, BATCHING[batching], "in_axes")
         broadcast = _broadcast_positions(axes.value if axes is not None else None,
                                          len(call.args))
@@ -590,9 +598,9 @@ class _Analysis:
             replicated = self._replicated(expr, call)
             if index not in broadcast and replicated is None:
                 continue
-            uses.append(Consumption(call, replicated or expr, _callee(self.ctx, call),
+            uses.append(Consumption(call, replicated or expr, self.callee(call),
                                     library=False))
-            uses.append(Consumption(call, replicated or expr, _callee(self.ctx, inner.call),
+            uses.append(Consumption(call, replicated or expr, self.callee(inner.call),
                                     library=False, repeated=True, over=f"{batching} " + (
                                         "(in_axes=None)" if replicated is None
                                         else "(a replicated key)")))
@@ -614,7 +622,7 @@ class _Analysis:
                 or given.value.value != str(broadcasting) or function is None
                 or _last_name(function.value) not in self.stream_drawers):
             return []
-        return [Consumption(call, function.value, _callee(self.ctx, call), library=True,
+        return [Consumption(call, function.value, self.callee(call), library=True,
                             repeated=True, over=f"{batching} ({keyword}={broadcasting})",
                             stream=True)]
 
@@ -660,7 +668,7 @@ class _Analysis:
             return []
         uses = []
         for inner in flow.free_consumed().values():
-            uses.append(Consumption(call, inner.key, _callee(self.ctx, call), library=False))
+            uses.append(Consumption(call, inner.key, self.callee(call), library=False))
             if not inner.repeated:
                 uses.append(replace(inner, repeated=True, over=over))
         return uses
@@ -693,7 +701,7 @@ class _Analysis:
         flow = self.summary(resolved[0])
         if flow is None:
             return {}
-        how = _callee(self.ctx, call)
+        how = self.callee(call)
         return {path: Consumption(call, inner.key, f"{how} (which returns it consumed)",
                                   library=False, via=inner.via or inner)
                 for path, inner in flow.returned.items() if not inner.repeated}
