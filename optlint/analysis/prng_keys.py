@@ -12,6 +12,12 @@ paths (a consumption in each is no reuse; one in a branch and one after it is, o
 path); a branch that returns, raises, breaks or continues does not flow on. A loop body is walked
 twice, so that a key consumed in the body and not reassigned there is seen consumed again in the
 next iteration; comprehensions are loops. Exception handlers start from the state before `try`.
+
+A key is followed under its name, or `name.attr` for a key held by an object (`state.key`;
+binding `name` again forgets its attributes). A walk of a function body is also its summary for
+callers: the parameters it consumes, the enclosing function's keys it consumes (a closure), the
+consumed keys it returns (by their place in the returned tuple), and the consumed keys it hands
+back stored in the returned object (`state.replace(params=p)` after `split(state.key)`).
 """
 
 from __future__ import annotations
