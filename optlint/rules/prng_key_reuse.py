@@ -28,7 +28,9 @@ from optlint.analysis.key_consumers import (
     NO_DRAW_SWITCHES,
     REPLICATING,
     REPLICATING_NAMES,
+    STATEFUL_BATCHING,
     STREAM_BROADCASTS,
+    STREAM_LAYERS,
     STREAM_DRAWS,
     KeyConsumer,
 )
@@ -68,7 +70,7 @@ class PrngKeyReuse(Rule):
     name = "prng-key-reuse"
     summary = "One jax.random key consumed twice: identical samples or dropout masks"
     fix_availability = "sometimes"
-    trigger_words = ("random",)
+    trigger_words = ("random", "rng", "seed")
     runtime_check = RuntimeCheck("keys", probe="prng_keys:keys_differ")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -612,6 +614,8 @@ class _Analysis:
         if not isinstance(call.func, cst.Call):
             return None
         batching = self.ctx.qualify(call.func.func)
+        if batching in STATEFUL_BATCHING:
+            return self._module_broadcast(call, batching)
         switch = STREAM_BROADCASTS.get(batching or "")
         if switch is None:
             return None
@@ -625,6 +629,36 @@ class _Analysis:
         return [Consumption(call, function.value, self.callee(call), library=True,
                             repeated=True, over=f"{batching} ({keyword}={broadcasting})",
                             stream=True)]
+
+    def _module_broadcast(self, call: cst.Call, batching: str) -> list[Consumption]:
+        """`nnx.vmap(f, in_axes=(None, 0))(model, xs)` where `model` holds an rng stream
+        (`nnx.Dropout(..., rngs=rngs)`): broadcast, every row draws from the same stream."""
+        transform = call.func
+        assert isinstance(transform, cst.Call)
+        axes = argument(transform, STATEFUL_BATCHING[batching], "in_axes")
+        broadcast = _broadcast_positions(axes.value if axes is not None else None,
+                                         len(call.args))
+        site = self.sites.get(id(call))
+        for index in sorted(broadcast):
+            if site is None or index >= len(call.args):
+                break
+            value = self.ctx.value(call.args[index].value, site)
+            if isinstance(value, ModuleValue) and value.cls is not None:
+                value = InstanceValue(value.cls.info, value.cls.owner)
+            if isinstance(value, InstanceValue) and self._holds_stream(value.info):
+                return [Consumption(call, call.args[index].value, self.callee(call),
+                                    repeated=True, over=f"{batching} (in_axes=None)",
+                                    stream=True)]
+        return []
+
+    def _holds_stream(self, info: ClassInfo) -> bool:
+        """A class of the file that builds a layer drawing from an rng stream it is given."""
+        return any(
+            isinstance(binding.value, cst.Call)
+            and self.ctx.qualify(binding.value.func) in STREAM_LAYERS
+            and any(arg.keyword is not None and arg.keyword.value == "rngs"
+                    for arg in binding.value.args)
+            for bindings in info.attributes.values() for binding in bindings)
 
     def _batching(self, call: cst.Call) -> tuple[str, cst.Call] | None:
         """`jax.vmap(f, ...)(...)`, or a name bound to it called: the transformation's name and
@@ -812,7 +846,8 @@ def _transforms(ctx: RuleContext, call: cst.Call) -> bool:
     if ctx.qualify(call.func) in LOOP_BODIES:
         return True
     return isinstance(call.func, cst.Call) and (
-        ctx.qualify(call.func.func) in BATCHING or ctx.qualify(call.func.func) in STREAM_BROADCASTS)
+        ctx.qualify(call.func.func) in BATCHING or ctx.qualify(call.func.func) in STREAM_BROADCASTS
+        or ctx.qualify(call.func.func) in STATEFUL_BATCHING)
 
 
 def _broadcast_positions(axes: cst.BaseExpression | None, count: int) -> set[int]:
