@@ -33,6 +33,8 @@ from optlint.rules.schedule_free_eval import ScheduleFreeEval
 from optlint.rules.low_precision_hyperparams import LowPrecisionHyperparams
 from optlint.rules.is_array_like_filter import IsArrayLikeFilter
 from optlint.rules.filtered_model_as_model import FilteredModelAsModel
+from optlint.rules.accumulation_misplaced import AccumulationMisplaced
+from optlint.rules.decay_mask_misses import DecayMaskMisses
 
 RULES: list[type[Rule]] = [
     CallablePytreeMask,
@@ -57,6 +59,8 @@ RULES: list[type[Rule]] = [
     MaskedDoesNotFreeze,
     DecayOnFrozen,
     PrngKeyReuse,
+    DecayMaskMisses,
+    AccumulationMisplaced,
 ]
 
 

@@ -51,6 +51,7 @@ from optlint.analysis.values import (
 )
 from optlint.analysis.binding import argument, bind_arguments
 from optlint.context import RuleContext
+from optlint.edits import source_lines
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 # Transformations (by a part of their qualified name) whose function runs as written, once per
@@ -922,9 +923,14 @@ def _fix(ctx: RuleContext, reuse: Reuse) -> FixPlan | None:
     if (statement is None or not isinstance(key, cst.Name)
             or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1):
         return None
+    site = ctx.site_of(reuse.first.call)
+    if site is not None and site.scope.kind == "function" and key.value not in site.scope.bindings:
+        return None  # a key of an enclosing scope: assigning it would make it local (unbound)
     small = statement.body[0]
     start = ctx.positions()[small].start
-    line = ctx.module.code.splitlines()[start.line - 1]
+    # The parser's lines (a form feed or U+2028 does not end a line, `str.splitlines` says it
+    # does), and the file's own line ending for the inserted line.
+    line = source_lines(ctx.module.code)[start.line - 1]
     indent = line[:start.column]
     if indent.strip():
         return None
@@ -932,7 +938,8 @@ def _fix(ctx: RuleContext, reuse: Reuse) -> FixPlan | None:
     replaced = small.deep_replace(key, cst.Name(fresh))
     assert isinstance(replaced, cst.BaseSmallStatement)
     random_module, imports = _random_module(ctx)
-    code = (f"{key.value}, {fresh} = {random_module}.split({key.value})\n"
+    code = (f"{key.value}, {fresh} = {random_module}.split({key.value})"
+            f"{ctx.module.default_newline}"
             f"{indent}{ctx.module.code_for_node(replaced)}")
     return FixPlan("unsafe", f"Split `{key.value}` before its first use", [(small, code)], imports)
 
