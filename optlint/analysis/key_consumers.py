@@ -115,3 +115,6 @@ STREAM_BROADCASTS: dict[str, tuple[str, bool]] = {"haiku.vmap": ("split_rng", Fa
 STATEFUL_BATCHING: dict[str, int] = {"flax.nnx.vmap": 1}
 # Layers that draw from an rng stream they are built with (`rngs=`).
 STREAM_LAYERS = frozenset({"flax.nnx.Dropout", "flax.nnx.MultiHeadAttention"})
+# Tree maps: their function runs once per leaf, so a key it closes over draws the same numbers
+# for every leaf (the same noise on every gradient leaf).
+TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map"})

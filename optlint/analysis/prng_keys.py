@@ -229,6 +229,10 @@ class KeyFlow:
             origins: dict[str, cst.CSTNode] | None = None) -> None:
         self._block_walk(body, _State(origin=dict(origins or {})))
 
+    def run_expression(self, expression: cst.BaseExpression) -> None:
+        """A lambda's body: one expression."""
+        self._expr(expression, _State())
+
     def free_consumed(self) -> dict[str, Consumption]:
         """The names the body consumes without ever binding them: its enclosing scope's."""
         return {name: use for name, use in self.free_uses.items()

@@ -31,6 +31,7 @@ from optlint.analysis.key_consumers import (
     STATEFUL_BATCHING,
     STREAM_BROADCASTS,
     STREAM_LAYERS,
+    TREE_MAPS,
     STREAM_DRAWS,
     KeyConsumer,
 )
@@ -110,10 +111,12 @@ class PrngKeyReuse(Rule):
             return Finding(second.call, message, roles=_roles(reuse), fix_title=(
                 "Give each row its own stream (`split_rng=True`)"))
         if second.repeated:
-            batched = second.over.split(" ", 1)[0] in BATCHING
-            where = "row" if batched else "step"
+            batched = second.over.split(" ", 1)[0] in {*BATCHING, *TREE_MAPS}
+            where = ("leaf" if second.over.split(" ", 1)[0] in TREE_MAPS else "row") if (
+                batched) else "step"
             message = (f"`{key}` is consumed by `{second.how}` in every {where} of "
-                       f"`{second.over}`, and the {where}s are not given keys of their own "
+                       f"`{second.over}`, and the {where.replace('leaf', 'leave')}s are not "
+                       f"given keys of their own "
                        f"(it is {'broadcast' if batched else 'closed over or carried back'} "
                        f"unchanged): every {where} draws the same random numbers")
             fix_title = (f"Split it into one key per {where} (`jax.random.split({key}, n)`), "
@@ -557,10 +560,44 @@ class _Analysis:
             return value.node
         return None
 
+    def _tree_mapped(self, call: cst.Call, qualified: str) -> list[Consumption]:
+        """`tree_map(lambda leaf: ... normal(key, ...), tree)`: a key the mapped function closes
+        over is drawn from once per leaf, the same numbers for every leaf."""
+        arg = argument(call, 0, "f")
+        function: cst.CSTNode | None = arg.value if arg is not None else None
+        site = self.sites.get(id(call))
+        if isinstance(function, cst.Name) and site is not None:
+            binding = self.ctx.binding(function.value, site)
+            function = (binding.value if binding is not None and not binding.path
+                        and isinstance(binding.value, cst.Lambda) else
+                        binding.node if binding is not None
+                        and isinstance(binding.node, cst.FunctionDef) else None)
+        if isinstance(function, cst.Lambda):
+            flow: KeyFlow | None = KeyFlow(self.consumer, [
+                param.name.value for param in function.params.params])
+            assert flow is not None
+            flow.run_expression(function.body)
+        elif isinstance(function, cst.FunctionDef) and self._nested(function):
+            flow = self.summary(function)
+        else:
+            return []
+        if flow is None:
+            return []
+        uses = []
+        for inner in flow.free_consumed().values():
+            if inner.repeated or inner.kind == "fold":
+                continue
+            uses.append(Consumption(call, inner.key, self.callee(call), library=False))
+            uses.append(Consumption(call, inner.key, self.callee(inner.call), library=False,
+                                    repeated=True, over=f"{qualified} (a key closed over)"))
+        return uses
+
     def _transformed(self, call: cst.Call) -> list[Consumption] | None:
         """A `jax.lax` loop or a batching transformation applied to a project function: the
         keys its body consumes once per step or per row (None: not such a call)."""
         qualified = self.ctx.qualify(call.func)
+        if qualified in TREE_MAPS:
+            return self._tree_mapped(call, qualified)
         if qualified in LOOP_BODIES:
             position, carry = LOOP_BODIES[qualified]
             body = self._function_arg(call, position, "body_fun" if position else "f")
@@ -846,6 +883,8 @@ def _transforms(ctx: RuleContext, call: cst.Call) -> bool:
     """A `jax.lax` loop, or a batching transformation's result called."""
     if ctx.qualify(call.func) in LOOP_BODIES:
         return True
+    if ctx.qualify(call.func) in TREE_MAPS:
+        return bool(call.args) and isinstance(call.args[0].value, (cst.Lambda, cst.Name))
     return isinstance(call.func, cst.Call) and (
         ctx.qualify(call.func.func) in BATCHING or ctx.qualify(call.func.func) in STREAM_BROADCASTS
         or ctx.qualify(call.func.func) in STATEFUL_BATCHING)
