@@ -40,7 +40,6 @@ from optlint.analysis.prng_keys import (
     Consumption,
     KeyFlow,
     Reuse,
-    bound_consumed,
     key_argument,
 )
 from optlint.analysis.values import (
@@ -470,8 +469,12 @@ class _Analysis:
         if flow is None:
             return []
         how = self.callee(call)
-        uses = [Consumption(call, expr, how, library=False, stepping=stepping)
-                for expr in bound_consumed(function, call, bound, flow.consumed_params)]
+        # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
+        uses = [Consumption(call, expr, how, library=False, stepping=stepping,
+                            kind="split" if flow.param_uses[param.name.value].kind == "split"
+                            else "draw")
+                for param, expr in bind_arguments(function, call, bound)
+                if param.name.value in flow.consumed_params]
         if self._nested(function):
             # A closure consuming a key of the enclosing function: each call consumes it.
             uses += [Consumption(call, inner.key, how, library=False, stepping=stepping)
