@@ -110,3 +110,11 @@ REPLICATING_NAMES = frozenset({"replicate"})
 STREAM_DRAWS = frozenset({"haiku.next_rng_key", "haiku.maybe_next_rng_key"})
 # Batching transformations that give every row the same stream when a keyword says so.
 STREAM_BROADCASTS: dict[str, tuple[str, bool]] = {"haiku.vmap": ("split_rng", False)}
+# Batching transformations of stateful modules, and their `in_axes` position: a module given a
+# `None` axis is broadcast with its rng streams, so every row draws the same numbers.
+STATEFUL_BATCHING: dict[str, int] = {"flax.nnx.vmap": 1}
+# Layers that draw from an rng stream they are built with (`rngs=`).
+STREAM_LAYERS = frozenset({"flax.nnx.Dropout", "flax.nnx.MultiHeadAttention"})
+# Tree maps: their function runs once per leaf, so a key it closes over draws the same numbers
+# for every leaf (the same noise on every gradient leaf).
+TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map"})

@@ -12,6 +12,12 @@ paths (a consumption in each is no reuse; one in a branch and one after it is, o
 path); a branch that returns, raises, breaks or continues does not flow on. A loop body is walked
 twice, so that a key consumed in the body and not reassigned there is seen consumed again in the
 next iteration; comprehensions are loops. Exception handlers start from the state before `try`.
+
+A key is followed under its name, or `name.attr` for a key held by an object (`state.key`;
+binding `name` again forgets its attributes). A walk of a function body is also its summary for
+callers: the parameters it consumes, the enclosing function's keys it consumes (a closure), the
+consumed keys it returns (by their place in the returned tuple), and the consumed keys it hands
+back stored in the returned object (`state.replace(params=p)` after `split(state.key)`).
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from dataclasses import dataclass, field, replace
 import libcst as cst
 
 from optlint.analysis.binding import argument, bind_arguments
+from optlint.analysis.walk import child_nodes
 
 # jax.random functions that turn their key into random bits (split included: using the key again
 # after splitting it repeats bits the split outputs hold).
@@ -221,6 +228,10 @@ class KeyFlow:
     def run(self, body: Sequence[cst.BaseStatement],
             origins: dict[str, cst.CSTNode] | None = None) -> None:
         self._block_walk(body, _State(origin=dict(origins or {})))
+
+    def run_expression(self, expression: cst.BaseExpression) -> None:
+        """A lambda's body: one expression."""
+        self._expr(expression, _State())
 
     def free_consumed(self) -> dict[str, Consumption]:
         """The names the body consumes without ever binding them: its enclosing scope's."""
@@ -512,7 +523,7 @@ class KeyFlow:
         if isinstance(node, COMPREHENSIONS):
             self._comprehension(node, state)
             return
-        for child in node.children:
+        for child in child_nodes(node):
             self._expr(child, state)
 
     def _comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,

@@ -75,3 +75,23 @@ def walk(node: cst.CSTNode, visitor: object) -> None:
             walk(value, visitor)
     if leave is not None:
         leave(visitor, node)
+
+
+class _NoVisitor:
+    pass
+
+
+def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """`node`'s children in source order, without trivia: `node.children` without libcst's
+    visit (which rebuilds the node), for walks that read expressions many times."""
+    plan = _PLANS.get((_NoVisitor, type(node)))
+    fields = plan[2] if plan is not None else _plan(_NoVisitor, type(node))[2]
+    found: list[cst.CSTNode] = []
+    for field in fields:
+        value = getattr(node, field)
+        value_type = type(value)
+        if value_type is tuple or value_type is list:
+            found.extend(item for item in value if _enters(type(item)))
+        elif _enters(value_type):
+            found.append(value)
+    return found

@@ -28,7 +28,10 @@ from optlint.analysis.key_consumers import (
     NO_DRAW_SWITCHES,
     REPLICATING,
     REPLICATING_NAMES,
+    STATEFUL_BATCHING,
     STREAM_BROADCASTS,
+    STREAM_LAYERS,
+    TREE_MAPS,
     STREAM_DRAWS,
     KeyConsumer,
 )
@@ -37,7 +40,6 @@ from optlint.analysis.prng_keys import (
     Consumption,
     KeyFlow,
     Reuse,
-    bound_consumed,
     key_argument,
 )
 from optlint.analysis.values import (
@@ -69,7 +71,7 @@ class PrngKeyReuse(Rule):
     name = "prng-key-reuse"
     summary = "One jax.random key consumed twice: identical samples or dropout masks"
     fix_availability = "sometimes"
-    trigger_words = ("random",)
+    trigger_words = ("random", "rng", "seed")
     runtime_check = RuntimeCheck("keys", probe="prng_keys:keys_differ")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -108,10 +110,12 @@ class PrngKeyReuse(Rule):
             return Finding(second.call, message, roles=_roles(reuse), fix_title=(
                 "Give each row its own stream (`split_rng=True`)"))
         if second.repeated:
-            batched = second.over.split(" ", 1)[0] in BATCHING
-            where = "row" if batched else "step"
+            batched = second.over.split(" ", 1)[0] in {*BATCHING, *TREE_MAPS}
+            where = ("leaf" if second.over.split(" ", 1)[0] in TREE_MAPS else "row") if (
+                batched) else "step"
             message = (f"`{key}` is consumed by `{second.how}` in every {where} of "
-                       f"`{second.over}`, and the {where}s are not given keys of their own "
+                       f"`{second.over}`, and the {where.replace('leaf', 'leave')}s are not "
+                       f"given keys of their own "
                        f"(it is {'broadcast' if batched else 'closed over or carried back'} "
                        f"unchanged): every {where} draws the same random numbers")
             fix_title = (f"Split it into one key per {where} (`jax.random.split({key}, n)`), "
@@ -310,6 +314,7 @@ class _Analysis:
         self.ctx = ctx
         self.sites: dict[int, CallSite] = {id(site.node): site for site in ctx.calls()}
         self.summaries: dict[int, KeyFlow | None] = {}
+        self.callees: dict[int, str] = {}
         self.resolved: dict[int, tuple[cst.FunctionDef, bool, bool] | list[Consumption]
                             | None] = {}
         self.walks: dict[int, KeyFlow] = {}
@@ -322,6 +327,13 @@ class _Analysis:
         self.stream_drawers: set[str] = set()
         self.helpers = self._helpers()
 
+    def callee(self, call: cst.Call) -> str:
+        """What a call calls, as the messages show it; made once per call (walks repeat)."""
+        text = self.callees.get(id(call))
+        if text is None:
+            text = self.callees[id(call)] = _callee(self.ctx, call)
+        return text
+
     # which calls consume ------------------------------------------------------------------
     def _direct(self, call: cst.Call) -> list[Consumption]:
         ctx = self.ctx
@@ -333,11 +345,11 @@ class _Analysis:
                         "key": "seed"}.get(name, "draw")
                 key = key_argument(call, 0, "key" if kind != "seed" else "seed") if (
                     name in SAMPLERS or kind != "draw") else None
-                return [] if key is None else [Consumption(call, key, _callee(ctx, call),
+                return [] if key is None else [Consumption(call, key, self.callee(call),
                                                            kind=kind)]
             if qualified.startswith("equinox.nn."):
                 key = key_argument(call, None, "key")
-                return [] if key is None else [Consumption(call, key, _callee(ctx, call))]
+                return [] if key is None else [Consumption(call, key, self.callee(call))]
             row = FUNCTION_CONSUMERS.get(qualified)
             return [] if row is None else self._library(call, row)
         func = call.func
@@ -353,10 +365,10 @@ class _Analysis:
             inner = ctx.qualify(func.func) or ""
             if inner.rsplit(".", 1)[-1] in RANDOM_LAYERS and inner.startswith("equinox.nn."):
                 key = key_argument(call, None, "key")
-                return [] if key is None else [Consumption(call, key, _callee(ctx, call))]
+                return [] if key is None else [Consumption(call, key, self.callee(call))]
             if inner.startswith("jax.nn.initializers."):
                 key = key_argument(call, 0, "key")
-                return [] if key is None else [Consumption(call, key, _callee(ctx, call))]
+                return [] if key is None else [Consumption(call, key, self.callee(call))]
         return []
 
     def _library(self, call: cst.Call, row: KeyConsumer) -> list[Consumption]:
@@ -374,7 +386,7 @@ class _Analysis:
                          if isinstance(element, cst.DictElement)]
             else:
                 keys.append(self._unwrapped(expr))
-        how = _callee(self.ctx, call)
+        how = self.callee(call)
         return [Consumption(call, key, how) for key in keys if isinstance(key, cst.Name)]
 
     def _unwrapped(self, expr: cst.BaseExpression) -> cst.BaseExpression:
@@ -456,9 +468,13 @@ class _Analysis:
         flow = self.summary(function)
         if flow is None:
             return []
-        how = _callee(self.ctx, call)
-        uses = [Consumption(call, expr, how, library=False, stepping=stepping)
-                for expr in bound_consumed(function, call, bound, flow.consumed_params)]
+        how = self.callee(call)
+        # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
+        uses = [Consumption(call, expr, how, library=False, stepping=stepping,
+                            kind="split" if flow.param_uses[param.name.value].kind == "split"
+                            else "draw")
+                for param, expr in bind_arguments(function, call, bound)
+                if param.name.value in flow.consumed_params]
         if self._nested(function):
             # A closure consuming a key of the enclosing function: each call consumes it.
             uses += [Consumption(call, inner.key, how, library=False, stepping=stepping)
@@ -497,7 +513,7 @@ class _Analysis:
             if value.cls is None:
                 if value.class_name in RANDOM_LAYERS and not self._built_off(value, call):
                     key = key_argument(call, None, "key")
-                    return [] if key is None else [Consumption(call, key, _callee(self.ctx, call))]
+                    return [] if key is None else [Consumption(call, key, self.callee(call))]
                 return None
             value = InstanceValue(value.cls.info, value.cls.owner)
         if isinstance(value, (InstanceValue, ClassRef)):
@@ -547,10 +563,44 @@ class _Analysis:
             return value.node
         return None
 
+    def _tree_mapped(self, call: cst.Call, qualified: str) -> list[Consumption]:
+        """`tree_map(lambda leaf: ... normal(key, ...), tree)`: a key the mapped function closes
+        over is drawn from once per leaf, the same numbers for every leaf."""
+        arg = argument(call, 0, "f")
+        function: cst.CSTNode | None = arg.value if arg is not None else None
+        site = self.sites.get(id(call))
+        if isinstance(function, cst.Name) and site is not None:
+            binding = self.ctx.binding(function.value, site)
+            function = (binding.value if binding is not None and not binding.path
+                        and isinstance(binding.value, cst.Lambda) else
+                        binding.node if binding is not None
+                        and isinstance(binding.node, cst.FunctionDef) else None)
+        if isinstance(function, cst.Lambda):
+            flow: KeyFlow | None = KeyFlow(self.consumer, [
+                param.name.value for param in function.params.params])
+            assert flow is not None
+            flow.run_expression(function.body)
+        elif isinstance(function, cst.FunctionDef) and self._nested(function):
+            flow = self.summary(function)
+        else:
+            return []
+        if flow is None:
+            return []
+        uses = []
+        for inner in flow.free_consumed().values():
+            if inner.repeated or inner.kind == "fold":
+                continue
+            uses.append(Consumption(call, inner.key, self.callee(call), library=False))
+            uses.append(Consumption(call, inner.key, self.callee(inner.call), library=False,
+                                    repeated=True, over=f"{qualified} (a key closed over)"))
+        return uses
+
     def _transformed(self, call: cst.Call) -> list[Consumption] | None:
         """A `jax.lax` loop or a batching transformation applied to a project function: the
         keys its body consumes once per step or per row (None: not such a call)."""
         qualified = self.ctx.qualify(call.func)
+        if qualified in TREE_MAPS:
+            return self._tree_mapped(call, qualified)
         if qualified in LOOP_BODIES:
             position, carry = LOOP_BODIES[qualified]
             body = self._function_arg(call, position, "body_fun" if position else "f")
@@ -576,8 +626,8 @@ class _Analysis:
         if function is None or flow is None:
             return []
         # Reported at the batched call, where the key is handed to every row.
-        uses = [replace(use, call=call, how=use.how if not use.repeated else _callee(
-            self.ctx, use.call)) for use in self._closure_uses(call, function, flow, batching)]
+        uses = [replace(use, call=call, how=use.how if not use.repeated else self.callee(
+            use.call)) for use in self._closure_uses(call, function, flow, batching)]
         axes = argument(transform, BATCHING[batching], "in_axes")
         broadcast = _broadcast_positions(axes.value if axes is not None else None,
                                          len(call.args))
@@ -591,9 +641,9 @@ class _Analysis:
             replicated = self._replicated(expr, call)
             if index not in broadcast and replicated is None:
                 continue
-            uses.append(Consumption(call, replicated or expr, _callee(self.ctx, call),
+            uses.append(Consumption(call, replicated or expr, self.callee(call),
                                     library=False))
-            uses.append(Consumption(call, replicated or expr, _callee(self.ctx, inner.call),
+            uses.append(Consumption(call, replicated or expr, self.callee(inner.call),
                                     library=False, repeated=True, over=f"{batching} " + (
                                         "(in_axes=None)" if replicated is None
                                         else "(a replicated key)")))
@@ -605,6 +655,8 @@ class _Analysis:
         if not isinstance(call.func, cst.Call):
             return None
         batching = self.ctx.qualify(call.func.func)
+        if batching in STATEFUL_BATCHING:
+            return self._module_broadcast(call, batching)
         switch = STREAM_BROADCASTS.get(batching or "")
         if switch is None:
             return None
@@ -615,9 +667,39 @@ class _Analysis:
                 or given.value.value != str(broadcasting) or function is None
                 or _last_name(function.value) not in self.stream_drawers):
             return []
-        return [Consumption(call, function.value, _callee(self.ctx, call), library=True,
+        return [Consumption(call, function.value, self.callee(call), library=True,
                             repeated=True, over=f"{batching} ({keyword}={broadcasting})",
                             stream=True)]
+
+    def _module_broadcast(self, call: cst.Call, batching: str) -> list[Consumption]:
+        """`nnx.vmap(f, in_axes=(None, 0))(model, xs)` where `model` holds an rng stream
+        (`nnx.Dropout(..., rngs=rngs)`): broadcast, every row draws from the same stream."""
+        transform = call.func
+        assert isinstance(transform, cst.Call)
+        axes = argument(transform, STATEFUL_BATCHING[batching], "in_axes")
+        broadcast = _broadcast_positions(axes.value if axes is not None else None,
+                                         len(call.args))
+        site = self.sites.get(id(call))
+        for index in sorted(broadcast):
+            if site is None or index >= len(call.args):
+                break
+            value = self.ctx.value(call.args[index].value, site)
+            if isinstance(value, ModuleValue) and value.cls is not None:
+                value = InstanceValue(value.cls.info, value.cls.owner)
+            if isinstance(value, InstanceValue) and self._holds_stream(value.info):
+                return [Consumption(call, call.args[index].value, self.callee(call),
+                                    repeated=True, over=f"{batching} (in_axes=None)",
+                                    stream=True)]
+        return []
+
+    def _holds_stream(self, info: ClassInfo) -> bool:
+        """A class of the file that builds a layer drawing from an rng stream it is given."""
+        return any(
+            isinstance(binding.value, cst.Call)
+            and self.ctx.qualify(binding.value.func) in STREAM_LAYERS
+            and any(arg.keyword is not None and arg.keyword.value == "rngs"
+                    for arg in binding.value.args)
+            for bindings in info.attributes.values() for binding in bindings)
 
     def _batching(self, call: cst.Call) -> tuple[str, cst.Call] | None:
         """`jax.vmap(f, ...)(...)`, or a name bound to it called: the transformation's name and
@@ -661,7 +743,7 @@ class _Analysis:
             return []
         uses = []
         for inner in flow.free_consumed().values():
-            uses.append(Consumption(call, inner.key, _callee(self.ctx, call), library=False))
+            uses.append(Consumption(call, inner.key, self.callee(call), library=False))
             if not inner.repeated:
                 uses.append(replace(inner, repeated=True, over=over))
         return uses
@@ -694,7 +776,7 @@ class _Analysis:
         flow = self.summary(resolved[0])
         if flow is None:
             return {}
-        how = _callee(self.ctx, call)
+        how = self.callee(call)
         return {path: Consumption(call, inner.key, f"{how} (which returns it consumed)",
                                   library=False, via=inner.via or inner)
                 for path, inner in flow.returned.items() if not inner.repeated}
@@ -804,8 +886,11 @@ def _transforms(ctx: RuleContext, call: cst.Call) -> bool:
     """A `jax.lax` loop, or a batching transformation's result called."""
     if ctx.qualify(call.func) in LOOP_BODIES:
         return True
+    if ctx.qualify(call.func) in TREE_MAPS:
+        return bool(call.args) and isinstance(call.args[0].value, (cst.Lambda, cst.Name))
     return isinstance(call.func, cst.Call) and (
-        ctx.qualify(call.func.func) in BATCHING or ctx.qualify(call.func.func) in STREAM_BROADCASTS)
+        ctx.qualify(call.func.func) in BATCHING or ctx.qualify(call.func.func) in STREAM_BROADCASTS
+        or ctx.qualify(call.func.func) in STATEFUL_BATCHING)
 
 
 def _broadcast_positions(axes: cst.BaseExpression | None, count: int) -> set[int]:
