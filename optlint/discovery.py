@@ -88,7 +88,7 @@ def _walk(top: Path, root: Path, excluded: pathspec.PathSpec, respect_gitignore:
     # (folder, spec) pairs of the .gitignore files in force, from the root down.
     ignores: list[tuple[Path, pathspec.PathSpec]] = []
     if respect_gitignore:
-        ignores = _parent_gitignores(top.resolve(), root)
+        ignores = _repository_excludes(top.resolve()) + _parent_gitignores(top.resolve(), root)
     # A folder named explicitly is checked even inside an excluded one (a site-packages tree).
     base = top.resolve() if _is_excluded(top, root, excluded) else root
     def unreadable(error: OSError) -> None:
@@ -150,6 +150,16 @@ def _parent_gitignores(top: Path, root: Path) -> list[tuple[Path, pathspec.PathS
         if ignore_file.is_file():
             specs.append((folder, _spec(_lines(ignore_file))))
     return specs
+
+
+def _repository_excludes(top: Path) -> list[tuple[Path, pathspec.PathSpec]]:
+    """The repository's `.git/info/exclude` (git's per-clone ignore file), anchored at the
+    repository's root, for the repository the walk starts in."""
+    for folder in [top, *top.parents]:
+        exclude = folder / ".git" / "info" / "exclude"
+        if (folder / ".git").exists():
+            return [(folder, _spec(_lines(exclude)))] if exclude.is_file() else []
+    return []
 
 
 def _gitignored(path: Path, ignores: list[tuple[Path, pathspec.PathSpec]], is_dir: bool) -> bool:

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from optlint.edits import source_lines
 from optlint.source import SourceError
 
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -147,7 +148,9 @@ def _cell_language(cell: dict[str, Any]) -> str | None:
 def _without_magics(text: str, notebook: Notebook, foreign: bool = False) -> str:
     """The cell as Python: IPython lines become placeholders (kept to be restored); a cell in
     another language (`foreign`, or a cell magic such as `%%bash`) is all placeholders."""
-    lines = text.splitlines(keepends=True)
+    # Python's lines: a form feed, U+2028 or \x1c inside a line (`a \f!= b`, a string) does
+    # not start one, so what follows it is never taken for a `!` or `%` line.
+    lines = source_lines(text)
     cell_magic = _CELL_MAGIC.match(lines[0]) if lines else None
     whole_cell = foreign or (cell_magic is not None
                              and cell_magic.group(1) not in _PYTHON_CELL_MAGICS)
@@ -250,11 +253,13 @@ def splice_sources(raw: str, sources: dict[int, str]) -> str:
     """`raw` with the source of cell `position` replaced for each entry, all else untouched."""
     ensure_ascii = raw.isascii() and _NON_ASCII_ESCAPE.search(raw) is not None
     top = _skip(raw, 0)
-    cells = next(span for key, *span in _members(raw, top) if key == "cells")
+    # A key given twice has its last value, as `json.loads` (and every JSON reader) takes it:
+    # the cells that were analysed are the ones written.
+    cells = [span for key, *span in _members(raw, top) if key == "cells"][-1]
     spans = []
     for position, (start, _) in enumerate(_items(raw, cells[0])):
         if position in sources:
-            source = next(span for key, *span in _members(raw, start) if key == "source")
+            source = [span for key, *span in _members(raw, start) if key == "source"][-1]
             spans.append((source[0], source[1], sources[position]))
     pieces, done = [], 0
     for start, end, text in spans:

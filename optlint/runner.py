@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TextIO
 
 import click
 
 from optlint.catalog import SYNTAX_ERROR
-from optlint.config import ConfigError, Settings, load_settings, validate_version
+from optlint.config import ConfigError, Settings, find_config, load_settings, validate_version
 from optlint.diagnostics import Diagnostic, NotChecked
 from optlint.discovery import DiscoveryError, discover, excluded_by_settings, invalid_pattern
 from optlint.engine import FileResult, Linter, LintOptions, check_paths
@@ -65,18 +67,24 @@ def fail(message: str) -> int:
     return EXIT_ERROR
 
 
-def build_settings(request: CheckRequest) -> Settings:
+def build_settings(request: CheckRequest, start: Path | None = None) -> Settings:
+    """The settings for files under `start` (default: the working folder): the configuration
+    closest to it, unless --config or --isolated says otherwise, with the command line's
+    options applied on top."""
     if request.isolated:
         if request.config:
             raise ConfigError("--isolated and --config: choose one")
         settings = Settings()
     else:
-        settings = load_settings(Path(request.config) if request.config else None)
+        settings = load_settings(Path(request.config) if request.config else None, start)
+        _confine_root(settings, request)
     for attribute, value in (("select", request.select),
                              ("extend_select", request.extend_select or None),
                              ("ignore", request.ignore or None),
                              ("unfixable", request.unfixable or None)):
         if value is not None:
+            if attribute == "select" and not value:  # `--select ""` would check nothing, silently
+                raise ConfigError("--select: no codes given (`--select ALL` enables every rule)")
             validate_codes(value, f"--{attribute.replace('_', '-')}")
             # Options add to the configuration's lists, except --select, which replaces it.
             merged = value if attribute == "select" else getattr(settings, attribute) + value
@@ -109,26 +117,66 @@ def build_settings(request: CheckRequest) -> Settings:
     return settings
 
 
+def _confine_root(settings: Settings, request: CheckRequest) -> None:
+    """Without a configuration file the project is the current folder; run from `/`, that is
+    the whole file system, which the search for a function's callers would walk (thousands of
+    files) and where the cache would be written. There, the project is the folder holding
+    what was asked to be checked."""
+    root = settings.project_root
+    if settings.config_path is not None or root.parent != root:
+        return
+    named = [request.stdin_filename] if request.paths in ([], ["-"]) else request.paths
+    folders = [path if path.is_dir() else path.parent
+               for path in (Path(name).resolve() for name in named if name)]
+    if folders:
+        settings.project_root = Path(os.path.commonpath(folders))
+
+
 def _codes_of(text: str) -> list[str]:
     return [code.strip().upper() for code in text.split(",") if code.strip()]
 
 
-def run_check(request: CheckRequest) -> int:
-    try:
-        settings = build_settings(request)
-        selection = Selection.from_settings(settings)
-    except ConfigError as error:
-        return fail(str(error))
+def lint_options(request: CheckRequest, settings: Settings) -> LintOptions:
+    """What the linter needs from the settings and the command line (raises ConfigError)."""
+    selection = Selection.from_settings(settings)
     sources = {library: "command line" for library, version in request.versions.items() if version}
     versions = resolve_versions(settings.configured_versions(), settings.project_root, sources)
+    return LintOptions(selection, versions, settings.project_root, request.verbose,
+                       fix=request.fix or request.diff, unsafe_fixes=request.unsafe_fixes,
+                       write=not request.diff, preview=settings.preview,
+                       max_file_size=settings.max_file_size)
+
+
+def _by_configuration(request: CheckRequest, files: list[Path], settings: Settings
+                      ) -> list[tuple[Settings, list[Path]]]:
+    """The files grouped by the configuration closest to each (ruff's hierarchical settings:
+    `sub/pyproject.toml` governs `sub/`, as the editor's server and pre-commit see it).
+    `settings` serves the files whose closest configuration is the working folder's."""
+    if request.config or request.isolated:
+        return [(settings, files)]
+    by_folder: dict[Path, Path | None] = {}
+    groups: dict[Path | None, list[Path]] = {}
+    for file in files:
+        folder = file.resolve().parent
+        if folder not in by_folder:
+            by_folder[folder] = find_config(folder)[0]
+        groups.setdefault(by_folder[folder], []).append(file)
+    resolved = [(settings if config == settings.config_path
+                 else build_settings(request, config.parent if config else None), group)
+                for config, group in groups.items()]
+    return resolved
+
+
+def run_check(request: CheckRequest) -> int:
+    try:
+        settings = build_settings(request, _stdin_folder(request))
+        options = lint_options(request, settings)
+    except ConfigError as error:
+        return fail(str(error))
     if request.show_settings:
-        click.echo(render_settings(settings, versions))
+        click.echo(render_settings(settings, options.versions))
         return EXIT_CLEAN
-    request.unfixable_codes = selection.unfixable
-    options = LintOptions(selection, versions, settings.project_root, request.verbose,
-                          fix=request.fix or request.diff, unsafe_fixes=request.unsafe_fixes,
-                          write=not request.diff, preview=settings.preview,
-                          max_file_size=settings.max_file_size)
+    request.unfixable_codes = options.selection.unfixable
     if request.verify and (not request.fix or request.diff or request.paths == ["-"]):
         return fail("--verify works with --fix on files (not with --diff or stdin)")
     if request.add_noqa and (request.fix or request.diff or request.paths == ["-"]):
@@ -155,23 +203,44 @@ def run_check(request: CheckRequest) -> int:
             return EXIT_CLEAN
         if not files and not problems:
             click.echo("warning: No Python files found under the given path(s)", err=True)
-        if request.verify:
-            from optlint.verify.gate import fix_verified  # only --verify pays for the verifier
-            from optlint.verify.session import RunSettings
-            results = fix_verified(files, options, RunSettings())
-        else:
-            cache = None
-            if not (request.no_cache or options.fix):
-                from optlint.cache import LintCache, cache_folder
-                cache = LintCache(cache_folder(settings.project_root, settings.cache_dir), options)
-            results = check_paths(files, options, request.jobs, cache)
-            if cache is not None and request.verbose:
-                click.echo(f"cache: {cache.hits} of {len(files)} files unchanged since the "
-                           f"last run", err=True)
+        try:
+            groups = _by_configuration(request, files, settings)
+            group_options = [options if group_settings is settings
+                             else lint_options(request, group_settings)
+                             for group_settings, _ in groups]
+        except ConfigError as error:
+            return fail(str(error))
+        results = []
+        for (group_settings, group_files), options in zip(groups, group_options, strict=True):
+            results += _check_group(request, group_settings, group_files, options)
         results += [FileResult(problem.split(":")[0], errors=[problem]) for problem in problems]
         if request.add_noqa:
             return _add_noqa(results)
     return _report(request, results)
+
+
+def _stdin_folder(request: CheckRequest) -> Path | None:
+    """Standard input named by --stdin-filename takes the configuration closest to that name."""
+    if request.stdin_filename is not None and request.paths in ([], ["-"]):
+        return Path(request.stdin_filename).resolve().parent
+    return None
+
+
+def _check_group(request: CheckRequest, settings: Settings, files: list[Path],
+                 options: LintOptions) -> list[FileResult]:
+    if request.verify:
+        from optlint.verify.gate import fix_verified  # only --verify pays for the verifier
+        from optlint.verify.session import RunSettings
+        return fix_verified(files, options, RunSettings())
+    cache = None
+    if not (request.no_cache or options.fix):
+        from optlint.cache import LintCache, cache_folder
+        cache = LintCache(cache_folder(settings.project_root, settings.cache_dir), options)
+    results = check_paths(files, options, request.jobs, cache)
+    if cache is not None and request.verbose:
+        click.echo(f"cache: {cache.hits} of {len(files)} files unchanged since the last run",
+                   err=True)
+    return results
 
 
 def _add_noqa(results: list[FileResult]) -> int:
@@ -315,13 +384,14 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
         report += _fixes_applied(results)
     if request.output_file is not None:
         try:
-            Path(request.output_file).write_text(report, encoding="utf-8")
+            Path(request.output_file).write_text(report, encoding="utf-8",
+                                                 errors="surrogateescape")
         except OSError as error:
             click.echo(f"error: cannot write {request.output_file}: {error.strerror or error}",
                        err=True)
             internal = output_failed = True
     else:  # with `- --fix` stdout carries the fixed source: the report goes to stderr
-        (sys.stderr if stdin_fix else sys.stdout).write(report)
+        _write(sys.stderr if stdin_fix else sys.stdout, report)
     if not request.quiet:
         click.echo(_summary(request, results, diagnostics), err=True)
     # --exit-zero: files that could not be checked are in the report (a SARIF upload or a JUnit
@@ -341,6 +411,21 @@ def _without_unfixable(diagnostic: Diagnostic, unfixable: tuple[str, ...]) -> Di
     if diagnostic.fix is None or not any(diagnostic.code.startswith(p) for p in unfixable):
         return diagnostic
     return replace(diagnostic, fix=None)
+
+
+def _write(stream: TextIO, text: str) -> None:
+    """A file name that is not UTF-8 (its bytes kept as surrogates) is written as its bytes, as
+    `ls` shows it: a terminal or stream whose encoding is strict would otherwise fail the run."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        binary = getattr(stream, "buffer", None)
+        if binary is None:
+            stream.write(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+            return
+        stream.flush()
+        binary.write(text.encode(stream.encoding or "utf-8", "surrogateescape"))
+        binary.flush()
 
 
 def _summary(request: CheckRequest, results: list[FileResult], remaining: list[Diagnostic]) -> str:

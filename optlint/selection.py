@@ -22,6 +22,13 @@ def _matches(code: str, patterns: list[str]) -> bool:
     return any(pattern == "ALL" or code.startswith(pattern) for pattern in patterns)
 
 
+def _path_matches(path: PurePath, glob: str) -> bool:
+    try:
+        return path.match(glob)
+    except ValueError:  # a pattern pathlib cannot take (`/`): fnmatch has answered for it
+        return False
+
+
 @dataclass(frozen=True)
 class Selection:
     enabled: frozenset[str]
@@ -39,6 +46,9 @@ class Selection:
         validate_codes(settings.ignore, where("ignore", "ignore"))
         validate_codes(settings.unfixable, where("unfixable", "unfixable"))
         for glob, codes in settings.per_file_ignores.items():
+            if not glob.strip():  # matches no file, and fnmatch raises on every one
+                raise ConfigError(f"{where('per_file_ignores', 'per-file-ignores')}: an empty "
+                                  f"pattern (give a glob such as \"tests/*.py\")")
             validate_codes(codes, where("per_file_ignores", f"per-file-ignores '{glob}'"))
         chosen = settings.select + settings.extend_select
         enabled = {code for code in all_codes()
@@ -52,7 +62,8 @@ class Selection:
         path = PurePath(relative_path)
         codes: list[str] = []
         for glob, ignored in self.per_file_ignores:
-            if fnmatch(relative_path, glob) or path.match(glob) or fnmatch(path.name, glob):
+            if fnmatch(relative_path, glob) or _path_matches(path, glob) or fnmatch(path.name,
+                                                                                    glob):
                 codes.extend(ignored)
         return codes
 

@@ -21,8 +21,8 @@ CODE = re.compile(r"[A-Z]+[0-9]+")
 class LineDirective:
     line: int
     column: int  # 0-based offset of the directive in the line
-    text: str  # the directive as written, e.g. "# noqa: OPT001, OPT003"
-    codes: list[str] | None  # None: a blanket `# noqa`
+    text: str  # the directive as written, e.g. "#" "noqa: OPT001, OPT003"
+    codes: list[str] | None  # None: a blanket directive, without codes
     # The directive's `#` starts the comment: removing the directive whole would turn whatever
     # follows it on the line (`# noqa: OPT003 - 1`) into code.
     starts_comment: bool = True
@@ -89,23 +89,32 @@ def apply_suppressions(diagnostics: list[Diagnostic], directives: Directives, fi
     if directives.file_blanket:
         return []
     kept: list[Diagnostic] = []
+    # A code in a directive is a prefix, as flake8 reads it: `noqa` with OPT00 covers OPT001-OPT009,
+    # so flake8 and `optlint check` hide (and call unused) the same findings.
     used: dict[int, set[str]] = {}
     for diagnostic in diagnostics:
-        if directives.file_codes and diagnostic.code in directives.file_codes:
+        if directives.file_codes and _covers(directives.file_codes, diagnostic.code):
             continue
         directive = directives.lines.get(diagnostic.line)
-        if directive is not None and (directive.codes is None or diagnostic.code in directive.codes):
-            used.setdefault(diagnostic.line, set()).add(diagnostic.code)
+        if directive is not None and (directive.codes is None
+                                      or _covers(directive.codes, diagnostic.code)):
+            used.setdefault(diagnostic.line, set()).update(
+                code for code in directive.codes or [] if diagnostic.code.startswith(code))
             continue
         kept.append(diagnostic)
     if report_unused:
         for directive in directives.lines.values():
             unused = [code for code in directive.codes or []
                       if code.startswith("OPT") and code not in used.get(directive.line, set())
-                      and (code in enabled or code not in KNOWN_CODES)]
+                      and (any(known.startswith(code) for known in enabled)
+                           or not any(known.startswith(code) for known in KNOWN_CODES))]
             if unused:
                 kept.append(_unused_noqa(directive, unused, filename, lines))
     return kept
+
+
+def _covers(codes: list[str], code: str) -> bool:
+    return any(code.startswith(prefix) for prefix in codes)
 
 
 def _unused_noqa(directive: LineDirective, unused: list[str], filename: str,

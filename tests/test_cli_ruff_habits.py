@@ -101,3 +101,13 @@ def test_stdin_filename_excluded_with_force_exclude(tmp_path: Path) -> None:
     fixed = run_optlint("check", "-n", "--fix", "--stdin-filename", "scripts/other.py",
                         "--force-exclude", "-", cwd=tmp_path, stdin=TRAIN)
     assert fixed.returncode == 0 and fixed.stdout == TRAIN
+
+
+def test_git_info_exclude_is_honoured(tmp_path: Path) -> None:
+    project(tmp_path)
+    (tmp_path / ".git" / "info").mkdir(parents=True)
+    (tmp_path / ".git" / "info" / "exclude").write_text("# local\nscripts/\n")
+    result = run_optlint("check", "--show-files", cwd=tmp_path)
+    assert result.stdout.splitlines() == ["train.py"]
+    inside = run_optlint("check", "--show-files", ".", cwd=tmp_path / "scripts")
+    assert inside.stdout.splitlines() == []

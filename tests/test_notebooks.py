@@ -199,8 +199,9 @@ def test_fix_adds_the_import_to_the_cell_that_imports(tmp_path: Path) -> None:
     path = write(tmp_path, original)
     assert run_optlint("check", "nb.ipynb", "--fix", cwd=tmp_path).returncode == 0
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    assert cells[0]["source"] == ["import jax\n", "from equinox.nn import MLP\n",
-                                  "import optax\n", "import equinox as eqx"]
+    # Where isort puts it: among the plain third-party imports, by name.
+    assert cells[0]["source"] == ["import equinox as eqx\n", "import jax\n",
+                                  "from equinox.nn import MLP\n", "import optax"]
     assert cells[1] == original["cells"][1]
     assert cells[2]["source"] == [TRAIN[0], FIXED_TRAIN_LINE, TRAIN[2]]
 
@@ -220,12 +221,10 @@ def test_diff_is_per_cell_and_writes_nothing(tmp_path: Path) -> None:
         "--- train.ipynb:cell 2\n"
         "+++ train.ipynb:cell 2\n"
         "@@ -1,3 +1,4 @@\n"
+        "+import equinox as eqx\n"
         " import jax\n"
         " from equinox.nn import MLP\n"
-        "-import optax\n"
-        "\\ No newline at end of file\n"
-        "+import optax\n"
-        "+import equinox as eqx\n"
+        " import optax\n"
         "\\ No newline at end of file\n"
         "--- train.ipynb:cell 4\n"
         "+++ train.ipynb:cell 4\n"

@@ -99,6 +99,8 @@ def test_fix_hook_rewrites_and_fails_then_passes(project: Path, pre_commit_home:
     first = pre_commit("optlint-fix", project, pre_commit_home)
     assert first.returncode == 1, first.stdout + first.stderr
     assert "files were modified by this hook" in first.stdout
+    # The findings are the check hook's to show: with both hooks, each shows once.
+    assert "OPT003" not in first.stdout + first.stderr
     assert FIXED_LINE in (project / "train.py").read_text()
     notebook = json.loads((project / "explore.ipynb").read_text())
     assert FIXED_LINE + "\n" in notebook["cells"][0]["source"]

@@ -53,3 +53,18 @@ def test_a_directive_inside_a_longer_comment_is_removed_with_its_spaces(tmp_path
     assert result.returncode == 0, result.stdout + result.stderr
     assert path.read_text() == "x = 1  # type: int - 1\nprint(x)\n"
     assert run(path) == "1\n"
+
+
+def test_a_noqa_code_is_a_prefix_as_in_flake8(tmp_path: Path) -> None:
+    """`# noqa: OPT00` hides OPT003 in flake8; optlint check agrees and does not call it unused."""
+    path = tmp_path / "p.py"
+    path.write_text("import equinox as eqx\nimport jax\nimport optax\n\n"
+                    "model = eqx.nn.MLP(2, 1, 8, 2, key=jax.random.PRNGKey(0))\n"
+                    "opt_state = optax.adam(1e-3).init(model)  # noqa: OPT00\n"
+                    "x = 1  # noqa: OPT00\n")
+    result = run_optlint("check", "--no-cache", "p.py", cwd=tmp_path)
+    assert result.stdout.splitlines() == [
+        "p.py:7:8: OPT100 [*] unused `noqa` directive (unused: OPT00)"]
+    flake8 = subprocess.run([sys.executable, "-m", "flake8", "--select", "OPT", "p.py"],
+                            cwd=tmp_path, capture_output=True, text=True)
+    assert [line.split(" ")[0] for line in flake8.stdout.splitlines()] == ["p.py:7:8:"]

@@ -49,6 +49,18 @@ MODULE_PRESERVING = {
     "equinox.combine": 0,
 }
 ARRAY_FILTERS = {"equinox.is_array", "equinox.is_inexact_array"}
+# Functions that rebuild a pytree shaped like one they are given, and the position of that tree:
+# over `eqx.filter`'s arrays the result still holds None where the non-array fields were.
+TREE_REBUILDERS = {**TREE_MAPPERS, "optax.apply_updates": 0, "equinox.apply_updates": 0}
+# What an `eqx.filter` / `partition` filter spec keeps: "arrays" only, or "array_like" (arrays
+# and Python scalars). A hand-written `lambda x: isinstance(x, T)` is read through the types below.
+FILTER_SPECS = {"equinox.is_array": "arrays", "equinox.is_inexact_array": "arrays",
+                "equinox.is_array_like": "array_like"}
+ARRAY_TYPES = {"jax.Array", "jax.numpy.ndarray", "numpy.ndarray", "jaxlib.xla_extension.ArrayImpl"}
+PYTHON_SCALAR_TYPES = {"float", "int", "bool", "complex"}
+# Transformations whose result, called, calls the function (or module) they were given over a
+# batch: `jax.vmap(model)(xs)` calls `model`.
+VECTORIZING_TRANSFORMS = {"jax.vmap", "jax.pmap", "equinox.filter_vmap", "equinox.filter_pmap"}
 
 # equinox.nn layers and what their leaves are, measured by building each one.
 #   "callable": holds functions (MLP's activations): optax init raises.

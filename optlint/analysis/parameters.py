@@ -174,7 +174,7 @@ class ParameterValues(Evaluator):
         counts = self._word_counts.get(skip_imports)
         if counts is None:
             text = self.file_text()
-            text = _without_comments(text)
+            text = _without_comments(text)  # a name in a comment does not use the function
             counts = Counter(_WORD.findall(_without_imports(text) if skip_imports else text))
             self._word_counts[skip_imports] = counts
         return counts[word]

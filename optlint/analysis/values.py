@@ -266,6 +266,15 @@ def proven_leaves(module: ModuleValue, consumer: Consumer = "optimizer") -> bool
     return breaks(module.leaves, consumer)
 
 
+def holds_python_scalars(module: ModuleValue) -> bool:
+    """Whether the module is known to hold Python scalars: an `eqx.nn` layer's, or a field given
+    a literal number or bool (a plain float too). `eqx.is_array_like` keeps them all, and
+    `eqx.filter_grad` gives each a None gradient (measured: a float `temperature` field makes
+    `update` raise a pytree structure error), unlike `jax.grad`, which traces a float."""
+    return module.leaves.kind == "scalar" and any(
+        mark in module.leaves.reason for mark in ("eqx.nn.", "Python number", "Python bool"))
+
+
 def unfiltered_module(value: object) -> ModuleValue | None:
     """The module, when `value` is an Equinox module itself (not a pytree built from one, not
     filtered) that holds or may hold non-array leaves: what Optax and jax.jit choke on."""

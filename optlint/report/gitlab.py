@@ -22,7 +22,8 @@ def render(diagnostics: list[Diagnostic], not_checked: Sequence[NotChecked] = ()
     for d in diagnostics:
         key = (d.filename, d.code, d.message)
         seen[key] += 1
-        fingerprint = hashlib.sha256("\0".join([*key, str(seen[key])]).encode()).hexdigest()
+        identity = "\0".join([*key, str(seen[key])]).encode("utf-8", "surrogateescape")
+        fingerprint = hashlib.sha256(identity).hexdigest()
         cell = f" (cell {d.cell})" if d.cell is not None else ""
         records.append({
             "description": f"{d.code} {d.message}{cell}" + (

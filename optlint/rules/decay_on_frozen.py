@@ -29,6 +29,7 @@ from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import ModuleValue, OneOf, TransformValue, Value
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
+from optlint.rules.rearranged import code_in_place, rearranged
 
 STOP_GRADIENT = "jax.lax.stop_gradient"
 # Integer and boolean arrays are not decayed by a float optimizer in any useful sense.
@@ -259,7 +260,9 @@ def _move_last(ctx: RuleContext, chain: cst.Call, freeze: cst.Call) -> FixPlan |
         return None
     if not any(arg.value is freeze for arg in args) or args[-1].value is freeze:
         return None
-    ordered = [arg for arg in args if arg.value is not freeze] + [
-        arg for arg in args if arg.value is freeze]
-    code = f"{ctx.code(chain.func)}({', '.join(ctx.code(arg.value) for arg in ordered)})"
-    return FixPlan("unsafe", "Move `freeze` to the end of the chain", [(chain, code)])
+    order = [number for number, arg in enumerate(args) if arg.value is not freeze] + [
+        number for number, arg in enumerate(args) if arg.value is freeze]
+    moved = rearranged(chain, order)  # each comment with its part
+    if moved is None:
+        return None
+    return FixPlan("unsafe", "Move `freeze` to the end of the chain", [(chain, code_in_place(ctx, chain, moved))])

@@ -60,11 +60,16 @@ class JaxTransformOnEquinoxModel(Rule):
         portable = _PORTABLE_KEYWORDS[kind]
         unportable = [arg for arg in site.keywords
                       if arg.keyword is None or arg.keyword.value not in portable]
+        # `jax.value_and_grad(loss, 0, True)`: the Equinox counterpart takes its options by
+        # keyword only, so arguments by position have no counterpart as written.
+        unportable += site.positional
         node: cst.CSTNode = site.reference if site.reference is not None else site.function
         traced = next(p.name for p in _all_params(site.function) if p.name.value == param)
         roles: dict[str, cst.CSTNode] = {"traced": traced}
         if unportable or site.reference is None:
-            names = "/".join(f"`{arg.keyword.value}`" if arg.keyword else "`**`" for arg in unportable)
+            names = "/".join(dict.fromkeys(
+                f"`{arg.keyword.value}`" if arg.keyword else "`**`" if arg.star == "**"
+                else "arguments by position" for arg in unportable))
             advice += (", which makes non-array leaves static by itself" if kind == "jit" else
                        ", which differentiates the first argument")
             advice += f" ({names} has no one-to-one counterpart)" if names else ""
@@ -84,6 +89,8 @@ def _traced_params(site: TransformSite) -> list[str] | None:
     positional = [param.name.value for param in positional_params(site.function)]
     if apis.JAX_FUNCTION_TRANSFORMS[site.transform] == "grad":
         argnums = site.keyword("argnums")
+        if argnums is None and site.positional:  # `jax.grad(loss, 1)`: argnums by position
+            argnums = site.positional[0]
         numbers = _int_set(argnums.value) if argnums is not None else {0}
         if numbers is None:
             return None

@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -36,7 +37,7 @@ def _is_git_dir(path: Path) -> bool:
     return (path / "HEAD").is_file() and (path / "objects").is_dir()
 
 
-def find_git_dir(repo: str, mirrors: list[Path]) -> Path | None:
+def find_git_dir(repo: str, mirrors: Iterable[Path | str]) -> Path | None:
     """The git directory of `owner/name` under one of `mirrors`.
 
     A mirror folder is named `owner+name`; it may be the git directory itself (bare), hold a
@@ -44,7 +45,7 @@ def find_git_dir(repo: str, mirrors: list[Path]) -> Path | None:
     """
     name = repo.replace("/", "+")
     for root in mirrors:
-        top = root / name
+        top = Path(root).expanduser() / name
         if not top.is_dir():
             continue
         candidates = [top, top / ".git"]
@@ -133,8 +134,10 @@ def _archive(git_dir: Path, rev: str, dest: Path) -> None:
             shutil.rmtree(tmp, ignore_errors=True)
 
 
-def extract(row: dict[str, str], mirrors: list[Path], cache: Path) -> tuple[Path, Path] | None:
+def extract(row: dict[str, str], mirrors: Iterable[Path | str],
+            cache: Path | str = DEFAULT_CACHE) -> tuple[Path, Path] | None:
     """(before_root, after_root) for one row, extracting once; None when no mirror holds the commit."""
+    cache = Path(cache).expanduser()
     git_dir = find_git_dir(row["repo"], mirrors)
     if git_dir is None or not _has_commit(git_dir, row["commit"]):
         return None
@@ -150,18 +153,30 @@ def extract(row: dict[str, str], mirrors: list[Path], cache: Path) -> tuple[Path
     return before, after
 
 
-def hazard_line(before: Path, row: dict[str, str]) -> str:
-    """The text at the row's line in the before tree, so a reader can check the manifest."""
+def _raw_line(before: Path, row: dict[str, str]) -> str | None:
+    """The row's line in the before tree, or None when the file or line is missing."""
     path = before / row["path"]
     if not path.is_file():
-        return "(path missing in the before tree)"
+        return None
     lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     n = int(row["line"])
-    return lines[n - 1].strip()[:100] if 0 < n <= len(lines) else "(line out of range)"
+    return lines[n - 1] if 0 < n <= len(lines) else None
+
+
+def _line_in(path: Path, line: str | None) -> bool:
+    if line is None or not path.is_file():
+        return False
+    return line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+
+
+def hazard_line(before: Path, row: dict[str, str]) -> str:
+    """The text at the row's line in the before tree, so a reader can check the manifest."""
+    line = _raw_line(before, row)
+    return "(path or line missing in the before tree)" if line is None else line.strip()[:100]
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--pairs", type=Path, default=DEFAULT_PAIRS)
     ap.add_argument("--mirrors", type=Path, nargs="+", default=list(DEFAULT_MIRRORS))
     ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
@@ -175,7 +190,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"skip {label}: no local mirror holds this commit")
             continue
         found += 1
-        print(f"ok   {label} -> {roots[0].parent}  | {hazard_line(roots[0], row)}")
+        before, after = roots
+        text = hazard_line(before, row)
+        # A self-check of the manifest: the fix should have changed or removed that line.
+        changed = "changed" if not _line_in(after / row["path"], _raw_line(before, row)) else "UNCHANGED"
+        print(f"ok   {label} -> {before.parent}  [{changed} in after] | {text}")
     print(f"{found} extracted, {skipped} skipped", file=sys.stderr)
     return 0
 

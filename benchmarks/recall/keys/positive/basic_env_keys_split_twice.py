@@ -2,7 +2,7 @@
 # rule: OPT020
 # class: basic
 # source: https://github.com/dunnolab/xland-minigrid/issues/42
-# shown: KeyReuseError under jax_debug_key_reuse; without it, ruleset keys and reset keys are the same keys
+# shown: KeyReuseError under jax_debug_key_reuse at the second split of rng (ruleset and reset keys come from one key)
 # style: RL meta-training setup, per-environment keys for vmapped reset
 import sys
 

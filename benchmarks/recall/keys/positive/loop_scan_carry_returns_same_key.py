@@ -24,7 +24,7 @@ def unroll(params, xs, rng, init_state):
         new_state = noisy_cell(params, state, x, rng)  # expect
         return (new_state, rng), new_state  # expect
 
-    _, states = jax.lax.scan(step, (init_state, rng), xs)
+    _, states = jax.lax.scan(step, (init_state, rng), xs)  # expect
     return states
 
 

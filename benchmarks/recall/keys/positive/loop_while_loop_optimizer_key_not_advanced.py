@@ -35,7 +35,7 @@ def optimise(config, x0, key):
         best = candidates[jnp.argmin(objective(candidates))]
         return step + 1, best, key  # expect
 
-    _, best, _ = jax.lax.while_loop(cond, body, (0, x0, key))
+    _, best, _ = jax.lax.while_loop(cond, body, (0, x0, key))  # expect
     return best
 
 
