@@ -29,7 +29,9 @@ from optlint.analysis.values import (
     ClassRef,
     FunctionValue,
     LibraryRef,
+    OneOf,
     TransformedFunction,
+    TransformValue,
     Value,
     portable,
 )
@@ -85,7 +87,7 @@ class ParameterValues(Evaluator):
         invocations = self.invocations_of(function)
         if not invocations:
             return UNKNOWN
-        joined: Value | None = None
+        values: list[Value] = []
         for owner, site, bound in invocations:
             expr = argument_for(site.node, function, param.name.value, bound)
             if expr is not None:
@@ -95,10 +97,19 @@ class ParameterValues(Evaluator):
                 value = self.value_of(param.default, scope.parent or scope, LATER)
             else:
                 return UNKNOWN
-            if value is UNKNOWN or (joined is not None and not _same(joined, value)):
+            if value is UNKNOWN:
                 return UNKNOWN
-            joined = value
-        return joined if joined is not None else UNKNOWN
+            if not any(_same(seen, value) for seen in values):
+                values.append(value)
+        if len(values) == 1:
+            return values[0]
+        # Callers that pass different optimizers (`run(polyak_sgd(...), x0)` here, `run(chain(
+        # clip, polyak_sgd()), x0)` there): one of them, as a factory's branches are; a rule
+        # reports only what holds for every one.
+        if len(values) <= _MAX_OPTIONS and all(
+                isinstance(value, TransformValue) for value in values):
+            return OneOf(tuple(values))
+        return UNKNOWN
 
     def invocations_of(self, function: FunctionNode) -> list[Invocation] | None:
         """Every call that runs `function`, in this file and in other project files; None when
@@ -324,6 +335,9 @@ def _without_comments(text: str) -> str:
     except (tokenize.TokenError, IndentationError, SyntaxError, IndexError):
         return text
     return "".join(lines)
+
+
+_MAX_OPTIONS = 8
 
 
 def _same(first: Value, second: Value) -> bool:

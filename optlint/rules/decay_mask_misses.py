@@ -64,6 +64,9 @@ class DecayMaskMisses(Rule):
                 if mask_site is None:
                     continue  # built in another file
                 function = ctx.value(mask, mask_site)
+                if not isinstance(function, FunctionValue) and isinstance(mask, cst.Call):
+                    # `mask=decay_mask(params)`: the tree the mask function builds.
+                    function = ctx.value(mask.func, mask_site)
                 if not isinstance(function, FunctionValue):
                     continue
                 paths = path_names(model)
