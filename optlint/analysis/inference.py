@@ -33,6 +33,7 @@ from optlint.analysis.parameters import ParameterValues
 from optlint.analysis.values import (
     UNKNOWN,
     UNKNOWN_LEAVES,
+    ArrayValue,
     ClassRef,
     DictValue,
     FunctionValue,
@@ -320,6 +321,10 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
             result = method_result(self.value_of(func.value, scope, order), func.attr.value)
             if result is not None:
                 return result
+        if isinstance(func, cst.Attribute) and func.attr.value in apis.ARRAY_METHODS:
+            base = self.value_of(func.value, scope, order)
+            if isinstance(base, ArrayValue):
+                return base  # `data.mean(axis=0)`: an array of the same library
         callee = self.value_of(func, scope, order)
         return self._apply(callee, call, scope, order)
 
