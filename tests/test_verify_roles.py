@@ -92,7 +92,9 @@ def test_json_output_and_cache_keep_the_roles(tmp_path: Path) -> None:
     assert first == second
     [finding] = first
     assert finding["roles"] == {"traced": {"text": "net", "line": 5, "column": 16,
-                                           "end_line": 5, "end_column": 19}}
+                                           "end_line": 5, "end_column": 19},
+                                "call": {"text": "predict(1.0, net)", "line": 9, "column": 1,
+                                         "end_line": 9, "end_column": 18}}
 
 
 def test_a_role_without_a_node_is_its_value(tmp_path: Path) -> None:

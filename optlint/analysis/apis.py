@@ -171,6 +171,13 @@ NOT_ARRAY_RESULTS = {"shape", "ndim", "size", "issubdtype", "isscalar", "iscompl
                      "finfo", "key_impl", "vectorize", "frompyfunc"}
 
 
+# Methods of an array that give an array of the same library (`data.mean(axis=0)`). Methods
+# that only reshape (`reshape`, `ravel`) are left out: key arrays go through them, and the key
+# analysis reads their values.
+ARRAY_METHODS = {"mean", "std", "var", "sum", "max", "min", "prod", "astype", "cumsum", "clip",
+                 "round", "argmax", "argmin"}
+
+
 def returns_array(qualified: str) -> bool:
     """Whether calling the library function `qualified` gives an array."""
     if not qualified.startswith(ARRAY_NAMESPACES):

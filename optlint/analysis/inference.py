@@ -34,6 +34,7 @@ from optlint.analysis.parameters import ParameterValues
 from optlint.analysis.values import (
     UNKNOWN,
     UNKNOWN_LEAVES,
+    ArrayValue,
     ClassRef,
     DictValue,
     FunctionValue,
@@ -323,7 +324,10 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
         if field is not None and field.annotation is not None:
             return owner._instance_of(owner.value_of(field.annotation, info.scope, _LATER))
         method = owner._method(info, attr)
-        return FunctionValue(method, bound=True) if method is not None else UNKNOWN
+        if method is not None:
+            return FunctionValue(method, bound=True)
+        static = owner._method(info, attr, "staticmethod")
+        return FunctionValue(static) if static is not None else UNKNOWN
 
     def _config_field(self, instance: InstanceValue, attr: str) -> Value:
         """A field of a dataclass or NamedTuple instance (a configuration object): what its
@@ -350,12 +354,18 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
             return UNKNOWN
         return self.value_of(default, info.scope, _LATER)
 
-    def _method(self, info: ClassInfo, name: str) -> cst.FunctionDef | None:
-        """The `def name` in the class body (not inherited: a base may be anywhere)."""
+    def _method(self, info: ClassInfo, name: str,
+                decorator: str | None = None) -> cst.FunctionDef | None:
+        """The `def name` in the class body (not inherited: a base may be anywhere): a plain
+        method, or with `decorator` one decorated with it alone (`staticmethod`)."""
         for item in info.node.body.body:
             if isinstance(item, cst.FunctionDef) and item.name.value == name:
-                plain = not any(isinstance(d.decorator, cst.Name) and d.decorator.value in (
-                    "staticmethod", "classmethod", "property") for d in item.decorators)
+                names = [d.decorator.value for d in item.decorators
+                         if isinstance(d.decorator, cst.Name)]
+                if decorator is not None:
+                    return item if names == [decorator] and len(item.decorators) == 1 else None
+                plain = not any(n in ("staticmethod", "classmethod", "property")
+                                for n in names)
                 return item if plain else None
         return None
 
@@ -369,6 +379,10 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
             result = method_result(self.value_of(func.value, scope, order), func.attr.value)
             if result is not None:
                 return result
+        if isinstance(func, cst.Attribute) and func.attr.value in apis.ARRAY_METHODS:
+            base = self.value_of(func.value, scope, order)
+            if isinstance(base, ArrayValue):
+                return base  # `data.mean(axis=0)`: an array of the same library
         callee = self.value_of(func, scope, order)
         return self._apply(callee, call, scope, order)
 

@@ -59,14 +59,15 @@ class IsArrayLikeFilter(Rule):
             if not (isinstance(params, ModuleValue) and params.derived_by in _FILTERS
                     and params.made_by is not None and id(params.made_by) not in reported):
                 continue
-            spec = _is_array_like_spec(ctx, params.made_by)
-            filter_site = ctx.site_of(params.made_by)
-            if spec is None or filter_site is None:
+            if params.kept != "array_like":
                 continue
-            pytree = argument(params.made_by, 0, "pytree")
-            model = ctx.value(pytree.value, filter_site) if pytree is not None else None
-            if not isinstance(model, ModuleValue) or model.derived_by is not None or (
-                    model.leaves.kind not in ("scalar", "unknown")):
+            # The filter spec, when the filter call is in this file (else the finding is at the
+            # optimizer's call, without a fix).
+            spec_arg = argument(params.made_by, 1, "filter_spec")
+            spec = spec_arg.value if spec_arg is not None and ctx.site_of(
+                params.made_by) is not None else None
+            model = params.source
+            if model is None or model.leaves.kind not in ("scalar", "unknown"):
                 continue  # arrays only: nothing extra is kept; functions: is_array_like drops them
             optimizer = ctx.value(func.value, site)
             if method == "init":
@@ -77,12 +78,13 @@ class IsArrayLikeFilter(Rule):
                 continue
             reported.add(id(params.made_by))
             finding = self._finding(ctx, spec, params.made_by, model, optimizer, method,
-                                    harmful is True)
+                                    harmful is True, call)
             finding.roles["call"] = call
             yield finding
 
-    def _finding(self, ctx: RuleContext, spec: cst.BaseExpression, made_by: cst.Call,
-                 model: ModuleValue, optimizer: Value, method: str, proven: bool) -> Finding:
+    def _finding(self, ctx: RuleContext, spec: cst.BaseExpression | None, made_by: cst.Call,
+                 model: ModuleValue, optimizer: Value, method: str, proven: bool,
+                 call: cst.Call) -> Finding:
         eqx = ctx.import_alias("equinox", "eqx")
         part = python_scalar_failer(optimizer) if method == "init" else None
         who = f"`{part}`" if part else _optimizer_phrase(optimizer)
@@ -98,13 +100,23 @@ class IsArrayLikeFilter(Rule):
         else:
             kept = (f"keeps any Python scalars of {model.class_name} (its fields could not all "
                     f"be resolved)")
-        message = (f"`{ctx.code(made_by.func)}(..., {ctx.code(spec)})` {kept} in the params "
-                   f"given to `{method}`: {harm}")
-        # `qx.is_array_like` keeps its module's spelling; a from-import uses the file's alias.
-        prefix = ctx.code(spec.value) if isinstance(spec, cst.Attribute) else eqx
-        fix = FixPlan("safe", f"Filter with `{prefix}.is_inexact_array`",
-                      [(spec, f"{prefix}.is_inexact_array")],
-                      [] if isinstance(spec, cst.Attribute) else [("equinox", eqx)])
+        if spec is None:
+            # The filter is in another file: its code is not this file's to quote or edit.
+            message = (f"The params given to `{method}` come from an `eqx.filter`/`partition` "
+                       f"with an `is_array_like` filter (in another file), which {kept}: "
+                       f"{harm}")
+            fix = None
+        else:
+            message = (f"`{ctx.code(made_by.func)}(..., {ctx.code(spec)})` {kept} in the "
+                       f"params given to `{method}`: {harm}")
+            # `qx.is_array_like` keeps its module's spelling; anything else (a from-import, a
+            # name bound to it, a lambda) becomes the file's alias.
+            spelled = (isinstance(spec, cst.Attribute)
+                       and ctx.qualify(spec) == "equinox.is_array_like")
+            prefix = ctx.code(spec.value) if spelled and isinstance(spec, cst.Attribute) else eqx
+            fix = FixPlan("safe", f"Filter with `{prefix}.is_inexact_array`",
+                          [(spec, f"{prefix}.is_inexact_array")],
+                          [] if spelled else [("equinox", eqx)])
         unseen = None
         if model.leaves.kind != "scalar" or not holds_python_scalars(model):
             unseen = ("which of the module's fields are Python scalars without gradients"
@@ -112,20 +124,9 @@ class IsArrayLikeFilter(Rule):
                       "whether the module holds Python scalars")
         elif not proven:
             unseen = "whether every part of this optimizer keeps state for Python scalars"
-        return Finding(spec, message, fix, unproven=unseen)
-
-
-def _is_array_like_spec(ctx: RuleContext, call: cst.Call) -> cst.BaseExpression | None:
-    """The `eqx.is_array_like` filter spec of an `eqx.filter`/`partition` call, if it is one
-    (and not inverted)."""
-    if ctx.qualify(call.func) not in _FILTERS:
-        return None
-    spec = argument(call, 1, "filter_spec")
-    inverse = argument(call, None, "inverse")
-    if spec is None or inverse is not None and not (
-            isinstance(inverse.value, cst.Name) and inverse.value.value == "False"):
-        return None
-    return spec.value if ctx.qualify(spec.value) == "equinox.is_array_like" else None
+        return Finding(spec if spec is not None else call, message, fix, unproven=unseen,
+                       fix_title=None if fix is not None else (
+                           f"Filter with `{eqx}.is_inexact_array` where the params are built"))
 
 
 def _optimizer_phrase(optimizer: Value) -> str:

@@ -40,10 +40,14 @@ class JaxTransformOnEquinoxModel(Rule):
             if traced is None:
                 continue  # `static_argnums=config.static`: which arguments are traced is unknown
             for param in traced:
-                module = _module_reaching(site, param, callsites,
-                                          apis.JAX_FUNCTION_TRANSFORMS[site.transform])
-                if module is not None:
-                    yield self._finding(ctx, site, param, module)
+                arrival = _module_reaching(site, param, callsites,
+                                           apis.JAX_FUNCTION_TRANSFORMS[site.transform])
+                if arrival is not None:
+                    module, passed = arrival
+                    finding = self._finding(ctx, site, param, module)
+                    if passed is not None and ctx.site_of(passed) is not None:
+                        finding.roles["call"] = passed  # where the module enters
+                    yield finding
                     break
 
     def _finding(self, ctx: RuleContext, site: TransformSite, param: str,
@@ -111,18 +115,22 @@ def _traced_params(site: TransformSite) -> list[str] | None:
 
 
 def _module_reaching(site: TransformSite, param: str, callsites: CallSites,
-                     kind: str) -> ModuleValue | None:
+                     kind: str) -> tuple[ModuleValue, cst.Call | None] | None:
+    """The first module that breaks the transformation among those reaching `param`, and the
+    call that passes it (None: the parameter's annotation)."""
     arrivals: list[Arrival] = []
+    for invocation in site.invocations:
+        arrivals.extend(callsites.arrivals_at(invocation.site, site.function, param))
+    # Last: what the parameter holds by itself (its annotation, or what every caller passes),
+    # so a module that a call passes is reported with that call.
     annotated = callsites.annotated_value(site.function, param)
     if isinstance(annotated, ModuleValue):
         arrivals.append(Arrival(annotated, None))
-    for invocation in site.invocations:
-        arrivals.extend(callsites.arrivals_at(invocation.site, site.function, param))
     for arrival in arrivals:
         module = unfiltered_module(arrival.value)
         # Which leaves break tracing or differentiation is the Equinox leaf model's answer.
         if module is not None and breaks(module.leaves, "jit" if kind == "jit" else "grad"):
-            return module
+            return module, arrival.site.node if arrival.site is not None else None
     return None
 
 

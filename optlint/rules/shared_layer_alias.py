@@ -57,6 +57,29 @@ class SharedLayerAlias(Rule):
         for site in ctx.calls():
             if _repeats_a_name(site.node):
                 yield from self._at_construction(ctx, site)
+            elif ctx.qualify(site.node.func) == "equinox.tree_at":
+                yield from self._tied_by_tree_at(ctx, site)
+
+    def _tied_by_tree_at(self, ctx: RuleContext, site: CallSite) -> Iterator[Finding]:
+        """`eqx.tree_at(lambda m: m.right, model, model.left)`: the layer of one field put in
+        another, so the model holds one object twice."""
+        where, pytree = argument(site.node, 0, "where"), argument(site.node, 1, "pytree")
+        replace = argument(site.node, 2, "replace")
+        if where is None or pytree is None or replace is None or not isinstance(
+                where.value, cst.Lambda) or len(where.value.params.params) != 1:
+            return
+        target = _attribute_path(where.value.body, where.value.params.params[0].name.value)
+        source = _attribute_path(replace.value, pytree.value)
+        if not target or not source or target == source:
+            return
+        model = ctx.value(pytree.value, site)
+        if not (isinstance(model, ModuleValue) and model.derived_by is None):
+            return
+        value = ctx.value(replace.value, site)
+        finding = _finding(ctx, site.node, model.class_name, ".".join(source), ".".join(target),
+                           value)
+        if finding is not None:
+            yield finding
 
     def _in_init(self, ctx: RuleContext, info: ClassInfo) -> Iterator[Finding]:
         init = next((item for item in info.node.body.body if isinstance(item, cst.FunctionDef)
@@ -74,9 +97,18 @@ class SharedLayerAlias(Rule):
         identities = {store: _identity(store, stores) for store in stores}
         # Whether the class is a module is asked only when two fields may share an object: its
         # bases may be in other files.
-        if len(set(identities.values())) == len(stores) or not ctx.inference.is_equinox_module(
-                info):
+        if (len(set(identities.values())) == len(stores)
+                and not any(_repeated_element(store.value) is not None for store in stores)
+                or not ctx.inference.is_equinox_module(info)):
             return
+        for store in stores:
+            repeated = _repeated_element(store.value)
+            if repeated is not None and not _overwritten(store, stores):
+                value = ctx.inference.value_of(repeated, store.scope, store.order)
+                finding = _finding(ctx, store.value, info.name, f"{store.field}[0]",
+                                   f"{store.field}[1]", value)
+                if finding is not None:
+                    yield finding
         for position, later in enumerate(stores):
             if _overwritten(later, stores):
                 continue
@@ -117,6 +149,53 @@ class SharedLayerAlias(Rule):
             seen[identity] = field
 
 
+def _attribute_path(expr: cst.BaseExpression, root: str | cst.BaseExpression) -> list[str]:
+    """The attribute names from `root` to `expr` (`m.enc.lin` from `m`: enc, lin); empty when
+    `expr` is not such a chain. `root` is a name, or an expression compared by its code."""
+    path: list[str] = []
+    while isinstance(expr, cst.Attribute):
+        path.insert(0, expr.attr.value)
+        expr = expr.value
+        if not isinstance(root, str) and expr.deep_equals(root):
+            return path
+    return path if isinstance(root, str) and isinstance(expr, cst.Name) and (
+        expr.value == root) else []
+
+
+def _repeated_element(value: cst.BaseExpression) -> cst.Name | None:
+    """The name a list repeats: `[block] * depth`, `[block for _ in range(depth)]`,
+    `[block, block]`: one object in several places of the model."""
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply):
+        for side in (value.left, value.right):
+            if (isinstance(side, cst.List) and len(side.elements) == 1
+                    and isinstance(side.elements[0], cst.Element)
+                    and isinstance(side.elements[0].value, cst.Name)):
+                return side.elements[0].value
+    if isinstance(value, cst.ListComp) and isinstance(value.elt, cst.Name):
+        bound: set[str] = set()
+        comp: cst.CompFor | None = value.for_in
+        while comp is not None:
+            bound.update(node.value for node in _names_in(comp.target))
+            comp = comp.inner_for_in
+        return value.elt if value.elt.value not in bound else None
+    if isinstance(value, (cst.List, cst.Tuple)):
+        names = [element.value.value for element in value.elements
+                 if isinstance(element, cst.Element) and isinstance(element.value, cst.Name)]
+        for element in value.elements:
+            if (isinstance(element, cst.Element) and isinstance(element.value, cst.Name)
+                    and names.count(element.value.value) > 1):
+                return element.value
+    return None
+
+
+def _names_in(target: cst.BaseExpression) -> list[cst.Name]:
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in _names_in(element.value)]
+    return []
+
+
 def _repeats_a_name(call: cst.Call) -> bool:
     """Two arguments that are the same name: `Pair(layer, layer)` (before any inference)."""
     names = [arg.value.value for arg in call.args if isinstance(arg.value, cst.Name)]
@@ -140,7 +219,9 @@ def _finding(ctx: RuleContext, node: cst.CSTNode, model: str, first: str, second
     return Finding(node, message, unproven=unproven, fix_title=(
         "Store it once and use it in both places, or tie it with "
         f"`{ctx.import_alias('equinox', 'eqx')}.nn.Shared`"),
-        values={"field": second, "other_field": first})
+        # The runtime probe reads the two fields by name: only plain field names.
+        values={"field": second, "other_field": first} if (first + second).isidentifier()
+        else {})
 
 
 def _holds_arrays(module: ModuleValue, depth: int = 0) -> bool | None:

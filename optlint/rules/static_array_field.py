@@ -24,10 +24,11 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from optlint.analysis import apis
 from optlint.analysis.binding import argument
 from optlint.analysis.imports import dotted_name
 from optlint.analysis.index import Binding, ClassInfo, FieldInfo
-from optlint.analysis.values import ArrayValue, Unknown
+from optlint.analysis.values import ArrayValue, ModuleValue, SequenceValue, Unknown
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, Rule, RuntimeCheck
 
@@ -102,7 +103,31 @@ def _jax_array_evidence(ctx: RuleContext, info: ClassInfo,
         return None  # a default (`None`) that is no JAX array: dataclasses rejects those
     if field.annotation is not None and _names_jax_array(ctx, field.annotation):
         return f"annotated `{ctx.code(field.annotation)}`", unproven
+    if field.annotation is not None and _names_layers(ctx, field.annotation):
+        # Layers are JAX arrays and Equinox modules, never NumPy tables.
+        return (f"annotated `{ctx.code(field.annotation)}`: layers whose weights are JAX "
+                "arrays", None)
     return None
+
+
+_CONTAINERS = {"list", "List", "tuple", "Tuple", "Sequence", "Optional"}
+
+
+def _names_layers(ctx: RuleContext, annotation: cst.BaseExpression) -> bool:
+    """`list[eqx.nn.Linear]`, `tuple[eqx.nn.Conv2d, ...]`, `eqx.nn.Linear | None`: `eqx.nn`
+    layers that hold arrays (from the Equinox table), or a container of them."""
+    if isinstance(annotation, cst.BinaryOperation) and isinstance(annotation.operator,
+                                                                  cst.BitOr):
+        return _names_layers(ctx, annotation.left) or _names_layers(ctx, annotation.right)
+    if isinstance(annotation, cst.Subscript):
+        head = (dotted_name(annotation.value) or "").rsplit(".", 1)[-1]
+        return head in _CONTAINERS and any(
+            isinstance(item.slice, cst.Index) and _names_layers(ctx, item.slice.value)
+            for item in annotation.slice)
+    name = ctx.qualify(annotation) or ""
+    layer = name.removeprefix("equinox.nn.")
+    return (name.startswith("equinox.nn.") and layer in apis.EQUINOX_NN_LEAVES
+            and layer not in apis.EQUINOX_NN_WITHOUT_ARRAYS)
 
 
 def _assigned(info: ClassInfo, name: str) -> Binding | None:
@@ -138,6 +163,12 @@ def _assigned_evidence(ctx: RuleContext, binding: Binding) -> str | None:
 
 
 def _is_jax_array(value: object) -> bool:
+    """A JAX array, an `eqx.nn` layer holding them, or a list or tuple with one of those."""
+    if isinstance(value, SequenceValue):
+        return any(_is_jax_array(item) for item in value.items)
+    if isinstance(value, ModuleValue) and value.cls is None and value.derived_by is None:
+        return (value.class_name in apis.EQUINOX_NN_LEAVES
+                and value.class_name not in apis.EQUINOX_NN_WITHOUT_ARRAYS)
     return isinstance(value, ArrayValue) and value.made_by.startswith(JAX_ARRAY_NAMESPACES)
 
 

@@ -34,15 +34,17 @@ def filter_or_partition(call: LibraryCall) -> Value:
     if not isinstance(tree, ModuleValue):
         return UNKNOWN
     spec_arg = call.arg(1, "filter_spec")
-    arrays_only = spec_arg is not None and filter_spec_kind(
-        call.inference, spec_arg.value, call.scope, call.order) == "arrays"
+    spec = filter_spec_kind(call.inference, spec_arg.value, call.scope,
+                            call.order) if spec_arg is not None else None
     inverse = call.arg(None, "inverse")
     if inverse is not None and not (isinstance(inverse.value, cst.Name)
                                     and inverse.value.value == "False"):
-        arrays_only = False
+        spec = None
+    arrays_only = spec == "arrays"
     kept = ModuleValue(tree.class_name, ARRAYS if arrays_only else UNKNOWN_LEAVES,
                        derived_by=call.name, filtered=arrays_only, is_callable=tree.is_callable,
-                       made_by=call.call, cls=tree.cls)
+                       made_by=call.call, cls=tree.cls, kept=spec,
+                       source=tree if tree.derived_by is None else None)
     if call.name == "equinox.filter":
         return kept
     rest = ModuleValue(tree.class_name, tree.leaves if arrays_only else UNKNOWN_LEAVES,
