@@ -50,9 +50,13 @@ if __name__ == "__main__":
     tx = make_tx(cfg, params)
     state = tx.init(params)
     tokens = jnp.array([1, 2, 3, 4])
-    for _ in range(500):
+    @jax.jit
+    def step(params, state):
         g = jax.grad(loss_fn)(params, tokens)
         u, state = tx.update(g, state, params)
-        params = optax.apply_updates(params, u)
+        return optax.apply_updates(params, u), state
+
+    for _ in range(500):
+        params, state = step(params, state)
     delta = float(jnp.abs(params["embed"] - start).max())
     print(f"HAZARD: frozen embedding row moved (max |delta| {delta:.4f}) though freeze_embeddings=True" if delta else "OK")
