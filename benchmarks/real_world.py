@@ -257,6 +257,8 @@ def parse_findings(package: Package, output: str, root: Path) -> list[Finding]:
     """Findings from optlint's JSON output; a notebook finding's line is `cell<N>:<line>`."""
     findings = []
     for item in json.loads(output or "[]"):
+        if item["code"] is None:  # a file optlint could not check: not a finding
+            continue
         filename, line = verify.place(item, root)
         findings.append(
             Finding(

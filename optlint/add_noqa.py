@@ -30,7 +30,7 @@ def add_noqa(text: str, diagnostics: list[Diagnostic]) -> NoqaResult:
         wanted.setdefault(diagnostic.line, set()).add(diagnostic.code)
     result = NoqaResult(text)
     try:
-        ends, comments = _line_ends_and_comments(text)
+        ends, comments = line_ends_and_comments(text)
     except (tokenize.TokenError, SyntaxError):
         result.skipped = sorted(wanted)
         return result
@@ -59,7 +59,7 @@ def add_noqa(text: str, diagnostics: list[Diagnostic]) -> NoqaResult:
     return result
 
 
-def _line_ends_and_comments(text: str) -> tuple[set[int], dict[int, int]]:
+def line_ends_and_comments(text: str) -> tuple[set[int], dict[int, int]]:
     """The lines whose end is outside any string and not continued by a backslash (where a
     comment can go), and the column of each line's comment."""
     ends: set[int] = set()

@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import tempfile
 import contextlib
 from dataclasses import asdict, fields, is_dataclass
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 
 CACHE_FOLDER = ".optlint_cache"
 _FORMAT = 3  # bumped when an entry's layout changes
+_KEEP = "surrogateescape"  # a file name that is not UTF-8 is hashed as its bytes
 
 
 def cache_folder(project_root: Path, configured: Path | None) -> Path:
@@ -61,7 +63,7 @@ def _code_fingerprint() -> str:
     package = Path(__file__).parent
     stats = [f"{path.relative_to(package)}:{path.stat().st_size}:{path.stat().st_mtime_ns}"
              for path in sorted(package.rglob("*.py"))]
-    return digest("\n".join(stats).encode())
+    return digest("\n".join(stats).encode("utf-8", _KEEP))
 
 
 def _stable(value: Any) -> Any:
@@ -81,7 +83,7 @@ def settings_key(options: LintOptions) -> str:
     decided_by = json.dumps([_FORMAT, __version__, _code_fingerprint(), _stable(
         [options.selection, options.versions, options.respect_noqa, options.preview,
          options.max_file_size, str(options.project_root)])])
-    return digest(decided_by.encode())[:20]
+    return digest(decided_by.encode("utf-8", _KEEP))[:20]
 
 
 class ProjectState:
@@ -170,7 +172,8 @@ class ProjectState:
                 below = sorted({self._component_hash[self._component_of[c]]
                                 for m in members for c in self._imports_of(m)
                                 if self._component_of.get(c, number) != number})
-                self._component_hash[number] = digest("\n".join(parts + below).encode())
+                joined = "\n".join(parts + below)
+                self._component_hash[number] = digest(joined.encode("utf-8", _KEEP))
 
     def reach_hash(self, path: Path) -> str:
         """One hash for the file and every project file its imports reach."""
@@ -199,7 +202,7 @@ class ProjectState:
                 return "too-large"  # callers were not looked for: nothing else to depend on
             roots.extend(mentioning)
         parts = [f"{root.as_posix()}:{self.reach_hash(root)}" for root in roots]
-        return digest("\n".join([*dependencies.words, *parts]).encode())
+        return digest("\n".join([*dependencies.words, *parts]).encode("utf-8", _KEEP))
 
 
 class LintCache:
@@ -209,13 +212,13 @@ class LintCache:
         self.hits = 0
 
     def _entry_path(self, path: Path) -> Path:
-        return self.folder / (digest(str(path.resolve()).encode())[:32] + ".json")
+        return self.folder / (digest(str(path.resolve()).encode("utf-8", _KEEP))[:32] + ".json")
 
     def lookup(self, path: Path) -> FileResult | None:
         if path.suffix != ".py":
             return None
         try:
-            entry = json.loads(self._entry_path(path).read_text(encoding="utf-8"))
+            entry = json.loads(_read_entry(self._entry_path(path)))
             if entry["content"] != self.project.content_hash(path.resolve()):
                 return None
             dependencies = Dependencies(entry["consulted"], tuple(entry["words"]))
@@ -223,8 +226,10 @@ class LintCache:
                     path.resolve(), dependencies):
                 return None
             diagnostics = [_diagnostic(item, str(path)) for item in entry["diagnostics"]]
-        except (OSError, ValueError, KeyError, TypeError):
-            return None  # absent, corrupt, or written by another layout: analyse again
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            # Absent, corrupt, nested past the parser's depth, not a regular file, or written
+            # by another layout: analyse again.
+            return None
         self.hits += 1
         return FileResult(str(path), diagnostics=diagnostics)
 
@@ -255,6 +260,16 @@ class LintCache:
         # A read-only or full disk costs the next run time, not this run's result.
         with contextlib.suppress(OSError):
             _write_atomically(self._entry_path(path), json.dumps(entry))
+
+
+def _read_entry(path: Path) -> str:
+    """An entry's text; OSError for anything but a regular file (a FIFO put in the cache folder
+    would block the run on opening it, a device on reading it)."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb") as stream:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(f"{path}: not a regular file")
+        return stream.read().decode("utf-8")
 
 
 def _plain(diagnostic: Diagnostic) -> dict[str, Any]:

@@ -87,9 +87,10 @@ RULE_INFOS: tuple[RuleInfo, ...] = (
              "reduce_on_plateau chained before a scale-invariant optimizer, which undoes it",
              "sometimes", ("reduce_on_plateau",)),
     RuleInfo("OPT018", "low-precision-hyperparams",
-             "inject_hyperparams without hyperparam_dtype for bfloat16/float16 params: "
-             "b2=0.999 is stored as 1.0",
-             "sometimes", ("inject_hyperparams", "inject_stateful_hyperparams")),
+             "b2=0.999 stored or applied in bfloat16 params' dtype, where it is 1.0 "
+             "(inject_hyperparams without hyperparam_dtype, or adam-type optimizers)",
+             "sometimes", ("inject_hyperparams", "inject_stateful_hyperparams", "float16",
+                           "half")),
     RuleInfo("OPT019", "static-array-field",
              "eqx.field(static=True) on a module field that holds a JAX array",
              "none", ("static",)),
@@ -103,6 +104,14 @@ RULE_INFOS: tuple[RuleInfo, ...] = (
     RuleInfo("OPT022", "shared-layer-alias",
              "The same module object stored in two fields of a model without eqx.nn.Shared",
              "none", ("equinox", "eqx")),
+    RuleInfo("OPT023", "decay-mask-misses",
+             "a weight-decay mask excluding names that match no parameter path of the model, "
+             "or an empty exclusion list: norms and biases decay",
+             "none", ("mask",)),
+    RuleInfo("OPT024", "accumulation-misplaced",
+             "gradient accumulation with apply_every(k) chained with a stateful optimizer "
+             "instead of optax.MultiSteps",
+             "sometimes", ("apply_every",)),
 )
 
 

@@ -53,19 +53,29 @@ def main() -> None:
 @main.command()
 @click.argument("paths", nargs=-1)
 @click.option("--fix", is_flag=True, help="Apply safe fixes.")
+@click.option("--fix-only", is_flag=True, help="Apply fixes and report only how many were "
+              "applied, not what remains (implies --fix).")
+@click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when a fix changed a file, "
+              "even if no finding remains.")
 @click.option("--unsafe-fixes", is_flag=True, help="Also apply unsafe fixes (with --fix).")
 @click.option("--diff", is_flag=True, help="Print the diff --fix would make; change nothing.")
 @click.option("--show-fixes", is_flag=True, help="List the fixes applied.")
 @click.option("--select", help="Comma-separated codes or prefixes to enable (replaces config).")
 @click.option("--extend-select", help="Codes or prefixes to enable in addition.")
 @click.option("--ignore", help="Codes or prefixes to disable.")
+@click.option("--unfixable", help="Codes or prefixes whose fixes are never applied.")
+@click.option("--per-file-ignores", "per_file_ignores", multiple=True,
+              help="GLOB:CODES, e.g. 'tests/*:OPT020' (repeatable; adds to the configuration's).")
+@click.option("--extend-exclude", help="Comma-separated patterns to exclude in addition.")
+@click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
+@click.option("--show-files", is_flag=True, help="List the files that would be checked, and exit.")
 @click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing.")
-@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--exit-zero", "-e", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--output-format", type=click.Choice(FORMAT_NAMES), default="text")
 @click.option("--output-file", "-o", type=click.Path(dir_okay=False),
               help="Write the report to this file instead of standard output.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: cores).")
-@click.option("--no-cache", is_flag=True, help="Analyse every file; neither read nor write the "
+@click.option("--no-cache", "-n", is_flag=True, help="Analyse every file; neither read nor write the "
               "cache (.optlint_cache/).")
 @click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` to every line with a finding "
               "(keeps existing comments and codes).")
@@ -83,8 +93,11 @@ def main() -> None:
               "not see).")
 @click.option("--verify", is_flag=True, help="With --fix: apply only fixes that `optlint verify` "
               "does not find failing.")
-def check(paths: tuple[str, ...], fix: bool, unsafe_fixes: bool, diff: bool, show_fixes: bool,
-          select: str | None, extend_select: str | None, ignore: str | None, statistics: bool,
+def check(paths: tuple[str, ...], fix: bool, fix_only: bool, exit_non_zero_on_fix: bool,
+          unsafe_fixes: bool, diff: bool, show_fixes: bool,
+          select: str | None, extend_select: str | None, ignore: str | None,
+          unfixable: str | None, per_file_ignores: tuple[str, ...], extend_exclude: str | None,
+          isolated: bool, show_files: bool, statistics: bool,
           exit_zero: bool, output_format: str, output_file: str | None, jobs: int | None, no_cache: bool, add_noqa: bool,
           quiet: bool,
           config: str | None, show_settings: bool, stdin_filename: str | None,
@@ -95,9 +108,13 @@ def check(paths: tuple[str, ...], fix: bool, unsafe_fixes: bool, diff: bool, sho
     from optlint.runner import CheckRequest, run_check
 
     request = CheckRequest(
-        paths=list(paths), fix=fix, unsafe_fixes=unsafe_fixes, diff=diff, show_fixes=show_fixes,
-        select=_codes(select) if select is not None else None,
-        extend_select=_codes(extend_select), ignore=_codes(ignore), statistics=statistics,
+        paths=list(paths), fix=fix or fix_only, fix_only=fix_only,
+        exit_non_zero_on_fix=exit_non_zero_on_fix, unsafe_fixes=unsafe_fixes, diff=diff,
+        show_fixes=show_fixes, select=_codes(select) if select is not None else None,
+        extend_select=_codes(extend_select), ignore=_codes(ignore),
+        unfixable=_codes(unfixable), per_file_ignores=list(per_file_ignores),
+        extend_exclude=[p.strip() for p in (extend_exclude or "").split(",") if p.strip()],
+        isolated=isolated, show_files=show_files, statistics=statistics,
         exit_zero=exit_zero, output_format=output_format, jobs=jobs, quiet=quiet, config=config,
         show_settings=show_settings, stdin_filename=stdin_filename,
         force_exclude=force_exclude, verbose=verbose,

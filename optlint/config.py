@@ -37,6 +37,7 @@ class Settings:
     select: list[str] = field(default_factory=lambda: ["OPT"])
     extend_select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
+    unfixable: list[str] = field(default_factory=list)  # codes or prefixes whose fixes never apply
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
     extend_exclude: list[str] = field(default_factory=list)
@@ -61,17 +62,27 @@ class Settings:
                 "jax": self.jax_version}
 
 
-_LIST_KEYS = {"select", "extend-select", "ignore", "exclude", "extend-exclude"}
+_LIST_KEYS = {"select", "extend-select", "ignore", "unfixable", "exclude", "extend-exclude"}
 _VERSION_KEYS = {"optax-version", "equinox-version", "jax-version"}
 _BOOL_KEYS = {"respect-gitignore", "preview"}
 KNOWN_KEYS = _LIST_KEYS | _VERSION_KEYS | _BOOL_KEYS | {"per-file-ignores", "max-file-size",
                                                         "cache-dir"}
 
 
+# Checked in this order in each folder, as ruff checks `.ruff.toml`, `ruff.toml`, `pyproject.toml`:
+# a dedicated file holds the keys at its top level (or under [tool.optlint]).
+DEDICATED_CONFIGS = (".optlint.toml", "optlint.toml")
+
+
 def find_config(start: Path) -> tuple[Path | None, Path]:
-    """The nearest pyproject.toml with a [tool.optlint] table, and the project root."""
+    """The configuration closest to `start` (`.optlint.toml`, `optlint.toml`, or a pyproject.toml
+    with a [tool.optlint] table, folder by folder upwards), and the project root: that file's
+    folder, else the nearest pyproject.toml's, else `start`."""
     nearest_pyproject: Path | None = None
     for folder in [start.resolve(), *start.resolve().parents]:
+        for name in DEDICATED_CONFIGS:
+            if (folder / name).is_file():
+                return folder / name, folder
         candidate = folder / "pyproject.toml"
         if candidate.is_file():
             nearest_pyproject = nearest_pyproject or candidate
@@ -91,7 +102,12 @@ def load_settings(config_path: Path | None = None, start: Path | None = None) ->
         root = config_path.resolve().parent
     else:
         config_path, root = find_config(start or Path.cwd())
-        table = _optlint_table(_load_toml(config_path), config_path) if config_path else None
+        table = None
+        if config_path is not None:
+            data = _load_toml(config_path)
+            table = _optlint_table(data, config_path)
+            if table is None and config_path.name != "pyproject.toml":
+                table = data
     settings = Settings(project_root=root, config_path=config_path)
     if table:
         assert config_path is not None

@@ -10,7 +10,7 @@ from libcst.metadata import CodeRange
 
 from optlint.analysis.index import Binding, CallSite, FileIndex
 from optlint.analysis.inference import Inference
-from optlint.analysis.values import Value
+from optlint.analysis.values import TransformedFunction, Value
 from optlint.positions import node_positions
 from optlint.versions import LibraryVersions
 
@@ -42,6 +42,27 @@ class RuleContext:
             if (isinstance(func, cst.Attribute) and func.attr.value == method
                     and not any(arg.star for arg in site.node.args)):
                 yield site
+
+    def method_invocations(self, method: str) -> Iterator[tuple[CallSite, Value]]:
+        """Calls that run `x.method`, with the value of `x`: `x.method(...)`, and calls of it
+        through a JAX transformation (`jax.jit(opt.update)(...)`, or `self.update_fn(...)`
+        after `self.update_fn = jax.jit(self.opt.update)`). Arguments readable as above."""
+        sites = {id(site.node): site for site in self.index.calls}
+        for site in self.index.calls:
+            if any(arg.star for arg in site.node.args):
+                continue
+            func = site.node.func
+            if isinstance(func, cst.Attribute) and func.attr.value == method:
+                yield site, self.value(func.value, site)
+                continue
+            callee = self.value(func, site)
+            if not isinstance(callee, TransformedFunction) or not callee.call.args:
+                continue
+            wrapped = callee.call.args[0].value
+            made = sites.get(id(callee.call))
+            if (made is not None and isinstance(wrapped, cst.Attribute)
+                    and wrapped.attr.value == method):
+                yield site, self.value(wrapped.value, made)
 
     def value(self, expr: cst.BaseExpression, site: CallSite) -> Value:
         return self.inference.value_of(expr, site.scope, site.order)

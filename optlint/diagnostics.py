@@ -80,3 +80,12 @@ class Diagnostic:
 
     def sort_key(self) -> tuple[str, int, int, int, str]:
         return (self.filename, self.cell or 0, self.start.line, self.start.column, self.code)
+
+
+@dataclass(frozen=True)
+class NotChecked:
+    """A file the run could not check (undecodable, over max-file-size, ...): every output format
+    says so, so that CI cannot mistake it for a clean file."""
+
+    filename: str
+    reason: str  # the one-line error, as printed on standard error

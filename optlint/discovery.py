@@ -61,6 +61,13 @@ def discover(paths: list[Path], settings: Settings, force_exclude: bool = False,
     return sorted(found.values())
 
 
+def excluded_by_settings(path: Path, settings: Settings) -> bool:
+    """Whether `exclude`/`extend-exclude` leave out this path (a file named by --stdin-filename
+    with --force-exclude: editors pipe every buffer and rely on the linter to skip)."""
+    return _is_excluded(path, settings.project_root,
+                        _spec(settings.exclude + settings.extend_exclude))
+
+
 def _is_excluded(path: Path, base: Path, excluded: pathspec.PathSpec) -> bool:
     """Whether a pattern matches the path relative to `base` (the project root, or the folder
     named on the command line when that folder is itself under an excluded one)."""

@@ -196,6 +196,7 @@ class Linter:
                 detail = traceback.format_exc() if self.options.verbose else f"{error!r}"
                 result.errors.append(
                     f"{filename}: internal error in rule {rule.code} ({rule.name}): {detail}")
+        findings = _outside_expected_failures(findings, ctx)
         diagnostics = _to_diagnostics(findings, module, ctx, filename) if findings else []
         if linted is not None:
             linted.record(module, [(diagnostic, finding) for diagnostic, (_, finding)
@@ -227,7 +228,8 @@ class Linter:
         applied = 0
         for _ in range(_MAX_FIX_ROUNDS):
             fixes = [d.fix for d in result.diagnostics if d.fix is not None and (
-                d.fix.applicability == "safe" or self.options.unsafe_fixes)]
+                d.fix.applicability == "safe" or self.options.unsafe_fixes)
+                and self.options.selection.fixable(d.code)]
             if not fixes:
                 break
             candidate, count = apply_fixes(text, fixes)
@@ -237,9 +239,18 @@ class Linter:
                 parse_screened(candidate, filename)
             except (cst.ParserSyntaxError, Unanalysable, RecursionError) as error:
                 reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-                result.errors.append(f"{filename}: a fix produced invalid code; nothing was "
-                                     f"written for that round ({reason})")
+                result.errors.append(f"{filename}: a fix produced invalid code; it was not "
+                                     f"applied ({reason})")
                 result.internal_error = True
+                # One broken fix must not cost the others of its round: keep those that parse
+                # on their own (and together), then stop.
+                sound = [fix for fix in fixes if _parses(apply_fixes(text, [fix])[0], filename)]
+                candidate, count = apply_fixes(text, sound)
+                if sound and candidate != text and _parses(candidate, filename):
+                    text, applied = candidate, applied + count
+                    errors = result.errors
+                    result = self.lint_text(text, filename)
+                    result.errors, result.internal_error = errors + result.errors, True
                 break
             text, applied = candidate, applied + count
             errors = result.errors
@@ -305,12 +316,45 @@ class Linter:
                 result.internal_error = True
 
 
+def _parses(text: str, filename: str) -> bool:
+    import libcst as cst
+
+    from optlint.parsing import Unanalysable, parse_screened
+
+    try:
+        parse_screened(text, filename)
+    except (cst.ParserSyntaxError, Unanalysable, RecursionError):
+        return False
+    return True
+
+
 def _syntax_error(error: SyntaxError, filename: str) -> Diagnostic:
     """OPT000 where CPython's parser places the error (more precisely than libcst's)."""
     where = Location(error.lineno or 1, error.offset or 1)
     first_line = (error.msg or "invalid syntax").splitlines()[0]
     return Diagnostic(SYNTAX_ERROR.code, SYNTAX_ERROR.name, f"SyntaxError: {first_line}",
                       filename, where, where)
+
+
+def _outside_expected_failures(findings: list[tuple[Rule, Finding]],
+                               ctx: RuleContext) -> list[tuple[Rule, Finding]]:
+    """Leaves out findings inside `with pytest.raises(...)` / `pytest.warns(...)`: that code
+    fails on purpose, to test that it does (for every rule)."""
+    if not findings or not ctx.index.expecting:
+        return findings
+    import libcst as cst
+    positions = ctx.positions()
+    spans = []
+    for node in ctx.index.expecting:
+        managers = [item.item for item in node.items if isinstance(item.item, cst.Call)]
+        if any((ctx.qualify(call.func) or "").startswith("pytest.") for call in managers):
+            body = positions[node.body]
+            spans.append((body.start.line, body.end.line))
+    if not spans:
+        return findings
+    return [(rule, finding) for rule, finding in findings
+            if not any(start <= positions[finding.node].start.line <= end
+                       for start, end in spans)]
 
 
 def _to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ctx: RuleContext,
@@ -336,33 +380,17 @@ def _to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ct
 
 def _to_fix(plan: FixPlan, span, module: cst.Module, ctx: RuleContext,  # type: ignore[no-untyped-def]
             positions) -> Fix:  # type: ignore[no-untyped-def]
+    from optlint.fix_imports import first_party_test, import_edits
+
     edits = []
     for node, content in plan.replacements:
         start, end = span(node)
         edits.append(Edit(start, end, content))
-    for import_module, alias in plan.imports:
-        if ctx.index.imports.local_alias_for(import_module) is None:
-            edits.append(_import_edit(module, positions, import_module, alias))
+    if plan.imports:
+        use_line = min((edit.start.line for edit in edits), default=sys.maxsize)
+        edits.extend(import_edits(module, positions, plan.imports, use_line,
+                                  first_party_test(ctx.filename)))
     return Fix(plan.applicability, plan.message, tuple(edits))
-
-
-def _import_edit(module: cst.Module, positions, import_module: str,  # type: ignore[no-untyped-def]
-                 alias: str) -> Edit:
-    """`import <module> as <alias>` after the file's last top-level import (or its docstring)."""
-    import libcst as cst
-
-    line = 1
-    for position, statement in enumerate(module.body):
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
-        is_import = any(isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body)
-        is_docstring = (position == 0 and isinstance(statement.body[0], cst.Expr)
-                        and isinstance(statement.body[0].value, cst.SimpleString))
-        if is_import or is_docstring:
-            line = positions[statement].end.line + 1
-    statement_text = f"import {import_module}" + ("" if alias == import_module else f" as {alias}")
-    at = Location(line, 1)
-    return Edit(at, at, statement_text + module.default_newline)
 
 
 # running over many files ---------------------------------------------------------------------

@@ -16,12 +16,13 @@ import argparse
 import ast
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, ClassVar
 
 from packaging.version import InvalidVersion, Version
 
 from optlint import __version__
-from optlint.config import ConfigError, load_settings
+from optlint.config import ConfigError, find_config, load_settings
 from optlint.engine import Linter, LintOptions
 from optlint.selection import Selection
 from optlint.versions import LIBRARIES, resolve_versions
@@ -31,7 +32,13 @@ class OptlintChecker:
     name = "optlint"
     version = __version__
 
-    _linter: ClassVar[Linter | None] = None
+    _linter: ClassVar[Linter | None] = None  # the working folder's configuration
+    _options: ClassVar[argparse.Namespace | None] = None
+    # The closest configuration of each file's folder, and a linter per configuration: each file
+    # takes the configuration closest to it, as `optlint check` and the language server do.
+    _config_of_folder: ClassVar[dict[Path, Path | None]] = {}
+    _linters: ClassVar[dict[Path | None, Linter]] = {}
+    _base_config: ClassVar[Path | None] = None
 
     def __init__(self, tree: ast.AST, lines: list[str], filename: str) -> None:
         # `tree` must be accepted (flake8 sorts plugins by their parameters) but is not used.
@@ -50,9 +57,16 @@ class OptlintChecker:
 
     @classmethod
     def parse_options(cls, options: argparse.Namespace) -> None:
-        """Called once per flake8 process; builds the one Linter every file of the run uses."""
+        """Called once per flake8 process: the Linter of the working folder's configuration."""
+        cls._options = options
+        cls._config_of_folder, cls._linters = {}, {}
+        cls._base_config = find_config(Path.cwd())[0]
+        cls._linter = cls._linter_for(options, None)
+
+    @classmethod
+    def _linter_for(cls, options: argparse.Namespace, start: Path | None) -> Linter:
         try:
-            settings = load_settings()
+            settings = load_settings(start=start)
             # flake8 does not tell its command line from its config file; both are "options"
             # that override [tool.optlint], named as the CLI names its own flags.
             overridden: dict[str, str] = {}
@@ -71,13 +85,27 @@ class OptlintChecker:
                                    respect_noqa=not getattr(options, "disable_noqa", False),
                                    preview=settings.preview or bool(
                                        getattr(options, "optlint_preview", False)))
-        cls._linter = Linter(lint_options)
+        return Linter(lint_options)
+
+    def _file_linter(self) -> Linter:
+        assert self._linter is not None
+        if self.filename in ("-", "stdin") or self._options is None:
+            return self._linter
+        folder = Path(self.filename).resolve().parent
+        if folder not in self._config_of_folder:
+            self._config_of_folder[folder] = find_config(folder)[0]
+        config = self._config_of_folder[folder]
+        if config == self._base_config:
+            return self._linter
+        if config not in self._linters:
+            self._linters[config] = self._linter_for(self._options,
+                                                     config.parent if config else folder)
+        return self._linters[config]
 
     def run(self) -> Iterator[tuple[int, int, str, type[OptlintChecker]]]:
         if self._linter is None:  # flake8 always calls parse_options first; direct use may not
             self.parse_options(argparse.Namespace())
-        assert self._linter is not None
-        result = self._linter.lint_text("".join(self.lines), self.filename)
+        result = self._file_linter().lint_text("".join(self.lines), self.filename)
         for error in result.errors:  # a rule's internal error: say so, keep the other findings
             print(f"optlint: error: {error}", file=sys.stderr)
         for diagnostic in result.diagnostics:

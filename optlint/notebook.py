@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from optlint.edits import source_lines
 from optlint.source import SourceError
 
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -107,7 +108,7 @@ def parse_notebook(data: bytes, path: str) -> Notebook | None:
         if notebook.cells:
             pieces.append(notebook.boundary + "\n")
             line += 1
-        code = _without_magics(text, notebook)
+        code = _without_magics(text, notebook, foreign=_cell_language(cell) not in ("python", None))
         if code and not code.endswith("\n"):
             code += "\n"
         notebook.cells.append(CodeCell(position, text, line, code.count("\n")))
@@ -128,10 +129,31 @@ def _language(content: dict[str, Any]) -> str | None:
     return None
 
 
-def _without_magics(text: str, notebook: Notebook) -> str:
-    lines = text.splitlines(keepends=True)
+def _cell_language(cell: dict[str, Any]) -> str | None:
+    """A cell's own language, where an editor's cell metadata names one: VS Code lets a Python
+    notebook hold an R, SQL or Markdown-as-code cell (`vscode.languageId`), as do .NET
+    Interactive and Polyglot notebooks."""
+    metadata = cell.get("metadata")
+    if not isinstance(metadata, dict):
+        return None
+    for table, key in (("vscode", "languageId"), ("dotnet_interactive", "language"),
+                       ("polyglot_notebook", "kernelName")):
+        found = metadata.get(table)
+        value = found.get(key) if isinstance(found, dict) else None
+        if isinstance(value, str):
+            return value.lower()
+    return None
+
+
+def _without_magics(text: str, notebook: Notebook, foreign: bool = False) -> str:
+    """The cell as Python: IPython lines become placeholders (kept to be restored); a cell in
+    another language (`foreign`, or a cell magic such as `%%bash`) is all placeholders."""
+    # Python's lines: a form feed, U+2028 or \x1c inside a line (`a \f!= b`, a string) does
+    # not start one, so what follows it is never taken for a `!` or `%` line.
+    lines = source_lines(text)
     cell_magic = _CELL_MAGIC.match(lines[0]) if lines else None
-    whole_cell = cell_magic is not None and cell_magic.group(1) not in _PYTHON_CELL_MAGICS
+    whole_cell = foreign or (cell_magic is not None
+                             and cell_magic.group(1) not in _PYTHON_CELL_MAGICS)
     scanner = _StatementScanner()
     out: list[str] = []
     continuation: str | None = None  # the indent of a magic continued with a backslash
@@ -231,11 +253,13 @@ def splice_sources(raw: str, sources: dict[int, str]) -> str:
     """`raw` with the source of cell `position` replaced for each entry, all else untouched."""
     ensure_ascii = raw.isascii() and _NON_ASCII_ESCAPE.search(raw) is not None
     top = _skip(raw, 0)
-    cells = next(span for key, *span in _members(raw, top) if key == "cells")
+    # A key given twice has its last value, as `json.loads` (and every JSON reader) takes it:
+    # the cells that were analysed are the ones written.
+    cells = [span for key, *span in _members(raw, top) if key == "cells"][-1]
     spans = []
     for position, (start, _) in enumerate(_items(raw, cells[0])):
         if position in sources:
-            source = next(span for key, *span in _members(raw, start) if key == "source")
+            source = [span for key, *span in _members(raw, start) if key == "source"][-1]
             spans.append((source[0], source[1], sources[position]))
     pieces, done = [], 0
     for start, end, text in spans:

@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TextIO
 
 import click
 
 from optlint.catalog import SYNTAX_ERROR
-from optlint.config import ConfigError, Settings, load_settings, validate_version
-from optlint.diagnostics import Diagnostic
-from optlint.discovery import DiscoveryError, discover
+from optlint.config import ConfigError, Settings, find_config, load_settings, validate_version
+from optlint.diagnostics import Diagnostic, NotChecked
+from optlint.discovery import DiscoveryError, discover, excluded_by_settings, invalid_pattern
 from optlint.engine import FileResult, Linter, LintOptions, check_paths
 from optlint.report import writer
 from optlint.selection import Selection, validate_codes
@@ -28,13 +30,21 @@ from optlint.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS  # noqa: F401 - 
 class CheckRequest:
     paths: list[str]
     fix: bool = False
+    fix_only: bool = False  # report how many fixes applied, not the findings left
+    exit_non_zero_on_fix: bool = False
     unsafe_fixes: bool = False
     diff: bool = False
     show_fixes: bool = False
     select: list[str] | None = None
     extend_select: list[str] = field(default_factory=list)
     ignore: list[str] = field(default_factory=list)
+    unfixable: list[str] = field(default_factory=list)
+    per_file_ignores: list[str] = field(default_factory=list)  # GLOB:CODE,CODE
+    extend_exclude: list[str] = field(default_factory=list)
+    isolated: bool = False  # no configuration file at all
+    show_files: bool = False
     statistics: bool = False
+    unfixable_codes: tuple[str, ...] = ()  # resolved from settings: set by run_check
     exit_zero: bool = False
     output_format: str = "text"
     jobs: int | None = None
@@ -57,17 +67,44 @@ def fail(message: str) -> int:
     return EXIT_ERROR
 
 
-def build_settings(request: CheckRequest) -> Settings:
-    settings = load_settings(Path(request.config) if request.config else None)
+def build_settings(request: CheckRequest, start: Path | None = None) -> Settings:
+    """The settings for files under `start` (default: the working folder): the configuration
+    closest to it, unless --config or --isolated says otherwise, with the command line's
+    options applied on top."""
+    if request.isolated:
+        if request.config:
+            raise ConfigError("--isolated and --config: choose one")
+        settings = Settings()
+    else:
+        settings = load_settings(Path(request.config) if request.config else None, start)
     for attribute, value in (("select", request.select),
                              ("extend_select", request.extend_select or None),
-                             ("ignore", request.ignore or None)):
+                             ("ignore", request.ignore or None),
+                             ("unfixable", request.unfixable or None)):
         if value is not None:
+            if attribute == "select" and not value:  # `--select ""` would check nothing, silently
+                raise ConfigError("--select: no codes given (`--select ALL` enables every rule)")
             validate_codes(value, f"--{attribute.replace('_', '-')}")
             # Options add to the configuration's lists, except --select, which replaces it.
             merged = value if attribute == "select" else getattr(settings, attribute) + value
             setattr(settings, attribute, merged)
             settings.sources[attribute] = "command line"
+    if request.extend_exclude:
+        for pattern in request.extend_exclude:
+            reason = invalid_pattern(pattern)
+            if reason is not None:
+                raise ConfigError(f"--extend-exclude: invalid pattern {pattern!r}: {reason}")
+        settings.extend_exclude = settings.extend_exclude + request.extend_exclude
+        settings.sources["extend_exclude"] = "command line"
+    for item in request.per_file_ignores:
+        glob, colon, codes = item.rpartition(":")
+        if not colon or not glob or not _codes_of(codes):
+            raise ConfigError(f"--per-file-ignores: expected GLOB:CODES, got {item!r}")
+        validate_codes(_codes_of(codes), "--per-file-ignores")
+        settings.per_file_ignores = {**settings.per_file_ignores,
+                                     glob: settings.per_file_ignores.get(glob, [])
+                                     + _codes_of(codes)}
+        settings.sources["per_file_ignores"] = "command line"
     if request.preview is not None:
         settings.preview = request.preview
         settings.sources["preview"] = "command line"
@@ -79,21 +116,67 @@ def build_settings(request: CheckRequest) -> Settings:
     return settings
 
 
-def run_check(request: CheckRequest) -> int:
-    try:
-        settings = build_settings(request)
-        selection = Selection.from_settings(settings)
-    except ConfigError as error:
-        return fail(str(error))
+def _confine_root(settings: Settings, request: CheckRequest) -> None:
+    """Without a configuration file the project is the current folder; run from `/`, that is
+    the whole file system, which the search for a function's callers would walk (thousands of
+    files) and where the cache would be written. There, the project is the folder holding
+    what was asked to be checked."""
+    root = settings.project_root
+    if settings.config_path is not None or root.parent != root:
+        return
+    named = [request.stdin_filename] if request.paths in ([], ["-"]) else request.paths
+    folders = [path if path.is_dir() else path.parent
+               for path in (Path(name).resolve() for name in named if name)]
+    if folders:
+        settings.project_root = Path(os.path.commonpath(folders))
+
+
+def _codes_of(text: str) -> list[str]:
+    return [code.strip().upper() for code in text.split(",") if code.strip()]
+
+
+def lint_options(request: CheckRequest, settings: Settings) -> LintOptions:
+    """What the linter needs from the settings and the command line (raises ConfigError)."""
+    selection = Selection.from_settings(settings)
     sources = {library: "command line" for library, version in request.versions.items() if version}
     versions = resolve_versions(settings.configured_versions(), settings.project_root, sources)
+    return LintOptions(selection, versions, settings.project_root, request.verbose,
+                       fix=request.fix or request.diff, unsafe_fixes=request.unsafe_fixes,
+                       write=not request.diff, preview=settings.preview,
+                       max_file_size=settings.max_file_size)
+
+
+def _by_configuration(request: CheckRequest, files: list[Path], settings: Settings
+                      ) -> list[tuple[Settings, list[Path]]]:
+    """The files grouped by the configuration closest to each (ruff's hierarchical settings:
+    `sub/pyproject.toml` governs `sub/`, as the editor's server and pre-commit see it).
+    `settings` serves the files whose closest configuration is the working folder's."""
+    if request.config or request.isolated:
+        return [(settings, files)]
+    by_folder: dict[Path, Path | None] = {}
+    groups: dict[Path | None, list[Path]] = {}
+    for file in files:
+        folder = file.resolve().parent
+        if folder not in by_folder:
+            by_folder[folder] = find_config(folder)[0]
+        groups.setdefault(by_folder[folder], []).append(file)
+    resolved = [(settings if config == settings.config_path
+                 else build_settings(request, config.parent if config else None), group)
+                for config, group in groups.items()]
+    return resolved
+
+
+def run_check(request: CheckRequest) -> int:
+    try:
+        settings = build_settings(request, _stdin_folder(request))
+        _confine_root(settings, request)
+        options = lint_options(request, settings)
+    except ConfigError as error:
+        return fail(str(error))
     if request.show_settings:
-        click.echo(render_settings(settings, versions))
+        click.echo(render_settings(settings, options.versions))
         return EXIT_CLEAN
-    options = LintOptions(selection, versions, settings.project_root, request.verbose,
-                          fix=request.fix or request.diff, unsafe_fixes=request.unsafe_fixes,
-                          write=not request.diff, preview=settings.preview,
-                          max_file_size=settings.max_file_size)
+    request.unfixable_codes = options.selection.unfixable
     if request.verify and (not request.fix or request.diff or request.paths == ["-"]):
         return fail("--verify works with --fix on files (not with --diff or stdin)")
     if request.add_noqa and (request.fix or request.diff or request.paths == ["-"]):
@@ -101,7 +184,13 @@ def run_check(request: CheckRequest) -> int:
     if request.stdin_filename is not None and request.paths not in ([], ["-"]):
         return fail("--stdin-filename names standard input: give `-` as the only path")
     if request.paths == ["-"] or (request.stdin_filename is not None and not request.paths):
-        results = [_check_stdin(request, options)]
+        if request.force_exclude and request.stdin_filename is not None and \
+                excluded_by_settings(Path(request.stdin_filename), settings):
+            if options.fix and not request.diff:  # the editor's buffer comes back unchanged
+                _echo_fixed(None, sys.stdin.buffer.read())
+            results = []
+        else:
+            results = [_check_stdin(request, options)]
     else:
         problems: list[str] = []
         try:
@@ -109,23 +198,49 @@ def run_check(request: CheckRequest) -> int:
                              request.force_exclude, problems=problems)
         except DiscoveryError as error:
             return fail(str(error))
-        if request.verify:
-            from optlint.verify.gate import fix_verified  # only --verify pays for the verifier
-            from optlint.verify.session import RunSettings
-            results = fix_verified(files, options, RunSettings())
-        else:
-            cache = None
-            if not (request.no_cache or options.fix):
-                from optlint.cache import LintCache, cache_folder
-                cache = LintCache(cache_folder(settings.project_root, settings.cache_dir), options)
-            results = check_paths(files, options, request.jobs, cache)
-            if cache is not None and request.verbose:
-                click.echo(f"cache: {cache.hits} of {len(files)} files unchanged since the "
-                           f"last run", err=True)
+        if request.show_files:
+            click.echo("".join(f"{path}\n" for path in files), nl=False)
+            return EXIT_CLEAN
+        if not files and not problems:
+            click.echo("warning: No Python files found under the given path(s)", err=True)
+        try:
+            groups = _by_configuration(request, files, settings)
+            group_options = [options if group_settings is settings
+                             else lint_options(request, group_settings)
+                             for group_settings, _ in groups]
+        except ConfigError as error:
+            return fail(str(error))
+        results = []
+        for (group_settings, group_files), options in zip(groups, group_options, strict=True):
+            results += _check_group(request, group_settings, group_files, options)
         results += [FileResult(problem.split(":")[0], errors=[problem]) for problem in problems]
         if request.add_noqa:
             return _add_noqa(results)
     return _report(request, results)
+
+
+def _stdin_folder(request: CheckRequest) -> Path | None:
+    """Standard input named by --stdin-filename takes the configuration closest to that name."""
+    if request.stdin_filename is not None and request.paths in ([], ["-"]):
+        return Path(request.stdin_filename).resolve().parent
+    return None
+
+
+def _check_group(request: CheckRequest, settings: Settings, files: list[Path],
+                 options: LintOptions) -> list[FileResult]:
+    if request.verify:
+        from optlint.verify.gate import fix_verified  # only --verify pays for the verifier
+        from optlint.verify.session import RunSettings
+        return fix_verified(files, options, RunSettings())
+    cache = None
+    if not (request.no_cache or options.fix):
+        from optlint.cache import LintCache, cache_folder
+        cache = LintCache(cache_folder(settings.project_root, settings.cache_dir), options)
+    results = check_paths(files, options, request.jobs, cache)
+    if cache is not None and request.verbose:
+        click.echo(f"cache: {cache.hits} of {len(files)} files unchanged since the last run",
+                   err=True)
+    return results
 
 
 def _add_noqa(results: list[FileResult]) -> int:
@@ -142,12 +257,14 @@ def _add_noqa(results: list[FileResult]) -> int:
         findings = [d for d in result.diagnostics if d.code != SYNTAX_ERROR.code]
         if not findings:
             continue
-        if any(d.cell is not None for d in findings):
-            click.echo(f"error: {result.filename}: --add-noqa does not edit notebooks yet",
-                       err=True)
-            failed = True
-            continue
         path = Path(result.filename)
+        if any(d.cell is not None for d in findings):
+            count = _add_noqa_to_notebook(path, findings)
+            if count is None:
+                failed = True
+            elif count:
+                added, files = added + count, files + 1
+            continue
         try:
             source = read_source(path)
             done = add_noqa(source.text, findings)
@@ -164,6 +281,37 @@ def _add_noqa(results: list[FileResult]) -> int:
     click.echo(f"Added {added} noqa directive{'' if added == 1 else 's'} in {files} "
                f"file{'' if files == 1 else 's'}.", err=True)
     return EXIT_ERROR if failed else EXIT_CLEAN
+
+
+def _add_noqa_to_notebook(path: Path, findings: list[Diagnostic]) -> int | None:
+    """`--add-noqa` in a notebook: each cell with findings gets its directives as a file would,
+    written back into that cell alone. The codes added; None when the notebook was not changed
+    because of an error (said on standard error)."""
+    from optlint.add_noqa import add_noqa
+    from optlint.notebook import splice_sources
+    from optlint.sources import NotebookFile, open_source
+
+    try:
+        source = open_source(path)
+        if not isinstance(source, NotebookFile):
+            return 0
+        cells = {cell.number: cell for cell in source.notebook.cells}
+        changed: dict[int, str] = {}
+        added = 0
+        for number in sorted({d.cell for d in findings if d.cell is not None}):
+            done = add_noqa(cells[number].text, [d for d in findings if d.cell == number])
+            for line in done.skipped:
+                click.echo(f"warning: {path}:cell {number}:{line}: the line ends inside a "
+                           f"string or a continuation; no `# noqa` added", err=True)
+            if done.text != cells[number].text:
+                changed[number - 1] = done.text
+                added += done.added
+        if changed:
+            source.write(splice_sources(source.notebook.raw, changed))
+        return added
+    except (SourceError, OSError) as error:
+        click.echo(f"error: {path}: no `# noqa` added: {error}", err=True)
+        return None
 
 
 def _check_stdin(request: CheckRequest, options: LintOptions) -> FileResult:
@@ -201,6 +349,10 @@ def _echo_fixed(fixed: str | None, original: bytes) -> None:
 
 def _report(request: CheckRequest, results: list[FileResult]) -> int:
     internal = False
+    # Files that could not be read or checked (too large, undecodable): reported in every format.
+    not_checked = [NotChecked(result.filename, error) for result in results
+                   if not result.internal_error for error in result.errors]
+    crashed = any(result.internal_error for result in results)
     for result in results:
         for error in result.errors:
             if not request.verbose:  # one line each, even when a message quotes a line break
@@ -211,8 +363,13 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
         # A file that could not be read or checked is an error too: "All checks passed" and
         # exit 0 would tell a pre-commit hook or CI that it was checked.
         internal = internal or result.internal_error or bool(result.errors)
-    diagnostics = [d for result in results for d in result.diagnostics]
+    diagnostics = [_without_unfixable(d, request.unfixable_codes) for result in results
+                   for d in result.diagnostics]
     diagnostics.sort(key=Diagnostic.sort_key)
+    fixed_any = any(r.fixes_applied for r in results)
+    output_failed = False
+    if request.fix_only:  # ruff's --fix-only: what was fixed, not what remains
+        diagnostics = []
     stdin_fix = request.paths == ["-"] and request.fix and not request.diff
     if request.diff:
         diffs = [r.diff for r in results if r.diff]
@@ -221,32 +378,65 @@ def _report(request: CheckRequest, results: list[FileResult]) -> int:
             click.echo(f"Would fix {sum(r.fixes_applied for r in results)} problems "
                        f"in {len(diffs)} files.", err=True)
         return EXIT_ERROR if internal else (EXIT_FINDINGS if diffs else EXIT_CLEAN)
-    report = (_statistics(diagnostics, request.output_format) if request.statistics
-              else writer(request.output_format)(diagnostics))
+    report = (_statistics(diagnostics, request.output_format, request.unsafe_fixes) if request.statistics
+              else writer(request.output_format, request.unsafe_fixes)(diagnostics, not_checked))
     if request.show_fixes and request.fix:
         report += _fixes_applied(results)
     if request.output_file is not None:
         try:
-            Path(request.output_file).write_text(report, encoding="utf-8")
+            Path(request.output_file).write_text(report, encoding="utf-8",
+                                                 errors="surrogateescape")
         except OSError as error:
             click.echo(f"error: cannot write {request.output_file}: {error.strerror or error}",
                        err=True)
-            internal = True
+            internal = output_failed = True
     else:  # with `- --fix` stdout carries the fixed source: the report goes to stderr
-        (sys.stderr if stdin_fix else sys.stdout).write(report)
+        _write(sys.stderr if stdin_fix else sys.stdout, report)
     if not request.quiet:
         click.echo(_summary(request, results, diagnostics), err=True)
-    if internal:
+    # --exit-zero: files that could not be checked are in the report (a SARIF upload or a JUnit
+    # step after this one still runs); an internal error or an unwritable report is still 2.
+    if internal and not (request.exit_zero and not crashed and not output_failed):
         return EXIT_ERROR
+    if request.exit_non_zero_on_fix and fixed_any:
+        return EXIT_FINDINGS
     if diagnostics and not request.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
 
 
+def _without_unfixable(diagnostic: Diagnostic, unfixable: tuple[str, ...]) -> Diagnostic:
+    """A finding whose code is `unfixable` is shown without its fix (no `[*]`, not counted as
+    fixable); its advice stays."""
+    if diagnostic.fix is None or not any(diagnostic.code.startswith(p) for p in unfixable):
+        return diagnostic
+    return replace(diagnostic, fix=None)
+
+
+def _write(stream: TextIO, text: str) -> None:
+    """A file name that is not UTF-8 (its bytes kept as surrogates) is written as its bytes, as
+    `ls` shows it: a terminal or stream whose encoding is strict would otherwise fail the run."""
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        binary = getattr(stream, "buffer", None)
+        if binary is None:
+            stream.write(text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+            return
+        stream.flush()
+        binary.write(text.encode(stream.encoding or "utf-8", "surrogateescape"))
+        binary.flush()
+
+
 def _summary(request: CheckRequest, results: list[FileResult], remaining: list[Diagnostic]) -> str:
     fixed = sum(r.fixes_applied for r in results)
+    if request.fix_only:
+        return f"Fixed {fixed} problem{'' if fixed == 1 else 's'}." if fixed else \
+            "No fixes applied."
     safe = sum(1 for d in remaining if d.fix and d.fix.applicability == "safe")
     unsafe = sum(1 for d in remaining if d.fix and d.fix.applicability == "unsafe")
+    if request.unsafe_fixes:  # --fix --unsafe-fixes would apply those too
+        safe, unsafe = safe + unsafe, 0
     unchecked = sum(1 for r in results if r.errors)
     if unchecked:
         noun = "file" if unchecked == 1 else "files"
@@ -266,8 +456,11 @@ def _summary(request: CheckRequest, results: list[FileResult], remaining: list[D
     return text
 
 
-def _statistics(diagnostics: list[Diagnostic], output_format: str) -> str:
-    counts = Counter((d.code, d.name, d.fix is not None) for d in diagnostics)
+def _statistics(diagnostics: list[Diagnostic], output_format: str, unsafe_fixes: bool) -> str:
+    # Fixable: what `--fix` would fix in this run (unsafe fixes only with --unsafe-fixes).
+    counts = Counter((d.code, d.name, d.fix is not None and (d.fix.applicability == "safe"
+                                                             or unsafe_fixes))
+                     for d in diagnostics)
     rows = sorted(counts.items(), key=lambda item: (-item[1], item[0][0]))
     if output_format == "json":
         return json.dumps([{"code": code, "name": name, "count": count, "fixable": fixable}

@@ -72,6 +72,10 @@ def write_fixes(path: Path, text: str, encoding: str, read: bytes) -> None:
     if current != read:
         raise SourceError(f"{path}: changed since it was read; fixes not written (run again)")
     status = target.stat()
+    # A rename into a writable folder would replace a read-only file (0444) as if it were not;
+    # its owner made it read-only (as root, `os.access` says yes: the mode bits decide).
+    if not os.access(target, os.W_OK) or not status.st_mode & 0o222:
+        raise SourceError(f"{path}: read-only; fixes not written (make it writable to fix it)")
     if _rename_would_lose(target, status):
         with open(target, "r+b") as handle:
             handle.write(data)

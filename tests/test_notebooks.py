@@ -199,8 +199,9 @@ def test_fix_adds_the_import_to_the_cell_that_imports(tmp_path: Path) -> None:
     path = write(tmp_path, original)
     assert run_optlint("check", "nb.ipynb", "--fix", cwd=tmp_path).returncode == 0
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    assert cells[0]["source"] == ["import jax\n", "from equinox.nn import MLP\n",
-                                  "import optax\n", "import equinox as eqx"]
+    # Where isort puts it: among the plain third-party imports, by name.
+    assert cells[0]["source"] == ["import equinox as eqx\n", "import jax\n",
+                                  "from equinox.nn import MLP\n", "import optax"]
     assert cells[1] == original["cells"][1]
     assert cells[2]["source"] == [TRAIN[0], FIXED_TRAIN_LINE, TRAIN[2]]
 
@@ -220,12 +221,10 @@ def test_diff_is_per_cell_and_writes_nothing(tmp_path: Path) -> None:
         "--- train.ipynb:cell 2\n"
         "+++ train.ipynb:cell 2\n"
         "@@ -1,3 +1,4 @@\n"
+        "+import equinox as eqx\n"
         " import jax\n"
         " from equinox.nn import MLP\n"
-        "-import optax\n"
-        "\\ No newline at end of file\n"
-        "+import optax\n"
-        "+import equinox as eqx\n"
+        " import optax\n"
         "\\ No newline at end of file\n"
         "--- train.ipynb:cell 4\n"
         "+++ train.ipynb:cell 4\n"
@@ -297,3 +296,41 @@ def test_an_unreadable_notebook_on_stdin_is_echoed_unchanged_by_fix(tmp_path: Pa
     assert result.returncode == 2
     [line] = result.stderr.splitlines()[:1]
     assert line.startswith("error: nb.ipynb: not a valid notebook")
+
+
+R_CELL = "library(dplyr)\ndf %>% filter(x > 1) -> y\nfunction(x) { x + 1 }"
+KEY_CELL = ("import jax\nkey = jax.random.PRNGKey(0)\na = jax.random.normal(key, (3,))\n"
+            "b = jax.random.normal(key, (3,))\n")
+
+
+@pytest.mark.parametrize("metadata", [{"vscode": {"languageId": "r"}},
+                                      {"dotnet_interactive": {"language": "sql"}}])
+def test_a_cell_in_another_language_is_skipped_not_a_syntax_error(
+        tmp_path: Path, metadata: dict[str, Any]) -> None:
+    """VS Code and Polyglot notebooks mix languages: such a cell is left out, as ruff does, so it
+    neither hides the notebook's findings behind OPT000 nor changes under --fix."""
+    foreign = code(R_CELL, 1)
+    foreign["metadata"] = metadata
+    path = write(tmp_path, notebook(foreign, code(KEY_CELL, 2)))
+    result = run_optlint("check", "--no-cache", "nb.ipynb", cwd=tmp_path)
+    assert [line.split(": ")[1].split()[0] for line in findings(result.stdout)] == ["OPT020"]
+    assert "cell 2:" in result.stdout
+    run_optlint("check", "--no-cache", "--fix", "--unsafe-fixes", "nb.ipynb", cwd=tmp_path)
+    cells = json.loads(path.read_text())["cells"]
+    assert cells[0]["source"] == R_CELL and "split" in "".join(cells[1]["source"])
+
+
+def test_add_noqa_writes_into_the_cells_with_findings(tmp_path: Path) -> None:
+    first = code("%matplotlib inline\nimport jax\n", 1)
+    path = write(tmp_path, notebook(first, markdown("# notes"), code(KEY_CELL, 2)))
+    before = json.loads(path.read_text())
+    result = run_optlint("check", "--no-cache", "--add-noqa", "nb.ipynb", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Added 1 noqa directive in 1 file." in result.stderr
+    after = json.loads(path.read_text())
+    assert after["cells"][:2] == before["cells"][:2]
+    assert after["cells"][2]["source"].splitlines()[-1] == \
+        "b = jax.random.normal(key, (3,))  # noqa: OPT020"
+    assert run_optlint("check", "--no-cache", "nb.ipynb", cwd=tmp_path).returncode == 0
+    again = run_optlint("check", "--no-cache", "--add-noqa", "nb.ipynb", cwd=tmp_path)
+    assert "Added 0 noqa directives" in again.stderr

@@ -12,6 +12,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conftest import REPO, run_optlint_in_process as run_optlint
 
 TRAIN = textwrap.dedent("""\
@@ -289,3 +291,99 @@ def test_rule_by_name_without_markup_and_as_json() -> None:
     assert "<!--" not in by_name.stdout
     listing = json.loads(run_optlint("rule", "--all", "--output-format", "json").stdout)
     assert {"OPT000", "OPT001", "OPT100"} <= {row["code"] for row in listing}
+
+
+UNSAFE_ONLY = ("import optax\n\n"
+               "opt = optax.MultiSteps(optax.chain(optax.zero_nans(), optax.adam(1e-3)), "
+               "every_k_schedule=4)\n")
+
+
+@pytest.mark.parametrize("output_format", ["text", "concise", "full"])
+def test_fix_mark_only_where_fix_would_apply(tmp_path: Path, output_format: str) -> None:
+    """`[*]` marks what `--fix` applies: an unsafe-only fix (OPT004) is marked only with
+    `--unsafe-fixes`, and the summary's fixable count agrees with the marks."""
+    (tmp_path / "u.py").write_text(UNSAFE_ONLY)
+    plain = run_optlint("check", "--no-cache", "--output-format", output_format, "u.py",
+                        cwd=tmp_path)
+    assert "OPT004 `zero_nans()`" in plain.stdout and "[*]" not in plain.stdout
+    assert "(0 fixable with --fix)" in plain.stderr
+    assert "1 hidden fixes can be enabled" in plain.stderr
+    unsafe = run_optlint("check", "--no-cache", "--unsafe-fixes", "--output-format",
+                         output_format, "u.py", cwd=tmp_path)
+    assert "OPT004 [*] `zero_nans()`" in unsafe.stdout
+    assert "(1 fixable with --fix)" in unsafe.stderr and "hidden" not in unsafe.stderr
+    stats = run_optlint("check", "--no-cache", "--statistics", "u.py", cwd=tmp_path)
+    assert "OPT004\t[ ] zero-nans-in-multisteps" in stats.stdout
+
+
+def test_sarif_uris_are_percent_encoded(tmp_path: Path) -> None:
+    folder = tmp_path / "weird%dir"
+    folder.mkdir()
+    (folder / "spa ce.py").write_text(UNSAFE_ONLY)
+    result = run_optlint("check", "--no-cache", "--output-format", "sarif", "--exit-zero", ".",
+                         cwd=tmp_path)
+    log = json.loads(result.stdout)
+    uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in log["runs"][0]["results"]]
+    assert uris == ["weird%25dir/spa%20ce.py"]
+
+
+def test_gitlab_paths_are_relative_to_the_project_dir(tmp_path: Path) -> None:
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "u.py").write_text(UNSAFE_ONLY)
+    result = run_optlint("check", "--no-cache", "--output-format", "gitlab", "--exit-zero",
+                         "u.py", cwd=sub, env={"CI_PROJECT_DIR": str(tmp_path)})
+    assert [r["location"]["path"] for r in json.loads(result.stdout)] == ["sub/u.py"]
+    alone = run_optlint("check", "--no-cache", "--output-format", "gitlab", "--exit-zero",
+                        "u.py", cwd=sub, env={"CI_PROJECT_DIR": ""})
+    assert [r["location"]["path"] for r in json.loads(alone.stdout)] == ["u.py"]
+
+
+def _with_a_bad_file(tmp_path: Path) -> None:
+    (tmp_path / "u.py").write_text(UNSAFE_ONLY)
+    (tmp_path / "bad.py").write_bytes(b"import optax\nx = '\xff\xfe'\n")  # not UTF-8
+
+
+@pytest.mark.parametrize("output_format", ["json", "sarif", "junit", "github", "gitlab"])
+def test_a_file_not_checked_is_in_every_ci_format_and_exit_zero_means_it(
+        tmp_path: Path, output_format: str) -> None:
+    _with_a_bad_file(tmp_path)
+    failing = run_optlint("check", "--no-cache", "--output-format", output_format, ".",
+                          cwd=tmp_path)
+    assert failing.returncode == 2
+    result = run_optlint("check", "--no-cache", "--exit-zero", "--output-format", output_format,
+                         ".", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "bad.py" in result.stderr  # still said on standard error
+    out = result.stdout
+    if output_format == "json":
+        entries = [e for e in json.loads(out) if e["code"] is None]
+        assert [(e["name"], e["filename"]) for e in entries] == [("not-checked", "bad.py")]
+        assert any(e["code"] == "OPT004" for e in json.loads(out))
+    elif output_format == "sarif":
+        invocation = json.loads(out)["runs"][0]["invocations"][0]
+        assert invocation["executionSuccessful"] is False
+        [note] = invocation["toolExecutionNotifications"]
+        assert note["level"] == "error" and "bad.py" in note["message"]["text"]
+        assert note["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "bad.py"
+    elif output_format == "junit":
+        from xml.etree import ElementTree
+        root = ElementTree.fromstring(out)
+        assert root.get("errors") == "1" and root.get("failures") == "1"
+        [error] = root.iter("error")
+        assert "bad.py" in (error.get("message") or "")
+    elif output_format == "github":
+        assert "::error file=bad.py,title=optlint (not checked)::" in out
+    else:
+        records = json.loads(out)
+        assert [r["location"]["path"] for r in records if r["check_name"] == "not-checked"] \
+            == ["bad.py"]
+
+
+def test_sarif_invocation_is_successful_when_every_file_was_checked(tmp_path: Path) -> None:
+    (tmp_path / "u.py").write_text(UNSAFE_ONLY)
+    result = run_optlint("check", "--no-cache", "--exit-zero", "--output-format", "sarif", ".",
+                         cwd=tmp_path)
+    invocation = json.loads(result.stdout)["runs"][0]["invocations"][0]
+    assert invocation == {"executionSuccessful": True, "toolExecutionNotifications": []}

@@ -69,3 +69,17 @@ def test_the_runner_tells_found_missed_and_flagged(tmp_path: Path,
         "keys/positive/split.py: found in the baseline, missed now",
         "keys/negative/reuse.py: a negative flagged with OPT020 on lines [8]"]
     assert "1 of 2" in recall.table(outcome)
+
+
+def test_a_fix_pair_notebook_line_is_placed_in_its_cell(tmp_path: Path) -> None:
+    cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+              "source": ["x = 1\n", "y = f(key)\n"]},
+             {"cell_type": "markdown", "metadata": {}, "source": ["y = f(key)\n"]},
+             {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+              "source": ["import jax\n", "y = f(key)\n"]}]
+    path = tmp_path / "nb.ipynb"
+    path.write_text(json.dumps({"cells": cells, "metadata": {}, "nbformat": 4,
+                                "nbformat_minor": 5}, indent=1))
+    raw = path.read_text().splitlines()
+    third = [n for n, text in enumerate(raw, start=1) if "y = f(key)" in text][2]
+    assert recall._notebook_place(path, third) == (3, 2)

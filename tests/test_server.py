@@ -132,10 +132,11 @@ def apply(text: str, edits: list[types.TextEdit]) -> str:
 
 
 async def actions(client: LanguageClient, uri: str, at: types.Range,
-                  only: list[str] | None = None) -> list[types.CodeAction]:
+                  only: list[str] | None = None,
+                  named: list[types.Diagnostic] | None = None) -> list[types.CodeAction]:
     found = await client.text_document_code_action_async(types.CodeActionParams(
         text_document=types.TextDocumentIdentifier(uri=uri), range=at,
-        context=types.CodeActionContext(diagnostics=[], only=only)))
+        context=types.CodeActionContext(diagnostics=named or [], only=only)))
     return [action for action in found or [] if isinstance(action, types.CodeAction)]
 
 
@@ -195,6 +196,22 @@ async def test_fix_and_noqa_code_actions(client: LanguageClient, project: Path):
     assert silenced.splitlines()[7].endswith("mask=decay_mask)  # noqa: OPT002")
     change(client, path.as_uri(), 2, silenced)
     assert await published(client, path.as_uri()) == []
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_quick_fix_for_the_diagnostics_the_client_names(client: LanguageClient,
+                                                              project: Path):
+    """Neovim asks at the cursor (column 0 here, before the finding) and names the line's
+    diagnostics in the context: their fixes are offered, as ruff's server does."""
+    path = project / "named.py"
+    diagnostic = (await open_file(client, path, MASK))[0]
+    cursor = types.Range(start=types.Position(line=diagnostic.range.start.line, character=0),
+                         end=types.Position(line=diagnostic.range.start.line, character=0))
+    assert [a.kind for a in await actions(client, path.as_uri(), cursor)] == [
+        "source.fixAll.optlint"]
+    named = await actions(client, path.as_uri(), cursor, named=[diagnostic])
+    assert [a.title for a in named][:2] == ["Add static_args=(\"mask\",)",
+                                            "Disable OPT002 for this line"]
 
 
 @pytest.mark.asyncio(loop_scope="module")

@@ -29,7 +29,8 @@ EXPECTED_ON_INSTALLED = {"OPT001": "not-reproduced", "OPT002": "confirmed",
                          "OPT012": "confirmed", "OPT013": "confirmed", "OPT014": "confirmed",
                          "OPT015": "confirmed", "OPT016": "confirmed", "OPT017": "confirmed",
                          "OPT018": "confirmed", "OPT019": "confirmed", "OPT020": "confirmed", "OPT021": "confirmed",
-                         "OPT022": "confirmed"}
+                         "OPT022": "confirmed", "OPT023": "confirmed",
+                         "OPT024": "confirmed"}
 
 
 def test_opt003_fixture_confirmed_with_environment(tmp_path: Path) -> None:

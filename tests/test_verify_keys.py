@@ -42,7 +42,8 @@ def test_the_finding_carries_both_consumers_and_their_keys() -> None:
     shown = {role.name: (role.text, role.start.line if role.start else None)
              for role in diagnostic.roles}
     assert shown == {"call": ("jax.random.uniform(key)", 5), "key": ("key", 5),
-                     "first_call": ("jax.random.normal(key)", 4), "first_key": ("key", 4)}
+                     "first_call": ("jax.random.normal(key)", 4), "first_key": ("key", 4),
+                     "key_origin": ("key", 3)}
 
 
 def test_slice_keeps_the_key_statements_and_the_consumers_only() -> None:
@@ -197,6 +198,19 @@ def test_loops_and_a_parameter_named_anyhow_are_confirmed(tmp_path: Path, jax_ca
     assert {line: v.verdict for line, v in seeds.items()} == {5: "confirmed", 12: "confirmed"}
     assert seeds[5].fixed is not None and seeds[5].fixed["status"] == "ok"
     assert seeds[5].notes == ["stand-in key"]
+    # The stand-in key is typed: where the consumers can run, JAX's own key-reuse checker
+    # confirms the reuse.
+    (tmp_path / "checked.py").write_text(textwrap.dedent('''\
+        import jax
+
+        def draw(key):
+            a = jax.random.normal(key, (2,))
+            b = jax.random.uniform(key, (2,))
+            return a, b
+        '''))
+    checked = verified(tmp_path / "checked.py")
+    assert "raised KeyReuseError at `jax.random.uniform(key, (2,))`" in checked[5].reason
+    assert checked[5].fixed is not None and checked[5].fixed["status"] == "ok"
 
 
 def test_a_key_split_in_a_one_line_block_is_sliced() -> None:

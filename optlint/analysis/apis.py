@@ -49,6 +49,18 @@ MODULE_PRESERVING = {
     "equinox.combine": 0,
 }
 ARRAY_FILTERS = {"equinox.is_array", "equinox.is_inexact_array"}
+# Functions that rebuild a pytree shaped like one they are given, and the position of that tree:
+# over `eqx.filter`'s arrays the result still holds None where the non-array fields were.
+TREE_REBUILDERS = {**TREE_MAPPERS, "optax.apply_updates": 0, "equinox.apply_updates": 0}
+# What an `eqx.filter` / `partition` filter spec keeps: "arrays" only, or "array_like" (arrays
+# and Python scalars). A hand-written `lambda x: isinstance(x, T)` is read through the types below.
+FILTER_SPECS = {"equinox.is_array": "arrays", "equinox.is_inexact_array": "arrays",
+                "equinox.is_array_like": "array_like"}
+ARRAY_TYPES = {"jax.Array", "jax.numpy.ndarray", "numpy.ndarray", "jaxlib.xla_extension.ArrayImpl"}
+PYTHON_SCALAR_TYPES = {"float", "int", "bool", "complex"}
+# Transformations whose result, called, calls the function (or module) they were given over a
+# batch: `jax.vmap(model)(xs)` calls `model`.
+VECTORIZING_TRANSFORMS = {"jax.vmap", "jax.pmap", "equinox.filter_vmap", "equinox.filter_pmap"}
 
 # equinox.nn layers and what their leaves are, measured by building each one.
 #   "callable": holds functions (MLP's activations): optax init raises.
@@ -83,6 +95,55 @@ EQUINOX_NN_LEAVES = {
     "RotaryPositionalEmbedding": "arrays",
     "StateIndex": "arrays",
 }
+# The Equinox leaf model: which Python scalar leaves each "scalar" equinox.nn layer holds (the
+# non-array leaves of an instance on equinox 0.13.8: Dropout .p float, .inference bool; BatchNorm
+# .axis_name str, .inference bool; MultiheadAttention its dropout's; SpectralNorm .inference), and
+# "branch": a bool the layer's own code tests in Python (`if self.inference`), which tracing turns
+# into an abstract value.
+EQUINOX_NN_SCALARS = {
+    "Dropout": frozenset({"float", "bool", "branch"}),
+    "BatchNorm": frozenset({"str", "bool"}),
+    "MultiheadAttention": frozenset({"float", "bool", "branch"}),
+    "SpectralNorm": frozenset({"bool", "branch"}),
+}
+# ...and which of those leaf types break which consumer of an unfiltered module (a function leaf
+# breaks every one). Measured on jax 0.10.2 / optax 0.2.8 / equinox 0.13.8 (issue #20):
+#   "optimizer": `init` of a transformation keeping per-parameter state, then `update` with
+#       gradients from eqx.filter_grad (None for the scalar: "pytree structure error") or jax.grad
+#       ("grad requires real- or complex-valued inputs"). int and bool fail both ways; a float
+#       fails with eqx.filter_grad but is traced and trained by jax.grad, so it is not proven;
+#       a str fails at `init` (not a valid JAX array type).
+#   "grad": jax.grad / value_and_grad differentiating the module: int, bool and str raise
+#       TypeError; a float is differentiated.
+#   "jit": jax.jit tracing the module: a str raises TypeError (not an abstract array); a plain
+#       int or bool is traced and runs unless code branches on it, which Dropout,
+#       MultiheadAttention and SpectralNorm do ("branch": TracerBoolConversionError, measured).
+SCALAR_LEAVES_BREAK = {
+    "optimizer": frozenset({"int", "bool", "str"}),
+    "grad": frozenset({"int", "bool", "str"}),
+    "jit": frozenset({"str", "branch"}),
+}
+# The names in the leaf paths of each equinox.nn layer (`jax.tree_util.keystr` of its leaves,
+# measured on equinox 0.13.8 by building each one): what a mask matching names against a
+# model's parameter paths can meet inside that layer. Sequential's depend on its layers: absent.
+EQUINOX_NN_PATH_NAMES = {
+    **{name: frozenset({"weight", "bias"}) for name in (
+        "Linear", "Conv", "Conv1d", "Conv2d", "Conv3d", "ConvTranspose", "ConvTranspose1d",
+        "ConvTranspose2d", "ConvTranspose3d", "LayerNorm", "RMSNorm", "GroupNorm")},
+    "Embedding": frozenset({"weight"}),
+    "MultiheadAttention": frozenset({"query_proj", "key_proj", "value_proj", "output_proj",
+                                     "weight", "bias", "dropout", "p", "inference"}),
+    "MLP": frozenset({"layers", "weight", "bias", "activation", "final_activation"}),
+    "GRUCell": frozenset({"weight_ih", "weight_hh", "bias", "bias_n"}),
+    "LSTMCell": frozenset({"weight_ih", "weight_hh", "bias"}),
+    "BatchNorm": frozenset({"weight", "bias", "axis_name", "inference", "ema_first_time_index",
+                            "ema_state_index", "init"}),
+    "PReLU": frozenset({"negative_slope"}),
+    "Dropout": frozenset({"p", "inference"}),
+    "Identity": frozenset(),
+}
+# Normalisation layers, whose scale and bias weight-decay masks usually mean to exclude.
+EQUINOX_NN_NORMS = frozenset({"LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm"})
 # equinox.nn layers with no array leaf at all: nothing of theirs is trained.
 EQUINOX_NN_WITHOUT_ARRAYS = {
     "Identity", "Lambda", "Dropout", "Pool", "AdaptivePool", "RotaryPositionalEmbedding",

@@ -66,6 +66,9 @@ def low_precision(inference: Inference, expr: cst.BaseExpression, scope: Scope,
         return (dtype, expr) if dtype is not None else None
     qualified = inference.qualify(func)
     if qualified is None:
+        helper = _helper_cast(inference, func, scope, order, depth)
+        if helper is not None:
+            return helper
         return _module_class(inference, expr, scope, order, depth)
     if qualified in _TREE_MAPS and len(expr.args) >= 2:
         dtype = _casting_lambda(inference, expr.args[0].value)
@@ -81,6 +84,25 @@ def low_precision(inference: Inference, expr: cst.BaseExpression, scope: Scope,
         dtype = dtype_name(inference, given.value) if given is not None else None
         return (dtype, expr) if dtype is not None else None
     return None
+
+
+def _helper_cast(inference: Inference, func: cst.BaseExpression, scope: Scope, order: int,
+                 depth: int) -> tuple[str, cst.CSTNode] | None:
+    """A helper of the file whose every `return` casts all float leaves to one low-precision
+    dtype whatever it is given (`def to_bf16(tree): return jax.tree.map(lambda x:
+    x.astype(jnp.bfloat16), tree)`)."""
+    callee = inference.value_of(func, scope, order)
+    if not isinstance(callee, FunctionValue) or not isinstance(callee.node, cst.FunctionDef):
+        return None
+    info = inference.index.functions.get(callee.node)
+    if info is None or not info.returns:
+        return None
+    found = [low_precision(inference, returned, info.scope, LATER, depth + 1)
+             for returned in info.returns]
+    names = {item[0] for item in found if item is not None}
+    if None in found or len(names) != 1:
+        return None
+    return found[0]
 
 
 def _module_class(inference: Inference, call: cst.Call, scope: Scope, order: int,

@@ -20,6 +20,8 @@ BindingKind = Literal["assign", "def", "class", "param", "opaque"]
 
 # "After everything": the order at which a function body's returns are read.
 LATER = 10**9
+# pytest's context managers that expect the code inside to raise or warn (`pytest.raises`).
+EXPECTATION_MANAGERS = frozenset({"raises", "warns", "deprecated_call"})
 
 
 @dataclass
@@ -99,6 +101,9 @@ class FileIndex:
     every_scope: list[Scope] = field(default_factory=list)
     # Attribute nodes by attribute name (`x.hyperparams` under "hyperparams").
     attributes: dict[str, list[AttributeSite]] = field(default_factory=dict)
+    # `with` statements whose context manager is a call named like pytest's expectation
+    # managers (`pytest.raises(...)`, `pytest.warns(...)`): code there fails on purpose.
+    expecting: list[cst.With] = field(default_factory=list)
 
     def release(self) -> None:
         """Break the index's reference cycles (a scope holds its bindings, a binding its scope;
@@ -127,6 +132,7 @@ class _IndexBuilder:
         self.function_stack: list[FunctionInfo] = []
         self.calls: list[CallSite] = []
         self.attributes: dict[str, list[AttributeSite]] = {}
+        self.expecting: list[cst.With] = []
         self.order = 0
 
     @property
@@ -228,6 +234,11 @@ class _IndexBuilder:
     def visit_For(self, node: cst.For) -> None:
         self._bind_opaque(node.target)
 
+    def visit_With(self, node: cst.With) -> None:
+        if any(isinstance(item.item, cst.Call) and isinstance(item.item.func, cst.Attribute)
+               and item.item.func.attr.value in EXPECTATION_MANAGERS for item in node.items):
+            self.expecting.append(node)
+
     def visit_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:
             self._bind_opaque(node.asname.name)
@@ -293,4 +304,5 @@ def build_index(module: cst.Module) -> FileIndex:
         calls=builder.calls,
         every_scope=builder.every_scope,
         attributes=builder.attributes,
+        expecting=builder.expecting,
     )

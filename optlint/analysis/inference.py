@@ -16,6 +16,7 @@ import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.binding import argument
+from optlint.analysis.imports import dotted_name
 from optlint.analysis.brains import LibraryCall, library_call
 from optlint.analysis.brains.equinox_leaves import EquinoxLeaves, nn_leaves
 from optlint.analysis.brains.optax_calls import (
@@ -148,6 +149,9 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
             return DictValue(tuple(entries))
         if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary)):
             return LiteralValue("number", expr.value)
+        if isinstance(expr, cst.SimpleString) and isinstance(expr.evaluated_value, str):
+            # The text is kept: a config default ("adabelief") may choose a dict entry.
+            return LiteralValue("string", expr.evaluated_value)
         if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
             return LiteralValue("string", "")
         if isinstance(expr, cst.Subscript):
@@ -168,9 +172,16 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
             position = int(key.value)
             if -len(container.items) <= position < len(container.items):
                 return container.items[position]
-        if isinstance(container, DictValue) and isinstance(key, cst.SimpleString):
+        if isinstance(container, DictValue):
+            # A key written out, or one a value holds (`OPTIMIZERS[cfg.optimizer]`, the config's
+            # default "adam").
+            wanted = key.evaluated_value if isinstance(key, cst.SimpleString) else None
+            if wanted is None:
+                known = self.value_of(key, scope, order)
+                if isinstance(known, LiteralValue) and known.kind == "string" and known.text:
+                    wanted = known.text
             for name, value in container.items:
-                if name == key.evaluated_value:
+                if wanted is not None and name == wanted:
                     return value
         return UNKNOWN
 
@@ -216,6 +227,12 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
             if passed is not None:
                 return passed
             annotated = self._annotated_value(binding.node, binding.scope)
+            if isinstance(annotated, InstanceValue) and annotated.made is None:
+                # `cfg: TrainConfig`: the construction the callers pass says which fields keep
+                # their class defaults.
+                passed = self._parameter_value(binding)
+                if isinstance(passed, InstanceValue) and passed.info is annotated.info:
+                    return passed
             return annotated if annotated is not UNKNOWN else self._parameter_value(binding)
         if binding.kind == "assign" and binding.value is not None and binding.scope is not None:
             value = self.value_of(binding.value, binding.scope, binding.order)
@@ -235,6 +252,10 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
         if annotation is None or scope is None:
             return UNKNOWN
         return self._instance_of(self.value_of(annotation, scope, _LATER))
+
+    def instance_of(self, cls: Value) -> Value:
+        """An instance of the class `cls` is (a project class, an equinox.nn layer)."""
+        return self._instance_of(cls)
 
     def _instance_of(self, cls: Value) -> Value:
         cls = self._as_class(cls)
@@ -277,6 +298,9 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
             return self._imported(qualified)
         base = self.value_of(expr.value, scope, order)
         if isinstance(base, InstanceValue):
+            field = base.owner._config_field(base, attr)
+            if field is not UNKNOWN:
+                return field
             return base.owner._attribute_of_class(base.info, attr, base.owner)
         if isinstance(base, ModuleValue) and base.derived_by is None and base.cls is not None:
             return base.cls.owner._attribute_of_class(base.cls.info, attr, base.cls.owner)
@@ -300,6 +324,31 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
             return owner._instance_of(owner.value_of(field.annotation, info.scope, _LATER))
         method = owner._method(info, attr)
         return FunctionValue(method, bound=True) if method is not None else UNKNOWN
+
+    def _config_field(self, instance: InstanceValue, attr: str) -> Value:
+        """A field of a dataclass or NamedTuple instance (a configuration object): what its
+        construction passes for it, else the class default (`TrainConfig(lr=1e-2).momentum` is
+        the `momentum: float = 0.9` of the class). UNKNOWN where the construction is not seen,
+        passes `*args`/`**kwargs`, or the class is neither (a custom `__init__` may set anything)."""
+        info = instance.info
+        field = info.fields.get(attr)
+        if field is None or instance.made is None or not _is_config_class(self, info):
+            return UNKNOWN
+        call, scope, order, caller = instance.made
+        if any(arg.star for arg in call.args):
+            return UNKNOWN
+        position = list(info.fields).index(attr)
+        passed = argument(call, position, attr)
+        if passed is not None:
+            return caller.value_of(passed.value, scope, order)
+        default = field.default
+        if isinstance(default, cst.Call) and (self.qualify(default.func) or "").endswith(
+                "field"):
+            given = argument(default, None, "default")
+            default = given.value if given is not None else None
+        if default is None:
+            return UNKNOWN
+        return self.value_of(default, info.scope, _LATER)
 
     def _method(self, info: ClassInfo, name: str) -> cst.FunctionDef | None:
         """The `def name` in the class body (not inherited: a base may be anywhere)."""
@@ -333,7 +382,7 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
                 return ModuleValue(callee.info.name, callee.owner.class_leaves(callee.info),
                                    is_callable=callee.owner.class_is_callable(callee.info),
                                    cls=callee)
-            return InstanceValue(callee.info, callee.owner)
+            return InstanceValue(callee.info, callee.owner, (call, scope, order, self))
         if isinstance(callee, FunctionValue):
             return self._returned(callee, self._passed(callee, call, scope, order))
         if isinstance(callee, PartialValue):
@@ -407,6 +456,19 @@ def _is_jit(transform: str) -> bool:
     kind = apis.JAX_FUNCTION_TRANSFORMS.get(transform) or apis.FILTERING_FUNCTION_TRANSFORMS.get(
         transform)
     return kind == "jit"
+
+
+def _is_config_class(inference: Inference, info: ClassInfo) -> bool:
+    """A dataclass (any decorator spelled `...dataclass`) or a typing.NamedTuple: its fields are
+    the constructor's parameters, in order, with the class defaults."""
+    for decorator in info.node.decorators:
+        target = decorator.decorator
+        target = target.func if isinstance(target, cst.Call) else target
+        name = inference.qualify(target) or dotted_name(target) or ""
+        if name.endswith("dataclass"):
+            return True
+    return any((inference.qualify(base) or dotted_name(base) or "").endswith("NamedTuple")
+               for base in info.bases)
 
 
 def _method_scope(scope: Scope) -> Scope | None:

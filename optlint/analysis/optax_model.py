@@ -8,7 +8,7 @@ applies its inner transformation to only some leaves). Rules report only on True
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import libcst as cst
 
@@ -34,6 +34,8 @@ def rejects_non_array_params(optimizer: Value, optax_version: str | None) -> Ans
     gradients are None) on this Optax version. With the version unknown, as for every
     version-gated rule, "any version": True when some version in the part's range raises."""
     def reads(part: TransformValue, table: Transform) -> Answer:
+        if table.update_passes_params_to_jax:
+            return True
         if not table.reads_params:
             return False
         tolerated = holds(table.params_none_ok, optax_version)
@@ -74,16 +76,20 @@ def calls_callable_tree(factory: str, family: str, optax_version: str | None) ->
     return not reads.contains(optax_version)
 
 
-def params_reader(optimizer: Value) -> tuple[str, str] | None:
-    """The first part of `optimizer` that reads params in `update`, and the optax versions on
-    which non-array leaves there raise ("optax < 0.2.4", "all versions"), for messages."""
-    found = _first_part(optimizer, lambda table: table.reads_params)
+def params_reader(optimizer: Value) -> tuple[str, str, str] | None:
+    """The first part of `optimizer` that reads params in `update` (or hands them to JAX), the
+    optax versions on which non-array leaves there raise ("optax < 0.2.4", "all versions"), and
+    what it does with them, for messages."""
+    found = _first_part(optimizer, lambda table: table.update_passes_params_to_jax
+                        or table.reads_params)
     if found is None:
         return None
+    if found.update_passes_params_to_jax:
+        return found.name, "all versions", "hands params to `jax.lax.cond`"
     tolerated = found.params_none_ok
     raises = ("all versions" if tolerated.since is None or tolerated.is_never
               else str(VersionRange(until=tolerated.since)))
-    return found.name, raises
+    return found.name, raises, "reads params"
 
 
 def stateful_part(optimizer: Value) -> str | None:
@@ -131,6 +137,26 @@ def _any_part(optimizer: Value, asks: Callable[[TransformValue, Transform], Answ
     return False if own is False and inner and all(answer is False for answer in inner) else None
 
 
+def as_called(part: TransformValue, table: Transform) -> Transform:
+    """The row as this call makes it: `scale(-lr)` (a step size written negative) is a complete
+    descent step, a learning-rate scaling (Transform.final_update_when_negative)."""
+    where = table.final_update_when_negative
+    if where is None or part.call is None:
+        return table
+    arg = argument(part.call, *where)
+    if arg is None or not _negative(arg.value):
+        return table
+    return replace(table, final_update=True, scales_by_learning_rate=True,
+                   learning_rate_arg=where)
+
+
+def _negative(expr: cst.BaseExpression) -> bool:
+    """`-lr`, `-1e-3`, `-cfg.lr`: written with a leading minus (`-(-x)` is not)."""
+    return (isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus)
+            and not (isinstance(expr.expression, cst.UnaryOperation)
+                     and isinstance(expr.expression.operator, cst.Minus)))
+
+
 def holds(versions: VersionRange, optax_version: str | None) -> Answer:
     """Whether a fact with this version range holds on the user's optax (None: unknown)."""
     if versions.since is None and versions.until is None:
@@ -153,7 +179,7 @@ def _conditional(part: TransformValue, default: bool, when: tuple[str, ...]) -> 
         arg = argument(call, None, name)
         if arg is None:
             continue
-        found = _given(arg.value)
+        found = _given(arg.value, part)
         if found is not False:
             return found
     positional = [arg for arg in call.args if arg.keyword is None]
@@ -162,8 +188,12 @@ def _conditional(part: TransformValue, default: bool, when: tuple[str, ...]) -> 
     return found
 
 
-def _given(expr: cst.BaseExpression) -> Answer:
-    """Whether an argument gives a value (not None, not 0); None when it cannot be read."""
+def _given(expr: cst.BaseExpression, part: TransformValue | None = None) -> Answer:
+    """Whether an argument gives a value (not None, not 0); None when it cannot be read (from the
+    code, or from the literal inference knows the expression holds: a config default)."""
+    known = part.literal(expr) if part is not None else None
+    if known is not None:
+        expr = cst.parse_expression(known)
     if isinstance(expr, cst.Name) and expr.value == "None":
         return False
     if isinstance(expr, (cst.Integer, cst.Float)):
@@ -233,7 +263,8 @@ def _part_orders(value: Value, top: int, masked: bool,
     elif table.wraps:
         return [(None,)]  # routes leaves or steps its own way
     if inner is None:
-        return [(Step(value, table, top, masked),)] if not table.wraps else [(None,)]
+        return [(Step(value, as_called(value, table), top, masked),)] if not table.wraps else [
+            (None,)]
     orders: list[Order] = [()]
     for part in inner:
         options = _part_orders(part, top, masked, optax_version)
@@ -405,7 +436,7 @@ def gives_final_update(optimizer: Value) -> Answer:
     table = behaviour(optimizer.name)
     if table is None:
         return None
-    if table.final_update:
+    if as_called(optimizer, table).final_update:
         return True
     answers = [gives_final_update(part) for part in optimizer.parts]
     if True in answers:
@@ -428,7 +459,7 @@ def adds_decay(part: TransformValue) -> Answer:
     for name in names:
         arg = argument(part.call, position, name)
         if arg is not None:
-            return _given(arg.value)
+            return _given(arg.value, part)
     if table.weight_decay_arg is None and table.adds_weight_decay_when and len(
             [arg for arg in part.call.args if arg.keyword is None]) > 1:
         return None  # a rate given by a position the table does not know

@@ -126,6 +126,12 @@ class Transform:
     # add_decayed_weights-based decay tolerates it since 0.2.4 (optax 3b088fd, tree.map with
     # is_leaf=None); trust-ratio, parameter-free and other readers still fail on 0.2.8.
     params_none_ok: VersionRange = ALWAYS
+    # update() hands `params`, when given, to JAX as data even though no part reads them:
+    # MultiSteps passes them as an operand of its own `lax.cond` (read in the sources of 0.1.7,
+    # 0.2.2 and 0.2.8), so `MultiSteps(adam).update(filtered_grads, state, unfiltered_model)`
+    # raises TypeError "... is not a valid JAX type" on a function leaf (measured on 0.2.8, issue
+    # #20: with adamw, adam and sgd inside). Without params it runs.
+    update_passes_params_to_jax: bool = False
 
     # Required keyword-only extra arguments of update: "value", "grad", "value_fn" (line
     # searches), "obj_fn" (sophia's Hessian estimator). reduce_on_plateau's was `loss` < 0.2.2.
@@ -154,11 +160,25 @@ class Transform:
     final_update: bool = False
     # Where the learning rate (or step size, or its cap) is passed: (position, keyword).
     learning_rate_arg: ArgPos | None = None
+    # The output is a complete descent step (final_update, scales_by_learning_rate) when this
+    # argument is written negative: `scale(-lr)` is the learning-rate scaling of a hand-built
+    # adam (measured, issue #20: chain(scale_by_adam(), scale(-0.1), add_decayed_weights(0.05))
+    # grows a weight 1.0 -> 1.63 in 10 zero-gradient steps, x1.05 a step).
+    final_update_when_negative: ArgPos | None = None
     # Output magnitude does not depend on the gradient's scale (adam, lion, sign methods...):
     # scaling the loss or the gradient before it (reduce_on_plateau, loss scaling) is a no-op.
     scale_invariant: bool = False
     # A clipping transformation: where it sits in a chain matters (after adam it clips updates).
     clips: bool = False
+    # Sums the updates it meets over k steps (the argument here; k=1, its default, does nothing)
+    # and emits zeros in between: apply_every. Measured (issue #20, optax 0.2.8): in
+    # chain(apply_every(4), adamw(0.1, weight_decay=0.1)) the weights move on every micro-batch
+    # (1.0 -> 0.990, 0.980, 0.970 before the first boundary; momentum keeps moving them after it),
+    # where MultiSteps(adamw, 4) holds them at 1.0 until the boundary; in
+    # chain(adamw(0.1, ...), apply_every(4)) the first boundary step is 3.9x MultiSteps' (four
+    # adam steps summed), and chain(clip_by_global_norm(1), sgd(0.1), apply_every(4)) with
+    # micro-batch gradients 10, -9, 10, -9 (mean 0.5) does not move the weight (MultiSteps: -0.05).
+    accumulates_over: ArgPos | None = None
     # Adds decayed weights (add_decayed_weights, decoupled-decay optimizers): needs a mask on
     # Equinox models with buffers, and must come after the scaling, not before it.
     adds_weight_decay: bool = False
@@ -203,6 +223,13 @@ class Transform:
     # 1.0 in bfloat16, eps=1e-8 is 0.0 in float16): what inject_hyperparams stores in the params'
     # dtype when no hyperparam_dtype is given. Checked against the signatures by the tests.
     float_defaults: tuple[tuple[str, float], ...] = ()
+    # The decay rate (an argument named here, its default in float_defaults) this optimizer applies
+    # to a moment kept in the params' dtype: with bfloat16 params, b2=0.999 is applied as 1.0 and
+    # the second moment stops being an average. Measured (issue #20, optax 0.2.8, jax 0.10.2):
+    # 3000 steps of a constant gradient, last update with bfloat16 params over float32 params:
+    # adam, adamw, nadam, nadamw, radam, scale_by_adam 1.65x; yogi 1.57x; amsgrad 0.83x;
+    # adabelief 0.21x; with b2=0.95 (0.949 in bfloat16) 0.98x. rmsprop (0.9), lion, adamax: <10%.
+    decay_in_params_dtype: str = ""
     # For wrappers/combinators: how params, masks and state reach the inner transformations.
     passes_params: str = ""
     # masked: the leaves its mask leaves out get the incoming updates unchanged (the raw gradient
@@ -300,7 +327,10 @@ _ROWS: list[Transform] = [
     _opt("optax.adafactor", scale_invariant=True, reads_params=True, params_none_ok=NEVER,
          adds_weight_decay=True, adds_weight_decay_when=("weight_decay_rate",),
          mask_args=((11, "weight_decay_mask"),), mask_callable_pytree_ok=_MASK_OK,
-         inject_static_required=("min_dim_size_to_factor", "dtype_momentum"),
+         # Measured (issue #20): jitted init/update run with static_args=
+         # ("min_dim_size_to_factor",) alone; with ("dtype_momentum",) alone they raise
+         # TracerBoolConversionError.
+         inject_static_required=("min_dim_size_to_factor",),
          note="multiply_by_parameter_scale=True (default) reads params; init on a function leaf: "
               "AttributeError"),
     _opt("optax.adagrad", note="not scale invariant: initial_accumulator_value=0.1"),
@@ -418,7 +448,7 @@ _ROWS: list[Transform] = [
              "arguments; calls value_fn(params); like the backtracking search it scales the "
              "incoming direction without flipping the sign (lbfgs chains it after scale_by_lbfgs)"),
     _tx("optax.normalize_by_update_norm", exists=_v("0.2.3"), scale_invariant=True),
-    _tx("optax.scale", note="multiplies by step_size as given: scale(-lr) is the idiom; "
+    _tx("optax.scale", final_update_when_negative=(0, "step_size"), note="multiplies by step_size as given: scale(-lr) is the idiom; "
                             "scale(lr) ascends"),
     _tx("optax.clip", clips=True),
     _tx("optax.clip_by_global_norm", clips=True,
@@ -438,7 +468,7 @@ _ROWS: list[Transform] = [
              "before the scaling (chain(add_decayed_weights, adam)) the decay is rescaled away, "
              "after a final update (chain(adam(lr), add_decayed_weights)) it grows the weights"),
     _tx("optax.add_noise", note="seed became keyword-only `key` in 0.2.5"),
-    _tx("optax.apply_every", per_param_state=True,
+    _tx("optax.apply_every", per_param_state=True, accumulates_over=(0, "k"),
         note="accumulates gradients and emits zeros in between: not MultiSteps"),
     _tx("optax.centralize"),
     _tx("optax.ema", per_param_state=True),
@@ -482,6 +512,7 @@ _ROWS: list[Transform] = [
                    "function on Equinox params works from 0.2.4 (the masks it builds are used as "
                    "trees)"),
     Transform("optax.MultiSteps", "wrapper", wraps=((0, "opt"),), per_param_state=True,
+              update_passes_params_to_jax=True,
               passes_params="params pass through to the inner optimizer on every k-th step; own "
                             "state acc_grads is zeros_like(params); use .gradient_transformation() "
                             "inside chain",
@@ -696,8 +727,13 @@ _FLOAT_DEFAULTS: dict[str, tuple[tuple[str, float], ...]] = {
     "optax.contrib.scale_by_adopt": (("b2", 0.9999),),
     "optax.contrib.muon": (_EPS, ("adam_b2", 0.999)),
 }
+_DECAY_IN_PARAMS_DTYPE = frozenset({
+    "optax.adam", "optax.adamw", "optax.nadam", "optax.nadamw", "optax.radam",
+    "optax.scale_by_adam", "optax.yogi", "optax.amsgrad", "optax.adabelief"})
 _ROWS = [replace(row, **_STATES.get(row.name, {}),
-                 float_defaults=_FLOAT_DEFAULTS.get(row.name, ())) for row in _ROWS]
+                 float_defaults=_FLOAT_DEFAULTS.get(row.name, ()),
+                 decay_in_params_dtype="b2" if row.name in _DECAY_IN_PARAMS_DTYPE else "")
+         for row in _ROWS]
 # Transformations whose init or update raises on Python scalar params leaves with None gradients
 # (see Transform.python_scalars_fail); measured on optax 0.2.8 for every row.
 _PYTHON_SCALARS_FAIL = frozenset({

@@ -17,7 +17,7 @@ next iteration; comprehensions are loops. Exception handlers start from the stat
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import libcst as cst
 
@@ -41,6 +41,41 @@ class Consumption:
     key: cst.BaseExpression  # the key expression the call consumes
     how: str  # what consumes it, for messages: "jax.random.normal", "helper"
     library: bool = True  # a jax.random or equinox.nn call, not a function of the checked code
+    # "draw": random bits; "split": `jax.random.split`; "fold": `fold_in`, which consumes
+    # nothing by itself but gives `split(key, n)[i]` again (threefry: fold_in(k, i) ==
+    # split(k, n)[i]), so it conflicts only with a split of the same key.
+    kind: str = "draw"
+    # Consumes the same key again and again: a `scan` / `fori_loop` body drawing from a key it
+    # closes over or carries unchanged, a function vmapped with the key broadcast (`None` axis).
+    # `call` and `key` are then the draw inside the body; `over` says what repeats it.
+    repeated: bool = False
+    over: str = ""
+    # A jitted project function: a training step, which a loop calls with a fresh key each step.
+    stepping: bool = False
+    # A key a project function returned after consuming it: the consumption inside it.
+    via: Consumption | None = None
+    # Draws from a library's implicit rng stream (`hk.next_rng_key()`), `key` the function.
+    stream: bool = False
+
+
+def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:
+    """The name the flow follows a key under: `key`, or `state.key` for an attribute of a
+    name; with `literal`, an int seed (`make(0)`) as `0`, for project functions seeding a key."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
+        return f"{expr.value.value}.{expr.attr.value}"
+    if literal and isinstance(expr, cst.Integer):
+        return f"int:{expr.value}"
+    return None
+
+
+# Methods that copy an object with some fields replaced: the other fields keep their keys.
+REPLACING = frozenset({"replace", "_replace"})
+
+
+# The names under which `fold_in` consumptions are kept, beside the key's own name.
+FOLDED = "\x00fold"
 
 
 @dataclass(frozen=True)
@@ -56,10 +91,17 @@ class Reuse:
     # For a loop reuse: the loop counts steps (`while`, `for ... in range(...)`, a `_` target)
     # rather than going over settings (`for beta in betas`, often meant to reuse one key).
     counting: bool = False
+    # Where the key's name was bound before the first consumption (None: not in this walk).
+    origin: cst.CSTNode | None = None
+    # With `first_statement`: the statements from the first consumption's to the second's.
+    span: tuple[cst.BaseStatement, ...] = ()
 
 
 # (call) -> the keys it consumes; None when it consumes nothing the analysis can tell.
 Consumer = Callable[[cst.Call], list[Consumption]]
+# (call) -> the keys the call returns already consumed, by their place in its result (`()`: the
+# result itself, `(1,)`: its second item), each as the consumption inside the callee.
+Returns = Callable[[cst.Call], dict[tuple[int, ...], Consumption]]
 
 
 @dataclass
@@ -73,14 +115,27 @@ class _State:
     # prove runs (`if kind == "a": ...` then `if kind == "b": ...`), so it is not reported.
     maybe: set[str] = field(default_factory=set)
 
-    def copy(self) -> _State:
-        return _State(dict(self.consumed), set(self.rebound), dict(self.where), set(self.maybe))
+    # Where each name was last bound (an assignment's target, a parameter): the start of a
+    # key's path in messages.
+    origin: dict[str, cst.CSTNode] = field(default_factory=dict)
 
-    def bind(self, name: str) -> None:
+    def copy(self) -> _State:
+        return _State(dict(self.consumed), set(self.rebound), dict(self.where), set(self.maybe),
+                      dict(self.origin))
+
+    def bind(self, name: str, node: cst.CSTNode | None = None) -> None:
         self.maybe.discard(name)
         self.consumed.pop(name, None)
+        self.consumed.pop(name + FOLDED, None)
+        # A new object under the name: its attributes (`state.key`) are new too.
+        for dotted in [known for known in self.consumed if known.startswith(name + ".")]:
+            del self.consumed[dotted]
         self.where.pop(name, None)
         self.rebound.add(name)
+        if node is not None:
+            self.origin[name] = node
+        else:
+            self.origin.pop(name, None)
 
 
 def _merge(states: list[_State | None]) -> _State | None:
@@ -94,6 +149,8 @@ def _merge(states: list[_State | None]) -> _State | None:
             merged.consumed.setdefault(name, use)
         merged.rebound |= other.rebound
         merged.maybe |= other.maybe
+        for name, node in other.origin.items():
+            merged.origin.setdefault(name, node)
     merged.maybe |= {name for name in merged.consumed
                      if any(name not in state.consumed for state in live)}
     # Where a consumption happened is kept only when every path agrees on it.
@@ -130,10 +187,25 @@ class KeyFlow:
     reassignment) for the summaries of helper functions. `on_consume` sees every consumption
     with the state of its key name (for checks on attributes such as `self.key`)."""
 
-    def __init__(self, consumer: Consumer, params: Sequence[str] = ()) -> None:
+    def __init__(self, consumer: Consumer, params: Sequence[str] = (),
+                 returns: Returns | None = None) -> None:
         self.consumer = consumer
+        self.returns = returns
         self.params = set(params)
         self.consumed_params: set[str] = set()
+        # The first consumption of each parameter, and of each name the body neither binds
+        # nor receives (a key of the enclosing function, for a nested function).
+        self.param_uses: dict[str, Consumption] = {}
+        self.free_uses: dict[str, Consumption] = {}
+        self.bound: set[str] = set()  # every name the walk saw bound
+        # What the function returns already consumed, by its place in the returned value.
+        self.returned: dict[tuple[int, ...], Consumption] = {}
+        # Calls whose result is assigned to a name they are also given (`state = step(state,
+        # key)`): a step threading state, not an evaluation.
+        self.threaded: set[int] = set()
+        # Keys the function returns stored in an object after consuming them (`state.replace(
+        # params=p)` after `split(state.key)`), with the returned expression that holds them.
+        self.stored: list[tuple[Consumption, cst.BaseExpression]] = []
         self.every: list[Consumption] = []
         self.reuses: dict[tuple[int, str], Reuse] = {}
         self._loops: list[tuple[list[_State], list[_State]]] = []  # (breaks, continues)
@@ -146,8 +218,14 @@ class KeyFlow:
         self._block: Sequence[cst.BaseStatement] | None = None
         self._statement: cst.BaseStatement | None = None
 
-    def run(self, body: Sequence[cst.BaseStatement]) -> None:
-        self._block_walk(body, _State())
+    def run(self, body: Sequence[cst.BaseStatement],
+            origins: dict[str, cst.CSTNode] | None = None) -> None:
+        self._block_walk(body, _State(origin=dict(origins or {})))
+
+    def free_consumed(self) -> dict[str, Consumption]:
+        """The names the body consumes without ever binding them: its enclosing scope's."""
+        return {name: use for name, use in self.free_uses.items()
+                if name.split(".", 1)[0] not in self.bound}
 
     # statements ---------------------------------------------------------------------------
     def _block_walk(self, body: Sequence[cst.BaseStatement], state: _State | None) -> _State | None:
@@ -198,7 +276,7 @@ class KeyFlow:
                 self._expr(item.item, state)
                 if item.asname is not None:
                     for name in target_names(item.asname.name):
-                        state.bind(name)
+                        self._bind(state, name)
             return self._suite(node.body, state)
         if isinstance(node, cst.Try):
             entry = state.copy()
@@ -210,7 +288,7 @@ class KeyFlow:
                 start = entry.copy()
                 if handler.name is not None:
                     for name in target_names(handler.name.name):
-                        start.bind(name)
+                        self._bind(start, name)
                 ends.append(self._suite(handler.body, start))
             joined = _merge(ends)
             if node.finalbody is not None:
@@ -223,7 +301,7 @@ class KeyFlow:
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             for decorator in node.decorators:
                 self._expr(decorator.decorator, state)
-            state.bind(node.name.value)
+            self._bind(state, node.name.value)
             return state
         return state  # anything else: nothing this analysis follows
 
@@ -236,6 +314,8 @@ class KeyFlow:
             self._expr(node.value, state)
             for target in node.targets:
                 self._bind_target(target.target, state)
+            if isinstance(node.value, cst.Call):
+                self._assigned_call(node.value, [target.target for target in node.targets], state)
             return state
         if isinstance(node, (cst.AnnAssign, cst.AugAssign)):
             if node.value is not None:
@@ -250,7 +330,14 @@ class KeyFlow:
         if isinstance(node, (cst.Return, cst.Raise)):
             value = node.value if isinstance(node, cst.Return) else node.exc
             if value is not None:
+                before = len(self.every)
                 self._expr(value, state)
+                if isinstance(node, cst.Return):
+                    # What the returned expression consumes itself (`return Model(key=key)`)
+                    # is a consumption, not a key handed back.
+                    own = {id(use) for use in self.every[before:]}
+                    self._note_returned(value, state, ())
+                    self._note_stored(value, state, own)
             return None
         if isinstance(node, (cst.Break, cst.Continue)):
             if self._loops:
@@ -259,19 +346,98 @@ class KeyFlow:
             return None
         if isinstance(node, cst.Del):
             for name in target_names(node.target):
-                state.bind(name)
+                self._bind(state, name)
             return state
         if isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names,
                                                                             cst.ImportStar):
             for alias in node.names:
-                state.bind((alias.evaluated_alias or alias.evaluated_name).split(".")[0])
+                self._bind(state, (alias.evaluated_alias or alias.evaluated_name).split(".")[0])
+        if isinstance(node, (cst.Global, cst.Nonlocal)):
+            self.bound.update(item.name.value for item in node.names)
         return state
+
+    def _bind(self, state: _State, name: str, node: cst.CSTNode | None = None) -> None:
+        self.bound.add(name)
+        state.bind(name, node)
 
     def _bind_target(self, target: cst.BaseExpression, state: _State) -> None:
         if isinstance(target, (cst.Attribute, cst.Subscript)):
             self._expr(target, state)
-        for name in target_names(target):
-            state.bind(name)
+            dotted = key_name(target)
+            if dotted is not None:
+                state.bind(dotted, target)
+        for name_node in _target_name_nodes(target):
+            self._bind(state, name_node.value, name_node)
+
+    def _assigned_call(self, call: cst.Call, targets: list[cst.BaseExpression],
+                       state: _State) -> None:
+        """After `targets = call(...)`: a step threading state, and keys the call returned
+        already consumed (`noise, key = draw(key)` where `draw` consumed `key` and returns it)."""
+        given = {arg.value.value for arg in call.args if isinstance(arg.value, cst.Name)}
+        if any(name in given for target in targets for name in target_names(target)):
+            self.threaded.add(id(call))
+        copied = _replaced_from(call)
+        if copied is not None:
+            # `new = state.replace(params=p)`: `new.key` is `state.key`, consumed or not.
+            source, replaced = copied
+            for dotted, use in list(state.consumed.items()):
+                base, _, attr = dotted.partition(".")
+                if base != source or not attr or attr in replaced or dotted in state.maybe:
+                    continue
+                for target in targets:
+                    if isinstance(target, cst.Name):
+                        state.consumed[f"{target.value}.{attr}"] = use
+        if self.returns is None:
+            return
+        for path, use in self.returns(call).items():
+            for target in targets:
+                name = _at_path(target, path)
+                if name is not None:
+                    state.consumed[name.value] = replace(use, key=name)
+                    state.maybe.discard(name.value)
+                    state.where.pop(name.value, None)
+
+    def _note_stored(self, value: cst.BaseExpression, state: _State, own: set[int],
+                     depth: int = 0) -> None:
+        """Consumed keys the returned object carries on: `state` itself or `state.replace(...)`
+        whose `state.key` was consumed, a constructor given a consumed key."""
+        if isinstance(value, (cst.Tuple, cst.List)) and depth < 2:
+            for element in value.elements:
+                self._note_stored(element.value, state, own, depth + 1)
+            return
+        carried: list[str] = []
+        if isinstance(value, cst.Name):
+            carried = [dotted for dotted in state.consumed
+                       if dotted.startswith(value.value + ".")]
+        elif isinstance(value, cst.Call):
+            copied = _replaced_from(value)
+            if copied is not None:
+                carried = [dotted for dotted in state.consumed
+                           if dotted.startswith(copied[0] + ".")
+                           and dotted.partition(".")[2] not in copied[1]]
+            if copied is not None or _constructs(value):
+                # A constructor or a copy given a consumed key: `State(params, state.key)`.
+                for arg in value.args:
+                    name = key_name(arg.value)
+                    if name is not None and name in state.consumed:
+                        carried.append(name)
+        for dotted in carried:
+            use = state.consumed.get(dotted)
+            if (use is not None and dotted not in state.maybe and use.kind != "fold"
+                    and "\x00" not in dotted and id(use) not in own):
+                self.stored.append((use, value))
+
+    def _note_returned(self, value: cst.BaseExpression, state: _State,
+                       path: tuple[int, ...]) -> None:
+        if isinstance(value, cst.Name):
+            use = state.consumed.get(value.value)
+            if use is not None and value.value not in state.maybe:
+                self.returned.setdefault(path, use)
+        elif isinstance(value, (cst.Tuple, cst.List)) and len(path) < 3:
+            for position, element in enumerate(value.elements):
+                if isinstance(element, cst.StarredElement):
+                    return
+                self._note_returned(element.value, state, (*path, position))
 
     def _loop(self, node: cst.For | cst.While, state: _State) -> _State | None:
         if isinstance(node, cst.For):
@@ -391,38 +557,112 @@ class KeyFlow:
         assert merged is not None
         self._replace(state, merged)
 
+    def _record(self, before: Consumption, use: Consumption, name: str, state: _State) -> None:
+        key = (id(use.call), name)
+        if key in self.reuses:
+            return
+        # Seen only when a loop body is walked again: the earlier use is the last iteration's.
+        in_loop = self._again > 0
+        statement = None
+        span: tuple[cst.BaseStatement, ...] = ()
+        where = state.where.get(name)
+        if (self._loop_depth == 0 and where is not None and where[0] == id(self._block)
+                and where[1] != id(self._statement)):
+            statement = where[2]
+            block = list(self._block or ())
+            if statement in block and self._statement in block:
+                span = tuple(block[block.index(statement):block.index(self._statement) + 1])
+        self.reuses[key] = Reuse(before, use, in_loop, statement,
+                                 in_loop and any(self._walking_again), state.origin.get(name),
+                                 span)
+
     @staticmethod
     def _replace(state: _State, new: _State | None) -> None:
         if new is not None:
             state.consumed, state.rebound, state.where = new.consumed, new.rebound, new.where
-            state.maybe = new.maybe
+            state.maybe, state.origin = new.maybe, new.origin
 
     def _consume(self, use: Consumption, state: _State) -> None:
         self.every.append(use)
-        if not isinstance(use.key, cst.Name):
+        if use.repeated:
+            # The same key on every step: a reuse by itself, the draw against itself.
+            self.reuses.setdefault((id(use.call), "\x00repeated"),
+                                   Reuse(use, use, True, None, True))
             return
-        name = use.key.value
+        name = key_name(use.key, literal=not use.library)
+        if name is None:
+            return
+        base = name.split(".", 1)[0]
+        if use.kind == "seed":
+            # A key made from a seed parameter: the function draws the same for the same seed.
+            if name in self.params and name not in state.rebound:
+                self.consumed_params.add(name)
+                self.param_uses.setdefault(name, use)
+            return
+        if use.kind == "fold":
+            split = state.consumed.get(name)
+            if split is not None and split.kind == "split" and name not in state.maybe:
+                self._record(split, use, name, state)
+            state.consumed[name + FOLDED] = use
+            return
         if name in self.params and name not in state.rebound:
             self.consumed_params.add(name)
+            self.param_uses.setdefault(name, use)
+        elif (base not in self.params and base not in state.rebound
+              and name not in state.rebound and not name.startswith("int:")):
+            self.free_uses.setdefault(name, use)
+        folded = state.consumed.get(name + FOLDED)
+        if use.kind == "split" and folded is not None and name + FOLDED not in state.maybe:
+            self._record(folded, use, name, state)
         before = state.consumed.get(name)
         if before is not None and name not in state.maybe:
-            key = (id(use.call), name)
-            # Seen only when a loop body is walked again: the earlier use is the last iteration's.
-            in_loop = self._again > 0 and key not in self.reuses
-            statement = None
-            where = state.where.get(name)
-            if (self._loop_depth == 0 and where is not None and where[0] == id(self._block)
-                    and where[1] != id(self._statement)):
-                statement = where[2]
-            if key not in self.reuses:
-                self.reuses[key] = Reuse(before, use, in_loop, statement,
-                                         in_loop and any(self._walking_again))
+            self._record(before, use, name, state)
         state.consumed[name] = use
         state.maybe.discard(name)
         if self._statement is not None and self._block is not None:
             state.where[name] = (id(self._block), id(self._statement), self._statement)
         else:
             state.where.pop(name, None)
+
+
+def _target_name_nodes(target: cst.BaseExpression | cst.CSTNode) -> Iterator[cst.Name]:
+    if isinstance(target, cst.Name):
+        yield target
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            yield from _target_name_nodes(element.value)
+    elif isinstance(target, cst.StarredElement):
+        yield from _target_name_nodes(target.value)
+
+
+def _constructs(call: cst.Call) -> bool:
+    """A class called (by the naming convention): it builds an object holding its arguments."""
+    func = call.func
+    name = func.value if isinstance(func, cst.Name) else (
+        func.attr.value if isinstance(func, cst.Attribute) else "")
+    return name[:1].isupper()
+
+
+def _replaced_from(call: cst.Call) -> tuple[str, set[str]] | None:
+    """`state.replace(params=p)` / `state._replace(...)`: the copied name and the fields given."""
+    func = call.func
+    if (isinstance(func, cst.Attribute) and func.attr.value in REPLACING
+            and isinstance(func.value, cst.Name)):
+        return func.value.value, {arg.keyword.value for arg in call.args
+                                  if arg.keyword is not None}
+    return None
+
+
+def _at_path(target: cst.BaseExpression, path: tuple[int, ...]) -> cst.Name | None:
+    """The name an assignment target binds to the item at `path` of the value."""
+    for position in path:
+        if not isinstance(target, (cst.Tuple, cst.List)) or position >= len(target.elements):
+            return None
+        element = target.elements[position]
+        if isinstance(element, cst.StarredElement):
+            return None
+        target = element.value
+    return target if isinstance(target, cst.Name) else None
 
 
 def _counting(iterable: cst.BaseExpression, target: cst.BaseExpression) -> bool:

@@ -28,6 +28,9 @@ class TransformSite:
     function: FunctionNode
     keywords: tuple[cst.Arg, ...]
     invocations: tuple[Invocation, ...]
+    # Arguments after the function given by position (`jax.grad(loss, 1)`: argnums; then
+    # has_aux); their meaning is the transformation's own parameter order.
+    positional: tuple[cst.Arg, ...] = ()
 
     def keyword(self, name: str) -> cst.Arg | None:
         return next((arg for arg in self.keywords if arg.keyword and arg.keyword.value == name),
@@ -57,13 +60,15 @@ def transform_sites(index: FileIndex, inference: Inference,
             continue
         function = value.func.node
         keywords = _keywords(call_site.node)
+        positional = _positional_after_first(call_site.node)
         reference: cst.BaseExpression | None = call_site.node.func
         if value.partial is not None:
             keywords += _keywords(value.partial)
+            positional += _positional_after_first(value.partial)
             reference = _partial_target(value.partial, inference) or value.partial.func
         through = tuple(inv for inv in callsites.invocations(function)
                         if inv.wrapper is not None and inv.wrapper.call is call_site.node)
-        yield TransformSite(value.transform, reference, function, keywords, through)
+        yield TransformSite(value.transform, reference, function, keywords, through, positional)
 
 
 def _decorator_site(decorator: cst.BaseExpression, function: cst.FunctionDef,
@@ -91,6 +96,10 @@ def _partial_target(partial: cst.Call, inference: Inference) -> cst.BaseExpressi
         return None
     first = argument(partial, 0, None)
     return first.value if first is not None else None
+
+
+def _positional_after_first(call: cst.Call) -> tuple[cst.Arg, ...]:
+    return tuple(arg for arg in call.args[1:] if arg.keyword is None and arg.star != "**")
 
 
 def _keywords(call: cst.Call) -> tuple[cst.Arg, ...]:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Literal
 
 import libcst as cst
 
+from optlint.analysis import apis
+
 if TYPE_CHECKING:
-    from optlint.analysis.index import ClassInfo
+    from optlint.analysis.index import ClassInfo, Scope
     from optlint.analysis.inference import Inference
 
 LeafKind = Literal["callable", "scalar", "arrays", "unknown"]
+# Who uses an unfiltered module's leaves: an optimizer's init/update, jax.grad, jax.jit.
+Consumer = Literal["optimizer", "grad", "jit"]
 _LEAF_RANK = {"callable": 3, "scalar": 2, "unknown": 1, "arrays": 0}
 
 
@@ -21,6 +25,10 @@ class Leaves:
 
     kind: LeafKind
     reason: str = ""
+    # The Python scalar types among the leaves ("int", "bool", "float", "complex", "str"; "branch"
+    # for a bool an equinox.nn layer tests in Python): what the Equinox leaf model
+    # (apis.SCALAR_LEAVES_BREAK) decides which consumers they break by.
+    scalar_types: frozenset[str] = frozenset()
 
     @property
     def non_array(self) -> bool:
@@ -35,7 +43,20 @@ def worst_leaves(leaves: list[Leaves]) -> Leaves:
     """The combined leaves of several parts: one function among them makes the whole hold one."""
     if not leaves:
         return ARRAYS
-    return max(leaves, key=lambda item: _LEAF_RANK[item.kind])
+    # Among scalars, one that is not a float (an int, a bool) names the reason: it is the proof.
+    worst = max(leaves, key=lambda item: (_LEAF_RANK[item.kind],
+                                          bool(item.scalar_types - {"float"})))
+    types = frozenset().union(*(item.scalar_types for item in leaves))
+    return worst if types == worst.scalar_types else replace(worst, scalar_types=types)
+
+
+def breaks(leaves: Leaves, consumer: Consumer) -> bool:
+    """Whether these leaves are proven to break `consumer` (the Equinox leaf model): a function
+    always does; Python scalars by their types (apis.SCALAR_LEAVES_BREAK)."""
+    if leaves.kind == "callable":
+        return True
+    return leaves.kind == "scalar" and bool(
+        leaves.scalar_types & apis.SCALAR_LEAVES_BREAK[consumer])
 
 
 @dataclass(frozen=True)
@@ -87,6 +108,9 @@ class InstanceValue:
 
     info: ClassInfo
     owner: Inference
+    # The construction it came from (the call, its scope and order, the caller's inference), for
+    # the fields of a configuration dataclass; None when not seen.
+    made: tuple[cst.Call, Scope, int, Inference] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,6 +120,13 @@ class TransformValue:
     name: str
     call: cst.Call | None
     parts: tuple[Value, ...] = ()
+    # Arguments written as names whose value inference knows to be a literal (`cfg.momentum`,
+    # the config's default 0.9): (id of the argument's expression, the literal's text), for
+    # the table's facts that hold only when an argument is given (sgd's momentum, a decay rate).
+    literals: tuple[tuple[int, str], ...] = ()
+
+    def literal(self, expr: cst.BaseExpression) -> str | None:
+        return next((text for key, text in self.literals if key == id(expr)), None)
 
     def walk(self) -> list[TransformValue]:
         """This transformation and every one nested inside it, outermost first."""
@@ -227,14 +258,21 @@ Value = (
 )
 
 
-def proven_leaves(module: ModuleValue) -> bool:
-    """Whether the module's non-array leaves are known to break Optax and jax transformations:
-    functions always do; Python scalars only those the equinox.nn layers hold (bools and strings
-    beside floats: measured on Dropout, BatchNorm, MultiheadAttention), since a plain float field
-    is traced and differentiated like an array."""
-    if module.leaves.kind == "callable":
-        return True
-    return module.leaves.kind == "scalar" and "eqx.nn." in module.leaves.reason
+def proven_leaves(module: ModuleValue, consumer: Consumer = "optimizer") -> bool:
+    """Whether the module's non-array leaves are known to break `consumer` (by default an
+    optimizer's init/update): functions always do; of Python scalars ints, bools and strings
+    (plain fields, or those equinox.nn layers hold), not a plain float, which jax.grad traces and
+    differentiates like an array."""
+    return breaks(module.leaves, consumer)
+
+
+def holds_python_scalars(module: ModuleValue) -> bool:
+    """Whether the module is known to hold Python scalars: an `eqx.nn` layer's, or a field given
+    a literal number or bool (a plain float too). `eqx.is_array_like` keeps them all, and
+    `eqx.filter_grad` gives each a None gradient (measured: a float `temperature` field makes
+    `update` raise a pytree structure error), unlike `jax.grad`, which traces a float."""
+    return module.leaves.kind == "scalar" and any(
+        mark in module.leaves.reason for mark in ("eqx.nn.", "Python number", "Python bool"))
 
 
 def unfiltered_module(value: object) -> ModuleValue | None:

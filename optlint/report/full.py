@@ -5,11 +5,13 @@ is shown without the snippet."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pathlib import Path
 
-from optlint.diagnostics import Diagnostic
+from optlint.diagnostics import Diagnostic, NotChecked
 from optlint.edits import source_lines
-from optlint.report.text import location
+from optlint.report.text import fix_mark, location
 from optlint.source import SourceError, read_source
 
 
@@ -22,11 +24,12 @@ def _lines(filename: str, cache: dict[str, list[str] | None]) -> list[str] | Non
     return cache[filename]
 
 
-def render(diagnostics: list[Diagnostic]) -> str:
+def render(diagnostics: list[Diagnostic], not_checked: Sequence[NotChecked] = (),
+           unsafe_fixes: bool = False) -> str:
     blocks = []
     files: dict[str, list[str] | None] = {}
     for d in diagnostics:
-        block = [f"{location(d)}: {d.code}{' [*]' if d.fix else ''} {d.message}"]
+        block = [f"{location(d)}: {d.code}{fix_mark(d, unsafe_fixes)} {d.message}"]
         lines = _lines(d.filename, files) if d.cell is None else None
         if lines is not None and d.line <= len(lines):
             code = lines[d.line - 1].rstrip("\r\n").expandtabs(1)

@@ -6,7 +6,9 @@ are attached to the file as a whole and name the cell and line in the message.
 
 from __future__ import annotations
 
-from optlint.diagnostics import Diagnostic
+from collections.abc import Sequence
+
+from optlint.diagnostics import Diagnostic, NotChecked
 
 
 def _escape_data(text: str) -> str:
@@ -30,5 +32,8 @@ def annotation(diagnostic: Diagnostic) -> str:
     return f"::error {','.join(properties)}::{_escape_data(message)}"
 
 
-def render(diagnostics: list[Diagnostic]) -> str:
-    return "".join(annotation(d) + "\n" for d in diagnostics)
+def render(diagnostics: list[Diagnostic], not_checked: Sequence[NotChecked] = ()) -> str:
+    unchecked = [f"::error file={_escape_property(item.filename)},"
+                 f"title={_escape_property('optlint (not checked)')}::{_escape_data(item.reason)}"
+                 for item in not_checked]
+    return "".join(line + "\n" for line in [*(annotation(d) for d in diagnostics), *unchecked])

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import json
 from typing import Any
 
-from optlint.diagnostics import Diagnostic, Fix, Role
+from optlint.diagnostics import Diagnostic, Fix, NotChecked, Role
 
 
 def fix_to_dict(fix: Fix | None) -> dict[str, Any] | None:
@@ -49,5 +51,15 @@ def _role_to_dict(role: Role) -> dict[str, Any]:
             "end_line": role.end.line, "end_column": role.end.column}
 
 
-def render(diagnostics: list[Diagnostic]) -> str:
-    return json.dumps([diagnostic_to_dict(d) for d in diagnostics], indent=2) + "\n"
+def not_checked_to_dict(item: NotChecked) -> dict[str, Any]:
+    """A file that could not be checked: an entry of its own (code None, name `not-checked`),
+    with the fields a finding has, so a reader that skips unknown codes still works."""
+    return {"code": None, "name": "not-checked", "message": item.reason,
+            "filename": item.filename, "line": None, "column": None, "end_line": None,
+            "end_column": None, "fix": None, "fix_title": None, "roles": {}}
+
+
+def render(diagnostics: list[Diagnostic], not_checked: Sequence[NotChecked] = ()) -> str:
+    records = [diagnostic_to_dict(d) for d in diagnostics]
+    records += [not_checked_to_dict(item) for item in not_checked]
+    return json.dumps(records, indent=2) + "\n"

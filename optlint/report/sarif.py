@@ -11,11 +11,14 @@ fix to offer.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
+from urllib.parse import quote
 
 from optlint import __version__
-from optlint.diagnostics import Diagnostic, Edit, Fix, Location
+from optlint.diagnostics import Diagnostic, Edit, Fix, Location, NotChecked
 from optlint.pages import page_text
 from optlint.catalog import RuleInfo, catalog
 
@@ -25,7 +28,7 @@ RULE_PAGE_URI = INFORMATION_URI + "/blob/main/rules/{code}.md"
 SOURCE_ROOT = "%SRCROOT%"
 
 
-def render(diagnostics: list[Diagnostic]) -> str:
+def render(diagnostics: list[Diagnostic], not_checked: Sequence[NotChecked] = ()) -> str:
     rules = catalog()
     index_of = {info.code: position for position, info in enumerate(rules)}
     run = {
@@ -38,6 +41,14 @@ def render(diagnostics: list[Diagnostic]) -> str:
         "originalUriBaseIds": {SOURCE_ROOT: {"uri": Path.cwd().as_uri() + "/"}},
         "columnKind": "unicodeCodePoints",
         "results": [_result(d, index_of[d.code]) for d in diagnostics],
+        # Files that could not be checked: the run did not do all it was asked to.
+        "invocations": [{
+            "executionSuccessful": not not_checked,
+            "toolExecutionNotifications": [
+                {"level": "error", "message": {"text": item.reason},
+                 "locations": [{"physicalLocation": {"artifactLocation": _artifact(item.filename)}}]}
+                for item in not_checked],
+        }],
     }
     document = {"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}
     return json.dumps(document, indent=2) + "\n"
@@ -83,14 +94,16 @@ def _result(diagnostic: Diagnostic, rule_index: int) -> dict[str, Any]:
 
 
 def _artifact(filename: str) -> dict[str, str]:
-    """A URI relative to the folder optlint ran in, as code scanning wants; else absolute."""
+    """A URI relative to the folder optlint ran in, as code scanning wants; else absolute.
+    Percent-encoded (`spa ce.py` -> `spa%20ce.py`, `%` -> `%25`): the schema's `uri-reference`."""
     path = Path(filename)
     if path.is_absolute():
         try:
             path = path.relative_to(Path.cwd())
         except ValueError:
             return {"uri": path.as_uri()}
-    return {"uri": path.as_posix(), "uriBaseId": SOURCE_ROOT}
+    # From the file name's bytes, so a name that is not UTF-8 is encoded as it is on disk.
+    return {"uri": quote(os.fsencode(path.as_posix()), safe="/"), "uriBaseId": SOURCE_ROOT}
 
 
 def _region(start: Location, end: Location) -> dict[str, int]:

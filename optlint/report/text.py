@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from optlint.diagnostics import Diagnostic
+from collections.abc import Sequence
+
+from optlint.diagnostics import Diagnostic, NotChecked
 
 
 def location(diagnostic: Diagnostic) -> str:
@@ -10,6 +12,16 @@ def location(diagnostic: Diagnostic) -> str:
     return f"{diagnostic.filename}:{cell}{diagnostic.line}:{diagnostic.column}"
 
 
-def render(diagnostics: list[Diagnostic]) -> str:
-    lines = [f"{location(d)}: {d.code}{' [*]' if d.fix else ''} {d.message}" for d in diagnostics]
+def fix_mark(diagnostic: Diagnostic, unsafe_fixes: bool) -> str:
+    """` [*]` when `--fix` would apply the finding's fix (an unsafe one only with
+    `--unsafe-fixes`), as ruff marks them; nothing otherwise."""
+    fix = diagnostic.fix
+    applies = fix is not None and (fix.applicability == "safe" or unsafe_fixes)
+    return " [*]" if applies else ""
+
+
+def render(diagnostics: list[Diagnostic], not_checked: Sequence[NotChecked] = (),
+           unsafe_fixes: bool = False) -> str:
+    lines = [f"{location(d)}: {d.code}{fix_mark(d, unsafe_fixes)} {d.message}"
+             for d in diagnostics]
     return "".join(line + "\n" for line in lines)

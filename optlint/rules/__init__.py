@@ -20,15 +20,9 @@ from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.plateau_before_scale_invariant import PlateauBeforeScaleInvariant
 from optlint.rules.lookahead_raw_params import LookaheadRawParams
 from optlint.rules.filter_transform_keyword_first import FilterTransformKeywordFirst
-from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
-from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
-from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.shared_layer_alias import SharedLayerAlias
 from optlint.rules.static_array_field import StaticArrayField
 from optlint.rules.decay_on_frozen import DecayOnFrozen
-from optlint.rules.inject_hyperparams_callable import InjectHyperparamsCallable
-from optlint.rules.jax_transform_on_equinox_model import JaxTransformOnEquinoxModel
-from optlint.rules.linesearch_equinox_module import LinesearchEquinoxModule
 from optlint.rules.masked_does_not_freeze import MaskedDoesNotFreeze
 from optlint.rules.prng_key_reuse import PrngKeyReuse
 from optlint.rules.unfiltered_equinox_model import UnfilteredEquinoxModel
@@ -39,6 +33,8 @@ from optlint.rules.schedule_free_eval import ScheduleFreeEval
 from optlint.rules.low_precision_hyperparams import LowPrecisionHyperparams
 from optlint.rules.is_array_like_filter import IsArrayLikeFilter
 from optlint.rules.filtered_model_as_model import FilteredModelAsModel
+from optlint.rules.accumulation_misplaced import AccumulationMisplaced
+from optlint.rules.decay_mask_misses import DecayMaskMisses
 
 RULES: list[type[Rule]] = [
     CallablePytreeMask,
@@ -63,6 +59,8 @@ RULES: list[type[Rule]] = [
     MaskedDoesNotFreeze,
     DecayOnFrozen,
     PrngKeyReuse,
+    DecayMaskMisses,
+    AccumulationMisplaced,
 ]
 
 

@@ -14,6 +14,7 @@ from optlint.analysis.optax_model import Step, misordered
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import LibraryRef, TransformValue
 from optlint.context import RuleContext
+from optlint.rules.rearranged import code_in_place, rearranged
 
 
 @dataclass(frozen=True)
@@ -73,9 +74,14 @@ def reported_chains(ctx: RuleContext, which: int, earlier: Callable[[Step], bool
 def flagged_node(ctx: RuleContext, found: MisorderedChain, which: int) -> cst.CSTNode:
     """The call of the step to report when it is written in this file, else the chain call."""
     step = found.common(which)
+    chain = found.site.node
+    if any(arg.star == "*" for arg in chain.args):
+        # Parts collected in a list (`txs.append(...)`, then `chain(*txs)`): the order is decided
+        # where the list is chained, which is where a reader looks for it.
+        return chain
     if step is not None and step.part.call is not None and in_file(ctx, step.part.call):
         return step.part.call
-    return found.site.node
+    return chain
 
 
 def in_file(ctx: RuleContext, node: cst.Call) -> bool:
@@ -92,26 +98,24 @@ def display(ctx: RuleContext, found: MisorderedChain, which: int) -> str:
 
 def moved_argument(ctx: RuleContext, found: MisorderedChain, source: int,
                    target: int) -> list[tuple[cst.CSTNode, str]] | None:
-    """Replacements that move the chain call's part `source` to position `target` (before the
-    part now there; len(args) for the end), or None when the parts are not the call's own
-    positional arguments one for one (`*` unpacking, keywords), or a moved argument spans lines
-    (its indentation would not follow it). Each position keeps its comma and whitespace."""
+    """The chain call with its part `source` moved to position `target` (before the part now
+    there; len(args) for the end), each comment with its argument; None when the parts are not
+    the call's own positional arguments one for one (`*` unpacking, keywords), a moved argument
+    spans lines (its indentation would not follow it), or a comment could not follow its part."""
     args = list(found.site.node.args)
     if (any(arg.star or arg.keyword is not None for arg in args)
             or len(args) != len(found.chain.parts) or not 0 <= source < len(args)
             or not 0 <= target <= len(args)):
         return None
-    values = [arg.value for arg in args]
-    moved = values.pop(source)
-    values.insert(target if target <= source else target - 1, moved)
-    replacements: list[tuple[cst.CSTNode, str]] = []
-    for arg, value in zip(args, values, strict=True):
-        if value is not arg.value:
-            code = ctx.code(value)
-            if "\n" in code or "\r" in code:
-                return None
-            replacements.append((arg.value, code))
-    return replacements or None
+    order = list(range(len(args)))
+    order.insert(target if target <= source else target - 1, order.pop(source))
+    if any("\n" in ctx.code(args[number].value) or "\r" in ctx.code(args[number].value)
+           for position, number in enumerate(order) if position != number):
+        return None
+    call = rearranged(found.site.node, order)
+    if call is None or order == list(range(len(args))):
+        return None
+    return [(found.site.node, code_in_place(ctx, found.site.node, call))]
 
 
 def same_top(found: MisorderedChain, which: int) -> int | None:

@@ -22,7 +22,6 @@ from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 from optlint.rules.chain_order import (
     MisorderedChain,
     display,
-    flagged_node,
     reported_chains,
     moved_argument,
     same_top,

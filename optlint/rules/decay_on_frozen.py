@@ -25,10 +25,11 @@ from optlint.analysis.optax_model import (
     decay_mask_given,
     parts_seeing_every_leaf,
 )
-from optlint.analysis.optax_table import behaviour, names_with
+from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import ModuleValue, OneOf, TransformValue, Value
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
+from optlint.rules.rearranged import code_in_place, rearranged
 
 STOP_GRADIENT = "jax.lax.stop_gradient"
 # Integer and boolean arrays are not decayed by a float optimizer in any useful sense.
@@ -72,7 +73,10 @@ class DecayOnFrozen(Rule):
         if not later:
             return
         decay = later[0]
-        at_freeze = freeze.call is not None and id(freeze.call) in local
+        # Parts collected in a list (`chain(*txs)`) are reported where the list is chained, as
+        # for the other chain-order rules.
+        splatted = any(arg.star == "*" for arg in call.args)
+        at_freeze = freeze.call is not None and id(freeze.call) in local and not splatted
         node: cst.Call = freeze.call if at_freeze and freeze.call is not None else call
         if id(node) in reported:
             return
@@ -256,7 +260,9 @@ def _move_last(ctx: RuleContext, chain: cst.Call, freeze: cst.Call) -> FixPlan |
         return None
     if not any(arg.value is freeze for arg in args) or args[-1].value is freeze:
         return None
-    ordered = [arg for arg in args if arg.value is not freeze] + [
-        arg for arg in args if arg.value is freeze]
-    code = f"{ctx.code(chain.func)}({', '.join(ctx.code(arg.value) for arg in ordered)})"
-    return FixPlan("unsafe", "Move `freeze` to the end of the chain", [(chain, code)])
+    order = [number for number, arg in enumerate(args) if arg.value is not freeze] + [
+        number for number, arg in enumerate(args) if arg.value is freeze]
+    moved = rearranged(chain, order)  # each comment with its part
+    if moved is None:
+        return None
+    return FixPlan("unsafe", "Move `freeze` to the end of the chain", [(chain, code_in_place(ctx, chain, moved))])

@@ -132,5 +132,5 @@ def _moved_first(call: cst.Call, passed: cst.Arg) -> cst.Call:
     keeps its order, and each position keeps its original comma and spacing."""
     positional = passed.with_changes(keyword=None, equal=cst.MaybeSentinel.DEFAULT)
     order = [positional, *(arg for arg in call.args if arg is not passed)]
-    args = [arg.with_changes(comma=original.comma) for arg, original in zip(order, call.args)]
+    args = [arg.with_changes(comma=original.comma) for arg, original in zip(order, call.args, strict=True)]
     return call.with_changes(args=args)

@@ -16,12 +16,12 @@ import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.binding import argument
-from optlint.analysis.values import ModuleValue
+from optlint.analysis.index import CallSite
+from optlint.analysis.values import ModuleValue, TransformedFunction, Value
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 _FILTERS = ("equinox.filter", "equinox.partition")
-_TREE_MAP = "jax.tree_util.tree_map"
 
 
 class FilteredModelAsModel(Rule):
@@ -36,11 +36,11 @@ class FilteredModelAsModel(Rule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         reported: set[int] = set()
         for site in ctx.calls():
-            callee = ctx.value(site.node.func, site)
+            callee = _called_module(ctx.value(site.node.func, site))
             if not (isinstance(callee, ModuleValue) and callee.filtered
                     and callee.made_by is not None):
                 continue
-            rebuilt = callee.made_by if callee.derived_by == _TREE_MAP else None
+            rebuilt = callee.made_by if callee.derived_by in apis.TREE_REBUILDERS else None
             if rebuilt is not None and ctx.site_of(rebuilt) is None:
                 rebuilt = None  # built in another file: report where it is called
             anchor: cst.CSTNode = rebuilt if rebuilt is not None else site.node.func
@@ -54,9 +54,33 @@ class FilteredModelAsModel(Rule):
                 continue  # nothing was replaced by None
             reported.add(id(anchor))
             yield self._finding(ctx, anchor, rebuilt, filter_call, model, site.node)
+        yield from self._replaced_models(ctx, reported)
+
+    def _replaced_models(self, ctx: RuleContext, reported: set[int]) -> Iterator[Finding]:
+        """`model = tree_map(f, eqx.filter(model, eqx.is_array), grads)`: the model's own name
+        now holds the filtered tree, so wherever it is used as the model next (the loop's next
+        step, the caller given it back), its non-array fields are None."""
+        for site in ctx.calls():
+            if id(site.node) in reported or ctx.qualify(site.node.func) not in apis.TREE_REBUILDERS:
+                continue
+            rebuilt = ctx.value(site.node, site)
+            if not (isinstance(rebuilt, ModuleValue) and rebuilt.filtered
+                    and rebuilt.made_by is site.node):
+                continue
+            origin = _filter_of(ctx, rebuilt)
+            if origin is None:
+                continue
+            filter_call, model = origin
+            pytree = argument(filter_call, 0, "pytree")
+            filter_site = ctx.site_of(filter_call)
+            if (model.leaves.kind == "arrays" or pytree is None or filter_site is None
+                    or not _assigned_to(ctx, site, pytree.value, filter_site)):
+                continue
+            reported.add(id(site.node))
+            yield self._finding(ctx, site.node, site.node, filter_call, model, None)
 
     def _finding(self, ctx: RuleContext, anchor: cst.CSTNode, rebuilt: cst.Call | None,
-                 filter_call: cst.Call, model: ModuleValue, called: cst.Call) -> Finding:
+                 filter_call: cst.Call, model: ModuleValue, called: cst.Call | None) -> Finding:
         eqx = ctx.import_alias("equinox", "eqx")
         how = (f"rebuilt by `{ctx.code(rebuilt.func)}` from" if rebuilt is not None
                else "built from")
@@ -65,9 +89,16 @@ class FilteredModelAsModel(Rule):
                   else "its non-array fields")
         if not model.leaves.non_array:
             fields = "any non-array fields it has (its fields could not all be resolved)"
-        message = (f"`{ctx.code(called.func)}` is called as Equinox module {model.class_name}, "
-                   f"but it was {how} `{ctx.code(filter_call.func)}(...)`'s arrays without "
-                   f"`{eqx}.combine`: {fields} are None there, so {_harm(model)}")
+        if called is not None:
+            message = (f"`{ctx.code(called.func)}` is called as Equinox module "
+                       f"{model.class_name}, but it was {how} `{ctx.code(filter_call.func)}"
+                       f"(...)`'s arrays without `{eqx}.combine`: {fields} are None there, so "
+                       f"{_harm(model)}")
+        else:
+            message = (f"Equinox module {model.class_name} is replaced by a tree {how} "
+                       f"`{ctx.code(filter_call.func)}(...)`'s arrays without `{eqx}.combine`: "
+                       f"{fields} are None there, so where it is used as the model next, "
+                       f"{_harm(model)}")
         fix = None
         if rebuilt is not None and source is not None:
             fix = FixPlan("safe", f"Recombine with `{eqx}.combine(..., {source})`",
@@ -85,6 +116,32 @@ def _harm(model: ModuleValue) -> str:
     return "it silently computes something else (a None switch reads as False) or raises TypeError"
 
 
+def _called_module(callee: Value) -> Value:
+    """What a call runs: through `jax.vmap(model)`, the module."""
+    if isinstance(callee, TransformedFunction) and (
+            callee.transform in apis.VECTORIZING_TRANSFORMS):
+        return callee.func
+    return callee
+
+
+def _assigned_to(ctx: RuleContext, site: CallSite, model: cst.BaseExpression,
+                 filter_site: CallSite) -> bool:
+    """Whether the call at `site` is the whole value assigned to `model` (a name of the same
+    scope as the filter's, or `self.attr` in a method): the model replaced by the rebuilt tree."""
+    if isinstance(model, cst.Name):
+        if filter_site.scope is not site.scope:
+            return False
+        return any(binding.value is site.node and not binding.path
+                   for binding in site.scope.bindings.get(model.value, []))
+    owner = site.scope.owner
+    if (isinstance(model, cst.Attribute) and isinstance(model.value, cst.Name)
+            and model.value.value == site.scope.self_name and owner is not None
+            and filter_site.scope.owner is owner):
+        return any(binding.value is site.node and binding.scope is site.scope
+                   for binding in owner.attributes.get(model.attr.value, []))
+    return False
+
+
 def _filter_of(ctx: RuleContext, value: ModuleValue) -> tuple[cst.Call, ModuleValue] | None:
     """The `eqx.filter`/`partition` call a filtered pytree comes from (through tree maps in this
     file), and the module it filtered; None when a step is not in this file."""
@@ -99,10 +156,12 @@ def _filter_of(ctx: RuleContext, value: ModuleValue) -> tuple[cst.Call, ModuleVa
             if isinstance(model, ModuleValue) and model.derived_by is None:
                 return call, model
             return None
-        if value.derived_by not in apis.TREE_MAPPERS:
+        if value.derived_by not in apis.TREE_REBUILDERS:
             return None
-        keyword = "pytree" if "tree_at" in value.derived_by else "tree"
-        tree = argument(call, apis.TREE_MAPPERS[value.derived_by], keyword)
+        keyword = ("pytree" if "tree_at" in value.derived_by else
+                   "tree" if value.derived_by in apis.TREE_MAPPERS else
+                   "model" if value.derived_by.startswith("equinox.") else "params")
+        tree = argument(call, apis.TREE_REBUILDERS[value.derived_by], keyword)
         inner = ctx.value(tree.value, site) if tree is not None else None
         if not (isinstance(inner, ModuleValue) and inner.filtered):
             return None

@@ -21,7 +21,7 @@ from optlint.analysis.optax_model import (
     python_scalar_failer,
     rejects_non_array_params,
 )
-from optlint.analysis.values import ModuleValue, TransformValue, Value, proven_leaves
+from optlint.analysis.values import ModuleValue, TransformValue, Value, holds_python_scalars
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
@@ -106,7 +106,7 @@ class IsArrayLikeFilter(Rule):
                       [(spec, f"{prefix}.is_inexact_array")],
                       [] if isinstance(spec, cst.Attribute) else [("equinox", eqx)])
         unseen = None
-        if model.leaves.kind != "scalar" or not proven_leaves(model):
+        if model.leaves.kind != "scalar" or not holds_python_scalars(model):
             unseen = ("which of the module's fields are Python scalars without gradients"
                       if model.leaves.kind == "scalar" else
                       "whether the module holds Python scalars")

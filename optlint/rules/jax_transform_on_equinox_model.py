@@ -16,7 +16,7 @@ from optlint.analysis import apis
 from optlint.analysis.binding import positional_params
 from optlint.analysis.callsites import Arrival, CallSites
 from optlint.analysis.transform_sites import TransformSite, transform_sites
-from optlint.analysis.values import ModuleValue, unfiltered_module
+from optlint.analysis.values import ModuleValue, breaks, unfiltered_module
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 from optlint.rules.phrases import leaves_phrase
@@ -40,7 +40,8 @@ class JaxTransformOnEquinoxModel(Rule):
             if traced is None:
                 continue  # `static_argnums=config.static`: which arguments are traced is unknown
             for param in traced:
-                module = _module_reaching(site, param, callsites)
+                module = _module_reaching(site, param, callsites,
+                                          apis.JAX_FUNCTION_TRANSFORMS[site.transform])
                 if module is not None:
                     yield self._finding(ctx, site, param, module)
                     break
@@ -51,9 +52,7 @@ class JaxTransformOnEquinoxModel(Rule):
         counterpart = f"{eqx}.{apis.EQUINOX_COUNTERPARTS[site.transform]}"
         kind = apis.JAX_FUNCTION_TRANSFORMS[site.transform]
         transform = site.transform  # canonical spelling, whatever alias the file uses
-        harm = f"`{transform}` raises TypeError" if module.leaves.kind == "callable" else (
-            f"`{transform}` may raise TypeError (jax.grad rejects bool/int leaves; jax.jit traces "
-            "them, so Python control flow on them fails)")
+        harm = _harm(transform, kind, module)
         verb = "traces" if kind == "jit" else "differentiates"
         message = (f"`{transform}` {verb} `{param}` of {_function_name(site.function)}, given "
                    f"Equinox module {module.class_name}, which {leaves_phrase(module)}: {harm}")
@@ -61,11 +60,16 @@ class JaxTransformOnEquinoxModel(Rule):
         portable = _PORTABLE_KEYWORDS[kind]
         unportable = [arg for arg in site.keywords
                       if arg.keyword is None or arg.keyword.value not in portable]
+        # `jax.value_and_grad(loss, 0, True)`: the Equinox counterpart takes its options by
+        # keyword only, so arguments by position have no counterpart as written.
+        unportable += site.positional
         node: cst.CSTNode = site.reference if site.reference is not None else site.function
         traced = next(p.name for p in _all_params(site.function) if p.name.value == param)
         roles: dict[str, cst.CSTNode] = {"traced": traced}
         if unportable or site.reference is None:
-            names = "/".join(f"`{arg.keyword.value}`" if arg.keyword else "`**`" for arg in unportable)
+            names = "/".join(dict.fromkeys(
+                f"`{arg.keyword.value}`" if arg.keyword else "`**`" if arg.star == "**"
+                else "arguments by position" for arg in unportable))
             advice += (", which makes non-array leaves static by itself" if kind == "jit" else
                        ", which differentiates the first argument")
             advice += f" ({names} has no one-to-one counterpart)" if names else ""
@@ -85,6 +89,8 @@ def _traced_params(site: TransformSite) -> list[str] | None:
     positional = [param.name.value for param in positional_params(site.function)]
     if apis.JAX_FUNCTION_TRANSFORMS[site.transform] == "grad":
         argnums = site.keyword("argnums")
+        if argnums is None and site.positional:  # `jax.grad(loss, 1)`: argnums by position
+            argnums = site.positional[0]
         numbers = _int_set(argnums.value) if argnums is not None else {0}
         if numbers is None:
             return None
@@ -104,7 +110,8 @@ def _traced_params(site: TransformSite) -> list[str] | None:
             ] + [name for name in keyword_only if name not in names]
 
 
-def _module_reaching(site: TransformSite, param: str, callsites: CallSites) -> ModuleValue | None:
+def _module_reaching(site: TransformSite, param: str, callsites: CallSites,
+                     kind: str) -> ModuleValue | None:
     arrivals: list[Arrival] = []
     annotated = callsites.annotated_value(site.function, param)
     if isinstance(annotated, ModuleValue):
@@ -113,18 +120,24 @@ def _module_reaching(site: TransformSite, param: str, callsites: CallSites) -> M
         arrivals.extend(callsites.arrivals_at(invocation.site, site.function, param))
     for arrival in arrivals:
         module = unfiltered_module(arrival.value)
-        if module is not None and _breaks_tracing(module):
+        # Which leaves break tracing or differentiation is the Equinox leaf model's answer.
+        if module is not None and breaks(module.leaves, "jit" if kind == "jit" else "grad"):
             return module
     return None
 
 
-def _breaks_tracing(module: ModuleValue) -> bool:
-    """Functions always do. Of Python scalars, only those of the equinox.nn layers are known to:
-    they hold bools and strings (measured: Dropout, BatchNorm, MultiheadAttention); a plain float
-    field is traced as an array and differentiated without error."""
+def _harm(transform: str, kind: str, module: ModuleValue) -> str:
+    """What the transformation does with the leaves that break it (apis.SCALAR_LEAVES_BREAK)."""
+    types = module.leaves.scalar_types
     if module.leaves.kind == "callable":
-        return True
-    return module.leaves.kind == "scalar" and "eqx.nn." in module.leaves.reason
+        return f"`{transform}` raises TypeError"
+    if kind == "jit" and "branch" in types:
+        return (f"`{transform}` traces the layer's bool `inference`, which its `__call__` tests "
+                f"in Python: TracerBoolConversionError")
+    if kind == "jit":
+        return f"`{transform}` raises TypeError (a string leaf is not a JAX type)"
+    return (f"`{transform}` raises TypeError (grad requires real- or complex-valued inputs; "
+            f"the module holds a bool, int or str)")
 
 
 def _int_set(node: cst.BaseExpression) -> set[int] | None:

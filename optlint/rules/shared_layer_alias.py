@@ -241,7 +241,7 @@ def _overwritten(store: _Store, stores: list[_Store]) -> bool:
 
 def _exclusive(first: Path, second: Path) -> bool:
     """Two assignments in different branches of one `if`: never both run."""
-    for (node_a, branch_a), (node_b, branch_b) in zip(first, second):
+    for (node_a, branch_a), (node_b, branch_b) in zip(first, second, strict=False):  # paths of any lengths: their common prefix
         if node_a != node_b:
             return False
         if branch_a != branch_b:

@@ -93,13 +93,14 @@ class UnfilteredEquinoxModel(Rule):
                     f"and raises TypeError on a function")
             if module.leaves.kind == "scalar":
                 harm = (f"{what} gives those scalars optimizer state; their gradients are None "
-                        f"(eqx.filter_grad) or rejected (jax.grad on a bool), so training fails")
+                        f"(eqx.filter_grad) or rejected (jax.grad on an int or bool), so training fails")
         else:
             reader = params_reader(optimizer)
             if reader is not None:
                 what = f"`{reader[0]}`"
             where = f"on {reader[1]}; " if reader is not None else ""
-            harm = (f"{what} reads params in `update` and raises on those leaves "
+            does = reader[2] if reader is not None else "reads params"
+            harm = (f"{what} {does} in `update` and raises on those leaves "
                     f"({where}{ctx.versions.describe('optax')})")
             if not proven:
                 harm = (f"if {what} reads params in `update` (`lamb`; `adamw` before optax "

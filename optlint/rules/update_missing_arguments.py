@@ -42,11 +42,7 @@ class UpdateMissingArguments(Rule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         version = ctx.versions.get("optax").version
         # `update(*args)` / `**kwargs` are left out: what is passed cannot be told.
-        for site in ctx.method_calls("update"):
-            call = site.node
-            func = call.func
-            assert isinstance(func, cst.Attribute)
-            optimizer = ctx.value(func.value, site)
+        for site, optimizer in ctx.method_invocations("update"):
             if not isinstance(optimizer, (TransformValue, OneOf)):
                 continue
             yield from self._check_params(ctx, site, optimizer, version)

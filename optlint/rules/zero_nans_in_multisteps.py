@@ -17,6 +17,7 @@ from optlint.analysis.binding import argument
 from optlint.analysis.values import LibraryRef, TransformValue
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
+from optlint.rules.rearranged import code_in_place, rearranged
 
 # Using any of these means the code relies on MultiSteps itself, not just a transformation.
 MULTISTEPS_OWN = {"has_updated", "gradient_transformation", "inner_opt_state", "mini_step",
@@ -87,7 +88,7 @@ class ZeroNansInMultiSteps(Rule):
             return None  # a zero_nans comes from outside this expression: we would edit other code
         rebuilt = multisteps.deep_replace(inner, stripped)
         assert isinstance(rebuilt, cst.Call)
-        code = (f"{optax}.chain({optax}.zero_nans(), {ctx.code(rebuilt)}"
+        code = (f"{optax}.chain({optax}.zero_nans(), {code_in_place(ctx, multisteps, rebuilt)}"
                 f".gradient_transformation())")
         return FixPlan("unsafe", "Apply zero_nans before MultiSteps", [(flagged, code)],
                        [("optax", optax)])
@@ -139,13 +140,16 @@ class _ZeroNansRemover(cst.CSTTransformer):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
         if self.ctx.qualify(original_node.func) != "optax.chain":
             return updated_node
-        kept = [arg for arg in updated_node.args if not self._is_zero_nans(arg)]
+        kept = [number for number, arg in enumerate(updated_node.args)
+                if not self._is_zero_nans(arg)]
         if not kept or len(kept) == len(updated_node.args):
             return updated_node  # `chain(zero_nans())` alone: nothing sensible to keep
+        without = rearranged(updated_node, kept)  # the comments stay, the others' with them
+        if without is None:
+            return updated_node  # nothing removed: the fix is not offered
         self.removed.extend(arg.value for arg in original_node.args if self._is_zero_nans(arg)
                             and isinstance(arg.value, cst.Call))
-        kept[-1] = kept[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-        return updated_node.with_changes(args=kept)
+        return without
 
     def _is_zero_nans(self, arg: cst.Arg) -> bool:
         return (arg.keyword is None and not arg.star and isinstance(arg.value, cst.Call)

@@ -7,9 +7,14 @@ gets one edit per changed document (per changed cell in a notebook).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import tokenize
+
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
 
+from optlint.add_noqa import line_ends_and_comments
 from optlint.diagnostics import Location
 from optlint.edits import source_lines
 from optlint.rules import SYNTAX_ERROR, UNUSED_NOQA
@@ -29,10 +34,16 @@ def wanted(kind: str, only: list[str] | None) -> bool:
 
 
 def quick_fixes(outcome: Outcome, uri: str, asked: types.Range,
-                codec: PositionCodec) -> list[types.CodeAction]:
+                codec: PositionCodec,
+                named: Sequence[types.Diagnostic] = ()) -> list[types.CodeAction]:
+    """Fixes for the findings under the asked range, and for every diagnostic the client names
+    in the request's context (Neovim sends the whole line's, with the cursor's column as the
+    range), as ruff's server answers."""
     actions: list[types.CodeAction] = []
+    wanted_keys = {_key(diagnostic) for diagnostic in named}
     for finding in outcome.shown_in(uri):
-        if finding.code is None or not _touches(finding.lsp.range, asked):
+        if finding.code is None or not (_touches(finding.lsp.range, asked)
+                                        or _key(finding.lsp) in wanted_keys):
             continue
         fix = finding.fix
         if fix is not None and finding.edits is not None:
@@ -43,7 +54,9 @@ def quick_fixes(outcome: Outcome, uri: str, asked: types.Range,
                 kind=types.CodeActionKind.QuickFix, diagnostics=[finding.lsp],
                 is_preferred=safe, edit=types.WorkspaceEdit(changes=finding.edits)))
         if finding.code not in (SYNTAX_ERROR.code, UNUSED_NOQA.code):
-            actions.append(_disable_for_line(finding.code, finding, outcome.subject, codec))
+            disable = _disable_for_line(finding.code, finding, outcome.subject, codec)
+            if disable is not None:
+                actions.append(disable)
     return actions
 
 
@@ -70,8 +83,9 @@ def fix_all(subject: Subject, project: Project, codec: PositionCodec) -> types.C
 
 
 def _disable_for_line(code: str, finding: EditorFinding, subject: Subject,
-                      codec: PositionCodec) -> types.CodeAction:
-    """Adds the code to the line's `# noqa: ...`, or adds `  # noqa: CODE` at its end."""
+                      codec: PositionCodec) -> types.CodeAction | None:
+    """Adds the code to the line's `# noqa: ...`, or adds `  # noqa: CODE` at its end; None for
+    a line that cannot take a comment (continued with a backslash, ending inside a string)."""
     text = subject.texts[finding.uri]
     lines = subject.lines(finding.uri)
     number = finding.lsp.range.start.line + 1
@@ -82,6 +96,12 @@ def _disable_for_line(code: str, finding: EditorFinding, subject: Subject,
         end = Location(number, directive.column + 1 + len(directive.text))
         content = f"# noqa: {', '.join([*directive.codes, code])}"
     else:
+        try:
+            ends, _ = line_ends_and_comments(text)
+        except (tokenize.TokenError, SyntaxError):
+            return None
+        if number not in ends:
+            return None
         start = end = Location(number, len(line) + 1)
         content = f"  # noqa: {code}"
     edit = types.TextEdit(range=types.Range(start=to_editor(lines, start, codec),
@@ -110,6 +130,13 @@ def _replacement(old: str, new: str, codec: PositionCodec) -> types.TextEdit:
         end = to_editor(old_lines, Location(stop + 1, 1), codec)
     return types.TextEdit(range=types.Range(start=start, end=end),
                           new_text="".join(new_lines[head:len(new_lines) - tail]))
+
+
+def _key(diagnostic: types.Diagnostic) -> tuple[object, int, int, int, int]:
+    """A diagnostic as the client echoes it back: its code and range."""
+    found = diagnostic.range
+    return (diagnostic.code, found.start.line, found.start.character, found.end.line,
+            found.end.character)
 
 
 def _touches(found: types.Range, asked: types.Range) -> bool:

@@ -25,6 +25,13 @@ class Project:
     settings: Settings
     linter: Linter
     problem: str | None  # a configuration error: the defaults are used until it is fixed
+    # The configuration file's (size, mtime) when it was read: a client that watches no files
+    # (Neovim without file watching, a `git checkout`) still gets the new settings on the next
+    # lint, at the cost of one stat.
+    stamp: tuple[int, int] | None = None
+
+    def stale(self) -> bool:
+        return _stamp(self.settings.config_path) != self.stamp
 
     def excludes(self, path: Path) -> bool:
         """Whether `exclude` / `extend-exclude` leave the file out, as `check --force-exclude`
@@ -43,6 +50,9 @@ class Projects:
     def for_file(self, path: Path) -> Project:
         folder = path.parent
         project = self._by_folder.get(folder)
+        if project is not None and project.stale():
+            self.reload()
+            project = None
         if project is None:
             project = self._by_folder[folder] = self._load(folder)
         return project
@@ -62,7 +72,8 @@ class Projects:
         versions = resolve_versions(settings.configured_versions(), settings.project_root)
         options = LintOptions(selection, versions, settings.project_root,
                               preview=settings.preview, max_file_size=settings.max_file_size)
-        project = Project(settings.project_root, settings, Linter(options), problem)
+        project = Project(settings.project_root, settings, Linter(options), problem,
+                          _stamp(settings.config_path))
         self._by_root[project.root] = project
         return project
 
@@ -81,6 +92,14 @@ class Projects:
                 project.linter = Linter(project.linter.options)
                 held = True
         return held
+
+
+def _stamp(config: Path | None) -> tuple[int, int] | None:
+    try:
+        status = config.stat() if config is not None else None
+    except OSError:
+        return None
+    return (status.st_size, status.st_mtime_ns) if status is not None else None
 
 
 def _root_without_config(folder: Path) -> Path:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
@@ -24,18 +24,35 @@ from optlint import __version__
 from optlint.server.actions import FIX_ALL, KINDS, fix_all, has_safe_fix, quick_fixes, wanted
 from optlint.server.documents import Subject, file_subject, notebook_subject, uri_path
 from optlint.server.findings import Outcome, failed, lint
+from optlint.server.frames import serve_stdio
 from optlint.server.hover import hover
 from optlint.server.projects import Projects
 
 DEBOUNCE_SECONDS = 0.2
 _PYTHON_SUFFIXES = (".py", ".pyi")
-_CONFIG = "pyproject.toml"
+_CONFIGS = ("pyproject.toml", "optlint.toml", ".optlint.toml")
 _Result = TypeVar("_Result")
 
 
 class _Protocol(LanguageServerProtocol):
     """pygls logs a request it cannot read and drops it, leaving the client waiting for ever:
-    answer it with the error instead."""
+    answer it with the error instead. The same after `shutdown`: pygls drops every request but
+    `exit`; each gets InvalidRequest. And pygls keeps the future of every notification handled
+    by a coroutine (a save, a change of watched files) for the server's lifetime: each is
+    dropped when it is done."""
+
+    def handle_message(self, message: Any) -> None:
+        method = getattr(message, "method", None)
+        if self._shutdown and method not in (None, types.EXIT) and hasattr(message, "id"):
+            error = JsonRpcInvalidRequest(f"the server is shut down; {method} not handled")
+            self._send_response(message.id, error=error.to_response_error())
+            return
+        super().handle_message(message)
+
+    def _check_handler_result(self, future: Any) -> None:
+        super()._check_handler_result(future)
+        for key in [key for key, kept in self._request_futures.items() if kept is future]:
+            del self._request_futures[key]
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
@@ -154,7 +171,7 @@ class OptlintServer(LanguageServer):
 
     async def files_changed(self, paths: list[Path]) -> None:
         """Settings or other project files changed on disk: lint every open document again."""
-        if any(path.name == _CONFIG for path in paths):
+        if any(path.name in _CONFIGS for path in paths):
             await self.in_worker(self.projects.reload)
         else:
             refreshed = [await self.in_worker(self.projects.refresh, path) for path in paths]
@@ -186,7 +203,8 @@ def build() -> OptlintServer:
                     id="optlint-files", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES,
                     register_options=types.DidChangeWatchedFilesRegistrationOptions(watchers=[
                         types.FileSystemWatcher(glob_pattern="**/*.py"),
-                        types.FileSystemWatcher(glob_pattern=f"**/{_CONFIG}")]))]))
+                        *(types.FileSystemWatcher(glob_pattern=f"**/{name}")
+                          for name in _CONFIGS)]))]))
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: OptlintServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -236,7 +254,8 @@ def build() -> OptlintServer:
         only = list(params.context.only) if params.context.only else None
         actions = []
         if wanted(types.CodeActionKind.QuickFix, only):
-            actions += quick_fixes(outcome, params.text_document.uri, params.range, codec)
+            actions += quick_fixes(outcome, params.text_document.uri, params.range, codec,
+                                   params.context.diagnostics or ())
         if wanted(FIX_ALL, only) and has_safe_fix(outcome):
             project = await ls.in_worker(ls.projects.for_file, outcome.subject.path)
             every = await ls.in_worker(fix_all, outcome.subject, project, codec)
@@ -256,4 +275,4 @@ def build() -> OptlintServer:
 
 
 def serve() -> None:
-    build().start_io()
+    serve_stdio(build())

@@ -46,15 +46,24 @@ CONSUME = "__optlint_consume__"
 _OWN = frozenset({RECORDS, CONSUME})
 # The recorder runs before the slice's statements: it keeps every key a consumer is given, and
 # whether the consumer's real call could run here (its other arguments are not sliced).
+# Each consumer call runs under JAX's own key-reuse checker (`jax_debug_key_reuse`), switched
+# on for that call only: with typed keys (`jax.random.key`, the stand-in key) the second consumer
+# of a consumed key raises KeyReuseError, JAX's definition of the hazard; raw uint32 keys are not
+# checked, and the recorded keys decide.
 _RECORDER = (f"{RECORDS}.records = []\n"
              f"{RECORDS}.calls = []\n"
              f"def {CONSUME}(tag, key, call):\n"
+             f"    import jax\n"
              f"    {RECORDS}.records.append((tag, key))\n"
+             f"    checking = jax.config.jax_debug_key_reuse\n"
+             f"    jax.config.update('jax_debug_key_reuse', True)\n"
              f"    try:\n"
              f"        result = call()\n"
              f"    except Exception as error:\n"
              f"        {RECORDS}.calls.append((tag, type(error).__name__))\n"
              f"        return None\n"
+             f"    finally:\n"
+             f"        jax.config.update('jax_debug_key_reuse', checking)\n"
              f"    {RECORDS}.calls.append((tag, None))\n"
              f"    return result\n")
 

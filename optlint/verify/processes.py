@@ -3,7 +3,10 @@
 The harness runs in a session of its own, so killing its process group ends it and the processes
 it started. A process that started a session of its own leaves that group; it still carries the
 harness's environment, where a per-run token marks it, and is found by that token (Linux, through
-/proc). A SIGTERM to optlint while it waits is turned into an exit that runs the same cleanup as a
+/proc). One that also drops that environment (`env={}`) is found as an orphan: while a harness
+runs, optlint is a child subreaper (Linux), so whatever the harness started and left behind
+becomes optlint's child when its parent ends, and is ended with the harness. A SIGTERM to optlint
+while it waits is turned into an exit that runs the same cleanup as a
 Ctrl-C does.
 """
 
@@ -70,3 +73,64 @@ def terminate_as_exit() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+class _Adopted:
+    """The children optlint had before a harness started; any other child is one it adopted."""
+
+    def __init__(self, before: set[int]) -> None:
+        self.before = before
+
+    def end_adopted(self) -> None:
+        """SIGKILL and reap every child optlint adopted; their own children are adopted as
+        they end, so this repeats until none is left (bounded)."""
+        for _ in range(10):
+            adopted = [pid for pid in _children(os.getpid()) if pid not in self.before]
+            if not adopted:
+                return
+            for pid in adopted:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, 0)
+
+
+@contextlib.contextmanager
+def adopting_orphans() -> Iterator[_Adopted]:
+    """While inside, orphans of optlint's descendants become its children (Linux only: elsewhere
+    nothing is adopted and `end_adopted` finds nothing)."""
+    enabled = _set_subreaper(True)
+    try:
+        yield _Adopted(set(_children(os.getpid())) if enabled else set())
+    finally:
+        if enabled:
+            _set_subreaper(False)
+
+
+def _set_subreaper(on: bool) -> bool:
+    if not _PROC.is_dir():
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _children(parent: int) -> list[int]:
+    found = []
+    for entry in _PROC.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == parent:
+            found.append(int(entry.name))
+    return found

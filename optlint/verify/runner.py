@@ -15,7 +15,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from optlint.verify.processes import TOKEN_VARIABLE, kill_harness, new_token, terminate_as_exit
+from optlint.verify.processes import (TOKEN_VARIABLE, adopting_orphans, kill_harness, new_token,
+                                      terminate_as_exit)
+
+RECORDS_VARIABLE = "OPTLINT_HARNESS_RECORDS"  # checks.py's name for it (it is not imported here)
 
 MARK = "@@optlint-verify@@ "
 MARK_BYTES = MARK.encode()
@@ -80,22 +83,28 @@ def run_harness(program: str, python: str, device: str, timeout: float,
     # The harness script lives alone in a folder of its own (mkdtemp: mode 0700): Python puts a
     # script's folder first on sys.path, and the shared temporary folder (/tmp, writable by every
     # local user) would let anyone plant an `optax.py` that runs as the user who verifies.
+    # The results come back in a file of their own (see checks.emit), never from what the code
+    # under test prints.
     with private_folder() as folder, tempfile.TemporaryFile() as stdout, \
-            tempfile.TemporaryFile() as stderr, terminate_as_exit():
+            tempfile.TemporaryFile() as stderr, tempfile.TemporaryFile() as written, \
+            terminate_as_exit(), adopting_orphans() as ours:
         script = folder / "optlint_harness.py"
         script.write_text(program, encoding="utf-8")
         process: subprocess.Popen[bytes] | None = None
         try:
             # start_new_session: the harness and whatever the user's code starts form one group.
             process = subprocess.Popen([python, str(script)], cwd=cwd,
-                                       env={**harness_env(device), TOKEN_VARIABLE: token},
-                                       stdout=stdout, stderr=stderr, start_new_session=True)
-            _wait(process, timeout, (stdout, stderr), result)
+                                       env={**harness_env(device), TOKEN_VARIABLE: token,
+                                            RECORDS_VARIABLE: str(written.fileno())},
+                                       stdout=stdout, stderr=stderr, start_new_session=True,
+                                       pass_fds=(written.fileno(),))
+            _wait(process, timeout, (stdout, stderr, written), result)
         finally:  # also on Ctrl-C or SIGTERM: nothing of the run is left behind
             if process is not None:
                 kill_harness(process.pid, token)
                 process.wait()
-        records = _marker_lines(stdout)
+                ours.end_adopted()
+        records = _marker_lines(written)
         err = _tail(stderr)
     result.seconds = time.perf_counter() - started
     _parse(records, result)

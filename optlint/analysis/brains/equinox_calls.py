@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.brains.registry import LibraryCall, handles, handles_matching
 from optlint.analysis.brains.equinox_leaves import leaves_of_value, nn_leaves
+from optlint.analysis.index import Scope
 from optlint.analysis.values import (
     ARRAYS,
+    FunctionValue,
+    LibraryRef,
     UNKNOWN,
     UNKNOWN_LEAVES,
     ModuleValue,
@@ -16,6 +21,9 @@ from optlint.analysis.values import (
     Value,
     worst_leaves,
 )
+
+if TYPE_CHECKING:
+    from optlint.analysis.inference import Inference
 
 
 @handles("equinox.filter", "equinox.partition")
@@ -26,8 +34,8 @@ def filter_or_partition(call: LibraryCall) -> Value:
     if not isinstance(tree, ModuleValue):
         return UNKNOWN
     spec_arg = call.arg(1, "filter_spec")
-    spec = call.inference.qualify(spec_arg.value) if spec_arg is not None else None
-    arrays_only = spec in apis.ARRAY_FILTERS
+    arrays_only = spec_arg is not None and filter_spec_kind(
+        call.inference, spec_arg.value, call.scope, call.order) == "arrays"
     inverse = call.arg(None, "inverse")
     if inverse is not None and not (isinstance(inverse.value, cst.Name)
                                     and inverse.value.value == "False"):
@@ -43,6 +51,56 @@ def filter_or_partition(call: LibraryCall) -> Value:
     return SequenceValue("tuple", (kept, rest))
 
 
+def filter_spec_kind(inference: Inference, spec: cst.BaseExpression, scope: Scope,
+                     order: int) -> str | None:
+    """What a filter spec keeps (a value of `apis.FILTER_SPECS`): `eqx.is_array`, a name bound to
+    it (in this file or another), or a predicate written by hand (`lambda t: isinstance(t,
+    jnp.ndarray)`, a `def` returning `eqx.is_array(x)`); None when it cannot be read."""
+    value = inference.value_of(spec, scope, order)
+    if isinstance(value, LibraryRef):
+        return apis.FILTER_SPECS.get(value.name)
+    if isinstance(value, FunctionValue):
+        tested = _predicate_body(value.node)
+        if tested is not None:
+            return _test_kind(inference, *tested)
+    return None
+
+
+def _predicate_body(node: cst.FunctionDef | cst.Lambda) -> tuple[str, cst.BaseExpression] | None:
+    """The parameter and returned expression of a one-expression predicate."""
+    params = node.params.params
+    if len(params) != 1:
+        return None
+    if isinstance(node, cst.Lambda):
+        return params[0].name.value, node.body
+    body = node.body.body
+    if len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) and len(body[0].body) == 1:
+        statement = body[0].body[0]
+        if isinstance(statement, cst.Return) and statement.value is not None:
+            return params[0].name.value, statement.value
+    return None
+
+
+def _test_kind(inference: Inference, param: str, test: cst.BaseExpression) -> str | None:
+    """What `isinstance(param, T)` or `eqx.is_array(param)` keeps."""
+    if not (isinstance(test, cst.Call) and len(test.args) >= 1
+            and isinstance(test.args[0].value, cst.Name) and test.args[0].value.value == param):
+        return None
+    if isinstance(test.func, cst.Name) and test.func.value == "isinstance" and len(test.args) == 2:
+        kinds = test.args[1].value
+        types = ([element.value for element in kinds.elements]
+                 if isinstance(kinds, cst.Tuple) else [kinds])
+        scalars = sum(isinstance(t, cst.Name) and t.value in apis.PYTHON_SCALAR_TYPES
+                      for t in types)
+        arrays = sum(inference.qualify(t) in apis.ARRAY_TYPES for t in types)
+        if not arrays or arrays + scalars != len(types):
+            return None  # a type it cannot read: it may keep anything
+        return "array_like" if scalars else "arrays"
+    if len(test.args) == 1:
+        return apis.FILTER_SPECS.get(inference.qualify(test.func) or "")
+    return None
+
+
 @handles(*apis.MODULE_PRESERVING)
 def preserved_module(call: LibraryCall) -> Value:
     """`eqx.apply_updates(model, updates)` and the like give back a module like the one given."""
@@ -55,6 +113,12 @@ def preserved_module(call: LibraryCall) -> Value:
         leaves = worst_leaves([value.leaves for value in found])
         return ModuleValue(found[0].class_name, leaves, is_callable=found[0].is_callable,
                            cls=found[0].cls)
+    if found[0].filtered and call.name in apis.TREE_REBUILDERS:
+        # `optax.apply_updates(eqx.filter(model, eqx.is_array), updates)`: a new tree, still
+        # holding None where the model's non-array fields were.
+        return ModuleValue(found[0].class_name, found[0].leaves, derived_by=call.name,
+                           filtered=True, is_callable=found[0].is_callable,
+                           made_by=call.call, cls=found[0].cls)
     return found[0]
 
 
@@ -70,3 +134,4 @@ def layer(call: LibraryCall) -> Value:
     if name[:1].isupper():
         return ModuleValue(name, nn_leaves(name), is_callable=True)
     return UNKNOWN
+

@@ -109,7 +109,8 @@ class EquinoxLeaves(Evaluator):
             if leaves.non_array:
                 what = leaves.reason or {"callable": "a function", "scalar": "a Python scalar"}[
                     leaves.kind]
-                leaves = Leaves(leaves.kind, f"{info.name}.{field.name}: {what}")
+                leaves = Leaves(leaves.kind, f"{info.name}.{field.name}: {what}",
+                                leaves.scalar_types)
             found.append(leaves)
         return worst_leaves(found)
 
@@ -128,6 +129,41 @@ class EquinoxLeaves(Evaluator):
         if leaves.kind == "unknown":
             return None
         return leaves.kind == "arrays"
+
+    def field_value(self, info: ClassInfo, name: str) -> Value | Leaves:
+        """What field `name` of a module class holds: the value last assigned to it, else an
+        instance of its annotation (a list of one for `list[Block]`), else its leaves as the
+        annotation says (an array, a scalar, a function); UNKNOWN_LEAVES when none tells."""
+        bindings = info.attributes.get(name)
+        if bindings:
+            value = self._binding_value(bindings[-1])
+            if isinstance(value, (ModuleValue, SequenceValue)):
+                return value
+        field = info.fields.get(name)
+        annotation = field.annotation if field is not None else None
+        if annotation is not None:
+            instance = self._annotated_instance(annotation, info.scope)
+            if instance is not None:
+                return instance
+        return self._field_leaves(info, name, annotation)
+
+    def _annotated_instance(self, annotation: cst.BaseExpression,
+                            scope: Scope) -> Value | None:
+        if isinstance(annotation, cst.Subscript):
+            head = dotted_name(annotation.value) or ""
+            if head.rsplit(".", 1)[-1] not in ("list", "List", "tuple", "Tuple", "Sequence"):
+                return None
+            inner = [element.slice.value for element in annotation.slice
+                     if isinstance(element.slice, cst.Index)
+                     and not isinstance(element.slice.value, cst.Ellipsis)]
+            items = [self._annotated_instance(item, scope) for item in inner]
+            if not items or any(item is None for item in items):
+                return None
+            return SequenceValue("list", tuple(item for item in items if item is not None))
+        if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
+            return None
+        value = self._instance_of(self.value_of(annotation, scope, _LATER))
+        return value if isinstance(value, ModuleValue) else None
 
     def _is_static_field(self, default: cst.BaseExpression, scope: Scope) -> bool:
         """`eqx.field(static=True)` and `eqx.static_field()` are not leaves at all."""
@@ -175,7 +211,7 @@ class EquinoxLeaves(Evaluator):
         if qualified in apis.ARRAY_ANNOTATIONS or plain in apis.ARRAY_ANNOTATIONS:
             return ARRAYS
         if plain in apis.SCALAR_ANNOTATIONS and qualified is None:
-            return Leaves("scalar")
+            return Leaves("scalar", scalar_types=frozenset({plain}))
         return leaves_of_value(self._instance_of(self.value_of(annotation, scope, _LATER)))
 
 
@@ -188,8 +224,10 @@ class EquinoxLeaves(Evaluator):
             return ARRAYS
         inner = [element.slice.value for element in annotation.slice
                  if isinstance(element.slice, cst.Index)]
+        if short in ("dict", "Dict", "Mapping") and len(inner) == 2:
+            inner = inner[1:]  # the keys are the tree's structure, not its leaves
         if short in ("list", "List", "tuple", "Tuple", "Sequence", "Optional", "Union", "dict",
-                     "Dict"):
+                     "Dict", "Mapping"):
             parts = [self._annotation_leaves(item, scope) for item in inner
                      if not (isinstance(item, cst.Ellipsis) or dotted_name(item) == "None")]
             return worst_leaves(parts) if parts else UNKNOWN_LEAVES
@@ -202,7 +240,8 @@ def nn_leaves(layer: str) -> Leaves:
     if kind == "callable":
         return Leaves("callable", f"eqx.nn.{layer} holds functions")
     if kind == "scalar":
-        return Leaves("scalar", f"eqx.nn.{layer} holds Python scalars")
+        return Leaves("scalar", f"eqx.nn.{layer} holds Python scalars",
+                      apis.EQUINOX_NN_SCALARS.get(layer, frozenset()))
     if kind == "arrays":
         return ARRAYS
     return UNKNOWN_LEAVES
@@ -221,12 +260,28 @@ def leaves_of_value(value: Value) -> Leaves:
             return Leaves("callable", f"function {value.name}")
         return UNKNOWN_LEAVES
     if isinstance(value, LiteralValue) and value.kind in ("number", "bool", "string"):
-        return Leaves("scalar", f"Python {value.kind} {value.text}".rstrip())
+        text = value.text if value.kind != "string" else ""
+        return Leaves("scalar", f"Python {value.kind} {text}".rstrip(),
+                      frozenset({_literal_type(value)}))
     if isinstance(value, SequenceValue):
         return worst_leaves([leaves_of_value(item) for item in value.items])
     if isinstance(value, ArrayValue):
         return ARRAYS
     return UNKNOWN_LEAVES
+
+
+def _literal_type(value: LiteralValue) -> str:
+    """"int", "float", "complex", "bool" or "str" for a literal (`3`, `0.5`, `1e-3`, `2j`)."""
+    if value.kind == "bool":
+        return "bool"
+    if value.kind == "string":
+        return "str"
+    text = value.text.lower()
+    if text.endswith("j"):
+        return "complex"
+    is_hex = text.lstrip("-+").startswith(("0x", "0o", "0b"))
+    return "float" if not is_hex and any(c in text for c in ".e") or "inf" in text or (
+        "nan" in text) else "int"
 
 
 # Bases that give a class no `__call__` (`class Params(eqx.Module, Generic[T])`).

@@ -25,6 +25,15 @@ def function_transform(call: LibraryCall) -> Value:
     return TransformedFunction(call.name, call.value(0, "fun"), call.call)
 
 
+@handles(*apis.VECTORIZING_TRANSFORMS)
+def vectorized(call: LibraryCall) -> Value:
+    """`jax.vmap(model)`: calling it calls the module (functions are left to the generic paths)."""
+    module = call.value(0, "fun")
+    if isinstance(module, ModuleValue):
+        return TransformedFunction(call.name, module, call.call)
+    return UNKNOWN
+
+
 @handles(*apis.TREE_MAPPERS)
 def tree_mapper(call: LibraryCall) -> Value:
     """`tree_map(f, model)` / `eqx.tree_at(where, model, ...)`: a pytree shaped like the module,

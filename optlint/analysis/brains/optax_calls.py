@@ -15,6 +15,7 @@ from optlint.analysis.values import (
     UNKNOWN,
     DictValue,
     InjectFactory,
+    LiteralValue,
     OneOf,
     ScheduleValue,
     SequenceValue,
@@ -39,7 +40,22 @@ def schedule(call: LibraryCall) -> Value:
 
 @handles_matching(apis.is_optax_transform_factory)
 def transformation(call: LibraryCall) -> Value:
-    return TransformValue(call.name, call.call, _wrapped_parts(call))
+    return TransformValue(call.name, call.call, _wrapped_parts(call), _literals(call))
+
+
+def _literals(call: LibraryCall) -> tuple[tuple[int, str], ...]:
+    """The arguments that are not literals in the code but whose values are (see
+    TransformValue.literals)."""
+    found: list[tuple[int, str]] = []
+    for arg in call.call.args:
+        if arg.star or isinstance(arg.value, (cst.Integer, cst.Float, cst.SimpleString)):
+            continue
+        if not isinstance(arg.value, (cst.Name, cst.Attribute, cst.Subscript)):
+            continue
+        value = call.evaluate(arg.value)
+        if isinstance(value, LiteralValue) and value.kind in ("number", "none", "bool"):
+            found.append((id(arg.value), value.text))
+    return tuple(found)
 
 
 def _wrapped_parts(call: LibraryCall) -> tuple[Value, ...]:

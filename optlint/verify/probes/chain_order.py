@@ -1,8 +1,10 @@
-"""OPT008, OPT014, OPT017: the order of a chain's transformations, checked by its behaviour.
+"""OPT008, OPT014, OPT017, OPT024: the order of a chain's transformations, checked by its behaviour.
 
 clip_meets_gradients: gradients of norm 1e6 and 1e9 must leave the same optimizer state when the
 clip comes first; after the optimizer they reach its state unclipped, 1000x apart.
 decay_shrinks_weights: with zero gradients, weight decay must shrink the weights, not grow them.
+accumulation_holds_steps: on a micro-batch where `apply_every` is still accumulating, neither the
+weights nor the state of the other transformations may change (as with optax.MultiSteps).
 plateau_reduces_step: after reduce_on_plateau lowers its scale once (a constant loss), and the
 loss then improves, the step must stay reduced; a scale-invariant optimizer after it undoes it.
 """
@@ -125,3 +127,45 @@ def plateau_reduces_step(values: dict[str, Any]) -> str:
                          f"is {after:.2f} of its size before: the optimizer after it undid the "
                          f"reduction")
     return f"the plateau scale fell to {reached:g} and the step to {after:.2g} of its size"
+
+
+def accumulation_holds_steps(values: dict[str, Any]) -> str:
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+    optimizer, params = values["optimizer"], values["params"]
+    update = jitted_update(optimizer)
+    grads = synthetic_grads(params)
+
+    def accumulator(node: Any) -> bool:
+        return type(node).__name__ == "ApplyEvery"
+
+    def split(state: Any) -> tuple[list[Any], list[Any]]:
+        nodes = jax.tree_util.tree_leaves(state, is_leaf=accumulator)
+        own = [node for node in nodes if accumulator(node)]
+        rest = [node for node in nodes if not accumulator(node) and hasattr(node, "dtype")]
+        return own, rest
+
+    state, current = optimizer.init(params), params
+    if not split(state)[0]:
+        return "no apply_every state: no accumulation check"
+    for step in range(1, 33):
+        updates, new_state = update(grads, state, current)
+        moved = eqx.apply_updates(current, updates)
+        own, rest = split(new_state)
+        accumulating = any(bool(jnp.any(leaf != 0)) for node in own
+                           for leaf in jax.tree_util.tree_leaves(node.grad_acc))
+        if accumulating:
+            if _norm(moved) != _norm(current):
+                raise Misbehaved(f"the weights move at micro-batch {step}, while apply_every is "
+                                 f"still accumulating")
+            before = split(state)[1]
+            changed = [i for i, (a, b) in enumerate(zip(before, rest, strict=True))
+                       if a.shape == b.shape and not bool(jnp.array_equal(a, b))]
+            if changed:
+                raise Misbehaved(f"the other transformations' state changes at micro-batch "
+                                 f"{step}, while apply_every is still accumulating: they see "
+                                 f"single micro-batches")
+        state, current = new_state, moved
+    return "32 micro-batches: weights and state change only when apply_every emits"

@@ -1,5 +1,6 @@
 """OPT002: the optimizer runs, and with zero gradients weight decay moves exactly the leaves the
-mask selects (a mask treated as a schedule, or ignored, moves others)."""
+mask selects (a mask treated as a schedule, or ignored, moves others). OPT023: weight decay leaves
+the norm layers' leaves and the biases where they are."""
 
 from typing import Any
 
@@ -47,3 +48,52 @@ def weight_decay_follows_mask(optimizer: Any, params: Any, mask: Any) -> str:
         raise Misbehaved(f"weight decay does not follow the mask: {len(wrong)} of "
                          f"{len(leaves)} leaves decay where the mask says otherwise")
     return f"weight decay applied to exactly the {sum(map(bool, selected))} leaves the mask selects"
+
+
+_NORMS = ("LayerNorm", "RMSNorm", "GroupNorm", "BatchNorm")
+
+
+def decay_spares_norms_and_biases(values: dict[str, Any]) -> str:
+    """OPT023: with zero gradients only weight decay moves a parameter; a mask written to spare
+    norms and biases must leave the norm layers' leaves and every `bias` where they are."""
+    import equinox as eqx
+    import jax
+    import jax.numpy as jnp
+
+    optimizer, params = values["optimizer"], arrays(values["params"])
+    update = jitted_update(optimizer)
+    zeros = jax.tree_util.tree_map(jnp.zeros_like, params)
+    state, current = optimizer.init(params), params
+    for _ in range(3):
+        updates, state = update(zeros, state, current)
+        current = eqx.apply_updates(current, updates)
+    spared = 0
+    before = jax.tree_util.tree_flatten_with_path(params)[0]
+    after = jax.tree_util.tree_leaves(current)
+    for (path, leaf), moved in zip(before, after, strict=True):
+        holder = _holder(params, path)
+        name = getattr(path[-1], "name", None) if path else None
+        if type(holder).__name__ not in _NORMS and name != "bias":
+            continue
+        spared += 1
+        if not bool(jnp.array_equal(leaf, moved)):
+            raise Misbehaved(f"weight decay reaches {jax.tree_util.keystr(path)} "
+                             f"({type(holder).__name__}), which the mask was written to spare")
+    if not spared:
+        return "the model has no norm layers or biases: no check"
+    return f"{spared} norm and bias leaves left untouched by weight decay"
+
+
+def _holder(tree: Any, path: Any) -> Any:
+    """The object holding the leaf at `path` (its parent node)."""
+    node = tree
+    for key in path[:-1]:
+        if hasattr(key, "name"):
+            node = getattr(node, key.name)
+        elif hasattr(key, "idx"):
+            node = node[key.idx]
+        elif hasattr(key, "key"):
+            node = node[key.key]
+        else:
+            return None
+    return node

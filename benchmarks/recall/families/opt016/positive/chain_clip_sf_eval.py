@@ -1,0 +1,32 @@
+# recall-case: positive
+# rule: OPT016
+# source: https://github.com/facebookresearch/schedule_free/issues/15
+# shown: AttributeError: 'tuple' object has no attribute 'b1'
+# style: script, gradient clipping chained before schedule-free AdamW, eval params from the chain's state
+import jax
+import jax.numpy as jnp
+import optax
+
+params = {"w": jnp.ones((3, 1)), "b": jnp.zeros(1)}
+tx = optax.chain(
+    optax.clip_by_global_norm(1.0),
+    optax.contrib.schedule_free_adamw(1e-2, warmup_steps=5),
+)
+state = tx.init(params)
+x = jnp.ones((8, 3))
+y = jnp.zeros((8, 1))
+
+
+def loss_fn(p):
+    return jnp.mean((x @ p["w"] + p["b"] - y) ** 2)
+
+
+for _ in range(20):
+    grads = jax.grad(loss_fn)(params)
+    updates, state = tx.update(grads, state, params)
+    params = optax.apply_updates(params, updates)
+
+eval_params = optax.contrib.schedule_free_eval_params(state, params)  # expect
+
+if __name__ == "__main__":
+    print("HAZARD: no error (not expected)", loss_fn(eval_params))

@@ -1,0 +1,112 @@
+"""What other libraries do with a PRNG key: which of their calls consume one, as data.
+
+OPT020's flow analysis asks this table whether a call draws from a key it is given. Each row says
+where a library's call takes its key; the rule has no branch per library. A row is either a
+function, named by its qualified name (`flax.nnx.Rngs`), or a method, named by the method and by
+what made the object it is called on (`init` on what `haiku.transform` returns, on an instance
+of a `flax.linen.Module` subclass).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# Calls that wrap a key without drawing from it, looked through to find the key
+# (`np.random.default_rng(np.asarray(key))`, `seed(rng_seed=jax.random.key_data(key))`).
+KEY_WRAPPERS = frozenset({
+    "numpy.asarray", "numpy.array", "jax.numpy.asarray", "jax.numpy.array",
+    "jax.random.key_data", "jax.device_get", "int", "tuple", "list", "numpy.uint32",
+})
+
+
+@dataclass(frozen=True)
+class KeyConsumer:
+    library: str  # the qualified prefix the row belongs to, e.g. "haiku"
+    name: str  # a qualified function name, or a method name when `made_by` is set
+    position: int | None  # where the key is given positionally (None: keyword only)
+    keyword: str | None
+    # For a method: the qualified names of what makes its object (a factory, a decorator, or
+    # a base class of the object's class); "*" for any object in a file importing `library`.
+    made_by: tuple[str, ...] = ()
+    # The keys are the values of a dict given there (`rngs={"dropout": key}`).
+    in_dict: bool = False
+    # Every keyword argument is a key (`nnx.Rngs(params=key, dropout=key)`).
+    all_keywords: bool = False
+
+
+_HAIKU = ("haiku.transform", "haiku.transform_with_state", "haiku.multi_transform", "haiku.without_apply_rng",
+          "haiku.multi_transform_with_state")
+_HAIKU_RNG_APPLY = ("haiku.transform", "haiku.multi_transform")
+_HAIKU_STATE_APPLY = ("haiku.transform_with_state", "haiku.multi_transform_with_state")
+_FLAX_MODULE = ("flax.linen.Module", "flax.linen.module.Module")
+_DISTRIBUTIONS = ("*",)
+
+LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
+    # flax.linen: `model.init(key, x)`, `model.init({"params": k1, "dropout": k2}, x)`,
+    # `model.apply(variables, x, rngs={"dropout": key})`.
+    KeyConsumer("flax", "init", 0, "rngs", made_by=_FLAX_MODULE, in_dict=True),
+    KeyConsumer("flax", "init_with_output", 0, "rngs", made_by=_FLAX_MODULE, in_dict=True),
+    KeyConsumer("flax", "apply", None, "rngs", made_by=_FLAX_MODULE, in_dict=True),
+    # `state.apply_fn(variables, x, rngs={"dropout": key})` of a `flax.training` TrainState.
+    KeyConsumer("flax", "apply_fn", None, "rngs", made_by=("*",), in_dict=True),
+    # flax.nnx: `nnx.Rngs(key)`, `nnx.Rngs(params=key, dropout=key)`.
+    KeyConsumer("flax", "flax.nnx.Rngs", 0, "default", all_keywords=True),
+    # haiku: `f = hk.transform(fn)`; `f.init(key, x)`, `f.apply(params, key, x)`,
+    # `f.apply(params, state, key, x)` after `transform_with_state`.
+    KeyConsumer("haiku", "init", 0, "rng", made_by=_HAIKU),
+    KeyConsumer("haiku", "apply", 1, "rng", made_by=_HAIKU_RNG_APPLY),
+    KeyConsumer("haiku", "apply", 2, "rng", made_by=_HAIKU_STATE_APPLY),
+    # distrax and TensorFlow Probability distributions: `dist.sample(seed=key)`.
+    KeyConsumer("distrax", "sample", None, "seed", made_by=_DISTRIBUTIONS),
+    KeyConsumer("distrax", "sample_and_log_prob", None, "seed", made_by=_DISTRIBUTIONS),
+    KeyConsumer("tensorflow_probability", "sample", None, "seed", made_by=_DISTRIBUTIONS),
+    KeyConsumer("tensorflow_probability", "experimental_sample_and_log_prob", None, "seed",
+                made_by=_DISTRIBUTIONS),
+    # numpyro: `handlers.seed(model, rng_seed=key)`, `MCMC(...).run(key, ...)`.
+    KeyConsumer("numpyro", "numpyro.handlers.seed", 1, "rng_seed"),
+    KeyConsumer("numpyro", "run", 0, "rng_key", made_by=("numpyro.infer.MCMC",)),
+    # NumPy seeded from a key's data: the same key gives the same NumPy stream.
+    KeyConsumer("numpy", "numpy.random.default_rng", 0, "seed"),
+    KeyConsumer("numpy", "numpy.random.RandomState", 0, "seed"),
+    KeyConsumer("numpy", "numpy.random.seed", 0, "seed"),
+)
+
+FUNCTION_CONSUMERS: dict[str, KeyConsumer] = {
+    row.name: row for row in LIBRARY_CONSUMERS if not row.made_by}
+METHOD_CONSUMERS: dict[str, tuple[KeyConsumer, ...]] = {}
+for _row in LIBRARY_CONSUMERS:
+    if _row.made_by:
+        METHOD_CONSUMERS[_row.name] = (*METHOD_CONSUMERS.get(_row.name, ()), _row)
+
+# Keyword arguments that make a model or layer draw nothing from the key it is given:
+# `dropout(x, key=key, inference=True)`, `model.apply(v, x, deterministic=True, rngs=...)`.
+NO_DRAW_SWITCHES: dict[str, bool] = {
+    "inference": True, "deterministic": True, "train": False, "training": False,
+    "is_training": False, "enable_dropout": False,
+}
+
+# jax.lax loops: the body's argument position, and where its result holds the carry (`scan`
+# returns `(carry, y)`; the others return the carry); None: no carry (`lax.map`).
+LOOP_BODIES: dict[str, tuple[int, tuple[int, ...] | None]] = {
+    "jax.lax.scan": (0, (0,)),
+    "jax.lax.fori_loop": (2, ()),
+    "jax.lax.while_loop": (1, ()),
+    "jax.lax.map": (0, None),
+}
+
+# Transformations that map a function over a batch; the position of their `in_axes` argument.
+# A key given with a `None` axis reaches every row: each row draws the same numbers.
+BATCHING: dict[str, int | None] = {
+    "jax.vmap": 1, "jax.pmap": 1, "equinox.filter_vmap": None, "equinox.filter_pmap": None,
+}
+
+# Calls that give every device the same copy of a value: a key replicated into `pmap` reaches
+# every device unchanged, and each draws the same numbers.
+REPLICATING = frozenset({"flax.jax_utils.replicate", "jax.device_put_replicated"})
+# The project's own helpers named so do the same (`replicate(tree, n)` stacking copies).
+REPLICATING_NAMES = frozenset({"replicate"})
+
+# Library calls that draw from an implicit rng stream rather than a key argument.
+STREAM_DRAWS = frozenset({"haiku.next_rng_key", "haiku.maybe_next_rng_key"})
+# Batching transformations that give every row the same stream when a keyword says so.
+STREAM_BROADCASTS: dict[str, tuple[str, bool]] = {"haiku.vmap": ("split_rng", False)}

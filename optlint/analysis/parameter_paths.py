@@ -1,0 +1,70 @@
+"""The names an Equinox model's parameter paths are made of: its field names, down through the
+modules it holds (the project's classes, and the equinox.nn layers from apis'
+EQUINOX_NN_PATH_NAMES). A weight-decay mask that excludes leaves by name (`"LayerNorm" in
+keystr(path)`) can only match these; a name that is part of none of them matches nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from optlint.analysis import apis
+from optlint.analysis.index import LATER
+from optlint.analysis.values import Leaves, ModuleValue, SequenceValue, Value
+
+_MAX_DEPTH = 12
+
+
+@dataclass(frozen=True)
+class PathNames:
+    names: frozenset[str]  # every field name on a path from the model to a leaf
+    norms: frozenset[str]  # the equinox.nn normalisation layers the model holds
+    classes: tuple[str, ...]  # the project classes read, outermost first (for messages)
+
+
+def path_names(model: ModuleValue) -> PathNames | None:
+    """The model's path names; None where some field's value cannot be seen (a class of another
+    package, an `eqx.nn.Sequential`, a field assigned something unknown)."""
+    names: set[str] = set()
+    norms: set[str] = set()
+    classes: list[str] = []
+    if not _collect(model, names, norms, classes, 0):
+        return None
+    return PathNames(frozenset(names), frozenset(norms), tuple(classes))
+
+
+def _collect(value: Value | Leaves, names: set[str], norms: set[str], classes: list[str],
+             depth: int) -> bool:
+    if depth > _MAX_DEPTH:
+        return False
+    if isinstance(value, Leaves):
+        return value.kind != "unknown"
+    if isinstance(value, SequenceValue):
+        return all(_collect(item, names, norms, classes, depth + 1) for item in value.items)
+    if not isinstance(value, ModuleValue):
+        return False
+    if value.cls is None:
+        layer = value.class_name
+        if layer not in apis.EQUINOX_NN_PATH_NAMES:
+            return False
+        names.update(apis.EQUINOX_NN_PATH_NAMES[layer])
+        if layer in apis.EQUINOX_NN_NORMS:
+            norms.add(layer)
+        return True
+    info, owner = value.cls.info, value.cls.owner
+    if info.name in classes:
+        return True  # already read (a class holding instances of itself, or met twice)
+    classes.append(info.name)
+    for base in info.bases:
+        base_value = owner.value_of(base, info.scope, LATER)
+        if owner.qualify(base) == "equinox.Module":
+            continue
+        module = owner.instance_of(base_value)
+        if not isinstance(module, ModuleValue) or not _collect(module, names, norms, classes,
+                                                               depth + 1):
+            return False
+    for name in {*info.fields, *info.attributes}:
+        names.add(name)
+        if not _collect(owner.field_value(info, name), names, norms, classes, depth + 1):
+            return False
+    return True
