@@ -9,10 +9,11 @@ drops them when a file of the project changes on disk, and `reload` drops the se
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from optlint.config import ConfigError, Settings, load_settings
+from optlint.config import ConfigError, Settings, load_settings, validate_version
 from optlint.discovery import DiscoveryError, discover
 from optlint.engine import Linter, LintOptions
 from optlint.selection import Selection
@@ -45,6 +46,9 @@ class Project:
 class Projects:
     def __init__(self) -> None:
         self._by_folder: dict[Path, Project] = {}  # a document's folder -> its project
+        # What the editor's own settings say (LSP `initializationOptions`), as ruff's server
+        # takes them: a configuration file for every document, preview, library versions.
+        self.client = ClientSettings()
         self._by_root: dict[Path, Project] = {}
 
     def for_file(self, path: Path) -> Project:
@@ -64,7 +68,8 @@ class Projects:
     def _load(self, folder: Path) -> Project:
         problem = None
         try:
-            settings = load_settings(start=folder)
+            settings = load_settings(self.client.configuration, start=folder)
+            self.client.apply(settings)
             selection = Selection.from_settings(settings)
         except ConfigError as error:
             problem = str(error)
@@ -112,3 +117,44 @@ def _root_without_config(folder: Path) -> Path:
         if (candidate / "pyproject.toml").is_file():
             return candidate
     return folder.resolve()
+
+
+@dataclass
+class ClientSettings:
+    """The editor's settings for optlint, from `initializationOptions` (`configuration`: a
+    configuration file used for every document; `preview`; `optaxVersion`, `equinoxVersion`,
+    `jaxVersion`), applied over each document's own configuration."""
+
+    configuration: Path | None = None
+    preview: bool | None = None
+    versions: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, options: Any) -> ClientSettings:
+        """The settings from the client's options; what is not understood is ignored, never
+        an error that would stop the server (raises ConfigError for a bad value)."""
+        found = cls()
+        if not isinstance(options, dict):
+            return found
+        nested = options.get("settings")
+        if isinstance(nested, dict):  # some clients nest them
+            options = nested
+        configuration = options.get("configuration")
+        if isinstance(configuration, str) and configuration:
+            found.configuration = Path(configuration).expanduser()
+        if isinstance(options.get("preview"), bool):
+            found.preview = options["preview"]
+        for library in ("optax", "equinox", "jax"):
+            version = options.get(f"{library}Version")
+            if isinstance(version, str) and version:
+                found.versions[library] = validate_version(f"{library}Version", version,
+                                                           "the editor's settings")
+        return found
+
+    def apply(self, settings: Settings) -> None:
+        if self.preview is not None:
+            settings.preview = self.preview
+            settings.sources["preview"] = "the editor's settings"
+        for library, version in self.versions.items():
+            setattr(settings, f"{library}_version", version)
+            settings.sources[f"{library}_version"] = "the editor's settings"

@@ -26,7 +26,8 @@ from optlint.server.documents import Subject, file_subject, notebook_subject, ur
 from optlint.server.findings import Outcome, failed, lint
 from optlint.server.frames import serve_stdio
 from optlint.server.hover import hover
-from optlint.server.projects import Projects
+from optlint.config import ConfigError
+from optlint.server.projects import ClientSettings, Projects
 
 DEBOUNCE_SECONDS = 0.2
 _PYTHON_SUFFIXES = (".py", ".pyi")
@@ -198,6 +199,13 @@ def _is_python(uri: str, language_id: str | None) -> bool:
 
 def build() -> OptlintServer:
     server = OptlintServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: OptlintServer, params: types.InitializeParams) -> None:
+        try:
+            ls.projects.client = ClientSettings.read(params.initialization_options)
+        except ConfigError as error:  # a bad version: said once, the defaults are used
+            ls.log(f"optlint: ignoring the editor's settings: {error}")
 
     @server.feature(types.INITIALIZED)
     def initialized(ls: OptlintServer, params: types.InitializedParams) -> None:
