@@ -55,7 +55,7 @@ class SharedLayerAlias(Rule):
         for info in ctx.index.classes.values():
             yield from self._in_init(ctx, info)
         for site in ctx.calls():
-            if _repeats_a_name(site.node):
+            if _repeats_a_name(site.node) or _passes_an_alias(site):
                 yield from self._at_construction(ctx, site)
             elif ctx.qualify(site.node.func) == "equinox.tree_at":
                 yield from self._tied_by_tree_at(ctx, site)
@@ -196,6 +196,31 @@ def _names_in(target: cst.BaseExpression) -> list[cst.Name]:
     return []
 
 
+def _passes_an_alias(site: CallSite) -> bool:
+    """Two name arguments, one of them bound to another name (`other = proj if tie else
+    Linear(...)`): they may be one object (before any inference)."""
+    names = [arg.value.value for arg in site.node.args if isinstance(arg.value, cst.Name)]
+    if len(names) < 2:
+        return False
+    for name in names:
+        earlier = [b for b in site.scope.bindings.get(name, []) if b.order < site.order]
+        if earlier and _aliased_name(earlier[-1]) is not None:
+            return True
+    return False
+
+
+def _aliased_name(binding: Binding) -> str | None:
+    """The name a binding copies: `a = b`, or `a = b if flag else Linear(...)` (an alias in one
+    branch: that configuration unties, as an alias under an `if` does)."""
+    if binding.kind != "assign" or binding.path:
+        return None
+    value = binding.value
+    if isinstance(value, cst.IfExp):
+        value = next((side for side in (value.body, value.orelse) if isinstance(side, cst.Name)
+                      and side.value not in ("None", "True", "False")), None)
+    return value.value if isinstance(value, cst.Name) else None
+
+
 def _repeats_a_name(call: cst.Call) -> bool:
     """Two arguments that are the same name: `Pair(layer, layer)` (before any inference)."""
     names = [arg.value.value for arg in call.args if isinstance(arg.value, cst.Name)]
@@ -306,9 +331,9 @@ def _name_identity(name: str, scope: Scope, order: int, depth: int = 0) -> objec
     if not earlier:
         return None
     binding: Binding = earlier[-1]
-    if (binding.kind == "assign" and isinstance(binding.value, cst.Name) and not binding.path
-            and depth < 8):
-        inner = _name_identity(binding.value.value, scope, binding.order, depth + 1)
+    aliased = _aliased_name(binding)
+    if aliased is not None and depth < 8:
+        inner = _name_identity(aliased, scope, binding.order, depth + 1)
         if inner is not None:
             return inner
     return id(binding)
