@@ -19,6 +19,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.language_server import lsp_method
 
 from optlint import __version__
 from optlint.server.actions import FIX_ALL, KINDS, fix_all, has_safe_fix, quick_fixes, wanted
@@ -50,12 +51,16 @@ class _Protocol(LanguageServerProtocol):
             return
         super().handle_message(message)
 
+    # pygls registers its built-in handlers by this marker: an override without it would leave
+    # document changes unapplied.
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams) -> Any:
         """A change to a document the client never opened (a client's bug, or a race with
         `didClose`) is ignored: pygls would raise KeyError and pop "Error in server"."""
         if params.text_document.uri not in self.workspace.text_documents:
-            return None
-        return super().lsp_text_document__did_change(params)
+            return
+        # pygls's handler is a generator (it yields the server's own handler to run): so is this.
+        yield from super().lsp_text_document__did_change(params)
 
     def _check_handler_result(self, future: Any) -> None:
         super()._check_handler_result(future)
