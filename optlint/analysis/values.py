@@ -221,8 +221,8 @@ class OneOf:
     A rule that needs a fact proven must find it in every option, unless `by_caller`.
 
     `by_caller`: a parameter that the calls of its function fill with different values (a
-    generic `minimise(opt, x0)` called with `adam` here and `lbfgs` there). Every option is then
-    what some call in the project really passes, so a fact proven for one option holds for the
+    generic `minimise(opt, x0)` called with `adam` here and `lbfgs` there), or a loop target over
+    a literal list of optimizers. Every option is then what some call or iteration really runs, so a fact proven for one option holds for the
     call that passes it."""
 
     options: tuple[Value, ...]
