@@ -52,17 +52,18 @@ class RuleContext:
             if any(arg.star for arg in site.node.args):
                 continue
             func = site.node.func
+            # What the callee holds comes first: `self.update(...)` after `self.update =
+            # jax.jit(self.solver.update)` runs the solver's `update`, not the object's.
+            callee = self.value(func, site)
+            if isinstance(callee, TransformedFunction) and callee.call.args:
+                wrapped = callee.call.args[0].value
+                made = sites.get(id(callee.call))
+                if (made is not None and isinstance(wrapped, cst.Attribute)
+                        and wrapped.attr.value == method):
+                    yield site, self.value(wrapped.value, made)
+                    continue
             if isinstance(func, cst.Attribute) and func.attr.value == method:
                 yield site, self.value(func.value, site)
-                continue
-            callee = self.value(func, site)
-            if not isinstance(callee, TransformedFunction) or not callee.call.args:
-                continue
-            wrapped = callee.call.args[0].value
-            made = sites.get(id(callee.call))
-            if (made is not None and isinstance(wrapped, cst.Attribute)
-                    and wrapped.attr.value == method):
-                yield site, self.value(wrapped.value, made)
 
     def value(self, expr: cst.BaseExpression, site: CallSite) -> Value:
         return self.inference.value_of(expr, site.scope, site.order)

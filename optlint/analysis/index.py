@@ -232,7 +232,20 @@ class _IndexBuilder:
             self.scope.bind(node.target.value, Binding("opaque", self._next()))
 
     def visit_For(self, node: cst.For) -> None:
-        self._bind_opaque(node.target)
+        self._bind_loop(node.target, node, ())
+
+    def _bind_loop(self, target: cst.BaseExpression, loop: cst.For,
+                   path: tuple[int, ...]) -> None:
+        """A loop target: opaque, with the loop as its node and its place in each item as its
+        path, so a loop over a literal list can be read item by item."""
+        if isinstance(target, cst.Name):
+            self.scope.bind(target.value, Binding("opaque", self._next(), path=path, node=loop))
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for position, element in enumerate(target.elements):
+                if isinstance(element, cst.StarredElement):
+                    self._bind_opaque(element.value)
+                    break
+                self._bind_loop(element.value, loop, (*path, position))
 
     def visit_With(self, node: cst.With) -> None:
         if any(isinstance(item.item, cst.Call) and isinstance(item.item.func, cst.Attribute)

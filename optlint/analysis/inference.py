@@ -45,6 +45,7 @@ from optlint.analysis.values import (
     LiteralValue,
     ModuleValue,
     PartialValue,
+    OneOf,
     SequenceValue,
     StateValue,
     TransformedFunction,
@@ -243,7 +244,30 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
                 else:
                     return UNKNOWN
             return value
+        if binding.kind == "opaque" and isinstance(binding.node, cst.For):
+            return self._loop_item(binding, binding.node)
         return UNKNOWN
+
+    def _loop_item(self, binding: Binding, loop: cst.For) -> Value:
+        """A loop target over a literal list of optimizers (`for name, opt in [("sgd", sgd(.1)),
+        ("polyak", polyak_sgd())]`): each of them, one per iteration, so a hazard of one is
+        one iteration's (OneOf by_caller)."""
+        scope = binding.scope
+        if scope is None:
+            return UNKNOWN
+        items = self.value_of(loop.iter, scope, binding.order)
+        if not isinstance(items, SequenceValue) or not items.items:
+            return UNKNOWN
+        options: list[Value] = []
+        for item in items.items:
+            for position in binding.path:
+                if not (isinstance(item, SequenceValue) and position < len(item.items)):
+                    return UNKNOWN
+                item = item.items[position]
+            if not isinstance(item, TransformValue):
+                return UNKNOWN
+            options.append(item)
+        return options[0] if len(options) == 1 else OneOf(tuple(options), by_caller=True)
 
     def _annotated_value(self, node: cst.CSTNode | None, scope: Scope | None) -> Value:
         """A parameter annotated with an Equinox module class is an instance of it."""

@@ -6,11 +6,16 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.optax_table import behaviour
-from optlint.analysis.values import TransformValue, Value
+from optlint.analysis.values import OneOf, TransformValue, Value
 
 
 def linesearch_part(optimizer: Value) -> TransformValue | None:
-    """The L-BFGS or line-search transformation inside `optimizer`, outermost first."""
+    """The L-BFGS or line-search transformation inside `optimizer`, outermost first; for a
+    parameter the calls of its function fill with several optimizers, the first one's that has
+    one (that call runs it)."""
+    if isinstance(optimizer, OneOf) and optimizer.by_caller:
+        found = (linesearch_part(option) for option in optimizer.options)
+        return next((part for part in found if part is not None), None)
     if not isinstance(optimizer, TransformValue):
         return None
     return next((part for part in optimizer.walk() if _needs_value_fn(part.name)), None)

@@ -369,6 +369,11 @@ def update_reaches(optimizer: Value, wanted: Callable[[Transform], bool],
         part = next((part for _, part in found if part is not None), None)
         if found and all(answer is True for answer, _ in found):
             return True, part
+        if optimizer.by_caller:
+            # Each option is what some call passes: one that reaches the part is proof.
+            proof = next((part for answer, part in found if answer is True), None)
+            if proof is not None:
+                return True, proof
         return (False if all(answer is False for answer, _ in found) else None), part
     if not isinstance(optimizer, TransformValue):
         return None, None

@@ -105,10 +105,10 @@ class ParameterValues(Evaluator):
             return values[0]
         # Callers that pass different optimizers (`run(polyak_sgd(...), x0)` here, `run(chain(
         # clip, polyak_sgd()), x0)` there): one of them, as a factory's branches are; a rule
-        # reports only what holds for every one.
+        # reports what holds for every one, or what holds for one (the call that passes it).
         if len(values) <= _MAX_OPTIONS and all(
                 isinstance(value, TransformValue) for value in values):
-            return OneOf(tuple(values))
+            return OneOf(tuple(values), by_caller=True)
         return UNKNOWN
 
     def invocations_of(self, function: FunctionNode) -> list[Invocation] | None:

@@ -218,9 +218,15 @@ class ArrayValue:
 class OneOf:
     """What a helper with several `return`s gives back: one of these, depending on its input
     (`make_optimizer(cfg)` returning adamw or sgd by a config key). UNKNOWN may be among them.
-    A rule that needs a fact proven must find it in every option."""
+    A rule that needs a fact proven must find it in every option, unless `by_caller`.
+
+    `by_caller`: a parameter that the calls of its function fill with different values (a
+    generic `minimise(opt, x0)` called with `adam` here and `lbfgs` there), or a loop target over
+    a literal list of optimizers. Every option is then what some call or iteration really runs, so a fact proven for one option holds for the
+    call that passes it."""
 
     options: tuple[Value, ...]
+    by_caller: bool = False
 
 
 @dataclass(frozen=True, eq=False)
@@ -311,7 +317,7 @@ def portable(value: Value) -> Value:
     if isinstance(value, DictValue):
         return DictValue(tuple((key, portable(item)) for key, item in value.items))
     if isinstance(value, OneOf):
-        return OneOf(tuple(portable(option) for option in value.options))
+        return OneOf(tuple(portable(option) for option in value.options), value.by_caller)
     if isinstance(value, StateValue):
         return StateValue(portable(value.optimizer))
     return value

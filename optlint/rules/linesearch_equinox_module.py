@@ -53,14 +53,15 @@ class LinesearchEquinoxModule(Rule):
             if isinstance(func, cst.Attribute) and func.attr.value == "run":
                 yield from self._check_jaxopt_run(ctx, site)
                 continue
-            if not isinstance(func, cst.Attribute) or func.attr.value not in ("init", "update"):
+            if not isinstance(func, cst.Attribute) or func.attr.value != "init":
                 continue
             part = linesearch_part(ctx.value(func.value, site))
-            if part is None:
-                continue
-            if func.attr.value == "init":
+            if part is not None:
                 yield from self._check_init(ctx, site, part)
-            else:
+        # `opt.update(...)`, and `update` called through a JAX transformation of it.
+        for site, optimizer in ctx.method_invocations("update"):
+            part = linesearch_part(optimizer)
+            if part is not None:
                 yield from self._check_update(ctx, site, part, callsites)
 
     def _check_init(self, ctx: RuleContext, site: CallSite,

@@ -170,7 +170,32 @@ def _mask_kind(ctx: RuleContext, mask: cst.BaseExpression, site: CallSite) -> st
         return "tree" if not _typed(ctx.code(mask)) else "by type"
     if isinstance(value, ModuleValue) and value.derived_by in _STRUCTURAL:
         return "tree"
-    return _syntactic_kind(mask)
+    return _built_kind(ctx, _bound_expression(ctx, mask, site), site)
+
+
+def _bound_expression(ctx: RuleContext, mask: cst.BaseExpression,
+                      site: CallSite) -> cst.BaseExpression:
+    """What a mask variable was assigned (`mask = {...}` before `masked(opt, mask)`)."""
+    if not isinstance(mask, cst.Name):
+        return mask
+    binding = ctx.binding(mask.value, site)
+    if binding is None or binding.kind != "assign" or binding.path or binding.value is None:
+        return mask
+    return binding.value
+
+
+def _built_kind(ctx: RuleContext, mask: cst.BaseExpression, site: CallSite) -> str:
+    """The kind of a mask built here: a dict comprehension, or a call of a function of the
+    checked code. Its text (and the called function's) says whether it selects by type;
+    otherwise it selects by name or position."""
+    if isinstance(mask, cst.DictComp):
+        return "by type" if _typed(ctx.code(mask)) else "tree"
+    if not isinstance(mask, cst.Call):
+        return _syntactic_kind(mask)
+    callee = ctx.value(mask.func, site)
+    if isinstance(callee, FunctionValue):
+        return "by type" if _typed(ctx.code(mask) + ctx.code(callee.node)) else "tree"
+    return "unknown"
 
 
 def _used_elsewhere(ctx: RuleContext, mask: cst.BaseExpression | None) -> bool:

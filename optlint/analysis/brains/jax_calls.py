@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import libcst as cst
+
 from optlint.analysis import apis
 from optlint.analysis.brains.registry import LibraryCall, handles, handles_matching
 from optlint.analysis.values import (
@@ -10,8 +12,10 @@ from optlint.analysis.values import (
     ArrayValue,
     LibraryRef,
     ModuleValue,
+    OneOf,
     PartialValue,
     TransformedFunction,
+    TransformValue,
     Value,
 )
 
@@ -27,9 +31,14 @@ def function_transform(call: LibraryCall) -> Value:
 
 @handles(*apis.VECTORIZING_TRANSFORMS)
 def vectorized(call: LibraryCall) -> Value:
-    """`jax.vmap(model)`: calling it calls the module (functions are left to the generic paths)."""
+    """`jax.vmap(model)`: calling it calls the module; `jax.vmap(opt.update)`: calling it runs
+    the optimizer's method, batched (other functions are left to the generic paths)."""
     module = call.value(0, "fun")
     if isinstance(module, ModuleValue):
+        return TransformedFunction(call.name, module, call.call)
+    fun = call.arg(0, "fun")
+    if fun is not None and isinstance(fun.value, cst.Attribute) and isinstance(
+            call.evaluate(fun.value.value), (TransformValue, OneOf)):
         return TransformedFunction(call.name, module, call.call)
     return UNKNOWN
 
