@@ -83,6 +83,25 @@ def shape_only(key):
     return x * n
 
 
+def shadowed_in_nested(key, data):
+    k1, k2 = jr.split(key, 2)
+
+    def one(x, key):
+        k1, k2 = jr.split(key, 2)
+        return x + jr.normal(k1, x.shape) * jr.uniform(k2)
+    keys = jr.split(key, data.shape[0])
+    return one(data, keys[0])
+
+
+def feeds_overwritten(key, net):
+    x = jr.normal(key, (3,))
+    z = net(x)
+    params = net.params
+    x = jr.normal(key, (100, *x.shape[1:]))
+    z = net(x, params)
+    return z
+
+
 def tuple_overwrite(key, p):
     x = jr.normal(key, (3,))
     q = p * 2
@@ -125,6 +144,13 @@ def read_next_iteration(key, n):
     return 1
 
 
+def feeds_read(key, net):
+    x = jr.normal(key, (3,))
+    z = net(x)
+    x = jr.normal(key, (3,))
+    return z + x
+
+
 def read_by_closure(key):
     def show():
         return x
@@ -149,4 +175,4 @@ def test_unread_draw_is_no_reuse(tmp_path: Path) -> None:
 
 
 def test_read_draws_still_reuse(tmp_path: Path) -> None:
-    assert len(_opt020_lines(tmp_path, "demo.py", STILL_REUSED)) == 4
+    assert len(_opt020_lines(tmp_path, "demo.py", STILL_REUSED)) == 5

@@ -260,7 +260,7 @@ class KeyFlow:
         return bool(names) and all(self._dead(name, statement, block) for name in names)
 
     def _dead(self, name: str, statement: cst.BaseStatement,
-              block: Sequence[cst.BaseStatement]) -> bool:
+              block: Sequence[cst.BaseStatement], depth: int = 0) -> bool:
         """Nothing reads `name` after `statement`: it is bound anew first (reads of its
         `.shape` before that do not count: `y = None` after `n = y.shape[0]`), or the function
         (or `__main__` script) ends without any read, its shape's included."""
@@ -277,7 +277,8 @@ class KeyFlow:
             return False
         shaped = False
         for later in block[position + 1:]:
-            if name in _reads_in(later, loose):
+            if name in _reads_in(later, loose) and not (
+                    depth < 2 and self._feeds_unread(name, later, block, depth)):
                 return False
             if name in _kills(later):
                 return True
@@ -301,6 +302,20 @@ class KeyFlow:
             return not any(name in _reads_in(top, strict, shapes=True)
                            for top in root[index + 1:])
         return True
+
+    def _feeds_unread(self, name: str, statement: cst.BaseStatement,
+                      block: Sequence[cst.BaseStatement], depth: int) -> bool:
+        """`statement` reads `name` only to assign names nothing reads (`z = net(x)` with `z`
+        bound anew before any read): `name` reaches nothing through it."""
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            return False
+        small = statement.body[0]
+        if not isinstance(small, cst.Assign) or not all(
+                _plain_target(target.target) for target in small.targets):
+            return False
+        names = {bound for target in small.targets for bound in target_names(target.target)}
+        return bool(names) and name not in names and all(
+            self._dead(bound, statement, block, depth + 1) for bound in names)
 
     def run_expression(self, expression: cst.BaseExpression) -> None:
         """A lambda's body: one expression."""
@@ -899,7 +914,14 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shapes: bool = False) -> 
         _collect_reads(node.value, found, shapes)
     elif isinstance(node, cst.AsName):
         _target_reads(node.name, found, shapes)
-    elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+    elif isinstance(node, (cst.FunctionDef, cst.Lambda)):
+        # A nested function's own locals (`k1` assigned in it) are not the enclosing names.
+        inner: set[str] = set()
+        for child in node.children:
+            if not isinstance(node, cst.FunctionDef) or child is not node.name:
+                _collect_reads(child, inner, shapes)
+        found.update(inner - _locals(node))
+    elif isinstance(node, cst.ClassDef):
         for child in node.children:
             if child is not node.name:
                 _collect_reads(child, found, shapes)
@@ -914,6 +936,39 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shapes: bool = False) -> 
     else:
         for child in node.children:
             _collect_reads(child, found, shapes)
+
+
+def _locals(function: cst.FunctionDef | cst.Lambda) -> set[str]:
+    """The names a function binds itself: its parameters and what its body assigns (not
+    what it declares `global`/`nonlocal`, nor what its nested functions bind)."""
+    bound = {param.name.value for param in (
+        *function.params.posonly_params, *function.params.params,
+        *function.params.kwonly_params)}
+    for star in (function.params.star_arg, function.params.star_kwarg):
+        if isinstance(star, cst.Param):
+            bound.add(star.name.value)
+    declared: set[str] = set()
+
+    def visit(node: cst.CSTNode) -> None:
+        if isinstance(node, (cst.Assign,)):
+            for target in node.targets:
+                bound.update(target_names(target.target))
+        elif isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor,
+                               cst.NamedExpr)):
+            bound.update(target_names(node.target))
+        elif isinstance(node, cst.AsName):
+            bound.update(target_names(node.name))
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            bound.add(node.name.value)
+            return
+        elif isinstance(node, cst.Lambda):
+            return
+        elif isinstance(node, (cst.Global, cst.Nonlocal)):
+            declared.update(item.name.value for item in node.names)
+        for child in node.children:
+            visit(child)
+    visit(function.body)
+    return bound - declared
 
 
 def _closure_reads(root: Sequence[cst.BaseStatement],
