@@ -125,10 +125,14 @@ class _State:
     # Where each name was last bound (an assignment's target, a parameter): the start of a
     # key's path in messages.
     origin: dict[str, cst.CSTNode] = field(default_factory=dict)
+    # The last consumption of each key whose result nothing reads, not counted as a draw; a
+    # call the analysis cannot tell given the key afterwards (`Layer(..., key=key)`) may
+    # consume it there, and the unread draw then stands in for that call.
+    unread: dict[str, Consumption] = field(default_factory=dict)
 
     def copy(self) -> _State:
         return _State(dict(self.consumed), set(self.rebound), dict(self.where), set(self.maybe),
-                      dict(self.origin))
+                      dict(self.origin), dict(self.unread))
 
     def bind(self, name: str, node: cst.CSTNode | None = None) -> None:
         self.maybe.discard(name)
@@ -138,6 +142,7 @@ class _State:
         for dotted in [known for known in self.consumed if known.startswith(name + ".")]:
             del self.consumed[dotted]
         self.where.pop(name, None)
+        self.unread.pop(name, None)
         self.rebound.add(name)
         if node is not None:
             self.origin[name] = node
@@ -156,6 +161,8 @@ def _merge(states: list[_State | None]) -> _State | None:
             merged.consumed.setdefault(name, use)
         merged.rebound |= other.rebound
         merged.maybe |= other.maybe
+        for name, use in other.unread.items():
+            merged.unread.setdefault(name, use)
         for name, node in other.origin.items():
             merged.origin.setdefault(name, node)
     merged.maybe |= {name for name in merged.consumed
@@ -588,8 +595,14 @@ class KeyFlow:
             self._expr(node.func, state)
             for arg in node.args:
                 self._expr(arg.value, state)
-            for use in self.consumer(node):
+            uses = self.consumer(node)
+            for use in uses:
                 self._consume(use, state)
+            if not uses and state.unread:
+                for arg in node.args:
+                    name = key_name(arg.value)
+                    if name is not None and name in state.unread:
+                        state.consumed.setdefault(name, state.unread.pop(name))
             return
         if isinstance(node, cst.IfExp):
             self._expr(node.test, state)
@@ -680,6 +693,7 @@ class KeyFlow:
         if new is not None:
             state.consumed, state.rebound, state.where = new.consumed, new.rebound, new.where
             state.maybe, state.origin = new.maybe, new.origin
+            state.unread = new.unread
 
     def _consume(self, use: Consumption, state: _State) -> None:
         self.every.append(use)
@@ -689,9 +703,11 @@ class KeyFlow:
             # summaries for callers still see the parameter consumed).
             self.unread.add(id(use.call))
             name = key_name(use.key, literal=not use.library)
-            if name is not None and name in self.params and name not in state.rebound:
-                self.consumed_params.add(name)
-                self.param_uses.setdefault(name, use)
+            if name is not None:
+                if name in self.params and name not in state.rebound:
+                    self.consumed_params.add(name)
+                    self.param_uses.setdefault(name, use)
+                state.unread[name] = use
             return
         if use.repeated:
             # The same key on every step: a reuse by itself, the draw against itself.
