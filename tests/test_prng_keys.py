@@ -63,3 +63,124 @@ def test_expected_failures_are_not_findings_for_any_rule(tmp_path: Path) -> None
                          "--no-cache", "--output-format", "json", cwd=tmp_path)
     assert [(f["filename"], f["code"]) for f in json.loads(result.stdout)] == [
         ("outside.py", "OPT008")]
+
+
+UNREAD_DRAWS = '''\
+import jax.random as jr
+
+
+def split_keys_unread(key, x):
+    k1, k2 = jr.split(key, 2)
+    keys = jr.split(key, x.shape[0])
+    return x + jr.normal(keys[0], x.shape)
+
+
+def shape_only(key):
+    x = jr.normal(key, (10, 3))
+    y = jr.normal(key, (x.shape[0], 2))
+    n = y.shape[1]
+    y = None
+    return x * n
+
+
+def shadowed_in_nested(key, data):
+    k1, k2 = jr.split(key, 2)
+
+    def one(x, key):
+        k1, k2 = jr.split(key, 2)
+        return x + jr.normal(k1, x.shape) * jr.uniform(k2)
+    keys = jr.split(key, data.shape[0])
+    return one(data, keys[0])
+
+
+def feeds_overwritten(key, net):
+    x = jr.normal(key, (3,))
+    z = net(x)
+    params = net.params
+    x = jr.normal(key, (100, *x.shape[1:]))
+    z = net(x, params)
+    return z
+
+
+def tuple_overwrite(key, p):
+    x = jr.normal(key, (3,))
+    q = p * 2
+    x, log_p = p.sample_and_log_prob(key)
+    return x + log_p + q
+
+
+if __name__ == "__main__":
+    key = jr.PRNGKey(0)
+    x = jr.normal(key, (10, 2))
+    shape = x.shape[1:]
+    k1, k2, k3 = jr.split(key, 3)
+    x = jr.normal(key, (10, 2))
+    print(x, shape)
+'''
+
+STILL_REUSED = '''\
+import jax.random as jr
+
+
+def both_read(key):
+    x = jr.normal(key, (3,))
+    y = jr.uniform(key, (3,))
+    return x + y
+
+
+def read_in_branch(key, flag):
+    x = jr.normal(key, (3,))
+    if flag:
+        print(x)
+    y = jr.uniform(key, (3,))
+    return y
+
+
+def read_next_iteration(key, n):
+    x = 0.0
+    for _ in range(n):
+        print(x)
+        x = jr.normal(key, (3,))
+    return 1
+
+
+def feeds_read(key, net):
+    x = jr.normal(key, (3,))
+    z = net(x)
+    x = jr.normal(key, (3,))
+    return z + x
+
+
+def unknown_consumer_between(key, make):
+    x = jr.normal(key, (10, 2))
+    layer = make(x.shape[1:], key=key)
+    x = jr.normal(key, (2, 2))
+    return layer(x)
+
+
+def read_by_closure(key):
+    def show():
+        return x
+    x = jr.normal(key, (3,))
+    y = jr.uniform(key, (3,))
+    return show, y
+'''
+
+
+def _opt020_lines(tmp_path: Path, name: str, source: str) -> list[int]:
+    (tmp_path / name).write_text(source)
+    result = run_optlint("check", name, "--select", "OPT020", "--no-cache",
+                         "--output-format", "json", cwd=tmp_path)
+    return sorted(f["location"]["row"] if "location" in f else f["line"]
+                  for f in json.loads(result.stdout))
+
+
+def test_unread_draw_is_no_reuse(tmp_path: Path) -> None:
+    """A draw whose result nothing reads (split keys never used, a value only read for its
+    shape, a value overwritten before any read) reaches no result: no reuse with it."""
+    assert _opt020_lines(tmp_path, "demo.py", UNREAD_DRAWS) == []
+
+
+def test_read_draws_still_reuse(tmp_path: Path) -> None:
+    # (an unread draw stands in for a call given the key that may consume it)
+    assert len(_opt020_lines(tmp_path, "demo.py", STILL_REUSED)) == 6

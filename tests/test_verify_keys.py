@@ -36,7 +36,8 @@ def codes(variant: dict) -> list[str]:  # type: ignore[type-arg]
 
 
 def test_the_finding_carries_both_consumers_and_their_keys() -> None:
-    source = "import jax\n\ndef f(key):\n    a = jax.random.normal(key)\n    b = jax.random.uniform(key)\n"
+    source = ("import jax\n\ndef f(key):\n    a = jax.random.normal(key)\n"
+              "    b = jax.random.uniform(key)\n    return a, b\n")
     linted = Linter(OPTIONS).analyse_text(source, "train.py")
     [diagnostic] = linted.diagnostics
     shown = {role.name: (role.text, role.start.line if role.start else None)
@@ -107,6 +108,7 @@ def test_a_key_split_from_a_parameter_has_a_stand_in_whatever_its_name() -> None
                 seed_array, sub = jax.random.split(seed_array)
                 x = jax.random.normal(sub)
                 y = jax.random.normal(sub)
+            return x + y
         ''')
     original = plan["variants"]["original"]
     assert original["bindings"] == {"seed_array": "key", "__optlint_keys__": "self"}
@@ -185,6 +187,7 @@ def test_loops_and_a_parameter_named_anyhow_are_confirmed(tmp_path: Path, jax_ca
                 seed_array, sub = jax.random.split(seed_array)
                 x = jax.random.normal(sub)
                 y = jax.random.normal(sub)
+            return x + y
         '''))
     loops = verified(tmp_path / "loops.py")
     assert {line: v.verdict for line, v in loops.items()} == {
@@ -221,6 +224,7 @@ def test_a_key_split_in_a_one_line_block_is_sliced() -> None:
             with open(path): sub = jax.random.split(key)[0]
             a = jax.random.normal(sub)
             b = jax.random.uniform(sub)
+            return a, b
         ''')
     original = plan["variants"]["original"]
     assert "sub = jax.random.split(key)[0]\n" in codes(original)

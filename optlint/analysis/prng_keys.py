@@ -125,10 +125,14 @@ class _State:
     # Where each name was last bound (an assignment's target, a parameter): the start of a
     # key's path in messages.
     origin: dict[str, cst.CSTNode] = field(default_factory=dict)
+    # The last consumption of each key whose result nothing reads, not counted as a draw; a
+    # call the analysis cannot tell given the key afterwards (`Layer(..., key=key)`) may
+    # consume it there, and the unread draw then stands in for that call.
+    unread: dict[str, Consumption] = field(default_factory=dict)
 
     def copy(self) -> _State:
         return _State(dict(self.consumed), set(self.rebound), dict(self.where), set(self.maybe),
-                      dict(self.origin))
+                      dict(self.origin), dict(self.unread))
 
     def bind(self, name: str, node: cst.CSTNode | None = None) -> None:
         self.maybe.discard(name)
@@ -138,6 +142,7 @@ class _State:
         for dotted in [known for known in self.consumed if known.startswith(name + ".")]:
             del self.consumed[dotted]
         self.where.pop(name, None)
+        self.unread.pop(name, None)
         self.rebound.add(name)
         if node is not None:
             self.origin[name] = node
@@ -156,6 +161,8 @@ def _merge(states: list[_State | None]) -> _State | None:
             merged.consumed.setdefault(name, use)
         merged.rebound |= other.rebound
         merged.maybe |= other.maybe
+        for name, use in other.unread.items():
+            merged.unread.setdefault(name, use)
         for name, node in other.origin.items():
             merged.origin.setdefault(name, node)
     merged.maybe |= {name for name in merged.consumed
@@ -224,10 +231,98 @@ class KeyFlow:
         self.discarded: set[int] = set()
         self._block: Sequence[cst.BaseStatement] | None = None
         self._statement: cst.BaseStatement | None = None
+        self._root: Sequence[cst.BaseStatement] | None = None
+        self._module = False
+        self._reads_cache: dict[int, frozenset[str]] = {}
+        self._strict_reads: dict[int, frozenset[str]] = {}  # `.shape` reads included
+        # Consumptions whose result nothing reads: no draw for a reuse.
+        self.unread: set[int] = set()
 
     def run(self, body: Sequence[cst.BaseStatement],
-            origins: dict[str, cst.CSTNode] | None = None) -> None:
+            origins: dict[str, cst.CSTNode] | None = None, module: bool = False) -> None:
+        """`module`: `body` is a module's: its names outlive it (but a `__main__` block's end
+        is the program's)."""
+        self._root = body
+        self._module = module
         self._block_walk(body, _State(origin=dict(origins or {})))
+
+    # draws whose result nothing reads ------------------------------------------------------
+    def _unread(self, call: cst.Call) -> bool:
+        """The current statement is `names = ...call...` and nothing reads those names
+        afterwards (or only their `.shape`/`.dtype`/`.ndim`): the draw reaches no result."""
+        statement, block, root = self._statement, self._block, self._root
+        if (statement is None or block is None or root is None
+                or not isinstance(statement, cst.SimpleStatementLine)
+                or len(statement.body) != 1):
+            return False
+        small = statement.body[0]
+        if not isinstance(small, (cst.Assign, cst.AnnAssign)) or small.value is None:
+            return False
+        targets = ([target.target for target in small.targets]
+                   if isinstance(small, cst.Assign) else [small.target])
+        if not all(_plain_target(target) for target in targets) or not _inside(
+                small.value, call):
+            return False
+        names = {name for target in targets for name in target_names(target)}
+        return bool(names) and all(self._dead(name, statement, block) for name in names)
+
+    def _dead(self, name: str, statement: cst.BaseStatement,
+              block: Sequence[cst.BaseStatement], depth: int = 0) -> bool:
+        """Nothing reads `name` after `statement`: it is bound anew first (reads of its
+        `.shape` before that do not count: `y = None` after `n = y.shape[0]`), or the function
+        (or `__main__` script) ends without any read, its shape's included."""
+        root = self._root
+        assert root is not None
+        strict, loose = self._strict_reads, self._reads_cache
+        everywhere = _reads_in(root, strict, shapes=True)
+        if "locals" in everywhere or "vars" in everywhere:
+            return False
+        if not self._module and name not in everywhere:
+            return True
+        position = next((i for i, known in enumerate(block) if known is statement), None)
+        if position is None:
+            return False
+        shaped = False
+        for later in block[position + 1:]:
+            if name in _reads_in(later, loose) and not (
+                    depth < 2 and self._feeds_unread(name, later, block, depth)):
+                return False
+            if name in _kills(later):
+                return True
+            shaped = shaped or name in _reads_in(later, strict, shapes=True)
+        if shaped:
+            return False
+        # The end of the block: the function's end, or a `__main__` script's.
+        if block is root and not self._module:
+            main = False
+        elif self._module and any(isinstance(top, cst.If) and _is_main(top.test)
+                                  and isinstance(top.body, cst.IndentedBlock)
+                                  and top.body.body is block for top in root):
+            main = True
+        else:
+            return False
+        if name in _closure_reads(root, strict):
+            return False
+        if main:
+            index = next(i for i, top in enumerate(root) if isinstance(top, cst.If)
+                         and isinstance(top.body, cst.IndentedBlock) and top.body.body is block)
+            return not any(name in _reads_in(top, strict, shapes=True)
+                           for top in root[index + 1:])
+        return True
+
+    def _feeds_unread(self, name: str, statement: cst.BaseStatement,
+                      block: Sequence[cst.BaseStatement], depth: int) -> bool:
+        """`statement` reads `name` only to assign names nothing reads (`z = net(x)` with `z`
+        bound anew before any read): `name` reaches nothing through it."""
+        if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+            return False
+        small = statement.body[0]
+        if not isinstance(small, cst.Assign) or not all(
+                _plain_target(target.target) for target in small.targets):
+            return False
+        names = {bound for target in small.targets for bound in target_names(target.target)}
+        return bool(names) and name not in names and all(
+            self._dead(bound, statement, block, depth + 1) for bound in names)
 
     def run_expression(self, expression: cst.BaseExpression) -> None:
         """A lambda's body: one expression."""
@@ -500,8 +595,14 @@ class KeyFlow:
             self._expr(node.func, state)
             for arg in node.args:
                 self._expr(arg.value, state)
-            for use in self.consumer(node):
+            uses = self.consumer(node)
+            for use in uses:
                 self._consume(use, state)
+            if not uses and state.unread:
+                for arg in node.args:
+                    name = key_name(arg.value)
+                    if name is not None and name in state.unread:
+                        state.consumed.setdefault(name, state.unread.pop(name))
             return
         if isinstance(node, cst.IfExp):
             self._expr(node.test, state)
@@ -592,9 +693,22 @@ class KeyFlow:
         if new is not None:
             state.consumed, state.rebound, state.where = new.consumed, new.rebound, new.where
             state.maybe, state.origin = new.maybe, new.origin
+            state.unread = new.unread
 
     def _consume(self, use: Consumption, state: _State) -> None:
         self.every.append(use)
+        if (not use.repeated and use.kind in ("draw", "split")
+                and (id(use.call) in self.unread or self._unread(use.call))):
+            # Its result reaches nothing: the key stays as it was for the reuse check (the
+            # summaries for callers still see the parameter consumed).
+            self.unread.add(id(use.call))
+            name = key_name(use.key, literal=not use.library)
+            if name is not None:
+                if name in self.params and name not in state.rebound:
+                    self.consumed_params.add(name)
+                    self.param_uses.setdefault(name, use)
+                state.unread[name] = use
+            return
         if use.repeated:
             # The same key on every step: a reuse by itself, the draw against itself.
             self.reuses.setdefault((id(use.call), "\x00repeated"),
@@ -719,3 +833,177 @@ def bound_consumed(function: cst.FunctionDef | cst.Lambda, call: cst.Call, bound
     """The expressions `call` passes to the parameters of `function` its body consumes."""
     return [expr for param, expr in bind_arguments(function, call, bound)
             if param.name.value in consumed]
+
+
+SHAPE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim"})
+
+
+def _plain_target(target: cst.BaseExpression) -> bool:
+    if isinstance(target, cst.Name):
+        return True
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return all(_plain_target(element.value) for element in target.elements)
+    if isinstance(target, cst.StarredElement):
+        return _plain_target(target.value)
+    return False
+
+
+def _inside(node: cst.CSTNode, call: cst.Call) -> bool:
+    """`call` is part of `node`, outside any lambda (which runs later)."""
+    if node is call:
+        return True
+    if isinstance(node, cst.Lambda):
+        return False
+    return any(_inside(child, call) for child in node.children)
+
+
+def _is_main(test: cst.BaseExpression) -> bool:
+    return (isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name)
+            and test.left.value == "__name__")
+
+
+def _kills(statement: cst.BaseStatement) -> set[str]:
+    """The names a simple statement binds anew (or deletes)."""
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return set()
+    killed: set[str] = set()
+    for small in statement.body:
+        if isinstance(small, cst.Assign):
+            for target in small.targets:
+                killed.update(target_names(target.target))
+        elif isinstance(small, cst.AnnAssign) and small.value is not None or isinstance(small, cst.Del):
+            killed.update(target_names(small.target))
+    return killed
+
+
+def _reads_in(node: cst.CSTNode | Sequence[cst.BaseStatement],
+              cache: dict[int, frozenset[str]], shapes: bool = False) -> frozenset[str]:
+    """The names `node` reads (without `shapes`, a name only read for `.shape`/`.dtype`/
+    `.ndim` is not); `cache` is for one `shapes` only."""
+    known = cache.get(id(node))
+    if known is None:
+        found: set[str] = set()
+        if isinstance(node, cst.CSTNode):
+            _collect_reads(node, found, shapes)
+        else:
+            for statement in node:
+                _collect_reads(statement, found, shapes)
+        known = cache[id(node)] = frozenset(found)
+    return known
+
+
+def _target_reads(target: cst.CSTNode, found: set[str], shapes: bool) -> None:
+    if isinstance(target, cst.Name):
+        return
+    if isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            _target_reads(element.value, found, shapes)
+    elif isinstance(target, cst.StarredElement):
+        _target_reads(target.value, found, shapes)
+    else:
+        _collect_reads(target, found, shapes)
+
+
+def _collect_reads(node: cst.CSTNode, found: set[str], shapes: bool = False) -> None:
+    if isinstance(node, cst.Name):
+        found.add(node.value)
+    elif isinstance(node, cst.Attribute):
+        if shapes or not (isinstance(node.value, cst.Name)
+                          and node.attr.value in SHAPE_ATTRIBUTES):
+            _collect_reads(node.value, found, shapes)
+    elif isinstance(node, cst.Arg):
+        _collect_reads(node.value, found, shapes)
+    elif isinstance(node, cst.Assign):
+        for target in node.targets:
+            _target_reads(target.target, found, shapes)
+        _collect_reads(node.value, found, shapes)
+    elif isinstance(node, cst.AnnAssign):
+        _target_reads(node.target, found, shapes)
+        if node.value is not None:
+            _collect_reads(node.value, found, shapes)
+    elif isinstance(node, (cst.For, cst.CompFor)):
+        _target_reads(node.target, found, shapes)
+        for child in node.children:
+            if child is not node.target:
+                _collect_reads(child, found, shapes)
+    elif isinstance(node, cst.NamedExpr):
+        _collect_reads(node.value, found, shapes)
+    elif isinstance(node, cst.AsName):
+        _target_reads(node.name, found, shapes)
+    elif isinstance(node, (cst.FunctionDef, cst.Lambda)):
+        # A nested function's own locals (`k1` assigned in it) are not the enclosing names.
+        inner: set[str] = set()
+        for child in node.children:
+            if not isinstance(node, cst.FunctionDef) or child is not node.name:
+                _collect_reads(child, inner, shapes)
+        found.update(inner - _locals(node))
+    elif isinstance(node, cst.ClassDef):
+        for child in node.children:
+            if child is not node.name:
+                _collect_reads(child, found, shapes)
+    elif isinstance(node, cst.Param):
+        for part in (node.default, node.annotation):
+            if part is not None:
+                _collect_reads(part, found, shapes)
+    elif isinstance(node, (cst.Import, cst.ImportFrom, cst.Del)):
+        return
+    elif isinstance(node, (cst.Global, cst.Nonlocal)):
+        found.update(item.name.value for item in node.names)
+    else:
+        for child in node.children:
+            _collect_reads(child, found, shapes)
+
+
+def _locals(function: cst.FunctionDef | cst.Lambda) -> set[str]:
+    """The names a function binds itself: its parameters and what its body assigns (not
+    what it declares `global`/`nonlocal`, nor what its nested functions bind)."""
+    bound = {param.name.value for param in (
+        *function.params.posonly_params, *function.params.params,
+        *function.params.kwonly_params)}
+    for star in (function.params.star_arg, function.params.star_kwarg):
+        if isinstance(star, cst.Param):
+            bound.add(star.name.value)
+    declared: set[str] = set()
+
+    def visit(node: cst.CSTNode) -> None:
+        if isinstance(node, (cst.Assign,)):
+            for target in node.targets:
+                bound.update(target_names(target.target))
+        elif isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor,
+                               cst.NamedExpr)):
+            bound.update(target_names(node.target))
+        elif isinstance(node, cst.AsName):
+            bound.update(target_names(node.name))
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            bound.add(node.name.value)
+            return
+        elif isinstance(node, cst.Lambda):
+            return
+        elif isinstance(node, (cst.Global, cst.Nonlocal)):
+            declared.update(item.name.value for item in node.names)
+        for child in node.children:
+            visit(child)
+    visit(function.body)
+    return bound - declared
+
+
+def _closure_reads(root: Sequence[cst.BaseStatement],
+                   cache: dict[int, frozenset[str]]) -> frozenset[str]:
+    """The names the functions, lambdas and classes defined anywhere in `root` read (or declare
+    global), which they may do after `root` ends."""
+    key = -id(root)
+    known = cache.get(key)
+    if known is None:
+        found: set[str] = set()
+
+        def visit(node: cst.CSTNode) -> None:
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global,
+                                 cst.Nonlocal)):
+                _collect_reads(node, found, shapes=True)
+                return
+            for child in node.children:
+                visit(child)
+        for statement in root:
+            visit(statement)
+        known = cache[key] = frozenset(found)
+    return known

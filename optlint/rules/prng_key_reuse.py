@@ -855,7 +855,7 @@ class _Analysis:
                 for site in self.ctx.calls()):
             return None
         flow = KeyFlow(self.consumer, returns=self.returned_keys)
-        flow.run(self.ctx.module.body)
+        flow.run(self.ctx.module.body, module=True)
         return flow
 
     def is_module(self, info: ClassInfo) -> bool:
