@@ -17,11 +17,12 @@ from optlint.config import ConfigError, Settings, find_config, load_settings, va
 from optlint.diagnostics import Diagnostic, NotChecked
 from optlint.discovery import DiscoveryError, discover, excluded_by_settings, invalid_pattern
 from optlint.engine import FileResult, Linter, LintOptions, check_paths
+from optlint.lint_options import lint_options as options_from_settings
 from optlint.report import writer
 from optlint.selection import Selection, validate_codes
 from optlint.source import SourceError, read_source, write_fixes
 from optlint.sources import source_from_bytes
-from optlint.versions import LIBRARIES, resolve_versions
+from optlint.versions import LIBRARIES
 
 from optlint.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS  # noqa: F401 - named from here too
 
@@ -139,13 +140,9 @@ def _codes_of(text: str) -> list[str]:
 
 def lint_options(request: CheckRequest, settings: Settings) -> LintOptions:
     """What the linter needs from the settings and the command line (raises ConfigError)."""
-    selection = Selection.from_settings(settings)
-    sources = {library: "command line" for library, version in request.versions.items() if version}
-    versions = resolve_versions(settings.configured_versions(), settings.project_root, sources)
-    return LintOptions(selection, versions, settings.project_root, request.verbose,
-                       fix=request.fix or request.diff, unsafe_fixes=request.unsafe_fixes,
-                       write=not request.diff, preview=settings.preview,
-                       max_file_size=settings.max_file_size)
+    return options_from_settings(settings, verbose=request.verbose,
+                                 fix=request.fix or request.diff,
+                                 unsafe_fixes=request.unsafe_fixes, write=not request.diff)
 
 
 def _by_configuration(request: CheckRequest, files: list[Path], settings: Settings

@@ -12,15 +12,15 @@ import click
 from optlint.config import ConfigError
 from optlint.discovery import DiscoveryError, discover
 from optlint.engine import Linter, LintOptions
+from optlint.lint_options import every_fix, lint_options
 from optlint.runner import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, CheckRequest, build_settings
-from optlint.selection import Selection
 from optlint.source import SourceError
 from optlint.sources import open_source
 from optlint.verify.interpreter import installed_in
 from optlint.verify.report import FORMATS
 from optlint.verify.session import RunSettings, VerifyError, check_python, verify_source
 from optlint.verify.verdict import CONFIRMED, FIX_FAILED, Verdict
-from optlint.versions import KnownVersion, LibraryVersions, resolve_versions
+from optlint.versions import KnownVersion, LibraryVersions
 
 
 @dataclass
@@ -50,12 +50,7 @@ def fix_options(request: CheckRequest | VerifyRequest,
     versions from the configuration or the command line still win."""
     check = CheckRequest(paths=request.paths, select=request.select, config=request.config,
                          versions=request.versions)
-    settings = build_settings(check)
-    sources = {library: "command line" for library, version in request.versions.items() if version}
-    versions = resolve_versions(settings.configured_versions(), settings.project_root, sources,
-                                installed)
-    return LintOptions(Selection.from_settings(settings), versions, settings.project_root,
-                       fix=True, unsafe_fixes=True, write=False, preview=settings.preview)
+    return every_fix(lint_options(build_settings(check), installed=installed))
 
 
 def versions_line(versions: LibraryVersions) -> str:
