@@ -20,7 +20,7 @@ from optlint.analysis.binding import argument
 from optlint.analysis.optax_model import Step, keeps_param_state
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.chain_order import MisorderedChain, display, in_file, reported_chains
+from optlint.rule_helpers.chain_order import MisorderedChain, display, in_file, reported_chains
 
 
 def _accumulates(step: Step) -> bool:

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from optlint.analysis.optax_model import Step, application_orders
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.chain_order import (
+from optlint.rule_helpers.chain_order import (
     MisorderedChain,
     display,
     reported_chains,

@@ -25,7 +25,6 @@ from collections.abc import Iterator
 import libcst as cst
 
 from optlint.analysis.binding import argument
-from optlint.analysis.index import CallSite
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.parameter_paths import PathNames, path_names
 from optlint.analysis.values import FunctionValue, ModuleValue, OneOf, TransformValue, Value
@@ -60,7 +59,7 @@ class DecayMaskMisses(Rule):
             for part, mask in _decay_masks(optimizer):
                 if id(mask) in reported:
                     continue
-                mask_site = _site_of(ctx, part)
+                mask_site = ctx.site_of(part)
                 if mask_site is None:
                     continue  # built in another file
                 function = ctx.value(mask, mask_site)
@@ -233,10 +232,6 @@ def _nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
         node = stack.pop()
         yield node
         stack.extend(node.children)
-
-
-def _site_of(ctx: RuleContext, call: cst.Call) -> CallSite | None:
-    return next((site for site in ctx.calls() if site.node is call), None)
 
 
 def _call_of(ctx: RuleContext, mask: cst.BaseExpression) -> cst.CSTNode:

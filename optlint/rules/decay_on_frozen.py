@@ -29,7 +29,7 @@ from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import ModuleValue, OneOf, TransformValue, Value
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.rearranged import code_in_place, rearranged
+from optlint.fixes import code_in_place, rearranged
 
 STOP_GRADIENT = "jax.lax.stop_gradient"
 # Integer and boolean arrays are not decayed by a float optimizer in any useful sense.

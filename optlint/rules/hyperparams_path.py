@@ -253,20 +253,13 @@ def _schedule_argument(ctx: RuleContext, inject: TransformValue, key: str) -> st
     given = argument(call, None, key)
     if given is None:
         return None
-    site = _site_of(ctx, call)
+    site = ctx.site_of(call)
     if site is None:
         return None
     value = ctx.value(given.value, site)
     if isinstance(value, (ScheduleValue, FunctionValue, PartialValue)):
         code = ctx.code(given.value)
         return code if len(code) <= 60 else code[:57] + "..."
-    return None
-
-
-def _site_of(ctx: RuleContext, call: cst.Call):  # type: ignore[no-untyped-def]
-    for site in ctx.calls():
-        if site.node is call:
-            return site
     return None
 
 

@@ -19,7 +19,7 @@ from optlint.analysis.transform_sites import TransformSite, transform_sites
 from optlint.analysis.values import ModuleValue, breaks, unfiltered_module
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.phrases import leaves_phrase
+from optlint.rule_helpers.phrases import leaves_phrase
 
 # Keywords the Equinox counterpart accepts with the same meaning.
 _PORTABLE_KEYWORDS = {"jit": set(), "grad": {"has_aux"}}

@@ -29,7 +29,7 @@ from optlint.analysis.values import (
 )
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.phrases import leaves_phrase
+from optlint.rule_helpers.phrases import leaves_phrase
 
 _LINESEARCH_ARGUMENTS = ("value", "grad", "value_fn")
 # What each raises when given a module whose leaves include functions (measured, optax 0.2.8).

@@ -30,7 +30,7 @@ from optlint.analysis.values import (
 )
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.phrases import leaves_phrase
+from optlint.rule_helpers.phrases import leaves_phrase
 
 
 class UnfilteredEquinoxModel(Rule):
