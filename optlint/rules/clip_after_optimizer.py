@@ -44,11 +44,7 @@ def _shapes_update(step: Step | None) -> bool:
 
 class ClipAfterOptimizer(Rule):
     code = "OPT008"
-    name = "clip-after-optimizer"
-    summary = "A gradient clip chained after the transformation that already produced the update"
-    fix_availability = "sometimes"
     runtime_check = RuntimeCheck("transform", probe="chain_order:clip_meets_gradients")
-    trigger_words = ("clip",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for found, node in reported_chains(ctx, 1, _final, _clips):

@@ -77,11 +77,7 @@ def growth(rate: float | bool) -> str:
 
 class DecayAfterScaling(Rule):
     code = "OPT014"
-    name = "decay-after-scaling"
-    summary = "add_decayed_weights chained after the learning-rate scaling: the weights grow"
-    fix_availability = "sometimes"
     runtime_check = RuntimeCheck("transform", probe="chain_order:decay_shrinks_weights")
-    trigger_words = ("add_decayed_weights", "additive_weight_decay")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for found, node in reported_chains(ctx, 1, _scaled, _decays, _harmless_after):

@@ -37,13 +37,8 @@ _NORM_NAMES = frozenset({"scale", "gamma", "beta"})
 
 class DecayMaskMisses(Rule):
     code = "OPT023"
-    name = "decay-mask-misses"
-    summary = ("a weight-decay mask excluding names that match no parameter path of the model, "
-               "or an empty exclusion list: norms and biases decay")
-    fix_availability = "none"
     runtime_check = RuntimeCheck("transform",
                                  probe="weight_decay_mask:decay_spares_norms_and_biases")
-    trigger_words = ("mask",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         reported: set[int] = set()

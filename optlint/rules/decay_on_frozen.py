@@ -38,10 +38,6 @@ _NOT_FLOAT = ("Int", "UInt", "Bool", "Key")
 
 class DecayOnFrozen(Rule):
     code = "OPT013"
-    name = "decay-on-frozen"
-    summary = "weight decay reaching leaves the code freezes (freeze before decay; stop_gradient buffers)"
-    fix_availability = "sometimes"
-    trigger_words = ("freeze", "stop_gradient", "optax")
     # The anchor is the flagged `freeze(...)`, or the decaying optimizer where it is built.
     runtime_check = RuntimeCheck("transform", probe="frozen_leaves:frozen_leaves_stay")
 

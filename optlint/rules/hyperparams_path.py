@@ -54,11 +54,6 @@ class _Use:
 
 class HyperparamsPath(Rule):
     code = "OPT015"
-    name = "hyperparams-path"
-    summary = ("`opt_state.hyperparams` on a state not made by inject_hyperparams, or written "
-               "where a schedule overwrites it")
-    fix_availability = "sometimes"
-    trigger_words = ("hyperparams",)
     runtime_check = RuntimeCheck("expression", probe="optimizer_states:hyperparams_reachable")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

@@ -33,9 +33,6 @@ from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 class InjectHyperparamsCallable(Rule):
     code = "OPT002"
-    name = "inject-hyperparams-callable"
-    summary = "optax.inject_hyperparams given a callable that is not a schedule, or a traced static"
-    fix_availability = "sometimes"
     runtime_check = RuntimeCheck("transform", probe="weight_decay_mask:decay_follows_mask")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

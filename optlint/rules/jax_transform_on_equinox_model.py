@@ -27,11 +27,7 @@ _PORTABLE_KEYWORDS = {"jit": set(), "grad": {"has_aux"}}
 
 class JaxTransformOnEquinoxModel(Rule):
     code = "OPT006"
-    name = "jax-transform-on-equinox-model"
-    summary = "jax.jit/jax.grad/jax.value_and_grad over a function given an Equinox module"
-    fix_availability = "sometimes"
     runtime_check = RuntimeCheck("function")
-    trigger_words = ("equinox", "eqx")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         callsites = CallSites(ctx.index, ctx.inference)

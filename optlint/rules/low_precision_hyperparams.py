@@ -62,11 +62,6 @@ def rounded(value: float, dtype: str) -> float:
 
 class LowPrecisionHyperparams(Rule):
     code = "OPT018"
-    name = "low-precision-hyperparams"
-    summary = ("b2=0.999 stored or applied in bfloat16 params' dtype, where it is 1.0 "
-               "(inject_hyperparams without hyperparam_dtype, or adam-type optimizers)")
-    fix_availability = "sometimes"
-    trigger_words = ("inject_hyperparams", "inject_stateful_hyperparams", "float16", "half")
     runtime_check = RuntimeCheck("transform", probe="optimizer_states:hyperparams_keep_precision")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

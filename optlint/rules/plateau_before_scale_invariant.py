@@ -35,11 +35,7 @@ def _invariant(step: Step) -> bool:
 
 class PlateauBeforeScaleInvariant(Rule):
     code = "OPT017"
-    name = "plateau-before-scale-invariant"
-    summary = "reduce_on_plateau chained before a scale-invariant optimizer, which undoes it"
-    fix_availability = "sometimes"
     runtime_check = RuntimeCheck("transform", probe="chain_order:plateau_reduces_step")
-    trigger_words = ("reduce_on_plateau",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for found, node in reported_chains(ctx, 0, _plateau, _invariant):

@@ -41,11 +41,7 @@ def version_phrase(ctx: RuleContext) -> str | None:
 
 class ZeroNansInMultiSteps(Rule):
     code = "OPT004"
-    name = "zero-nans-in-multisteps"
-    summary = "optax.zero_nans() inside the optimizer wrapped by optax.MultiSteps"
-    fix_availability = "sometimes"
     runtime_check = RuntimeCheck("transform", probe="nan_micro_batch:nan_gradient_recovers")
-    trigger_words = ("zero_nans",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         harm = version_phrase(ctx)
