@@ -203,10 +203,15 @@ class Linter:
                     f"{filename}: internal error in rule {rule.code} ({rule.name}): {detail}")
         findings = _outside_expected_failures(findings, ctx)
         diagnostics = _to_diagnostics(findings, module, ctx, filename) if findings else []
-        if linted is not None:
-            linted.record(module, [(diagnostic, finding) for diagnostic, (_, finding)
-                                   in zip(diagnostics, findings, strict=True)])
         result.diagnostics = self._suppressed(diagnostics, text, filename, relative)
+        if linted is not None:
+            from optlint.linted import Reported
+
+            # What noqa left, each diagnostic with the rule and finding that made it.
+            linted.module = module
+            linted.reports = [Reported(rule, finding, diagnostic) for diagnostic, (rule, finding)
+                              in zip(diagnostics, findings, strict=True)
+                              if any(kept is diagnostic for kept in result.diagnostics)]
         return result
 
     def _suppressed(self, diagnostics: list[Diagnostic], text: str, filename: str,
