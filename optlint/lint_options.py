@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from optlint.config import Settings
-from optlint.engine import LintOptions
+from optlint.lint_types import LintOptions
 from optlint.selection import Selection
 from optlint.versions import LIBRARIES, KnownVersion, resolve_versions
 

@@ -14,7 +14,7 @@ from optlint.rules.base import Finding, Rule
 
 if TYPE_CHECKING:
     from optlint.analysis.project import ProjectIndex
-    from optlint.engine import FileResult
+    from optlint.lint_types import FileResult
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ from optlint.config import ConfigError
 from optlint.discovery import DiscoveryError, discover
 from optlint.engine import Linter, LintOptions
 from optlint.lint_options import every_fix, lint_options
-from optlint.runner import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, CheckRequest, build_settings
+from optlint.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from optlint.settings_request import SettingsRequest, build_settings
 from optlint.source import SourceError
 from optlint.sources import open_source
 from optlint.verify.interpreter import installed_in
@@ -43,13 +44,13 @@ class VerifyRequest:
         return RunSettings(self.python, self.device, self.timeout)
 
 
-def fix_options(request: CheckRequest | VerifyRequest,
+def fix_options(request: SettingsRequest | VerifyRequest,
                 installed: dict[str, KnownVersion] | None = None) -> LintOptions:
     """Lint options that compute every fix (safe and unsafe) and write nothing. `installed`: the
     versions of the interpreter that runs the harness (`installed_in`), where it is not this one;
     versions from the configuration or the command line still win."""
-    check = CheckRequest(paths=request.paths, select=request.select, config=request.config,
-                         versions=request.versions)
+    check = SettingsRequest(paths=request.paths, select=request.select, config=request.config,
+                            versions=request.versions)
     return every_fix(lint_options(build_settings(check), installed=installed))
 
 
@@ -88,7 +89,7 @@ def run_verify(request: VerifyRequest) -> int:
         check_python(request.python)
         installed = installed_in(request.python)
         options = fix_options(request, installed)
-        settings = build_settings(CheckRequest(paths=request.paths, config=request.config))
+        settings = build_settings(SettingsRequest(paths=request.paths, config=request.config))
         files = discover([Path(p) for p in request.paths or ["."]], settings)
         verdicts = verify_files(files, options, request.run_settings())
     except (ConfigError, DiscoveryError, VerifyError) as error:

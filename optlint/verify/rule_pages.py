@@ -16,7 +16,7 @@ from optlint.config import ConfigError
 from optlint.engine import Linter
 from optlint.pages import page_text
 from optlint.rules import SYNTAX_ERROR, UNUSED_NOQA, all_codes, runtime_check
-from optlint.runner import EXIT_CLEAN, EXIT_ERROR
+from optlint.exits import EXIT_CLEAN, EXIT_ERROR
 from optlint.verify.command import VerifyRequest, fix_options
 from optlint.verify.report import environment_line
 from optlint.verify.session import VerifyError, check_python, verify_source
