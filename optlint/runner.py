@@ -6,7 +6,7 @@ import json
 import os
 import sys
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
@@ -20,39 +20,12 @@ from optlint.engine import FileResult, Linter, LintOptions, check_paths
 from optlint.lint_options import lint_options as options_from_settings
 from optlint.report import writer
 from optlint.selection import Selection
-from optlint.settings_request import SettingsRequest, build_settings
+from optlint.request import CheckRequest, build_settings  # noqa: F401 - named from here too
 from optlint.source import SourceError, read_source, write_fixes
 from optlint.sources import source_from_bytes
 from optlint.versions import LIBRARIES
 
 from optlint.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS  # noqa: F401 - named from here too
-
-
-@dataclass
-class CheckRequest(SettingsRequest):
-    """`optlint check`: the settings the command line gives, and what to do with them."""
-
-    fix: bool = False
-    fix_only: bool = False  # report how many fixes applied, not the findings left
-    exit_non_zero_on_fix: bool = False
-    unsafe_fixes: bool = False
-    diff: bool = False
-    show_fixes: bool = False
-    show_files: bool = False
-    color: str = "auto"  # auto | always | never
-    statistics: bool = False
-    unfixable_codes: tuple[str, ...] = ()  # resolved from settings: set by run_check
-    exit_zero: bool = False
-    output_format: str = "text"
-    jobs: int | None = None
-    quiet: bool = False
-    show_settings: bool = False
-    force_exclude: bool = False
-    verbose: bool = False
-    verify: bool = False  # with --fix: apply only fixes whose verification did not fail
-    no_cache: bool = False
-    add_noqa: bool = False
-    output_file: str | None = None  # -o: the report goes there instead of stdout
 
 
 def fail(message: str) -> int:

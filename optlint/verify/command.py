@@ -14,7 +14,7 @@ from optlint.discovery import DiscoveryError, discover
 from optlint.engine import Linter, LintOptions
 from optlint.lint_options import every_fix, lint_options
 from optlint.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
-from optlint.settings_request import SettingsRequest, build_settings
+from optlint.request import SettingsRequest, build_settings
 from optlint.source import SourceError
 from optlint.sources import open_source
 from optlint.verify.interpreter import installed_in

@@ -1,7 +1,7 @@
-"""What the command line says about settings (`--config`, `--isolated`, `--select`, the library
-versions, ...), and the settings it makes: the configuration closest to the files, with those
-options on top and their provenance ("command line") recorded. `optlint check` and `optlint
-verify` build their settings here."""
+"""What the command line asks: the settings it gives (`--config`, `--isolated`, `--select`, the
+library versions, ...) and, for `optlint check`, what to do with the files; and the settings it
+makes: the configuration closest to the files, with those options on top and their provenance
+("command line") recorded. `optlint check` and `optlint verify` build their settings here."""
 
 from __future__ import annotations
 
@@ -27,6 +27,33 @@ class SettingsRequest:
     stdin_filename: str | None = None
     versions: dict[str, str | None] = field(default_factory=dict)
     preview: bool | None = None  # --preview / --no-preview; None: the configuration's
+
+
+@dataclass
+class CheckRequest(SettingsRequest):
+    """`optlint check`: the settings the command line gives, and what to do with them."""
+
+    fix: bool = False
+    fix_only: bool = False  # report how many fixes applied, not the findings left
+    exit_non_zero_on_fix: bool = False
+    unsafe_fixes: bool = False
+    diff: bool = False
+    show_fixes: bool = False
+    show_files: bool = False
+    color: str = "auto"  # auto | always | never
+    statistics: bool = False
+    unfixable_codes: tuple[str, ...] = ()  # resolved from settings: set by run_check
+    exit_zero: bool = False
+    output_format: str = "text"
+    jobs: int | None = None
+    quiet: bool = False
+    show_settings: bool = False
+    force_exclude: bool = False
+    verbose: bool = False
+    verify: bool = False  # with --fix: apply only fixes whose verification did not fail
+    no_cache: bool = False
+    add_noqa: bool = False
+    output_file: str | None = None  # -o: the report goes there instead of stdout
 
 
 def build_settings(request: SettingsRequest, start: Path | None = None) -> Settings:
