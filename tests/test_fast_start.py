@@ -64,11 +64,10 @@ def test_a_file_that_passes_the_prefilter_does_import_them(tmp_path: Path) -> No
 
 def test_the_registry_is_the_catalog() -> None:
     """Every catalog row has its class, in the module its row names, with the row's metadata."""
-    assert [rule.code for rule in RULES] == [info.code for info in RULE_INFOS]
-    from_classes = [(rule.code, rule.name, rule.summary, rule.fix_availability,
-                     rule.trigger_words, rule.__module__) for rule in RULES]
-    from_catalog = [(info.code, info.name, info.summary, info.fix_availability,
-                     info.trigger_words, rule_module(info)) for info in RULE_INFOS]
+    from_classes = sorted((rule.code, rule.name, rule.summary, rule.fix_availability,
+                           rule.trigger_words, rule.__module__) for rule in RULES)
+    from_catalog = sorted((info.code, info.name, info.summary, info.fix_availability,
+                           info.trigger_words, rule_module(info)) for info in RULE_INFOS)
     assert from_catalog == from_classes
 
 

@@ -30,7 +30,21 @@ def rule_class(info: RuleInfo) -> type[Rule]:
     return found[0]
 
 
-RULES: list[type[Rule]] = [rule_class(info) for info in RULE_INFOS]
+# The order the rules run in decides which of two overlapping fixes a round applies first (OPT014
+# moving a decay before the scaling, then OPT013 moving `freeze` last, fixes both hazards of
+# `chain(freeze, sgd, add_decayed_weights)`; the other order leaves the decay after the scaling).
+# Kept as it was; a rule not named here runs after these, in code order.
+_RUN_FIRST = ("OPT001", "OPT002", "OPT004", "OPT003", "OPT005", "OPT006", "OPT008", "OPT014",
+              "OPT017", "OPT015", "OPT016", "OPT018", "OPT010", "OPT011", "OPT007", "OPT012",
+              "OPT021", "OPT019", "OPT022", "OPT009", "OPT013", "OPT020", "OPT023", "OPT024")
+
+
+def _run_order(info: RuleInfo) -> tuple[int, str]:
+    return (_RUN_FIRST.index(info.code) if info.code in _RUN_FIRST else len(_RUN_FIRST),
+            info.code)
+
+
+RULES: list[type[Rule]] = [rule_class(info) for info in sorted(RULE_INFOS, key=_run_order)]
 
 
 def runtime_check(code: str) -> RuntimeCheck | None:
