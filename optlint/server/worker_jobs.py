@@ -1,0 +1,75 @@
+"""What runs inside an analysis worker process: a loop that takes one job at a time from the
+server (lint a text, fix a text, forget settings or what the analysis read) and sends back its
+answer.
+
+The worker holds the projects' settings and linters, so the files a document's analysis read
+(an imported model class) stay parsed between edits, as they did when the server linted in a
+thread. A job that fails answers with its traceback; the worker goes on with the next job.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+from optlint.server.findings import Checked, check
+from optlint.server.projects import ClientSettings, Projects
+
+
+def lint(projects: Projects, path: Path, program: str) -> Checked:
+    """What the linter says about `program`, the editor's text of the file at `path`."""
+    try:
+        project = projects.for_file(path)
+    except Exception as error:  # noqa: BLE001 - shown on the file; the worker goes on
+        return Checked([], [f"optlint could not load the settings for this file: {error!r}"])
+    if project.excludes(path):
+        return Checked([], [])
+    return check(project, program, str(path))
+
+
+def fix(projects: Projects, path: Path, program: str) -> str | None:
+    """The text after every safe fix, as `check --fix` makes them; None when nothing changed."""
+    return projects.for_file(path).linter.fix_text(program, str(path)).fixed
+
+
+def reload(projects: Projects) -> None:
+    projects.reload()
+
+
+def refresh(projects: Projects, changed: Path) -> bool:
+    return projects.refresh(changed)
+
+
+JOBS: dict[str, Callable[..., Any]] = {
+    "lint": lint, "fix": fix, "reload": reload, "refresh": refresh}
+
+
+def serve(connection: Connection, client: ClientSettings) -> None:
+    """The worker's life: answer jobs until the server closes the connection (or kills it)."""
+    threading.Thread(target=_end_with_parent, args=(os.getppid(),), daemon=True).start()
+    projects = Projects()
+    projects.client = client
+    while True:
+        try:
+            name, arguments = connection.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            answer: tuple[str, Any] = ("done", JOBS[name](projects, *arguments))
+        except Exception:  # noqa: BLE001 - the server reports it; the next job still runs
+            answer = ("failed", traceback.format_exc())
+        connection.send(answer)
+
+
+def _end_with_parent(parent: int) -> None:
+    """A server killed outright (an editor crashing) cannot kill its workers: one in the middle
+    of a long analysis sees its parent (the fork server, which ends with the server) go."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
