@@ -130,6 +130,15 @@ async def test_a_big_file_never_holds_up_another_and_is_stopped_when_it_changes_
     assert waited < 1.0 and hovered < 1.0
     assert not await gone(pid, timeout=0.1)  # the big file's analysis is still under way
 
+    # Saving either file does not throw the analysis away: its text is the same.
+    before = len(client.log_messages)
+    for saved in (small, big):
+        client.text_document_did_save(types.DidSaveTextDocumentParams(
+            text_document=types.TextDocumentIdentifier(uri=saved.as_uri())))
+    await asyncio.sleep(1.0)
+    assert not await gone(pid, timeout=0.1)
+    assert not [m.message for m in client.log_messages[before:] if "big.py" in m.message]
+
     # A change to the big file stops its analysis at once: the worker is killed.
     before = len(client.log_messages)
     change(client, big.as_uri(), 2, BIG + "\n")
@@ -141,6 +150,20 @@ async def test_a_big_file_never_holds_up_another_and_is_stopped_when_it_changes_
     pid = int((await logged(client, r"lint of big\.py .* in worker (\d+)", before)).group(1))
     assert pid != int(killed.group(1))
 
+    # The progress notice's cancel button (VS Code's) stops it too.
+    await asyncio.sleep(0.5)  # the client has accepted the token and been told it began
+    (token,) = [token for token, reports in client.progress_reports.items()
+                if not any(isinstance(value, types.WorkDoneProgressEnd) for value in reports)]
+    before = len(client.log_messages)
+    client.protocol.notify(types.WINDOW_WORK_DONE_PROGRESS_CANCEL,
+                           types.WorkDoneProgressCancelParams(token=token))
+    killed = await logged(client, r"lint of big\.py cancelled \(cancelled in the editor\): "
+                                  r"worker (\d+) killed", before)
+    assert int(killed.group(1)) == pid
+    assert await gone(pid)
+    change(client, big.as_uri(), 3, BIG)
+    pid = int((await logged(client, r"lint of big\.py .* in worker (\d+)", before)).group(1))
+
     before = len(client.log_messages)
     client.text_document_did_close(types.DidCloseTextDocumentParams(
         text_document=types.TextDocumentIdentifier(uri=big.as_uri())))
@@ -150,7 +173,7 @@ async def test_a_big_file_never_holds_up_another_and_is_stopped_when_it_changes_
     assert await gone(pid)
     ended = [value for reports in client.progress_reports.values() for value in reports
              if isinstance(value, types.WorkDoneProgressEnd)]
-    assert [value.message for value in ended] == ["stopped", "stopped"]
+    assert [value.message for value in ended] == ["stopped"] * 3
 
 
 def test_a_client_without_progress_support_is_told_with_a_message(tmp_path: Path) -> None:
@@ -169,3 +192,34 @@ def test_a_client_without_progress_support_is_told_with_a_message(tmp_path: Path
                             message["params"]["message"])
     finally:
         client.close()
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_long_document_is_published_when_done_and_checked_again_after_a_save(
+        client: LanguageClient, project: Path):
+    """Just over the size checked in the background: its findings come when the analysis is done;
+    a save meanwhile does not throw that analysis away, and it is checked once more after it
+    (another file may have changed what it finds)."""
+    text = big_program(0.07)
+    path = project / "long.py"
+    path.write_text(text)
+    before = len(client.log_messages)
+    client.text_document_did_open(types.DidOpenTextDocumentParams(
+        text_document=types.TextDocumentItem(uri=path.as_uri(), language_id="python",
+                                             version=1, text=text)))
+    await logged(client, r"lint of long\.py .* in worker \d+", before)
+    client.text_document_did_save(types.DidSaveTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri())))
+    diagnostics = await published(client, path.as_uri(), timeout=300)
+    copies = text.count("import optax\n")
+    assert [d.code for d in diagnostics] == ["OPT003"] * copies
+    assert not [m for m in client.log_messages[before:] if "cancelled" in m.message]
+    again = await published(client, path.as_uri(), timeout=300)  # the second lint, after it
+    assert again == diagnostics
+    starts = [m for m in client.log_messages[before:] if "lint of long.py" in m.message]
+    assert len(starts) == 2
+    ended = [value.message for reports in client.progress_reports.values() for value in reports
+             if isinstance(value, types.WorkDoneProgressEnd)]
+    assert ended.count("done") == 2
+    client.text_document_did_close(types.DidCloseTextDocumentParams(
+        text_document=types.TextDocumentIdentifier(uri=path.as_uri())))

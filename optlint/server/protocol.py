@@ -92,6 +92,8 @@ class OptlintServer(LanguageServer):
         self.shown: dict[str, set[str]] = {}  # subject uri -> the uris diagnostics went to
         self.pending: dict[str, asyncio.Task[None]] = {}
         self.starting: asyncio.Future[None] | None = None
+        self.linting: dict[str, Subject] = {}  # what is being analysed in the background
+        self.again: set[str] = set()  # documents to lint once more when their lint is done
 
     # what is open -----------------------------------------------------------------------------
     def subject_uri(self, uri: str) -> str:
@@ -153,7 +155,19 @@ class OptlintServer(LanguageServer):
         waiting = self.pending.pop(uri, None)
         if waiting is not None:
             waiting.cancel("the document changed")
+        self.again.discard(uri)
+        self.linting.pop(uri, None)
         self.pending[uri] = asyncio.ensure_future(self._publish_later(uri, delay))
+
+    def recheck(self, uri: str) -> None:
+        """Lint `uri` again, its text unchanged (a save; another file changed on disk). An
+        analysis of this text under way in the background is not thrown away: it is published
+        when done, and the document is linted once more after it."""
+        linting, current = self.linting.get(uri), self.subject(uri)
+        if linting is not None and current is not None and linting.same_text(current):
+            self.again.add(uri)
+        else:
+            self.schedule(uri)
 
     async def _publish_later(self, uri: str, delay: float) -> None:
         try:
@@ -161,6 +175,8 @@ class OptlintServer(LanguageServer):
             subject = self.subject(uri)
             if subject is None:
                 return
+            if in_background(subject):
+                self.linting[uri] = subject
             linted = await self.lint(subject)
             current = self.subject(uri)
             if current is None or not current.same_text(subject):
@@ -169,6 +185,9 @@ class OptlintServer(LanguageServer):
         finally:
             if self.pending.get(uri) is asyncio.current_task():
                 del self.pending[uri]
+                self.linting.pop(uri, None)
+                if uri in self.again:
+                    self.schedule(uri)
 
     def publish(self, outcome: Outcome) -> None:
         uri = outcome.subject.uri
@@ -183,6 +202,8 @@ class OptlintServer(LanguageServer):
 
     def forget(self, uri: str) -> None:
         waiting = self.pending.pop(uri, None)
+        self.again.discard(uri)
+        self.linting.pop(uri, None)
         if waiting is not None:
             waiting.cancel("the document was closed")
         self.outcomes.pop(uri, None)
@@ -199,7 +220,7 @@ class OptlintServer(LanguageServer):
             if not any(refreshed):
                 return
         for uri in self.open_subjects():
-            self.schedule(uri)
+            self.recheck(uri)
 
     def shutdown(self) -> None:
         self.analyses.stop()
@@ -255,7 +276,7 @@ def build() -> OptlintServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: OptlintServer, params: types.DidSaveTextDocumentParams) -> None:
-        ls.schedule(params.text_document.uri)
+        ls.recheck(params.text_document.uri)
         await ls.files_changed([uri_path(params.text_document.uri)])
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -272,7 +293,7 @@ def build() -> OptlintServer:
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
     def notebook_save(ls: OptlintServer, params: types.DidSaveNotebookDocumentParams) -> None:
-        ls.schedule(params.notebook_document.uri)
+        ls.recheck(params.notebook_document.uri)
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
     def notebook_close(ls: OptlintServer, params: types.DidCloseNotebookDocumentParams) -> None:
