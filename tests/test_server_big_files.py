@@ -69,10 +69,10 @@ async def logged(client: LanguageClient, pattern: str, after: int,
         await asyncio.sleep(0.01)
 
 
-async def gone(pid: int, timeout: float = 10.0) -> bool:
-    """Whether the process has ended (a zombie counts: it runs no more)."""
+def ended(pid: int, timeout: float) -> bool:
+    """Whether the process has ended within `timeout` (a zombie counts: it runs no more)."""
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    while True:
         try:
             os.kill(pid, 0)
             state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -80,8 +80,13 @@ async def gone(pid: int, timeout: float = 10.0) -> bool:
             return True
         if state == "Z":
             return True
-        await asyncio.sleep(0.05)
-    return False
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+
+
+async def gone(pid: int, timeout: float = 10.0) -> bool:
+    return await asyncio.to_thread(ended, pid, timeout)
 
 
 def open_big(client: LanguageClient, path: Path) -> None:
@@ -176,7 +181,7 @@ async def test_a_big_file_never_holds_up_another_and_is_stopped_when_it_changes_
     assert [value.message for value in ended] == ["stopped"] * 3
 
 
-def test_a_client_without_progress_support_is_told_with_a_message(tmp_path: Path) -> None:
+def test_a_client_without_progress_support_is_told_with_a_message_and_workers_end_with_the_server(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text("[tool.optlint]\n")
     big = tmp_path / "big.py"
     big.write_text(BIG)
@@ -190,8 +195,16 @@ def test_a_client_without_progress_support_is_told_with_a_message(tmp_path: Path
         assert message["params"]["type"] == 3  # Info
         assert re.fullmatch(r"optlint: checking big\.py \(1,5\d\d KiB\)",
                             message["params"]["message"])
+        while not (found := re.search(r"lint of big\.py .* in worker (\d+)",
+                                      client.messages.get(timeout=30).get("params", {})
+                                      .get("message", ""))):
+            pass
+        time.sleep(1.0)  # the worker has its job: it reads nothing more from the server
+        assert not ended(int(found.group(1)), timeout=0)
     finally:
-        client.close()
+        client.close()  # the server is killed outright, as when an editor crashes
+    # Its worker, in the middle of the analysis, does not outlive it.
+    assert ended(int(found.group(1)), timeout=20)
 
 
 @pytest.mark.asyncio(loop_scope="module")

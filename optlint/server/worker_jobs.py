@@ -9,9 +9,10 @@ thread. A job that fails answers with its traceback; the worker goes on with the
 
 from __future__ import annotations
 
+import itertools
 import os
+import select
 import threading
-import time
 import traceback
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -52,24 +53,34 @@ JOBS: dict[str, Callable[..., Any]] = {
 
 def serve(connection: Connection, client: ClientSettings) -> None:
     """The worker's life: answer jobs until the server closes the connection (or kills it)."""
-    threading.Thread(target=_end_with_parent, args=(os.getppid(),), daemon=True).start()
     projects = Projects()
     projects.client = client
+    jobs = itertools.count(1)
+    running = [0]  # the number of the job under way; 0 between jobs
+    threading.Thread(target=_end_with_server, args=(connection, running), daemon=True).start()
     while True:
         try:
             name, arguments = connection.recv()
         except (EOFError, OSError):
             return
+        running[0] = next(jobs)
         try:
             answer: tuple[str, Any] = ("done", JOBS[name](projects, *arguments))
         except Exception:  # noqa: BLE001 - the server reports it; the next job still runs
             answer = ("failed", traceback.format_exc())
+        running[0] = 0
         connection.send(answer)
 
 
-def _end_with_parent(parent: int) -> None:
-    """A server killed outright (an editor crashing) cannot kill its workers: one in the middle
-    of a long analysis sees its parent (the fork server, which ends with the server) go."""
-    while os.getppid() == parent:
-        time.sleep(1.0)
-    os._exit(0)
+def _end_with_server(connection: Connection, running: list[int]) -> None:
+    """A server killed outright (an editor crashing) cannot kill its workers, and one in the
+    middle of a long analysis reads nothing from it: it ends when its connection to the server
+    does. The server sends nothing while a job runs (it waits for the answer), so the
+    connection becomes readable during a job only when the server has gone."""
+    while True:
+        job = running[0]
+        readable, _, _ = select.select([connection], [], [], 1.0)
+        if readable and job and running[0] == job:
+            os._exit(0)
+        if readable and not job:
+            threading.Event().wait(0.2)  # between jobs: the loop reads it itself
