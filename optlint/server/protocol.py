@@ -12,6 +12,7 @@ answer from its last results rather than wait.
 from __future__ import annotations
 
 import asyncio
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -182,6 +183,10 @@ class OptlintServer(LanguageServer):
             if current is None or not current.same_text(subject):
                 return  # the text changed meanwhile: its own lint is scheduled
             self.publish(linted)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - report it and keep serving the other documents
+            self.log(f"optlint: linting {uri} failed:\n{traceback.format_exc()}")
         finally:
             if self.pending.get(uri) is asyncio.current_task():
                 del self.pending[uri]
