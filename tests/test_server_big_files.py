@@ -236,3 +236,19 @@ async def test_a_long_document_is_published_when_done_and_checked_again_after_a_
     assert ended.count("done") == 2
     client.text_document_did_close(types.DidCloseTextDocumentParams(
         text_document=types.TextDocumentIdentifier(uri=path.as_uri())))
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_shared_worker_that_dies_is_replaced(client: LanguageClient, project: Path):
+    path = project / "after_crash.py"
+    assert [d.code for d in await open_file(client, path, MASK)] == ["OPT002"]
+    shared = re.findall(r"the shared worker is (\d+)",
+                        "\n".join(m.message for m in client.log_messages))
+    pid = int(shared[-1])
+    os.kill(pid, 9)  # as the kernel's out-of-memory killer would
+    assert await gone(pid)
+    change(client, path.as_uri(), 2, MASK_FIXED)
+    assert await published(client, path.as_uri()) == []
+    replaced = re.findall(r"the shared worker is (\d+)",
+                          "\n".join(m.message for m in client.log_messages))
+    assert int(replaced[-1]) != pid

@@ -76,13 +76,22 @@ class Analyses:
         async with self._starting:
             if self._shared is None or self._shared.killed:
                 self._shared = await Worker.start("optlint-shared", self.client)
+                self._log(f"optlint: the shared worker is {self._shared.pid}")
             return self._shared
 
     async def _on_shared(self, job: str, *arguments: Any) -> Any:
+        """The job on the shared worker; if that worker has ended (killed from outside, out of
+        memory), once more on a new one (a job that itself ends the worker is not looped on)."""
+        try:
+            return await self._on_shared_once(job, *arguments)
+        except WorkerGone:
+            return await self._on_shared_once(job, *arguments)
+
+    async def _on_shared_once(self, job: str, *arguments: Any) -> Any:
         worker = await self._shared_worker()
         try:
             return await worker.call(job, *arguments)
-        except WorkerGone:  # it crashed (out of memory?): the next job starts another
+        except WorkerGone:
             worker.kill()
             raise
 
