@@ -57,7 +57,7 @@ def serve(connection: Connection, client: ClientSettings) -> None:
     projects.client = client
     jobs = itertools.count(1)
     running = [0]  # the number of the job under way; 0 between jobs
-    if os.name == "posix":  # select() on a pipe; Windows ends a server's process tree itself
+    if os.name == "posix":  # select() reads pipes there; elsewhere a worker ends at its next read
         threading.Thread(target=_end_with_server, args=(connection, running),
                          daemon=True).start()
     while True:
