@@ -28,6 +28,7 @@ from optlint.analysis.brains.optax_calls import (
     static_arg_names,
 )
 from optlint.analysis.helper_calls import HelperCalls
+from optlint.analysis.library_param_paths import param_tree
 from optlint.analysis.index import LATER as _LATER
 from optlint.analysis.index import Binding, ClassInfo, FileIndex, Scope
 from optlint.analysis.parameters import ParameterValues
@@ -343,7 +344,14 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
             for candidate in bindings:
                 if _is_init(candidate.scope):
                     binding = candidate
-            return owner._binding_value(binding)
+            value = owner._binding_value(binding)
+            if value is UNKNOWN and _reads_attribute(binding, attr):
+                # `self.params = apply_updates(self.params, ...)`: rebuilt from itself, so what
+                # it was first assigned elsewhere.
+                others = (owner._binding_value(other) for other in bindings
+                          if other is not binding and not _reads_attribute(other, attr))
+                value = next((other for other in others if other is not UNKNOWN), UNKNOWN)
+            return value
         field = info.fields.get(attr)
         if field is not None and field.annotation is not None:
             return owner._instance_of(owner.value_of(field.annotation, info.scope, _LATER))
@@ -403,6 +411,10 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
             result = method_result(self.value_of(func.value, scope, order), func.attr.value)
             if result is not None:
                 return result
+        if isinstance(func, cst.Attribute) and func.attr.value == "init":
+            tree = param_tree(self.value_of(func.value, scope, order), self)
+            if tree is not None:
+                return tree  # a Flax module's or a Haiku transform's parameters
         if isinstance(func, cst.Attribute) and func.attr.value in apis.ARRAY_METHODS:
             base = self.value_of(func.value, scope, order)
             if isinstance(base, ArrayValue):
@@ -516,6 +528,20 @@ def _method_scope(scope: Scope) -> Scope | None:
             return current
         current = current.parent
     return None
+
+
+def _reads_attribute(binding: Binding, attr: str) -> bool:
+    """Whether the assigned value reads `<self>.attr` (the attribute it is assigned to)."""
+    scope = binding.scope
+    self_name = scope.self_name if scope is not None else None
+    stack: list[cst.CSTNode] = [binding.value] if binding.value is not None else []
+    while stack:
+        node = stack.pop()
+        if (isinstance(node, cst.Attribute) and node.attr.value == attr
+                and isinstance(node.value, cst.Name) and node.value.value == self_name):
+            return True
+        stack.extend(node.children)
+    return False
 
 
 def _is_init(scope: Scope | None) -> bool:
