@@ -11,11 +11,13 @@ equinox 0.13.8): `adamw(1e-3, weight_decay=0.1, mask=fn)` with `fn` sparing path
 LayerNorm weight moves by -1e-4 a step, the linear bias stays. An empty exclusion list
 (`no_decay = []`) spares nothing.
 
-Reported only where the model given to `init` is a class of the project whose every field is
-seen (path_names), the mask is a function of the file with a negated name test (`not any(...)`,
-`not in`, `!=`), and some name matches no path (compared ignoring case, as a substring): a name
-naming a norm (`norm`, `ln`, `scale`, `gamma`, `beta`) while the model holds a norm layer, or an
-empty list while the model holds norms or biases.
+Reported only where the model given to `init` is seen whole (an Equinox class of the project,
+path_names; a Flax linen module or Haiku transform, library_path_names), the mask is code of the
+file with a negated name test (`not any(...)`, `not in`, `!=`, `return False`), and some name
+matches no path (a tuple path suffix or an `==` name element by element, any other name as a
+substring ignoring case): a name naming a norm (`norm`, `ln`, `scale`, `gamma`, `beta`) while the
+model holds a norm layer, or an empty list while the model holds norms or biases. A mask by
+`ndim > 1` is reported where the model stacks norm layers (`nn.scan`): their scales are 2-D.
 """
 
 from __future__ import annotations
