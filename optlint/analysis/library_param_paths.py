@@ -17,6 +17,7 @@ import libcst as cst
 
 from optlint.analysis import library_layers as layers
 from optlint.analysis.binding import argument
+from optlint.analysis.dtypes import dtype_name
 from optlint.analysis.index import LATER, CallSite, ClassInfo, Scope
 from optlint.analysis.parameter_paths import PathNames
 from optlint.analysis.values import (
@@ -66,6 +67,9 @@ class _Collector:
         self.norms: set[str] = set()
         self.stacked: set[str] = set()
         self.classes: list[str] = []
+        # Each layer made, with the dtype its parameters are created in (None: float32, the
+        # default, or not read) and the call that says so.
+        self.param_dtypes: list[tuple[str | None, cst.Call]] = []
 
     def result(self) -> PathNames:
         return PathNames(frozenset(self.names), frozenset(self.norms), tuple(self.classes),
@@ -73,6 +77,25 @@ class _Collector:
 
 
 def library_path_names(tree: ParamTree) -> PathNames | None:
+    found = _collect(tree)
+    return found.result() if found is not None else None
+
+
+def param_dtype(tree: ParamTree) -> tuple[str, cst.CSTNode] | None:
+    """The low-precision dtype every parameter of a Flax tree is created in (each layer given
+    `param_dtype=jnp.bfloat16`), with a call that says so; None otherwise."""
+    found = _collect(tree)
+    if tree.library != "flax" or found is None or not found.param_dtypes:
+        return None
+    dtypes = {dtype for dtype, _ in found.param_dtypes}
+    if len(dtypes) != 1 or None in dtypes:
+        return None
+    dtype, call = found.param_dtypes[0]
+    assert dtype is not None
+    return dtype, call
+
+
+def _collect(tree: ParamTree) -> _Collector | None:
     found = _Collector()
     if tree.library == "flax":
         assert isinstance(tree.model, ClassRef)
@@ -81,7 +104,7 @@ def library_path_names(tree: ParamTree) -> PathNames | None:
         assert isinstance(tree.model, FunctionValue)
         found.names.clear()
         ok = _haiku_function(tree.owner, tree.model.node, found)
-    return found.result() if ok else None
+    return found if ok else None
 
 
 # Flax ---------------------------------------------------------------------------------------
@@ -157,6 +180,10 @@ def _flax_call(owner: Inference, site: CallSite, found: _Collector, stacked: boo
         if not _module_name(call, layer, found, attribute, "numbered"):
             return False
         found.names.update(layers.FLAX_LAYER_LEAVES[layer])
+        if layers.FLAX_LAYER_LEAVES[layer]:
+            given = argument(call, None, "param_dtype")
+            dtype = dtype_name(owner, given.value, site.scope, site.order) if given else None
+            found.param_dtypes.append((dtype, call))
         if layer in layers.FLAX_NORMS:
             found.norms.add(layer)
             if stacked or lifted:
@@ -178,6 +205,7 @@ def _is_param_call(call: cst.Call) -> bool:
 
 
 def _leaf_name(call: cst.Call, found: _Collector) -> bool:
+    found.param_dtypes.append((None, call))  # `self.param(...)`: its dtype is not read
     name = argument(call, 0, "name")
     if name is None:
         return False
