@@ -40,6 +40,12 @@ TREE_MAPPERS = {
     "jax.tree_util.tree_map": 1,
     "equinox.tree_at": 1,
 }
+# Library functions that build a tree by calling a function on every leaf (given its path or its
+# value): a mask built with one selects what that function's text selects.
+LEAFWISE_BUILDERS = frozenset({
+    "jax.tree_util.tree_map", "jax.tree_util.tree_map_with_path", "jax.tree.map",
+    "jax.tree.map_with_path", "haiku.data_structures.map", "flax.traverse_util.path_aware_map",
+})
 # Functions that return the module they are given, or one shaped like it.
 MODULE_PRESERVING = {
     "equinox.apply_updates": 0,
