@@ -342,14 +342,17 @@ class Inference(HelperCalls, ParameterValues, EquinoxLeaves):
             binding = bindings[-1]
             # `__init__` is where attributes are set up; prefer its assignment when there is one.
             for candidate in bindings:
-                if _is_init(candidate.scope):
+                # `self.params = None` in `__init__`, set for real in `setup`: a placeholder.
+                if _is_init(candidate.scope) and not (
+                        _is_none(candidate.value) and len(bindings) > 1):
                     binding = candidate
             value = owner._binding_value(binding)
             if value is UNKNOWN and _reads_attribute(binding, attr):
                 # `self.params = apply_updates(self.params, ...)`: rebuilt from itself, so what
                 # it was first assigned elsewhere.
                 others = (owner._binding_value(other) for other in bindings
-                          if other is not binding and not _reads_attribute(other, attr))
+                          if other is not binding and not _reads_attribute(other, attr)
+                          and not _is_none(other.value))
                 value = next((other for other in others if other is not UNKNOWN), UNKNOWN)
             return value
         field = info.fields.get(attr)
@@ -528,6 +531,10 @@ def _method_scope(scope: Scope) -> Scope | None:
             return current
         current = current.parent
     return None
+
+
+def _is_none(value: cst.BaseExpression | None) -> bool:
+    return isinstance(value, cst.Name) and value.value == "None"
 
 
 def _reads_attribute(binding: Binding, attr: str) -> bool:
