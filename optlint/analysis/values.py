@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 LeafKind = Literal["callable", "scalar", "arrays", "unknown"]
 # Who uses an unfiltered module's leaves: an optimizer's init/update, jax.grad, jax.jit.
-Consumer = Literal["optimizer", "grad", "jit"]
+Consumer = Literal["optimizer", "optimizer_filter_grad", "grad", "jit"]
 _LEAF_RANK = {"callable": 3, "scalar": 2, "unknown": 1, "arrays": 0}
 
 
