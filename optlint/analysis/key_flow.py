@@ -1,0 +1,474 @@
+"""The walk of one function body that follows `jax.random` keys (`KeyFlow`), collecting reuses.
+
+The flow is per function body, statement by statement: each plain name holds either a fresh key or
+the call that consumed it. Assigning the name makes it fresh. `if`/`else` branches are separate
+paths (a consumption in each is no reuse; one in a branch and one after it is, on that branch's
+path); a branch that returns, raises, breaks or continues does not flow on. A loop body is walked
+twice, so that a key consumed in the body and not reassigned there is seen consumed again in the
+next iteration; comprehensions are loops. Exception handlers start from the state before `try`.
+
+A key is followed under its name, or `name.attr` for a key held by an object (`state.key`;
+binding `name` again forgets its attributes). A walk of a function body is also its summary for
+callers: the parameters it consumes, the enclosing function's keys it consumes (a closure), the
+consumed keys it returns (by their place in the returned tuple), and the consumed keys it hands
+back stored in the returned object (`state.replace(params=p)` after `split(state.key)`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import libcst as cst
+
+from optlint.analysis.key_handed_back import note_returned, note_stored
+from optlint.analysis.key_reads import UnreadResults
+from optlint.analysis.key_state import KeyState, merge_states
+from optlint.analysis.key_syntax import (
+    COMPREHENSIONS,
+    comprehension_clauses,
+    comprehension_names,
+    counts_steps,
+    name_at_path,
+    replaced_from,
+    target_name_nodes,
+    target_names,
+)
+from optlint.analysis.prng_keys import FOLDED, Consumer, Consumption, Returns, Reuse, key_name
+from optlint.analysis.walk import child_nodes
+
+
+class KeyFlow:
+    """One walk of a function body (or a module's statements), collecting reuses.
+
+    `params`: the function's parameters, to tell which of them the body consumes (before any
+    reassignment) for the summaries of helper functions. `consumer` says which keys a call
+    consumes, `returns` which keys a call hands back already consumed."""
+
+    def __init__(self, consumer: Consumer, params: Sequence[str] = (),
+                 returns: Returns | None = None) -> None:
+        self.consumer = consumer
+        self.returns = returns
+        self.params = set(params)
+        self.consumed_params: set[str] = set()
+        # The first consumption of each parameter, and of each name the body neither binds
+        # nor receives (a key of the enclosing function, for a nested function).
+        self.param_uses: dict[str, Consumption] = {}
+        self.free_uses: dict[str, Consumption] = {}
+        self.bound: set[str] = set()  # every name the walk saw bound
+        # What the function returns already consumed, by its place in the returned value.
+        self.returned: dict[tuple[int, ...], Consumption] = {}
+        # Calls whose result is assigned to a name they are also given (`state = step(state,
+        # key)`): a step threading state, not an evaluation.
+        self.threaded: set[int] = set()
+        # Keys the function returns stored in an object after consuming them (`state.replace(
+        # params=p)` after `split(state.key)`), with the returned expression that holds them.
+        self.stored: list[tuple[Consumption, cst.BaseExpression]] = []
+        self.every: list[Consumption] = []
+        self.reuses: dict[tuple[int, str], Reuse] = {}
+        self._loops: list[tuple[list[KeyState], list[KeyState]]] = []  # (breaks, continues)
+        self._loop_depth = 0
+        self._again = 0  # inside the second walk of a loop body
+        self._walking_again: list[bool] = []  # per enclosing loop: counts steps, in 2nd walk
+        # Calls whose result is thrown away (`f(key)` as a statement, `_ = f(key)`): a warm-up
+        # or a debugging call, which reuses a key without effect.
+        self.discarded: set[int] = set()
+        self._block: Sequence[cst.BaseStatement] | None = None
+        self._statement: cst.BaseStatement | None = None
+        self._results: UnreadResults | None = None  # None: a lambda's body, one expression
+        # Consumptions whose result nothing reads: no draw for a reuse.
+        self.unread: set[int] = set()
+
+    def run(self, body: Sequence[cst.BaseStatement],
+            origins: dict[str, cst.CSTNode] | None = None, module: bool = False) -> None:
+        """`module`: `body` is a module's: its names outlive it (but a `__main__` block's end
+        is the program's)."""
+        self._results = UnreadResults(body, module)
+        self._block_walk(body, KeyState(origin=dict(origins or {})))
+
+    def run_expression(self, expression: cst.BaseExpression) -> None:
+        """A lambda's body: one expression."""
+        self._expr(expression, KeyState())
+
+    def free_consumed(self) -> dict[str, Consumption]:
+        """The names the body consumes without ever binding them: its enclosing scope's."""
+        return {name: use for name, use in self.free_uses.items()
+                if name.split(".", 1)[0] not in self.bound}
+
+    # statements ---------------------------------------------------------------------------
+    def _block_walk(self, body: Sequence[cst.BaseStatement], state: KeyState | None) -> KeyState | None:
+        outer_block, outer_statement = self._block, self._statement
+        self._block = body
+        try:
+            for statement in body:
+                if state is None:
+                    return None
+                self._statement = statement
+                state = self._statement_walk(statement, state)
+            return state
+        finally:
+            self._block, self._statement = outer_block, outer_statement
+
+    def _suite(self, suite: cst.BaseSuite, state: KeyState | None) -> KeyState | None:
+        if isinstance(suite, cst.IndentedBlock):
+            return self._block_walk(suite.body, state)
+        assert isinstance(suite, cst.SimpleStatementSuite)
+        for small in suite.body:
+            if state is None:
+                return None
+            state = self._small(small, state)
+        return state
+
+    def _statement_walk(self, node: cst.BaseStatement, state: KeyState) -> KeyState | None:
+        if isinstance(node, cst.SimpleStatementLine):
+            current: KeyState | None = state
+            for small in node.body:
+                if current is None:
+                    return None
+                current = self._small(small, current)
+            return current
+        if isinstance(node, cst.If):
+            self._expr(node.test, state)
+            taken = self._suite(node.body, state.copy())
+            if node.orelse is None:
+                other: KeyState | None = state
+            elif isinstance(node.orelse, cst.If):
+                other = self._statement_walk(node.orelse, state.copy())
+            else:
+                other = self._suite(node.orelse.body, state.copy())
+            return merge_states([taken, other])
+        if isinstance(node, (cst.For, cst.While)):
+            return self._loop(node, state)
+        if isinstance(node, cst.With):
+            for item in node.items:
+                self._expr(item.item, state)
+                if item.asname is not None:
+                    for name in target_names(item.asname.name):
+                        self._bind(state, name)
+            return self._suite(node.body, state)
+        if isinstance(node, cst.Try):
+            entry = state.copy()
+            after = self._suite(node.body, state)
+            if node.orelse is not None:
+                after = self._suite(node.orelse.body, after)
+            ends = [after]
+            for handler in node.handlers:
+                start = entry.copy()
+                if handler.name is not None:
+                    for name in target_names(handler.name.name):
+                        self._bind(start, name)
+                ends.append(self._suite(handler.body, start))
+            joined = merge_states(ends)
+            if node.finalbody is not None:
+                joined = self._suite(node.finalbody.body, joined or entry.copy())
+            return joined
+        if isinstance(node, cst.Match):
+            self._expr(node.subject, state)
+            ends = [self._suite(case.body, state.copy()) for case in node.cases]
+            return merge_states([*ends, state])
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            for decorator in node.decorators:
+                self._expr(decorator.decorator, state)
+            self._bind(state, node.name.value)
+            return state
+        return state  # anything else: nothing this analysis follows
+
+    def _small(self, node: cst.BaseSmallStatement, state: KeyState) -> KeyState | None:
+        if isinstance(node, cst.Assign):
+            if isinstance(node.value, cst.Call) and all(
+                    isinstance(target.target, cst.Name) and target.target.value == "_"
+                    for target in node.targets):
+                self.discarded.add(id(node.value))
+            self._expr(node.value, state)
+            for target in node.targets:
+                self._bind_target(target.target, state)
+            if isinstance(node.value, cst.Call):
+                self._assigned_call(node.value, [target.target for target in node.targets], state)
+            return state
+        if isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+            if node.value is not None:
+                self._expr(node.value, state)
+            self._bind_target(node.target, state)
+            return state
+        if isinstance(node, cst.Expr):
+            if isinstance(node.value, cst.Call):
+                self.discarded.add(id(node.value))
+            self._expr(node.value, state)
+            return state
+        if isinstance(node, (cst.Return, cst.Raise)):
+            value = node.value if isinstance(node, cst.Return) else node.exc
+            if value is not None:
+                before = len(self.every)
+                self._expr(value, state)
+                if isinstance(node, cst.Return):
+                    # What the returned expression consumes itself (`return Model(key=key)`)
+                    # is a consumption, not a key handed back.
+                    own = {id(use) for use in self.every[before:]}
+                    note_returned(value, state, (), self.returned)
+                    note_stored(value, state, own, self.stored)
+            return None
+        if isinstance(node, (cst.Break, cst.Continue)):
+            if self._loops:
+                breaks, continues = self._loops[-1]
+                (breaks if isinstance(node, cst.Break) else continues).append(state)
+            return None
+        if isinstance(node, cst.Del):
+            for name in target_names(node.target):
+                self._bind(state, name)
+            return state
+        if isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names,
+                                                                            cst.ImportStar):
+            for alias in node.names:
+                self._bind(state, (alias.evaluated_alias or alias.evaluated_name).split(".")[0])
+        if isinstance(node, (cst.Global, cst.Nonlocal)):
+            self.bound.update(item.name.value for item in node.names)
+        return state
+
+    def _bind(self, state: KeyState, name: str, node: cst.CSTNode | None = None) -> None:
+        self.bound.add(name)
+        state.bind(name, node)
+
+    def _bind_target(self, target: cst.BaseExpression, state: KeyState) -> None:
+        if isinstance(target, (cst.Attribute, cst.Subscript)):
+            self._expr(target, state)
+            dotted = key_name(target)
+            if dotted is not None:
+                state.bind(dotted, target)
+        for name_node in target_name_nodes(target):
+            self._bind(state, name_node.value, name_node)
+
+    def _assigned_call(self, call: cst.Call, targets: list[cst.BaseExpression],
+                       state: KeyState) -> None:
+        """After `targets = call(...)`: a step threading state, and keys the call returned
+        already consumed (`noise, key = draw(key)` where `draw` consumed `key` and returns it)."""
+        given = {arg.value.value for arg in call.args if isinstance(arg.value, cst.Name)}
+        if any(name in given for target in targets for name in target_names(target)):
+            self.threaded.add(id(call))
+        copied = replaced_from(call)
+        if copied is not None:
+            # `new = state.replace(params=p)`: `new.key` is `state.key`, consumed or not.
+            source, replaced = copied
+            for dotted, use in list(state.consumed.items()):
+                base, _, attr = dotted.partition(".")
+                if base != source or not attr or attr in replaced or dotted in state.maybe:
+                    continue
+                for target in targets:
+                    if isinstance(target, cst.Name):
+                        state.consumed[f"{target.value}.{attr}"] = use
+        if self.returns is None:
+            return
+        for path, use in self.returns(call).items():
+            for target in targets:
+                name = name_at_path(target, path)
+                if name is not None:
+                    state.consumed[name.value] = replace(use, key=name)
+                    state.maybe.discard(name.value)
+                    state.where.pop(name.value, None)
+
+    def _loop(self, node: cst.For | cst.While, state: KeyState) -> KeyState | None:
+        if isinstance(node, cst.For):
+            self._expr(node.iter, state)
+        else:
+            self._expr(node.test, state)
+        entry = state.copy()
+        ends: list[KeyState | None] = []
+        breaks: list[KeyState] = []
+        start: KeyState | None = state
+        self._loop_depth += 1
+        outer_again = self._again
+        counting = isinstance(node, cst.While) or counts_steps(node.iter, node.target)
+        self._walking_again.append(False)
+        try:
+            for walk in range(2):  # twice: what one iteration consumes, the next consumes again
+                assert start is not None
+                self._again = outer_again + walk
+                self._walking_again[-1] = counting and walk == 1
+                start = start.copy()
+                if isinstance(node, cst.For):
+                    self._bind_target(node.target, start)
+                else:
+                    self._expr(node.test, start)
+                continues: list[KeyState] = []
+                self._loops.append((breaks, continues))
+                end = self._suite(node.body, start)
+                self._loops.pop()
+                ends = [end, *continues]
+                # The next iteration starts where this one ended.
+                start = merge_states(ends)
+                if start is None:
+                    break
+        finally:
+            self._walking_again.pop()
+            self._loop_depth -= 1
+            self._again = outer_again
+        after = merge_states([entry, *ends])
+        if node.orelse is not None:
+            after = self._suite(node.orelse.body, after)
+        return merge_states([after, *breaks])
+
+    # expressions --------------------------------------------------------------------------
+    def _expr(self, node: cst.CSTNode, state: KeyState) -> None:
+        """Walks `node` in evaluation order: arguments before the call that receives them."""
+        if isinstance(node, cst.Lambda):
+            return  # its body runs later, when it is called
+        if isinstance(node, cst.Call):
+            self._expr(node.func, state)
+            for arg in node.args:
+                self._expr(arg.value, state)
+            uses = self.consumer(node)
+            for use in uses:
+                self._consume(use, state)
+            if not uses and state.unread:
+                for arg in node.args:
+                    name = key_name(arg.value)
+                    if name is not None and name in state.unread:
+                        state.consumed.setdefault(name, state.unread.pop(name))
+            return
+        if isinstance(node, cst.IfExp):
+            self._expr(node.test, state)
+            body, orelse = state.copy(), state.copy()
+            self._expr(node.body, body)
+            self._expr(node.orelse, orelse)
+            self._replace(state, merge_states([body, orelse]))
+            return
+        if isinstance(node, cst.BooleanOperation):
+            self._expr(node.left, state)
+            right = state.copy()
+            self._expr(node.right, right)
+            self._replace(state, merge_states([state, right]))
+            return
+        if isinstance(node, cst.NamedExpr):
+            self._expr(node.value, state)
+            self._bind_target(node.target, state)
+            return
+        if isinstance(node, COMPREHENSIONS):
+            self._comprehension(node, state)
+            return
+        for child in child_nodes(node):
+            self._expr(child, state)
+
+    def _comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,
+                       state: KeyState) -> None:
+        entry = state.copy()
+        self._expr(node.for_in.iter, state)
+        start = state.copy()
+        self._loop_depth += 1
+        outer_again = self._again
+        counting = all(counts_steps(clause.iter, clause.target) for clause in comprehension_clauses(node))
+        self._walking_again.append(False)
+        try:
+            for walk in range(2):
+                self._again = outer_again + walk
+                self._walking_again[-1] = counting and walk == 1
+                inner = start.copy()
+                clause: cst.CompFor | None = node.for_in
+                first = True
+                while clause is not None:
+                    if not first:
+                        self._expr(clause.iter, inner)
+                    first = False
+                    self._bind_target(clause.target, inner)
+                    for condition in clause.ifs:
+                        self._expr(condition.test, inner)
+                    clause = clause.inner_for_in
+                if isinstance(node, cst.DictComp):
+                    self._expr(node.key, inner)
+                    self._expr(node.value, inner)
+                else:
+                    self._expr(node.elt, inner)
+                # The comprehension's own names do not leak out.
+                for name in set(inner.consumed) - set(start.consumed):
+                    if name in comprehension_names(node):
+                        inner.consumed.pop(name)
+                start = inner
+        finally:
+            self._walking_again.pop()
+            self._loop_depth -= 1
+            self._again = outer_again
+        merged = merge_states([entry, start])
+        assert merged is not None
+        self._replace(state, merged)
+
+    def _record(self, before: Consumption, use: Consumption, name: str, state: KeyState) -> None:
+        key = (id(use.call), name)
+        if key in self.reuses:
+            return
+        # Seen only when a loop body is walked again: the earlier use is the last iteration's.
+        in_loop = self._again > 0
+        statement = None
+        span: tuple[cst.BaseStatement, ...] = ()
+        where = state.where.get(name)
+        if (self._loop_depth == 0 and where is not None and where[0] == id(self._block)
+                and where[1] != id(self._statement)):
+            statement = where[2]
+            block = list(self._block or ())
+            if statement in block and self._statement in block:
+                span = tuple(block[block.index(statement):block.index(self._statement) + 1])
+        self.reuses[key] = Reuse(before, use, in_loop, statement,
+                                 in_loop and any(self._walking_again), state.origin.get(name),
+                                 span)
+
+    @staticmethod
+    def _replace(state: KeyState, new: KeyState | None) -> None:
+        if new is not None:
+            state.consumed, state.rebound, state.where = new.consumed, new.rebound, new.where
+            state.maybe, state.origin = new.maybe, new.origin
+            state.unread = new.unread
+
+    def _result_unread(self, call: cst.Call) -> bool:
+        return self._results is not None and self._results.unread(call, self._statement,
+                                                                   self._block)
+
+    def _consume(self, use: Consumption, state: KeyState) -> None:
+        self.every.append(use)
+        if (not use.repeated and use.kind in ("draw", "split")
+                and (id(use.call) in self.unread or self._result_unread(use.call))):
+            # Its result reaches nothing: the key stays as it was for the reuse check (the
+            # summaries for callers still see the parameter consumed).
+            self.unread.add(id(use.call))
+            name = key_name(use.key, literal=not use.library)
+            if name is not None:
+                if name in self.params and name not in state.rebound:
+                    self.consumed_params.add(name)
+                    self.param_uses.setdefault(name, use)
+                state.unread[name] = use
+            return
+        if use.repeated:
+            # The same key on every step: a reuse by itself, the draw against itself.
+            self.reuses.setdefault((id(use.call), "\x00repeated"),
+                                   Reuse(use, use, True, None, True))
+            return
+        name = key_name(use.key, literal=not use.library)
+        if name is None:
+            return
+        base = name.split(".", 1)[0]
+        if use.kind == "seed":
+            # A key made from a seed parameter: the function draws the same for the same seed.
+            if name in self.params and name not in state.rebound:
+                self.consumed_params.add(name)
+                self.param_uses.setdefault(name, use)
+            return
+        if use.kind == "fold":
+            split = state.consumed.get(name)
+            if split is not None and split.kind == "split" and name not in state.maybe:
+                self._record(split, use, name, state)
+            state.consumed[name + FOLDED] = use
+            return
+        if name in self.params and name not in state.rebound:
+            self.consumed_params.add(name)
+            self.param_uses.setdefault(name, use)
+        elif (base not in self.params and base not in state.rebound
+              and name not in state.rebound and not name.startswith("int:")):
+            self.free_uses.setdefault(name, use)
+        folded = state.consumed.get(name + FOLDED)
+        if use.kind == "split" and folded is not None and name + FOLDED not in state.maybe:
+            self._record(folded, use, name, state)
+        before = state.consumed.get(name)
+        if before is not None and name not in state.maybe:
+            self._record(before, use, name, state)
+        state.consumed[name] = use
+        state.maybe.discard(name)
+        if self._statement is not None and self._block is not None:
+            state.where[name] = (id(self._block), id(self._statement), self._statement)
+        else:
+            state.where.pop(name, None)
