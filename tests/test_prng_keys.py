@@ -1,4 +1,4 @@
-"""OPT020's choices that fixtures cannot show: which files count as test code."""
+"""OPT020's choices that fixtures cannot show: test code, notebooks, draws nothing reads."""
 
 from __future__ import annotations
 
@@ -8,20 +8,26 @@ from pathlib import Path
 import pytest
 
 from conftest import run_optlint_in_process as run_optlint
-from optlint.rules.prng_key_reuse import is_test_code
 
 
-@pytest.mark.parametrize(("filename", "expected"), [
-    ("tests/test_model.py", True),
-    ("pkg/tests/helpers.py", True),
-    ("src/pkg/model_test.py", True),
-    ("conftest.py", True),
-    ("src/pkg/train.py", False),
-    ("src/pkg/testing_utils.py", False),
-    ("examples/contest.py", False),
-])
-def test_test_code(filename: str, expected: bool) -> None:
-    assert is_test_code(filename) is expected
+TEST_REUSE = '''\
+import jax.random as jr
+
+
+def test_vmap():
+    key1, key2 = jr.split(jr.key(3), 2)
+    x = jr.uniform(key1, (4, 4))
+    x2 = jr.uniform(key1, (5, 4, 4))
+    assert (x + x2[0]).shape == (4, 4)
+'''
+
+
+@pytest.mark.parametrize("name", ["tests/test_model.py", "pkg/model_test.py", "conftest.py"])
+def test_test_code_is_checked(tmp_path: Path, name: str) -> None:
+    """A key reused in a test is still reuse (JAX's checker raises there too); only code
+    inside `pytest.raises(...)` fails on purpose."""
+    (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+    assert _opt020_lines(tmp_path, name, TEST_REUSE) == [7]
 
 
 def _notebook(cells: list[str]) -> str:
@@ -116,6 +122,21 @@ if __name__ == "__main__":
     k1, k2, k3 = jr.split(key, 3)
     x = jr.normal(key, (10, 2))
     print(x, shape)
+
+
+AUGMENT = False
+DEBUG = True
+
+
+def switched_off(images, key):
+    flip = jr.bernoulli(key, 0.5, images.shape[:1])
+    if not AUGMENT:
+        flip = images[:, 0] > 2
+    if DEBUG:
+        pass
+    else:
+        flip = None
+    return jr.permutation(key, images[flip])
 '''
 
 STILL_REUSED = '''\
@@ -158,6 +179,16 @@ def unknown_consumer_between(key, make):
     return layer(x)
 
 
+SHUFFLE = True
+
+
+def switched_on(images, key):
+    flip = jr.bernoulli(key, 0.5, images.shape[:1])
+    if not SHUFFLE:
+        flip = images[:, 0] > 2
+    return jr.permutation(key, images[flip])
+
+
 def read_by_closure(key):
     def show():
         return x
@@ -183,4 +214,4 @@ def test_unread_draw_is_no_reuse(tmp_path: Path) -> None:
 
 def test_read_draws_still_reuse(tmp_path: Path) -> None:
     # (an unread draw stands in for a call given the key that may consume it)
-    assert len(_opt020_lines(tmp_path, "demo.py", STILL_REUSED)) == 6
+    assert len(_opt020_lines(tmp_path, "demo.py", STILL_REUSED)) == 7

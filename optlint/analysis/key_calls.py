@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
-from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
+from optlint.analysis.index import CallSite, ClassInfo, FileIndex, FunctionInfo, Scope
 from optlint.analysis.key_consumers import STREAM_DRAWS
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_library_calls import (
@@ -61,6 +61,7 @@ class FileKeyCalls:
                             | None] = {}
         self.walks: dict[int, KeyFlow] = {}
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
+        self.constants = module_constants(ctx.index)
         self.transformed = TransformedKeyCalls(self)
         # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
         self.candidates: set[int] = set()
@@ -176,7 +177,8 @@ class FileKeyCalls:
             return None
         params = [param.name for param in (
             *node.params.posonly_params, *node.params.params, *node.params.kwonly_params)]
-        flow = KeyFlow(self.consumer, [param.value for param in params], self.returned_keys)
+        flow = KeyFlow(self.consumer, [param.value for param in params], self.returned_keys,
+                       self.constants)
         flow.run(body_of(node), {param.value: param for param in params})
         self.summaries[id(node)] = flow
         return flow
@@ -254,7 +256,7 @@ class FileKeyCalls:
 
     def walk(self, info: FunctionInfo) -> KeyFlow:
         if id(info.node) not in self.walks:
-            flow = KeyFlow(self.consumer, returns=self.returned_keys)
+            flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants)
             assert isinstance(info.node, cst.FunctionDef)
             flow.run(body_of(info.node), {param.name.value: param.name for param in (
                 *info.node.params.posonly_params, *info.node.params.params,
@@ -267,7 +269,7 @@ class FileKeyCalls:
                 id(site.node) in self.candidates or last_name(site.node.func) in self.helpers)
                 for site in self.ctx.calls()):
             return None
-        flow = KeyFlow(self.consumer, returns=self.returned_keys)
+        flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants)
         flow.run(self.ctx.module.body, module=True)
         return flow
 
@@ -277,6 +279,22 @@ class FileKeyCalls:
         return self.ctx.inference.is_equinox_module(info)
 
 
+
+
+def module_constants(index: FileIndex) -> dict[str, bool]:
+    """Names the module binds once, to `True` or `False`, and nothing else binds: switches
+    (`USE_DROPOUT = False`) whose `if` always takes one branch."""
+    found = {}
+    for name, bindings in index.module_scope.bindings.items():
+        value = bindings[0].value if len(bindings) == 1 else None
+        if (bindings[0].kind == "assign" and not bindings[0].path and isinstance(value, cst.Name)
+                and value.value in ("True", "False")):
+            found[name] = value.value == "True"
+    for scope in index.every_scope:
+        if scope is not index.module_scope:
+            for name in set(found) & set(scope.bindings):
+                del found[name]
+    return found
 
 
 def body_of(node: cst.FunctionDef) -> list[cst.BaseStatement]:

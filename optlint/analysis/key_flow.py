@@ -16,7 +16,7 @@ back stored in the returned object (`state.replace(params=p)` after `split(state
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 import libcst as cst
@@ -28,9 +28,11 @@ from optlint.analysis.key_syntax import (
     COMPREHENSIONS,
     comprehension_clauses,
     comprehension_names,
+    constant_test,
     counts_steps,
     name_at_path,
     replaced_from,
+    taken_branch,
     target_name_nodes,
     target_names,
 )
@@ -46,9 +48,12 @@ class KeyFlow:
     consumes, `returns` which keys a call hands back already consumed."""
 
     def __init__(self, consumer: Consumer, params: Sequence[str] = (),
-                 returns: Returns | None = None) -> None:
+                 returns: Returns | None = None,
+                 constants: Mapping[str, bool] | None = None) -> None:
         self.consumer = consumer
         self.returns = returns
+        # Module names bound once to `True`/`False`: an `if` on one takes one branch only.
+        self.constants: Mapping[str, bool] = constants or {}
         self.params = set(params)
         self.consumed_params: set[str] = set()
         # The first consumption of each parameter, and of each name the body neither binds
@@ -83,7 +88,7 @@ class KeyFlow:
             origins: dict[str, cst.CSTNode] | None = None, module: bool = False) -> None:
         """`module`: `body` is a module's: its names outlive it (but a `__main__` block's end
         is the program's)."""
-        self._results = UnreadResults(body, module)
+        self._results = UnreadResults(body, module, self.constants)
         self._block_walk(body, KeyState(origin=dict(origins or {})))
 
     def run_expression(self, expression: cst.BaseExpression) -> None:
@@ -129,6 +134,13 @@ class KeyFlow:
             return current
         if isinstance(node, cst.If):
             self._expr(node.test, state)
+            if constant_test(node.test, self.constants) is not None:
+                taken_suite = taken_branch(node, self.constants)
+                if taken_suite is None:
+                    return state
+                if isinstance(taken_suite, cst.If):
+                    return self._statement_walk(taken_suite, state)
+                return self._suite(taken_suite, state)
             taken = self._suite(node.body, state.copy())
             if node.orelse is None:
                 other: KeyState | None = state

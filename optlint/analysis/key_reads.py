@@ -4,7 +4,7 @@ Such a draw is no draw for a reuse: it leaves nothing identical behind."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import libcst as cst
 
@@ -158,9 +158,11 @@ class UnreadResults:
     """The reads of one walked body (`root`, a function's or, with `module`, a module's, whose
     names outlive it), cached for the questions of one walk."""
 
-    def __init__(self, root: Sequence[cst.BaseStatement], module: bool) -> None:
+    def __init__(self, root: Sequence[cst.BaseStatement], module: bool,
+                 constants: Mapping[str, bool]) -> None:
         self._root = root
         self._module = module
+        self._constants = constants
         self._reads_cache: dict[int, frozenset[str]] = {}
         self._strict_reads: dict[int, frozenset[str]] = {}  # `.shape` reads included
 
@@ -203,7 +205,7 @@ class UnreadResults:
             if name in reads_in(later, loose) and not (
                     depth < 2 and self._feeds_unread(name, later, block, depth)):
                 return False
-            if name in names_rebound(later):
+            if name in names_rebound(later, self._constants):
                 return True
             shaped = shaped or name in reads_in(later, strict, shapes=True)
         if shaped:

@@ -3,7 +3,7 @@ copies of an object with fields replaced, comprehensions and `__main__` guards."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import libcst as cst
 
@@ -129,8 +129,15 @@ def is_main_guard(test: cst.BaseExpression) -> bool:
             and test.left.value == "__name__")
 
 
-def names_rebound(statement: cst.BaseStatement) -> set[str]:
-    """The names a simple statement binds anew (or deletes)."""
+def names_rebound(statement: cst.BaseStatement,
+                  constants: Mapping[str, bool] | None = None) -> set[str]:
+    """The names a simple statement binds anew (or deletes); for an `if` whose test is a
+    constant of the module (`constants`), those its taken branch's simple statements bind."""
+    if isinstance(statement, cst.If) and constants:
+        taken = taken_branch(statement, constants)
+        if isinstance(taken, cst.IndentedBlock):
+            return {name for inner in taken.body for name in names_rebound(inner, constants)}
+        return set()
     if not isinstance(statement, cst.SimpleStatementLine):
         return set()
     killed: set[str] = set()
@@ -149,3 +156,26 @@ def own_method(info: ClassInfo, name: str) -> cst.FunctionDef | None:
         if isinstance(item, cst.FunctionDef) and item.name.value == name and not item.decorators:
             return item
     return None
+
+
+def constant_test(test: cst.BaseExpression, constants: Mapping[str, bool]) -> bool | None:
+    """The value of an `if` test made of a module constant (`DEBUG`, `not USE_DROPOUT`), or
+    None when it is not one."""
+    if isinstance(test, cst.Name):
+        return constants.get(test.value)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = constant_test(test.expression, constants)
+        return None if inner is None else not inner
+    return None
+
+
+def taken_branch(node: cst.If, constants: Mapping[str, bool]) -> cst.BaseSuite | cst.If | None:
+    """The branch an `if` on a module constant always takes (None: not known, or no `else`)."""
+    known = constant_test(node.test, constants)
+    if known is None:
+        return None
+    if known:
+        return node.body
+    if isinstance(node.orelse, cst.Else):
+        return node.orelse.body
+    return node.orelse

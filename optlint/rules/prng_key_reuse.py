@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import PurePath
 
 import libcst as cst
 
@@ -29,7 +28,6 @@ from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 # Samplers given one key on purpose to draw the same indices for several arrays.
 ALIGNING = frozenset({"permutation", "choice", "shuffle"})
-TEST_FOLDERS = frozenset({"tests", "test", "testing"})
 
 
 class PrngKeyReuse(Rule):
@@ -41,15 +39,11 @@ class PrngKeyReuse(Rule):
     runtime_check = RuntimeCheck("keys", probe="prng_keys:keys_differ")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        if is_test_code(ctx.filename):
-            return
         analysis = FileKeyCalls(ctx)
         if not analysis.has_consumers():
             return
         reported: set[int] = set()
         for info in analysis.functions_to_walk():
-            if isinstance(info.node, cst.FunctionDef) and info.node.name.value.startswith("test"):
-                continue
             flow = analysis.walk(info)
             for reuse in flow.reuses.values():
                 if id(reuse.second.call) not in reported and _reported(reuse, flow):
@@ -262,15 +256,6 @@ def _reads(node: cst.CSTNode, names: set[str]) -> bool:
     if isinstance(node, cst.Name):
         return node.value in names
     return any(_reads(child, names) for child in node.children)
-
-
-def is_test_code(filename: str) -> bool:
-    """Tests reuse keys on purpose (two implementations compared on the same draw, a fixed key
-    per parametrised case): files in a `tests` folder or named like pytest's test files."""
-    path = PurePath(filename)
-    return (any(part in TEST_FOLDERS for part in path.parts[:-1])
-            or path.name.startswith("test_") or path.name.endswith("_test.py")
-            or path.name == "conftest.py")
 
 
 
