@@ -215,3 +215,59 @@ def test_unread_draw_is_no_reuse(tmp_path: Path) -> None:
 def test_read_draws_still_reuse(tmp_path: Path) -> None:
     # (an unread draw stands in for a call given the key that may consume it)
     assert len(_opt020_lines(tmp_path, "demo.py", STILL_REUSED)) == 7
+
+
+HELD_INITIALIZERS = '''\
+import dataclasses
+from typing import Callable
+
+import jax
+import jax.numpy as jnp
+from jax import random
+from jax.nn import initializers
+
+
+def gaussian(scale=1e-2):
+    def init(rng, shape):
+        return scale * random.normal(rng, shape)
+    return init
+
+
+def dense(width, w_init=gaussian(), b_init=gaussian()):
+    def init_fun(rng, in_shape):
+        w, b = w_init(rng, (in_shape[-1], width)), b_init(rng, (width,))
+        return (w, b)
+    return init_fun
+
+
+def complex_layer(shape):
+    draw = jax.nn.initializers.normal()
+
+    def init_fun(rng):
+        real = draw(rng, shape)
+        imag = draw(rng, shape)
+        return real + 1j * imag
+    return init_fun
+
+
+default_init = initializers.lecun_normal()
+
+
+@dataclasses.dataclass
+class Blocks:
+    n: int
+    kernel_init: Callable = default_init
+    bias_init: Callable = initializers.zeros
+
+    def make(self, rng, shape):
+        return jnp.stack([self.kernel_init(rng, shape) for _ in range(self.n)])
+
+    def pair(self, rng, shape):
+        return self.kernel_init(rng, shape), self.bias_init(rng, shape)
+'''
+
+
+def test_callables_held_by_defaults_names_and_fields(tmp_path: Path) -> None:
+    """An initializer held by a parameter's default, a name or a field draws from its key;
+    one that draws nothing (`zeros`) does not."""
+    assert _opt020_lines(tmp_path, "inits.py", HELD_INITIALIZERS) == [18, 28, 43]

@@ -17,6 +17,7 @@ import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, FileIndex, FunctionInfo, Scope
+from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import STREAM_DRAWS
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_library_calls import (
@@ -63,6 +64,7 @@ class FileKeyCalls:
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         self.constants = module_constants(ctx.index)
         self.transformed = TransformedKeyCalls(self)
+        self.held = HeldCallables(self)
         # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
         self.candidates: set[int] = set()
         for site in ctx.calls():
@@ -91,7 +93,9 @@ class FileKeyCalls:
             return transformed
         resolved = self._resolve(call)
         if resolved is None:
-            return []
+            site = self.sites.get(id(call))
+            return self.held.consumptions(call, site) if (
+                site is not None and passes_key(call)) else []
         if isinstance(resolved, list):
             return resolved
         function, bound, stepping = resolved

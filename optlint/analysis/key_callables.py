@@ -1,0 +1,139 @@
+"""Keys consumed by calling a callable that a name, a parameter's default or a field holds:
+`w_init(rng, shape)` with `w_init=jax.nn.initializers.normal()`, `self.kernel_init(rng, shape)`
+with the field's default `lecun_normal()`, `draw(rng, shape)` with `draw = jax.random.normal`,
+or `init(rng, shape)` with `init = gaussian()`, a function of the file that returns a nested
+function drawing from its key. Only what the file shows is followed: a callable given by a
+caller (no default) is not, and an initializer that draws nothing (`zeros`, `constant(0.1)`)
+consumes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis.binding import bind_arguments
+from optlint.analysis.index import LATER, CallSite, ClassInfo, Scope
+from optlint.analysis.key_consumers import INITIALIZER_MODULES, NON_DRAWING_INITIALIZERS
+from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument
+
+if TYPE_CHECKING:
+    from optlint.analysis.key_calls import FileKeyCalls
+
+# How many names, defaults and fields are followed to the callable's source.
+_DEPTH = 3
+
+
+class HeldCallables:
+    """The callables held by names and fields of one file (`calls`), and what calling them
+    consumes."""
+
+    def __init__(self, calls: FileKeyCalls) -> None:
+        self.calls = calls
+        self.ctx = calls.ctx
+        self._known: dict[int, list[Consumption]] = {}  # by call: walks meet a call repeatedly
+
+    def consumptions(self, call: cst.Call, site: CallSite) -> list[Consumption]:
+        known = self._known.get(id(call))
+        if known is None:
+            known = self._known[id(call)] = self._consumptions(call, site)
+        return known
+
+    def _consumptions(self, call: cst.Call, site: CallSite) -> list[Consumption]:
+        source = self._source(call.func, site, _DEPTH)
+        if source is None:
+            return []
+        expr, scope = source
+        how = self.calls.callee(call)
+        qualified = self.ctx.qualify(expr.func if isinstance(expr, cst.Call) else expr) or ""
+        module, _, name = qualified.rpartition(".")
+        drawing_factory = (isinstance(expr, cst.Call) and module in INITIALIZER_MODULES
+                           and name not in NON_DRAWING_INITIALIZERS)
+        sampler = (not isinstance(expr, cst.Call) and module == "jax.random"
+                   and name in SAMPLERS)
+        if drawing_factory or sampler:
+            key = key_argument(call, 0, "key")
+            return [] if key is None else [Consumption(call, key, how)]
+        made = self._made_function(expr, CallSite(site.node, scope, LATER))
+        flow = self.calls.summary(made) if made is not None else None
+        if made is None or flow is None:
+            return []
+        return [Consumption(call, given, how, library=False)
+                for param, given in bind_arguments(made, call, False)
+                if param.name.value in flow.consumed_params]
+
+    def _source(self, func: cst.BaseExpression, site: CallSite, depth: int
+                ) -> tuple[cst.BaseExpression, Scope] | None:
+        """The expression that made the callable `func` names, and the scope it is read in."""
+        if depth == 0:
+            return None
+        if isinstance(func, cst.Name):
+            binding = self.ctx.binding(func.value, site)
+            if binding is None or binding.scope is None:
+                return None
+            if (binding.kind == "param" and isinstance(binding.node, cst.Param)
+                    and binding.node.default is not None and binding.scope.parent is not None):
+                found: tuple[cst.BaseExpression, Scope] = (binding.node.default,
+                                                           binding.scope.parent)
+            elif binding.kind == "assign" and not binding.path and binding.value is not None:
+                found = (binding.value, binding.scope)
+            else:
+                return None
+        elif (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+              and _owner(site.scope, func.value.value) is not None):
+            owner = _owner(site.scope, func.value.value)
+            assert owner is not None
+            field = owner.fields.get(func.attr.value)
+            assigned = owner.attributes.get(func.attr.value, [])
+            if field is not None and field.default is not None and not assigned:
+                found = (field.default, owner.scope)
+            elif field is None and len(assigned) == 1 and assigned[0].value is not None \
+                    and assigned[0].scope is not None and not assigned[0].path:
+                found = (assigned[0].value, assigned[0].scope)
+            else:
+                return None
+        else:
+            return None
+        expr, scope = found
+        if isinstance(expr, cst.Name):  # `kernel_init = default_init`: one step further
+            further = self._source(expr, CallSite(site.node, scope, LATER), depth - 1)
+            return further if further is not None else found
+        return found
+
+    def _made_function(self, expr: cst.BaseExpression, site: CallSite
+                       ) -> cst.FunctionDef | None:
+        """The nested function a factory of the file returns (`gaussian()` returning `init`)."""
+        if not isinstance(expr, cst.Call) or not isinstance(expr.func, cst.Name):
+            return None
+        binding = self.ctx.binding(expr.func.value, site)
+        if binding is None or binding.kind != "def" or not isinstance(binding.node,
+                                                                       cst.FunctionDef):
+            return None
+        info = self.ctx.index.functions.get(binding.node)
+        if info is None:
+            return None
+        made = [self._nested_def(returned, info.scope) for returned in info.returns]
+        return made[0] if len(made) == 1 else None
+
+    def _nested_def(self, returned: cst.BaseExpression, scope: Scope) -> cst.FunctionDef | None:
+        if not isinstance(returned, cst.Name):
+            return None
+        bindings = scope.bindings.get(returned.value, [])
+        if len(bindings) == 1 and bindings[0].kind == "def" and isinstance(
+                bindings[0].node, cst.FunctionDef):
+            return bindings[0].node
+        return None
+
+
+def _owner(scope: Scope, receiver: str) -> ClassInfo | None:
+    """The class whose method binds `receiver` as `self`, seen from `scope` or from a function
+    nested in the method (which closes over `self`)."""
+    current: Scope | None = scope
+    while current is not None and current.kind == "function":
+        if current.self_name == receiver:
+            return current.owner
+        if receiver in current.bindings:
+            return None
+        current = current.parent
+    return None
