@@ -271,3 +271,29 @@ def test_callables_held_by_defaults_names_and_fields(tmp_path: Path) -> None:
     """An initializer held by a parameter's default, a name or a field draws from its key;
     one that draws nothing (`zeros`) does not."""
     assert _opt020_lines(tmp_path, "inits.py", HELD_INITIALIZERS) == [18, 28, 43]
+
+
+TREE_MAP_ALIAS = '''\
+import jax.numpy as jnp
+from jax import random, tree_util
+
+
+def private_grad(grads, rng, std):
+    noise = lambda g: g + std * random.normal(rng, g.shape)
+    tree_map = tree_util.tree_map
+    return tree_map(noise, grads)
+
+
+def per_leaf(grads, rng, std):
+    leaves, tree = tree_util.tree_flatten(grads)
+    keys = random.split(rng, len(leaves))
+    tree_map = tree_util.tree_map
+    return tree_map(lambda g, k: g + std * random.normal(k, g.shape), grads,
+                    tree_util.tree_unflatten(tree, list(keys)))
+'''
+
+
+def test_tree_map_through_a_local_alias(tmp_path: Path) -> None:
+    """`tree_map = tree_util.tree_map` is still a tree map; reported at the draw each leaf
+    repeats."""
+    assert _opt020_lines(tmp_path, "dp.py", TREE_MAP_ALIAS) == [6]

@@ -69,7 +69,7 @@ class FileKeyCalls:
         self.candidates: set[int] = set()
         for site in ctx.calls():
             if (passes_key(site.node) or self.library.consumptions(site.node)
-                    or runs_per_step_or_row(self.ctx, site.node)):
+                    or runs_per_step_or_row(self.ctx, site)):
                 self.candidates.add(id(site.node))
         self.stream_drawers: set[str] = set()
         self.helpers = self._helpers()

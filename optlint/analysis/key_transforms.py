@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import argument, bind_arguments
-from optlint.analysis.index import ClassInfo
+from optlint.analysis.index import CallSite, ClassInfo
 from optlint.analysis.key_consumers import (
     BATCHING,
     LOOP_BODIES,
@@ -95,14 +95,17 @@ class TransformedKeyCalls:
             if inner.repeated or inner.kind == "fold":
                 continue
             uses.append(Consumption(call, inner.key, self.calls.callee(call), library=False))
-            uses.append(Consumption(call, inner.key, self.calls.callee(inner.call), library=False,
-                                    repeated=True, over=f"{qualified} (a key closed over)"))
+            # Reported at the draw, where each leaf needs a key of its own.
+            uses.append(Consumption(inner.call, inner.key, self.calls.callee(inner.call),
+                                    library=False, repeated=True, repeated_by=call,
+                                    over=f"{qualified} (a key closed over)"))
         return uses
 
     def consumptions(self, call: cst.Call) -> list[Consumption] | None:
         """A `jax.lax` loop or a batching transformation applied to a project function: the
         keys its body consumes once per step or per row (None: not such a call)."""
-        qualified = self.ctx.qualify(call.func)
+        site = self.sites.get(id(call))
+        qualified = aliased_qualify(self.ctx, call.func, site) if site is not None else None
         if qualified in TREE_MAPS:
             return self._tree_mapped(call, qualified)
         if qualified in LOOP_BODIES:
@@ -254,11 +257,26 @@ class TransformedKeyCalls:
 
 
 
-def runs_per_step_or_row(ctx: RuleContext, call: cst.Call) -> bool:
+def aliased_qualify(ctx: RuleContext, func: cst.BaseExpression, site: CallSite) -> str | None:
+    """The qualified name of `func`, also through a local alias (`tree_map = tree_util.tree_map`
+    then `tree_map(...)`)."""
+    qualified = ctx.qualify(func)
+    if qualified is not None or not isinstance(func, cst.Name):
+        return qualified
+    binding = ctx.binding(func.value, site)
+    if (binding is not None and binding.kind == "assign" and not binding.path
+            and isinstance(binding.value, (cst.Name, cst.Attribute))):
+        return ctx.qualify(binding.value)
+    return None
+
+
+def runs_per_step_or_row(ctx: RuleContext, site: CallSite) -> bool:
     """A `jax.lax` loop, or a batching transformation's result called."""
-    if ctx.qualify(call.func) in LOOP_BODIES:
+    call = site.node
+    qualified = aliased_qualify(ctx, call.func, site)
+    if qualified in LOOP_BODIES:
         return True
-    if ctx.qualify(call.func) in TREE_MAPS:
+    if qualified in TREE_MAPS:
         return bool(call.args) and isinstance(call.args[0].value, (cst.Lambda, cst.Name))
     return isinstance(call.func, cst.Call) and (
         ctx.qualify(call.func.func) in BATCHING or ctx.qualify(call.func.func) in STREAM_BROADCASTS

@@ -53,6 +53,8 @@ class Consumption:
     # `call` and `key` are then the draw inside the body; `over` says what repeats it.
     repeated: bool = False
     over: str = ""
+    # The call that repeats it (`tree_map(noise, grads)`), where that is not `call`.
+    repeated_by: cst.Call | None = None
     # A jitted project function: a training step, which a loop calls with a fresh key each step.
     stepping: bool = False
     # A key a project function returned after consuming it: the consumption inside it.

@@ -181,6 +181,8 @@ def _roles(reuse: Reuse) -> dict[str, cst.CSTNode]:
              "first_call": reuse.first.call, "first_key": reuse.first.key}
     if reuse.origin is not None:
         roles["key_origin"] = reuse.origin
+    if reuse.second.repeated_by is not None:
+        roles["repeated_by"] = reuse.second.repeated_by
     return roles
 
 
