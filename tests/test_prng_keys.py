@@ -297,3 +297,33 @@ def test_tree_map_through_a_local_alias(tmp_path: Path) -> None:
     """`tree_map = tree_util.tree_map` is still a tree map; reported at the draw each leaf
     repeats."""
     assert _opt020_lines(tmp_path, "dp.py", TREE_MAP_ALIAS) == [6]
+
+
+CHAINED_LOOP = '''\
+# dropout masks from one rng
+import haiku as hk
+import jax
+
+
+def mlp(x, z, sizes, rate):
+    for index, size in enumerate(sizes):
+        x = hk.Linear(size)(x)
+        x = hk.dropout(z, rate, x)
+        if index < len(sizes) - 1:
+            x = jax.nn.relu(x)
+    return x
+
+
+def settings(x, key, rates):
+    outs = []
+    for rate in rates:
+        outs.append(hk.dropout(key, rate, x))
+    return outs
+'''
+
+
+def test_a_loop_over_layers_chaining_its_draws(tmp_path: Path) -> None:
+    """`x = hk.dropout(z, rate, x)` in a loop over layers: each iteration transforms the value
+    the last one made (one computation), so one key gives every layer the same mask; a loop
+    trying settings on one key (`for rate in rates`) is not reported."""
+    assert _opt020_lines(tmp_path, "mlp.py", CHAINED_LOOP) == [9]

@@ -26,6 +26,7 @@ from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_state import KeyState, merge_states
 from optlint.analysis.key_syntax import (
     COMPREHENSIONS,
+    chains,
     comprehension_clauses,
     comprehension_names,
     constant_test,
@@ -416,9 +417,10 @@ class KeyFlow:
             block = list(self._block or ())
             if statement in block and self._statement in block:
                 span = tuple(block[block.index(statement):block.index(self._statement) + 1])
-        self.reuses[key] = Reuse(before, use, in_loop, statement,
-                                 in_loop and any(self._walking_again), state.origin.get(name),
-                                 span)
+        counting = in_loop and (any(self._walking_again) or (
+            self._statement is not None and chains(self._statement, use.call)))
+        self.reuses[key] = Reuse(before, use, in_loop, statement, counting,
+                                 state.origin.get(name), span)
 
     @staticmethod
     def _replace(state: KeyState, new: KeyState | None) -> None:

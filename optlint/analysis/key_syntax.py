@@ -179,3 +179,23 @@ def taken_branch(node: cst.If, constants: Mapping[str, bool]) -> cst.BaseSuite |
     if isinstance(node.orelse, cst.Else):
         return node.orelse.body
     return node.orelse
+
+
+def chains(statement: cst.BaseStatement, call: cst.Call) -> bool:
+    """`statement` is `x = ...call(..., x)...`: the call transforms a value the loop carries
+    from one iteration to the next (`x = hk.dropout(key, rate, x)` over layers), so each
+    iteration is a step of one computation, not a setting tried on the same draw."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    if not isinstance(small, cst.Assign):
+        return False
+    bound = {name for target in small.targets for name in target_names(target.target)}
+    return any(isinstance(node, cst.Name) and node.value in bound
+               for arg in call.args for node in _names_in(arg.value))
+
+
+def _names_in(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    yield node
+    for child in node.children:
+        yield from _names_in(child)

@@ -35,7 +35,7 @@ class PrngKeyReuse(Rule):
     name = "prng-key-reuse"
     summary = "One jax.random key consumed twice: identical samples or dropout masks"
     fix_availability = "sometimes"
-    trigger_words = ("random", "rng", "seed")
+    trigger_words = ("random", "rng", "seed", "dropout")
     runtime_check = RuntimeCheck("keys", probe="prng_keys:keys_differ")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -85,12 +85,14 @@ class PrngKeyReuse(Rule):
             return Finding(second.call, message, roles=_roles(reuse), fix_title=fix_title)
         via = reuse.first.via
         if via is not None:
-            # Reported where the callee consumes the key it returns: the cause.
-            message = (f"`{ctx.code(via.key)}` is consumed by `{shown(ctx, via.call)}` and "
-                       f"then returned by `{called_text(ctx, reuse.first.call)}`; the returned key "
-                       f"is consumed again by `{second.how}` (line "
-                       f"{ctx.positions()[second.call].start.line}): both draw from one key")
-            return Finding(via.call, message, roles=_roles(reuse), fix_title=(
+            # Reported where the returned key is consumed again, like every reuse; the roles
+            # hold the callee's consumption, the cause.
+            message = (f"`{key}` was returned by `{called_text(ctx, reuse.first.call)}` after "
+                       f"`{shown(ctx, via.call)}` consumed it there (line "
+                       f"{ctx.positions()[via.call].start.line}), and is consumed again by "
+                       f"`{second.how}`: both draw from one key")
+            return Finding(second.call, message, roles={**_roles(reuse), "returned_consumed":
+                                                        via.call}, fix_title=(
                 f"Return a fresh key: split it (`{ctx.code(via.key)}, subkey = "
                 f"jax.random.split({ctx.code(via.key)})`) and consume only `subkey`"))
         if reuse.in_loop and reuse.first.call is second.call:
