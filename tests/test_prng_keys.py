@@ -327,3 +327,91 @@ def test_a_loop_over_layers_chaining_its_draws(tmp_path: Path) -> None:
     the last one made (one computation), so one key gives every layer the same mask; a loop
     trying settings on one key (`for rate in rates`) is not reported."""
     assert _opt020_lines(tmp_path, "mlp.py", CHAINED_LOOP) == [9]
+
+
+KEPT_KEYS = '''\
+from typing import NamedTuple
+
+import jax
+
+
+class TrainingState(NamedTuple):
+    params: dict
+    key: jax.Array
+
+
+class Learner:
+    def __init__(self, network, random_key):
+        key_policy, key_q = jax.random.split(random_key, 2)
+        params = {"policy": network.init(key_policy), "q": network.init(key_q)}
+        self._state = TrainingState(
+            params=params,
+            key=random_key)
+
+    def step(self):
+        key, subkey = jax.random.split(self._state.key)
+        self._state = self._state._replace(key=key)
+        return jax.random.normal(subkey, (3,))
+
+
+class Unread:
+    def __init__(self, rng):
+        a, b = jax.random.split(rng)
+        self.first = jax.random.normal(a, (2,)) + jax.random.normal(b, (2,))
+        self.seed_used = rng
+'''
+
+
+def test_a_consumed_key_kept_in_an_attribute_read_later(tmp_path: Path) -> None:
+    """`self._state = TrainingState(key=random_key)` after splitting `random_key`: the step
+    that splits the kept key repeats the split made in `__init__`. An attribute nothing reads
+    (`self.seed_used`) keeps nothing that draws."""
+    assert _opt020_lines(tmp_path, "learner.py", KEPT_KEYS) == [17]
+
+
+STATIC_METHOD = '''\
+import jax
+import jax.numpy as jnp
+
+
+class NoisyDense:
+    def __init__(self, rng_key):
+        self.rng_key = rng_key
+
+    @staticmethod
+    def sample_noise(key, shape):
+        return jax.random.normal(key, shape)
+
+    def __call__(self, x, features):
+        p = NoisyDense.sample_noise(self.rng_key, [x.shape[0], 1])
+        q = NoisyDense.sample_noise(self.rng_key, [1, features])
+        return x @ (p * q)
+'''
+
+
+def test_a_static_method_called_on_its_class(tmp_path: Path) -> None:
+    """`NoisyDense.sample_noise(self.rng_key, ...)` twice: the static method draws from its key."""
+    assert _opt020_lines(tmp_path, "static.py", STATIC_METHOD) == [15]
+
+
+RANDOM_BY_NAME = '''\
+import jax
+
+
+def sampler(name):
+    draw = getattr(jax.random, name)
+
+    def sample_fn(state, shape):
+        rng_key = state["key"]
+        sample = draw(rng_key, shape)
+        state["key"] = jax.random.split(rng_key, num=1)[0]
+        return state, sample
+
+    return sample_fn
+'''
+
+
+def test_a_jax_random_function_chosen_by_name(tmp_path: Path) -> None:
+    """`getattr(jax.random, name)` is a sampler: drawing from `rng_key` and then splitting it
+    for the next state repeats bits (correlated draws)."""
+    assert _opt020_lines(tmp_path, "getattr.py", RANDOM_BY_NAME) == [10]

@@ -49,7 +49,8 @@ class HeldCallables:
         qualified = self.ctx.qualify(expr.func if isinstance(expr, cst.Call) else expr) or ""
         module, _, name = qualified.rpartition(".")
         drawing_factory = (isinstance(expr, cst.Call) and module in INITIALIZER_MODULES
-                           and name not in NON_DRAWING_INITIALIZERS)
+                           and name not in NON_DRAWING_INITIALIZERS) or self._random_function(
+                               expr)
         sampler = (not isinstance(expr, cst.Call) and module == "jax.random"
                    and name in SAMPLERS)
         if drawing_factory or sampler:
@@ -62,6 +63,13 @@ class HeldCallables:
         return [Consumption(call, given, how, library=False)
                 for param, given in bind_arguments(made, call, False)
                 if param.name.value in flow.consumed_params]
+
+    def _random_function(self, expr: cst.BaseExpression) -> bool:
+        """`getattr(jax.random, name)`: a function of `jax.random` chosen by name (a sampler;
+        a key is the first argument of every one of them)."""
+        return (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name)
+                and expr.func.value == "getattr" and len(expr.args) == 2
+                and self.ctx.qualify(expr.args[0].value) == "jax.random")
 
     def _source(self, func: cst.BaseExpression, site: CallSite, depth: int
                 ) -> tuple[cst.BaseExpression, Scope] | None:

@@ -115,6 +115,20 @@ class FileKeyCalls:
                      for inner in flow.free_consumed().values()]
         return uses
 
+    def _static_method(self, func: cst.BaseExpression, site: CallSite) -> cst.FunctionDef | None:
+        """`Noise.sample(key, shape)`: a `@staticmethod` of a class of the file, called on it."""
+        if not isinstance(func, cst.Attribute):
+            return None
+        owner = self.ctx.value(func.value, site)
+        if not isinstance(owner, ClassRef) or owner.owner is not self.ctx.inference:
+            return None
+        for item in owner.info.node.body.body:
+            if (isinstance(item, cst.FunctionDef) and item.name.value == func.attr.value
+                    and any(isinstance(d.decorator, cst.Name)
+                            and d.decorator.value == "staticmethod" for d in item.decorators)):
+                return item
+        return None
+
     def _resolve(self, call: cst.Call
                  ) -> tuple[cst.FunctionDef, bool, bool] | list[Consumption] | None:
         """The project function `call` runs (bound: a method; stepping: jitted), or what a
@@ -138,6 +152,9 @@ class FileKeyCalls:
         if site is None:
             return None
         value = self.ctx.value(call.func, site)
+        static = self._static_method(call.func, site)
+        if static is not None:
+            return static, False, False
         stepping = False
         while isinstance(value, TransformedFunction) and any(
                 part in value.transform for part in STEPPING_TRANSFORMS):

@@ -21,7 +21,7 @@ from dataclasses import replace
 
 import libcst as cst
 
-from optlint.analysis.key_handed_back import note_returned, note_stored
+from optlint.analysis.key_handed_back import note_kept, note_returned, note_stored
 from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_state import KeyState, merge_states
 from optlint.analysis.key_syntax import (
@@ -70,6 +70,9 @@ class KeyFlow:
         # Keys the function returns stored in an object after consuming them (`state.replace(
         # params=p)` after `split(state.key)`), with the returned expression that holds them.
         self.stored: list[tuple[Consumption, cst.BaseExpression]] = []
+        # Keys kept in an attribute after consuming them (`self.state = State(key=key)`), with
+        # the attribute and the expression holding the key.
+        self.kept: list[tuple[Consumption, cst.Attribute, cst.BaseExpression]] = []
         self.every: list[Consumption] = []
         self.reuses: dict[tuple[int, str], Reuse] = {}
         self._loops: list[tuple[list[KeyState], list[KeyState]]] = []  # (breaks, continues)
@@ -192,8 +195,13 @@ class KeyFlow:
                     isinstance(target.target, cst.Name) and target.target.value == "_"
                     for target in node.targets):
                 self.discarded.add(id(node.value))
+            before = len(self.every)
             self._expr(node.value, state)
+            # Keys the value consumes itself (`self.linear = Linear(..., key=key)`) are given
+            # to it, not kept.
+            given = {key_name(use.key) for use in self.every[before:]}
             for target in node.targets:
+                note_kept(target.target, node.value, state, self.kept, given)
                 self._bind_target(target.target, state)
             if isinstance(node.value, cst.Call):
                 self._assigned_call(node.value, [target.target for target in node.targets], state)

@@ -1,6 +1,7 @@
-"""What a function hands back already consumed: the keys its return value holds (`return x,
-key` after `normal(key)`) and the keys stored in a returned object (`state.replace(params=p)`
-after `split(state.key)`). Callers then consume them again."""
+"""What a function hands on already consumed: the keys its return value holds (`return x,
+key` after `normal(key)`), the keys stored in a returned object (`state.replace(params=p)`
+after `split(state.key)`), and the keys it keeps in an attribute (`self.state = State(key=key)`
+after `split(key)`). Whatever draws from them later draws again."""
 
 from __future__ import annotations
 
@@ -55,3 +56,23 @@ def note_returned(value: cst.BaseExpression, state: KeyState, path: tuple[int, .
             if isinstance(element, cst.StarredElement):
                 return
             note_returned(element.value, state, (*path, position), returned)
+
+
+def note_kept(target: cst.BaseExpression, value: cst.BaseExpression, state: KeyState,
+              kept: list[tuple[Consumption, cst.Attribute, cst.BaseExpression]],
+              given: set[str | None]) -> None:
+    """`obj.attr = key` or `obj.attr = State(..., key=key)` with `key` consumed: the object
+    keeps a consumed key; added to `kept` with the attribute and the expression holding it.
+    `given`: the keys the value consumes itself (a layer built with `key=key`)."""
+    if not isinstance(target, cst.Attribute):
+        return
+    held: list[cst.BaseExpression] = [value]
+    if isinstance(value, cst.Call) and constructs(value):
+        held = [arg.value for arg in value.args]
+    for expr in held:
+        name = key_name(expr)
+        use = state.consumed.get(name) if name is not None else None
+        if (use is not None and name is not None and name not in state.maybe
+                and name not in given
+                and use.kind != "fold" and not use.repeated):
+            kept.append((use, target, expr))

@@ -51,6 +51,7 @@ class PrngKeyReuse(Rule):
                     yield self._reuse_finding(ctx, reuse)
             yield from self._field_findings(ctx, analysis, info, flow, reported)
             yield from self._stored_findings(ctx, flow, reported)
+            yield from self._kept_findings(ctx, flow, reported)
         module_flow = analysis.walk_module()
         if module_flow is not None:
             for reuse in module_flow.reuses.values():
@@ -150,6 +151,24 @@ class PrngKeyReuse(Rule):
                           fix_title=(f"Split it and return the new key (`{key}, subkey = "
                                      f"jax.random.split({key})`, then store `{key}`)"))
 
+    def _kept_findings(self, ctx: RuleContext, flow: KeyFlow,
+                       reported: set[int]) -> Iterator[Finding]:
+        """A key consumed, then kept in an attribute the file reads elsewhere (`self.state =
+        State(key=key)` after `split(key)`): what later draws from the kept key draws again."""
+        for use, target, held in flow.kept:
+            if id(use.call) in reported or not _read_elsewhere(ctx, target):
+                continue
+            reported.add(id(use.call))
+            key = ctx.code(use.key)
+            message = (f"`{key}` is consumed by `{shown(ctx, use.call)}` (line "
+                       f"{ctx.positions()[use.call].start.line}) and then kept unchanged in "
+                       f"`{ctx.code(target)}`: whatever later draws from the kept key draws "
+                       f"the same random numbers again")
+            yield Finding(held, message, roles={"call": use.call, "key": use.key,
+                                                "kept_in": target},
+                          fix_title=(f"Split it and keep the new key (`{key}, subkey = "
+                                     f"jax.random.split({key})`, then keep `{key}`)"))
+
     def _field_findings(self, ctx: RuleContext, analysis: FileKeyCalls, info: FunctionInfo,
                         flow: KeyFlow, reported: set[int]) -> Iterator[Finding]:
         node = info.node
@@ -174,6 +193,12 @@ class PrngKeyReuse(Rule):
             yield Finding(use.call, message, fix_title=(
                 f"Pass a fresh key to `__call__`, or fold in a per-call value "
                 f"(`jax.random.fold_in({ctx.code(key)}, step)`)"))
+
+
+def _read_elsewhere(ctx: RuleContext, target: cst.Attribute) -> bool:
+    """The file reads the attribute `target` sets somewhere else (`self._state.key`)."""
+    return any(site.node is not target
+               for site in ctx.index.attributes.get(target.attr.value, []))
 
 
 def _roles(reuse: Reuse) -> dict[str, cst.CSTNode]:
