@@ -415,3 +415,32 @@ def test_a_jax_random_function_chosen_by_name(tmp_path: Path) -> None:
     """`getattr(jax.random, name)` is a sampler: drawing from `rng_key` and then splitting it
     for the next state repeats bits (correlated draws)."""
     assert _opt020_lines(tmp_path, "getattr.py", RANDOM_BY_NAME) == [10]
+
+
+SAME_SEED = '''\
+import jax.numpy as jnp
+from jax import random
+
+key = random.PRNGKey(0)
+train_noise = random.normal(key, (5,))
+
+key = random.PRNGKey(0)
+eval_noise = random.normal(key, (5,))
+
+other = random.PRNGKey(1)
+print(train_noise, eval_noise, random.normal(other, (5,)))
+
+
+def fresh_each(n):
+    out = []
+    for seed in range(n):
+        k = random.PRNGKey(seed)
+        out.append(random.normal(k, (2,)))
+    return jnp.stack(out)
+'''
+
+
+def test_two_keys_made_from_one_literal_seed(tmp_path: Path) -> None:
+    """`key = PRNGKey(0)` made again and drawn from again: the same key, the same numbers. A
+    loop making a key per seed (`PRNGKey(seed)`) is not that."""
+    assert _opt020_lines(tmp_path, "seeds.py", SAME_SEED) == [8]

@@ -84,6 +84,9 @@ class KeyFlow:
         self.discarded: set[int] = set()
         self._block: Sequence[cst.BaseStatement] | None = None
         self._statement: cst.BaseStatement | None = None
+        # `jax.random.PRNGKey(0)` calls, by id, with the name keys of that seed go under.
+        self._seeded_calls: dict[int, str] = {}
+        self._made_by: dict[int, int] = {}  # consumption id -> the seeding call of its key
         self._results: UnreadResults | None = None  # None: a lambda's body, one expression
         # Consumptions whose result nothing reads: no draw for a reuse.
         self.unread: set[int] = set()
@@ -203,6 +206,9 @@ class KeyFlow:
             for target in node.targets:
                 note_kept(target.target, node.value, state, self.kept, given)
                 self._bind_target(target.target, state)
+                seed = self._seeded_calls.get(id(node.value))
+                if seed is not None and isinstance(target.target, cst.Name):
+                    state.seeded[target.target.value] = (seed, id(node.value))
             if isinstance(node.value, cst.Call):
                 self._assigned_call(node.value, [target.target for target in node.targets], state)
             return state
@@ -428,7 +434,9 @@ class KeyFlow:
         counting = in_loop and (any(self._walking_again) or (
             self._statement is not None and chains(self._statement, use.call)))
         self.reuses[key] = Reuse(before, use, in_loop, statement, counting,
-                                 state.origin.get(name), span)
+                                 state.origin.get(name), span,
+                                 seed=name[4:] if name.startswith("int:") and self._made_by.get(
+                                     id(before)) != self._made_by.get(id(use)) else "")
 
     @staticmethod
     def _replace(state: KeyState, new: KeyState | None) -> None:
@@ -441,8 +449,19 @@ class KeyFlow:
         return self._results is not None and self._results.unread(call, self._statement,
                                                                    self._block)
 
+    def _seed_name(self, name: str, use: Consumption, state: KeyState) -> str:
+        """The name a key made from a literal seed is followed under (`int:0`), noting which
+        call made the key `use` consumes."""
+        seeded = state.seeded.get(name)
+        if seeded is None:
+            return name
+        self._made_by[id(use)] = seeded[1]
+        return seeded[0]
+
     def _consume(self, use: Consumption, state: KeyState) -> None:
         self.every.append(use)
+        if use.kind == "seed" and isinstance(use.key, cst.Integer):
+            self._seeded_calls[id(use.call)] = f"int:{use.key.value}"
         if (not use.repeated and use.kind in ("draw", "split")
                 and (id(use.call) in self.unread or self._result_unread(use.call))):
             # Its result reaches nothing: the key stays as it was for the reuse check (the
@@ -450,6 +469,7 @@ class KeyFlow:
             self.unread.add(id(use.call))
             name = key_name(use.key, literal=not use.library)
             if name is not None:
+                name = self._seed_name(name, use, state)
                 if name in self.params and name not in state.rebound:
                     self.consumed_params.add(name)
                     self.param_uses.setdefault(name, use)
@@ -463,6 +483,7 @@ class KeyFlow:
         name = key_name(use.key, literal=not use.library)
         if name is None:
             return
+        name = self._seed_name(name, use, state)
         base = name.split(".", 1)[0]
         if use.kind == "seed":
             # A key made from a seed parameter: the function draws the same for the same seed.

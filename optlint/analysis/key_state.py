@@ -29,6 +29,10 @@ class KeyState:
     # call the analysis cannot tell given the key afterwards (`Layer(..., key=key)`) may
     # consume it there, and the unread draw then stands in for that call.
     unread: dict[str, Consumption] = field(default_factory=dict)
+    # Names bound to a key made from a literal seed (`key = jax.random.PRNGKey(0)`), with the
+    # name every key of that seed is followed under (`int:0`) and the id of the call that made
+    # it: two such keys are one key.
+    seeded: dict[str, tuple[str, int]] = field(default_factory=dict)
 
     def copy(self) -> KeyState:
         return KeyState(dict(self.consumed), set(self.rebound), dict(self.where), set(self.maybe),
@@ -43,6 +47,7 @@ class KeyState:
             del self.consumed[dotted]
         self.where.pop(name, None)
         self.unread.pop(name, None)
+        self.seeded.pop(name, None)
         self.rebound.add(name)
         if node is not None:
             self.origin[name] = node
@@ -65,6 +70,8 @@ def merge_states(states: list[KeyState | None]) -> KeyState | None:
             merged.unread.setdefault(name, use)
         for name, node in other.origin.items():
             merged.origin.setdefault(name, node)
+    merged.seeded = {name: seed for name, seed in merged.seeded.items()
+                     if all(state.seeded.get(name) == seed for state in live)}
     merged.maybe |= {name for name in merged.consumed
                      if any(name not in state.consumed for state in live)}
     # Where a consumption happened is kept only when every path agrees on it.

@@ -96,6 +96,8 @@ class Reuse:
     origin: cst.CSTNode | None = None
     # With `first_statement`: the statements from the first consumption's to the second's.
     span: tuple[cst.BaseStatement, ...] = ()
+    # The literal seed both keys were made from (`PRNGKey(0)` twice), when they are two keys.
+    seed: str = ""
 
 
 # (call) -> the keys it consumes; None when it consumes nothing the analysis can tell.

@@ -89,8 +89,7 @@ class PrngKeyReuse(Rule):
             # Reported where the returned key is consumed again, like every reuse; the roles
             # hold the callee's consumption, the cause.
             message = (f"`{key}` was returned by `{called_text(ctx, reuse.first.call)}` after "
-                       f"`{shown(ctx, via.call)}` consumed it there (line "
-                       f"{ctx.positions()[via.call].start.line}), and is consumed again by "
+                       f"`{shown(ctx, via.call)}` consumed it there{_at_line(ctx, via.call)}, and is consumed again by "
                        f"`{second.how}`: both draw from one key")
             return Finding(second.call, message, roles={**_roles(reuse), "returned_consumed":
                                                         via.call}, fix_title=(
@@ -123,6 +122,14 @@ class PrngKeyReuse(Rule):
                   if "split" not in kinds or kinds == {"split"} else
                   "the draws are correlated, not identical: the sample comes from the same "
                   "bits as the split keys")
+        if reuse.seed and not isinstance(second.key, cst.Integer):
+            message = (f"`{key}` is made from the seed {reuse.seed}, like the key "
+                       f"`{ctx.code(reuse.first.key)}` that `{first}` consumed"
+                       f"{_at_line(ctx, reuse.first.call)}: keys made from one "
+                       f"seed are one key, so `{second.how}` draws the same random numbers "
+                       f"({effect})")
+            return Finding(second.call, message, roles=_roles(reuse), fix_title=(
+                "Make one key from the seed and split it for each use"))
         shown_key = f"the seed `{key}`" if isinstance(second.key, cst.Integer) else f"`{key}`"
         message = (f"{shown_key}{path} was already consumed by `{first}` and is consumed again by "
                    f"`{second.how}` without a split: both derive their random numbers "
@@ -160,8 +167,7 @@ class PrngKeyReuse(Rule):
                 continue
             reported.add(id(use.call))
             key = ctx.code(use.key)
-            message = (f"`{key}` is consumed by `{shown(ctx, use.call)}` (line "
-                       f"{ctx.positions()[use.call].start.line}) and then kept unchanged in "
+            message = (f"`{key}` is consumed by `{shown(ctx, use.call)}`{_at_line(ctx, use.call)} and then kept unchanged in "
                        f"`{ctx.code(target)}`: whatever later draws from the kept key draws "
                        f"the same random numbers again")
             yield Finding(held, message, roles={"call": use.call, "key": use.key,
@@ -193,6 +199,14 @@ class PrngKeyReuse(Rule):
             yield Finding(use.call, message, fix_title=(
                 f"Pass a fresh key to `__call__`, or fold in a per-call value "
                 f"(`jax.random.fold_in({ctx.code(key)}, step)`)"))
+
+
+def _at_line(ctx: RuleContext, node: cst.CSTNode) -> str:
+    """` (line 12)` for a message; nothing in a notebook, whose program lines are not the
+    cells' (the roles carry the positions)."""
+    if ctx.filename.endswith(".ipynb"):
+        return ""
+    return f" (line {ctx.positions()[node].start.line})"
 
 
 def _read_elsewhere(ctx: RuleContext, target: cst.Attribute) -> bool:
