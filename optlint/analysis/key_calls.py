@@ -111,7 +111,8 @@ class FileKeyCalls:
                 if param.name.value in flow.consumed_params]
         if self.nested(function):
             # A closure consuming a key of the enclosing function: each call consumes it.
-            uses += [Consumption(call, inner.key, how, library=False, stepping=stepping)
+            uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
+                                 closed=inner.closed or inner)
                      for inner in flow.free_consumed().values()]
         return uses
 

@@ -250,7 +250,8 @@ class TransformedKeyCalls:
             return []
         uses = []
         for inner in flow.free_consumed().values():
-            uses.append(Consumption(call, inner.key, self.calls.callee(call), library=False))
+            uses.append(Consumption(call, inner.key, self.calls.callee(call), library=False,
+                                    closed=inner.closed or inner))
             if not inner.repeated:
                 uses.append(replace(inner, repeated=True, over=over))
         return uses

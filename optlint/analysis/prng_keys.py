@@ -53,6 +53,9 @@ class Consumption:
     # `call` and `key` are then the draw inside the body; `over` says what repeats it.
     repeated: bool = False
     over: str = ""
+    # For a call of a function that consumes a key it closes over: the innermost consumption,
+    # where the closure draws (a finding is reported there, where the key must change).
+    closed: Consumption | None = None
     # The call that repeats it (`tree_map(noise, grads)`), where that is not `call`.
     repeated_by: cst.Call | None = None
     # A jitted project function: a training step, which a loop calls with a fresh key each step.

@@ -13,6 +13,7 @@ is never a finding. This module says which reuses are reported, and how.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from collections.abc import Iterator
 
 import libcst as cst
@@ -21,7 +22,7 @@ from optlint.analysis.index import ClassInfo, FunctionInfo
 from optlint.analysis.key_calls import FileKeyCalls, called_text, shown
 from optlint.analysis.key_consumers import BATCHING, TREE_MAPS
 from optlint.analysis.key_flow import KeyFlow
-from optlint.analysis.prng_keys import Reuse
+from optlint.analysis.prng_keys import Consumption, Reuse
 from optlint.context import RuleContext
 from optlint.edits import source_lines
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
@@ -46,8 +47,8 @@ class PrngKeyReuse(Rule):
         for info in analysis.functions_to_walk():
             flow = analysis.walk(info)
             for reuse in flow.reuses.values():
-                if id(reuse.second.call) not in reported and _reported(reuse, flow):
-                    reported.add(id(reuse.second.call))
+                if id(_where(reuse.second)) not in reported and _reported(reuse, flow):
+                    reported.add(id(_where(reuse.second)))
                     yield self._reuse_finding(ctx, reuse)
             yield from self._field_findings(ctx, analysis, info, flow, reported)
             yield from self._stored_findings(ctx, flow, reported)
@@ -55,8 +56,8 @@ class PrngKeyReuse(Rule):
         module_flow = analysis.walk_module()
         if module_flow is not None:
             for reuse in module_flow.reuses.values():
-                if id(reuse.second.call) not in reported and _reported(reuse, module_flow):
-                    reported.add(id(reuse.second.call))
+                if id(_where(reuse.second)) not in reported and _reported(reuse, module_flow):
+                    reported.add(id(_where(reuse.second)))
                     yield self._reuse_finding(ctx, reuse)
 
     def _reuse_finding(self, ctx: RuleContext, reuse: Reuse) -> Finding:
@@ -64,11 +65,18 @@ class PrngKeyReuse(Rule):
         first = shown(ctx, reuse.first.call)
         split = f"`{key}, subkey = jax.random.split({key})`"
         second = reuse.second
+        inside = ""
+        if second.closed is not None and not second.repeated:
+            # Reported at the closure's draw: say which call runs it.
+            called = _at_line(ctx, second.call).replace(" (line", " at line").rstrip(")")
+            called = f", called{called}," if called else ""
+            inside = f" (inside `{second.how}`{called} which closes over `{key}`)"
+            second = replace(second, how=second.closed.how)
         if second.stream:
             message = (f"`{key}` draws from the rng stream in every row of `{second.over}`, "
                        f"which gives every row the same stream: every row draws the same random "
                        f"numbers (the same dropout mask)")
-            return Finding(second.call, message, roles=_roles(reuse), fix_title=(
+            return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
                 "Give each row its own stream (`split_rng=True`)"))
         if second.repeated:
             batched = second.over.split(" ", 1)[0] in {*BATCHING, *TREE_MAPS}
@@ -83,7 +91,7 @@ class PrngKeyReuse(Rule):
                          f"mapped or carried" if batched else
                          f"Split it in the body and carry the new key, or fold in the step "
                          f"(`jax.random.fold_in({key}, i)`)")
-            return Finding(second.call, message, roles=_roles(reuse), fix_title=fix_title)
+            return Finding(_where(second), message, roles=_roles(reuse), fix_title=fix_title)
         via = reuse.first.via
         if via is not None:
             # Reported where the returned key is consumed again, like every reuse; the roles
@@ -91,7 +99,7 @@ class PrngKeyReuse(Rule):
             message = (f"`{key}` was returned by `{called_text(ctx, reuse.first.call)}` after "
                        f"`{shown(ctx, via.call)}` consumed it there{_at_line(ctx, via.call)}, and is consumed again by "
                        f"`{second.how}`: both draw from one key")
-            return Finding(second.call, message, roles={**_roles(reuse), "returned_consumed":
+            return Finding(_where(second), message, roles={**_roles(reuse), "returned_consumed":
                                                         via.call}, fix_title=(
                 f"Return a fresh key: split it (`{ctx.code(via.key)}, subkey = "
                 f"jax.random.split({ctx.code(via.key)})`) and consume only `subkey`"))
@@ -99,15 +107,16 @@ class PrngKeyReuse(Rule):
             message = (f"`{key}` is consumed by `{second.how}` in every iteration of the "
                        f"loop, and the loop never reassigns it: every iteration draws the same "
                        f"random numbers")
-            return Finding(second.call, message, roles=_roles(reuse), fix_title=(
+            return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
                 f"Split it in the loop ({split}) or fold in the step "
                 f"(`jax.random.fold_in({key}, i)`)"))
         path = _path(ctx, reuse)
         if reuse.in_loop:
-            message = (f"`{key}`{path} is consumed by `{second.how}` after `{first}` consumed "
+            message = (f"`{key}`{path} is consumed by `{second.how}`{inside} after `{first}` "
+                       f"consumed "
                        f"the same key in the previous iteration of the loop, with no split in "
                        f"between: both derive their random numbers from one key")
-            return Finding(second.call, message, roles=_roles(reuse),
+            return Finding(_where(second), message, roles=_roles(reuse),
                            fix_title=f"Split it ({split})")
         kinds = {reuse.first.kind, second.kind}
         if kinds == {"split", "fold"}:
@@ -116,7 +125,7 @@ class PrngKeyReuse(Rule):
                        f"`{key}`{path} is folded by `{first}` and split by `{second.how}` ")
             message += ("too: `fold_in(key, i)` equals `split(key, n)[i]` (threefry), so the "
                         "folded key repeats one of the split keys")
-            return Finding(second.call, message, roles=_roles(reuse), fix_title=(
+            return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
                 f"Split off a key for folding (`{key}, fold_key = jax.random.split({key})`)"))
         effect = ("identical or correlated samples, the same dropout mask"
                   if "split" not in kinds or kinds == {"split"} else
@@ -128,16 +137,16 @@ class PrngKeyReuse(Rule):
                        f"{_at_line(ctx, reuse.first.call)}: keys made from one "
                        f"seed are one key, so `{second.how}` draws the same random numbers "
                        f"({effect})")
-            return Finding(second.call, message, roles=_roles(reuse), fix_title=(
+            return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
                 "Make one key from the seed and split it for each use"))
         shown_key = f"the seed `{key}`" if isinstance(second.key, cst.Integer) else f"`{key}`"
         message = (f"{shown_key}{path} was already consumed by `{first}` and is consumed again by "
-                   f"`{second.how}` without a split: both derive their random numbers "
+                   f"`{second.how}`{inside} without a split: both derive their random numbers "
                    f"from one key ({effect})")
         if isinstance(second.key, cst.Integer):
-            return Finding(second.call, message, roles=_roles(reuse), fix_title=(
+            return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
                 "Give each call its own seed, or make one key and split it"))
-        return Finding(second.call, message, _fix(ctx, reuse), roles=_roles(reuse),
+        return Finding(_where(second), message, _fix(ctx, reuse), roles=_roles(reuse),
                        fix_title=f"Split it first ({split})")
 
     def _stored_findings(self, ctx: RuleContext, flow: KeyFlow,
@@ -199,6 +208,12 @@ class PrngKeyReuse(Rule):
             yield Finding(use.call, message, fix_title=(
                 f"Pass a fresh key to `__call__`, or fold in a per-call value "
                 f"(`jax.random.fold_in({ctx.code(key)}, step)`)"))
+
+
+def _where(use: Consumption) -> cst.Call:
+    """Where a consumption is reported: the call, or for a function drawing from a key it
+    closes over, the draw inside it (where the key must change)."""
+    return use.closed.call if use.closed is not None else use.call
 
 
 def _at_line(ctx: RuleContext, node: cst.CSTNode) -> str:
