@@ -444,3 +444,27 @@ def test_two_keys_made_from_one_literal_seed(tmp_path: Path) -> None:
     """`key = PRNGKey(0)` made again and drawn from again: the same key, the same numbers. A
     loop making a key per seed (`PRNGKey(seed)`) is not that."""
     assert _opt020_lines(tmp_path, "seeds.py", SAME_SEED) == [8]
+
+
+MADE_KEYS = '''\
+import jax
+
+SEED = 0
+
+
+def make_key(seed=None):
+    return jax.random.PRNGKey(SEED if seed is None else seed)
+
+
+def weights_and_noise(n):
+    w = jax.random.normal(make_key(), (n,))
+    noise = jax.random.uniform(make_key(), (n,))
+    other = jax.random.uniform(make_key(3), (n,))
+    return w + noise + other
+'''
+
+
+def test_a_helper_making_a_key_from_constants(tmp_path: Path) -> None:
+    """`make_key()` returns `PRNGKey(SEED)`: every call with the same literals makes the same
+    key (`make_key(3)` is another)."""
+    assert _opt020_lines(tmp_path, "made.py", MADE_KEYS) == [12]

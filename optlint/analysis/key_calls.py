@@ -61,6 +61,7 @@ class FileKeyCalls:
         self.resolved: dict[int, tuple[cst.FunctionDef, bool, bool] | list[Consumption]
                             | None] = {}
         self.walks: dict[int, KeyFlow] = {}
+        self.made_keys: dict[int, str] = {}  # by call: what `made_key` found ("": nothing)
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         self.constants = module_constants(ctx.index)
         self.transformed = TransformedKeyCalls(self)
@@ -115,6 +116,30 @@ class FileKeyCalls:
                                  closed=inner.closed or inner)
                      for inner in flow.free_consumed().values()]
         return uses
+
+    def made_key(self, expr: cst.BaseExpression) -> str | None:
+        """`prng_key()`: a call of a function of the file that returns a key made from
+        constants (`jax.random.key(DEFAULT_SEED)`), given only literals: every such call makes
+        the same key, followed under one name."""
+        if not isinstance(expr, cst.Call) or not all(
+                isinstance(arg.value, (cst.Integer, cst.SimpleString))
+                or (isinstance(arg.value, cst.Name) and arg.value.value in ("None", "True",
+                                                                            "False"))
+                for arg in expr.args):
+            return None
+        known = self.made_keys.get(id(expr))
+        if known is None:
+            site = self.sites.get(id(expr))
+            value = self.ctx.value(expr.func, site) if site is not None else None
+            info = (self.ctx.index.functions.get(value.node)
+                    if isinstance(value, FunctionValue) else None)
+            makes = info is not None and bool(info.returns) and all(
+                isinstance(returned, cst.Call)
+                and self.ctx.qualify(returned.func) in ("jax.random.key", "jax.random.PRNGKey")
+                for returned in info.returns)
+            known = self.made_keys[id(expr)] = (
+                "made:" + " ".join(self.ctx.code(expr).split()) if makes else "")
+        return known or None
 
     def _static_method(self, func: cst.BaseExpression, site: CallSite) -> cst.FunctionDef | None:
         """`Noise.sample(key, shape)`: a `@staticmethod` of a class of the file, called on it."""
@@ -200,7 +225,7 @@ class FileKeyCalls:
         params = [param.name for param in (
             *node.params.posonly_params, *node.params.params, *node.params.kwonly_params)]
         flow = KeyFlow(self.consumer, [param.value for param in params], self.returned_keys,
-                       self.constants)
+                       self.constants, self.made_key)
         flow.run(body_of(node), {param.value: param for param in params})
         self.summaries[id(node)] = flow
         return flow
@@ -278,7 +303,8 @@ class FileKeyCalls:
 
     def walk(self, info: FunctionInfo) -> KeyFlow:
         if id(info.node) not in self.walks:
-            flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants)
+            flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants,
+                           made_key=self.made_key)
             assert isinstance(info.node, cst.FunctionDef)
             flow.run(body_of(info.node), {param.name.value: param.name for param in (
                 *info.node.params.posonly_params, *info.node.params.params,
@@ -291,7 +317,8 @@ class FileKeyCalls:
                 id(site.node) in self.candidates or last_name(site.node.func) in self.helpers)
                 for site in self.ctx.calls()):
             return None
-        flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants)
+        flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants,
+                           made_key=self.made_key)
         flow.run(self.ctx.module.body, module=True)
         return flow
 

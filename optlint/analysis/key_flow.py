@@ -16,7 +16,7 @@ back stored in the returned object (`state.replace(params=p)` after `split(state
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 import libcst as cst
@@ -50,9 +50,13 @@ class KeyFlow:
 
     def __init__(self, consumer: Consumer, params: Sequence[str] = (),
                  returns: Returns | None = None,
-                 constants: Mapping[str, bool] | None = None) -> None:
+                 constants: Mapping[str, bool] | None = None,
+                 made_key: Callable[[cst.BaseExpression], str | None] | None = None) -> None:
         self.consumer = consumer
         self.returns = returns
+        # Names a key made by a call (`prng_key()`, a helper making a key from constants):
+        # every such call makes the same key.
+        self.made_key = made_key
         # Module names bound once to `True`/`False`: an `if` on one takes one branch only.
         self.constants: Mapping[str, bool] = constants or {}
         self.params = set(params)
@@ -449,6 +453,13 @@ class KeyFlow:
         return self._results is not None and self._results.unread(call, self._statement,
                                                                    self._block)
 
+    def _name_of(self, use: Consumption, state: KeyState) -> str | None:
+        """The name the key `use` consumes is followed under (None: not followed)."""
+        name = key_name(use.key, literal=not use.library)
+        if name is None:
+            return self.made_key(use.key) if self.made_key is not None else None
+        return self._seed_name(name, use, state)
+
     def _seed_name(self, name: str, use: Consumption, state: KeyState) -> str:
         """The name a key made from a literal seed is followed under (`int:0`), noting which
         call made the key `use` consumes."""
@@ -467,9 +478,8 @@ class KeyFlow:
             # Its result reaches nothing: the key stays as it was for the reuse check (the
             # summaries for callers still see the parameter consumed).
             self.unread.add(id(use.call))
-            name = key_name(use.key, literal=not use.library)
+            name = self._name_of(use, state)
             if name is not None:
-                name = self._seed_name(name, use, state)
                 if name in self.params and name not in state.rebound:
                     self.consumed_params.add(name)
                     self.param_uses.setdefault(name, use)
@@ -480,10 +490,9 @@ class KeyFlow:
             self.reuses.setdefault((id(use.call), "\x00repeated"),
                                    Reuse(use, use, True, None, True))
             return
-        name = key_name(use.key, literal=not use.library)
+        name = self._name_of(use, state)
         if name is None:
             return
-        name = self._seed_name(name, use, state)
         base = name.split(".", 1)[0]
         if use.kind == "seed":
             # A key made from a seed parameter: the function draws the same for the same seed.
@@ -501,7 +510,7 @@ class KeyFlow:
             self.consumed_params.add(name)
             self.param_uses.setdefault(name, use)
         elif (base not in self.params and base not in state.rebound
-              and name not in state.rebound and not name.startswith("int:")):
+              and name not in state.rebound and not name.startswith(("int:", "made:"))):
             self.free_uses.setdefault(name, use)
         folded = state.consumed.get(name + FOLDED)
         if use.kind == "split" and folded is not None and name + FOLDED not in state.maybe:

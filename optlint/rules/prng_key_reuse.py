@@ -131,6 +131,13 @@ class PrngKeyReuse(Rule):
                   if "split" not in kinds or kinds == {"split"} else
                   "the draws are correlated, not identical: the sample comes from the same "
                   "bits as the split keys")
+        if isinstance(second.key, cst.Call):
+            message = (f"`{key}` makes the same key at every call: the key "
+                       f"`{first}` consumed{_at_line(ctx, reuse.first.call)} is the key "
+                       f"`{second.how}` consumes, so both draw the same random numbers "
+                       f"({effect})")
+            return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
+                "Make the key once and split it for each use"))
         if reuse.seed and not isinstance(second.key, cst.Integer):
             message = (f"`{key}` is made from the seed {reuse.seed}, like the key "
                        f"`{ctx.code(reuse.first.key)}` that `{first}` consumed"
