@@ -468,3 +468,37 @@ def test_a_helper_making_a_key_from_constants(tmp_path: Path) -> None:
     """`make_key()` returns `PRNGKey(SEED)`: every call with the same literals makes the same
     key (`make_key(3)` is another)."""
     assert _opt020_lines(tmp_path, "made.py", MADE_KEYS) == [12]
+
+
+CLOSURE_GIVEN = '''\
+import jax
+
+
+def make_noise(key, scale):
+    @jax.jit
+    def noise(x):
+        return x + scale * jax.random.normal(key, x.shape)
+    return noise
+
+
+def two_steps(step, x):
+    a = step(x)
+    b = step(a)
+    return a, b
+
+
+def once(step, x):
+    return step(x)
+
+
+def run(x, key):
+    noisy = make_noise(key, 0.1)
+    once(make_noise(key, 0.2), x)
+    return two_steps(noisy, x)
+'''
+
+
+def test_a_closure_given_to_a_function_that_calls_it_twice(tmp_path: Path) -> None:
+    """`two_steps(make_noise(key, 0.1), x)`: the jitted closure draws from the key it closes
+    over at each of the two calls; `once` calls it once."""
+    assert _opt020_lines(tmp_path, "steps.py", CLOSURE_GIVEN) == [7]

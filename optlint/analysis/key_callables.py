@@ -20,6 +20,7 @@ from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument
 
 if TYPE_CHECKING:
     from optlint.analysis.key_calls import FileKeyCalls
+    from optlint.analysis.key_flow import KeyFlow
 
 # How many names, defaults and fields are followed to the callable's source.
 _DEPTH = 3
@@ -63,6 +64,42 @@ class HeldCallables:
         return [Consumption(call, given, how, library=False)
                 for param, given in bind_arguments(made, call, False)
                 if param.name.value in flow.consumed_params]
+
+    def closures_called_again(self, call: cst.Call, function: cst.FunctionDef, bound: bool,
+                              flow: KeyFlow) -> list[Consumption]:
+        """`two_steps(make_actor(w, key), obs)` where `two_steps` calls its parameter twice
+        and `make_actor` returns a function drawing from the key it closes over: both calls
+        draw from that one key."""
+        site = self.calls.sites.get(id(call))
+        if site is None:
+            return []
+        uses = []
+        for param, given in bind_arguments(function, call, bound):
+            if len(flow.param_calls.get(param.name.value, ())) < 2:
+                continue
+            closure = self._closure_given(given, site)
+            summary = self.calls.summary(closure) if closure is not None else None
+            if summary is None:
+                continue
+            for inner in summary.free_consumed().values():
+                if inner.repeated or inner.kind == "fold":
+                    continue
+                draw = inner.closed or inner
+                uses.append(Consumption(draw.call, draw.key, self.calls.callee(draw.call),
+                                        library=False, repeated=True, repeated_by=call,
+                                        over=f"calls of `{param.name.value}` in "
+                                             f"`{function.name.value}`"))
+        return uses
+
+    def _closure_given(self, given: cst.BaseExpression, site: CallSite) -> cst.FunctionDef | None:
+        """The function a factory of the file returned, given directly or through a name."""
+        if isinstance(given, cst.Name):
+            binding = self.ctx.binding(given.value, site)
+            if (binding is None or binding.kind != "assign" or binding.path
+                    or binding.value is None or binding.scope is None):
+                return None
+            return self._made_function(binding.value, CallSite(site.node, binding.scope, LATER))
+        return self._made_function(given, site)
 
     def _random_function(self, expr: cst.BaseExpression) -> bool:
         """`getattr(jax.random, name)`: a function of `jax.random` chosen by name (a sampler;

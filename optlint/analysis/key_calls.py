@@ -73,6 +73,7 @@ class FileKeyCalls:
                     or runs_per_step_or_row(self.ctx, site)):
                 self.candidates.add(id(site.node))
         self.stream_drawers: set[str] = set()
+        self.higher_order: set[str] = set()  # functions calling a function they are given
         self.helpers = self._helpers()
 
     def callee(self, call: cst.Call) -> str:
@@ -110,6 +111,7 @@ class FileKeyCalls:
                             else "draw")
                 for param, expr in bind_arguments(function, call, bound)
                 if param.name.value in flow.consumed_params]
+        uses += self.held.closures_called_again(call, function, bound, flow)
         if self.nested(function):
             # A closure consuming a key of the enclosing function: each call consumes it.
             uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
@@ -172,7 +174,8 @@ class FileKeyCalls:
         if isinstance(call.func, cst.Call):  # `jax.grad(loss)(params)`: the helper it wraps
             last = next((arg.value.value for arg in call.func.args[:1]
                          if isinstance(arg.value, cst.Name)), None)
-        if last is None or (last not in self.helpers and not passes_key(call)):
+        if last is None or (last not in self.helpers and last not in self.higher_order
+                            and not passes_key(call)):
             return None
         site = self.sites.get(id(call))
         if site is None:
@@ -262,6 +265,10 @@ class FileKeyCalls:
             if self.ctx.qualify(site.node.func) in STREAM_DRAWS:
                 drawing.add(function)
             last = last_name(site.node.func)
+            if isinstance(site.node.func, cst.Name) and any(
+                    binding.kind == "param"
+                    for binding in site.scope.bindings.get(site.node.func.value, [])):
+                self.higher_order.add(function)  # calls a function it is given
             called = calls_in.setdefault(function, set())
             if last is not None:
                 called.add(last)
@@ -294,7 +301,7 @@ class FileKeyCalls:
         return bool(self.candidates)
 
     def _worth_walking(self, node: cst.FunctionDef) -> bool:
-        return node.name.value in self.helpers
+        return node.name.value in self.helpers or node.name.value in self.higher_order
 
     def functions_to_walk(self) -> Iterator[FunctionInfo]:
         for info in self.ctx.index.functions.values():

@@ -78,6 +78,10 @@ class KeyFlow:
         # the attribute and the expression holding the key.
         self.kept: list[tuple[Consumption, cst.Attribute, cst.BaseExpression]] = []
         self.every: list[Consumption] = []
+        # The calls of each parameter that surely run (`act(obs)` twice): a function given as
+        # that parameter runs once per call.
+        self.param_calls: dict[str, set[int]] = {}
+        self._body: Sequence[cst.BaseStatement] | None = None
         self.reuses: dict[tuple[int, str], Reuse] = {}
         self._loops: list[tuple[list[KeyState], list[KeyState]]] = []  # (breaks, continues)
         self._loop_depth = 0
@@ -100,6 +104,7 @@ class KeyFlow:
         """`module`: `body` is a module's: its names outlive it (but a `__main__` block's end
         is the program's)."""
         self._results = UnreadResults(body, module, self.constants)
+        self._body = body
         self._block_walk(body, KeyState(origin=dict(origins or {})))
 
     def run_expression(self, expression: cst.BaseExpression) -> None:
@@ -346,6 +351,7 @@ class KeyFlow:
             self._expr(node.func, state)
             for arg in node.args:
                 self._expr(arg.value, state)
+            self._note_param_call(node, state)
             uses = self.consumer(node)
             for use in uses:
                 self._consume(use, state)
@@ -377,6 +383,19 @@ class KeyFlow:
             return
         for child in child_nodes(node):
             self._expr(child, state)
+
+    def _note_param_call(self, call: cst.Call, state: KeyState) -> None:
+        """A parameter called (`act(obs)`) where it surely runs: a statement of the body
+        itself, or any iteration of a loop that counts steps (seen twice)."""
+        func = call.func
+        if (not isinstance(func, cst.Name) or func.value not in self.params
+                or func.value in state.rebound):
+            return
+        calls = self.param_calls.setdefault(func.value, set())
+        if self._loop_depth == 0 and self._block is self._body:
+            calls.add(id(call))
+        elif self._loop_depth > 0 and any(self._walking_again):
+            calls.update((id(call), -id(call)))
 
     def _comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,
                        state: KeyState) -> None:

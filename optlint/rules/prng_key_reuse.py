@@ -78,6 +78,14 @@ class PrngKeyReuse(Rule):
                        f"numbers (the same dropout mask)")
             return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
                 "Give each row its own stream (`split_rng=True`)"))
+        if second.repeated and second.over.startswith("calls of "):
+            message = (f"`{key}` is closed over by a function that draws from it "
+                       f"(`{second.how}`); that function is given"
+                       f"{_at_line(ctx, second.repeated_by or second.call)} where the "
+                       f"{second.over} run it more than once: every call draws the same "
+                       f"random numbers")
+            return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
+                "Give the function a key argument and pass a fresh key to each call"))
         if second.repeated:
             batched = second.over.split(" ", 1)[0] in {*BATCHING, *TREE_MAPS}
             where = ("leaf" if second.over.split(" ", 1)[0] in TREE_MAPS else "row") if (
