@@ -23,10 +23,10 @@ import libcst as cst
 
 from optlint.analysis.key_handed_back import note_kept, note_returned, note_stored
 from optlint.analysis.key_reads import UnreadResults
+from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.key_state import KeyState, merge_states
 from optlint.analysis.key_syntax import (
     COMPREHENSIONS,
-    chains,
     comprehension_clauses,
     comprehension_names,
     constant_test,
@@ -37,11 +37,11 @@ from optlint.analysis.key_syntax import (
     target_name_nodes,
     target_names,
 )
-from optlint.analysis.prng_keys import FOLDED, Consumer, Consumption, Returns, Reuse, key_name
+from optlint.analysis.prng_keys import Consumer, Consumption, Returns, key_name
 from optlint.analysis.walk import child_nodes
 
 
-class KeyFlow:
+class KeyFlow(KeyRecorder):
     """One walk of a function body (or a module's statements), collecting reuses.
 
     `params`: the function's parameters, to tell which of them the body consumes (before any
@@ -52,20 +52,11 @@ class KeyFlow:
                  returns: Returns | None = None,
                  constants: Mapping[str, bool] | None = None,
                  made_key: Callable[[cst.BaseExpression], str | None] | None = None) -> None:
+        super().__init__(params, made_key)
         self.consumer = consumer
         self.returns = returns
-        # Names a key made by a call (`prng_key()`, a helper making a key from constants):
-        # every such call makes the same key.
-        self.made_key = made_key
         # Module names bound once to `True`/`False`: an `if` on one takes one branch only.
         self.constants: Mapping[str, bool] = constants or {}
-        self.params = set(params)
-        self.consumed_params: set[str] = set()
-        # The first consumption of each parameter, and of each name the body neither binds
-        # nor receives (a key of the enclosing function, for a nested function).
-        self.param_uses: dict[str, Consumption] = {}
-        self.free_uses: dict[str, Consumption] = {}
-        self.bound: set[str] = set()  # every name the walk saw bound
         # What the function returns already consumed, by its place in the returned value.
         self.returned: dict[tuple[int, ...], Consumption] = {}
         # Calls whose result is assigned to a name they are also given (`state = step(state,
@@ -77,27 +68,14 @@ class KeyFlow:
         # Keys kept in an attribute after consuming them (`self.state = State(key=key)`), with
         # the attribute and the expression holding the key.
         self.kept: list[tuple[Consumption, cst.Attribute, cst.BaseExpression]] = []
-        self.every: list[Consumption] = []
         # The calls of each parameter that surely run (`act(obs)` twice): a function given as
         # that parameter runs once per call.
         self.param_calls: dict[str, set[int]] = {}
         self._body: Sequence[cst.BaseStatement] | None = None
-        self.reuses: dict[tuple[int, str], Reuse] = {}
         self._loops: list[tuple[list[KeyState], list[KeyState]]] = []  # (breaks, continues)
-        self._loop_depth = 0
-        self._again = 0  # inside the second walk of a loop body
-        self._walking_again: list[bool] = []  # per enclosing loop: counts steps, in 2nd walk
         # Calls whose result is thrown away (`f(key)` as a statement, `_ = f(key)`): a warm-up
         # or a debugging call, which reuses a key without effect.
         self.discarded: set[int] = set()
-        self._block: Sequence[cst.BaseStatement] | None = None
-        self._statement: cst.BaseStatement | None = None
-        # `jax.random.PRNGKey(0)` calls, by id, with the name keys of that seed go under.
-        self._seeded_calls: dict[int, str] = {}
-        self._made_by: dict[int, int] = {}  # consumption id -> the seeding call of its key
-        self._results: UnreadResults | None = None  # None: a lambda's body, one expression
-        # Consumptions whose result nothing reads: no draw for a reuse.
-        self.unread: set[int] = set()
 
     def run(self, body: Sequence[cst.BaseStatement],
             origins: dict[str, cst.CSTNode] | None = None, module: bool = False) -> None:
@@ -111,12 +89,6 @@ class KeyFlow:
         """A lambda's body: one expression."""
         self._expr(expression, KeyState())
 
-    def free_consumed(self) -> dict[str, Consumption]:
-        """The names the body consumes without ever binding them: its enclosing scope's."""
-        return {name: use for name, use in self.free_uses.items()
-                if name.split(".", 1)[0] not in self.bound}
-
-    # statements ---------------------------------------------------------------------------
     def _block_walk(self, body: Sequence[cst.BaseStatement], state: KeyState | None) -> KeyState | None:
         outer_block, outer_statement = self._block, self._statement
         self._block = body
@@ -439,107 +411,9 @@ class KeyFlow:
         assert merged is not None
         self._replace(state, merged)
 
-    def _record(self, before: Consumption, use: Consumption, name: str, state: KeyState) -> None:
-        key = (id(use.call), name)
-        if key in self.reuses:
-            return
-        # Seen only when a loop body is walked again: the earlier use is the last iteration's.
-        in_loop = self._again > 0
-        statement = None
-        span: tuple[cst.BaseStatement, ...] = ()
-        where = state.where.get(name)
-        if (self._loop_depth == 0 and where is not None and where[0] == id(self._block)
-                and where[1] != id(self._statement)):
-            statement = where[2]
-            block = list(self._block or ())
-            if statement in block and self._statement in block:
-                span = tuple(block[block.index(statement):block.index(self._statement) + 1])
-        counting = in_loop and (any(self._walking_again) or (
-            self._statement is not None and chains(self._statement, use.call)))
-        self.reuses[key] = Reuse(before, use, in_loop, statement, counting,
-                                 state.origin.get(name), span,
-                                 seed=name[4:] if name.startswith("int:") and self._made_by.get(
-                                     id(before)) != self._made_by.get(id(use)) else "")
-
     @staticmethod
     def _replace(state: KeyState, new: KeyState | None) -> None:
         if new is not None:
             state.consumed, state.rebound, state.where = new.consumed, new.rebound, new.where
             state.maybe, state.origin = new.maybe, new.origin
             state.unread = new.unread
-
-    def _result_unread(self, call: cst.Call) -> bool:
-        return self._results is not None and self._results.unread(call, self._statement,
-                                                                   self._block)
-
-    def _name_of(self, use: Consumption, state: KeyState) -> str | None:
-        """The name the key `use` consumes is followed under (None: not followed)."""
-        name = key_name(use.key, literal=not use.library)
-        if name is None:
-            return self.made_key(use.key) if self.made_key is not None else None
-        return self._seed_name(name, use, state)
-
-    def _seed_name(self, name: str, use: Consumption, state: KeyState) -> str:
-        """The name a key made from a literal seed is followed under (`int:0`), noting which
-        call made the key `use` consumes."""
-        seeded = state.seeded.get(name)
-        if seeded is None:
-            return name
-        self._made_by[id(use)] = seeded[1]
-        return seeded[0]
-
-    def _consume(self, use: Consumption, state: KeyState) -> None:
-        self.every.append(use)
-        if use.kind == "seed" and isinstance(use.key, cst.Integer):
-            self._seeded_calls[id(use.call)] = f"int:{use.key.value}"
-        if (not use.repeated and use.kind in ("draw", "split")
-                and (id(use.call) in self.unread or self._result_unread(use.call))):
-            # Its result reaches nothing: the key stays as it was for the reuse check (the
-            # summaries for callers still see the parameter consumed).
-            self.unread.add(id(use.call))
-            name = self._name_of(use, state)
-            if name is not None:
-                if name in self.params and name not in state.rebound:
-                    self.consumed_params.add(name)
-                    self.param_uses.setdefault(name, use)
-                state.unread[name] = use
-            return
-        if use.repeated:
-            # The same key on every step: a reuse by itself, the draw against itself.
-            self.reuses.setdefault((id(use.call), "\x00repeated"),
-                                   Reuse(use, use, True, None, True))
-            return
-        name = self._name_of(use, state)
-        if name is None:
-            return
-        base = name.split(".", 1)[0]
-        if use.kind == "seed":
-            # A key made from a seed parameter: the function draws the same for the same seed.
-            if name in self.params and name not in state.rebound:
-                self.consumed_params.add(name)
-                self.param_uses.setdefault(name, use)
-            return
-        if use.kind == "fold":
-            split = state.consumed.get(name)
-            if split is not None and split.kind == "split" and name not in state.maybe:
-                self._record(split, use, name, state)
-            state.consumed[name + FOLDED] = use
-            return
-        if name in self.params and name not in state.rebound:
-            self.consumed_params.add(name)
-            self.param_uses.setdefault(name, use)
-        elif (base not in self.params and base not in state.rebound
-              and name not in state.rebound and not name.startswith(("int:", "made:"))):
-            self.free_uses.setdefault(name, use)
-        folded = state.consumed.get(name + FOLDED)
-        if use.kind == "split" and folded is not None and name + FOLDED not in state.maybe:
-            self._record(folded, use, name, state)
-        before = state.consumed.get(name)
-        if before is not None and name not in state.maybe:
-            self._record(before, use, name, state)
-        state.consumed[name] = use
-        state.maybe.discard(name)
-        if self._statement is not None and self._block is not None:
-            state.where[name] = (id(self._block), id(self._statement), self._statement)
-        else:
-            state.where.pop(name, None)
