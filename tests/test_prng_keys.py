@@ -108,6 +108,13 @@ def feeds_overwritten(key, net):
     return z
 
 
+def split_again_unused(key):
+    x = jr.normal(key, (3,))
+    key, sub = jr.split(key)
+    key, sub2 = jr.split(key)
+    return x
+
+
 def tuple_overwrite(key, p):
     x = jr.normal(key, (3,))
     q = p * 2

@@ -231,7 +231,8 @@ class UnreadResults:
     def _feeds_unread(self, name: str, statement: cst.BaseStatement,
                       block: Sequence[cst.BaseStatement], depth: int) -> bool:
         """`statement` reads `name` only to assign names nothing reads (`z = net(x)` with `z`
-        bound anew before any read): `name` reaches nothing through it."""
+        bound anew before any read; `key, sub = split(key)` with neither read again): `name`
+        reaches nothing through it."""
         if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
             return False
         small = statement.body[0]
@@ -239,5 +240,5 @@ class UnreadResults:
                 plain_target(target.target) for target in small.targets):
             return False
         names = {bound for target in small.targets for bound in target_names(target.target)}
-        return bool(names) and name not in names and all(
+        return bool(names) and all(
             self._dead(bound, statement, block, depth + 1) for bound in names)
