@@ -271,13 +271,26 @@ class Blocks:
 
     def pair(self, rng, shape):
         return self.kernel_init(rng, shape), self.bias_init(rng, shape)
+
+
+class Conv:
+    def __init__(self, kernel_init=None, bias_init=initializers.normal()):
+        self.bias_init = bias_init
+        self.kernel_init = kernel_init
+        if kernel_init is None:
+            self.kernel_init = initializers.glorot_normal()
+
+    def weights(self, rng, shape):
+        w = self.kernel_init(rng, shape)
+        b = self.bias_init(rng, shape[-1:])
+        return w, b
 '''
 
 
 def test_callables_held_by_defaults_names_and_fields(tmp_path: Path) -> None:
     """An initializer held by a parameter's default, a name or a field draws from its key;
     one that draws nothing (`zeros`) does not."""
-    assert _opt020_lines(tmp_path, "inits.py", HELD_INITIALIZERS) == [18, 28, 43]
+    assert _opt020_lines(tmp_path, "inits.py", HELD_INITIALIZERS) == [18, 28, 43, 58]
 
 
 TREE_MAP_ALIAS = '''\

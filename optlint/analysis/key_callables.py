@@ -42,21 +42,20 @@ class HeldCallables:
         return known
 
     def _consumptions(self, call: cst.Call, site: CallSite) -> list[Consumption]:
-        source = self._source(call.func, site, _DEPTH)
-        if source is None:
+        sources = self._sources(call.func, site, _DEPTH)
+        if not sources:
             return []
-        expr, scope = source
         how = self.calls.callee(call)
-        qualified = self.ctx.qualify(expr.func if isinstance(expr, cst.Call) else expr) or ""
-        module, _, name = qualified.rpartition(".")
-        drawing_factory = (isinstance(expr, cst.Call) and module in INITIALIZER_MODULES
-                           and name not in NON_DRAWING_INITIALIZERS) or self._random_function(
-                               expr)
-        sampler = (not isinstance(expr, cst.Call) and module == "jax.random"
-                   and name in SAMPLERS)
-        if drawing_factory or sampler:
-            key = key_argument(call, 0, "key")
+        positions = {self._key_position(expr) for expr, _ in sources}
+        if len(positions) == 1 and None not in positions:
+            # Every value the callable may hold is an initializer or sampler drawing from the
+            # key at one place (`init(key, shape)`; trax's `init(shape, rng)`).
+            (position,) = positions
+            key = key_argument(call, position, "key" if position == 0 else "rng")
             return [] if key is None else [Consumption(call, key, how)]
+        if len(sources) != 1:
+            return []
+        expr, scope = sources[0]
         made = self._made_function(expr, CallSite(site.node, scope, LATER))
         flow = self.calls.summary(made) if made is not None else None
         if made is None or flow is None:
@@ -64,6 +63,18 @@ class HeldCallables:
         return [Consumption(call, given, how, library=False)
                 for param, given in bind_arguments(made, call, False)
                 if param.name.value in flow.consumed_params]
+
+    def _key_position(self, expr: cst.BaseExpression) -> int | None:
+        """Where the callable `expr` makes takes its key, when it is a library initializer
+        or sampler that draws from it (None: not one)."""
+        qualified = self.ctx.qualify(expr.func if isinstance(expr, cst.Call) else expr) or ""
+        module, _, name = qualified.rpartition(".")
+        if isinstance(expr, cst.Call) and module in INITIALIZER_MODULES:
+            return None if name in NON_DRAWING_INITIALIZERS else INITIALIZER_MODULES[module]
+        if self._random_function(expr) or (not isinstance(expr, cst.Call)
+                                           and module == "jax.random" and name in SAMPLERS):
+            return 0
+        return None
 
     def closures_called_again(self, call: cst.Call, function: cst.FunctionDef, bound: bool,
                               flow: KeyFlow) -> list[Consumption]:
@@ -108,21 +119,23 @@ class HeldCallables:
                 and expr.func.value == "getattr" and len(expr.args) == 2
                 and self.ctx.qualify(expr.args[0].value) == "jax.random")
 
-    def _source(self, func: cst.BaseExpression, site: CallSite, depth: int
-                ) -> tuple[cst.BaseExpression, Scope] | None:
-        """The expression that made the callable `func` names, and the scope it is read in."""
+    def _sources(self, func: cst.BaseExpression, site: CallSite, depth: int
+                 ) -> list[tuple[cst.BaseExpression, Scope]] | None:
+        """The expressions that may have made the callable `func` names (a default, an
+        assignment, each assignment of an attribute; a `None` left out: it is never called),
+        with the scope each is read in; None when one of them cannot be told."""
         if depth == 0:
             return None
+        found: list[tuple[cst.BaseExpression, Scope]] = []
         if isinstance(func, cst.Name):
             binding = self.ctx.binding(func.value, site)
             if binding is None or binding.scope is None:
                 return None
             if (binding.kind == "param" and isinstance(binding.node, cst.Param)
                     and binding.node.default is not None and binding.scope.parent is not None):
-                found: tuple[cst.BaseExpression, Scope] = (binding.node.default,
-                                                           binding.scope.parent)
+                found.append((binding.node.default, binding.scope.parent))
             elif binding.kind == "assign" and not binding.path and binding.value is not None:
-                found = (binding.value, binding.scope)
+                found.append((binding.value, binding.scope))
             else:
                 return None
         elif (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
@@ -132,19 +145,28 @@ class HeldCallables:
             field = owner.fields.get(func.attr.value)
             assigned = owner.attributes.get(func.attr.value, [])
             if field is not None and field.default is not None and not assigned:
-                found = (field.default, owner.scope)
-            elif field is None and len(assigned) == 1 and assigned[0].value is not None \
-                    and assigned[0].scope is not None and not assigned[0].path:
-                found = (assigned[0].value, assigned[0].scope)
+                found.append((field.default, owner.scope))
+            elif field is None and assigned and all(
+                    binding.value is not None and binding.scope is not None and not binding.path
+                    for binding in assigned):
+                found += [(binding.value, binding.scope) for binding in assigned
+                          if binding.value is not None and binding.scope is not None]
             else:
                 return None
         else:
             return None
-        expr, scope = found
-        if isinstance(expr, cst.Name):  # `kernel_init = default_init`: one step further
-            further = self._source(expr, CallSite(site.node, scope, LATER), depth - 1)
-            return further if further is not None else found
-        return found
+        sources: list[tuple[cst.BaseExpression, Scope]] = []
+        for expr, scope in found:
+            if isinstance(expr, cst.Name) and expr.value == "None":
+                continue
+            if isinstance(expr, cst.Name):  # `kernel_init = default_init`: one step further
+                further = self._sources(expr, CallSite(site.node, scope, LATER), depth - 1)
+                if further is None:
+                    return None
+                sources += further
+            else:
+                sources.append((expr, scope))
+        return sources
 
     def _made_function(self, expr: cst.BaseExpression, site: CallSite
                        ) -> cst.FunctionDef | None:

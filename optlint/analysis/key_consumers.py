@@ -123,10 +123,12 @@ STREAM_LAYERS = frozenset({"flax.nnx.Dropout", "flax.nnx.MultiHeadAttention"})
 # for every leaf (the same noise on every gradient leaf).
 TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map"})
 
-# Modules whose factories make initializers, called `init(key, shape, dtype)`: a factory's
-# result (`normal()`, `lecun_normal()`) draws from the key it is called with.
-INITIALIZER_MODULES = frozenset({
-    "jax.nn.initializers", "flax.linen.initializers", "flax.nnx.initializers",
-})
+# Modules whose factories make initializers, and where those take their key: a factory's
+# result (`normal()`, `lecun_normal()`) draws from the key it is called with,
+# `init(key, shape, dtype)`, or trax's `init(shape, rng)`.
+INITIALIZER_MODULES: dict[str, int] = {
+    "jax.nn.initializers": 0, "flax.linen.initializers": 0, "flax.nnx.initializers": 0,
+    "trax.layers.initializers": 1,
+}
 # Factories among them whose initializer draws nothing (`constant(0.1)`, `zeros_init()`).
 NON_DRAWING_INITIALIZERS = frozenset({"constant", "zeros_init", "ones_init", "zeros", "ones"})
