@@ -20,6 +20,7 @@ from optlint.analysis.index import CallSite, ClassInfo, FileIndex, FunctionInfo,
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import STREAM_DRAWS
 from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_reads import FileReads
 from optlint.analysis.key_library_calls import (
     RANDOM_LAYERS,
     LibraryKeyCalls,
@@ -61,7 +62,12 @@ class FileKeyCalls:
         self.resolved: dict[int, tuple[cst.FunctionDef, bool, bool] | list[Consumption]
                             | None] = {}
         self.walks: dict[int, KeyFlow] = {}
-        self.made_keys: dict[int, str] = {}  # by call: what `made_key` found ("": nothing)
+        # What each statement reads, for every walk of the file.
+        self.read_caches = FileReads(frames=any(
+            isinstance(site.node.func, cst.Name) and site.node.func.value in ("locals", "vars")
+            for site in ctx.calls()))
+        self.made_keys: dict[int, str] = {}
+        self._code: str | None = None  # by call: what `made_key` found ("": nothing)
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         self.constants = module_constants(ctx.index)
         self.transformed = TransformedKeyCalls(self)
@@ -75,6 +81,12 @@ class FileKeyCalls:
         self.stream_drawers: set[str] = set()
         self.higher_order: set[str] = set()  # functions calling a function they are given
         self.helpers = self._helpers()
+
+    def module_code(self) -> str:
+        """The file's text, generated once (libcst writes the whole module at each ask)."""
+        if self._code is None:
+            self._code = self.ctx.module.code
+        return self._code
 
     def callee(self, call: cst.Call) -> str:
         """What a call calls, as the messages show it; made once per call (walks repeat)."""
@@ -228,7 +240,7 @@ class FileKeyCalls:
         params = [param.name for param in (
             *node.params.posonly_params, *node.params.params, *node.params.kwonly_params)]
         flow = KeyFlow(self.consumer, [param.value for param in params], self.returned_keys,
-                       self.constants, self.made_key)
+                       self.constants, self.made_key, self.read_caches)
         flow.run(body_of(node), {param.value: param for param in params})
         self.summaries[id(node)] = flow
         return flow
@@ -311,7 +323,7 @@ class FileKeyCalls:
     def walk(self, info: FunctionInfo) -> KeyFlow:
         if id(info.node) not in self.walks:
             flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants,
-                           made_key=self.made_key)
+                           made_key=self.made_key, read_caches=self.read_caches)
             assert isinstance(info.node, cst.FunctionDef)
             flow.run(body_of(info.node), {param.name.value: param.name for param in (
                 *info.node.params.posonly_params, *info.node.params.params,
@@ -325,7 +337,7 @@ class FileKeyCalls:
                 for site in self.ctx.calls()):
             return None
         flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants,
-                           made_key=self.made_key)
+                           made_key=self.made_key, read_caches=self.read_caches)
         flow.run(self.ctx.module.body, module=True)
         return flow
 

@@ -22,7 +22,7 @@ from dataclasses import replace
 import libcst as cst
 
 from optlint.analysis.key_handed_back import note_kept, note_returned, note_stored
-from optlint.analysis.key_reads import UnreadResults
+from optlint.analysis.key_reads import FileReads, UnreadResults
 from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.key_state import KeyState, merge_states
 from optlint.analysis.key_syntax import (
@@ -51,8 +51,11 @@ class KeyFlow(KeyRecorder):
     def __init__(self, consumer: Consumer, params: Sequence[str] = (),
                  returns: Returns | None = None,
                  constants: Mapping[str, bool] | None = None,
-                 made_key: Callable[[cst.BaseExpression], str | None] | None = None) -> None:
+                 made_key: Callable[[cst.BaseExpression], str | None] | None = None,
+                 read_caches: FileReads | None = None) -> None:
         super().__init__(params, made_key)
+        # What statements read, cached by node for every walk of the file.
+        self.read_caches = read_caches
         self.consumer = consumer
         self.returns = returns
         # Module names bound once to `True`/`False`: an `if` on one takes one branch only.
@@ -81,7 +84,7 @@ class KeyFlow(KeyRecorder):
             origins: dict[str, cst.CSTNode] | None = None, module: bool = False) -> None:
         """`module`: `body` is a module's: its names outlive it (but a `__main__` block's end
         is the program's)."""
-        self._results = UnreadResults(body, module, self.constants)
+        self._results = UnreadResults(body, module, self.constants, self.read_caches)
         self._body = body
         self._block_walk(body, KeyState(origin=dict(origins or {})))
 

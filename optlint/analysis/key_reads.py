@@ -5,6 +5,7 @@ Such a draw is no draw for a reuse: it leaves nothing identical behind."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -154,17 +155,31 @@ def _closure_reads(root: Sequence[cst.BaseStatement],
     return known
 
 
+@dataclass
+class FileReads:
+    """What the walks of one file share: the names each statement reads, cached by node
+    (without and with `.shape` reads), and whether the file calls `locals()`/`vars()`, through
+    which any name may be read."""
+
+    frames: bool = False
+    loose: dict[int, frozenset[str]] = field(default_factory=dict)
+    strict: dict[int, frozenset[str]] = field(default_factory=dict)
+
+
 class UnreadResults:
     """The reads of one walked body (`root`, a function's or, with `module`, a module's, whose
-    names outlive it), cached for the questions of one walk."""
+    names outlive it). `shared`: what every walk of the file shares; the body's own reads
+    are this walk's."""
 
     def __init__(self, root: Sequence[cst.BaseStatement], module: bool,
-                 constants: Mapping[str, bool]) -> None:
+                 constants: Mapping[str, bool], shared: FileReads | None = None) -> None:
         self._root = root
         self._module = module
         self._constants = constants
-        self._reads_cache: dict[int, frozenset[str]] = {}
-        self._strict_reads: dict[int, frozenset[str]] = {}  # `.shape` reads included
+        shared = shared or FileReads(frames=True)
+        self._frames = shared.frames
+        self._reads_cache, self._strict_reads = shared.loose, shared.strict
+        self._body_reads: dict[int, frozenset[str]] = {}  # by a list's id: this walk's only
 
     def unread(self, call: cst.Call, statement: cst.BaseStatement | None,
                block: Sequence[cst.BaseStatement] | None) -> bool:
@@ -192,23 +207,21 @@ class UnreadResults:
         (or `__main__` script) ends without any read, its shape's included."""
         root = self._root
         strict, loose = self._strict_reads, self._reads_cache
-        everywhere = reads_in(root, strict, shapes=True)
-        if "locals" in everywhere or "vars" in everywhere:
-            return False
-        if not self._module and name not in everywhere:
-            return True
         position = next((i for i, known in enumerate(block) if known is statement), None)
-        if position is None:
-            return False
         shaped = False
-        for later in block[position + 1:]:
+        # The statements after it first: most draws are read in the next few (cheap).
+        for later in block[position + 1:] if position is not None else ():
             if name in reads_in(later, loose) and not (
                     depth < 2 and self._feeds_unread(name, later, block, depth)):
                 return False
             if name in names_rebound(later, self._constants):
-                return True
+                return not self._reads_frames()
             shaped = shaped or name in reads_in(later, strict, shapes=True)
-        if shaped:
+        if self._reads_frames():
+            return False
+        if not self._module and name not in self._everywhere():
+            return True
+        if position is None or shaped:
             return False
         # The end of the block: the function's end, or a `__main__` script's.
         if block is root and not self._module:
@@ -219,7 +232,7 @@ class UnreadResults:
             main = True
         else:
             return False
-        if name in _closure_reads(root, strict):
+        if name in _closure_reads(root, self._body_reads):
             return False
         if main:
             index = next(i for i, top in enumerate(root) if isinstance(top, cst.If)
@@ -227,6 +240,20 @@ class UnreadResults:
             return not any(name in reads_in(top, strict, shapes=True)
                            for top in root[index + 1:])
         return True
+
+    def _everywhere(self) -> frozenset[str]:
+        """Every name the body reads, `.shape` reads included (from the statements' reads,
+        which other walks share)."""
+        known = self._body_reads.get(id(self._root))
+        if known is None:
+            known = self._body_reads[id(self._root)] = frozenset().union(
+                *(reads_in(statement, self._strict_reads, shapes=True)
+                  for statement in self._root))
+        return known
+
+    def _reads_frames(self) -> bool:
+        """The body calls `locals()` or `vars()`: any name may be read through them."""
+        return self._frames and ("locals" in self._everywhere() or "vars" in self._everywhere())
 
     def _feeds_unread(self, name: str, statement: cst.BaseStatement,
                       block: Sequence[cst.BaseStatement], depth: int) -> bool:

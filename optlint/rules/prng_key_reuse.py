@@ -49,7 +49,7 @@ class PrngKeyReuse(Rule):
             for reuse in flow.reuses.values():
                 if id(_where(reuse.second)) not in reported and _reported(reuse, flow):
                     reported.add(id(_where(reuse.second)))
-                    yield self._reuse_finding(ctx, reuse)
+                    yield self._reuse_finding(ctx, reuse, analysis)
             yield from self._field_findings(ctx, analysis, info, flow, reported)
             yield from self._stored_findings(ctx, flow, reported)
             yield from self._kept_findings(ctx, flow, reported)
@@ -58,9 +58,9 @@ class PrngKeyReuse(Rule):
             for reuse in module_flow.reuses.values():
                 if id(_where(reuse.second)) not in reported and _reported(reuse, module_flow):
                     reported.add(id(_where(reuse.second)))
-                    yield self._reuse_finding(ctx, reuse)
+                    yield self._reuse_finding(ctx, reuse, analysis)
 
-    def _reuse_finding(self, ctx: RuleContext, reuse: Reuse) -> Finding:
+    def _reuse_finding(self, ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls) -> Finding:
         key = ctx.code(reuse.second.key)
         first = shown(ctx, reuse.first.call)
         split = f"`{key}, subkey = jax.random.split({key})`"
@@ -161,7 +161,7 @@ class PrngKeyReuse(Rule):
         if isinstance(second.key, cst.Integer):
             return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
                 "Give each call its own seed, or make one key and split it"))
-        return Finding(_where(second), message, _fix(ctx, reuse), roles=_roles(reuse),
+        return Finding(_where(second), message, _fix(ctx, reuse, analysis), roles=_roles(reuse),
                        fix_title=f"Split it first ({split})")
 
     def _stored_findings(self, ctx: RuleContext, flow: KeyFlow,
@@ -345,7 +345,7 @@ def _stored_once(info: ClassInfo, field: str) -> bool:
 
 
 # the fix --------------------------------------------------------------------------------------
-def _fix(ctx: RuleContext, reuse: Reuse) -> FixPlan | None:
+def _fix(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls) -> FixPlan | None:
     """`key, subkey = jax.random.split(key)` before the first consumption, which then takes
     `subkey`: only for two plain statements of one block, outside loops."""
     statement = reuse.first_statement
@@ -360,11 +360,12 @@ def _fix(ctx: RuleContext, reuse: Reuse) -> FixPlan | None:
     start = ctx.positions()[small].start
     # The parser's lines (a form feed or U+2028 does not end a line, `str.splitlines` says it
     # does), and the file's own line ending for the inserted line.
-    line = source_lines(ctx.module.code)[start.line - 1]
+    code = analysis.module_code()
+    line = source_lines(code)[start.line - 1]
     indent = line[:start.column]
     if indent.strip():
         return None
-    fresh = _fresh_name(ctx.module.code, key.value)
+    fresh = _fresh_name(code, key.value)
     replaced = small.deep_replace(key, cst.Name(fresh))
     assert isinstance(replaced, cst.BaseSmallStatement)
     random_module, imports = _random_module(ctx)
