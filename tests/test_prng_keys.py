@@ -522,3 +522,40 @@ def test_a_closure_given_to_a_function_that_calls_it_twice(tmp_path: Path) -> No
     """`two_steps(make_noise(key, 0.1), x)`: the jitted closure draws from the key it closes
     over at each of the two calls; `once` calls it once."""
     assert _opt020_lines(tmp_path, "steps.py", CLOSURE_GIVEN) == [7]
+
+
+FLAX_KEY_FIELDS = '''\
+import flax.linen as nn
+import jax
+
+
+class Noise(nn.Module):
+    key: jax.Array
+
+    @nn.compact
+    def __call__(self, x):
+        return x + jax.random.normal(self.key, x.shape)
+
+
+class FreshNoise(nn.Module):
+    key: jax.Array
+
+    @nn.compact
+    def __call__(self, x):
+        return x + jax.random.normal(self.key, x.shape)
+
+
+class Net(nn.Module):
+    key: jax.Array
+
+    @nn.compact
+    def __call__(self, x):
+        x = Noise(self.key)(x)
+        return FreshNoise(key=self.make_rng("noise"))(x)
+'''
+
+
+def test_a_flax_module_field_holding_one_key(tmp_path: Path) -> None:
+    """A Flax module drawing from a key field it is built with from a fixed key draws the same
+    numbers at every `apply`; one built with `self.make_rng(...)` gets a fresh key each time."""
+    assert _opt020_lines(tmp_path, "noise.py", FLAX_KEY_FIELDS) == [10]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.binding import bind_arguments
+from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, FileIndex, FunctionInfo, Scope
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import STREAM_DRAWS
@@ -41,6 +41,8 @@ from optlint.analysis.values import (
 if TYPE_CHECKING:
     from optlint.context import RuleContext
 
+# The base classes of Flax modules.
+FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 # Transformations (by a part of their qualified name) whose function runs as written, once per
 # training step: `jax.jit`, `eqx.filter_value_and_grad`, `jax.checkpoint`.
 STEPPING_TRANSFORMS = ("jit", "grad", "checkpoint", "remat")
@@ -342,9 +344,29 @@ class FileKeyCalls:
         return flow
 
     def is_module(self, info: ClassInfo) -> bool:
-        """An Equinox module: built once, then called on every step. (Not a Flax module: Flax
-        rebuilds submodules on every `apply`, often from a fresh `self.make_rng(...)` key.)"""
-        return self.ctx.inference.is_equinox_module(info)
+        """An Equinox or Flax module: built once (a Flax module per `apply`), then called on
+        every step."""
+        return self.ctx.inference.is_equinox_module(info) or bool(
+            self.library.bases(info.name, set()) & FLAX_MODULES)
+
+    def holds_fixed_key(self, info: ClassInfo, field: str) -> bool:
+        """The module's `field` keeps one key for every call: an Equinox module's always; a
+        Flax module's when every place the file builds it gives the field a key made without
+        `make_rng` (Flax rebuilds submodules on each `apply`, often from a fresh
+        `self.make_rng(...)`)."""
+        if self.ctx.inference.is_equinox_module(info):
+            return True
+        order = list(info.fields)
+        built = [site.node for site in self.ctx.calls()
+                 if last_name(site.node.func) == info.name]
+        if not built or field not in order:
+            return False
+        for call in built:
+            given = argument(call, order.index(field), field)
+            if given is None or any(last_name(node.func) == "make_rng"
+                                    for node in _calls_in(given.value)):
+                return False
+        return True
 
 
 
@@ -405,3 +427,10 @@ def shown(ctx: RuleContext, node: cst.CSTNode) -> str:
     return text if len(text) <= _SHOWN else text[:_SHOWN - 4] + "...)"
 
 
+
+
+def _calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
+    if isinstance(node, cst.Call):
+        yield node
+    for child in node.children:
+        yield from _calls_in(child)

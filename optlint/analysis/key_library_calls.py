@@ -120,7 +120,7 @@ class LibraryKeyCalls:
             if isinstance(annotation, cst.Annotation) and isinstance(annotation.annotation,
                                                                      cst.Name):
                 # `model: MLP`: an instance of that class.
-                return made | self._bases(annotation.annotation.value, set())
+                return made | self.bases(annotation.annotation.value, set())
             if binding.path == () and isinstance(binding.value, cst.Call):
                 receiver = binding.value
             elif isinstance(binding.value, cst.Call) and binding.path:
@@ -138,11 +138,12 @@ class LibraryKeyCalls:
                 if isinstance(inner.value, cst.Call):
                     made.add("wrapped:" + (self.ctx.qualify(inner.value.func) or ""))
             if isinstance(receiver.func, cst.Name):
-                made |= self._bases(receiver.func.value, set())
+                made |= self.bases(receiver.func.value, set())
         made.discard("")
         return made
 
-    def _bases(self, class_name: str, seen: set[str]) -> set[str]:
+    def bases(self, class_name: str, seen: set[str]) -> set[str]:
+        """The qualified names of a class's bases, and theirs (classes of the file)."""
         info = self.ctx.index.classes.get(class_name)
         if info is None or class_name in seen:
             return set()
@@ -151,7 +152,7 @@ class LibraryKeyCalls:
         for base in info.bases:
             found.add(self.ctx.qualify(base) or "")
             if isinstance(base, cst.Name):
-                found |= self._bases(base.value, seen)
+                found |= self.bases(base.value, seen)
         return found
 
 

@@ -214,7 +214,7 @@ class PrngKeyReuse(Rule):
                     or key.value.value != scope.self_name or id(use.call) in reported):
                 continue
             field = key.attr.value
-            if not _stored_once(owner, field):
+            if not _stored_once(owner, field) or not analysis.holds_fixed_key(owner, field):
                 continue
             reported.add(id(use.call))
             message = (f"`{ctx.code(key)}` is a key stored on module `{owner.name}` and consumed "
