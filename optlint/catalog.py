@@ -97,7 +97,7 @@ RULE_INFOS: tuple[RuleInfo, ...] = (
              "none", ("static",)),
     RuleInfo("OPT020", "prng-key-reuse",
              "One jax.random key consumed twice: identical samples or dropout masks",
-             "sometimes", ("random", "rng", "seed")),
+             "sometimes", ("random", "rng", "seed", "dropout")),
     RuleInfo("OPT021", "filter-transform-keyword-first",
              "A function under eqx.filter_grad/filter_value_and_grad called with its first "
              "argument by keyword",

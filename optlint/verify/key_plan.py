@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from optlint.analysis.prng_keys import COMPREHENSIONS, target_names
+from optlint.analysis.key_syntax import COMPREHENSIONS, target_names
 from optlint.diagnostics import Diagnostic
 from optlint.rules.base import Finding
 from optlint.verify.parameters import settle
