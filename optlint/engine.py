@@ -130,28 +130,33 @@ class Linter:
                 f"{filename}: not checked: {size:,} bytes, over max-file-size "
                 f"({self.options.max_file_size:,}); raise it in [tool.optlint] to check it")
             return result
-        from optlint.parsing import (TooDeep, Unanalysable, deep_call, python_syntax_error,
-                                     rejects_everywhere)
+        from optlint.parsing import (TooDeep, Unanalysable, at_risk, deep_call,
+                                     python_syntax_error, rejects_everywhere)
 
         try:
-            python_error = python_syntax_error(text, filename)
+            screened = at_risk(text)
+            python_error = python_syntax_error(text, filename) if screened else None
             if python_error is not None and rejects_everywhere(python_error):
                 result.diagnostics.append(_syntax_error(python_error, filename))
                 return result
-            return deep_call(self._lint_parsed, result, text, python_error, linted)
+            return deep_call(self._lint_parsed, result, text, screened, python_error, linted)
         except Unanalysable as error:
             result.errors.append(str(error))
         except RecursionError:
             result.errors.append(str(TooDeep(filename, "deeper than optlint's analysis reaches")))
         return result
 
-    def _lint_parsed(self, result: FileResult, text: str, python_error: SyntaxError | None,
-                     linted: Linted | None) -> FileResult:
+    def _lint_parsed(self, result: FileResult, text: str, screened: bool,
+                     python_error: SyntaxError | None, linted: Linted | None) -> FileResult:
         import libcst as cst
         filename = result.filename
         try:
             inference = self.project.analyse(text, filename)
         except cst.ParserSyntaxError as error:
+            if not screened:  # CPython, asked only now, says where the error is (or that none is)
+                from optlint.parsing import python_syntax_error
+
+                python_error = python_syntax_error(text, filename)
             if python_error is not None:
                 result.diagnostics.append(_syntax_error(python_error, filename))
             else:  # libcst is wrong here (`(x): int = 1`): not a finding, but not checked either

@@ -78,6 +78,12 @@ class PrngKeyReuse(Rule):
         if is_test_code(ctx.filename):
             return
         analysis = _Analysis(ctx)
+        try:
+            yield from self._check(ctx, analysis)
+        finally:  # its walks hold its bound methods: a cycle that would keep the file's tree
+            analysis.__dict__.clear()  # alive until the garbage collector's next full pass
+
+    def _check(self, ctx: RuleContext, analysis: _Analysis) -> Iterator[Finding]:
         if not analysis.has_consumers():
             return
         reported: set[int] = set()
