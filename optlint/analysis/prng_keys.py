@@ -854,7 +854,7 @@ def _inside(node: cst.CSTNode, call: cst.Call) -> bool:
         return True
     if isinstance(node, cst.Lambda):
         return False
-    return any(_inside(child, call) for child in node.children)
+    return any(_inside(child, call) for child in child_nodes(node))
 
 
 def _is_main(test: cst.BaseExpression) -> bool:
@@ -923,7 +923,7 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shapes: bool = False) -> 
             _collect_reads(node.value, found, shapes)
     elif isinstance(node, (cst.For, cst.CompFor)):
         _target_reads(node.target, found, shapes)
-        for child in node.children:
+        for child in child_nodes(node):
             if child is not node.target:
                 _collect_reads(child, found, shapes)
     elif isinstance(node, cst.NamedExpr):
@@ -933,12 +933,12 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shapes: bool = False) -> 
     elif isinstance(node, (cst.FunctionDef, cst.Lambda)):
         # A nested function's own locals (`k1` assigned in it) are not the enclosing names.
         inner: set[str] = set()
-        for child in node.children:
+        for child in child_nodes(node):
             if not isinstance(node, cst.FunctionDef) or child is not node.name:
                 _collect_reads(child, inner, shapes)
         found.update(inner - _locals(node))
     elif isinstance(node, cst.ClassDef):
-        for child in node.children:
+        for child in child_nodes(node):
             if child is not node.name:
                 _collect_reads(child, found, shapes)
     elif isinstance(node, cst.Param):
@@ -950,7 +950,7 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shapes: bool = False) -> 
     elif isinstance(node, (cst.Global, cst.Nonlocal)):
         found.update(item.name.value for item in node.names)
     else:
-        for child in node.children:
+        for child in child_nodes(node):
             _collect_reads(child, found, shapes)
 
 
@@ -981,7 +981,7 @@ def _locals(function: cst.FunctionDef | cst.Lambda) -> set[str]:
             return
         elif isinstance(node, (cst.Global, cst.Nonlocal)):
             declared.update(item.name.value for item in node.names)
-        for child in node.children:
+        for child in child_nodes(node):
             visit(child)
     visit(function.body)
     return bound - declared
@@ -1001,7 +1001,7 @@ def _closure_reads(root: Sequence[cst.BaseStatement],
                                  cst.Nonlocal)):
                 _collect_reads(node, found, shapes=True)
                 return
-            for child in node.children:
+            for child in child_nodes(node):
                 visit(child)
         for statement in root:
             visit(statement)

@@ -50,6 +50,7 @@ from optlint.analysis.values import (
     TransformedFunction,
 )
 from optlint.analysis.binding import argument, bind_arguments
+from optlint.analysis.walk import child_nodes
 from optlint.context import RuleContext
 from optlint.edits import source_lines
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
@@ -301,7 +302,7 @@ def _assigned_names(statement: cst.BaseStatement, value: cst.Call | None) -> set
 def _reads(node: cst.CSTNode, names: set[str]) -> bool:
     if isinstance(node, cst.Name):
         return node.value in names
-    return any(_reads(child, names) for child in node.children)
+    return any(_reads(child, names) for child in child_nodes(node))
 
 
 def is_test_code(filename: str) -> bool:
