@@ -162,13 +162,32 @@ class ProjectState:
         self._component_of: dict[Path, int] = {}
         self._component_hash: dict[int, str] = {}
         self._words: dict[Path, frozenset[str]] | None = None
+        self._snapshot: str | None = None  # "": none to be had
+
+    def snapshot(self) -> str | None:
+        """Every project file's stamp, as one hash: the same in a later run, no file of the
+        project was added, removed or changed, so no result that rests on them can have changed
+        either, and none needs its import graph or its callers looked at again. None when a
+        file is too new for its stamp to be trusted (or the project is too large)."""
+        if self._snapshot is None:
+            self._snapshot = ""
+            paths = self.index.project_paths()
+            now, stamps = time.time_ns(), []
+            for path in paths or ():
+                stamp = _stamp(Path(path))
+                if stamp is not None and now - stamp[1] <= _SETTLED_NS:
+                    return None
+                stamps.append(f"{path}:{stamp}")
+            if paths is not None:
+                self._snapshot = digest("\n".join(stamps).encode("utf-8", _KEEP))
+        return self._snapshot or None
 
     @property
     def index(self) -> ProjectFiles:
         # Where imports lead and what the files say, without parsing: a run whose every file is
         # unchanged imports no libcst.
         if self._index is None:
-            self._index = ProjectFiles(self.root)
+            self._index = ProjectFiles(self.root, remember=True)
         return self._index
 
     def content_hash(self, path: Path) -> str | None:
@@ -300,8 +319,11 @@ class LintCache:
             if entry["content"] != self.project.content_hash(path.resolve()):
                 return None
             dependencies = Dependencies(entry["consulted"], tuple(entry["words"]))
-            if dependencies.consulted and entry["project"] != self.project.fingerprint(
-                    path.resolve(), dependencies):
+            # The project as a whole unchanged: no need to follow this file's imports.
+            if dependencies.consulted and not (
+                    entry.get("snapshot") is not None
+                    and entry["snapshot"] == self.project.snapshot()) and \
+                    entry["project"] != self.project.fingerprint(path.resolve(), dependencies):
                 return None
             diagnostics = [_diagnostic(item, str(path)) for item in entry["diagnostics"]]
         except (OSError, ValueError, KeyError, TypeError, RecursionError):
@@ -336,6 +358,7 @@ class LintCache:
                  "words": list(dependencies.words),
                  "project": (self.project.fingerprint(resolved, dependencies)
                              if dependencies.consulted else None),
+                 "snapshot": self.project.snapshot() if dependencies.consulted else None,
                  "diagnostics": [_plain(d) for d in result.diagnostics]}
         # A read-only or full disk costs the next run time, not this run's result.
         with contextlib.suppress(OSError):

@@ -252,3 +252,16 @@ def test_a_corrupt_stamp_file_costs_a_read_not_a_result(tmp_path: Path) -> None:
     for stamps in (root / ".optlint_cache").rglob("file-stamps"):
         stamps.write_text('{"' + str(root / "train.py") + '": [1, 2]}')
     assert check(root) == (expected, "cache: 2 of 2 files unchanged since the last run")
+
+
+def test_an_old_looking_edit_of_an_imported_file_is_seen(tmp_path: Path) -> None:
+    # Every stamp settled: results come through the project's snapshot, which this edit changes.
+    root = project(tmp_path, {"models.py": MODELS_WITH_FUNCTION, "train.py": TRAIN,
+                              "unrelated.py": UNRELATED})
+    _age(root)
+    assert check(root)[0] == ["train.py:7:35: OPT003"]
+    assert check(root)[1].startswith("cache: 3 of 3")
+    (root / "models.py").write_text(MODELS_ARRAYS_ONLY)
+    _age(root)
+    findings, cache_line = check(root)
+    assert findings == [] and cache_line.startswith("cache: 1 of 3")

@@ -20,9 +20,13 @@ _SKIPPED_FOLDERS = {"node_modules", "site-packages", "__pycache__", "build", "di
 
 
 class ProjectFiles:
-    def __init__(self, root: Path, read: Callable[[Path], bytes] = read_bytes) -> None:
+    def __init__(self, root: Path, read: Callable[[Path], bytes] = read_bytes,
+                 remember: bool = False) -> None:
+        """`remember`: where an import leads is worked out once (for a run, whose files stay
+        where they are; not for the language server, where files come and go)."""
         self.root = root.resolve()
         self._read = read
+        self._found: dict[tuple[str, Path | None], list[Path]] | None = {} if remember else None
         self._folders: dict[str, Path] = {}  # file name -> its resolved folder
         self._sources: dict[Path, str] | None = None  # every project file's text, for callers
         self._too_large = False  # more files than callers are looked for in
@@ -36,6 +40,15 @@ class ProjectFiles:
     def candidate_files(self, module: str, from_file: str | None) -> list[Path]:
         """The project files `import module` may name, seen from `from_file`."""
         relative = len(module) - len(module.lstrip("."))
+        if self._found is not None:
+            key = (module, None if from_file is None else self.folder_of(from_file))
+            if key not in self._found:
+                self._found[key] = self._candidate_files(module, from_file, relative)
+            return self._found[key]
+        return self._candidate_files(module, from_file, relative)
+
+    def _candidate_files(self, module: str, from_file: str | None,
+                         relative: int) -> list[Path]:
         parts = [part for part in module.lstrip(".").split(".") if part]
         if relative:
             if from_file is None:
@@ -53,6 +66,18 @@ class ProjectFiles:
                 if candidate.is_file():
                     found.append(candidate)
         return found
+
+    def project_paths(self) -> list[str] | None:
+        """Every Python file under the project root (as `project_texts` finds them), read
+        nowhere; None past MAX_CALLER_FILES."""
+        paths: list[str] = []
+        for folder, subfolders, files in os.walk(self.root):
+            subfolders[:] = [name for name in subfolders if not name.startswith(".")
+                             and name not in _SKIPPED_FOLDERS]
+            paths.extend(os.path.join(folder, name) for name in files if name.endswith(".py"))
+            if len(paths) > MAX_CALLER_FILES:
+                return None
+        return sorted(paths)
 
     def project_texts(self) -> dict[Path, str] | None:
         """The text of every Python file under the project root; None when there are too many
