@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from optlint.diagnostics import Diagnostic
 from optlint.engine import FileResult, Linter, LintOptions
+from optlint.lint_order import importers_first
 
 if TYPE_CHECKING:
     from optlint.cache import LintCache
@@ -88,7 +89,8 @@ def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
                 cache: LintCache | None = None) -> list[FileResult]:
     """Every path's result, in order; with a cache, unchanged files are not analysed again."""
     cached = {path: cache.lookup(path) for path in paths} if cache is not None else {}
-    missed = [path for path in paths if cached.get(path) is None]
+    missed = importers_first([path for path in paths if cached.get(path) is None],
+                             options.project_root)
     fresh = dict(zip(missed, _check_uncached(missed, options, jobs), strict=True))
     if cache is not None:
         cache.store_all(fresh)
