@@ -18,8 +18,8 @@ from optlint.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
 from optlint.report import writer
 
 if TYPE_CHECKING:
-    from optlint.engine import FileResult
-    from optlint.runner import CheckRequest
+    from optlint.lint_types import FileResult
+    from optlint.request import CheckRequest
 
 
 def report(request: CheckRequest, results: list[FileResult]) -> int:

@@ -3,17 +3,23 @@ accepted (a fix that breaks the code is dropped, not written) and linted again."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from optlint.edits import apply_fixes
-
-if TYPE_CHECKING:
-    from optlint.engine import FileResult, Linter
+from optlint.lint_types import FileResult, LintOptions
 
 _MAX_FIX_ROUNDS = 10
 
 
-def fix_until_stable(linter: Linter, text: str, filename: str) -> FileResult:
+class Lints(Protocol):
+    """What the fixing loop asks of the engine's Linter (named so, not imported: no cycle)."""
+
+    options: LintOptions
+
+    def lint_text(self, text: str, filename: str) -> FileResult: ...
+
+
+def fix_until_stable(linter: Lints, text: str, filename: str) -> FileResult:
     """Apply fixes until none is left (bounded); each round is re-parsed and re-linted."""
     import libcst as cst
 
