@@ -15,12 +15,14 @@ from optlint.analysis.reach import imported_modules
 from optlint.source import SourceError, decode, read_bytes
 
 
-def importers_first(paths: list[Path], root: Path) -> list[Path]:
+def importers_first(paths: list[Path], root: Path,
+                    project: ProjectFiles | None = None) -> list[Path]:
     """`paths` reordered so that each comes before those of them it imports (where imports go
-    round in a cycle, in some order); read from the files' import statements, nothing parsed."""
+    round in a cycle, in some order); read from the files' import statements, nothing parsed.
+    `project`: where imports lead, when the caller has already worked some of that out."""
     if len(paths) < 2:
         return paths
-    project = ProjectFiles(root, remember=True)
+    project = project or ProjectFiles(root, remember=True)
     by_file = dict.fromkeys(path.resolve() for path in paths)
     imports: dict[Path, list[Path]] = {}
     for resolved in by_file:

@@ -90,7 +90,8 @@ def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
     """Every path's result, in order; with a cache, unchanged files are not analysed again."""
     cached = {path: cache.lookup(path) for path in paths} if cache is not None else {}
     missed = importers_first([path for path in paths if cached.get(path) is None],
-                             options.project_root)
+                             options.project_root,
+                             cache.project.index if cache is not None else None)
     fresh = dict(zip(missed, _check_uncached(missed, options, jobs), strict=True))
     if cache is not None:
         cache.store_all(fresh)

@@ -27,6 +27,8 @@ class ProjectFiles:
         self.root = root.resolve()
         self._read = read
         self._found: dict[tuple[str, Path | None], list[Path]] | None = {} if remember else None
+        self._files: dict[str, bool] | None = {} if remember else None  # path -> is a file
+        self._roots: dict[str | None, list[Path]] = {}  # importing file -> where to look
         self._folders: dict[str, Path] = {}  # file name -> its resolved folder
         self._sources: dict[Path, str] | None = None  # every project file's text, for callers
         self._too_large = False  # more files than callers are looked for in
@@ -57,15 +59,28 @@ class ProjectFiles:
             for _ in range(relative - 1):
                 base = base.parent
             bases = [base]
+        elif self._files is not None:
+            bases = self._roots.get(from_file) or self._roots.setdefault(
+                from_file, self._search_roots(from_file))
         else:
             bases = self._search_roots(from_file)
         found: list[Path] = []
         for base in bases:
-            target = base.joinpath(*parts)
-            for candidate in (target.with_suffix(".py"), target / "__init__.py"):
-                if candidate.is_file():
-                    found.append(candidate)
+            if not parts:  # `from . import x`: the folder's own module, as pathlib names it
+                candidates = [str(base.with_suffix(".py")), os.path.join(base, "__init__.py")]
+            else:  # strings, not Paths: a run asks this thousands of times
+                target = os.path.join(base, *parts)
+                candidates = [target + ".py", os.path.join(target, "__init__.py")]
+            found.extend(Path(candidate) for candidate in candidates if self._is_file(candidate))
         return found
+
+    def _is_file(self, path: str) -> bool:
+        if self._files is None:
+            return os.path.isfile(path)
+        known = self._files.get(path)
+        if known is None:
+            known = self._files[path] = os.path.isfile(path)
+        return known
 
     def project_paths(self) -> list[str] | None:
         """Every Python file under the project root (as `project_texts` finds them), read
