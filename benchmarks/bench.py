@@ -1,26 +1,30 @@
-"""Benchmark `optlint check` against libcst's parse time and ruff, on one corpus, in one run.
+"""Every speed figure of `optlint check`, each as a ratio against its reference measured in the same
+run: CPU seconds are what to compare on a busy machine (other processes stretch wall time), and a
+ratio holds from run to run where absolute times do not.
 
-    python benchmarks/bench.py [CORPUS...]     (default: the installed jax, optax, equinox trees)
-    python benchmarks/bench.py --latency [RUNS] (only the single-file latency section)
+    python benchmarks/bench.py [CORPUS...]   (default: the installed jax, optax and equinox trees)
+    python benchmarks/bench.py --only cold|warm|latency|big [--runs N] [CORPUS...]
 
-Prints files, lines, wall seconds and peak memory for a cold `optlint check` (one process and two),
-the libcst parse-only time of the files optlint had to parse (those passing its prefilter), and
-`ruff check --select E,F --no-cache` on the same corpus, with the ratios. Each measurement runs in a
-fresh process, so imports and caches are cold and peak memory is that process's own. Then, on a
-copy of the corpus, optlint with its cache: cold, warm, and after one file was edited, beside
-ruff's cold and warm runs with its cache.
+- cold: `optlint check --no-cache` with --jobs 1 and --jobs 2 against libcst's parse of the same
+  files (all of them, and those passing optlint's prefilter), `ast.parse` and ruff's default rules.
+- warm: with the cache filled and nothing changed, against ruff's cold run of its default rules.
+- latency: one 200-line file (benchmarks/latency_train.py) in a cold process, against the floor of
+  any libcst linter: the interpreter, `import libcst` and the parse of that file; medians of N
+  interleaved runs.
+- big: one file of 1k and one of 100k lines (latency_train.py's definitions repeated under new
+  names): CPU seconds per line, and peak memory against libcst's parse of the file alone.
 
-The latency section times what an editor or a pre-commit hook pays for one file: a cold process
-checking benchmarks/latency_train.py (200 lines, one finding), against `python -c pass`, against
-`ruff check` of the same file, and against the floor of any libcst linter: the interpreter, `import
-libcst` and the parse of that file. Medians of RUNS interleaved runs, then `-X importtime`'s
-largest imports of that check.
+Each measurement runs in a fresh process, so imports and caches are cold and peak memory is that
+process's own. A single corpus folder is checked from inside it (its own project, as a user runs
+it); several are checked from an empty folder.
 """
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -29,20 +33,21 @@ import tempfile
 import time
 from pathlib import Path
 
+HERE = Path(__file__).resolve().parent
+LATENCY_FILE = HERE / "latency_train.py"
 PARSE_ONLY = """
 import sys, time
 import libcst
-paths = sys.argv[1:]
-start, cpu = time.perf_counter(), time.process_time()
-for path in paths:
-    with open(path, "rb") as handle:
-        libcst.parse_module(handle.read())
-print(time.perf_counter() - start, time.process_time() - cpu)
+texts = [open(path, "rb").read() for path in sys.argv[2:]]
+cpu = time.process_time()
+for text in texts:
+    (libcst.parse_module if sys.argv[1] == "libcst" else compile)(*(
+        [text] if sys.argv[1] == "libcst" else [text, "f", "exec", 1024]))
+print(time.process_time() - cpu)
 """
-
-
-LATENCY_FILE = Path(__file__).resolve().with_name("latency_train.py")
 FLOOR = "import sys, libcst; libcst.parse_module(open(sys.argv[1], 'rb').read())"
+PARSE_PEAK = "import sys, libcst; libcst.parse_module(open(sys.argv[1], 'rb').read())"
+TARGETS = {"cold": 1.3, "warm": 1.0, "latency": 1.2, "per line": 1.5, "memory": 3.0, "jobs": 1.7}
 
 
 def default_corpus() -> list[Path]:
@@ -54,28 +59,39 @@ def default_corpus() -> list[Path]:
     return trees
 
 
-def run_measured(command: list[str], cwd: Path | None = None) -> tuple[float, float, float, str]:
+def measured(command: list[str], cwd: Path | None = None) -> tuple[float, float, float, str]:
     """Wall seconds, CPU seconds (user + system), peak RSS in MiB of the child process itself,
-    and its stdout. CPU seconds are what to compare on a busy machine, where other processes
-    stretch wall time; on an idle one the two agree.
-
-    Commands run in an empty folder, so no project configuration applies to the corpus; a command
-    that fails stops the benchmark rather than timing an error message.
-    """
-    with tempfile.TemporaryDirectory() as folder:
+    and its stdout. A command that fails stops the benchmark rather than timing an error."""
+    with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryFile() as out, \
+            tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   cwd=cwd or folder)
-        stdout = process.stdout.read() if process.stdout else b""
-        stderr = process.stderr.read() if process.stderr else b""
+        process = subprocess.Popen(command, stdout=out, stderr=err, cwd=cwd or folder)
         _, status, usage = os.wait4(process.pid, 0)  # reaps the child, gives its own rusage
+        process.returncode = os.waitstatus_to_exitcode(status)
         wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) not in (0, 1):
-        sys.exit(f"benchmark command failed: {' '.join(command[:4])}...: {stderr.decode()[-500:]}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, stdout.decode()
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read().decode(), err.read().decode()
+    if process.returncode not in (0, 1):
+        sys.exit(f"benchmark command failed: {' '.join(command[:5])}...: {stderr[-500:]}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, stdout
 
 
-def files_optlint_parses(corpus: list[Path]) -> tuple[list[Path], list[Path]]:
+def ruff_command() -> str | None:
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    return ruff if Path(ruff).exists() else None
+
+
+def ratio(name: str, value: float, reference: float, target: str, how: str = "") -> None:
+    shown = value / reference if reference else float("nan")
+    goal = TARGETS[target]
+    verdict = "met" if (shown >= goal if target == "jobs" else shown <= goal) else "NOT met"
+    sign = ">=" if target == "jobs" else "<="
+    print(f"  {name:<58}{shown:>6.2f}x  (target {sign} {goal}x: {verdict}){how}")
+
+
+def files_of(corpus: list[Path]) -> tuple[list[Path], list[Path]]:
+    """Every file optlint checks in the corpus, and those passing its prefilter."""
     from optlint.config import Settings
     from optlint.discovery import discover
     from optlint.engine import Linter, LintOptions
@@ -83,154 +99,199 @@ def files_optlint_parses(corpus: list[Path]) -> tuple[list[Path], list[Path]]:
     from optlint.versions import LibraryVersions
 
     settings = Settings(project_root=Path.cwd(), respect_gitignore=False)
-    every = discover(corpus, settings)
+    every = [path for path in discover(corpus, settings) if path.suffix == ".py"]
     linter = Linter(LintOptions(Selection.from_settings(settings), LibraryVersions(), Path.cwd()))
     parsed = [path for path in every
               if linter.may_match(path.read_text(encoding="utf-8", errors="replace"))]
     return every, parsed
 
 
-def main() -> None:
-    if sys.argv[1:2] == ["--latency"]:
-        latency(int(sys.argv[2]) if len(sys.argv) > 2 else 15)
-        return
-    corpus = [Path(arg) for arg in sys.argv[1:]] or default_corpus()
-    every, parsed = files_optlint_parses(corpus)
+def where_to_run(corpus: list[Path]) -> Path | None:
+    return corpus[0].resolve() if len(corpus) == 1 and corpus[0].is_dir() else None
+
+
+# cold ----------------------------------------------------------------------------------------
+def cold(corpus: list[Path]) -> None:
+    every, parsed = files_of(corpus)
     lines = sum(path.read_bytes().count(b"\n") for path in every)
-    print(f"corpus: {', '.join(str(p) for p in corpus)}")
-    print(f"files: {len(every)}   lines: {lines}   files passing the prefilter: {len(parsed)}")
-
-    optlint = [sys.executable, "-m", "optlint", "check", "--no-cache", "--exit-zero", "-q",
-               *map(str, corpus)]
-    results: dict[str, tuple[float, float, float]] = {}  # wall, cpu, peak
-    _, _, parse_peak, parse_out = run_measured(
-        [sys.executable, "-c", PARSE_ONLY, *map(str, parsed)])
-    parse_wall, parse_cpu = map(float, parse_out.split())
-    results["libcst parse only (prefiltered files)"] = (parse_wall, parse_cpu, parse_peak)
+    cwd = where_to_run(corpus)
+    paths = ["."] if cwd else [str(path) for path in corpus]
+    print(f"\n== cold: {len(every)} files, {lines} lines, {len(parsed)} pass the prefilter "
+          f"(checked from {cwd or 'an empty folder'})")
+    rows: dict[str, tuple[float, float, float]] = {}
+    for name, files in (("libcst parse, every file", every), ("libcst parse, prefiltered", parsed)):
+        _, _, peak, out = measured([sys.executable, "-c", PARSE_ONLY, "libcst", *map(str, files)])
+        rows[name] = (float("nan"), float(out), peak)
+    _, _, peak, out = measured([sys.executable, "-c", PARSE_ONLY, "ast", *map(str, every)])
+    rows["ast.parse, every file"] = (float("nan"), float(out), peak)
+    optlint = [sys.executable, "-m", "optlint", "check", "--no-cache", "--exit-zero", "-q", *paths]
     for jobs in (1, 2):
-        wall, cpu, peak, _ = run_measured([*optlint, "--jobs", str(jobs)])
-        results[f"optlint check --jobs {jobs}"] = (wall, cpu, peak)
-    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
-    if Path(ruff).exists():
-        wall, cpu, _, _ = run_measured([ruff, "check", "--select", "E,F", "--no-cache",
-                                        "--exit-zero", "--quiet", *map(str, corpus)])
-        results["ruff check --select E,F --no-cache"] = (wall, cpu, float("nan"))
-
-    print(f"\n{'measurement':<42}{'wall s':>8}{'cpu s':>8}{'peak MiB':>10}"
-          "  (cpu: user + system of the process; peak: the main process)")
-    for name, (seconds, cpu, peak) in results.items():
-        print(f"{name:<42}{seconds:>8.2f}{cpu:>8.2f}{peak:>10.0f}")
-    parse, parse_cpu, _ = results["libcst parse only (prefiltered files)"]
-    one, one_cpu, _ = results["optlint check --jobs 1"]
-    two = results["optlint check --jobs 2"][0]
-    print(f"\noptlint --jobs 1 / libcst parse time:   {one / parse:.2f}x wall, "
-          f"{one_cpu / parse_cpu:.2f}x cpu   (target <= 1.3x)")
-    print(f"speed-up --jobs 2 over --jobs 1:        {one / two:.2f}x   (target >= 1.7x)")
-    if "ruff check --select E,F --no-cache" in results:
-        ruff_seconds = results["ruff check --select E,F --no-cache"][0]
-        print(f"optlint --jobs 1 / ruff:                {one / ruff_seconds:.1f}x")
-    cache_runs(corpus, parsed)
-    latency(15)
+        rows[f"optlint check --no-cache --jobs {jobs}"] = measured(
+            [*optlint, "--jobs", str(jobs)], cwd)[:3]
+    ruff = ruff_command()
+    if ruff:
+        rows["ruff check --isolated --no-cache (default rules)"] = measured(
+            [ruff, "check", "--isolated", "--no-cache", "--exit-zero", "-q", *paths], cwd)[:3]
+    print(f"  {'measurement':<58}{'wall s':>8}{'cpu s':>8}{'peak MiB':>10}")
+    for name, (wall, cpu, peak) in rows.items():
+        print(f"  {name:<58}{wall:>8.2f}{cpu:>8.2f}{peak:>10.0f}")
+    one = rows["optlint check --no-cache --jobs 1"]
+    two = rows["optlint check --no-cache --jobs 2"]
+    ratio("optlint --jobs 1 cpu / libcst parse of every file", one[1],
+          rows["libcst parse, every file"][1], "cold")
+    ratio("optlint --jobs 1 cpu / libcst parse of prefiltered files", one[1],
+          rows["libcst parse, prefiltered"][1], "cold")
+    ratio("--jobs 1 wall / --jobs 2 wall", one[0], two[0], "jobs",
+          f"   [{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}: shared]")
+    if ruff:
+        print(f"  {'optlint --jobs 1 cpu / ruff cpu':<58}"
+              f"{one[1] / rows['ruff check --isolated --no-cache (default rules)'][1]:>6.1f}x")
 
 
-def latency(runs: int) -> None:
-    """Cold single-file runs, interleaved so that a busy moment on the machine touches every
-    command alike; the median of each."""
-    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+# warm ----------------------------------------------------------------------------------------
+def warm(corpus: list[Path]) -> None:
+    """On a copy of the corpus (mtimes kept: files as old as the originals), so the cache and
+    an edit touch nothing of the original."""
+    ruff = ruff_command()
     with tempfile.TemporaryDirectory() as folder:
-        plain = Path(folder) / "plain.py"  # misses the prefilter: nothing to parse
-        plain.write_text("import os\n\nprint(os.getcwd())\n")
-        optlint = [sys.executable, "-m", "optlint"]
-        commands = {
-            "python -c pass": [sys.executable, "-c", "pass"],
-            "floor: python + import libcst + parse": [sys.executable, "-c", FLOOR,
-                                                      str(LATENCY_FILE)],
-            "optlint check FILE": [*optlint, "check", "--no-cache", "--exit-zero", "-q",
-                                   str(LATENCY_FILE)],
-            "optlint check (file missing prefilter)": [*optlint, "check", "--no-cache", "-q",
-                                                       str(plain)],
-            "optlint --version": [*optlint, "--version"],
-            "optlint rule OPT003": [*optlint, "rule", "OPT003"],
-        }
-        if Path(ruff).exists():
-            commands["ruff check FILE"] = [ruff, "check", "--no-cache", "--exit-zero", "--quiet",
-                                           str(LATENCY_FILE)]
-        walls: dict[str, list[float]] = {name: [] for name in commands}
-        cpus: dict[str, list[float]] = {name: [] for name in commands}
-        for _ in range(runs):
-            for name, command in commands.items():
-                wall, cpu, _, _ = run_measured(command)
-                walls[name].append(wall)
-                cpus[name].append(cpu)
-        importtime = subprocess.run([sys.executable, "-X", "importtime", *commands[
-            "optlint check FILE"][1:]], capture_output=True, text=True, cwd=folder).stderr
+        root = Path(folder)
+        for number, tree in enumerate(corpus):
+            shutil.copytree(tree, root / f"{number}-{tree.name}",
+                            ignore=shutil.ignore_patterns("__pycache__", ".*"))
+        (root / "pyproject.toml").write_text("[tool.optlint]\n")
+        optlint = [sys.executable, "-m", "optlint", "check", "--exit-zero", "-q", "."]
+        rows = {"optlint, empty cache": measured(optlint, root)[:2]}
+        rows["optlint warm (nothing changed)"] = measured(optlint, root)[:2]
+        rows["optlint warm, second time"] = measured(optlint, root)[:2]
+        if ruff:
+            rows["ruff cold (--isolated --no-cache, default rules)"] = measured(
+                [ruff, "check", "--isolated", "--no-cache", "--exit-zero", "-q", "."], root)[:2]
+    print("\n== warm (cache filled, nothing changed; --jobs: all cores)")
+    print(f"  {'measurement':<58}{'wall s':>8}{'cpu s':>8}")
+    for name, (wall, cpu) in rows.items():
+        print(f"  {name:<58}{wall:>8.2f}{cpu:>8.2f}")
+    best = min(rows["optlint warm (nothing changed)"], rows["optlint warm, second time"],
+               key=lambda row: row[1])
+    if ruff:
+        reference = rows["ruff cold (--isolated --no-cache, default rules)"]
+        ratio("optlint warm cpu / ruff cold cpu", best[1], reference[1], "warm")
+        print(f"  {'optlint warm wall / ruff cold wall':<58}{best[0] / reference[0]:>6.2f}x")
+    print(f"  {'optlint warm cpu / empty cache cpu':<58}"
+          f"{best[1] / rows['optlint, empty cache'][1]:>6.2f}x")
+
+
+# latency -------------------------------------------------------------------------------------
+def latency(runs: int) -> None:
+    ruff = ruff_command()
+    commands = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "floor: python + import libcst + parse": [sys.executable, "-c", FLOOR, str(LATENCY_FILE)],
+        "optlint check FILE": [sys.executable, "-m", "optlint", "check", "--no-cache",
+                               "--exit-zero", "-q", str(LATENCY_FILE)],
+        "optlint --version": [sys.executable, "-m", "optlint", "--version"],
+    }
+    if ruff:
+        commands["ruff check FILE"] = [ruff, "check", "--isolated", "--no-cache", "--exit-zero",
+                                       "-q", str(LATENCY_FILE)]
+    walls: dict[str, list[float]] = {name: [] for name in commands}
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):  # interleaved: a busy moment touches every command alike
+        for name, command in commands.items():
+            wall, cpu, _, _ = measured(command)
+            walls[name].append(wall)
+            cpus[name].append(cpu)
     wall = {name: statistics.median(values) for name, values in walls.items()}
     cpu = {name: statistics.median(values) for name, values in cpus.items()}
     lines = LATENCY_FILE.read_bytes().count(b"\n")
-    print(f"\nsingle-file latency: {LATENCY_FILE.name} ({lines} lines), cold process, median "
-          f"of {runs}")
-    print(f"{'command':<42}{'wall s':>8}{'cpu s':>8}{'/ floor':>9}{'/ pass':>8}")
-    floor, bare = wall["floor: python + import libcst + parse"], wall["python -c pass"]
+    print(f"\n== one file: {LATENCY_FILE.name} ({lines} lines), cold process, median of {runs}")
+    print(f"  {'command':<58}{'wall s':>8}{'cpu s':>8}")
     for name in commands:
-        print(f"{name:<42}{wall[name]:>8.3f}{cpu[name]:>8.3f}{wall[name] / floor:>8.2f}x"
-              f"{wall[name] / bare:>7.1f}x")
-    print(f"\noptlint check FILE / floor:              {wall['optlint check FILE'] / floor:.2f}x"
-          f"   (target <= 1.2x)")
-    if "ruff check FILE" in wall:
-        print(f"optlint check FILE / ruff check FILE:    "
-              f"{wall['optlint check FILE'] / wall['ruff check FILE']:.1f}x")
-    print("\n-X importtime of `optlint check FILE`, largest imports (cumulative ms, top level):")
-    for name, cumulative in top_imports(importtime, 12):
-        print(f"  {cumulative / 1000:>8.1f}  {name}")
+        print(f"  {name:<58}{wall[name]:>8.3f}{cpu[name]:>8.3f}")
+    floor = "floor: python + import libcst + parse"
+    ratio("optlint check FILE / floor, wall", wall["optlint check FILE"], wall[floor], "latency")
+    ratio("optlint check FILE / floor, cpu", cpu["optlint check FILE"], cpu[floor], "latency")
 
 
-def top_imports(report: str, count: int) -> list[tuple[str, int]]:
-    """The largest imports that no other import made (the top of -X importtime's tree)."""
-    rows = []
-    for line in report.splitlines():
-        if not line.startswith("import time:") or "|" not in line:
-            continue
-        _, cumulative, name = line.split("|")
-        if cumulative.strip().isdigit() and not name[1:].startswith(" "):
-            rows.append((name.strip(), int(cumulative)))
-    return sorted(rows, key=lambda row: -row[1])[:count]
+# big files -----------------------------------------------------------------------------------
+def big_text(lines: int) -> str:
+    """latency_train.py's imports once, then its definitions repeated, each copy's top-level
+    names suffixed (`train_3`), until `lines` lines: a real module's mix, at any length."""
+    text = LATENCY_FILE.read_text()
+    module = ast.parse(text)
+    source = text.splitlines(keepends=True)
+    imports = [node for node in module.body if isinstance(node, (ast.Import, ast.ImportFrom))]
+    body = [node for node in module.body if isinstance(node, (ast.FunctionDef, ast.ClassDef))]
+    first = min(getattr(body[0], "decorator_list", []) or [body[0]],
+                key=lambda node: node.lineno).lineno
+    head = "".join(source[:imports[-1].end_lineno])
+    chunk = "".join(source[first - 1:body[-1].end_lineno]) + "\n"
+    names = re.compile(r"\b(" + "|".join(node.name for node in body) + r")\b")
+    parts, count, copy = [head], head.count("\n"), 0
+    while count < lines:
+        part = names.sub(lambda match, copy=copy: f"{match.group(1)}_{copy}", chunk)
+        parts.append(part)
+        count += part.count("\n")
+        copy += 1
+    return "".join(parts)
 
 
-def cache_runs(corpus: list[Path], parsed: list[Path]) -> None:
-    """Cold, warm, and one-file-edited runs with the cache, beside ruff's cold and warm runs,
-    on a copy of the corpus (the edit must not touch the installed packages)."""
-    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+def big(sizes: tuple[int, ...] = (1000, 100_000)) -> None:
+    print("\n== big files (one file each, its own folder; max-file-size raised)")
+    print(f"  {'file':<30}{'lines':>8}{'cpu s':>8}{'s per 1k lines':>16}{'peak MiB':>10}"
+          f"{'parse peak':>12}")
+    per_line: dict[int, float] = {}
+    memory: dict[int, tuple[float, float]] = {}
     with tempfile.TemporaryDirectory() as folder:
-        root = Path(folder)
-        copies = []
-        for number, tree in enumerate(corpus):
-            copies.append(root / f"{number}-{tree.name}")
-            shutil.copytree(tree, copies[-1], ignore=shutil.ignore_patterns("__pycache__"))
-        (root / "pyproject.toml").write_text("[tool.optlint]\n[tool.ruff]\n")
-        optlint = [sys.executable, "-m", "optlint", "check", "--exit-zero", "-q",
-                   *(str(c) for c in copies)]
-        rows = {}
-        rows["optlint cold (empty cache)"] = run_measured(optlint, cwd=root)[:2]
-        rows["optlint warm"] = run_measured(optlint, cwd=root)[:2]
-        pairs = zip(corpus, copies, strict=True)
-        edited = next((copy / path.relative_to(tree) for tree, copy in pairs
-                       for path in parsed if path.is_relative_to(tree)), None)
-        if edited is not None:
-            with edited.open("a", encoding="utf-8") as stream:
-                stream.write("\n# edited by the benchmark\n")
-            rows[f"optlint one file edited ({edited.name})"] = run_measured(optlint, cwd=root)[:2]
-        if Path(ruff).exists():
-            command = [ruff, "check", "--select", "E,F", "--exit-zero", "--quiet",
-                       *(str(c) for c in copies)]
-            rows["ruff cold (empty cache)"] = run_measured(command, cwd=root)[:2]
-            rows["ruff warm"] = run_measured(command, cwd=root)[:2]
-    print(f"\n{'with the cache (--jobs: all cores)':<42}{'wall s':>8}{'cpu s':>8}")
-    for name, (wall, cpu) in rows.items():
-        print(f"{name:<42}{wall:>8.2f}{cpu:>8.2f}")
-    cold, warm = rows["optlint cold (empty cache)"][0], rows["optlint warm"][0]
-    print(f"\noptlint warm / cold:                    {warm / cold:.2f}x   (target <= 0.10x)")
-    if "ruff warm" in rows:
-        print(f"optlint warm / ruff warm:               {warm / rows['ruff warm'][0]:.1f}x")
+        start_up = Path(folder) / "start"
+        start_up.mkdir()
+        (start_up / "pyproject.toml").write_text("[tool.optlint]\n")
+        (start_up / "empty.py").write_text("import optax\n")
+        base = measured([sys.executable, "-m", "optlint", "check", "--no-cache", "--exit-zero",
+                         "-q", "empty.py"], start_up)[1]
+        for size in sizes:
+            root = Path(folder) / f"lines{size}"
+            root.mkdir()
+            (root / "pyproject.toml").write_text("[tool.optlint]\nmax-file-size = 100000000\n")
+            path = root / f"big{size}.py"
+            path.write_text(big_text(size))
+            lines = path.read_bytes().count(b"\n")
+            _, cpu, peak, _ = measured([sys.executable, "-m", "optlint", "check", "--no-cache",
+                                        "--exit-zero", "-q", "--jobs", "1", path.name], root)
+            parse_peak = measured([sys.executable, "-c", PARSE_PEAK, str(path)])[2]
+            per_line[size] = (cpu - base) / lines
+            memory[size] = (peak, parse_peak)
+            print(f"  {path.name:<30}{lines:>8}{cpu:>8.2f}{per_line[size] * 1000:>16.3f}"
+                  f"{peak:>10.0f}{parse_peak:>12.0f}")
+    print(f"  (seconds per line: less the {base:.2f} s of a run on a one-line file)")
+    small, large = min(sizes), max(sizes)
+    ratio(f"cpu per line, {large} lines / {small} lines", per_line[large], per_line[small],
+          "per line")
+    ratio(f"peak memory / libcst parse's, {large} lines", *memory[large], "memory")
+
+
+def main() -> None:
+    arguments = sys.argv[1:]
+    only, runs = None, 15
+    if "--only" in arguments:
+        at = arguments.index("--only")
+        only = arguments[at + 1]
+        del arguments[at:at + 2]
+    if "--runs" in arguments:
+        at = arguments.index("--runs")
+        runs = int(arguments[at + 1])
+        del arguments[at:at + 2]
+    corpus = [Path(arg) for arg in arguments] or default_corpus()
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores (load average "
+          f"{os.getloadavg()[0]:.1f}: other processes share them); corpus: "
+          f"{', '.join(map(str, corpus))}")
+    if only in (None, "cold"):
+        cold(corpus)
+    if only in (None, "warm"):
+        warm(corpus)
+    if only in (None, "latency"):
+        latency(runs)
+    if only in (None, "big"):
+        big()
 
 
 if __name__ == "__main__":

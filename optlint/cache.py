@@ -23,6 +23,7 @@ import os
 import re
 import stat
 import tempfile
+import time
 import contextlib
 from dataclasses import asdict, fields, is_dataclass
 from pathlib import Path
@@ -85,6 +86,65 @@ def settings_key(options: LintOptions) -> str:
     return digest(decided_by.encode("utf-8", _KEEP))[:20]
 
 
+# A stamp is trusted only when the file was already this much older than the moment it was
+# hashed: a file written in the same clock tick as its hash (a coarse file system's mtime) could
+# change again without its stamp changing; such a file is hashed again next run, then trusted.
+_SETTLED_NS = 2_000_000_000
+_STAMPS = "file-stamps"  # not `.json`: an entry is a file's result
+
+
+def _stamp(path: Path) -> list[int] | None:
+    """What says a file is unchanged without reading it: size, mtime, ctime (which no `touch`
+    can set back) and inode (a file replaced by a rename); None for what is not a regular
+    file."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    if not stat.S_ISREG(status.st_mode):
+        return None
+    return [status.st_size, status.st_mtime_ns, status.st_ctime_ns, status.st_ino]
+
+
+class FileStamps:
+    """Per project file, kept between runs: its stamp, its content hash and the modules its
+    imports name. A warm run takes both from here for every file whose stamp is the same, so it
+    reads no file's content (as ruff decides from modification times)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._entries: dict[str, list[Any]] = {}
+        self._changed = False
+        if path is not None:
+            with contextlib.suppress(OSError, ValueError, TypeError, RecursionError):
+                loaded = json.loads(_read_entry(path))
+                if isinstance(loaded, dict):
+                    self._entries = loaded
+
+    def facts(self, path: Path) -> tuple[str, list[str]] | None:
+        """The content hash and imported modules of `path`, when its stamp says unchanged."""
+        entry = self._entries.get(str(path))
+        try:
+            if entry is not None and entry[0] == _stamp(path) and \
+                    entry[1] - entry[0][1] > _SETTLED_NS:
+                return str(entry[2]), [str(module) for module in entry[3]]
+        except (IndexError, TypeError):
+            pass
+        return None
+
+    def record(self, path: Path, stamp: list[int] | None, content: str,
+               modules: list[str], seen_ns: int) -> None:
+        if stamp is not None:
+            self._entries[str(path)] = [stamp, seen_ns, content, modules]
+            self._changed = True
+
+    def save(self) -> None:
+        if self.path is not None and self._changed:
+            with contextlib.suppress(OSError):
+                _write_atomically(self.path, json.dumps(self._entries))
+            self._changed = False
+
+
 class ProjectState:
     """The project's files as they are now: content hashes, and what each file's imports reach.
 
@@ -92,38 +152,76 @@ class ProjectState:
     (Tarjan's strongly connected components: files importing each other share one closure) and
     each component's fingerprint is built from its files and the components it imports."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, stamps: FileStamps | None = None) -> None:
         self.root = root.resolve()
+        self.stamps = stamps or FileStamps(None)
         self._index: ProjectFiles | None = None  # made when a cached result consulted the project
         self._hashes: dict[Path, str | None] = {}
+        self._modules: dict[Path, list[str]] = {}  # what each file's imports name
         self._imports: dict[Path, list[Path]] = {}
         self._component_of: dict[Path, int] = {}
         self._component_hash: dict[int, str] = {}
         self._words: dict[Path, frozenset[str]] | None = None
+        self._snapshot: str | None = None  # "": none to be had
+
+    def snapshot(self) -> str | None:
+        """Every project file's stamp, as one hash: the same in a later run, no file of the
+        project was added, removed or changed, so no result that rests on them can have changed
+        either, and none needs its import graph or its callers looked at again. None when a
+        file is too new for its stamp to be trusted (or the project is too large)."""
+        if self._snapshot is None:
+            self._snapshot = ""
+            paths = self.index.project_paths()
+            now, stamps = time.time_ns(), []
+            for path in paths or ():
+                stamp = _stamp(Path(path))
+                if stamp is not None and now - stamp[1] <= _SETTLED_NS:
+                    return None
+                stamps.append(f"{path}:{stamp}")
+            if paths is not None:
+                self._snapshot = digest("\n".join(stamps).encode("utf-8", _KEEP))
+        return self._snapshot or None
 
     @property
     def index(self) -> ProjectFiles:
         # Where imports lead and what the files say, without parsing: a run whose every file is
         # unchanged imports no libcst.
         if self._index is None:
-            self._index = ProjectFiles(self.root)
+            self._index = ProjectFiles(self.root, remember=True)
         return self._index
 
     def content_hash(self, path: Path) -> str | None:
         if path not in self._hashes:
-            try:
-                self._hashes[path] = digest(read_bytes(path))
-            except (OSError, SourceError):
-                self._hashes[path] = None
+            self._learn(path)
         return self._hashes[path]
+
+    def _learn(self, path: Path) -> None:
+        """The file's content hash and imported modules: from its stamp when that is unchanged,
+        else from its bytes (read once for both)."""
+        known = self.stamps.facts(path)
+        if known is not None:
+            self._hashes[path], self._modules[path] = known
+            return
+        seen_ns, stamp = time.time_ns(), _stamp(path)
+        try:
+            data = read_bytes(path)
+        except (OSError, SourceError):
+            self._hashes[path], self._modules[path] = None, []
+            return
+        self._hashes[path] = digest(data)
+        try:
+            self._modules[path] = imported_modules(decode(data, str(path)).text)
+        except SourceError:
+            self._modules[path] = []
+        if stamp == _stamp(path):  # not changed while it was read
+            self.stamps.record(path, stamp, self._hashes[path] or "", self._modules[path],
+                               seen_ns)
 
     def _imports_of(self, path: Path) -> list[Path]:
         if path not in self._imports:
-            try:
-                text = decode(read_bytes(path), str(path)).text
-            except (OSError, SourceError):
-                text = ""
-            self._imports[path] = sorted({found.resolve() for module in imported_modules(text)
+            if path not in self._modules:
+                self._learn(path)
+            self._imports[path] = sorted({found.resolve() for module in self._modules[path]
                                           for found in self.index.project_files(module,
                                                                                 str(path))})
         return self._imports[path]
@@ -207,7 +305,7 @@ class ProjectState:
 class LintCache:
     def __init__(self, folder: Path, options: LintOptions) -> None:
         self.folder = folder / settings_key(options)
-        self.project = ProjectState(options.project_root)
+        self.project = ProjectState(options.project_root, FileStamps(self.folder / _STAMPS))
         self.hits = 0
 
     def _entry_path(self, path: Path) -> Path:
@@ -221,8 +319,11 @@ class LintCache:
             if entry["content"] != self.project.content_hash(path.resolve()):
                 return None
             dependencies = Dependencies(entry["consulted"], tuple(entry["words"]))
-            if dependencies.consulted and entry["project"] != self.project.fingerprint(
-                    path.resolve(), dependencies):
+            # The project as a whole unchanged: no need to follow this file's imports.
+            if dependencies.consulted and not (
+                    entry.get("snapshot") is not None
+                    and entry["snapshot"] == self.project.snapshot()) and \
+                    entry["project"] != self.project.fingerprint(path.resolve(), dependencies):
                 return None
             diagnostics = [_diagnostic(item, str(path)) for item in entry["diagnostics"]]
         except (OSError, ValueError, KeyError, TypeError, RecursionError):
@@ -244,6 +345,7 @@ class LintCache:
             if unchanged or (result.dependencies is not None
                              and not result.dependencies.consulted):
                 self.store(path, result)
+        self.project.stamps.save()
 
     def store(self, path: Path, result: FileResult) -> None:
         dependencies = result.dependencies
@@ -251,10 +353,12 @@ class LintCache:
                 or result.errors or result.internal_error or result.notices):
             return
         resolved = path.resolve()
+        self.project.content_hash(resolved)  # its stamp, for the next run to trust
         entry = {"content": result.content_hash, "consulted": dependencies.consulted,
                  "words": list(dependencies.words),
                  "project": (self.project.fingerprint(resolved, dependencies)
                              if dependencies.consulted else None),
+                 "snapshot": self.project.snapshot() if dependencies.consulted else None,
                  "diagnostics": [_plain(d) for d in result.diagnostics]}
         # A read-only or full disk costs the next run time, not this run's result.
         with contextlib.suppress(OSError):

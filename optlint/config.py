@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import re
 import sys
 from dataclasses import dataclass, field
@@ -217,10 +219,23 @@ def validate_version(key: str, value: Any, origin: str) -> str:
 
 
 def _load_toml(path: Path) -> dict[str, Any]:
+    # The same pyproject.toml is asked about for every folder below it (find_config): parsed
+    # once per content. A copy, so that no caller can change what the next one reads.
+    data = read_bytes_or_error(path)
+    return copy.deepcopy(_parse_toml(path, data))
+
+
+def read_bytes_or_error(path: Path) -> bytes:
     try:
-        return tomllib.loads(read_bytes(path).decode("utf-8"))
+        return read_bytes(path)
     except SourceError as error:
         raise ConfigError(str(error)) from None
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_toml(path: Path, data: bytes) -> dict[str, Any]:
+    try:
+        return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as error:
         raise ConfigError(f"{path}: not UTF-8 (TOML files are): {error.reason} at byte "
                           f"{error.start}") from None

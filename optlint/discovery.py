@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import pathspec
 
@@ -19,16 +21,22 @@ class DiscoveryError(Exception):
 
 
 def _spec(patterns: list[str]) -> pathspec.PathSpec:
+    return _compiled(tuple(patterns))
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(patterns: tuple[str, ...]) -> pathspec.PathSpec:
     # Git's own matching rules (the "gitwildmatch" name is deprecated in pathspec). Lines that
-    # pathspec refuses but git accepts and never matches (`!`, `\`, `a\`) are left out.
-    valid = []
+    # pathspec refuses but git accepts and never matches (`!`, `\`, `a\`) are left out. Each
+    # line is compiled once (alone, to find those), and the same lists (the default excludes,
+    # a .gitignore read for several walks) once per process.
+    valid: list[Any] = []  # pathspec's pattern type for GitIgnoreSpec is not public
     for pattern in patterns:
         try:
-            pathspec.GitIgnoreSpec.from_lines([pattern])
+            valid.extend(pathspec.GitIgnoreSpec.from_lines([pattern]).patterns)
         except (ValueError, TypeError):
             continue
-        valid.append(pattern)
-    return pathspec.GitIgnoreSpec.from_lines(valid)
+    return pathspec.GitIgnoreSpec(valid)
 
 
 def discover(paths: list[Path], settings: Settings, force_exclude: bool = False,

@@ -1,30 +1,19 @@
 """Parse each file once, run every enabled rule over one index of it, collect diagnostics.
 
-Files are checked in worker processes when there are enough of them; each worker keeps its own
-lazily built project index. Output order never depends on the number of workers.
+Many files at once: `optlint.pool`; fixes applied round after round: `optlint.fixing`.
 """
 
 from __future__ import annotations
 
-import gc
 import hashlib
-import multiprocessing
-import os
-import sys
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 import traceback
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from optlint.analysis.dependencies import Dependencies
 from optlint.catalog import RULE_INFOS, SYNTAX_ERROR, UNUSED_NOQA
 from optlint.diagnostics import Diagnostic, Location
-from optlint.edits import apply_fixes, source_lines
+from optlint.edits import source_lines
 from optlint.lint_types import FileResult, LintOptions  # noqa: F401 - named from here too
 from optlint.source import SourceError
 from optlint.sources import Source, open_source
@@ -36,13 +25,9 @@ if TYPE_CHECKING:
 
     from optlint.analysis.inference import Inference
     from optlint.analysis.project import ProjectIndex
-    from optlint.cache import LintCache
     from optlint.context import RuleContext
     from optlint.linted import Linted
     from optlint.rules.base import Finding, Rule
-
-_MAX_FIX_ROUNDS = 10
-
 
 class Linter:
     def __init__(self, options: LintOptions, project: ProjectIndex | None = None) -> None:
@@ -108,28 +93,33 @@ class Linter:
                 f"{filename}: not checked: {size:,} bytes, over max-file-size "
                 f"({self.options.max_file_size:,}); raise it in [tool.optlint] to check it")
             return result
-        from optlint.parsing import (TooDeep, Unanalysable, deep_call, python_syntax_error,
-                                     rejects_everywhere)
+        from optlint.parsing import (TooDeep, Unanalysable, at_risk, deep_call,
+                                     python_syntax_error, rejects_everywhere)
 
         try:
-            python_error = python_syntax_error(text, filename)
+            screened = at_risk(text)
+            python_error = python_syntax_error(text, filename) if screened else None
             if python_error is not None and rejects_everywhere(python_error):
                 result.diagnostics.append(_syntax_error(python_error, filename))
                 return result
-            return deep_call(self._lint_parsed, result, text, python_error, linted)
+            return deep_call(self._lint_parsed, result, text, screened, python_error, linted)
         except Unanalysable as error:
             result.errors.append(str(error))
         except RecursionError:
             result.errors.append(str(TooDeep(filename, "deeper than optlint's analysis reaches")))
         return result
 
-    def _lint_parsed(self, result: FileResult, text: str, python_error: SyntaxError | None,
-                     linted: Linted | None) -> FileResult:
+    def _lint_parsed(self, result: FileResult, text: str, screened: bool,
+                     python_error: SyntaxError | None, linted: Linted | None) -> FileResult:
         import libcst as cst
         filename = result.filename
         try:
             inference = self.project.analyse(text, filename)
         except cst.ParserSyntaxError as error:
+            if not screened:  # CPython, asked only now, says where the error is (or that none is)
+                from optlint.parsing import python_syntax_error
+
+                python_error = python_syntax_error(text, filename)
             if python_error is not None:
                 result.diagnostics.append(_syntax_error(python_error, filename))
             else:  # libcst is wrong here (`(x): int = 1`): not a finding, but not checked either
@@ -195,46 +185,9 @@ class Linter:
     # fixing ---------------------------------------------------------------------------------
     def fix_text(self, text: str, filename: str) -> FileResult:
         """Apply fixes until none is left (bounded); each round is re-parsed and re-linted."""
-        import libcst as cst
+        from optlint.fixing import fix_until_stable
 
-        from optlint.parsing import Unanalysable, parse_screened
-
-        original = text
-        result = self.lint_text(text, filename)
-        applied = 0
-        for _ in range(_MAX_FIX_ROUNDS):
-            fixes = [d.fix for d in result.diagnostics if d.fix is not None and (
-                d.fix.applicability == "safe" or self.options.unsafe_fixes)
-                and self.options.selection.fixable(d.code)]
-            if not fixes:
-                break
-            candidate, count = apply_fixes(text, fixes)
-            if candidate == text:
-                break
-            try:
-                parse_screened(candidate, filename)
-            except (cst.ParserSyntaxError, Unanalysable, RecursionError) as error:
-                reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-                result.errors.append(f"{filename}: a fix produced invalid code; it was not "
-                                     f"applied ({reason})")
-                result.internal_error = True
-                # One broken fix must not cost the others of its round: keep those that parse
-                # on their own (and together), then stop.
-                sound = [fix for fix in fixes if _parses(apply_fixes(text, [fix])[0], filename)]
-                candidate, count = apply_fixes(text, sound)
-                if sound and candidate != text and _parses(candidate, filename):
-                    text, applied = candidate, applied + count
-                    errors = result.errors
-                    result = self.lint_text(text, filename)
-                    result.errors, result.internal_error = errors + result.errors, True
-                break
-            text, applied = candidate, applied + count
-            errors = result.errors
-            result = self.lint_text(text, filename)
-            result.errors = errors + result.errors
-        result.fixes_applied = applied
-        result.fixed = text if text != original else None
-        return result
+        return fix_until_stable(self, text, filename)
 
     def check_path(self, path: Path) -> FileResult:
         try:
@@ -292,18 +245,6 @@ class Linter:
                 result.internal_error = True
 
 
-def _parses(text: str, filename: str) -> bool:
-    import libcst as cst
-
-    from optlint.parsing import Unanalysable, parse_screened
-
-    try:
-        parse_screened(text, filename)
-    except (cst.ParserSyntaxError, Unanalysable, RecursionError):
-        return False
-    return True
-
-
 def _syntax_error(error: SyntaxError, filename: str) -> Diagnostic:
     """OPT000 where CPython's parser places the error (more precisely than libcst's)."""
     where = Location(error.lineno or 1, error.offset or 1)
@@ -331,147 +272,3 @@ def _outside_expected_failures(findings: list[tuple[Rule, Finding]],
     return [(rule, finding) for rule, finding in findings
             if not any(start <= positions[finding.node].start.line <= end
                        for start, end in spans)]
-
-
-# running over many files ---------------------------------------------------------------------
-# libcst allocates millions of small objects; the cyclic garbage collector then runs over and
-# over, costing a third of a run (measured: 9.5 s -> 6.4 s on the benchmark corpus). It is paused
-# while files are checked: a linted file's index breaks its own cycles (`FileIndex.release`), so
-# reference counting frees each tree, and a collection every `_COLLECT_EVERY` files only bounds
-# whatever cycles remain. What exists before checking starts is frozen out of its sight.
-_COLLECT_EVERY = 200
-_worker: Linter | None = None
-_worker_files = 0
-
-
-def _init_worker(options: LintOptions, parent: int) -> None:
-    global _worker
-    _watch_parent(parent)
-    _worker = Linter(options)
-    gc.disable()
-    gc.freeze()
-
-
-_PARENT_POLL_SECONDS = 0.5
-
-
-def _watch_parent(parent: int) -> None:
-    """End this worker when the run that started it is gone. A parent killed with SIGKILL (the
-    out-of-memory killer, a CI step's timeout) cannot tell its workers, and a worker waiting on
-    the task queue would wait forever: it holds that pipe's write end itself, so it never sees
-    end-of-file. Its parent then becomes another process (init, a subreaper)."""
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(_PARENT_POLL_SECONDS)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="optlint-parent-watch", daemon=True).start()
-
-
-def _check_in_worker(path: Path) -> FileResult:
-    global _worker_files
-    assert _worker is not None
-    _worker_files += 1
-    if _worker_files % _COLLECT_EVERY == 0:
-        gc.collect()
-    return _worker.check_path(path)
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    was_enabled = gc.isenabled()
-    gc.disable()
-    # What exists now (modules, the rules, libcst's tables) lives for the whole run: moved out
-    # of the collector's sight, the periodic collection only looks at what files left behind.
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()  # a caller in the same process (an editor, tests) keeps a normal collector
-        if was_enabled:
-            gc.enable()
-
-
-def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
-                cache: LintCache | None = None) -> list[FileResult]:
-    """Every path's result, in order; with a cache, unchanged files are not analysed again."""
-    cached = {path: cache.lookup(path) for path in paths} if cache is not None else {}
-    missed = [path for path in paths if cached.get(path) is None]
-    fresh = dict(zip(missed, _check_uncached(missed, options, jobs), strict=True))
-    if cache is not None:
-        cache.store_all(fresh)
-    return [cached.get(path) or fresh[path] for path in paths]
-
-
-def _check_uncached(paths: list[Path], options: LintOptions,
-                    jobs: int | None) -> list[FileResult]:
-    # More workers than cores only compete for them (and each holds its own project index).
-    workers = min(jobs or os.cpu_count() or 1, os.cpu_count() or 1)
-    if workers <= 1 or len(paths) < 2 * workers:
-        linter = Linter(options)
-        results = []
-        with _collector_paused():
-            for number, path in enumerate(paths, start=1):
-                results.append(linter.check_path(path))
-                if number % _COLLECT_EVERY == 0:
-                    gc.collect()
-    else:
-        results = _check_in_pool(paths, options, workers)
-    for result in results:
-        result.diagnostics.sort(key=Diagnostic.sort_key)
-    return results
-
-
-def _check_in_pool(paths: list[Path], options: LintOptions, workers: int) -> list[FileResult]:
-    """Check in worker processes; files whose worker died (killed for memory, a crash in native
-    code) are checked again one by one, so one such file is reported and the rest still run."""
-    size = max(1, len(paths) // (workers * 32))
-    chunks = [paths[start:start + size] for start in range(0, len(paths), size)]
-    done: dict[Path, FileResult] = {}
-    lost: list[Path] = []
-    with _pool(workers, options) as pool:
-        futures = [(chunk, pool.submit(_check_chunk, chunk)) for chunk in chunks]
-        for chunk, future in futures:
-            try:
-                done.update(zip(chunk, future.result(), strict=True))
-            except BrokenProcessPool:
-                lost.extend(chunk)
-    if lost:
-        done.update(_check_one_by_one(lost, options))
-    return [done[path] for path in paths]
-
-
-def _pool(workers: int, options: LintOptions) -> ProcessPoolExecutor:
-    """Forked workers start fastest; but a process that has imported JAX (an in-process caller
-    such as a test suite or a notebook) has threads a fork can deadlock on, so it spawns them."""
-    context = multiprocessing.get_context(_start_method())
-    return ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                               initargs=(options, os.getpid()))
-
-
-def _start_method() -> str | None:
-    return "spawn" if "jax" in sys.modules else None  # None: the platform's default (fork)
-
-
-def _check_chunk(paths: list[Path]) -> list[FileResult]:
-    return [_check_in_worker(path) for path in paths]
-
-
-def _check_one_by_one(paths: list[Path], options: LintOptions) -> dict[Path, FileResult]:
-    """Each file in a worker process of its own (a new one only after a crash)."""
-    results: dict[Path, FileResult] = {}
-    pool: ProcessPoolExecutor | None = None
-    for path in paths:
-        if pool is None:
-            pool = _pool(1, options)
-        try:
-            results[path] = pool.submit(_check_in_worker, path).result()
-        except BrokenProcessPool:
-            results[path] = FileResult(str(path), internal_error=True, errors=[
-                f"{path}: not checked: the process checking it died (a crash in the parser, or "
-                f"out of memory)"])
-            pool.shutdown()
-            pool = None
-    if pool is not None:
-        pool.shutdown()
-    return results

@@ -3,18 +3,23 @@
 libcst's native parser recurses on the C stack and kills the process when it runs out (a segfault,
 exit 139, at ~1,500 nested brackets or ~10,000 `not`s on an 8 MiB stack), and the Python code that
 walks its tree raises RecursionError on code nested ~1,000 deep (1,000 `elif`s, a 1,000-part `+`).
-So every text is first screened by CPython's own parser, which guards its recursion: a text that
-the running Python cannot build a tree for because of its depth is "too deeply nested to analyse"
-and never reaches libcst. What passes (nested at most a few thousand deep) is parsed and analysed
-on a thread with a large stack and a higher recursion limit, where that depth fits.
+So a text that could be nested that deep is first screened by CPython's own parser, which guards
+its recursion: a text that the running Python cannot build a tree for because of its depth is "too
+deeply nested to analyse" and never reaches libcst. What passes (nested at most a few thousand deep)
+is parsed and analysed on a thread with a large stack and a higher recursion limit, where that
+depth fits.
 
-CPython's parser is also several times faster than libcst's, so the screen costs little; and it is
-the authority on what is valid Python where libcst disagrees (see `python_syntax_error`).
+The screen costs a tenth of libcst's parse, so it runs only where a cheap look at the text
+(`at_risk`) finds what could go that deep: long runs of brackets or unary operators, a NUL byte, or
+a text too long to look at cheaply. Elsewhere CPython is asked only when libcst rejects the text:
+it is the authority on what is valid Python, and places a syntax error more precisely.
 """
 
 from __future__ import annotations
 
 import ast
+import itertools
+import re
 import sys
 import threading
 import warnings
@@ -32,6 +37,35 @@ _STACK_BYTES = 256 * 1024 * 1024
 _RECURSION_LIMIT = 30_000
 _DEFAULT_RECURSION_LIMIT = 1000  # Python's own default
 _deep = threading.local()
+
+
+# Bracket nesting past this (raw, strings included) is screened: CPython rejects 200 nested
+# parentheses, and libcst's native parser is at risk thousands deep. A bracket in a string can only
+# hide a level from the count; hiding 100 of them takes 100 brackets in strings before the nest.
+_SCREEN_BRACKET_DEPTH = 100
+# Past this many characters the text is screened whatever it holds (unary chains thousands long,
+# brackets hidden in strings): the screen's cost is small beside the analysis of such a file.
+_SCREEN_ABOVE_CHARACTERS = 256 * 1024
+_NOT_BRACKET = re.compile(r"[^()\[\]{}]+")
+_BRACKET_STEP = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+# Unary operators nest like brackets: `- - - x`, `not not x` (CPython gives up ~2,000 deep).
+_UNARY_RUN = re.compile(r"[-+~](?:[ \t]*[-+~]){49}")
+# (`- not x` is no valid Python, so a chain with `not` in it has `not not` or `not -` in it.
+# No `\b` before `not`: a pattern starting with a literal is searched for far faster.)
+_NOT_CHAIN = re.compile(r"not[ \t]*(?:not\b|[-+~])")
+
+
+def at_risk(text: str) -> bool:
+    """Whether `text` must be screened by CPython before libcst sees it: it could be nested deeper
+    than libcst survives or than CPython accepts, or holds a NUL byte (libcst accepts one in a
+    string, CPython nowhere). False says it is neither, so libcst's parse can go first."""
+    if "\0" in text or len(text) > _SCREEN_ABOVE_CHARACTERS:
+        return True
+    if _UNARY_RUN.search(text) or _NOT_CHAIN.search(text):
+        return True
+    depths = list(itertools.accumulate(map(_BRACKET_STEP.__getitem__,
+                                           _NOT_BRACKET.sub("", text))))
+    return bool(depths) and max(depths) - min(0, min(depths)) >= _SCREEN_BRACKET_DEPTH
 
 
 class Unanalysable(Exception):
@@ -96,9 +130,10 @@ def rejects_everywhere(error: SyntaxError) -> bool:
 def parse_screened(text: str, filename: str) -> cst.Module:
     """libcst's tree of a text that CPython's screen let through (raises Unanalysable where libcst
     could crash or is wrong, ParserSyntaxError as libcst does)."""
-    error = python_syntax_error(text, filename)
-    if error is not None and rejects_everywhere(error):
-        raise Unanalysable(f"{filename}: {error.msg}")
+    if at_risk(text):
+        error = python_syntax_error(text, filename)
+        if error is not None and rejects_everywhere(error):
+            raise Unanalysable(f"{filename}: {error.msg}")
     return deep_call(cst.parse_module, text)
 
 

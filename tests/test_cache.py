@@ -7,11 +7,15 @@ after another file changed, and that files nobody depends on are not analysed ag
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import REPO, run_optlint_in_process as run_optlint
+from optlint import cache
 
 MODELS_WITH_FUNCTION = """\
 from typing import Callable
@@ -202,3 +206,62 @@ def test_an_edit_reaches_importers_through_an_import_cycle(tmp_path: Path) -> No
     assert check(root)[0] == ["a.py:8:35: OPT003"]
     (root / "models.py").write_text(MODELS_ARRAYS_ONLY)
     assert check(root)[0] == []
+
+
+def _age(root: Path) -> None:
+    """Files last written an hour ago: their stamps are settled (see cache._SETTLED_NS)."""
+    for path in root.glob("*.py"):
+        os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns - 3600 * 10**9))
+
+
+def test_a_warm_run_reads_no_unchanged_file(tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    root = project(tmp_path, {"models.py": MODELS_WITH_FUNCTION, "train.py": TRAIN,
+                              "unrelated.py": UNRELATED})
+    _age(root)
+    expected = check(root)[0]
+    read: list[Path] = []
+    original = cache.read_bytes
+
+    def reading(path: Path) -> bytes:
+        read.append(path)
+        return original(path)
+
+    monkeypatch.setattr(cache, "read_bytes", reading)
+    findings, cache_line = check(root)
+    assert findings == expected == ["train.py:7:35: OPT003"]
+    assert cache_line.startswith("cache: 3 of 3") and read == []
+
+
+def test_an_edit_keeping_size_and_mtime_is_seen(tmp_path: Path) -> None:
+    root = project(tmp_path, {"models.py": MODELS_WITH_FUNCTION, "train.py": TRAIN,
+                              "unrelated.py": UNRELATED})
+    _age(root)
+    check(root)
+    unrelated = root / "unrelated.py"
+    before = unrelated.stat()
+    unrelated.write_text(UNRELATED.replace("0.1", "0.2"))  # the same size
+    os.utime(unrelated, ns=(before.st_atime_ns, before.st_mtime_ns))  # and mtime set back
+    assert check(root)[1].startswith("cache: 2 of 3")  # its ctime tells
+
+
+def test_a_corrupt_stamp_file_costs_a_read_not_a_result(tmp_path: Path) -> None:
+    root = project(tmp_path, {"models.py": MODELS_WITH_FUNCTION, "train.py": TRAIN})
+    _age(root)
+    expected = check(root)[0]
+    for stamps in (root / ".optlint_cache").rglob("file-stamps"):
+        stamps.write_text('{"' + str(root / "train.py") + '": [1, 2]}')
+    assert check(root) == (expected, "cache: 2 of 2 files unchanged since the last run")
+
+
+def test_an_old_looking_edit_of_an_imported_file_is_seen(tmp_path: Path) -> None:
+    # Every stamp settled: results come through the project's snapshot, which this edit changes.
+    root = project(tmp_path, {"models.py": MODELS_WITH_FUNCTION, "train.py": TRAIN,
+                              "unrelated.py": UNRELATED})
+    _age(root)
+    assert check(root)[0] == ["train.py:7:35: OPT003"]
+    assert check(root)[1].startswith("cache: 3 of 3")
+    (root / "models.py").write_text(MODELS_ARRAYS_ONLY)
+    _age(root)
+    findings, cache_line = check(root)
+    assert findings == [] and cache_line.startswith("cache: 1 of 3")

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from optlint import engine
+from optlint import engine, pool
 from optlint.config import Settings
-from optlint.engine import LintOptions, check_paths
+from optlint.engine import LintOptions
+from optlint.pool import check_paths
 from optlint.selection import Selection
 from optlint.versions import LibraryVersions
 from reliability_helpers import FIXABLE, error_lines, run_cli
@@ -81,7 +82,7 @@ def test_bracket_nesting_that_crashes_libcst_does_not_crash_optlint(tmp_path: Pa
 
 def test_a_dead_worker_costs_one_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Workers are forked, so they inherit this patch: checking crash.py ends its process.
-    monkeypatch.setattr(engine, "_start_method", lambda: "fork")
+    monkeypatch.setattr(pool, "_start_method", lambda: "fork")
     original = engine.Linter.check_path
 
     def check_path(self: engine.Linter, path: Path) -> engine.FileResult:

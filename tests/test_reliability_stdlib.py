@@ -18,7 +18,8 @@ import pytest
 
 from optlint import engine
 from optlint.config import Settings
-from optlint.engine import LintOptions, check_paths
+from optlint.engine import LintOptions
+from optlint.pool import check_paths
 from optlint.selection import Selection
 from optlint.source import SourceError, read_source
 from optlint.versions import LibraryVersions

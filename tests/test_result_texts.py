@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from optlint.catalog import all_codes
-from optlint.engine import LintOptions, check_paths
+from optlint.engine import LintOptions
+from optlint.pool import check_paths
 from optlint.selection import Selection
 from optlint.versions import LibraryVersions
 

@@ -104,6 +104,18 @@ class FileIndex:
     # `with` statements whose context manager is a call named like pytest's expectation
     # managers (`pytest.raises(...)`, `pytest.warns(...)`): code there fails on purpose.
     expecting: list[cst.With] = field(default_factory=list)
+    _calls_on: dict[str, list[CallSite]] | None = field(default=None, repr=False)
+
+    def calls_on(self, name: str) -> list[CallSite]:
+        """The calls of a method of the plain name `name` (`name.append(x)`), in source order:
+        grouped once, so that asking for each of a file's lists costs no pass over every call."""
+        if self._calls_on is None:
+            self._calls_on = {}
+            for site in self.calls:
+                func = site.node.func
+                if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+                    self._calls_on.setdefault(func.value.value, []).append(site)
+        return self._calls_on.get(name, [])
 
     def release(self) -> None:
         """Break the index's reference cycles (a scope holds its bindings, a binding its scope;
@@ -116,6 +128,7 @@ class FileIndex:
         for info in self.classes.values():
             info.attributes = {}
         self.attributes = {}
+        self._calls_on = None
 
 
 class _IndexBuilder:

@@ -368,7 +368,7 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
                       limit: int) -> SequenceValue:
         """A list built up with `name.append(x)` / `name.extend(xs)` after its assignment."""
         items = list(value.items)
-        for site in self.index.calls:
+        for site in self.index.calls_on(name):
             func = site.node.func
             if (site.scope is not binding.scope or not binding.order < site.order < limit
                     or not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name)

@@ -37,6 +37,7 @@ from optlint.analysis.values import (
     ModuleValue,
     TransformedFunction,
 )
+from optlint.analysis.walk import child_nodes
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -432,5 +433,5 @@ def shown(ctx: RuleContext, node: cst.CSTNode) -> str:
 def _calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
     if isinstance(node, cst.Call):
         yield node
-    for child in node.children:
+    for child in child_nodes(node):
         yield from _calls_in(child)

@@ -16,6 +16,7 @@ from optlint.analysis.key_syntax import (
     plain_target,
     target_names,
 )
+from optlint.analysis.walk import child_nodes
 
 # Attributes that read an array's shape, not its values (a draw read only for them reaches
 # no result).
@@ -69,7 +70,7 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shapes: bool = False) -> 
             _collect_reads(node.value, found, shapes)
     elif isinstance(node, (cst.For, cst.CompFor)):
         _target_reads(node.target, found, shapes)
-        for child in node.children:
+        for child in child_nodes(node):
             if child is not node.target:
                 _collect_reads(child, found, shapes)
     elif isinstance(node, cst.NamedExpr):
@@ -79,12 +80,12 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shapes: bool = False) -> 
     elif isinstance(node, (cst.FunctionDef, cst.Lambda)):
         # A nested function's own locals (`k1` assigned in it) are not the enclosing names.
         inner: set[str] = set()
-        for child in node.children:
+        for child in child_nodes(node):
             if not isinstance(node, cst.FunctionDef) or child is not node.name:
                 _collect_reads(child, inner, shapes)
         found.update(inner - _locals(node))
     elif isinstance(node, cst.ClassDef):
-        for child in node.children:
+        for child in child_nodes(node):
             if child is not node.name:
                 _collect_reads(child, found, shapes)
     elif isinstance(node, cst.Param):
@@ -96,7 +97,7 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shapes: bool = False) -> 
     elif isinstance(node, (cst.Global, cst.Nonlocal)):
         found.update(item.name.value for item in node.names)
     else:
-        for child in node.children:
+        for child in child_nodes(node):
             _collect_reads(child, found, shapes)
 
 
@@ -127,7 +128,7 @@ def _locals(function: cst.FunctionDef | cst.Lambda) -> set[str]:
             return
         elif isinstance(node, (cst.Global, cst.Nonlocal)):
             declared.update(item.name.value for item in node.names)
-        for child in node.children:
+        for child in child_nodes(node):
             visit(child)
     visit(function.body)
     return bound - declared
@@ -147,7 +148,7 @@ def _closure_reads(root: Sequence[cst.BaseStatement],
                                  cst.Nonlocal)):
                 _collect_reads(node, found, shapes=True)
                 return
-            for child in node.children:
+            for child in child_nodes(node):
                 visit(child)
         for statement in root:
             visit(statement)

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping
 import libcst as cst
 
 from optlint.analysis.index import ClassInfo
+from optlint.analysis.walk import child_nodes
 
 # Methods that copy an object with some fields replaced: the other fields keep their keys.
 REPLACING = frozenset({"replace", "_replace"})
@@ -120,7 +121,7 @@ def evaluated_within(node: cst.CSTNode, call: cst.Call) -> bool:
         return True
     if isinstance(node, cst.Lambda):
         return False
-    return any(evaluated_within(child, call) for child in node.children)
+    return any(evaluated_within(child, call) for child in child_nodes(node))
 
 
 def is_main_guard(test: cst.BaseExpression) -> bool:
@@ -197,5 +198,5 @@ def chains(statement: cst.BaseStatement, call: cst.Call) -> bool:
 
 def _names_in(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     yield node
-    for child in node.children:
+    for child in child_nodes(node):
         yield from _names_in(child)

@@ -10,6 +10,7 @@ its class. Part of `Inference` (a base class of it), kept apart so each module h
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import tokenize
@@ -218,7 +219,7 @@ def constructions_in_file(owner: Inference, init: cst.FunctionDef, name: str, pa
     name); None when the class is subclassed here or used other than in calls, annotations and
     `isinstance`."""
     text = owner.file_text()
-    if re.search(rf"^[ \t]*class\s+\w+\s*\([^)]*\b{re.escape(name)}\b", text, re.MULTILINE):
+    if name in _base_words(text):
         return None  # a subclass's `super().__init__(...)` passes what its own callers pass
 
     def runs(callee: Value) -> bool | None:
@@ -234,9 +235,26 @@ def constructions_in_file(owner: Inference, init: cst.FunctionDef, name: str, pa
 
 def _type_uses(text: str, name: str) -> int:
     """Uses of a class name that construct nothing: annotations and `isinstance` checks."""
-    word = re.escape(name)
-    return len(re.findall(rf"(?::|->|\[|\|)\s*[\"']?{word}\b", text)) + len(
-        re.findall(rf"isinstance\(\s*[^,()]+,\s*\(?\s*{word}\b", text))
+    return _type_use_counts(text)[name]
+
+
+# Per text, not per name: a file's every class asking would read the whole text each time.
+_CLASS_BASES = re.compile(r"^[ \t]*class\s+\w+\s*\(([^)]*)", re.MULTILINE)
+_ANNOTATED = re.compile(r"(?::|->|\[|\|)\s*[\"']?(\w+)")
+_ISINSTANCE = re.compile(r"isinstance\(\s*[^,()]+,\s*\(?\s*(\w+)")
+
+
+@functools.lru_cache(maxsize=4)
+def _base_words(text: str) -> frozenset[str]:
+    """Every word in the base lists of the text's `class X(...)` statements."""
+    return frozenset(word for bases in _CLASS_BASES.findall(text) for word in _WORD.findall(bases))
+
+
+@functools.lru_cache(maxsize=4)
+def _type_use_counts(text: str) -> Counter[str]:
+    """How often each word follows `:`, `->`, `[` or `|` (an annotation) or is the class an
+    `isinstance` checks."""
+    return Counter(_ANNOTATED.findall(text)) + Counter(_ISINSTANCE.findall(text))
 
 
 def _runs(callee: Value, function: FunctionNode) -> bool | None:

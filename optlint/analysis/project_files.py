@@ -20,9 +20,15 @@ _SKIPPED_FOLDERS = {"node_modules", "site-packages", "__pycache__", "build", "di
 
 
 class ProjectFiles:
-    def __init__(self, root: Path, read: Callable[[Path], bytes] = read_bytes) -> None:
+    def __init__(self, root: Path, read: Callable[[Path], bytes] = read_bytes,
+                 remember: bool = False) -> None:
+        """`remember`: where an import leads is worked out once (for a run, whose files stay
+        where they are; not for the language server, where files come and go)."""
         self.root = root.resolve()
         self._read = read
+        self._found: dict[tuple[str, Path | None], list[Path]] | None = {} if remember else None
+        self._files: dict[str, bool] | None = {} if remember else None  # path -> is a file
+        self._roots: dict[str | None, list[Path]] = {}  # importing file -> where to look
         self._folders: dict[str, Path] = {}  # file name -> its resolved folder
         self._sources: dict[Path, str] | None = None  # every project file's text, for callers
         self._too_large = False  # more files than callers are looked for in
@@ -36,6 +42,15 @@ class ProjectFiles:
     def candidate_files(self, module: str, from_file: str | None) -> list[Path]:
         """The project files `import module` may name, seen from `from_file`."""
         relative = len(module) - len(module.lstrip("."))
+        if self._found is not None:
+            key = (module, None if from_file is None else self.folder_of(from_file))
+            if key not in self._found:
+                self._found[key] = self._candidate_files(module, from_file, relative)
+            return self._found[key]
+        return self._candidate_files(module, from_file, relative)
+
+    def _candidate_files(self, module: str, from_file: str | None,
+                         relative: int) -> list[Path]:
         parts = [part for part in module.lstrip(".").split(".") if part]
         if relative:
             if from_file is None:
@@ -44,15 +59,40 @@ class ProjectFiles:
             for _ in range(relative - 1):
                 base = base.parent
             bases = [base]
+        elif self._files is not None:
+            bases = self._roots.get(from_file) or self._roots.setdefault(
+                from_file, self._search_roots(from_file))
         else:
             bases = self._search_roots(from_file)
         found: list[Path] = []
         for base in bases:
-            target = base.joinpath(*parts)
-            for candidate in (target.with_suffix(".py"), target / "__init__.py"):
-                if candidate.is_file():
-                    found.append(candidate)
+            if not parts:  # `from . import x`: the folder's own module, as pathlib names it
+                candidates = [str(base.with_suffix(".py")), os.path.join(base, "__init__.py")]
+            else:  # strings, not Paths: a run asks this thousands of times
+                target = os.path.join(base, *parts)
+                candidates = [target + ".py", os.path.join(target, "__init__.py")]
+            found.extend(Path(candidate) for candidate in candidates if self._is_file(candidate))
         return found
+
+    def _is_file(self, path: str) -> bool:
+        if self._files is None:
+            return os.path.isfile(path)
+        known = self._files.get(path)
+        if known is None:
+            known = self._files[path] = os.path.isfile(path)
+        return known
+
+    def project_paths(self) -> list[str] | None:
+        """Every Python file under the project root (as `project_texts` finds them), read
+        nowhere; None past MAX_CALLER_FILES."""
+        paths: list[str] = []
+        for folder, subfolders, files in os.walk(self.root):
+            subfolders[:] = [name for name in subfolders if not name.startswith(".")
+                             and name not in _SKIPPED_FOLDERS]
+            paths.extend(os.path.join(folder, name) for name in files if name.endswith(".py"))
+            if len(paths) > MAX_CALLER_FILES:
+                return None
+        return sorted(paths)
 
     def project_texts(self) -> dict[Path, str] | None:
         """The text of every Python file under the project root; None when there are too many

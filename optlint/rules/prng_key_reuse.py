@@ -26,6 +26,7 @@ from optlint.analysis.prng_keys import Consumption, Reuse
 from optlint.context import RuleContext
 from optlint.edits import source_lines
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
+from optlint.analysis.walk import child_nodes
 
 # Samplers given one key on purpose to draw the same indices for several arrays.
 ALIGNING = frozenset({"permutation", "choice", "shuffle"})
@@ -37,6 +38,12 @@ class PrngKeyReuse(Rule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         analysis = FileKeyCalls(ctx)
+        try:
+            yield from self._check(ctx, analysis)
+        finally:  # its walks hold its bound methods: a cycle that would keep the file's tree
+            analysis.__dict__.clear()  # alive until the garbage collector's next full pass
+
+    def _check(self, ctx: RuleContext, analysis: FileKeyCalls) -> Iterator[Finding]:
         if not analysis.has_consumers():
             return
         reported: set[int] = set()
@@ -324,7 +331,7 @@ def _assigned_names(statement: cst.BaseStatement, value: cst.Call | None) -> set
 def _reads(node: cst.CSTNode, names: set[str]) -> bool:
     if isinstance(node, cst.Name):
         return node.value in names
-    return any(_reads(child, names) for child in node.children)
+    return any(_reads(child, names) for child in child_nodes(node))
 
 
 
