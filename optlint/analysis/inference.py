@@ -18,6 +18,7 @@ from optlint.analysis import apis
 from optlint.analysis.attributes import AttributeValues
 from optlint.analysis.binding import argument
 from optlint.analysis.brains import LibraryCall, library_call
+from optlint.analysis.brains.python_calls import named_attribute
 from optlint.analysis.brains.equinox_leaves import EquinoxLeaves, nn_leaves
 from optlint.analysis.brains.optax_calls import (
     STATE_METHODS,
@@ -327,6 +328,10 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
             base = self.value_of(func.value, scope, order)
             if isinstance(base, ArrayValue):
                 return base  # `data.mean(axis=0)`: an array of the same library
+        if (isinstance(func, cst.Name) and func.value == "getattr" and len(call.args) == 2
+                and self._lookup("getattr", scope, order) is None):
+            return named_attribute(self.value_of(call.args[0].value, scope, order),
+                                   self.value_of(call.args[1].value, scope, order))
         callee = self.value_of(func, scope, order)
         return self._apply(callee, call, scope, order)
 
