@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 
 import libcst as cst
 
-from optlint.analysis import apis
+from optlint.analysis import apis, library_layers
 from optlint.analysis.attributes import AttributeValues
 from optlint.analysis.binding import argument
 from optlint.analysis.brains import LibraryCall, library_call
@@ -50,6 +50,7 @@ from optlint.analysis.values import (
     SequenceValue,
     StateValue,
     TransformedFunction,
+    TrainStateValue,
     TransformValue,
     Value,
 )
@@ -320,6 +321,11 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
             result = method_result(self.value_of(func.value, scope, order), func.attr.value)
             if result is not None:
                 return result
+        if (isinstance(func, cst.Attribute)
+                and func.attr.value in library_layers.FLAX_TRAIN_STATE_METHODS):
+            state = self.value_of(func.value, scope, order)
+            if isinstance(state, TrainStateValue):
+                return state  # `state.apply_gradients(grads=g)`: the same optimizer
         if isinstance(func, cst.Attribute) and func.attr.value == "init":
             tree = param_tree(self.value_of(func.value, scope, order), self)
             if tree is not None:
