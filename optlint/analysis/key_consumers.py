@@ -56,6 +56,8 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     KeyConsumer("haiku", "init", 0, "rng", made_by=_HAIKU),
     KeyConsumer("haiku", "apply", 1, "rng", made_by=_HAIKU_RNG_APPLY),
     KeyConsumer("haiku", "apply", 2, "rng", made_by=_HAIKU_STATE_APPLY),
+    # `hk.dropout(rng, rate, x)`: draws its mask from the key it is given.
+    KeyConsumer("haiku", "haiku.dropout", 0, "rng"),
     # distrax and TensorFlow Probability distributions: `dist.sample(seed=key)`.
     KeyConsumer("distrax", "sample", None, "seed", made_by=_DISTRIBUTIONS),
     KeyConsumer("distrax", "sample_and_log_prob", None, "seed", made_by=_DISTRIBUTIONS),
@@ -65,6 +67,8 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     # numpyro: `handlers.seed(model, rng_seed=key)`, `MCMC(...).run(key, ...)`.
     KeyConsumer("numpyro", "numpyro.handlers.seed", 1, "rng_seed"),
     KeyConsumer("numpyro", "run", 0, "rng_key", made_by=("numpyro.infer.MCMC",)),
+    # numpyro distributions: `dist.Normal(loc, scale).sample(key, shape)`.
+    KeyConsumer("numpyro", "sample", 0, "key", made_by=_DISTRIBUTIONS),
     # NumPy seeded from a key's data: the same key gives the same NumPy stream.
     KeyConsumer("numpy", "numpy.random.default_rng", 0, "seed"),
     KeyConsumer("numpy", "numpy.random.RandomState", 0, "seed"),
@@ -118,3 +122,13 @@ STREAM_LAYERS = frozenset({"flax.nnx.Dropout", "flax.nnx.MultiHeadAttention"})
 # Tree maps: their function runs once per leaf, so a key it closes over draws the same numbers
 # for every leaf (the same noise on every gradient leaf).
 TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map"})
+
+# Modules whose factories make initializers, and where those take their key: a factory's
+# result (`normal()`, `lecun_normal()`) draws from the key it is called with,
+# `init(key, shape, dtype)`, or trax's `init(shape, rng)`.
+INITIALIZER_MODULES: dict[str, int] = {
+    "jax.nn.initializers": 0, "flax.linen.initializers": 0, "flax.nnx.initializers": 0,
+    "trax.layers.initializers": 1,
+}
+# Factories among them whose initializer draws nothing (`constant(0.1)`, `zeros_init()`).
+NON_DRAWING_INITIALIZERS = frozenset({"constant", "zeros_init", "ones_init", "zeros", "ones"})

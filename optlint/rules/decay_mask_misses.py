@@ -53,13 +53,8 @@ _NORM_NAMES = frozenset({"scale", "gamma", "beta"})
 
 class DecayMaskMisses(Rule):
     code = "OPT023"
-    name = "decay-mask-misses"
-    summary = ("a weight-decay mask excluding names that match no parameter path of the model, "
-               "or an empty exclusion list: norms and biases decay")
-    fix_availability = "none"
     runtime_check = RuntimeCheck("transform",
                                  probe="weight_decay_mask:decay_spares_norms_and_biases")
-    trigger_words = ("mask",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         reported: set[int] = set()
@@ -75,7 +70,7 @@ class DecayMaskMisses(Rule):
             for part, mask in _decay_masks(optimizer):
                 if id(mask) in reported:
                     continue
-                mask_site = _site_of(ctx, part)
+                mask_site = ctx.site_of(part)
                 if mask_site is None:
                     continue  # built in another file
                 bodies = _mask_bodies(ctx, mask, mask_site)
@@ -342,10 +337,6 @@ def _nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
         node = stack.pop()
         yield node
         stack.extend(node.children)
-
-
-def _site_of(ctx: RuleContext, call: cst.Call) -> CallSite | None:
-    return next((site for site in ctx.calls() if site.node is call), None)
 
 
 def _call_of(ctx: RuleContext, mask: cst.BaseExpression) -> cst.CSTNode:

@@ -31,10 +31,6 @@ from optlint.rules.base import Finding, Rule, RuntimeCheck
 
 class LookaheadRawParams(Rule):
     code = "OPT012"
-    name = "lookahead-raw-params"
-    summary = "optax.lookahead's update given plain params instead of optax.LookaheadParams"
-    fix_availability = "none"
-    trigger_words = ("lookahead",)
     runtime_check = RuntimeCheck("params", probe="update_arguments:update_as_written")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

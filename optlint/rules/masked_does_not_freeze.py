@@ -51,10 +51,6 @@ _UNSEEN_MASK = ("what the mask leaves out: leaves without gradients (integer lea
 
 class MaskedDoesNotFreeze(Rule):
     code = "OPT009"
-    name = "masked-does-not-freeze"
-    summary = "optax.masked(opt, mask) as the whole optimizer: masked-out leaves move by +gradient"
-    fix_availability = "sometimes"
-    trigger_words = ("masked", "optax")
     runtime_check = RuntimeCheck("transform", probe="frozen_leaves:masked_out_leaves_stay")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

@@ -32,14 +32,11 @@ from optlint.analysis.values import (
 )
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.phrases import leaves_phrase
+from optlint.rule_helpers.phrases import leaves_phrase
 
 
 class UnfilteredEquinoxModel(Rule):
     code = "OPT003"
-    name = "unfiltered-equinox-model"
-    summary = "Optax init/update/apply_updates given an Equinox module with non-array leaves"
-    fix_availability = "always"
     runtime_check = RuntimeCheck("params")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

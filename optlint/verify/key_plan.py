@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from optlint.analysis.prng_keys import COMPREHENSIONS, target_names
+from optlint.analysis.key_syntax import COMPREHENSIONS, target_names
 from optlint.diagnostics import Diagnostic
 from optlint.rules.base import Finding
 from optlint.verify.parameters import settle
@@ -39,7 +39,8 @@ from optlint.verify.slicing import (
 )
 
 if TYPE_CHECKING:
-    from optlint.verify.plan import Planner, Source
+    from optlint.verify.parsed_source import Source
+    from optlint.verify.planning import Planning as Planner
 
 RECORDS = "__optlint_keys__"
 CONSUME = "__optlint_consume__"

@@ -1,0 +1,77 @@
+"""What OPT020's key analysis costs on a cold run of the package benchmark.
+
+    python benchmarks/opt020_cost.py [--cache DIR] [--only PKG ...]
+
+Runs `optlint check . --no-cache --jobs 1 --isolated` in this process on every package tree the
+package benchmark extracted (`~/.cache/optlint-real-world/src/`, see real_world.py), with OPT020's
+`check` wrapped in a timer, and prints the CPU time of the whole run, the CPU time spent inside
+OPT020's `check` (the key analysis: its consumers, summaries and walks), and what OPT020 adds
+to a run without it. CPU time (`time.process_time`) and a share measured within one run depend
+far less on how loaded the machine is than two wall-clock runs compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import time
+from collections.abc import Iterator
+import sys
+from contextlib import redirect_stdout, suppress
+from pathlib import Path
+
+DEFAULT_CACHE = Path(os.environ.get("OPTLINT_REAL_WORLD_CACHE", "~/.cache/optlint-real-world"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--only", nargs="*", default=None, help="package folder name prefixes")
+    args = parser.parse_args(argv)
+    roots = sorted(path for path in (args.cache.expanduser() / "src").iterdir() if path.is_dir())
+    if args.only:
+        roots = [root for root in roots if any(root.name.startswith(o) for o in args.only)]
+    if not roots:
+        print(f"no package trees under {args.cache}/src: run benchmarks/real_world.py first")
+        return 2
+    from optlint.cli import main as optlint_main
+    from optlint.rules.prng_key_reuse import PrngKeyReuse
+
+    spent = [0.0]
+    check = PrngKeyReuse.check
+
+    def timed(self: PrngKeyReuse, ctx: object) -> Iterator[object]:
+        start = time.process_time()
+        found = list(check(self, ctx))  # type: ignore[arg-type]
+        spent[0] += time.process_time() - start
+        yield from found
+
+    PrngKeyReuse.check = timed  # type: ignore[method-assign,assignment]
+    start = time.process_time()
+    for root in roots:
+        previous = Path.cwd()
+        os.chdir(root)
+        try:
+            with redirect_stdout(io.StringIO()):
+                _run(optlint_main, ["check", ".", "--no-cache", "--jobs", "1", "--isolated",
+                                    "--exit-zero", "--quiet", "--output-format", "json"])
+        finally:
+            os.chdir(previous)
+    total = time.process_time() - start
+    rule = spent[0]
+    print(f"packages: {len(roots)}")
+    print(f"total CPU time: {total:.1f}s")
+    print(f"OPT020 (PrngKeyReuse.check and everything it calls): {rule:.1f}s")
+    print(f"OPT020 share of the run: {100 * rule / total:.1f}%; it adds "
+          f"{100 * rule / max(total - rule, 1e-9):.1f}% to a run without it")
+    return 0
+
+
+def _run(command, arguments: list[str]) -> None:  # type: ignore[no-untyped-def]
+    with suppress(SystemExit):
+        command(arguments, standalone_mode=False)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

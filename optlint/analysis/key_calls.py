@@ -1,0 +1,436 @@
+"""The key flow of one file: which of its calls consume which keys (a library's consumer, a
+transformed function, a function or class of the file whose summary says it consumes its key
+parameter), and the walks of its functions' bodies that find the reuses.
+
+A function of the file is summarised by walking its body (`KeyFlow`): the parameters it
+consumes, the enclosing keys it draws from, the consumed keys it returns. Only functions that
+consume a key, directly or through one another, are walked (`helpers`, a cheap gate by name).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis.binding import argument, bind_arguments
+from optlint.analysis.index import CallSite, ClassInfo, FileIndex, FunctionInfo, Scope
+from optlint.analysis.key_callables import HeldCallables
+from optlint.analysis.key_consumers import STREAM_DRAWS
+from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_reads import FileReads
+from optlint.analysis.key_library_calls import (
+    RANDOM_LAYERS,
+    LibraryKeyCalls,
+    draws_nothing,
+    last_name,
+)
+from optlint.analysis.key_syntax import own_method
+from optlint.analysis.key_transforms import TransformedKeyCalls, runs_per_step_or_row
+from optlint.analysis.prng_keys import Consumption, key_argument
+from optlint.analysis.values import (
+    ClassRef,
+    FunctionValue,
+    InstanceValue,
+    ModuleValue,
+    TransformedFunction,
+)
+
+if TYPE_CHECKING:
+    from optlint.context import RuleContext
+
+# The base classes of Flax modules.
+FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+# Transformations (by a part of their qualified name) whose function runs as written, once per
+# training step: `jax.jit`, `eqx.filter_value_and_grad`, `jax.checkpoint`.
+STEPPING_TRANSFORMS = ("jit", "grad", "checkpoint", "remat")
+# Arguments that read as a key (`rng`, `subkey`, `init_key`): calls given one are resolved.
+_KEYISH = re.compile(r"(key|rng|prng)s?(_?\d+)?$|^(key|rng)_", re.IGNORECASE)
+# Characters of a call quoted in a message.
+_SHOWN = 60
+
+
+class FileKeyCalls:
+    """Which calls of one file consume which keys, the summaries of the file's functions, and
+    the walks of their bodies, shared by the checks of one file."""
+
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx = ctx
+        self.sites: dict[int, CallSite] = {id(site.node): site for site in ctx.calls()}
+        self.summaries: dict[int, KeyFlow | None] = {}
+        self.callees: dict[int, str] = {}
+        self.resolved: dict[int, tuple[cst.FunctionDef, bool, bool] | list[Consumption]
+                            | None] = {}
+        self.walks: dict[int, KeyFlow] = {}
+        # What each statement reads, for every walk of the file.
+        self.read_caches = FileReads(frames=any(
+            isinstance(site.node.func, cst.Name) and site.node.func.value in ("locals", "vars")
+            for site in ctx.calls()))
+        self.made_keys: dict[int, str] = {}
+        self._code: str | None = None  # by call: what `made_key` found ("": nothing)
+        self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
+        self.constants = module_constants(ctx.index)
+        self.transformed = TransformedKeyCalls(self)
+        self.held = HeldCallables(self)
+        # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
+        self.candidates: set[int] = set()
+        for site in ctx.calls():
+            if (passes_key(site.node) or self.library.consumptions(site.node)
+                    or runs_per_step_or_row(self.ctx, site)):
+                self.candidates.add(id(site.node))
+        self.stream_drawers: set[str] = set()
+        self.higher_order: set[str] = set()  # functions calling a function they are given
+        self.helpers = self._helpers()
+
+    def module_code(self) -> str:
+        """The file's text, generated once (libcst writes the whole module at each ask)."""
+        if self._code is None:
+            self._code = self.ctx.module.code
+        return self._code
+
+    def callee(self, call: cst.Call) -> str:
+        """What a call calls, as the messages show it; made once per call (walks repeat)."""
+        text = self.callees.get(id(call))
+        if text is None:
+            text = self.callees[id(call)] = called_text(self.ctx, call)
+        return text
+
+
+    def consumer(self, call: cst.Call) -> list[Consumption]:
+        if draws_nothing(call):
+            return []
+        direct = self.library.consumptions(call)
+        if direct:
+            return direct
+        transformed = self.transformed.consumptions(call)
+        if transformed is not None:
+            return transformed
+        resolved = self._resolve(call)
+        if resolved is None:
+            site = self.sites.get(id(call))
+            return self.held.consumptions(call, site) if (
+                site is not None and passes_key(call)) else []
+        if isinstance(resolved, list):
+            return resolved
+        function, bound, stepping = resolved
+        flow = self.summary(function)
+        if flow is None:
+            return []
+        how = self.callee(call)
+        # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
+        uses = [Consumption(call, expr, how, library=False, stepping=stepping,
+                            kind="split" if flow.param_uses[param.name.value].kind == "split"
+                            else "draw")
+                for param, expr in bind_arguments(function, call, bound)
+                if param.name.value in flow.consumed_params]
+        uses += self.held.closures_called_again(call, function, bound, flow)
+        if self.nested(function):
+            # A closure consuming a key of the enclosing function: each call consumes it.
+            uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
+                                 closed=inner.closed or inner)
+                     for inner in flow.free_consumed().values()]
+        return uses
+
+    def made_key(self, expr: cst.BaseExpression) -> str | None:
+        """`prng_key()`: a call of a function of the file that returns a key made from
+        constants (`jax.random.key(DEFAULT_SEED)`), given only literals: every such call makes
+        the same key, followed under one name."""
+        if not isinstance(expr, cst.Call) or not all(
+                isinstance(arg.value, (cst.Integer, cst.SimpleString))
+                or (isinstance(arg.value, cst.Name) and arg.value.value in ("None", "True",
+                                                                            "False"))
+                for arg in expr.args):
+            return None
+        known = self.made_keys.get(id(expr))
+        if known is None:
+            site = self.sites.get(id(expr))
+            value = self.ctx.value(expr.func, site) if site is not None else None
+            info = (self.ctx.index.functions.get(value.node)
+                    if isinstance(value, FunctionValue) else None)
+            makes = info is not None and bool(info.returns) and all(
+                isinstance(returned, cst.Call)
+                and self.ctx.qualify(returned.func) in ("jax.random.key", "jax.random.PRNGKey")
+                for returned in info.returns)
+            known = self.made_keys[id(expr)] = (
+                "made:" + " ".join(self.ctx.code(expr).split()) if makes else "")
+        return known or None
+
+    def _static_method(self, func: cst.BaseExpression, site: CallSite) -> cst.FunctionDef | None:
+        """`Noise.sample(key, shape)`: a `@staticmethod` of a class of the file, called on it."""
+        if not isinstance(func, cst.Attribute):
+            return None
+        owner = self.ctx.value(func.value, site)
+        if not isinstance(owner, ClassRef) or owner.owner is not self.ctx.inference:
+            return None
+        for item in owner.info.node.body.body:
+            if (isinstance(item, cst.FunctionDef) and item.name.value == func.attr.value
+                    and any(isinstance(d.decorator, cst.Name)
+                            and d.decorator.value == "staticmethod" for d in item.decorators)):
+                return item
+        return None
+
+    def _resolve(self, call: cst.Call
+                 ) -> tuple[cst.FunctionDef, bool, bool] | list[Consumption] | None:
+        """The project function `call` runs (bound: a method; stepping: jitted), or what a
+        library layer it calls consumes."""
+        if id(call) in self.resolved:
+            return self.resolved[id(call)]
+        self.resolved[id(call)] = None
+        result = self._resolve_uncached(call)
+        self.resolved[id(call)] = result
+        return result
+
+    def _resolve_uncached(self, call: cst.Call
+                          ) -> tuple[cst.FunctionDef, bool, bool] | list[Consumption] | None:
+        last = last_name(call.func)
+        if isinstance(call.func, cst.Call):  # `jax.grad(loss)(params)`: the helper it wraps
+            last = next((arg.value.value for arg in call.func.args[:1]
+                         if isinstance(arg.value, cst.Name)), None)
+        if last is None or (last not in self.helpers and last not in self.higher_order
+                            and not passes_key(call)):
+            return None
+        site = self.sites.get(id(call))
+        if site is None:
+            return None
+        value = self.ctx.value(call.func, site)
+        static = self._static_method(call.func, site)
+        if static is not None:
+            return static, False, False
+        stepping = False
+        while isinstance(value, TransformedFunction) and any(
+                part in value.transform for part in STEPPING_TRANSFORMS):
+            # Jitted or differentiated: a training step, run once per step with new keys.
+            value, stepping = value.func, True
+        if isinstance(value, ModuleValue) and value.derived_by is None:
+            if value.cls is None:
+                if value.class_name in RANDOM_LAYERS and not self.library.built_off(value, call):
+                    key = key_argument(call, None, "key")
+                    return [] if key is None else [Consumption(call, key, self.callee(call))]
+                return None
+            value = InstanceValue(value.cls.info, value.cls.owner)
+        if isinstance(value, (InstanceValue, ClassRef)):
+            # An instance called runs `__call__`; a class called builds one with `__init__`.
+            if value.owner is not self.ctx.inference:
+                return None
+            method = own_method(value.info, "__call__" if isinstance(value, InstanceValue)
+                             else "__init__")
+            if method is None:
+                return None
+            value = FunctionValue(method, bound=True)
+        if not isinstance(value, FunctionValue) or value.node not in self.ctx.index.functions:
+            return None
+        if not isinstance(value.node, cst.FunctionDef):
+            return None
+        return value.node, value.bound, stepping
+
+
+    def nested(self, function: cst.FunctionDef | cst.Lambda) -> bool:
+        info = self.ctx.index.functions.get(function)
+        parent = info.scope.parent if info is not None else None
+        return parent is not None and parent.kind == "function"
+
+    def summary(self, node: cst.FunctionDef | cst.Lambda) -> KeyFlow | None:
+        """The walk of a function's body: the parameters it consumes (on some path) before
+        reassigning them, the enclosing keys it consumes, the consumed keys it returns."""
+        if id(node) in self.summaries:
+            return self.summaries[id(node)]
+        self.summaries[id(node)] = None  # a recursive call consumes nothing we can tell
+        if isinstance(node, cst.Lambda) or not self._worth_walking(node):
+            return None
+        params = [param.name for param in (
+            *node.params.posonly_params, *node.params.params, *node.params.kwonly_params)]
+        flow = KeyFlow(self.consumer, [param.value for param in params], self.returned_keys,
+                       self.constants, self.made_key, self.read_caches)
+        flow.run(body_of(node), {param.value: param for param in params})
+        self.summaries[id(node)] = flow
+        return flow
+
+    def returned_keys(self, call: cst.Call) -> dict[tuple[int, ...], Consumption]:
+        """The keys a project function returns after consuming them, as consumed by `call`."""
+        resolved = self._resolve(call)
+        if not isinstance(resolved, tuple):
+            return {}
+        flow = self.summary(resolved[0])
+        if flow is None:
+            return {}
+        how = self.callee(call)
+        return {path: Consumption(call, inner.key, f"{how} (which returns it consumed)",
+                                  library=False, via=inner.via or inner)
+                for path, inner in flow.returned.items() if not inner.repeated}
+
+    def _helpers(self) -> set[str]:
+        """Names of the file's functions that consume a key, directly or through one another
+        (a cheap gate: only calls by these names are resolved and summarised)."""
+        by_function: dict[str, list[tuple[bool, set[str]]]] = {}
+        for info in self.ctx.index.functions.values():
+            if isinstance(info.node, cst.FunctionDef):
+                by_function.setdefault(info.node.name.value, [])
+        calls_in: dict[str, set[str]] = {name: set() for name in by_function}
+        consuming: set[str] = set()
+        drawing: set[str] = set()  # functions drawing from an rng stream (`hk.next_rng_key()`)
+        for site in self.ctx.calls():
+            function = _enclosing_def(site)
+            if function is None:
+                continue
+            if id(site.node) in self.candidates:
+                consuming.add(function)
+            if self.ctx.qualify(site.node.func) in STREAM_DRAWS:
+                drawing.add(function)
+            last = last_name(site.node.func)
+            if isinstance(site.node.func, cst.Name) and any(
+                    binding.kind == "param"
+                    for binding in site.scope.bindings.get(site.node.func.value, [])):
+                self.higher_order.add(function)  # calls a function it is given
+            called = calls_in.setdefault(function, set())
+            if last is not None:
+                called.add(last)
+            # A helper handed to a transformation or loop (`jax.grad(loss)`, `scan(body, ...)`).
+            called.update(arg.value.value for arg in site.node.args
+                          if isinstance(arg.value, cst.Name))
+        # Names bound to a transformed helper (`grad_fn = eqx.filter_value_and_grad(loss)`).
+        wrapping = [(name, {arg.value.value for arg in binding.value.args
+                            if isinstance(arg.value, cst.Name)})
+                    for scope in self.ctx.index.every_scope
+                    for name, bindings in scope.bindings.items() for binding in bindings
+                    if isinstance(binding.value, cst.Call) and not binding.path]
+        for found in (consuming, drawing):
+            changed = True
+            while changed:
+                changed = False
+                for function, called in calls_in.items():
+                    if function not in found and called & found:
+                        found.add(function)
+                        changed = True
+                for name, wrapped in wrapping:
+                    if name not in found and wrapped & found:
+                        found.add(name)
+                        changed = True
+        self.stream_drawers = drawing
+        return consuming
+
+    # walking ------------------------------------------------------------------------------
+    def has_consumers(self) -> bool:
+        return bool(self.candidates)
+
+    def _worth_walking(self, node: cst.FunctionDef) -> bool:
+        return node.name.value in self.helpers or node.name.value in self.higher_order
+
+    def functions_to_walk(self) -> Iterator[FunctionInfo]:
+        for info in self.ctx.index.functions.values():
+            if isinstance(info.node, cst.FunctionDef) and self._worth_walking(info.node):
+                yield info
+
+    def walk(self, info: FunctionInfo) -> KeyFlow:
+        if id(info.node) not in self.walks:
+            flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants,
+                           made_key=self.made_key, read_caches=self.read_caches)
+            assert isinstance(info.node, cst.FunctionDef)
+            flow.run(body_of(info.node), {param.name.value: param.name for param in (
+                *info.node.params.posonly_params, *info.node.params.params,
+                *info.node.params.kwonly_params)})
+            self.walks[id(info.node)] = flow
+        return self.walks[id(info.node)]
+
+    def walk_module(self) -> KeyFlow | None:
+        if not any(site.scope.kind == "module" and (
+                id(site.node) in self.candidates or last_name(site.node.func) in self.helpers)
+                for site in self.ctx.calls()):
+            return None
+        flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants,
+                           made_key=self.made_key, read_caches=self.read_caches)
+        flow.run(self.ctx.module.body, module=True)
+        return flow
+
+    def is_module(self, info: ClassInfo) -> bool:
+        """An Equinox or Flax module: built once (a Flax module per `apply`), then called on
+        every step."""
+        return self.ctx.inference.is_equinox_module(info) or bool(
+            self.library.bases(info.name, set()) & FLAX_MODULES)
+
+    def holds_fixed_key(self, info: ClassInfo, field: str) -> bool:
+        """The module's `field` keeps one key for every call: an Equinox module's always; a
+        Flax module's when every place the file builds it gives the field a key made without
+        `make_rng` (Flax rebuilds submodules on each `apply`, often from a fresh
+        `self.make_rng(...)`)."""
+        if self.ctx.inference.is_equinox_module(info):
+            return True
+        order = list(info.fields)
+        built = [site.node for site in self.ctx.calls()
+                 if last_name(site.node.func) == info.name]
+        if not built or field not in order:
+            return False
+        for call in built:
+            given = argument(call, order.index(field), field)
+            if given is None or any(last_name(node.func) == "make_rng"
+                                    for node in _calls_in(given.value)):
+                return False
+        return True
+
+
+
+
+def module_constants(index: FileIndex) -> dict[str, bool]:
+    """Names the module binds once, to `True` or `False`, and nothing else binds: switches
+    (`USE_DROPOUT = False`) whose `if` always takes one branch."""
+    found = {}
+    for name, bindings in index.module_scope.bindings.items():
+        value = bindings[0].value if len(bindings) == 1 else None
+        if (bindings[0].kind == "assign" and not bindings[0].path and isinstance(value, cst.Name)
+                and value.value in ("True", "False")):
+            found[name] = value.value == "True"
+    for scope in index.every_scope:
+        if scope is not index.module_scope:
+            for name in set(found) & set(scope.bindings):
+                del found[name]
+    return found
+
+
+def body_of(node: cst.FunctionDef) -> list[cst.BaseStatement]:
+    body = node.body
+    if isinstance(body, cst.IndentedBlock):
+        return list(body.body)
+    assert isinstance(body, cst.SimpleStatementSuite)
+    return [cst.SimpleStatementLine(body=list(body.body))]
+
+
+
+
+def passes_key(call: cst.Call) -> bool:
+    """Given `key=`, or a name that reads as a key (`rng`, `subkey`, `init_key`): worth
+    resolving (a cheap gate; what the callee does with it decides)."""
+    return any((arg.keyword is not None and arg.keyword.value == "key")
+               or (isinstance(arg.value, cst.Name) and _KEYISH.search(arg.value.value))
+               for arg in call.args)
+
+
+
+
+def _enclosing_def(site: CallSite) -> str | None:
+    scope: Scope | None = site.scope
+    while scope is not None and not isinstance(scope.node, cst.FunctionDef):
+        scope = scope.parent
+    return scope.node.name.value if scope is not None and isinstance(
+        scope.node, cst.FunctionDef) else None
+
+
+
+
+def called_text(ctx: RuleContext, call: cst.Call) -> str:
+    return shown(ctx, call.func) if not isinstance(call.func, cst.Call) else shown(
+        ctx, call.func) + "(...)"
+
+
+def shown(ctx: RuleContext, node: cst.CSTNode) -> str:
+    text = " ".join(ctx.code(node).split())
+    return text if len(text) <= _SHOWN else text[:_SHOWN - 4] + "...)"
+
+
+
+
+def _calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
+    if isinstance(node, cst.Call):
+        yield node
+    for child in node.children:
+        yield from _calls_in(child)

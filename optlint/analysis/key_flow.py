@@ -1,0 +1,422 @@
+"""The walk of one function body that follows `jax.random` keys (`KeyFlow`), collecting reuses.
+
+The flow is per function body, statement by statement: each plain name holds either a fresh key or
+the call that consumed it. Assigning the name makes it fresh. `if`/`else` branches are separate
+paths (a consumption in each is no reuse; one in a branch and one after it is, on that branch's
+path); a branch that returns, raises, breaks or continues does not flow on. A loop body is walked
+twice, so that a key consumed in the body and not reassigned there is seen consumed again in the
+next iteration; comprehensions are loops. Exception handlers start from the state before `try`.
+
+A key is followed under its name, or `name.attr` for a key held by an object (`state.key`;
+binding `name` again forgets its attributes). A walk of a function body is also its summary for
+callers: the parameters it consumes, the enclosing function's keys it consumes (a closure), the
+consumed keys it returns (by their place in the returned tuple), and the consumed keys it hands
+back stored in the returned object (`state.replace(params=p)` after `split(state.key)`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+import libcst as cst
+
+from optlint.analysis.key_handed_back import note_kept, note_returned, note_stored
+from optlint.analysis.key_reads import FileReads, UnreadResults
+from optlint.analysis.key_record import KeyRecorder
+from optlint.analysis.key_state import KeyState, merge_states
+from optlint.analysis.key_syntax import (
+    COMPREHENSIONS,
+    comprehension_clauses,
+    comprehension_names,
+    constant_test,
+    counts_steps,
+    name_at_path,
+    replaced_from,
+    taken_branch,
+    target_name_nodes,
+    target_names,
+)
+from optlint.analysis.prng_keys import Consumer, Consumption, Returns, key_name
+from optlint.analysis.walk import child_nodes
+
+
+class KeyFlow(KeyRecorder):
+    """One walk of a function body (or a module's statements), collecting reuses.
+
+    `params`: the function's parameters, to tell which of them the body consumes (before any
+    reassignment) for the summaries of helper functions. `consumer` says which keys a call
+    consumes, `returns` which keys a call hands back already consumed."""
+
+    def __init__(self, consumer: Consumer, params: Sequence[str] = (),
+                 returns: Returns | None = None,
+                 constants: Mapping[str, bool] | None = None,
+                 made_key: Callable[[cst.BaseExpression], str | None] | None = None,
+                 read_caches: FileReads | None = None) -> None:
+        super().__init__(params, made_key)
+        # What statements read, cached by node for every walk of the file.
+        self.read_caches = read_caches
+        self.consumer = consumer
+        self.returns = returns
+        # Module names bound once to `True`/`False`: an `if` on one takes one branch only.
+        self.constants: Mapping[str, bool] = constants or {}
+        # What the function returns already consumed, by its place in the returned value.
+        self.returned: dict[tuple[int, ...], Consumption] = {}
+        # Calls whose result is assigned to a name they are also given (`state = step(state,
+        # key)`): a step threading state, not an evaluation.
+        self.threaded: set[int] = set()
+        # Keys the function returns stored in an object after consuming them (`state.replace(
+        # params=p)` after `split(state.key)`), with the returned expression that holds them.
+        self.stored: list[tuple[Consumption, cst.BaseExpression]] = []
+        # Keys kept in an attribute after consuming them (`self.state = State(key=key)`), with
+        # the attribute and the expression holding the key.
+        self.kept: list[tuple[Consumption, cst.Attribute, cst.BaseExpression]] = []
+        # The calls of each parameter that surely run (`act(obs)` twice): a function given as
+        # that parameter runs once per call.
+        self.param_calls: dict[str, set[int]] = {}
+        self._body: Sequence[cst.BaseStatement] | None = None
+        self._loops: list[tuple[list[KeyState], list[KeyState]]] = []  # (breaks, continues)
+        # Calls whose result is thrown away (`f(key)` as a statement, `_ = f(key)`): a warm-up
+        # or a debugging call, which reuses a key without effect.
+        self.discarded: set[int] = set()
+
+    def run(self, body: Sequence[cst.BaseStatement],
+            origins: dict[str, cst.CSTNode] | None = None, module: bool = False) -> None:
+        """`module`: `body` is a module's: its names outlive it (but a `__main__` block's end
+        is the program's)."""
+        self._results = UnreadResults(body, module, self.constants, self.read_caches)
+        self._body = body
+        self._block_walk(body, KeyState(origin=dict(origins or {})))
+
+    def run_expression(self, expression: cst.BaseExpression) -> None:
+        """A lambda's body: one expression."""
+        self._expr(expression, KeyState())
+
+    def _block_walk(self, body: Sequence[cst.BaseStatement], state: KeyState | None) -> KeyState | None:
+        outer_block, outer_statement = self._block, self._statement
+        self._block = body
+        try:
+            for statement in body:
+                if state is None:
+                    return None
+                self._statement = statement
+                state = self._statement_walk(statement, state)
+            return state
+        finally:
+            self._block, self._statement = outer_block, outer_statement
+
+    def _suite(self, suite: cst.BaseSuite, state: KeyState | None) -> KeyState | None:
+        if isinstance(suite, cst.IndentedBlock):
+            return self._block_walk(suite.body, state)
+        assert isinstance(suite, cst.SimpleStatementSuite)
+        for small in suite.body:
+            if state is None:
+                return None
+            state = self._small(small, state)
+        return state
+
+    def _statement_walk(self, node: cst.BaseStatement, state: KeyState) -> KeyState | None:
+        if isinstance(node, cst.SimpleStatementLine):
+            current: KeyState | None = state
+            for small in node.body:
+                if current is None:
+                    return None
+                current = self._small(small, current)
+            return current
+        if isinstance(node, cst.If):
+            self._expr(node.test, state)
+            if constant_test(node.test, self.constants) is not None:
+                taken_suite = taken_branch(node, self.constants)
+                if taken_suite is None:
+                    return state
+                if isinstance(taken_suite, cst.If):
+                    return self._statement_walk(taken_suite, state)
+                return self._suite(taken_suite, state)
+            taken = self._suite(node.body, state.copy())
+            if node.orelse is None:
+                other: KeyState | None = state
+            elif isinstance(node.orelse, cst.If):
+                other = self._statement_walk(node.orelse, state.copy())
+            else:
+                other = self._suite(node.orelse.body, state.copy())
+            return merge_states([taken, other])
+        if isinstance(node, (cst.For, cst.While)):
+            return self._loop(node, state)
+        if isinstance(node, cst.With):
+            for item in node.items:
+                self._expr(item.item, state)
+                if item.asname is not None:
+                    for name in target_names(item.asname.name):
+                        self._bind(state, name)
+            return self._suite(node.body, state)
+        if isinstance(node, cst.Try):
+            entry = state.copy()
+            after = self._suite(node.body, state)
+            if node.orelse is not None:
+                after = self._suite(node.orelse.body, after)
+            ends = [after]
+            for handler in node.handlers:
+                start = entry.copy()
+                if handler.name is not None:
+                    for name in target_names(handler.name.name):
+                        self._bind(start, name)
+                ends.append(self._suite(handler.body, start))
+            joined = merge_states(ends)
+            if node.finalbody is not None:
+                joined = self._suite(node.finalbody.body, joined or entry.copy())
+            return joined
+        if isinstance(node, cst.Match):
+            self._expr(node.subject, state)
+            ends = [self._suite(case.body, state.copy()) for case in node.cases]
+            return merge_states([*ends, state])
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            for decorator in node.decorators:
+                self._expr(decorator.decorator, state)
+            self._bind(state, node.name.value)
+            return state
+        return state  # anything else: nothing this analysis follows
+
+    def _small(self, node: cst.BaseSmallStatement, state: KeyState) -> KeyState | None:
+        if isinstance(node, cst.Assign):
+            if isinstance(node.value, cst.Call) and all(
+                    isinstance(target.target, cst.Name) and target.target.value == "_"
+                    for target in node.targets):
+                self.discarded.add(id(node.value))
+            before = len(self.every)
+            self._expr(node.value, state)
+            # Keys the value consumes itself (`self.linear = Linear(..., key=key)`) are given
+            # to it, not kept.
+            given = {key_name(use.key) for use in self.every[before:]}
+            for target in node.targets:
+                note_kept(target.target, node.value, state, self.kept, given)
+                self._bind_target(target.target, state)
+                seed = self._seeded_calls.get(id(node.value))
+                if seed is not None and isinstance(target.target, cst.Name):
+                    state.seeded[target.target.value] = (seed, id(node.value))
+            if isinstance(node.value, cst.Call):
+                self._assigned_call(node.value, [target.target for target in node.targets], state)
+            return state
+        if isinstance(node, (cst.AnnAssign, cst.AugAssign)):
+            if node.value is not None:
+                self._expr(node.value, state)
+            self._bind_target(node.target, state)
+            return state
+        if isinstance(node, cst.Expr):
+            if isinstance(node.value, cst.Call):
+                self.discarded.add(id(node.value))
+            self._expr(node.value, state)
+            return state
+        if isinstance(node, (cst.Return, cst.Raise)):
+            value = node.value if isinstance(node, cst.Return) else node.exc
+            if value is not None:
+                before = len(self.every)
+                self._expr(value, state)
+                if isinstance(node, cst.Return):
+                    # What the returned expression consumes itself (`return Model(key=key)`)
+                    # is a consumption, not a key handed back.
+                    own = {id(use) for use in self.every[before:]}
+                    note_returned(value, state, (), self.returned)
+                    note_stored(value, state, own, self.stored)
+            return None
+        if isinstance(node, (cst.Break, cst.Continue)):
+            if self._loops:
+                breaks, continues = self._loops[-1]
+                (breaks if isinstance(node, cst.Break) else continues).append(state)
+            return None
+        if isinstance(node, cst.Del):
+            for name in target_names(node.target):
+                self._bind(state, name)
+            return state
+        if isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names,
+                                                                            cst.ImportStar):
+            for alias in node.names:
+                self._bind(state, (alias.evaluated_alias or alias.evaluated_name).split(".")[0])
+        if isinstance(node, (cst.Global, cst.Nonlocal)):
+            self.bound.update(item.name.value for item in node.names)
+        return state
+
+    def _bind(self, state: KeyState, name: str, node: cst.CSTNode | None = None) -> None:
+        self.bound.add(name)
+        state.bind(name, node)
+
+    def _bind_target(self, target: cst.BaseExpression, state: KeyState) -> None:
+        if isinstance(target, (cst.Attribute, cst.Subscript)):
+            self._expr(target, state)
+            dotted = key_name(target)
+            if dotted is not None:
+                state.bind(dotted, target)
+        for name_node in target_name_nodes(target):
+            self._bind(state, name_node.value, name_node)
+
+    def _assigned_call(self, call: cst.Call, targets: list[cst.BaseExpression],
+                       state: KeyState) -> None:
+        """After `targets = call(...)`: a step threading state, and keys the call returned
+        already consumed (`noise, key = draw(key)` where `draw` consumed `key` and returns it)."""
+        given = {arg.value.value for arg in call.args if isinstance(arg.value, cst.Name)}
+        if any(name in given for target in targets for name in target_names(target)):
+            self.threaded.add(id(call))
+        copied = replaced_from(call)
+        if copied is not None:
+            # `new = state.replace(params=p)`: `new.key` is `state.key`, consumed or not.
+            source, replaced = copied
+            for dotted, use in list(state.consumed.items()):
+                base, _, attr = dotted.partition(".")
+                if base != source or not attr or attr in replaced or dotted in state.maybe:
+                    continue
+                for target in targets:
+                    if isinstance(target, cst.Name):
+                        state.consumed[f"{target.value}.{attr}"] = use
+        if self.returns is None:
+            return
+        for path, use in self.returns(call).items():
+            for target in targets:
+                name = name_at_path(target, path)
+                if name is not None:
+                    state.consumed[name.value] = replace(use, key=name)
+                    state.maybe.discard(name.value)
+                    state.where.pop(name.value, None)
+
+    def _loop(self, node: cst.For | cst.While, state: KeyState) -> KeyState | None:
+        if isinstance(node, cst.For):
+            self._expr(node.iter, state)
+        else:
+            self._expr(node.test, state)
+        entry = state.copy()
+        ends: list[KeyState | None] = []
+        breaks: list[KeyState] = []
+        start: KeyState | None = state
+        self._loop_depth += 1
+        outer_again = self._again
+        counting = isinstance(node, cst.While) or counts_steps(node.iter, node.target)
+        self._walking_again.append(False)
+        try:
+            for walk in range(2):  # twice: what one iteration consumes, the next consumes again
+                assert start is not None
+                self._again = outer_again + walk
+                self._walking_again[-1] = counting and walk == 1
+                start = start.copy()
+                if isinstance(node, cst.For):
+                    self._bind_target(node.target, start)
+                else:
+                    self._expr(node.test, start)
+                continues: list[KeyState] = []
+                self._loops.append((breaks, continues))
+                end = self._suite(node.body, start)
+                self._loops.pop()
+                ends = [end, *continues]
+                # The next iteration starts where this one ended.
+                start = merge_states(ends)
+                if start is None:
+                    break
+        finally:
+            self._walking_again.pop()
+            self._loop_depth -= 1
+            self._again = outer_again
+        after = merge_states([entry, *ends])
+        if node.orelse is not None:
+            after = self._suite(node.orelse.body, after)
+        return merge_states([after, *breaks])
+
+    # expressions --------------------------------------------------------------------------
+    def _expr(self, node: cst.CSTNode, state: KeyState) -> None:
+        """Walks `node` in evaluation order: arguments before the call that receives them."""
+        if isinstance(node, cst.Lambda):
+            return  # its body runs later, when it is called
+        if isinstance(node, cst.Call):
+            self._expr(node.func, state)
+            for arg in node.args:
+                self._expr(arg.value, state)
+            self._note_param_call(node, state)
+            uses = self.consumer(node)
+            for use in uses:
+                self._consume(use, state)
+            if not uses and state.unread:
+                for arg in node.args:
+                    name = key_name(arg.value)
+                    if name is not None and name in state.unread:
+                        state.consumed.setdefault(name, state.unread.pop(name))
+            return
+        if isinstance(node, cst.IfExp):
+            self._expr(node.test, state)
+            body, orelse = state.copy(), state.copy()
+            self._expr(node.body, body)
+            self._expr(node.orelse, orelse)
+            self._replace(state, merge_states([body, orelse]))
+            return
+        if isinstance(node, cst.BooleanOperation):
+            self._expr(node.left, state)
+            right = state.copy()
+            self._expr(node.right, right)
+            self._replace(state, merge_states([state, right]))
+            return
+        if isinstance(node, cst.NamedExpr):
+            self._expr(node.value, state)
+            self._bind_target(node.target, state)
+            return
+        if isinstance(node, COMPREHENSIONS):
+            self._comprehension(node, state)
+            return
+        for child in child_nodes(node):
+            self._expr(child, state)
+
+    def _note_param_call(self, call: cst.Call, state: KeyState) -> None:
+        """A parameter called (`act(obs)`) where it surely runs: a statement of the body
+        itself, or any iteration of a loop that counts steps (seen twice)."""
+        func = call.func
+        if (not isinstance(func, cst.Name) or func.value not in self.params
+                or func.value in state.rebound):
+            return
+        calls = self.param_calls.setdefault(func.value, set())
+        if self._loop_depth == 0 and self._block is self._body:
+            calls.add(id(call))
+        elif self._loop_depth > 0 and any(self._walking_again):
+            calls.update((id(call), -id(call)))
+
+    def _comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,
+                       state: KeyState) -> None:
+        entry = state.copy()
+        self._expr(node.for_in.iter, state)
+        start = state.copy()
+        self._loop_depth += 1
+        outer_again = self._again
+        counting = all(counts_steps(clause.iter, clause.target) for clause in comprehension_clauses(node))
+        self._walking_again.append(False)
+        try:
+            for walk in range(2):
+                self._again = outer_again + walk
+                self._walking_again[-1] = counting and walk == 1
+                inner = start.copy()
+                clause: cst.CompFor | None = node.for_in
+                first = True
+                while clause is not None:
+                    if not first:
+                        self._expr(clause.iter, inner)
+                    first = False
+                    self._bind_target(clause.target, inner)
+                    for condition in clause.ifs:
+                        self._expr(condition.test, inner)
+                    clause = clause.inner_for_in
+                if isinstance(node, cst.DictComp):
+                    self._expr(node.key, inner)
+                    self._expr(node.value, inner)
+                else:
+                    self._expr(node.elt, inner)
+                # The comprehension's own names do not leak out.
+                for name in set(inner.consumed) - set(start.consumed):
+                    if name in comprehension_names(node):
+                        inner.consumed.pop(name)
+                start = inner
+        finally:
+            self._walking_again.pop()
+            self._loop_depth -= 1
+            self._again = outer_again
+        merged = merge_states([entry, start])
+        assert merged is not None
+        self._replace(state, merged)
+
+    @staticmethod
+    def _replace(state: KeyState, new: KeyState | None) -> None:
+        if new is not None:
+            state.consumed, state.rebound, state.where = new.consumed, new.rebound, new.where
+            state.maybe, state.origin = new.maybe, new.origin
+            state.unread = new.unread

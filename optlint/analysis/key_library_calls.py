@@ -1,0 +1,189 @@
+"""Which calls of other libraries consume a key they are given: `jax.random` samplers and
+`split`, `equinox.nn` layers built or called with `key=`, `jax.nn.initializers`, and the rows of
+`key_consumers.py` (Flax, Haiku, distrax, NumPy seeded from a key, ...)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis.binding import argument
+from optlint.analysis.index import CallSite
+from optlint.analysis.key_consumers import (
+    FUNCTION_CONSUMERS,
+    KEY_WRAPPERS,
+    METHOD_CONSUMERS,
+    NO_DRAW_SWITCHES,
+    KeyConsumer,
+)
+from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument
+from optlint.analysis.values import ModuleValue
+
+if TYPE_CHECKING:
+    from optlint.context import RuleContext
+
+# equinox.nn layers whose `__call__` draws from its `key` (the others ignore it).
+RANDOM_LAYERS = frozenset({"Dropout", "MultiheadAttention"})
+
+
+class LibraryKeyCalls:
+    """The keys a library call consumes, for the calls of one file (`sites` by call id);
+    `callee` names a call for messages."""
+
+    def __init__(self, ctx: RuleContext, sites: dict[int, CallSite],
+                 callee: Callable[[cst.Call], str]) -> None:
+        self.ctx = ctx
+        self.sites = sites
+        self.callee = callee
+
+    def consumptions(self, call: cst.Call) -> list[Consumption]:
+        """What `call` consumes when it is a library's consumer (empty otherwise)."""
+        ctx = self.ctx
+        qualified = ctx.qualify(call.func)
+        if qualified is not None:
+            if qualified.startswith("jax.random."):
+                name = qualified.rsplit(".", 1)[1]
+                kind = {"split": "split", "fold_in": "fold", "PRNGKey": "seed",
+                        "key": "seed"}.get(name, "draw")
+                key = key_argument(call, 0, "key" if kind != "seed" else "seed") if (
+                    name in SAMPLERS or kind != "draw") else None
+                return [] if key is None else [Consumption(call, key, self.callee(call),
+                                                           kind=kind)]
+            if qualified.startswith("equinox.nn."):
+                key = key_argument(call, None, "key")
+                return [] if key is None else [Consumption(call, key, self.callee(call))]
+            row = FUNCTION_CONSUMERS.get(qualified)
+            return [] if row is None else self._library(call, row)
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value in METHOD_CONSUMERS:
+            site = self.sites.get(id(call))
+            made = self._made_by(func.value, site) if site is not None else set()
+            for row in METHOD_CONSUMERS[func.attr.value]:
+                if made & set(row.made_by) or ("*" in row.made_by and self._imports(row.library)):
+                    uses = self._library(call, row)
+                    if uses:
+                        return uses
+        if isinstance(func, cst.Call):
+            inner = ctx.qualify(func.func) or ""
+            if inner.rsplit(".", 1)[-1] in RANDOM_LAYERS and inner.startswith("equinox.nn."):
+                key = key_argument(call, None, "key")
+                return [] if key is None else [Consumption(call, key, self.callee(call))]
+            if inner.startswith("jax.nn.initializers."):
+                key = key_argument(call, 0, "key")
+                return [] if key is None else [Consumption(call, key, self.callee(call))]
+        return []
+
+    def _library(self, call: cst.Call, row: KeyConsumer) -> list[Consumption]:
+        """The keys `call` gives where `row` says its library draws from them."""
+        given: list[cst.BaseExpression] = []
+        arg = argument(call, row.position, row.keyword or "")
+        if arg is not None:
+            given.append(arg.value)
+        if row.all_keywords:
+            given += [a.value for a in call.args if a.keyword is not None and a is not arg]
+        keys = []
+        for expr in given:
+            if row.in_dict and isinstance(expr, cst.Dict):
+                keys += [element.value for element in expr.elements
+                         if isinstance(element, cst.DictElement)]
+            else:
+                keys.append(self._unwrapped(expr))
+        how = self.callee(call)
+        return [Consumption(call, key, how) for key in keys if isinstance(key, cst.Name)]
+
+    def _unwrapped(self, expr: cst.BaseExpression) -> cst.BaseExpression:
+        """The key inside calls that only convert it (`np.asarray(jax.random.key_data(key))`)."""
+        while (isinstance(expr, cst.Call) and len(expr.args) >= 1
+               and (self.ctx.qualify(expr.func) or last_name(expr.func) or "") in KEY_WRAPPERS):
+            expr = expr.args[0].value
+        return expr
+
+    def _imports(self, library: str) -> bool:
+        return any(full == library or full.startswith(library + ".")
+                   for full in self.ctx.index.imports.aliases.values())
+
+    def _made_by(self, receiver: cst.BaseExpression, site: CallSite) -> set[str]:
+        """What made the object a method is called on: the qualified name of the call, of its
+        decorators, and of the bases of the class it instantiates (from this file)."""
+        made: set[str] = set()
+        if isinstance(receiver, cst.Name):
+            binding = self.ctx.binding(receiver.value, site)
+            if binding is None:
+                return made
+            if isinstance(binding.node, (cst.FunctionDef, cst.ClassDef)):
+                made |= {self.ctx.qualify(d.decorator if not isinstance(d.decorator, cst.Call)
+                                          else d.decorator.func) or ""
+                         for d in binding.node.decorators}
+            annotation = getattr(binding.node, "annotation", None)
+            if isinstance(annotation, cst.Annotation) and isinstance(annotation.annotation,
+                                                                     cst.Name):
+                # `model: MLP`: an instance of that class.
+                return made | self.bases(annotation.annotation.value, set())
+            if binding.path == () and isinstance(binding.value, cst.Call):
+                receiver = binding.value
+            elif isinstance(binding.value, cst.Call) and binding.path:
+                return made
+        elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name):
+            owner = site.scope.owner if site.scope.self_name == receiver.value.value else None
+            bindings = owner.attributes.get(receiver.attr.value, []) if owner else []
+            values = [b.value for b in bindings if isinstance(b.value, cst.Call) and not b.path]
+            if len(values) != 1:
+                return made
+            receiver = values[0]
+        if isinstance(receiver, cst.Call):
+            made.add(self.ctx.qualify(receiver.func) or "")
+            for inner in receiver.args[:1]:  # `hk.without_apply_rng(hk.transform(f))`
+                if isinstance(inner.value, cst.Call):
+                    made.add("wrapped:" + (self.ctx.qualify(inner.value.func) or ""))
+            if isinstance(receiver.func, cst.Name):
+                made |= self.bases(receiver.func.value, set())
+        made.discard("")
+        return made
+
+    def bases(self, class_name: str, seen: set[str]) -> set[str]:
+        """The qualified names of a class's bases, and theirs (classes of the file)."""
+        info = self.ctx.index.classes.get(class_name)
+        if info is None or class_name in seen:
+            return set()
+        seen.add(class_name)
+        found = set()
+        for base in info.bases:
+            found.add(self.ctx.qualify(base) or "")
+            if isinstance(base, cst.Name):
+                found |= self.bases(base.value, seen)
+        return found
+
+
+    def built_off(self, value: ModuleValue, call: cst.Call) -> bool:
+        """A layer built to draw nothing (`eqx.nn.Dropout(0.1, inference=True)`), seen where it
+        was made, or for `x.field(...)`, where every class of the file sets that field."""
+        if value.made_by is not None:
+            return draws_nothing(value.made_by)
+        if not isinstance(call.func, cst.Attribute):
+            return False
+        made = [binding.value for info in self.ctx.index.classes.values()
+                for binding in info.attributes.get(call.func.attr.value, [])]
+        return bool(made) and all(isinstance(value, cst.Call) and draws_nothing(value)
+                                  for value in made)
+
+
+
+def draws_nothing(call: cst.Call) -> bool:
+    """A call switched to draw nothing (`inference=True`, `deterministic=True`, `train=False`)."""
+    for arg in call.args:
+        if arg.keyword is None or arg.keyword.value not in NO_DRAW_SWITCHES:
+            continue
+        if isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False"):
+            return (arg.value.value == "True") is NO_DRAW_SWITCHES[arg.keyword.value]
+    return False
+
+
+def last_name(func: cst.BaseExpression) -> str | None:
+    """The name a call is made by: `f` for `f(...)`, `method` for `obj.method(...)`."""
+    if isinstance(func, cst.Name):
+        return func.value
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return None

@@ -1,0 +1,151 @@
+"""Recording what one walk of a function body consumes (`KeyRecorder`, the base of `KeyFlow`):
+each consumption under the name its key is followed by, the parameters and enclosing keys the
+body consumes (its summary for callers), and a reuse when a name already consumed is consumed
+again on the same path."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import libcst as cst
+
+from optlint.analysis.key_reads import UnreadResults
+from optlint.analysis.key_state import KeyState
+from optlint.analysis.key_syntax import chains
+from optlint.analysis.prng_keys import FOLDED, Consumption, Reuse, key_name
+
+
+class KeyRecorder:
+    """The consumptions and reuses of one walk; the walk (`KeyFlow`) keeps `_block`,
+    `_statement` and the loop counters up to date as it goes."""
+
+    def __init__(self, params: Sequence[str],
+                 made_key: Callable[[cst.BaseExpression], str | None] | None) -> None:
+        self.params = set(params)
+        # Names a key made by a call (`prng_key()`, a helper making a key from constants):
+        # every such call makes the same key.
+        self.made_key = made_key
+        self.consumed_params: set[str] = set()
+        # The first consumption of each parameter, and of each name the body neither binds
+        # nor receives (a key of the enclosing function, for a nested function).
+        self.param_uses: dict[str, Consumption] = {}
+        self.free_uses: dict[str, Consumption] = {}
+        self.bound: set[str] = set()  # every name the walk saw bound
+        self.every: list[Consumption] = []
+        self.reuses: dict[tuple[int, str], Reuse] = {}
+        # Consumptions whose result nothing reads: no draw for a reuse.
+        self.unread: set[int] = set()
+        self._block: Sequence[cst.BaseStatement] | None = None
+        self._statement: cst.BaseStatement | None = None
+        self._loop_depth = 0
+        self._again = 0  # inside the second walk of a loop body
+        self._walking_again: list[bool] = []  # per enclosing loop: counts steps, in 2nd walk
+        # `jax.random.PRNGKey(0)` calls, by id, with the name keys of that seed go under.
+        self._seeded_calls: dict[int, str] = {}
+        self._made_by: dict[int, int] = {}  # consumption id -> the seeding call of its key
+        self._results: UnreadResults | None = None  # None: a lambda's body, one expression
+
+    def free_consumed(self) -> dict[str, Consumption]:
+        """The names the body consumes without ever binding them: its enclosing scope's."""
+        return {name: use for name, use in self.free_uses.items()
+                if name.split(".", 1)[0] not in self.bound}
+
+    # statements ---------------------------------------------------------------------------
+
+    def _record(self, before: Consumption, use: Consumption, name: str, state: KeyState) -> None:
+        key = (id(use.call), name)
+        if key in self.reuses:
+            return
+        # Seen only when a loop body is walked again: the earlier use is the last iteration's.
+        in_loop = self._again > 0
+        statement = None
+        span: tuple[cst.BaseStatement, ...] = ()
+        where = state.where.get(name)
+        if (self._loop_depth == 0 and where is not None and where[0] == id(self._block)
+                and where[1] != id(self._statement)):
+            statement = where[2]
+            block = list(self._block or ())
+            if statement in block and self._statement in block:
+                span = tuple(block[block.index(statement):block.index(self._statement) + 1])
+        counting = in_loop and (any(self._walking_again) or (
+            self._statement is not None and chains(self._statement, use.call)))
+        self.reuses[key] = Reuse(before, use, in_loop, statement, counting,
+                                 state.origin.get(name), span,
+                                 seed=name[4:] if name.startswith("int:") and self._made_by.get(
+                                     id(before)) != self._made_by.get(id(use)) else "")
+
+    def _result_unread(self, call: cst.Call) -> bool:
+        return self._results is not None and self._results.unread(call, self._statement,
+                                                                   self._block)
+
+    def _name_of(self, use: Consumption, state: KeyState) -> str | None:
+        """The name the key `use` consumes is followed under (None: not followed)."""
+        name = key_name(use.key, literal=not use.library)
+        if name is None:
+            return self.made_key(use.key) if self.made_key is not None else None
+        return self._seed_name(name, use, state)
+
+    def _seed_name(self, name: str, use: Consumption, state: KeyState) -> str:
+        """The name a key made from a literal seed is followed under (`int:0`), noting which
+        call made the key `use` consumes."""
+        seeded = state.seeded.get(name)
+        if seeded is None:
+            return name
+        self._made_by[id(use)] = seeded[1]
+        return seeded[0]
+
+    def _consume(self, use: Consumption, state: KeyState) -> None:
+        self.every.append(use)
+        if use.kind == "seed" and isinstance(use.key, cst.Integer):
+            self._seeded_calls[id(use.call)] = f"int:{use.key.value}"
+        if (not use.repeated and use.kind in ("draw", "split")
+                and (id(use.call) in self.unread or self._result_unread(use.call))):
+            # Its result reaches nothing: the key stays as it was for the reuse check (the
+            # summaries for callers still see the parameter consumed).
+            self.unread.add(id(use.call))
+            name = self._name_of(use, state)
+            if name is not None:
+                if name in self.params and name not in state.rebound:
+                    self.consumed_params.add(name)
+                    self.param_uses.setdefault(name, use)
+                state.unread[name] = use
+            return
+        if use.repeated:
+            # The same key on every step: a reuse by itself, the draw against itself.
+            self.reuses.setdefault((id(use.call), "\x00repeated"),
+                                   Reuse(use, use, True, None, True))
+            return
+        name = self._name_of(use, state)
+        if name is None:
+            return
+        base = name.split(".", 1)[0]
+        if use.kind == "seed":
+            # A key made from a seed parameter: the function draws the same for the same seed.
+            if name in self.params and name not in state.rebound:
+                self.consumed_params.add(name)
+                self.param_uses.setdefault(name, use)
+            return
+        if use.kind == "fold":
+            split = state.consumed.get(name)
+            if split is not None and split.kind == "split" and name not in state.maybe:
+                self._record(split, use, name, state)
+            state.consumed[name + FOLDED] = use
+            return
+        if name in self.params and name not in state.rebound:
+            self.consumed_params.add(name)
+            self.param_uses.setdefault(name, use)
+        elif (base not in self.params and base not in state.rebound
+              and name not in state.rebound and not name.startswith(("int:", "made:"))):
+            self.free_uses.setdefault(name, use)
+        folded = state.consumed.get(name + FOLDED)
+        if use.kind == "split" and folded is not None and name + FOLDED not in state.maybe:
+            self._record(folded, use, name, state)
+        before = state.consumed.get(name)
+        if before is not None and name not in state.maybe:
+            self._record(before, use, name, state)
+        state.consumed[name] = use
+        state.maybe.discard(name)
+        if self._statement is not None and self._block is not None:
+            state.where[name] = (id(self._block), id(self._statement), self._statement)
+        else:
+            state.where.pop(name, None)

@@ -1,0 +1,89 @@
+"""What the key-flow walk knows at one point of a function body: which keys are consumed, on
+which paths, where, and where each name was bound. Paths join with `merge_states`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from optlint.analysis.prng_keys import FOLDED, Consumption
+
+@dataclass
+class KeyState:
+    """The keys consumed so far on the paths that reach one statement."""
+
+    consumed: dict[str, Consumption] = field(default_factory=dict)
+    rebound: set[str] = field(default_factory=set)  # names assigned since the function began
+    # Where each consumption happened: the block and statement (for the straight-line fix).
+    where: dict[str, tuple[int, int, cst.BaseStatement]] = field(default_factory=dict)
+    # Names consumed on some of the paths that led here only (in one branch of an `if`, in a
+    # loop that may not run): a later consumption is a reuse only on a path the analysis cannot
+    # prove runs (`if kind == "a": ...` then `if kind == "b": ...`), so it is not reported.
+    maybe: set[str] = field(default_factory=set)
+
+    # Where each name was last bound (an assignment's target, a parameter): the start of a
+    # key's path in messages.
+    origin: dict[str, cst.CSTNode] = field(default_factory=dict)
+    # The last consumption of each key whose result nothing reads, not counted as a draw; a
+    # call the analysis cannot tell given the key afterwards (`Layer(..., key=key)`) may
+    # consume it there, and the unread draw then stands in for that call.
+    unread: dict[str, Consumption] = field(default_factory=dict)
+    # Names bound to a key made from a literal seed (`key = jax.random.PRNGKey(0)`), with the
+    # name every key of that seed is followed under (`int:0`) and the id of the call that made
+    # it: two such keys are one key.
+    seeded: dict[str, tuple[str, int]] = field(default_factory=dict)
+
+    def copy(self) -> KeyState:
+        return KeyState(dict(self.consumed), set(self.rebound), dict(self.where), set(self.maybe),
+                      dict(self.origin), dict(self.unread))
+
+    def bind(self, name: str, node: cst.CSTNode | None = None) -> None:
+        self.maybe.discard(name)
+        self.consumed.pop(name, None)
+        self.consumed.pop(name + FOLDED, None)
+        # A new object under the name: its attributes (`state.key`) are new too.
+        for dotted in [known for known in self.consumed if known.startswith(name + ".")]:
+            del self.consumed[dotted]
+        self.where.pop(name, None)
+        self.unread.pop(name, None)
+        self.seeded.pop(name, None)
+        self.rebound.add(name)
+        if node is not None:
+            self.origin[name] = node
+        else:
+            self.origin.pop(name, None)
+
+
+def merge_states(states: list[KeyState | None]) -> KeyState | None:
+    """The state after paths join: a key consumed on any of them is consumed (on that path)."""
+    live = [state for state in states if state is not None]
+    if not live:
+        return None
+    merged = live[0].copy()
+    for other in live[1:]:
+        for name, use in other.consumed.items():
+            merged.consumed.setdefault(name, use)
+        merged.rebound |= other.rebound
+        merged.maybe |= other.maybe
+        for name, use in other.unread.items():
+            merged.unread.setdefault(name, use)
+        for name, node in other.origin.items():
+            merged.origin.setdefault(name, node)
+    merged.seeded = {name: seed for name, seed in merged.seeded.items()
+                     if all(state.seeded.get(name) == seed for state in live)}
+    merged.maybe |= {name for name in merged.consumed
+                     if any(name not in state.consumed for state in live)}
+    # Where a consumption happened is kept only when every path agrees on it.
+    merged.where = {name: where for name, where in merged.where.items()
+                    if all(_same_place(state.where.get(name), where)
+                           and state.consumed.get(name) is merged.consumed.get(name)
+                           for state in live)}
+    return merged
+
+
+def _same_place(a: tuple[int, int, cst.BaseStatement] | None,
+                b: tuple[int, int, cst.BaseStatement] | None) -> bool:
+    return a is not None and b is not None and a[:2] == b[:2]
+
+

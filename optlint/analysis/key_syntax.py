@@ -1,0 +1,201 @@
+"""The syntax the key-flow walk reads: the names an assignment binds, loops that count steps,
+copies of an object with fields replaced, comprehensions and `__main__` guards."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+import libcst as cst
+
+from optlint.analysis.index import ClassInfo
+
+# Methods that copy an object with some fields replaced: the other fields keep their keys.
+REPLACING = frozenset({"replace", "_replace"})
+
+
+def target_names(target: cst.BaseExpression | cst.CSTNode) -> Iterator[str]:
+    """The plain names an assignment target binds."""
+    if isinstance(target, cst.Name):
+        yield target.value
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            yield from target_names(element.value)
+    elif isinstance(target, cst.StarredElement):
+        yield from target_names(target.value)
+
+
+COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+
+
+def target_name_nodes(target: cst.BaseExpression | cst.CSTNode) -> Iterator[cst.Name]:
+    """The name nodes an assignment target binds."""
+    if isinstance(target, cst.Name):
+        yield target
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            yield from target_name_nodes(element.value)
+    elif isinstance(target, cst.StarredElement):
+        yield from target_name_nodes(target.value)
+
+
+def constructs(call: cst.Call) -> bool:
+    """A class called (by the naming convention): it builds an object holding its arguments."""
+    func = call.func
+    name = func.value if isinstance(func, cst.Name) else (
+        func.attr.value if isinstance(func, cst.Attribute) else "")
+    return name[:1].isupper()
+
+
+def replaced_from(call: cst.Call) -> tuple[str, set[str]] | None:
+    """`state.replace(params=p)` / `state._replace(...)`: the copied name and the fields given."""
+    func = call.func
+    if (isinstance(func, cst.Attribute) and func.attr.value in REPLACING
+            and isinstance(func.value, cst.Name)):
+        return func.value.value, {arg.keyword.value for arg in call.args
+                                  if arg.keyword is not None}
+    return None
+
+
+def name_at_path(target: cst.BaseExpression, path: tuple[int, ...]) -> cst.Name | None:
+    """The name an assignment target binds to the item at `path` of the value."""
+    for position in path:
+        if not isinstance(target, (cst.Tuple, cst.List)) or position >= len(target.elements):
+            return None
+        element = target.elements[position]
+        if isinstance(element, cst.StarredElement):
+            return None
+        target = element.value
+    return target if isinstance(target, cst.Name) else None
+
+
+def counts_steps(iterable: cst.BaseExpression, target: cst.BaseExpression) -> bool:
+    """Whether a loop counts steps: `range(...)`, `enumerate(range(...))`, or a `_` target."""
+    if isinstance(target, cst.Name) and target.value.startswith("_"):
+        return True
+    while isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name):
+        if iterable.func.value == "range":
+            return True
+        if iterable.func.value not in ("enumerate", "tqdm", "trange") or not iterable.args:
+            return iterable.func.value == "trange"
+        iterable = iterable.args[0].value
+    return False
+
+
+def comprehension_clauses(node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp
+             ) -> list[cst.CompFor]:
+    found = []
+    clause: cst.CompFor | None = node.for_in
+    while clause is not None:
+        found.append(clause)
+        clause = clause.inner_for_in
+    return found
+
+
+def comprehension_names(node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp
+                         ) -> set[str]:
+    names: set[str] = set()
+    clause: cst.CompFor | None = node.for_in
+    while clause is not None:
+        names.update(target_names(clause.target))
+        clause = clause.inner_for_in
+    return names
+
+
+
+
+def plain_target(target: cst.BaseExpression) -> bool:
+    """A target of plain names only (`a`, `a, (b, *c)`), no attribute or item."""
+    if isinstance(target, cst.Name):
+        return True
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return all(plain_target(element.value) for element in target.elements)
+    if isinstance(target, cst.StarredElement):
+        return plain_target(target.value)
+    return False
+
+
+def evaluated_within(node: cst.CSTNode, call: cst.Call) -> bool:
+    """`call` is part of `node`, outside any lambda (which runs later)."""
+    if node is call:
+        return True
+    if isinstance(node, cst.Lambda):
+        return False
+    return any(evaluated_within(child, call) for child in node.children)
+
+
+def is_main_guard(test: cst.BaseExpression) -> bool:
+    """`if __name__ == "__main__":`'s test."""
+    return (isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name)
+            and test.left.value == "__name__")
+
+
+def names_rebound(statement: cst.BaseStatement,
+                  constants: Mapping[str, bool] | None = None) -> set[str]:
+    """The names a simple statement binds anew (or deletes); for an `if` whose test is a
+    constant of the module (`constants`), those its taken branch's simple statements bind."""
+    if isinstance(statement, cst.If) and constants:
+        taken = taken_branch(statement, constants)
+        if isinstance(taken, cst.IndentedBlock):
+            return {name for inner in taken.body for name in names_rebound(inner, constants)}
+        return set()
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return set()
+    killed: set[str] = set()
+    for small in statement.body:
+        if isinstance(small, cst.Assign):
+            for target in small.targets:
+                killed.update(target_names(target.target))
+        elif isinstance(small, cst.AnnAssign) and small.value is not None or isinstance(small, cst.Del):
+            killed.update(target_names(small.target))
+    return killed
+
+
+def own_method(info: ClassInfo, name: str) -> cst.FunctionDef | None:
+    """The undecorated method `name` a class of the file defines itself."""
+    for item in info.node.body.body:
+        if isinstance(item, cst.FunctionDef) and item.name.value == name and not item.decorators:
+            return item
+    return None
+
+
+def constant_test(test: cst.BaseExpression, constants: Mapping[str, bool]) -> bool | None:
+    """The value of an `if` test made of a module constant (`DEBUG`, `not USE_DROPOUT`), or
+    None when it is not one."""
+    if isinstance(test, cst.Name):
+        return constants.get(test.value)
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = constant_test(test.expression, constants)
+        return None if inner is None else not inner
+    return None
+
+
+def taken_branch(node: cst.If, constants: Mapping[str, bool]) -> cst.BaseSuite | cst.If | None:
+    """The branch an `if` on a module constant always takes (None: not known, or no `else`)."""
+    known = constant_test(node.test, constants)
+    if known is None:
+        return None
+    if known:
+        return node.body
+    if isinstance(node.orelse, cst.Else):
+        return node.orelse.body
+    return node.orelse
+
+
+def chains(statement: cst.BaseStatement, call: cst.Call) -> bool:
+    """`statement` is `x = ...call(..., x)...`: the call transforms a value the loop carries
+    from one iteration to the next (`x = hk.dropout(key, rate, x)` over layers), so each
+    iteration is a step of one computation, not a setting tried on the same draw."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return False
+    small = statement.body[0]
+    if not isinstance(small, cst.Assign):
+        return False
+    bound = {name for target in small.targets for name in target_names(target.target)}
+    return any(isinstance(node, cst.Name) and node.value in bound
+               for arg in call.args for node in _names_in(arg.value))
+
+
+def _names_in(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    yield node
+    for child in node.children:
+        yield from _names_in(child)

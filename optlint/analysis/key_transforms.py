@@ -1,0 +1,298 @@
+"""Keys consumed by a function a transformation runs many times: a `jax.lax.scan` /
+`fori_loop` / `while_loop` body drawing from a key it closes over or carries back unchanged, a
+function batched by `jax.vmap` / `pmap` with its key broadcast or replicated, a function
+`tree_map`ped over leaves closing over a key, and Haiku / Flax NNX batching that gives every
+row the same rng stream. Each is one key drawn from on every step or row."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis.binding import argument, bind_arguments
+from optlint.analysis.index import CallSite, ClassInfo
+from optlint.analysis.key_consumers import (
+    BATCHING,
+    LOOP_BODIES,
+    REPLICATING,
+    REPLICATING_NAMES,
+    STATEFUL_BATCHING,
+    STREAM_BROADCASTS,
+    STREAM_LAYERS,
+    TREE_MAPS,
+)
+from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_library_calls import last_name
+from optlint.analysis.key_syntax import own_method
+from optlint.analysis.prng_keys import Consumption
+from optlint.analysis.values import (
+    FunctionValue,
+    InstanceValue,
+    ModuleValue,
+    TransformedFunction,
+)
+
+if TYPE_CHECKING:
+    from optlint.analysis.key_calls import FileKeyCalls
+    from optlint.context import RuleContext
+
+
+class TransformedKeyCalls:
+    """The transformed calls of one file, read with the file's summaries (`calls`)."""
+
+    def __init__(self, calls: FileKeyCalls) -> None:
+        self.calls = calls
+        self.ctx = calls.ctx
+        self.sites = calls.sites
+
+    def _function_arg(self, call: cst.Call, position: int, keyword: str
+                      ) -> cst.FunctionDef | None:
+        arg = argument(call, position, keyword)
+        site = self.sites.get(id(call))
+        if arg is None or site is None:
+            return None
+        value = self.ctx.value(arg.value, site)
+        if isinstance(value, TransformedFunction):
+            value = value.func
+        if isinstance(value, ModuleValue) and value.cls is not None:
+            value = InstanceValue(value.cls.info, value.cls.owner)
+        if isinstance(value, InstanceValue) and value.owner is self.ctx.inference:
+            method = own_method(value.info, "__call__")  # a model vmapped: its `__call__`
+            if method is not None:
+                value = FunctionValue(method, bound=True)
+        if (isinstance(value, FunctionValue) and isinstance(value.node, cst.FunctionDef)
+                and value.node in self.ctx.index.functions):
+            return value.node
+        return None
+
+    def _tree_mapped(self, call: cst.Call, qualified: str) -> list[Consumption]:
+        """`tree_map(lambda leaf: ... normal(key, ...), tree)`: a key the mapped function closes
+        over is drawn from once per leaf, the same numbers for every leaf."""
+        arg = argument(call, 0, "f")
+        function: cst.CSTNode | None = arg.value if arg is not None else None
+        site = self.sites.get(id(call))
+        if isinstance(function, cst.Name) and site is not None:
+            binding = self.ctx.binding(function.value, site)
+            function = (binding.value if binding is not None and not binding.path
+                        and isinstance(binding.value, cst.Lambda) else
+                        binding.node if binding is not None
+                        and isinstance(binding.node, cst.FunctionDef) else None)
+        if isinstance(function, cst.Lambda):
+            flow: KeyFlow | None = KeyFlow(self.calls.consumer, [
+                param.name.value for param in function.params.params])
+            assert flow is not None
+            flow.run_expression(function.body)
+        elif isinstance(function, cst.FunctionDef) and self.calls.nested(function):
+            flow = self.calls.summary(function)
+        else:
+            return []
+        if flow is None:
+            return []
+        uses = []
+        for inner in flow.free_consumed().values():
+            if inner.repeated or inner.kind == "fold":
+                continue
+            uses.append(Consumption(call, inner.key, self.calls.callee(call), library=False))
+            # Reported at the draw, where each leaf needs a key of its own.
+            uses.append(Consumption(inner.call, inner.key, self.calls.callee(inner.call),
+                                    library=False, repeated=True, repeated_by=call,
+                                    over=f"{qualified} (a key closed over)"))
+        return uses
+
+    def consumptions(self, call: cst.Call) -> list[Consumption] | None:
+        """A `jax.lax` loop or a batching transformation applied to a project function: the
+        keys its body consumes once per step or per row (None: not such a call)."""
+        site = self.sites.get(id(call))
+        qualified = aliased_qualify(self.ctx, call.func, site) if site is not None else None
+        if qualified in TREE_MAPS:
+            return self._tree_mapped(call, qualified)
+        if qualified in LOOP_BODIES:
+            position, carry = LOOP_BODIES[qualified]
+            body = self._function_arg(call, position, "body_fun" if position else "f")
+            flow = self.calls.summary(body) if body is not None else None
+            if body is None or flow is None:
+                return []
+            uses = self._closure_uses(call, body, flow, qualified)
+            if carry is not None:
+                # The carry handed back with a key the step consumed: the next step draws again.
+                uses += [replace(inner, repeated=True, over=qualified)
+                         for path, inner in flow.returned.items()
+                         if path[:len(carry)] == carry and not inner.repeated]
+            return uses
+        stream = self._stream_broadcast(call)
+        if stream is not None:
+            return stream
+        made = self._batching(call)
+        if made is None:
+            return None
+        batching, transform = made
+        function = self._function_arg(transform, 0, "fun")
+        flow = self.calls.summary(function) if function is not None else None
+        if function is None or flow is None:
+            return []
+        # Reported at the batched call, where the key is handed to every row.
+        uses = [replace(use, call=call, how=use.how if not use.repeated else self.calls.callee(
+            use.call)) for use in self._closure_uses(call, function, flow, batching)]
+        axes = argument(transform, BATCHING[batching], "in_axes")
+        broadcast = _broadcast_positions(axes.value if axes is not None else None,
+                                         len(call.args))
+        info = self.ctx.index.functions.get(function)
+        method = info is not None and info.scope.owner is not None
+        for param, expr in bind_arguments(function, call, method):
+            inner = flow.param_uses.get(param.name.value)
+            index = next((i for i, a in enumerate(call.args) if a.value is expr), None)
+            if inner is None or index is None:
+                continue
+            replicated = self._replicated(expr, call)
+            if index not in broadcast and replicated is None:
+                continue
+            uses.append(Consumption(call, replicated or expr, self.calls.callee(call),
+                                    library=False))
+            uses.append(Consumption(call, replicated or expr, self.calls.callee(inner.call),
+                                    library=False, repeated=True, over=f"{batching} " + (
+                                        "(in_axes=None)" if replicated is None
+                                        else "(a replicated key)")))
+        return uses
+
+    def _stream_broadcast(self, call: cst.Call) -> list[Consumption] | None:
+        """`hk.vmap(f, split_rng=False)(x)` where `f` draws from the rng stream: every row is
+        given the same stream (None: not such a call)."""
+        if not isinstance(call.func, cst.Call):
+            return None
+        batching = self.ctx.qualify(call.func.func)
+        if batching in STATEFUL_BATCHING:
+            return self._module_broadcast(call, batching)
+        switch = STREAM_BROADCASTS.get(batching or "")
+        if switch is None:
+            return None
+        keyword, broadcasting = switch
+        given = argument(call.func, None, keyword)
+        function = argument(call.func, 0, "fun")
+        if (given is None or not isinstance(given.value, cst.Name)
+                or given.value.value != str(broadcasting) or function is None
+                or last_name(function.value) not in self.calls.stream_drawers):
+            return []
+        return [Consumption(call, function.value, self.calls.callee(call), library=True,
+                            repeated=True, over=f"{batching} ({keyword}={broadcasting})",
+                            stream=True)]
+
+    def _module_broadcast(self, call: cst.Call, batching: str) -> list[Consumption]:
+        """`nnx.vmap(f, in_axes=(None, 0))(model, xs)` where `model` holds an rng stream
+        (`nnx.Dropout(..., rngs=rngs)`): broadcast, every row draws from the same stream."""
+        transform = call.func
+        assert isinstance(transform, cst.Call)
+        axes = argument(transform, STATEFUL_BATCHING[batching], "in_axes")
+        broadcast = _broadcast_positions(axes.value if axes is not None else None,
+                                         len(call.args))
+        site = self.sites.get(id(call))
+        for index in sorted(broadcast):
+            if site is None or index >= len(call.args):
+                break
+            value = self.ctx.value(call.args[index].value, site)
+            if isinstance(value, ModuleValue) and value.cls is not None:
+                value = InstanceValue(value.cls.info, value.cls.owner)
+            if isinstance(value, InstanceValue) and self._holds_stream(value.info):
+                return [Consumption(call, call.args[index].value, self.calls.callee(call),
+                                    repeated=True, over=f"{batching} (in_axes=None)",
+                                    stream=True)]
+        return []
+
+    def _holds_stream(self, info: ClassInfo) -> bool:
+        """A class of the file that builds a layer drawing from an rng stream it is given."""
+        return any(
+            isinstance(binding.value, cst.Call)
+            and self.ctx.qualify(binding.value.func) in STREAM_LAYERS
+            and any(arg.keyword is not None and arg.keyword.value == "rngs"
+                    for arg in binding.value.args)
+            for bindings in info.attributes.values() for binding in bindings)
+
+    def _batching(self, call: cst.Call) -> tuple[str, cst.Call] | None:
+        """`jax.vmap(f, ...)(...)`, or a name bound to it called: the transformation's name and
+        its call."""
+        if isinstance(call.func, cst.Call):
+            batching = self.ctx.qualify(call.func.func)
+            return (batching, call.func) if batching in BATCHING else None
+        if not isinstance(call.func, cst.Name) or call.func.value not in self.calls.helpers:
+            return None
+        site = self.sites.get(id(call))
+        value = self.ctx.value(call.func, site) if site is not None else None
+        if (isinstance(value, TransformedFunction) and value.transform in BATCHING
+                and value.call is not None):
+            return value.transform, value.call
+        binding = self.ctx.binding(call.func.value, site) if site is not None else None
+        if binding is not None and not binding.path and isinstance(binding.value, cst.Call):
+            batching = self.ctx.qualify(binding.value.func)  # `draw = jax.pmap(f)`
+            if batching in BATCHING:
+                return batching, binding.value
+        return None
+
+    def _replicated(self, expr: cst.BaseExpression, call: cst.Call
+                    ) -> cst.BaseExpression | None:
+        """The key a `replicate(key)` copies to every device (also through a name)."""
+        if isinstance(expr, cst.Name):
+            site = self.sites.get(id(call))
+            binding = self.ctx.binding(expr.value, site) if site is not None else None
+            if binding is None or binding.path or not isinstance(binding.value, cst.Call):
+                return None
+            expr = binding.value
+        if (isinstance(expr, cst.Call) and expr.args
+                and (self.ctx.qualify(expr.func) in REPLICATING
+                     or last_name(expr.func) in REPLICATING_NAMES)):
+            return expr.args[0].value
+        return None
+
+    def _closure_uses(self, call: cst.Call, function: cst.FunctionDef, flow: KeyFlow,
+                      over: str) -> list[Consumption]:
+        """A key of the enclosing function drawn from by a body run once per step or row."""
+        if not self.calls.nested(function):
+            return []
+        uses = []
+        for inner in flow.free_consumed().values():
+            uses.append(Consumption(call, inner.key, self.calls.callee(call), library=False,
+                                    closed=inner.closed or inner))
+            if not inner.repeated:
+                uses.append(replace(inner, repeated=True, over=over))
+        return uses
+
+
+
+def aliased_qualify(ctx: RuleContext, func: cst.BaseExpression, site: CallSite) -> str | None:
+    """The qualified name of `func`, also through a local alias (`tree_map = tree_util.tree_map`
+    then `tree_map(...)`)."""
+    qualified = ctx.qualify(func)
+    if qualified is not None or not isinstance(func, cst.Name):
+        return qualified
+    binding = ctx.binding(func.value, site)
+    if (binding is not None and binding.kind == "assign" and not binding.path
+            and isinstance(binding.value, (cst.Name, cst.Attribute))):
+        return ctx.qualify(binding.value)
+    return None
+
+
+def runs_per_step_or_row(ctx: RuleContext, site: CallSite) -> bool:
+    """A `jax.lax` loop, or a batching transformation's result called."""
+    call = site.node
+    qualified = aliased_qualify(ctx, call.func, site)
+    if qualified in LOOP_BODIES:
+        return True
+    if qualified in TREE_MAPS:
+        return bool(call.args) and isinstance(call.args[0].value, (cst.Lambda, cst.Name))
+    return isinstance(call.func, cst.Call) and (
+        ctx.qualify(call.func.func) in BATCHING or ctx.qualify(call.func.func) in STREAM_BROADCASTS
+        or ctx.qualify(call.func.func) in STATEFUL_BATCHING)
+
+
+def _broadcast_positions(axes: cst.BaseExpression | None, count: int) -> set[int]:
+    """The argument positions `in_axes` gives no axis (`None`): broadcast to every row."""
+    if axes is None:
+        return set()
+    if isinstance(axes, cst.Name) and axes.value == "None":
+        return set(range(count))
+    if isinstance(axes, (cst.Tuple, cst.List)):
+        return {i for i, element in enumerate(axes.elements)
+                if isinstance(element.value, cst.Name) and element.value.value == "None"}
+    return set()
+
+
