@@ -33,7 +33,7 @@ from optlint.analysis.dependencies import Dependencies
 from optlint.analysis.project_files import ProjectFiles
 from optlint.analysis.reach import imported_modules
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location, Role
-from optlint.engine import FileResult, LintOptions
+from optlint.lint_types import FileResult, LintOptions
 from optlint.source import SourceError, decode, read_bytes
 
 

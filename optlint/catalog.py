@@ -24,7 +24,8 @@ SYNTAX_ERROR = RuleInfo("OPT000", "invalid-syntax", "The file does not parse", "
 UNUSED_NOQA = RuleInfo("OPT100", "unused-noqa", "A `# noqa: OPTnnn` directive that suppresses "
                        "nothing", "always")
 
-# One row per rule class in optlint/rules/ (tests/test_fast_start.py checks they agree).
+# One row per rule: the rule class of code OPTnnn is in optlint/rules/<name, dashes as
+# underscores>.py and takes its metadata from its row (tests/test_fast_start.py checks both).
 RULE_INFOS: tuple[RuleInfo, ...] = (
     RuleInfo("OPT001", "callable-pytree-mask",
              "A module-shaped pytree passed to Optax as a mask or labels, which Optax calls",
@@ -96,7 +97,7 @@ RULE_INFOS: tuple[RuleInfo, ...] = (
              "none", ("static",)),
     RuleInfo("OPT020", "prng-key-reuse",
              "One jax.random key consumed twice: identical samples or dropout masks",
-             "sometimes", ("random", "rng", "seed")),
+             "sometimes", ("random", "rng", "seed", "dropout")),
     RuleInfo("OPT021", "filter-transform-keyword-first",
              "A function under eqx.filter_grad/filter_value_and_grad called with its first "
              "argument by keyword",
@@ -113,6 +114,16 @@ RULE_INFOS: tuple[RuleInfo, ...] = (
              "instead of optax.MultiSteps",
              "sometimes", ("apply_every",)),
 )
+
+
+def info_of(code: str) -> RuleInfo | None:
+    """The row of a rule's code."""
+    return next((info for info in RULE_INFOS if info.code == code), None)
+
+
+def rule_module(info: RuleInfo) -> str:
+    """The module holding the rule's class."""
+    return f"optlint.rules.{info.name.replace('-', '_')}"
 
 
 def catalog() -> list[RuleInfo]:

@@ -192,8 +192,6 @@ def _string_list(key: str, value: Any, origin: str) -> list[str]:
 
 
 def _check_patterns(key: str, patterns: list[str], origin: str) -> None:
-    from optlint.discovery import invalid_pattern  # discovery reads Settings: import late
-
     for pattern in patterns:
         reason = invalid_pattern(pattern)
         if reason is not None:
@@ -236,3 +234,14 @@ def _optlint_table(data: dict[str, Any], path: Path) -> Any:
     if not isinstance(tool, dict):
         raise ConfigError(f"{path}: 'tool' must be a table, got {tool!r}")
     return tool.get("optlint")
+
+
+def invalid_pattern(pattern: str) -> str | None:
+    """Why pathspec cannot read `pattern` (for a configuration error), None when it can."""
+    import pathspec  # only where a pattern is checked: `optlint rule` never pays for it
+
+    try:
+        pathspec.GitIgnoreSpec.from_lines([pattern])
+    except (ValueError, TypeError) as error:
+        return str(error) or type(error).__name__
+    return None

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pathspec
 
-from optlint.config import Settings
+from optlint.config import Settings, invalid_pattern  # noqa: F401 - named from here too
 from optlint.source import SourceError, read_bytes
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
@@ -29,15 +29,6 @@ def _spec(patterns: list[str]) -> pathspec.PathSpec:
             continue
         valid.append(pattern)
     return pathspec.GitIgnoreSpec.from_lines(valid)
-
-
-def invalid_pattern(pattern: str) -> str | None:
-    """Why pathspec cannot read `pattern` (for a configuration error), None when it can."""
-    try:
-        pathspec.GitIgnoreSpec.from_lines([pattern])
-    except (ValueError, TypeError) as error:
-        return str(error) or type(error).__name__
-    return None
 
 
 def discover(paths: list[Path], settings: Settings, force_exclude: bool = False,

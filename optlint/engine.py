@@ -18,66 +18,30 @@ from contextlib import contextmanager
 import traceback
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from optlint.analysis.dependencies import Dependencies
 from optlint.catalog import RULE_INFOS, SYNTAX_ERROR, UNUSED_NOQA
-from optlint.config import DEFAULT_MAX_FILE_SIZE
-from optlint.diagnostics import Diagnostic, Edit, Fix, Location, Role
+from optlint.diagnostics import Diagnostic, Location
 from optlint.edits import apply_fixes, source_lines
-from optlint.selection import Selection
+from optlint.lint_types import FileResult, LintOptions  # noqa: F401 - named from here too
 from optlint.source import SourceError
 from optlint.sources import Source, open_source
 from optlint.suppression import apply_suppressions, parse_directives
-from optlint.versions import LibraryVersions
 
 # libcst, the analysis and the rules are imported when a file first passes the prefilter: a run
 # whose files all miss it (and `optlint rule`, `--version`) never pays for them.
 if TYPE_CHECKING:
-    import libcst as cst
 
     from optlint.analysis.inference import Inference
     from optlint.analysis.project import ProjectIndex
     from optlint.cache import LintCache
     from optlint.context import RuleContext
     from optlint.linted import Linted
-    from optlint.rules.base import Finding, FixPlan, Rule
+    from optlint.rules.base import Finding, Rule
 
 _MAX_FIX_ROUNDS = 10
-
-
-@dataclass(frozen=True)
-class LintOptions:
-    """Everything a worker needs; plain data so it can be sent to other processes."""
-
-    selection: Selection
-    versions: LibraryVersions
-    project_root: Path
-    verbose: bool = False
-    fix: bool = False
-    unsafe_fixes: bool = False
-    write: bool = True  # False for --diff: compute the fixed text, write nothing
-    respect_noqa: bool = True  # False for flake8 --disable-noqa: report what noqa would hide
-    preview: bool = False  # also report findings the analysis could not prove
-    max_file_size: int = DEFAULT_MAX_FILE_SIZE  # bytes; libcst needs ~700 times that in memory
-
-
-@dataclass
-class FileResult:
-    filename: str
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)  # one line each, for stderr
-    notices: list[str] = field(default_factory=list)  # stderr too, but not errors (exit code)
-    internal_error: bool = False
-    original: str | None = None  # the text before fixes, kept only when they changed it (--diff)
-    fixed: str | None = None  # set when fixes changed the text
-    diff: str | None = None  # with fixes not written (--diff): what they change, as diffs
-    fixes_applied: int = 0
-    # For the cache: the hash of the bytes checked, and what the analysis read of other files.
-    content_hash: str | None = None
-    dependencies: Dependencies | None = None
 
 
 class Linter:
@@ -202,11 +166,18 @@ class Linter:
                 result.errors.append(
                     f"{filename}: internal error in rule {rule.code} ({rule.name}): {detail}")
         findings = _outside_expected_failures(findings, ctx)
-        diagnostics = _to_diagnostics(findings, module, ctx, filename) if findings else []
-        if linted is not None:
-            linted.record(module, [(diagnostic, finding) for diagnostic, (_, finding)
-                                   in zip(diagnostics, findings, strict=True)])
+        from optlint.to_diagnostics import to_diagnostics
+
+        diagnostics = to_diagnostics(findings, module, ctx, filename) if findings else []
         result.diagnostics = self._suppressed(diagnostics, text, filename, relative)
+        if linted is not None:
+            from optlint.linted import Reported
+
+            # What noqa left, each diagnostic with the rule and finding that made it.
+            linted.module = module
+            linted.reports = [Reported(rule, finding, diagnostic) for diagnostic, (rule, finding)
+                              in zip(diagnostics, findings, strict=True)
+                              if any(kept is diagnostic for kept in result.diagnostics)]
         return result
 
     def _suppressed(self, diagnostics: list[Diagnostic], text: str, filename: str,
@@ -360,42 +331,6 @@ def _outside_expected_failures(findings: list[tuple[Rule, Finding]],
     return [(rule, finding) for rule, finding in findings
             if not any(start <= positions[finding.node].start.line <= end
                        for start, end in spans)]
-
-
-def _to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ctx: RuleContext,
-                    filename: str) -> list[Diagnostic]:
-    positions = ctx.positions()
-
-    def span(node: cst.CSTNode) -> tuple[Location, Location]:
-        code_range = positions[node]
-        return (Location(code_range.start.line, code_range.start.column + 1),
-                Location(code_range.end.line, code_range.end.column + 1))
-
-    diagnostics = []
-    for rule, finding in findings:
-        start, end = span(finding.node)
-        fix = _to_fix(finding.fix, span, module, ctx, positions) if finding.fix else None
-        roles = tuple(Role(name, module.code_for_node(node), *span(node))
-                      for name, node in finding.roles.items()) + tuple(
-            Role(name, value) for name, value in finding.values.items())
-        diagnostics.append(Diagnostic(rule.code, rule.name, finding.message, filename, start, end,
-                                      fix, roles=roles, fix_title=finding.fix_title))
-    return diagnostics
-
-
-def _to_fix(plan: FixPlan, span, module: cst.Module, ctx: RuleContext,  # type: ignore[no-untyped-def]
-            positions) -> Fix:  # type: ignore[no-untyped-def]
-    from optlint.fix_imports import first_party_test, import_edits
-
-    edits = []
-    for node, content in plan.replacements:
-        start, end = span(node)
-        edits.append(Edit(start, end, content))
-    if plan.imports:
-        use_line = min((edit.start.line for edit in edits), default=sys.maxsize)
-        edits.extend(import_edits(module, positions, plan.imports, use_line,
-                                  first_party_test(ctx.filename)))
-    return Fix(plan.applicability, plan.message, tuple(edits))
 
 
 # running over many files ---------------------------------------------------------------------

@@ -23,9 +23,9 @@ from packaging.version import InvalidVersion, Version
 
 from optlint import __version__
 from optlint.config import ConfigError, find_config, load_settings
-from optlint.engine import Linter, LintOptions
-from optlint.selection import Selection
-from optlint.versions import LIBRARIES, resolve_versions
+from optlint.engine import Linter
+from optlint.lint_options import lint_options
+from optlint.versions import LIBRARIES
 
 
 class OptlintChecker:
@@ -69,23 +69,19 @@ class OptlintChecker:
             settings = load_settings(start=start)
             # flake8 does not tell its command line from its config file; both are "options"
             # that override [tool.optlint], named as the CLI names its own flags.
-            overridden: dict[str, str] = {}
             for library in LIBRARIES:
                 version = getattr(options, f"optlint_{library}_version", None)
                 if version:
                     setattr(settings, f"{library}_version", _checked_version(library, version))
-                    overridden[library] = "command line"
-            selection = Selection.from_settings(settings)
+                    settings.sources[f"{library}_version"] = "command line"
+            if getattr(options, "optlint_preview", False):
+                settings.preview = True
+                settings.sources["preview"] = "command line"
+            return Linter(lint_options(
+                settings, respect_noqa=not getattr(options, "disable_noqa", False)))
         except ConfigError as error:
             print(f"optlint: error: {error}", file=sys.stderr)
             raise SystemExit(2) from None
-        versions = resolve_versions(settings.configured_versions(), settings.project_root,
-                                    overridden)
-        lint_options = LintOptions(selection, versions, settings.project_root,
-                                   respect_noqa=not getattr(options, "disable_noqa", False),
-                                   preview=settings.preview or bool(
-                                       getattr(options, "optlint_preview", False)))
-        return Linter(lint_options)
 
     def _file_linter(self) -> Linter:
         assert self._linter is not None

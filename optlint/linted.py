@@ -1,6 +1,6 @@
 """A text as the linter saw it, for callers that work on the findings' nodes (the verifier): the
-tree the rules ran on, the diagnostics reported, and each diagnostic's finding (its node and
-roles, nodes of that tree)."""
+tree the rules ran on, and each finding reported as the lint made it: the rule, its finding (its
+node and roles, nodes of that tree) and the diagnostic the user sees, together."""
 
 from __future__ import annotations
 
@@ -10,11 +10,20 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.diagnostics import Diagnostic
-from optlint.rules.base import Finding
+from optlint.rules.base import Finding, Rule
 
 if TYPE_CHECKING:
     from optlint.analysis.project import ProjectIndex
-    from optlint.engine import FileResult
+    from optlint.lint_types import FileResult
+
+
+@dataclass(frozen=True)
+class Reported:
+    """One finding of a rule that the lint reported (not suppressed)."""
+
+    rule: Rule
+    finding: Finding
+    diagnostic: Diagnostic
 
 
 @dataclass
@@ -23,16 +32,15 @@ class Linted:
     project: ProjectIndex
     result: FileResult = field(init=False)  # set by `Linter.analyse_text` once the lint ran
     module: cst.Module | None = None  # None when the text was not parsed (prefilter, syntax)
-    _findings: dict[int, Finding] = field(default_factory=dict, init=False, repr=False)
+    # The rules' reported findings, in the order of their diagnostics (the engine's own codes,
+    # OPT000 and OPT100, have none).
+    reports: list[Reported] = field(default_factory=list, init=False)
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
         return self.result.diagnostics
 
-    def record(self, module: cst.Module, pairs: list[tuple[Diagnostic, Finding]]) -> None:
-        self.module = module
-        self._findings = {id(diagnostic): finding for diagnostic, finding in pairs}
-
-    def finding(self, diagnostic: Diagnostic) -> Finding | None:
-        """The rule's finding behind one of `diagnostics` (None for the engine's own codes)."""
-        return self._findings.get(id(diagnostic))
+    def only(self, code: str) -> None:
+        """Keep the findings of `code` alone."""
+        self.result.diagnostics = [d for d in self.result.diagnostics if d.code == code]
+        self.reports = [report for report in self.reports if report.diagnostic.code == code]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+import inspect
 import json
 import subprocess
 import sys
@@ -10,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from optlint.catalog import RULE_INFOS
+from optlint.catalog import RULE_INFOS, rule_module
 from optlint.rules import RULES
 
 # Runs the real CLI in a fresh interpreter and reports, after it exits, which heavy modules it
@@ -60,12 +62,29 @@ def test_a_file_that_passes_the_prefilter_does_import_them(tmp_path: Path) -> No
     assert "libcst" in loaded and "optlint.rules" in loaded
 
 
-def test_catalog_agrees_with_the_rule_classes() -> None:
+def test_the_registry_is_the_catalog() -> None:
+    """Every catalog row has its class, in the module its row names, with the row's metadata."""
     from_classes = sorted((rule.code, rule.name, rule.summary, rule.fix_availability,
-                           rule.trigger_words) for rule in RULES)
+                           rule.trigger_words, rule.__module__) for rule in RULES)
     from_catalog = sorted((info.code, info.name, info.summary, info.fix_availability,
-                           info.trigger_words) for info in RULE_INFOS)
+                           info.trigger_words, rule_module(info)) for info in RULE_INFOS)
     assert from_catalog == from_classes
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.code)
+def test_a_rule_class_does_not_restate_its_catalog_row(rule: type) -> None:
+    declared = ast.parse(inspect.getsource(rule)).body[0]
+    assert isinstance(declared, ast.ClassDef)
+    assigned = {target.id for node in declared.body if isinstance(node, ast.Assign)
+                for target in node.targets if isinstance(target, ast.Name)}
+    assert assigned & {"name", "summary", "fix_availability", "trigger_words"} == set()
+
+
+def test_rules_holds_only_rules() -> None:
+    """optlint/rules/ is the rules and their base; what rules share lives elsewhere."""
+    modules = {path.stem for path in (Path(__file__).resolve().parents[1] / "optlint" / "rules")
+               .glob("*.py")} - {"__init__", "base"}
+    assert modules == {rule_module(info).rsplit(".", 1)[1] for info in RULE_INFOS}
 
 
 def test_a_warm_run_of_a_project_imports_no_libcst(tmp_path: Path) -> None:

@@ -109,3 +109,16 @@ def test_fix_hook_rewrites_and_fails_then_passes(project: Path, pre_commit_home:
     for hook in ("optlint-fix", "optlint"):
         again = pre_commit(hook, project, pre_commit_home)
         assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_one_summary_for_all_the_files(project: Path, pre_commit_home: Path) -> None:
+    """Without `require_serial`, pre-commit splits the files into one batch per core and runs
+    the hook once per batch, each printing its own summary (two here, on two cores)."""
+    for number in range(8):
+        (project / f"more_{number}.py").write_text(TRAIN)
+    _git("add", ".", cwd=project)
+    result = pre_commit("optlint", project, pre_commit_home)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1, output
+    assert output.count("Found ") == 1, output
+    assert "Found 10 problems" in output  # train.py, the notebook and the eight more

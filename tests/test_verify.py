@@ -140,7 +140,7 @@ def test_slice_leaves_out_training_loop_and_main() -> None:
             main()
         ''')
     linted = Linter(fix_options(VerifyRequest([]))).analyse_text(source, "train.py")
-    plan = Planner(linted, None).plan(0, linted.diagnostics[0])
+    plan = Planner(linted, None).plan(0, linted.reports[0])
     assert plan is not None
     codes = [s["code"].strip() for s in plan.variants["original"]["statements"]]
     assert codes == ["import equinox as eqx", "import jax", "import optax",
@@ -169,8 +169,8 @@ def test_update_without_params_is_planned_as_written() -> None:
     fixed = source.replace("(params, state, value=1.0)", "(params, state, params, value=1.0)")
     options = fix_options(VerifyRequest([]))
     linted = Linter(options).analyse_text(source, "train.py")
-    findings = [d for d in linted.diagnostics if d.code == "OPT007"]
-    assert len(findings) == 1 and findings[0].fix is not None
+    findings = [r for r in linted.reports if r.diagnostic.code == "OPT007"]
+    assert len(findings) == 1 and findings[0].diagnostic.fix is not None
     plan = Planner(linted, fixed).plan(0, findings[0])
     assert plan is not None and plan.probe == "update_arguments:update_as_written"
     original, repaired = plan.variants["original"]["roles"], plan.variants["fixed"]["roles"]

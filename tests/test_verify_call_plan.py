@@ -15,8 +15,8 @@ def plans(source: str) -> list[dict]:  # type: ignore[type-arg]
     linted = Linter(options).analyse_text(source, "train.py")
     fixed = Linter(options).fix_text(source, "train.py").fixed
     planner = Planner(linted, fixed)
-    return [planner.plan(number, finding).spec()
-            for number, finding in enumerate(linted.diagnostics)]
+    return [planner.plan(number, report).spec()
+            for number, report in enumerate(linted.reports)]
 
 
 def test_call_plan_runs_the_flagged_call() -> None:

@@ -27,8 +27,8 @@ def plans(source: str) -> list[dict]:  # type: ignore[type-arg]
     linter = Linter(OPTIONS)
     linted = linter.analyse_text(source, "train.py")
     planner = Planner(linted, linter.fix_text(source, "train.py").fixed)
-    return [planner.plan(number, diagnostic).spec()  # type: ignore[union-attr]
-            for number, diagnostic in enumerate(linted.diagnostics)]
+    return [planner.plan(number, report).spec()  # type: ignore[union-attr]
+            for number, report in enumerate(linted.reports)]
 
 
 def codes(variant: dict) -> list[str]:  # type: ignore[type-arg]

@@ -71,13 +71,13 @@ def test_verify_reads_no_finding_messages() -> None:
 
 def test_roles_reach_the_diagnostic_and_the_plan() -> None:
     linted = Linter(fix_options(VerifyRequest([]))).analyse_text(TRACED_SECOND, "train.py")
-    [diagnostic] = [d for d in linted.diagnostics if d.code == "OPT006"]
+    [report] = [r for r in linted.reports if r.diagnostic.code == "OPT006"]
+    diagnostic = report.diagnostic
     traced = diagnostic.role("traced")
     assert traced is not None and traced.text == "net"
     assert traced.start is not None and (traced.start.line, traced.start.column) == (5, 16)
-    finding = linted.finding(diagnostic)
-    assert finding is not None and finding.roles["traced"] is not None
-    plan = Planner(linted, None).plan(0, diagnostic)
+    assert report.finding.roles["traced"] is not None
+    plan = Planner(linted, None).plan(0, report)
     assert plan is not None
     assert plan.variants["original"]["probe"]["model"] == "net"
     assert plan.variants["original"]["roles"]["model"] == "net"

@@ -36,7 +36,7 @@ def plans(root: Path, name: str, code: str = "OPT004") -> list[dict[str, Any]]:
     linter = Linter(fix_options(VerifyRequest([str(path)], select=[code])))
     linted = linter.analyse_text(text, str(path))
     planner = Planner(linted, linter.fix_text(text, str(path)).fixed, str(path), root)
-    found = [planner.plan(number, d) for number, d in enumerate(linted.diagnostics)]
+    found = [planner.plan(number, r) for number, r in enumerate(linted.reports)]
     return [p.variants["original"] | {"notes": p.variants["original"].get("notes", [])}
             for p in found if p is not None]
 

@@ -40,6 +40,16 @@ TREE_MAPPERS = {
     "jax.tree_util.tree_map": 1,
     "equinox.tree_at": 1,
 }
+# Gradient functions: Equinox's filtered ones give None for a non-array leaf (a float
+# included), JAX's differentiate a float leaf.
+FILTERED_GRADIENTS = frozenset({"equinox.filter_grad", "equinox.filter_value_and_grad"})
+JAX_GRADIENTS = frozenset({"jax.grad", "jax.value_and_grad"})
+# Library functions that build a tree by calling a function on every leaf (given its path or its
+# value): a mask built with one selects what that function's text selects.
+LEAFWISE_BUILDERS = frozenset({
+    "jax.tree_util.tree_map", "jax.tree_util.tree_map_with_path", "jax.tree.map",
+    "jax.tree.map_with_path", "haiku.data_structures.map", "flax.traverse_util.path_aware_map",
+})
 # Functions that return the module they are given, or one shaped like it.
 MODULE_PRESERVING = {
     "equinox.apply_updates": 0,
@@ -118,8 +128,13 @@ EQUINOX_NN_SCALARS = {
 #   "jit": jax.jit tracing the module: a str raises TypeError (not an abstract array); a plain
 #       int or bool is traced and runs unless code branches on it, which Dropout,
 #       MultiheadAttention and SpectralNorm do ("branch": TracerBoolConversionError, measured).
+#   "optimizer_filter_grad": the same optimizer where the gradients come from eqx.filter_grad /
+#       filter_value_and_grad (no jax.grad in the file): a float breaks it too (measured, optax
+#       0.2.8 / equinox 0.13.8: adam.init on a module with a float field, then update with
+#       eqx.filter_grad's gradients: "ValueError: pytree structure error"; with jax.grad it runs).
 SCALAR_LEAVES_BREAK = {
     "optimizer": frozenset({"int", "bool", "str"}),
+    "optimizer_filter_grad": frozenset({"int", "bool", "str", "float"}),
     "grad": frozenset({"int", "bool", "str"}),
     "jit": frozenset({"str", "branch"}),
 }

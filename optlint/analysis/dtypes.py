@@ -1,8 +1,9 @@
 """Whether an expression's floating-point arrays are all of one low-precision dtype (bfloat16 or
 float16), read from the code that makes them: `.astype(jnp.bfloat16)`, a `dtype=` given to a
 jax.numpy / jax.random constructor or an `eqx.nn` layer, `jax.tree.map(lambda x:
-x.astype(jnp.bfloat16), ...)`, `optax.tree.cast(tree, jnp.bfloat16)`, and names, `eqx.filter`,
-dicts and lists of those. Anything else (a parameter, a model class, a cast applied to only some
+x.astype(jnp.bfloat16), ...)`, `optax.tree.cast(tree, jnp.bfloat16)`, a Flax module's `init`
+whose layers all take `param_dtype=jnp.bfloat16`, and names, `eqx.filter`, dicts and lists of
+those. A dtype may be a name whose value is one (a helper's parameter, a config default). Anything else (a parameter, a model class, a cast applied to only some
 leaves) is unknown: None.
 """
 
@@ -14,7 +15,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.index import LATER, Scope
-from optlint.analysis.values import FunctionValue, LibraryRef
+from optlint.analysis.values import FunctionValue, LibraryRef, LiteralValue, ParamTree
 
 if TYPE_CHECKING:
     from optlint.analysis.inference import Inference
@@ -29,16 +30,38 @@ _TREE_MAPS = {"jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map"}
 _TREE_CASTS = {"optax.tree.cast", "optax.tree_utils.tree_cast"}
 _FILTERS = {"equinox.filter"}
 _CONSTRUCTOR_PREFIXES = ("jax.numpy.", "jax.random.", "equinox.nn.")
+# Where a constructor takes `dtype` positionally (read from the signatures, jax 0.10.2):
+# `jnp.zeros(4, jnp.bfloat16)`.
+DTYPE_POSITIONS = {
+    **{f"jax.numpy.{name}": 1 for name in (
+        "zeros", "ones", "empty", "array", "asarray", "zeros_like", "ones_like", "empty_like",
+        "identity")},
+    "jax.numpy.full": 2, "jax.numpy.full_like": 2, "jax.numpy.arange": 3, "jax.numpy.eye": 3,
+    "jax.numpy.linspace": 5, "jax.random.normal": 2, "jax.random.uniform": 2,
+    "jax.random.truncated_normal": 4, "jax.random.orthogonal": 3,
+}
 _MAX_DEPTH = 12
 
 
-def dtype_name(inference: Inference, expr: cst.BaseExpression) -> str | None:
-    """"bfloat16" / "float16" for `jnp.bfloat16`, `"bfloat16"`; None for anything else."""
+def dtype_name(inference: Inference, expr: cst.BaseExpression, scope: Scope | None = None,
+               order: int = LATER) -> str | None:
+    """"bfloat16" / "float16" for `jnp.bfloat16`, `"bfloat16"`; with a scope, also for a name
+    whose value is one (a helper's `dtype` parameter its caller fills with
+    `jnp.dtype(cfg.dtype)`, a configuration field's default); None for anything else."""
     if isinstance(expr, cst.SimpleString):
         value = expr.evaluated_value
         return _STRINGS.get(value) if isinstance(value, str) else None
     qualified = inference.qualify(expr)
-    return LOW_PRECISION.get(qualified) if qualified is not None else None
+    if qualified is not None and qualified in LOW_PRECISION:
+        return LOW_PRECISION[qualified]
+    if scope is None or not isinstance(expr, (cst.Name, cst.Attribute, cst.Call)):
+        return None
+    held = inference.value_of(expr, scope, order)
+    if isinstance(held, LiteralValue) and held.kind == "string":
+        return _STRINGS.get(held.text)
+    if isinstance(held, LibraryRef):
+        return LOW_PRECISION.get(held.name)
+    return None
 
 
 def low_precision(inference: Inference, expr: cst.BaseExpression, scope: Scope,
@@ -58,11 +81,18 @@ def low_precision(inference: Inference, expr: cst.BaseExpression, scope: Scope,
         if None in found or len(names) != 1:
             return None
         return found[0]
+    if isinstance(expr, cst.Attribute):
+        # `self.params = self.model.init(...)`: a Flax module whose layers make every
+        # parameter in one dtype (`param_dtype=jnp.bfloat16`).
+        from optlint.analysis.library_param_paths import param_dtype
+
+        tree = inference.value_of(expr, scope, order)
+        return param_dtype(tree) if isinstance(tree, ParamTree) else None
     if not isinstance(expr, cst.Call):
         return None
     func = expr.func
     if isinstance(func, cst.Attribute) and func.attr.value == "astype" and expr.args:
-        dtype = dtype_name(inference, expr.args[0].value)
+        dtype = dtype_name(inference, expr.args[0].value, scope, order)
         return (dtype, expr) if dtype is not None else None
     qualified = inference.qualify(func)
     if qualified is None:
@@ -71,7 +101,7 @@ def low_precision(inference: Inference, expr: cst.BaseExpression, scope: Scope,
             return helper
         return _module_class(inference, expr, scope, order, depth)
     if qualified in _TREE_MAPS and len(expr.args) >= 2:
-        dtype = _casting_lambda(inference, expr.args[0].value)
+        dtype = _casting_lambda(inference, expr.args[0].value, scope, order)
         return (dtype, expr) if dtype is not None else None
     if qualified in _TREE_CASTS:
         given = argument(expr, 1, "dtype")
@@ -80,7 +110,7 @@ def low_precision(inference: Inference, expr: cst.BaseExpression, scope: Scope,
     if qualified in _FILTERS and expr.args:
         return low_precision(inference, expr.args[0].value, scope, order, depth + 1)
     if qualified.startswith(_CONSTRUCTOR_PREFIXES):
-        given = argument(expr, None, "dtype")
+        given = argument(expr, DTYPE_POSITIONS.get(qualified), "dtype")
         dtype = dtype_name(inference, given.value) if given is not None else None
         return (dtype, expr) if dtype is not None else None
     return None
@@ -110,6 +140,10 @@ def _module_class(inference: Inference, call: cst.Call, scope: Scope, order: int
     """An Equinox module of the checked code whose `__init__` makes every array field in one
     low-precision dtype (`self.linear = eqx.nn.Linear(..., dtype=jnp.bfloat16)`)."""
     value = inference.value_of(call, scope, order)
+    if isinstance(value, ParamTree):  # `Mlp().init(key, x)`
+        from optlint.analysis.library_param_paths import param_dtype
+
+        return param_dtype(value)
     cls = getattr(value, "cls", None)
     if cls is None or getattr(value, "derived_by", "") is not None:
         return None
@@ -155,7 +189,8 @@ def _from_name(inference: Inference, name: str, scope: Scope, order: int,
                          depth + 1)
 
 
-def _casting_lambda(inference: Inference, func: cst.BaseExpression) -> str | None:
+def _casting_lambda(inference: Inference, func: cst.BaseExpression, scope: Scope,
+                    order: int) -> str | None:
     """`lambda x: x.astype(D)`, or `lambda x: x.astype(D) if <test> else x` (floats only)."""
     if not isinstance(func, cst.Lambda) or len(func.params.params) != 1:
         return None
@@ -169,7 +204,7 @@ def _casting_lambda(inference: Inference, func: cst.BaseExpression) -> str | Non
     if (isinstance(body, cst.Call) and isinstance(body.func, cst.Attribute)
             and body.func.attr.value == "astype" and isinstance(body.func.value, cst.Name)
             and body.func.value.value == param and body.args):
-        return dtype_name(inference, body.args[0].value)
+        return dtype_name(inference, body.args[0].value, scope, order)
     return None
 
 

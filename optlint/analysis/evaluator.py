@@ -34,3 +34,9 @@ class Evaluator:
 
     def _instance_of(self, cls: Value) -> Value:
         raise NotImplementedError
+
+    def _lookup(self, name: str, scope: Scope, order: int) -> Binding | None:
+        raise NotImplementedError
+
+    def _imported(self, qualified: str) -> Value:
+        raise NotImplementedError

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
+from optlint.analysis.branches import live_returns
 from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.index import LATER, FunctionInfo, Scope
 from optlint.analysis.values import (
@@ -122,7 +123,11 @@ class HelperCalls(Evaluator):
         """What the function returns: when every `return` gives a transformation (a factory
         choosing by its config), one of them; else the first return the analysis can read."""
         values: list[Value] = []
+        live = (live_returns(info.node, lambda test: self.value_of(test, info.scope, LATER))
+                if isinstance(info.node, cst.FunctionDef) and len(info.returns) > 1 else None)
         for position, expr in enumerate(info.returns):
+            if live is not None and id(expr) not in live:
+                continue  # a branch its known configuration does not take
             value = self.value_of(expr, info.scope, LATER)
             if isinstance(value, ModuleValue):
                 return self._modules_returned(info, position, value)

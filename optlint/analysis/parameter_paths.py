@@ -6,7 +6,7 @@ keystr(path)`) can only match these; a name that is part of none of them matches
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from optlint.analysis import apis
 from optlint.analysis.index import LATER
@@ -20,6 +20,30 @@ class PathNames:
     names: frozenset[str]  # every field name on a path from the model to a leaf
     norms: frozenset[str]  # the equinox.nn normalisation layers the model holds
     classes: tuple[str, ...]  # the project classes read, outermost first (for messages)
+    # Names known by their start only: (prefix, "numbered") for a name the library numbers
+    # (Flax's `LayerNorm_0`), (prefix, "renumbered") for one it numbers from the second on
+    # (Haiku's `linear`, `linear_1`), (prefix, "any") for one built by an f-string.
+    patterns: frozenset[tuple[str, str]] = field(default=frozenset())
+    # Norm layers built under a stacking transformation (`nn.scan`, `nn.vmap`): their scales
+    # and biases carry a leading layer axis, so they are not 1-D.
+    stacked: frozenset[str] = field(default=frozenset())
+
+    def has_part(self, name: str, whole: bool) -> bool:
+        """Whether `name` is a part of some path: equal to one (`whole`, as a tuple path's
+        element is compared), or contained in one ignoring case (as in a path string)."""
+        if whole:
+            return name in self.names or any(
+                name.startswith(prefix) and _rest_matches(name[len(prefix):], kind)
+                for prefix, kind in self.patterns)
+        lower = name.lower()
+        return any(lower in part.lower() for part in self.names) or any(
+            kind == "any" or lower in f"{prefix}_0".lower() for prefix, kind in self.patterns)
+
+
+def _rest_matches(rest: str, kind: str) -> bool:
+    if kind == "any" or (kind == "renumbered" and rest == ""):
+        return True
+    return rest.startswith("_") and rest[1:].isdigit()
 
 
 def path_names(model: ModuleValue) -> PathNames | None:

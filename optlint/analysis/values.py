@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 LeafKind = Literal["callable", "scalar", "arrays", "unknown"]
 # Who uses an unfiltered module's leaves: an optimizer's init/update, jax.grad, jax.jit.
-Consumer = Literal["optimizer", "grad", "jit"]
+Consumer = Literal["optimizer", "optimizer_filter_grad", "grad", "jit"]
 _LEAF_RANK = {"callable": 3, "scalar": 2, "unknown": 1, "arrays": 0}
 
 
@@ -245,6 +245,17 @@ class StateValue:
     optimizer: Value
 
 
+@dataclass(frozen=True, eq=False)
+class ParamTree:
+    """The parameters `init` returns for a Flax linen module (`Block(8).init(key, x)`: `model`
+    is the module's class) or a Haiku-transformed function (`hk.transform(forward).init(...)`:
+    `model` is the function). Read by `library_param_paths` for the tree's path names."""
+
+    library: Literal["flax", "haiku"]
+    model: ClassRef | FunctionValue
+    owner: Inference
+
+
 @dataclass(frozen=True)
 class SequenceValue:
     kind: Literal["tuple", "list"]
@@ -265,7 +276,8 @@ class LiteralValue:
 Value = (
     Unknown | ModuleValue | ClassRef | InstanceValue | TransformValue | InjectFactory |
     FunctionValue | PartialValue | LibraryRef | SequenceValue | DictValue | LiteralValue |
-    TransformedFunction | OneOf | ArrayValue | SolverValue | StateValue | ScheduleValue
+    TransformedFunction | OneOf | ArrayValue | SolverValue | StateValue | ScheduleValue |
+    ParamTree
 )
 
 
@@ -312,6 +324,8 @@ def portable(value: Value) -> Value:
     (a rule that edits a transformation's call checks that the call is in its own file)."""
     if isinstance(value, (FunctionValue, PartialValue, TransformedFunction, InjectFactory)):
         return UNKNOWN
+    if isinstance(value, ParamTree) and isinstance(value.model, FunctionValue):
+        return UNKNOWN  # read through its file's nodes
     if isinstance(value, SequenceValue):
         return SequenceValue(value.kind, tuple(portable(item) for item in value.items))
     if isinstance(value, DictValue):

@@ -20,7 +20,7 @@ from optlint.analysis.binding import argument
 from optlint.analysis.optax_model import Step, keeps_param_state
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.chain_order import MisorderedChain, display, in_file, reported_chains
+from optlint.rule_helpers.chain_order import MisorderedChain, display, in_file, reported_chains
 
 
 def _accumulates(step: Step) -> bool:
@@ -54,12 +54,7 @@ def _sees_micro_batches(step: Step) -> bool:
 
 class AccumulationMisplaced(Rule):
     code = "OPT024"
-    name = "accumulation-misplaced"
-    summary = ("gradient accumulation with apply_every(k) chained with a stateful optimizer "
-               "instead of optax.MultiSteps")
-    fix_availability = "sometimes"
     runtime_check = RuntimeCheck("transform", probe="chain_order:accumulation_holds_steps")
-    trigger_words = ("apply_every",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         reported: set[int] = set()

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import libcst as cst
 
+from optlint.catalog import info_of
 from optlint.diagnostics import Applicability
 
 if TYPE_CHECKING:
@@ -97,14 +98,25 @@ class RuntimeCheck:
 
 
 class Rule:
+    """A rule class names its code; its name, summary, fix availability and trigger words (the
+    words a file must contain for it to fire) are its row in optlint.catalog, set here."""
+
     code: ClassVar[str]
     name: ClassVar[str]
     summary: ClassVar[str]
     fix_availability: ClassVar[FixAvailability] = "none"
-    # The rule cannot fire in a file that contains none of these words (the engine's prefilter).
     trigger_words: ClassVar[tuple[str, ...]] = ("optax", "equinox", "eqx")
     # None: `optlint verify` has no way to run this rule's findings.
     runtime_check: ClassVar[RuntimeCheck | None] = None
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        row = info_of(cls.__dict__.get("code", ""))
+        if row is None:
+            return  # a rule made up by a test names its own metadata
+        for attribute in ("name", "summary", "fix_availability", "trigger_words"):
+            if attribute not in cls.__dict__:
+                setattr(cls, attribute, getattr(row, attribute))
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         raise NotImplementedError

@@ -48,9 +48,6 @@ def short_code(code: str, limit: int = 40) -> str:
 
 class CallablePytreeMask(Rule):
     code = "OPT001"
-    name = "callable-pytree-mask"
-    summary = "A module-shaped pytree passed to Optax as a mask or labels, which Optax calls"
-    fix_availability = "always"
     # The mask is given to the call around it (masked, multi_transform, adamw(mask=...)).
     runtime_check = RuntimeCheck("transform", standin_params="mask")
 

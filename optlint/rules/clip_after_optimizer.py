@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from optlint.analysis.optax_model import Step, application_orders
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.chain_order import (
+from optlint.rule_helpers.chain_order import (
     MisorderedChain,
     display,
     reported_chains,
@@ -44,11 +44,7 @@ def _shapes_update(step: Step | None) -> bool:
 
 class ClipAfterOptimizer(Rule):
     code = "OPT008"
-    name = "clip-after-optimizer"
-    summary = "A gradient clip chained after the transformation that already produced the update"
-    fix_availability = "sometimes"
     runtime_check = RuntimeCheck("transform", probe="chain_order:clip_meets_gradients")
-    trigger_words = ("clip",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for found, node in reported_chains(ctx, 1, _final, _clips):

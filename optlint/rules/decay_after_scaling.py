@@ -21,7 +21,7 @@ from optlint.analysis.optax_model import Step, application_orders, holds
 from optlint.analysis.optax_table import behaviour
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.chain_order import (
+from optlint.rule_helpers.chain_order import (
     MisorderedChain,
     display,
     reported_chains,
@@ -77,11 +77,7 @@ def growth(rate: float | bool) -> str:
 
 class DecayAfterScaling(Rule):
     code = "OPT014"
-    name = "decay-after-scaling"
-    summary = "add_decayed_weights chained after the learning-rate scaling: the weights grow"
-    fix_availability = "sometimes"
     runtime_check = RuntimeCheck("transform", probe="chain_order:decay_shrinks_weights")
-    trigger_words = ("add_decayed_weights", "additive_weight_decay")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for found, node in reported_chains(ctx, 1, _scaled, _decays, _harmless_after):

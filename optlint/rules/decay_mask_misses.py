@@ -11,24 +11,39 @@ equinox 0.13.8): `adamw(1e-3, weight_decay=0.1, mask=fn)` with `fn` sparing path
 LayerNorm weight moves by -1e-4 a step, the linear bias stays. An empty exclusion list
 (`no_decay = []`) spares nothing.
 
-Reported only where the model given to `init` is a class of the project whose every field is
-seen (path_names), the mask is a function of the file with a negated name test (`not any(...)`,
-`not in`, `!=`), and some name matches no path (compared ignoring case, as a substring): a name
-naming a norm (`norm`, `ln`, `scale`, `gamma`, `beta`) while the model holds a norm layer, or an
-empty list while the model holds norms or biases.
+Reported only where the model given to `init` is seen whole (an Equinox class of the project,
+path_names; a Flax linen module or Haiku transform, library_path_names), the mask is code of the
+file with a negated name test (`not any(...)`, `not in`, `!=`, `return False`), and some name
+matches no path (a tuple path suffix or an `==` name element by element, any other name as a
+substring ignoring case): a name naming a norm (`norm`, `ln`, `scale`, `gamma`, `beta`) while the
+model holds a norm layer, or an empty list while the model holds norms or biases. A mask by
+`ndim > 1` is reported where the model stacks norm layers (`nn.scan`): their scales are 2-D.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 import libcst as cst
 
+from optlint.analysis import library_layers as layers
 from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite
+from optlint.analysis.library_param_paths import library_path_names
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.parameter_paths import PathNames, path_names
-from optlint.analysis.values import FunctionValue, ModuleValue, OneOf, TransformValue, Value
+from optlint.analysis.values import (
+    ClassRef,
+    FunctionValue,
+    LiteralValue,
+    ModuleValue,
+    OneOf,
+    ParamTree,
+    SequenceValue,
+    TransformValue,
+    Value,
+)
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, Rule, RuntimeCheck
 
@@ -38,13 +53,8 @@ _NORM_NAMES = frozenset({"scale", "gamma", "beta"})
 
 class DecayMaskMisses(Rule):
     code = "OPT023"
-    name = "decay-mask-misses"
-    summary = ("a weight-decay mask excluding names that match no parameter path of the model, "
-               "or an empty exclusion list: norms and biases decay")
-    fix_availability = "none"
     runtime_check = RuntimeCheck("transform",
                                  probe="weight_decay_mask:decay_spares_norms_and_biases")
-    trigger_words = ("mask",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         reported: set[int] = set()
@@ -53,66 +63,140 @@ class DecayMaskMisses(Rule):
             if not (isinstance(func, cst.Attribute) and func.attr.value == "init"
                     and len(site.node.args) == 1):
                 continue
-            model = ctx.value(site.node.args[0].value, site)
-            if not isinstance(model, ModuleValue) or model.cls is None:
+            model = _model_paths(ctx.value(site.node.args[0].value, site))
+            if model is None:
                 continue
             optimizer = ctx.value(func.value, site)
             for part, mask in _decay_masks(optimizer):
                 if id(mask) in reported:
                     continue
-                mask_site = _site_of(ctx, part)
+                mask_site = ctx.site_of(part)
                 if mask_site is None:
                     continue  # built in another file
-                function = ctx.value(mask, mask_site)
-                if not isinstance(function, FunctionValue) and isinstance(mask, cst.Call):
-                    # `mask=decay_mask(params)`: the tree the mask function builds.
-                    function = ctx.value(mask.func, mask_site)
-                if not isinstance(function, FunctionValue):
+                bodies = _mask_bodies(ctx, mask, mask_site)
+                paths = model[1]()
+                if not bodies or paths is None:
                     continue
-                paths = path_names(model)
-                if paths is None:
-                    continue
-                finding = self._finding(ctx, mask, function, model, paths)
+                finding = self._finding(ctx, mask, mask_site, bodies, model[0], paths)
                 if finding is not None:
                     reported.add(id(mask))
                     yield finding
 
-    def _finding(self, ctx: RuleContext, mask: cst.BaseExpression, function: FunctionValue,
-                 model: ModuleValue, paths: PathNames) -> Finding | None:
-        body = function.node
-        if not _negated(body):
-            return None  # `any(n in path for n in names)`: the names are what decays
-        names, empty = _excluded_names(ctx, body)
+    def _finding(self, ctx: RuleContext, mask: cst.BaseExpression, site: CallSite,
+                 bodies: list[cst.CSTNode], model: _Model, paths: PathNames) -> Finding | None:
+        roles = {"call": _call_of(ctx, mask)}
         shown = ", ".join(sorted(paths.norms)) or "norm"
+        if paths.stacked and any(_tests_ndim(body) for body in bodies):
+            stacked = ", ".join(sorted(paths.stacked))
+            message = (f"the weight-decay mask decays leaves with more than one dimension, but "
+                       f"{model.name} stacks layers (nn.scan / nn.vmap): their {stacked} scales "
+                       f"and biases carry a leading layer axis, so the mask decays them")
+            advice = "Choose the leaves by path (the norm and bias names), not by `ndim`"
+            return Finding(mask, message, fix_title=advice, roles=roles)
+        if not any(_negated(body) for body in bodies):
+            return None  # `any(n in path for n in names)`: the names are what decays
+        names, empty = _excluded_names(ctx, bodies, site)
         if names:
-            missed = [name for name in names
-                      if not any(name.lower() in part.lower() for part in paths.names)
-                      and _names_a_norm(name)]
+            missed = [name for name, whole in names
+                      if not paths.has_part(name, whole) and _names_a_norm(name)]
             if not missed or not paths.norms:
                 return None
-            quoted = ", ".join(repr(name) for name in missed)
-            message = (f"the weight-decay mask spares leaves by name, but {quoted} is part of no "
-                       f"parameter path of {model.class_name} (Equinox paths are field names, "
-                       f"and eqx.nn norms hold `weight` and `bias`): its {shown} weights decay "
-                       f"(measured: a LayerNorm weight under a mask sparing \"LayerNorm\" moves "
-                       f"by -lr * weight_decay a step)")
+            unique = list(dict.fromkeys(missed))
+            quoted = ", ".join(repr(name) for name in unique)
+            verb = "is" if len(unique) == 1 else "are"
+            message = (f"the weight-decay mask spares leaves by name, but {quoted} {verb} part of no "
+                       f"parameter path of {model.name} ({model.naming}): its {shown} weights "
+                       f"decay (measured: a LayerNorm weight under a mask sparing \"LayerNorm\" "
+                       f"moves by -lr * weight_decay a step)")
         elif empty is not None:
             if not paths.norms and "bias" not in paths.names:
                 return None
             spared = f"{shown} weights and biases" if paths.norms else "biases"
             message = (f"the weight-decay mask spares the names in `{empty}`, which is empty: "
-                       f"the mask is True for every leaf of {model.class_name}, so its {spared} "
+                       f"the mask is True for every leaf of {model.name}, so its {spared} "
                        f"decay")
-            advice = (f"Put the field names to spare in `{empty}` (the norm fields, "
-                      f"\"bias\")")
-            return Finding(mask, message, fix_title=advice,
-                           roles={"call": _call_of(ctx, mask)})
+            advice = f"Put the {model.parts} to spare in `{empty}` (the norm {model.holders}, \"bias\")"
+            return Finding(mask, message, fix_title=advice, roles=roles)
         else:
             return None
-        advice = ("Match the model's field names (e.g. `isinstance` of the layer with "
-                  "`jax.tree_util.tree_map_with_path`, or the `.weight`/`.bias` of its norm "
-                  "fields)")
-        return Finding(mask, message, fix_title=advice, roles={"call": _call_of(ctx, mask)})
+        advice = (f"Match the model's {model.parts} (e.g. `isinstance` of the layer with "
+                  f"`jax.tree_util.tree_map_with_path`, or {model.norm_leaves} of its norm "
+                  f"{model.holders})")
+        return Finding(mask, message, fix_title=advice, roles=roles)
+
+
+@dataclass(frozen=True)
+class _Model:
+    name: str  # the class or function the messages name
+    naming: str  # how its library names paths
+    parts: str = "field names"  # what its paths are made of
+    norm_leaves: str = "the `.weight`/`.bias`"
+    holders: str = "fields"  # what holds a layer
+
+
+_EQUINOX_NAMING = ("Equinox paths are field names, and eqx.nn norms hold `weight` and `bias`")
+
+
+def _model_paths(value: Value) -> tuple[_Model, Callable[[], PathNames | None]] | None:
+    """The model `init` is given, and how to read its path names (read only when a mask is
+    found): an Equinox module of the project, or a Flax / Haiku parameter tree."""
+    if isinstance(value, ModuleValue) and value.cls is not None:
+        module = value
+        return _Model(module.class_name, _EQUINOX_NAMING), lambda: path_names(module)
+    if isinstance(value, ParamTree):
+        tree = value
+        node = tree.model.info.node if isinstance(tree.model, ClassRef) else tree.model.node
+        name = node.name.value if isinstance(node, (cst.ClassDef, cst.FunctionDef)) else "model"
+        return (_Model(name, layers.PATH_NAMING[tree.library], "module names",
+                       "the leaves", "modules"),
+                lambda: library_path_names(tree))
+    return None
+
+
+def _mask_bodies(ctx: RuleContext, mask: cst.BaseExpression, site: CallSite
+                 ) -> list[cst.CSTNode]:
+    """The code that decides the mask: the mask function's body (`mask=fn`, `mask=fn(params)`),
+    or the expression a mask name is assigned (`mask = unflatten_dict({...})`), with the bodies
+    of the functions of the file it calls (`{p: _decays(p) for p in flat}`)."""
+    function = ctx.value(mask, site)
+    if not isinstance(function, FunctionValue) and isinstance(mask, cst.Call):
+        function = ctx.value(mask.func, site)
+    if isinstance(function, FunctionValue):
+        roots: list[cst.CSTNode] = [function.node]
+    elif isinstance(mask, cst.Name):
+        binding = ctx.binding(mask.value, site)
+        if binding is None or binding.kind != "assign" or binding.value is None:
+            return []
+        roots = [binding.value]
+    else:
+        return []
+    for node in list(_nodes(roots[0])):
+        if isinstance(node, cst.Call):
+            called = ctx.value(node.func, site)
+            if isinstance(called, FunctionValue) and called.node not in roots:
+                roots.append(called.node)
+    return roots
+
+
+def _tests_ndim(body: cst.CSTNode) -> bool:
+    """The mask compares a leaf's `ndim` (or `len(shape)`) with more than one: `p.ndim > 1`."""
+    for node in _nodes(body):
+        if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
+            continue
+        target = node.comparisons[0]
+        left = node.left
+        by_ndim = isinstance(left, cst.Attribute) and left.attr.value == "ndim"
+        by_shape = (isinstance(left, cst.Call) and isinstance(left.func, cst.Name)
+                    and left.func.value == "len" and len(left.args) == 1
+                    and isinstance(left.args[0].value, cst.Attribute)
+                    and left.args[0].value.attr.value == "shape")
+        bound = target.comparator
+        number = bound.value if isinstance(bound, cst.Integer) else None
+        if (by_ndim or by_shape) and (
+                (isinstance(target.operator, cst.GreaterThan) and number == "1")
+                or (isinstance(target.operator, cst.GreaterThanEqual) and number == "2")):
+            return True
+    return False
 
 
 def _decay_masks(optimizer: Value) -> list[tuple[cst.Call, cst.BaseExpression]]:
@@ -143,9 +227,13 @@ def _adds_decay(part: TransformValue) -> bool:
     return row is not None and row.adds_weight_decay
 
 
-def _negated(function: cst.FunctionDef | cst.Lambda) -> bool:
-    """The function tests names negatively: `not ...`, `not in`, `!=`."""
+def _negated(function: cst.CSTNode) -> bool:
+    """The code tests names negatively: `not ...`, `not in`, `!=`, or returns False for a
+    match."""
     for node in _nodes(function):
+        if isinstance(node, cst.Return) and isinstance(node.value, cst.Name) and (
+                node.value.value == "False"):
+            return True
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not):
             return True
         if isinstance(node, cst.ComparisonTarget) and isinstance(
@@ -154,20 +242,27 @@ def _negated(function: cst.FunctionDef | cst.Lambda) -> bool:
     return False
 
 
-def _excluded_names(ctx: RuleContext, function: cst.FunctionDef | cst.Lambda
-                    ) -> tuple[list[str], str | None]:
-    """The strings the function compares paths with (in comparisons, in literal collections, in
-    module-level collections it reads by name), and the name of an empty collection it reads."""
-    names: list[str] = []
+def _excluded_names(ctx: RuleContext, bodies: list[cst.CSTNode], site: CallSite
+                    ) -> tuple[list[tuple[str, bool]], str | None]:
+    """The strings the code compares paths with (in comparisons, in literal collections, in
+    collections it reads by name or from a configuration object), each with whether it is
+    compared whole (a tuple path's elements, `path[-1] != "bias"`) rather than contained in a
+    path string; and the name of an empty collection it reads."""
+    names: list[tuple[str, bool]] = []
     empty: str | None = None
-    for node in _nodes(function):
+    for node in (node for body in bodies for node in _nodes(body)):
         if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
             names.extend(_strings(node) or [])
         elif isinstance(node, cst.Comparison):
+            whole = all(isinstance(target.operator, (cst.Equal, cst.NotEqual))
+                        for target in node.comparisons)
             for operand in (node.left, *(target.comparator for target in node.comparisons)):
                 if isinstance(operand, cst.SimpleString) and isinstance(
                         operand.evaluated_value, str):
-                    names.append(operand.evaluated_value)
+                    names.append((operand.evaluated_value, whole))
+                elif whole and isinstance(operand, cst.Tuple):
+                    # `path[-2:] != ("LayerNorm", "scale")`: a path suffix, element by element
+                    names.extend((name, True) for name, _ in _strings(operand) or [])
         elif isinstance(node, cst.Name):
             collection = _module_collection(ctx, node.value)
             if collection is None:
@@ -177,22 +272,31 @@ def _excluded_names(ctx: RuleContext, function: cst.FunctionDef | cst.Lambda
                 empty = node.value
             elif strings:
                 names.extend(strings)
+        elif isinstance(node, cst.Attribute):
+            value = ctx.value(node, site)  # `cfg.no_decay`: a configuration field
+            if isinstance(value, SequenceValue) and not value.items:
+                empty = ctx.code(node)
+            elif isinstance(value, SequenceValue):
+                names.extend((item.text, False) for item in value.items
+                             if isinstance(item, LiteralValue) and item.kind == "string")
     return list(dict.fromkeys(names)), empty
 
 
-def _strings(node: cst.List | cst.Tuple | cst.Set) -> list[str] | None:
-    """The strings of a literal collection of strings (tuples of strings flattened); None when
-    it holds anything else."""
-    found: list[str] = []
+def _strings(node: cst.List | cst.Tuple | cst.Set) -> list[tuple[str, bool]] | None:
+    """The strings of a literal collection of strings, each with whether it is compared whole:
+    a tuple of strings is a path suffix, compared element by element; None when it holds
+    anything else."""
+    found: list[tuple[str, bool]] = []
     for element in node.elements:
         value = element.value
         if isinstance(value, cst.SimpleString) and isinstance(value.evaluated_value, str):
-            found.append(value.evaluated_value)
+            found.append((value.evaluated_value, False))
         elif isinstance(value, (cst.Tuple, cst.List)):
             inner = _strings(value)
             if inner is None:
                 return None
-            found.extend(inner)
+            whole = isinstance(value, cst.Tuple) and len(inner) > 1
+            found.extend((name, whole or exact) for name, exact in inner)
         else:
             return None
     return found
@@ -233,10 +337,6 @@ def _nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
         node = stack.pop()
         yield node
         stack.extend(node.children)
-
-
-def _site_of(ctx: RuleContext, call: cst.Call) -> CallSite | None:
-    return next((site for site in ctx.calls() if site.node is call), None)
 
 
 def _call_of(ctx: RuleContext, mask: cst.BaseExpression) -> cst.CSTNode:

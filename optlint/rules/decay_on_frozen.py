@@ -29,7 +29,7 @@ from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import ModuleValue, OneOf, TransformValue, Value
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.rearranged import code_in_place, rearranged
+from optlint.fixes import code_in_place, rearranged
 
 STOP_GRADIENT = "jax.lax.stop_gradient"
 # Integer and boolean arrays are not decayed by a float optimizer in any useful sense.
@@ -38,10 +38,6 @@ _NOT_FLOAT = ("Int", "UInt", "Bool", "Key")
 
 class DecayOnFrozen(Rule):
     code = "OPT013"
-    name = "decay-on-frozen"
-    summary = "weight decay reaching leaves the code freezes (freeze before decay; stop_gradient buffers)"
-    fix_availability = "sometimes"
-    trigger_words = ("freeze", "stop_gradient", "optax")
     # The anchor is the flagged `freeze(...)`, or the decaying optimizer where it is built.
     runtime_check = RuntimeCheck("transform", probe="frozen_leaves:frozen_leaves_stay")
 

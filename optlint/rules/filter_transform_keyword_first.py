@@ -29,11 +29,6 @@ _SAFE_TO_REORDER = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Attr
 
 class FilterTransformKeywordFirst(Rule):
     code = "OPT021"
-    name = "filter-transform-keyword-first"
-    summary = ("A function under eqx.filter_grad/filter_value_and_grad called with its first "
-               "argument by keyword")
-    fix_availability = "sometimes"
-    trigger_words = ("filter_grad", "filter_value_and_grad")
     runtime_check = RuntimeCheck(builds="call")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

@@ -26,10 +26,6 @@ _FILTERS = ("equinox.filter", "equinox.partition")
 
 class FilteredModelAsModel(Rule):
     code = "OPT011"
-    name = "filtered-model-as-model"
-    summary = ("a model rebuilt from `eqx.filter`'s arrays without `eqx.combine` is called: its "
-               "non-array fields are None")
-    fix_availability = "sometimes"
     # The rebuilt expression is evaluated; the probe reports the fields it holds None in.
     runtime_check = RuntimeCheck("value", probe="filtered_fields:no_missing_fields")
 

@@ -54,11 +54,6 @@ class _Use:
 
 class HyperparamsPath(Rule):
     code = "OPT015"
-    name = "hyperparams-path"
-    summary = ("`opt_state.hyperparams` on a state not made by inject_hyperparams, or written "
-               "where a schedule overwrites it")
-    fix_availability = "sometimes"
-    trigger_words = ("hyperparams",)
     runtime_check = RuntimeCheck("expression", probe="optimizer_states:hyperparams_reachable")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -253,20 +248,13 @@ def _schedule_argument(ctx: RuleContext, inject: TransformValue, key: str) -> st
     given = argument(call, None, key)
     if given is None:
         return None
-    site = _site_of(ctx, call)
+    site = ctx.site_of(call)
     if site is None:
         return None
     value = ctx.value(given.value, site)
     if isinstance(value, (ScheduleValue, FunctionValue, PartialValue)):
         code = ctx.code(given.value)
         return code if len(code) <= 60 else code[:57] + "..."
-    return None
-
-
-def _site_of(ctx: RuleContext, call: cst.Call):  # type: ignore[no-untyped-def]
-    for site in ctx.calls():
-        if site.node is call:
-            return site
     return None
 
 

@@ -26,15 +26,13 @@ from optlint.analysis.values import (
     Value,
 )
 from optlint.context import RuleContext
+from optlint.fixes import with_keyword
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 
 
 class InjectHyperparamsCallable(Rule):
     code = "OPT002"
-    name = "inject-hyperparams-callable"
-    summary = "optax.inject_hyperparams given a callable that is not a schedule, or a traced static"
-    fix_availability = "sometimes"
     runtime_check = RuntimeCheck("transform", probe="weight_decay_mask:decay_follows_mask")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -176,7 +174,8 @@ def _static_args_fix(ctx: RuleContext, flagged: cst.Call, factory: InjectFactory
         args = [arg.with_changes(value=value) if arg is existing else arg for arg in target.args]
         replacements.append((target, ctx.code(target.with_changes(args=args))))
     else:
-        replacements.append((target, ctx.code(_with_static_args(target, merged))))
+        added = with_keyword(target, "static_args", _tuple_code(merged))
+        replacements.append((target, ctx.code(added)))
     replacements.extend((node, f"lambda _: {ctx.code(node)}") for node in wrap)
     return FixPlan("safe", f"Add static_args={_tuple_code(merged)}", replacements)
 
@@ -184,15 +183,6 @@ def _static_args_fix(ctx: RuleContext, flagged: cst.Call, factory: InjectFactory
 def _static_args_argument(call: cst.Call) -> cst.Arg | None:
     # inject_hyperparams(opt, ("mask",)) gives static_args positionally; a partial cannot.
     return argument(call, 1, "static_args")
-
-
-def _with_static_args(call: cst.Call, names: tuple[str, ...]) -> cst.Call:
-    args = list(call.args)
-    if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
-        args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-    args.append(cst.Arg(cst.parse_expression(_tuple_code(names)), keyword=cst.Name("static_args"),
-                        equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))))
-    return call.with_changes(args=args)
 
 
 def _tuple_code(names: tuple[str, ...], as_list: bool = False) -> str:

@@ -30,10 +30,6 @@ _FILTERS = ("equinox.filter", "equinox.partition")
 
 class IsArrayLikeFilter(Rule):
     code = "OPT010"
-    name = "is-array-like-filter"
-    summary = ("`eqx.filter(model, eqx.is_array_like)` gives an optimizer the model's Python "
-               "scalars, whose gradients are None")
-    fix_availability = "always"
     # The default params exercise trains with gradients of the arrays only (None at the Python
     # scalars, as eqx.filter_grad gives): the original raises in `update`, the fix runs.
     runtime_check = RuntimeCheck("params")

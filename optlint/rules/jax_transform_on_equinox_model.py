@@ -19,7 +19,7 @@ from optlint.analysis.transform_sites import TransformSite, transform_sites
 from optlint.analysis.values import ModuleValue, breaks, unfiltered_module
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.phrases import leaves_phrase
+from optlint.rule_helpers.phrases import leaves_phrase
 
 # Keywords the Equinox counterpart accepts with the same meaning.
 _PORTABLE_KEYWORDS = {"jit": set(), "grad": {"has_aux"}}
@@ -27,11 +27,7 @@ _PORTABLE_KEYWORDS = {"jit": set(), "grad": {"has_aux"}}
 
 class JaxTransformOnEquinoxModel(Rule):
     code = "OPT006"
-    name = "jax-transform-on-equinox-model"
-    summary = "jax.jit/jax.grad/jax.value_and_grad over a function given an Equinox module"
-    fix_availability = "sometimes"
     runtime_check = RuntimeCheck("function")
-    trigger_words = ("equinox", "eqx")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         callsites = CallSites(ctx.index, ctx.inference)

@@ -29,7 +29,7 @@ from optlint.analysis.values import (
 )
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.phrases import leaves_phrase
+from optlint.rule_helpers.phrases import leaves_phrase
 
 _LINESEARCH_ARGUMENTS = ("value", "grad", "value_fn")
 # What each raises when given a module whose leaves include functions (measured, optax 0.2.8).
@@ -40,11 +40,7 @@ _INIT_ERROR = {"optax.lbfgs": "`init` raises AttributeError",
 
 class LinesearchEquinoxModule(Rule):
     code = "OPT005"
-    name = "linesearch-equinox-module"
-    summary = "optax.lbfgs or a line search given an Equinox module, or updated without value_fn"
-    fix_availability = "sometimes"
     runtime_check = RuntimeCheck("params", probe="line_search:updates_with_line_search")
-    trigger_words = ("lbfgs", "linesearch", "jaxopt")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         callsites = CallSites(ctx.index, ctx.inference)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.optax_model import update_reaches
@@ -21,6 +20,7 @@ from optlint.analysis.values import (
     DictValue,
     ModuleValue,
     OneOf,
+    ParamTree,
     SequenceValue,
     TransformValue,
     Value,
@@ -31,25 +31,18 @@ from optlint.rules.base import Finding, Rule, RuntimeCheck
 
 class LookaheadRawParams(Rule):
     code = "OPT012"
-    name = "lookahead-raw-params"
-    summary = "optax.lookahead's update given plain params instead of optax.LookaheadParams"
-    fix_availability = "none"
-    trigger_words = ("lookahead",)
     runtime_check = RuntimeCheck("params", probe="update_arguments:update_as_written")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         version = ctx.versions.get("optax").version
-        for site in ctx.method_calls("update"):
+        for site, optimizer in ctx.method_invocations("update"):
             call = site.node
-            func = call.func
-            assert isinstance(func, cst.Attribute)
             params = argument(call, 2, "params")
             if params is None:
                 continue  # no params at all: OPT007's
             plain = _plain(ctx.value(params.value, site))
             if plain is None:
                 continue
-            optimizer = ctx.value(func.value, site)
             if not isinstance(optimizer, (TransformValue, OneOf)):
                 continue
             proven, _ = update_reaches(optimizer, lambda row: row.name == "optax.lookahead",
@@ -77,6 +70,8 @@ def _plain(value: Value) -> str | None:
                 else f"a pytree of Equinox module {value.class_name} (`{value.derived_by}`)")
     if isinstance(value, DictValue):
         return "a dict"
+    if isinstance(value, ParamTree):
+        return f"the {value.library.capitalize()} parameters (a dict)"
     if isinstance(value, SequenceValue):
         return f"a {value.kind}"
     if isinstance(value, ArrayValue):

@@ -27,7 +27,6 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.dtypes import low_precision
-from optlint.analysis.index import CallSite
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import (
     InjectFactory,
@@ -37,6 +36,7 @@ from optlint.analysis.values import (
     TransformValue,
 )
 from optlint.context import RuleContext
+from optlint.fixes import with_keyword
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 _INJECT = ("optax.inject_hyperparams", "optax.inject_stateful_hyperparams")
@@ -62,11 +62,6 @@ def rounded(value: float, dtype: str) -> float:
 
 class LowPrecisionHyperparams(Rule):
     code = "OPT018"
-    name = "low-precision-hyperparams"
-    summary = ("b2=0.999 stored or applied in bfloat16 params' dtype, where it is 1.0 "
-               "(inject_hyperparams without hyperparam_dtype, or adam-type optimizers)")
-    fix_availability = "sometimes"
-    trigger_words = ("inject_hyperparams", "inject_stateful_hyperparams", "float16", "half")
     runtime_check = RuntimeCheck("transform", probe="optimizer_states:hyperparams_keep_precision")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -109,7 +104,7 @@ class LowPrecisionHyperparams(Rule):
     def _finding(self, ctx: RuleContext, inject: TransformValue, dtype: tuple[str, cst.CSTNode],
                  params: cst.BaseExpression) -> Finding | None:
         assert inject.call is not None
-        site = _site_of(ctx, inject.call)
+        site = ctx.site_of(inject.call)
         if site is None:
             return None  # built in another file: its call is not ours to edit
         factory = ctx.value(inject.call.func, site)
@@ -134,8 +129,8 @@ class LowPrecisionHyperparams(Rule):
                    f"{stored:g}{effect}{more}")
         jnp = ctx.import_alias("jax.numpy", "jnp")
         fix = FixPlan("safe", f"Add hyperparam_dtype={jnp}.float32",
-                      [(factory.call, _with_keyword(ctx, factory.call, "hyperparam_dtype",
-                                                    f"{jnp}.float32"))],
+                      [(factory.call, ctx.code(with_keyword(factory.call, "hyperparam_dtype",
+                                                            f"{jnp}.float32")))],
                       [("jax.numpy", jnp)])
         return Finding(factory.call, message, fix, roles={"call": factory.call})
 
@@ -146,7 +141,7 @@ class LowPrecisionHyperparams(Rule):
         """A plain optimizer (no inject_hyperparams) whose moment decay, applied in the params'
         low-precision dtype, becomes 1.0 (Transform.decay_in_params_dtype)."""
         assert part.call is not None
-        if _site_of(ctx, part.call) is None:
+        if ctx.site_of(part.call) is None:
             return None  # built in another file
         row = behaviour(part.name)
         if row is None:
@@ -232,22 +227,3 @@ def _is_inject(call: cst.Call) -> bool:
     return isinstance(func, (cst.Attribute, cst.Name)) and (
         (func.attr.value if isinstance(func, cst.Attribute) else func.value) in (
             "inject_hyperparams", "inject_stateful_hyperparams"))
-
-
-def _with_keyword(ctx: RuleContext, call: cst.Call, name: str, code: str) -> str:
-    args = list(call.args)
-    if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
-        args[-1] = args[-1].with_changes(
-            comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-    args.append(cst.Arg(cst.parse_expression(code), keyword=cst.Name(name),
-                        equal=cst.AssignEqual(cst.SimpleWhitespace(""),
-                                              cst.SimpleWhitespace(""))))
-    return ctx.code(call.with_changes(args=args))
-
-
-def _site_of(ctx: RuleContext, call: cst.Call) -> CallSite | None:
-    for site in ctx.calls():
-        if site.node is call:
-            return site
-    return None
-

@@ -14,7 +14,9 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from optlint.analysis import apis
 from optlint.analysis.binding import argument
+from optlint.analysis.helper_entry import helper_entry
 from optlint.analysis.index import CallSite
 from optlint.analysis.optax_model import gives_final_update, whole_update
 from optlint.analysis.optax_table import behaviour
@@ -28,6 +30,7 @@ from optlint.analysis.values import (
     TransformValue,
     Value,
 )
+from optlint.analysis.inference import Inference
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
@@ -48,10 +51,6 @@ _UNSEEN_MASK = ("what the mask leaves out: leaves without gradients (integer lea
 
 class MaskedDoesNotFreeze(Rule):
     code = "OPT009"
-    name = "masked-does-not-freeze"
-    summary = "optax.masked(opt, mask) as the whole optimizer: masked-out leaves move by +gradient"
-    fix_availability = "sometimes"
-    trigger_words = ("masked", "optax")
     runtime_check = RuntimeCheck("transform", probe="frozen_leaves:masked_out_leaves_stay")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -65,49 +64,89 @@ class MaskedDoesNotFreeze(Rule):
                 if id(masked) in reported or (masked.call is not None
                                               and id(masked.call) in reported):
                     continue
-                yield from self._report(ctx, used, masked, clipped, sites, reported)
+                # A helper wrapping the optimizer its caller gives (`freeze_except(adam, p)`
+                # returns `masked(optimizer, mask)`): the hazard enters at the helper's call.
+                entry = helper_entry(ctx, used, site)
+                if entry is not None and (masked.call is None or not entry.passes_through(
+                        _inner_expr(masked.call))):
+                    entry = None
+                helper_ctx = ctx
+                if entry is not None and entry.inference is not ctx.inference:
+                    helper_ctx = _context_of(ctx, entry.inference)  # it reads the mask there
+                yield from self._report(ctx, entry.call if entry else used, masked, clipped,
+                                        sites, reported, entry is not None, helper_ctx)
 
     def _report(self, ctx: RuleContext, used: cst.BaseExpression,
                 masked: TransformValue, clipped: bool, sites: dict[int, CallSite],
-                reported: set[int]) -> Iterator[Finding]:
+                reported: set[int], through_helper: bool = False,
+                helper_ctx: RuleContext | None = None) -> Iterator[Finding]:
         mask = _mask_expr(masked)
         local = masked.call is not None and id(masked.call) in sites
-        kind = (_mask_kind(ctx, mask, sites[id(masked.call)]) if local and mask is not None
-                and masked.call is not None else _syntactic_kind(mask))
+        helper_site = (helper_ctx.site_of(masked.call) if helper_ctx is not None
+                       and helper_ctx is not ctx and masked.call is not None else None)
+        if local and mask is not None and masked.call is not None:
+            kind = _mask_kind(ctx, mask, sites[id(masked.call)])
+        elif helper_site is not None and helper_ctx is not None and mask is not None:
+            kind = _mask_kind(helper_ctx, mask, helper_site)  # built in the helper's file
+        else:
+            kind = _syntactic_kind(mask)
         if kind == "by type":
             return
         unproven = _UNSEEN_MASK if kind == "unknown" else None
-        if unproven is None and local and _used_elsewhere(ctx, mask):
+        if unproven is None and local and _used_elsewhere(ctx, mask) or unproven is None and helper_site is not None and helper_ctx is not None and (
+                _used_elsewhere(helper_ctx, mask)):
             unproven = _MASK_REUSED
         reported.add(id(masked))
         if masked.call is not None:
             reported.add(id(masked.call))
-        node: cst.CSTNode = masked.call if local and masked.call is not None else used
-        if not local and id(node) in reported:
+        node: cst.CSTNode = (masked.call if local and masked.call is not None
+                             and not through_helper else used)
+        if (not local or through_helper) and id(node) in reported:
             return
         reported.add(id(node))
-        yield self._finding(ctx, masked, node, mask, kind, clipped, local, unproven)
+        yield self._finding(ctx, masked, node, mask, kind, clipped, local, unproven,
+                            through_helper)
 
     def _finding(self, ctx: RuleContext, masked: TransformValue, node: cst.CSTNode,
                  mask: cst.BaseExpression | None, kind: str, clipped: bool,
-                 local: bool, unproven: str | None) -> Finding:
+                 local: bool, unproven: str | None, through_helper: bool = False) -> Finding:
         optax = ctx.import_alias("optax", "optax")
         written = (ctx.code(node.func) if local and isinstance(node, cst.Call)
-                   else f"{optax}.masked")
+                   and not through_helper else f"{optax}.masked")
         gradient = "the gradient, only clipped," if clipped else "the raw gradient"
-        whole = (f"`{written}(...)` is the whole optimizer" if local else
-                 f"`{ctx.code(node)}` is `{written}(...)` as the whole optimizer")
+        if through_helper and isinstance(node, cst.Call):
+            whole = (f"`{ctx.code(node.func)}(...)` returns `{written}(...)`, used as the whole "
+                     f"optimizer")
+        elif local:
+            whole = f"`{written}(...)` is the whole optimizer"
+        else:
+            whole = f"`{ctx.code(node)}` is `{written}(...)` as the whole optimizer"
         message = (f"{whole}: the leaves its mask leaves out "
                    f"are not frozen, {gradient} is passed through and `apply_updates` adds it "
                    f"(a leaf with gradient g moves by +g every step, uphill)")
         advice = (f"Freeze them with `{optax}.chain({optax}.masked(opt, mask), "
                   f"{optax}.masked({optax}.set_to_zero(), <inverted mask>))`")
         fix = None
-        if local and mask is not None and kind != "unknown" and isinstance(node, cst.Call) and (
-                ctx.qualify(node.func) == "optax.masked"):
-            fix = _fix(ctx, node, mask, kind, optax)
+        target = masked.call if through_helper else node
+        if local and mask is not None and kind != "unknown" and isinstance(target, cst.Call) and (
+                ctx.qualify(target.func) == "optax.masked"):
+            fix = _fix(ctx, target, mask, kind, optax)
         roles: dict[str, cst.CSTNode] = {"call": masked.call} if local and masked.call is not None else {}
         return Finding(node, message, fix, unproven=unproven, fix_title=advice, roles=roles)
+
+
+def _inner_expr(masked: cst.Call) -> cst.BaseExpression | None:
+    arg = argument(masked, 0, "inner")
+    return arg.value if arg is not None else None
+
+
+def _context_of(ctx: RuleContext, inference: Inference) -> RuleContext:
+    """A context for another file of the project, to read code there the way this rule reads
+    its own file's."""
+    module = inference.index.module_scope.node
+    assert isinstance(module, cst.Module)
+    return RuleContext(module, inference.index, inference, ctx.versions,
+                       inference.path or ctx.filename)
 
 
 def _whole_optimizer_use(ctx: RuleContext, call: cst.Call) -> cst.BaseExpression | None:
@@ -195,6 +234,8 @@ def _built_kind(ctx: RuleContext, mask: cst.BaseExpression, site: CallSite) -> s
     callee = ctx.value(mask.func, site)
     if isinstance(callee, FunctionValue):
         return "by type" if _typed(ctx.code(mask) + ctx.code(callee.node)) else "tree"
+    if isinstance(callee, LibraryRef) and callee.name in apis.LEAFWISE_BUILDERS:
+        return "by type" if _typed(ctx.code(mask)) else "tree"  # `hk.data_structures.map(f, p)`
     return "unknown"
 
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from optlint.analysis.optax_model import Step, application_orders
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.chain_order import (
+from optlint.rule_helpers.chain_order import (
     MisorderedChain,
     display,
     reported_chains,
@@ -35,11 +35,7 @@ def _invariant(step: Step) -> bool:
 
 class PlateauBeforeScaleInvariant(Rule):
     code = "OPT017"
-    name = "plateau-before-scale-invariant"
-    summary = "reduce_on_plateau chained before a scale-invariant optimizer, which undoes it"
-    fix_availability = "sometimes"
     runtime_check = RuntimeCheck("transform", probe="chain_order:plateau_reduces_step")
-    trigger_words = ("reduce_on_plateau",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         for found, node in reported_chains(ctx, 0, _plateau, _invariant):

@@ -33,10 +33,6 @@ ALIGNING = frozenset({"permutation", "choice", "shuffle"})
 
 class PrngKeyReuse(Rule):
     code = "OPT020"
-    name = "prng-key-reuse"
-    summary = "One jax.random key consumed twice: identical samples or dropout masks"
-    fix_availability = "sometimes"
-    trigger_words = ("random", "rng", "seed", "dropout")
     runtime_check = RuntimeCheck("keys", probe="prng_keys:keys_differ")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

@@ -32,10 +32,6 @@ def _is_schedule_free(part: TransformValue) -> bool:
 
 class ScheduleFreeEval(Rule):
     code = "OPT016"
-    name = "schedule-free-eval"
-    summary = "schedule_free_eval_params given the state of a chain or wrapper, not the schedule-free state"
-    fix_availability = "sometimes"
-    trigger_words = ("schedule_free_eval_params",)
     runtime_check = RuntimeCheck("expression", probe="optimizer_states:schedule_free_evaluates")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

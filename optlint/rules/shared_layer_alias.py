@@ -45,10 +45,6 @@ class _Store:
 
 class SharedLayerAlias(Rule):
     code = "OPT022"
-    name = "shared-layer-alias"
-    summary = "The same module object stored in two fields of a model without eqx.nn.Shared"
-    fix_availability = "none"
-    trigger_words = ("equinox", "eqx")
     runtime_check = RuntimeCheck(builds="instance", probe="model_fields:aliased_fields_untie")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

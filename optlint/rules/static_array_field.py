@@ -44,10 +44,6 @@ JAX_ARRAY_NAMESPACES = ("jax.numpy.", "jax.random.", "jax.nn.initializers.")
 
 class StaticArrayField(Rule):
     code = "OPT019"
-    name = "static-array-field"
-    summary = "eqx.field(static=True) on a module field that holds a JAX array"
-    fix_availability = "none"
-    trigger_words = ("static",)
     runtime_check = RuntimeCheck(builds="instance", probe="model_fields:static_array_stays_put")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from optlint.analysis import apis
 from optlint.analysis.binding import argument
 from optlint.analysis.linesearch import linesearch_part
 from optlint.analysis.optax_model import (
@@ -20,6 +21,7 @@ from optlint.analysis.optax_model import (
     stateful_part,
 )
 from optlint.analysis.values import (
+    Consumer,
     ModuleValue,
     OneOf,
     TransformValue,
@@ -30,14 +32,11 @@ from optlint.analysis.values import (
 )
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.phrases import leaves_phrase
+from optlint.rule_helpers.phrases import leaves_phrase
 
 
 class UnfilteredEquinoxModel(Rule):
     code = "OPT003"
-    name = "unfiltered-equinox-model"
-    summary = "Optax init/update/apply_updates given an Equinox module with non-array leaves"
-    fix_availability = "always"
     runtime_check = RuntimeCheck("params")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
@@ -110,7 +109,8 @@ class UnfilteredEquinoxModel(Rule):
         filtered = f"{eqx}.filter({ctx.code(node)}, {eqx}.is_array)"
         fix = FixPlan("safe", f"Filter with `{eqx}.filter(..., {eqx}.is_array)`",
                       [(node, filtered)], [("equinox", eqx)])
-        unseen = _unseen(module, optimizer, method, proven)
+        unseen = _unseen(module, optimizer, method, proven,
+                         method == "init" and _filtered_gradients(ctx))
         return Finding(node, message, fix, unproven=unseen, roles={"call": call})
 
     def _apply_updates_finding(self, ctx: RuleContext, call: cst.Call,
@@ -135,9 +135,18 @@ def _optimizer_phrase(optimizer: Value) -> str:
     return "the optimizer"
 
 
-def _unseen(module: ModuleValue, optimizer: Value, method: str, proven: bool) -> str | None:
+def _filtered_gradients(ctx: RuleContext) -> bool:
+    """The file takes gradients with Equinox's filtered functions only (no jax.grad): a float
+    leaf gets a None gradient there, which the optimizer's state does not match."""
+    names = {ctx.qualify(site.node.func) for site in ctx.calls()}
+    return bool(names & apis.FILTERED_GRADIENTS) and not names & apis.JAX_GRADIENTS
+
+
+def _unseen(module: ModuleValue, optimizer: Value, method: str, proven: bool,
+            filtered_gradients: bool = False) -> str | None:
     """What the analysis could not see, for a finding that rests on it; None when proven."""
-    if not proven_leaves(module):
+    consumer: Consumer = "optimizer_filter_grad" if filtered_gradients else "optimizer"
+    if not proven_leaves(module, consumer):
         return "which of the module's leaves are not arrays"
     if proven:
         return None

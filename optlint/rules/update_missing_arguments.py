@@ -33,10 +33,6 @@ _NO_PARAMS = "You are using a transformation that requires the current value of 
 
 class UpdateMissingArguments(Rule):
     code = "OPT007"
-    name = "update-missing-arguments"
-    summary = "optimizer update called without the params or value= one of its parts needs"
-    fix_availability = "sometimes"
-    trigger_words = ("update",)
     runtime_check = RuntimeCheck("params", probe="update_arguments:update_as_written")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:

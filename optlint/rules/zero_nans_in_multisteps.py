@@ -17,7 +17,7 @@ from optlint.analysis.binding import argument
 from optlint.analysis.values import LibraryRef, TransformValue
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-from optlint.rules.rearranged import code_in_place, rearranged
+from optlint.fixes import code_in_place, rearranged
 
 # Using any of these means the code relies on MultiSteps itself, not just a transformation.
 MULTISTEPS_OWN = {"has_updated", "gradient_transformation", "inner_opt_state", "mini_step",
@@ -41,11 +41,7 @@ def version_phrase(ctx: RuleContext) -> str | None:
 
 class ZeroNansInMultiSteps(Rule):
     code = "OPT004"
-    name = "zero-nans-in-multisteps"
-    summary = "optax.zero_nans() inside the optimizer wrapped by optax.MultiSteps"
-    fix_availability = "sometimes"
     runtime_check = RuntimeCheck("transform", probe="nan_micro_batch:nan_gradient_recovers")
-    trigger_words = ("zero_nans",)
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         harm = version_phrase(ctx)

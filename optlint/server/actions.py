@@ -21,7 +21,6 @@ from optlint.rules import SYNTAX_ERROR, UNUSED_NOQA
 from optlint.source import SourceError
 from optlint.server.documents import Subject, to_editor
 from optlint.server.findings import EditorFinding, Outcome
-from optlint.server.projects import Project
 from optlint.suppression import parse_directives
 
 FIX_ALL = "source.fixAll.optlint"
@@ -65,13 +64,14 @@ def has_safe_fix(outcome: Outcome) -> bool:
                and finding.fix.applicability == "safe" for finding in outcome.findings)
 
 
-def fix_all(subject: Subject, project: Project, codec: PositionCodec) -> types.CodeAction | None:
-    """Every safe fix, as `check --fix` makes them; None when there is nothing to fix."""
-    result = project.linter.fix_text(subject.program, subject.filename)
-    if result.fixed is None:
+def fix_all(subject: Subject, fixed: str | None,
+            codec: PositionCodec) -> types.CodeAction | None:
+    """The action making every safe fix (`fixed`: the program after them, as `check --fix`
+    makes them, in a worker); None when there is nothing to fix."""
+    if fixed is None:
         return None
     try:
-        changed = subject.source.changes(result.fixed)
+        changed = subject.source.changes(fixed)
     except SourceError:  # a fix that moved a notebook cell boundary: offer nothing rather than it
         return None
     new_texts = {subject.uri if cell is None else subject.cell_uris[cell]: text

@@ -43,18 +43,33 @@ class Outcome:
         return [finding for finding in self.findings if finding.uri == uri]
 
 
-def lint(subject: Subject, project: Project, codec: PositionCodec) -> Outcome:
+@dataclass
+class Checked:
+    """What the linter said about a text, as a worker process sends it back: its findings and
+    the problems checking it (one line each)."""
+
+    diagnostics: list[Diagnostic]
+    problems: list[str]
+
+
+def check(project: Project, program: str, filename: str) -> Checked:
+    """Lint `program` (in a worker process); nothing here is in the editor's terms yet."""
     problems = [f"optlint uses its default settings here: {project.problem}"] \
         if project.problem else []
     diagnostics: list[Diagnostic] = []
     try:
-        result = project.linter.lint_text(subject.program, subject.filename)
+        result = project.linter.lint_text(program, filename)
         diagnostics = result.diagnostics
-        problems += [_without_filename(error, subject.filename) for error in result.errors]
+        problems += [_without_filename(error, filename) for error in result.errors]
     except Exception as error:  # noqa: BLE001 - a linter bug must not take the server down
         problems.append(f"optlint could not check this file: internal error: {error!r}")
-    findings = [_finding(diagnostic, subject, codec) for diagnostic in diagnostics]
-    return Outcome(subject, findings + _problems(subject, problems))
+    return Checked(diagnostics, problems)
+
+
+def outcome(subject: Subject, checked: Checked, codec: PositionCodec) -> Outcome:
+    """What the editor shows for the subject's text (in the server, with its position codec)."""
+    findings = [_finding(diagnostic, subject, codec) for diagnostic in checked.diagnostics]
+    return Outcome(subject, findings + _problems(subject, checked.problems))
 
 
 def failed(subject: Subject, message: str) -> Outcome:

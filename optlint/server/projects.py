@@ -15,9 +15,8 @@ from typing import Any
 
 from optlint.config import ConfigError, Settings, load_settings, validate_version
 from optlint.discovery import DiscoveryError, discover
-from optlint.engine import Linter, LintOptions
-from optlint.selection import Selection
-from optlint.versions import resolve_versions
+from optlint.engine import Linter
+from optlint.lint_options import lint_options
 
 
 @dataclass
@@ -70,17 +69,14 @@ class Projects:
         try:
             settings = load_settings(self.client.configuration, start=folder)
             self.client.apply(settings)
-            selection = Selection.from_settings(settings)
+            options = lint_options(settings)
         except ConfigError as error:
             problem = str(error)
             settings = Settings(project_root=_root_without_config(folder))
-            selection = Selection.from_settings(settings)
+            options = lint_options(settings)
         known = self._by_root.get(settings.project_root)
         if known is not None and known.problem == problem:
             return known  # another folder of a project already loaded: share its index
-        versions = resolve_versions(settings.configured_versions(), settings.project_root)
-        options = LintOptions(selection, versions, settings.project_root,
-                              preview=settings.preview, max_file_size=settings.max_file_size)
         project = Project(settings.project_root, settings, Linter(options), problem,
                           _stamp(settings.config_path))
         self._by_root[project.root] = project

@@ -1,19 +1,20 @@
 """The LSP handlers: when to lint, what to publish, and answers to code-action and hover requests.
 
-Linting runs on one worker thread: the event loop stays free to read the editor's messages (a
-keystroke cancels a lint still waiting; a lint it makes stale is not published), and the linters,
-which are not thread-safe, are only ever used from that thread. A change is linted after a short pause (`DEBOUNCE_SECONDS`), an open
-or a save at once; results are published only for the text they were computed from.
+Linting runs in worker processes (`optlint.server.analyses`): this process only reads the
+editor's messages and answers from results, so it is never stalled by an analysis. A keystroke
+cancels a lint still waiting, and kills a long document's analysis under way; a lint it makes
+stale is not published. A change is linted after a short pause (`DEBOUNCE_SECONDS`), an open or
+a save at once; results are published only for the text they were computed from. A document
+analysed in the background shows a progress notice meanwhile; hover and code actions on it
+answer from its last results rather than wait.
 """
 
 from __future__ import annotations
 
 import asyncio
 import traceback
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest
@@ -22,18 +23,20 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
 from optlint import __version__
+from optlint.config import ConfigError
 from optlint.server.actions import FIX_ALL, KINDS, fix_all, has_safe_fix, quick_fixes, wanted
+from optlint.server.analyses import Analyses, in_background
 from optlint.server.documents import Subject, file_subject, notebook_subject, uri_path
-from optlint.server.findings import Outcome, failed, lint
+from optlint.server.findings import Outcome, failed, outcome
 from optlint.server.frames import serve_stdio
 from optlint.server.hover import hover
-from optlint.config import ConfigError
-from optlint.server.projects import ClientSettings, Projects
+from optlint.server.progress import progress_notice
+from optlint.server.projects import ClientSettings
+from optlint.server.workers import JobFailed, WorkerGone
 
 DEBOUNCE_SECONDS = 0.2
 _PYTHON_SUFFIXES = (".py", ".pyi")
 _CONFIGS = ("pyproject.toml", "optlint.toml", ".optlint.toml")
-_Result = TypeVar("_Result")
 
 
 class _Protocol(LanguageServerProtocol):
@@ -85,11 +88,13 @@ class OptlintServer(LanguageServer):
                     cells=[types.NotebookCellLanguage(language="python")])],
                 save=True),
             protocol_cls=_Protocol)
-        self.projects = Projects()
+        self.analyses = Analyses(self.info)
         self.outcomes: dict[str, Outcome] = {}  # by subject (file or notebook) uri
         self.shown: dict[str, set[str]] = {}  # subject uri -> the uris diagnostics went to
         self.pending: dict[str, asyncio.Task[None]] = {}
-        self.linting = ThreadPoolExecutor(1, thread_name_prefix="optlint-lint")
+        self.starting: asyncio.Future[None] | None = None
+        self.linting: dict[str, Subject] = {}  # what is being analysed in the background
+        self.again: set[str] = set()  # documents to lint once more when their lint is done
 
     # what is open -----------------------------------------------------------------------------
     def subject_uri(self, uri: str) -> str:
@@ -114,34 +119,56 @@ class OptlintServer(LanguageServer):
         return [*self.workspace.notebook_documents, *files]
 
     # linting ----------------------------------------------------------------------------------
-    async def in_worker(self, job: Callable[..., _Result], *args: Any) -> _Result:
-        return await asyncio.get_running_loop().run_in_executor(self.linting, job, *args)
-
     async def outcome(self, uri: str) -> Outcome | None:
-        """The lint of the subject's current text: the published one if still current."""
+        """The lint of the subject's current text: the published one if still current. A
+        document analysed in the background is not waited for: until its analysis is done,
+        it has no findings (hover on a `# noqa` code still answers)."""
         subject = self.subject(uri)
         if subject is None:
             return None
         known = self.outcomes.get(uri)
         if known is not None and known.subject.same_text(subject):
             return known
-        return await self.in_worker(self._lint, subject)
-
-    def _lint(self, subject: Subject) -> Outcome:
-        try:
-            project = self.projects.for_file(subject.path)
-        except Exception as error:  # noqa: BLE001 - shown on the file; the server goes on
-            return failed(subject, f"optlint could not load the settings for this file: {error!r}")
-        if project.excludes(subject.path):
+        if in_background(subject):
             return Outcome(subject, [])
-        return lint(subject, project, self.workspace.position_codec)
+        return await self.lint(subject)
+
+    async def lint(self, subject: Subject) -> Outcome:
+        try:
+            if in_background(subject):
+                size = f"{len(subject.program) / 1024:,.0f} KiB"
+                async with progress_notice(self, "optlint",
+                                           f"checking {subject.path.name} ({size})"):
+                    checked = await self.analyses.lint(subject)
+            else:
+                checked = await self.analyses.lint(subject)
+        except WorkerGone as error:
+            return failed(subject, f"optlint could not check this file: its worker ended "
+                                   f"({error}); it is checked again on the next change")
+        except JobFailed as error:
+            self.log(f"optlint: linting {subject.uri} failed:\n{error}")
+            return failed(subject, "optlint could not check this file: internal error (see "
+                                   "the server's log)")
+        return outcome(subject, checked, self.workspace.position_codec)
 
     def schedule(self, uri: str, delay: float = 0.0) -> None:
-        """Lint and publish `uri` after `delay`, replacing a lint still waiting for it."""
+        """Lint and publish `uri` after `delay`, replacing a lint still waiting or under way."""
         waiting = self.pending.pop(uri, None)
         if waiting is not None:
-            waiting.cancel()
+            waiting.cancel("the document changed")
+        self.again.discard(uri)
+        self.linting.pop(uri, None)
         self.pending[uri] = asyncio.ensure_future(self._publish_later(uri, delay))
+
+    def recheck(self, uri: str) -> None:
+        """Lint `uri` again, its text unchanged (a save; another file changed on disk). An
+        analysis of this text under way in the background is not thrown away: it is published
+        when done, and the document is linted once more after it."""
+        linting, current = self.linting.get(uri), self.subject(uri)
+        if linting is not None and current is not None and linting.same_text(current):
+            self.again.add(uri)
+        else:
+            self.schedule(uri)
 
     async def _publish_later(self, uri: str, delay: float) -> None:
         try:
@@ -149,11 +176,13 @@ class OptlintServer(LanguageServer):
             subject = self.subject(uri)
             if subject is None:
                 return
-            outcome = await self.in_worker(self._lint, subject)
+            if in_background(subject):
+                self.linting[uri] = subject
+            linted = await self.lint(subject)
             current = self.subject(uri)
             if current is None or not current.same_text(subject):
                 return  # the text changed meanwhile: its own lint is scheduled
-            self.publish(outcome)
+            self.publish(linted)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - report it and keep serving the other documents
@@ -161,6 +190,9 @@ class OptlintServer(LanguageServer):
         finally:
             if self.pending.get(uri) is asyncio.current_task():
                 del self.pending[uri]
+                self.linting.pop(uri, None)
+                if uri in self.again:
+                    self.schedule(uri)
 
     def publish(self, outcome: Outcome) -> None:
         uri = outcome.subject.uri
@@ -175,8 +207,10 @@ class OptlintServer(LanguageServer):
 
     def forget(self, uri: str) -> None:
         waiting = self.pending.pop(uri, None)
+        self.again.discard(uri)
+        self.linting.pop(uri, None)
         if waiting is not None:
-            waiting.cancel()
+            waiting.cancel("the document was closed")
         self.outcomes.pop(uri, None)
         for target in sorted(self.shown.pop(uri, set())):
             self.text_document_publish_diagnostics(
@@ -185,16 +219,24 @@ class OptlintServer(LanguageServer):
     async def files_changed(self, paths: list[Path]) -> None:
         """Settings or other project files changed on disk: lint every open document again."""
         if any(path.name in _CONFIGS for path in paths):
-            await self.in_worker(self.projects.reload)
+            await self.analyses.reload()
         else:
-            refreshed = [await self.in_worker(self.projects.refresh, path) for path in paths]
+            refreshed = [await self.analyses.refresh(path) for path in paths]
             if not any(refreshed):
                 return
         for uri in self.open_subjects():
-            self.schedule(uri)
+            self.recheck(uri)
+
+    def shutdown(self) -> None:
+        self.analyses.stop()
+        super().shutdown()
 
     def log(self, message: str) -> None:
         self.window_log_message(types.LogMessageParams(type=types.MessageType.Error,
+                                                       message=message))
+
+    def info(self, message: str) -> None:
+        self.window_log_message(types.LogMessageParams(type=types.MessageType.Log,
                                                        message=message))
 
 
@@ -208,7 +250,7 @@ def build() -> OptlintServer:
     @server.feature(types.INITIALIZE)
     def initialize(ls: OptlintServer, params: types.InitializeParams) -> None:
         try:
-            ls.projects.client = ClientSettings.read(params.initialization_options)
+            ls.analyses.client = ClientSettings.read(params.initialization_options)
         except ConfigError as error:  # a bad version: said once, the defaults are used
             ls.log(f"optlint: ignoring the editor's settings: {error}")
 
@@ -225,6 +267,9 @@ def build() -> OptlintServer:
                         types.FileSystemWatcher(glob_pattern="**/*.py"),
                         *(types.FileSystemWatcher(glob_pattern=f"**/{name}")
                           for name in _CONFIGS)]))]))
+        # The shared worker, ahead of the first document (a task: a `shutdown` arriving first
+        # must not find this notification's handler still running).
+        ls.starting = asyncio.ensure_future(ls.analyses.start())
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: OptlintServer, params: types.DidOpenTextDocumentParams) -> None:
@@ -236,7 +281,7 @@ def build() -> OptlintServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     async def did_save(ls: OptlintServer, params: types.DidSaveTextDocumentParams) -> None:
-        ls.schedule(params.text_document.uri)
+        ls.recheck(params.text_document.uri)
         await ls.files_changed([uri_path(params.text_document.uri)])
 
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -253,7 +298,7 @@ def build() -> OptlintServer:
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_SAVE)
     def notebook_save(ls: OptlintServer, params: types.DidSaveNotebookDocumentParams) -> None:
-        ls.schedule(params.notebook_document.uri)
+        ls.recheck(params.notebook_document.uri)
 
     @server.feature(types.NOTEBOOK_DOCUMENT_DID_CLOSE)
     def notebook_close(ls: OptlintServer, params: types.DidCloseNotebookDocumentParams) -> None:
@@ -277,8 +322,8 @@ def build() -> OptlintServer:
             actions += quick_fixes(outcome, params.text_document.uri, params.range, codec,
                                    params.context.diagnostics or ())
         if wanted(FIX_ALL, only) and has_safe_fix(outcome):
-            project = await ls.in_worker(ls.projects.for_file, outcome.subject.path)
-            every = await ls.in_worker(fix_all, outcome.subject, project, codec)
+            fixed = await ls.analyses.fix(outcome.subject)
+            every = fix_all(outcome.subject, fixed, codec)
             if every is not None:
                 actions.append(every)
         return actions

@@ -21,7 +21,7 @@ from optlint.verify.slicing import calls_in, key_of, slice_for
 from optlint.verify.transform_plan import scope_layers
 
 if TYPE_CHECKING:
-    from optlint.verify.plan import Source
+    from optlint.verify.parsed_source import Source
 
 
 def call_variants(original: Source, fixed: Source | None, diagnostic: Diagnostic,

@@ -12,15 +12,16 @@ import click
 from optlint.config import ConfigError
 from optlint.discovery import DiscoveryError, discover
 from optlint.engine import Linter, LintOptions
-from optlint.runner import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS, CheckRequest, build_settings
-from optlint.selection import Selection
+from optlint.lint_options import every_fix, lint_options
+from optlint.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from optlint.request import SettingsRequest, build_settings
 from optlint.source import SourceError
 from optlint.sources import open_source
 from optlint.verify.interpreter import installed_in
 from optlint.verify.report import FORMATS
 from optlint.verify.session import RunSettings, VerifyError, check_python, verify_source
 from optlint.verify.verdict import CONFIRMED, FIX_FAILED, Verdict
-from optlint.versions import KnownVersion, LibraryVersions, resolve_versions
+from optlint.versions import KnownVersion, LibraryVersions
 
 
 @dataclass
@@ -43,19 +44,14 @@ class VerifyRequest:
         return RunSettings(self.python, self.device, self.timeout)
 
 
-def fix_options(request: CheckRequest | VerifyRequest,
+def fix_options(request: SettingsRequest | VerifyRequest,
                 installed: dict[str, KnownVersion] | None = None) -> LintOptions:
     """Lint options that compute every fix (safe and unsafe) and write nothing. `installed`: the
     versions of the interpreter that runs the harness (`installed_in`), where it is not this one;
     versions from the configuration or the command line still win."""
-    check = CheckRequest(paths=request.paths, select=request.select, config=request.config,
-                         versions=request.versions)
-    settings = build_settings(check)
-    sources = {library: "command line" for library, version in request.versions.items() if version}
-    versions = resolve_versions(settings.configured_versions(), settings.project_root, sources,
-                                installed)
-    return LintOptions(Selection.from_settings(settings), versions, settings.project_root,
-                       fix=True, unsafe_fixes=True, write=False, preview=settings.preview)
+    check = SettingsRequest(paths=request.paths, select=request.select, config=request.config,
+                            versions=request.versions)
+    return every_fix(lint_options(build_settings(check), installed=installed))
 
 
 def versions_line(versions: LibraryVersions) -> str:
@@ -93,7 +89,7 @@ def run_verify(request: VerifyRequest) -> int:
         check_python(request.python)
         installed = installed_in(request.python)
         options = fix_options(request, installed)
-        settings = build_settings(CheckRequest(paths=request.paths, config=request.config))
+        settings = build_settings(SettingsRequest(paths=request.paths, config=request.config))
         files = discover([Path(p) for p in request.paths or ["."]], settings)
         verdicts = verify_files(files, options, request.run_settings())
     except (ConfigError, DiscoveryError, VerifyError) as error:

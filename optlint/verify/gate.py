@@ -13,6 +13,7 @@ import libcst as cst
 from optlint.diagnostics import Diagnostic
 from optlint.edits import apply_fixes, line_starts, offset
 from optlint.engine import FileResult, Linter, LintOptions
+from optlint.lint_options import every_fix
 from optlint.report.text import location
 from optlint.parsing import Unanalysable, parse_screened
 from optlint.source import SourceError
@@ -34,9 +35,7 @@ def flagged_text(text: str, diagnostic: Diagnostic) -> tuple[str, str, str]:
 
 def fix_verified(files: list[Path], options: LintOptions, run: RunSettings) -> list[FileResult]:
     linter = Linter(options)
-    everything = Linter(LintOptions(options.selection, options.versions, options.project_root,
-                                    fix=True, unsafe_fixes=True, write=False,
-                                    preview=options.preview))
+    everything = Linter(every_fix(options))
     results = []
     for path in files:
         try:

@@ -39,7 +39,8 @@ from optlint.verify.slicing import (
 )
 
 if TYPE_CHECKING:
-    from optlint.verify.plan import Planner, Source
+    from optlint.verify.parsed_source import Source
+    from optlint.verify.planning import Planning as Planner
 
 RECORDS = "__optlint_keys__"
 CONSUME = "__optlint_consume__"

@@ -16,7 +16,7 @@ from optlint.config import ConfigError
 from optlint.engine import Linter
 from optlint.pages import page_text
 from optlint.rules import SYNTAX_ERROR, UNUSED_NOQA, all_codes, runtime_check
-from optlint.runner import EXIT_CLEAN, EXIT_ERROR
+from optlint.exits import EXIT_CLEAN, EXIT_ERROR
 from optlint.verify.command import VerifyRequest, fix_options
 from optlint.verify.report import environment_line
 from optlint.verify.session import VerifyError, check_python, verify_source
@@ -64,7 +64,7 @@ def verify_page(code: str, request: VerifyRequest, folder: Path) -> tuple[str, l
     path.write_text(example, encoding="utf-8")
     linted = Linter(options).analyse_text(example, str(path))
     # The page's own rule only (an example may also trip another rule).
-    linted.result.diagnostics = [d for d in linted.diagnostics if d.code == code]
+    linted.only(code)
     if not linted.diagnostics:
         return "the Example gives no finding", []
     return "", verify_source(linted, use_instead, request.run_settings())

@@ -44,8 +44,8 @@ def verify_source(original: Linted, fixed: str | None, settings: RunSettings,
         planner = Planner(original, fixed, filename, project_root)
     except (cst.ParserSyntaxError, RecursionError):
         return []
-    plans = [plan for number, diagnostic in enumerate(original.diagnostics)
-             if (plan := planner.plan(number, diagnostic)) is not None]
+    plans = [plan for number, report in enumerate(original.reports)
+             if (plan := planner.plan(number, report)) is not None]
     if not plans:
         return []
     path = Path(filename).resolve()

@@ -22,7 +22,7 @@ from optlint.rules.base import Finding
 from optlint.verify.slicing import Statement, calls_in, flatten, key_of, reads_of, slice_for
 
 if TYPE_CHECKING:
-    from optlint.verify.plan import Source
+    from optlint.verify.parsed_source import Source
 
 FunctionNode = cst.FunctionDef | cst.Lambda
 APPLY = "__optlint_f"

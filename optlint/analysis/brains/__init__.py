@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from optlint.analysis.brains import (
     equinox_calls,
+    flax_haiku_calls,
     jax_calls,
     jaxopt_calls,
     optax_calls,
@@ -19,5 +20,5 @@ from optlint.analysis.brains import (
 )
 from optlint.analysis.brains.registry import LibraryCall, library_call
 
-__all__ = ["LibraryCall", "equinox_calls", "jax_calls", "jaxopt_calls", "library_call",
+__all__ = ["LibraryCall", "equinox_calls", "flax_haiku_calls", "jax_calls", "jaxopt_calls", "library_call",
            "optax_calls", "python_calls"]

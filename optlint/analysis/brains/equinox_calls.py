@@ -17,6 +17,7 @@ from optlint.analysis.values import (
     UNKNOWN,
     UNKNOWN_LEAVES,
     ModuleValue,
+    ParamTree,
     SequenceValue,
     Value,
     worst_leaves,
@@ -109,7 +110,9 @@ def preserved_module(call: LibraryCall) -> Value:
     modules = [call.evaluate(arg.value) for arg in call.call.args if not arg.keyword]
     found = [value for value in modules if isinstance(value, ModuleValue)]
     if not found:
-        return UNKNOWN
+        # `optax.apply_updates(params, updates)` over a Flax / Haiku tree: the same paths.
+        trees = [value for value in modules[:1] if isinstance(value, ParamTree)]
+        return trees[0] if trees else UNKNOWN
     if call.name == "equinox.combine":
         # Recombining partitioned halves gives back the original module and its leaves.
         leaves = worst_leaves([value.leaves for value in found])

@@ -10,6 +10,7 @@ from optlint.analysis.values import (
     UNKNOWN,
     UNKNOWN_LEAVES,
     ArrayValue,
+    LiteralValue,
     LibraryRef,
     ModuleValue,
     OneOf,
@@ -55,6 +56,14 @@ def tree_mapper(call: LibraryCall) -> Value:
                            filtered=tree.filtered, is_callable=tree.is_callable,
                            made_by=call.call)
     return UNKNOWN
+
+
+@handles("jax.numpy.dtype", "numpy.dtype")
+def dtype_object(call: LibraryCall) -> Value:
+    """`jnp.dtype("bfloat16")` / `jnp.dtype(jnp.bfloat16)`: the dtype it is given, as far as a
+    dtype's name goes."""
+    given = call.value(0, "dtype")
+    return given if isinstance(given, (LiteralValue, LibraryRef)) else UNKNOWN
 
 
 @handles_matching(apis.returns_array)

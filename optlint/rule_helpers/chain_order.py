@@ -14,7 +14,7 @@ from optlint.analysis.optax_model import Step, misordered
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import LibraryRef, TransformValue
 from optlint.context import RuleContext
-from optlint.rules.rearranged import code_in_place, rearranged
+from optlint.fixes import code_in_place, rearranged
 
 
 @dataclass(frozen=True)

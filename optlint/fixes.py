@@ -1,6 +1,12 @@
-"""A call's arguments in another order (or some left out), each with its own comments.
+"""Edits the rules' fixes make to a call, kept here so that no rule writes its own copy.
 
-Fixes that reorder `optax.chain(...)` parts or drop one must not lose or misplace comments: in
+`with_keyword`: the call with one more keyword argument (`inject_hyperparams(...,
+hyperparam_dtype=jnp.float32)`); the fix's import and its bound name come from
+`RuleContext.import_alias` and `FixPlan.imports`.
+
+`rearranged`: a call's arguments in another order (or some left out), each with its own
+comments. Fixes that reorder `optax.chain(...)` parts or drop one must not lose or misplace
+comments: in
 
     optax.chain(
         # the optimizer
@@ -14,6 +20,8 @@ whitespace after the argument's comma; the comment lines before the first argume
 whitespace after `(`. Each position ("slot") keeps its layout (line breaks, indentation); what an
 argument owns (its value, its line's comment, the comment lines above it) moves to its new slot.
 The comments of an argument left out become comment lines above the argument that follows it.
+
+`code_in_place`: the code of a replacement node as written where the old one is.
 """
 
 from __future__ import annotations
@@ -152,3 +160,15 @@ def code_in_place(ctx: RuleContext, old: cst.CSTNode, new: cst.CSTNode) -> str:
     start = offset(starts, Location(span.start.line, span.start.column + 1))
     end = offset(starts, Location(span.end.line, span.end.column + 1))
     return after.code[start:len(after.code) - (len(before) - end)]
+
+
+def with_keyword(call: cst.Call, name: str, code: str) -> cst.Call:
+    """`call` with `name=code` added as its last argument (`f(a,` keeps its trailing comma)."""
+    args = list(call.args)
+    if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
+        args[-1] = args[-1].with_changes(
+            comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    args.append(cst.Arg(cst.parse_expression(code), keyword=cst.Name(name),
+                        equal=cst.AssignEqual(cst.SimpleWhitespace(""),
+                                              cst.SimpleWhitespace(""))))
+    return call.with_changes(args=args)

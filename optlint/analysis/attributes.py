@@ -1,0 +1,174 @@
+"""Attributes: what `obj.attr` holds. An imported name's attribute (`optax.adamw`), a field of a
+configuration object (its construction's argument, else the class default), an attribute a class
+sets on `self` (preferring `__init__`'s assignment, but not a `None` placeholder set for real in
+another method, nor a rebuild from itself such as `self.params = apply_updates(self.params,
+...)`), and a method. Part of `Inference` (a base class of it), kept apart so each module has one
+job.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from optlint.analysis import apis
+from optlint.analysis.binding import argument
+from optlint.analysis.brains.optax_calls import state_attribute
+from optlint.analysis.evaluator import Evaluator
+from optlint.analysis.imports import dotted_name
+from optlint.analysis.index import LATER as _LATER
+from optlint.analysis.index import Binding, ClassInfo, Scope
+from optlint.analysis.values import (
+    UNKNOWN,
+    FunctionValue,
+    InstanceValue,
+    LibraryRef,
+    ModuleValue,
+    StateValue,
+    Value,
+)
+
+class AttributeValues(Evaluator):
+    def _infer_attribute(self, expr: cst.Attribute, scope: Scope, order: int) -> Value:
+        attr = expr.attr.value
+        if isinstance(expr.value, cst.Name):
+            method_scope = _method_scope(scope)
+            if method_scope is not None and expr.value.value == method_scope.self_name:
+                owner = method_scope.owner
+                assert owner is not None
+                return self._attribute_of_class(owner, attr, self)
+        qualified = self.index.imports.qualify(expr)
+        if qualified is not None and self._lookup(dotted_root(expr), scope, order) is None:
+            return self._imported(qualified)
+        base = self.value_of(expr.value, scope, order)
+        if isinstance(base, InstanceValue):
+            field = base.owner._config_field(base, attr)
+            if field is not UNKNOWN:
+                return field
+            return base.owner._attribute_of_class(base.info, attr, base.owner)
+        if isinstance(base, ModuleValue) and base.derived_by is None and base.cls is not None:
+            return base.cls.owner._attribute_of_class(base.cls.info, attr, base.cls.owner)
+        if isinstance(base, LibraryRef):
+            return LibraryRef(apis.canonical_name(f"{base.name}.{attr}"), base.origin)
+        if isinstance(base, StateValue):
+            return state_attribute(base, attr)
+        return UNKNOWN
+
+    def _attribute_of_class(self, info: ClassInfo, attr: str, owner: AttributeValues) -> Value:
+        bindings = info.attributes.get(attr)
+        if bindings:
+            binding = bindings[-1]
+            # `__init__` is where attributes are set up; prefer its assignment when there is one.
+            for candidate in bindings:
+                # `self.params = None` in `__init__`, set for real in `setup`: a placeholder.
+                if _is_init(candidate.scope) and not (
+                        _is_none(candidate.value) and len(bindings) > 1):
+                    binding = candidate
+            value = owner._binding_value(binding)
+            if value is UNKNOWN and _reads_attribute(binding, attr):
+                # `self.params = apply_updates(self.params, ...)`: rebuilt from itself, so what
+                # it was first assigned elsewhere.
+                others = (owner._binding_value(other) for other in bindings
+                          if other is not binding and not _reads_attribute(other, attr)
+                          and not _is_none(other.value))
+                value = next((other for other in others if other is not UNKNOWN), UNKNOWN)
+            return value
+        field = info.fields.get(attr)
+        if field is not None and field.annotation is not None:
+            return owner._instance_of(owner.value_of(field.annotation, info.scope, _LATER))
+        method = owner._method(info, attr)
+        if method is not None:
+            return FunctionValue(method, bound=True)
+        static = owner._method(info, attr, "staticmethod")
+        return FunctionValue(static) if static is not None else UNKNOWN
+
+    def _config_field(self, instance: InstanceValue, attr: str) -> Value:
+        """A field of a dataclass or NamedTuple instance (a configuration object): what its
+        construction passes for it, else the class default (`TrainConfig(lr=1e-2).momentum` is
+        the `momentum: float = 0.9` of the class). UNKNOWN where the construction is not seen,
+        passes `*args`/`**kwargs`, or the class is neither (a custom `__init__` may set anything)."""
+        info = instance.info
+        field = info.fields.get(attr)
+        if field is None or instance.made is None or not _is_config_class(self, info):
+            return UNKNOWN
+        call, scope, order, caller = instance.made
+        if any(arg.star for arg in call.args):
+            return UNKNOWN
+        position = list(info.fields).index(attr)
+        passed = argument(call, position, attr)
+        if passed is not None:
+            return caller.value_of(passed.value, scope, order)
+        default = field.default
+        if isinstance(default, cst.Call) and (self.qualify(default.func) or "").endswith(
+                "field"):
+            given = argument(default, None, "default")
+            default = given.value if given is not None else None
+        if default is None:
+            return UNKNOWN
+        return self.value_of(default, info.scope, _LATER)
+
+    def _method(self, info: ClassInfo, name: str,
+                decorator: str | None = None) -> cst.FunctionDef | None:
+        """The `def name` in the class body (not inherited: a base may be anywhere): a plain
+        method, or with `decorator` one decorated with it alone (`staticmethod`)."""
+        for item in info.node.body.body:
+            if isinstance(item, cst.FunctionDef) and item.name.value == name:
+                names = [d.decorator.value for d in item.decorators
+                         if isinstance(d.decorator, cst.Name)]
+                if decorator is not None:
+                    return item if names == [decorator] and len(item.decorators) == 1 else None
+                plain = not any(n in ("staticmethod", "classmethod", "property")
+                                for n in names)
+                return item if plain else None
+        return None
+
+
+def _is_config_class(inference: Evaluator, info: ClassInfo) -> bool:
+    """A dataclass (any decorator spelled `...dataclass`) or a typing.NamedTuple: its fields are
+    the constructor's parameters, in order, with the class defaults."""
+    for decorator in info.node.decorators:
+        target = decorator.decorator
+        target = target.func if isinstance(target, cst.Call) else target
+        name = inference.qualify(target) or dotted_name(target) or ""
+        if name.endswith("dataclass"):
+            return True
+    return any((inference.qualify(base) or dotted_name(base) or "").endswith("NamedTuple")
+               for base in info.bases)
+
+
+def _method_scope(scope: Scope) -> Scope | None:
+    current: Scope | None = scope
+    while current is not None:
+        if current.self_name is not None:
+            return current
+        current = current.parent
+    return None
+
+
+def _is_none(value: cst.BaseExpression | None) -> bool:
+    return isinstance(value, cst.Name) and value.value == "None"
+
+
+def _reads_attribute(binding: Binding, attr: str) -> bool:
+    """Whether the assigned value reads `<self>.attr` (the attribute it is assigned to)."""
+    scope = binding.scope
+    self_name = scope.self_name if scope is not None else None
+    stack: list[cst.CSTNode] = [binding.value] if binding.value is not None else []
+    while stack:
+        node = stack.pop()
+        if (isinstance(node, cst.Attribute) and node.attr.value == attr
+                and isinstance(node.value, cst.Name) and node.value.value == self_name):
+            return True
+        stack.extend(node.children)
+    return False
+
+
+def _is_init(scope: Scope | None) -> bool:
+    return (scope is not None and isinstance(scope.node, cst.FunctionDef)
+            and scope.node.name.value == "__init__")
+
+
+def dotted_root(expr: cst.Attribute) -> str:
+    node: cst.BaseExpression = expr
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else ""
