@@ -559,3 +559,25 @@ def test_a_flax_module_field_holding_one_key(tmp_path: Path) -> None:
     """A Flax module drawing from a key field it is built with from a fixed key draws the same
     numbers at every `apply`; one built with `self.make_rng(...)` gets a fresh key each time."""
     assert _opt020_lines(tmp_path, "noise.py", FLAX_KEY_FIELDS) == [10]
+
+
+ATTRIBUTE_IN_TUPLE = '''\
+import jax
+
+
+class Sampler:
+    def __init__(self, key, n):
+        self.key = key
+        self.key, self.a = self.draw(self.key, n)
+        self.key, self.b = self.draw(self.key, n)
+
+    def draw(self, key, n):
+        key, subkey = jax.random.split(key)
+        return key, jax.random.normal(subkey, (n,))
+'''
+
+
+def test_a_key_attribute_reassigned_in_a_tuple_target(tmp_path: Path) -> None:
+    """`self.key, self.a = self.draw(self.key, n)`: `draw` returns a fresh key, which
+    replaces `self.key`; the next draw is given the new key."""
+    assert _opt020_lines(tmp_path, "sampler.py", ATTRIBUTE_IN_TUPLE) == []

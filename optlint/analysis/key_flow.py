@@ -245,6 +245,12 @@ class KeyFlow(KeyRecorder):
             dotted = key_name(target)
             if dotted is not None:
                 state.bind(dotted, target)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            # `self.key, x = draw(self.key)`: each element bound, attributes included.
+            for element in target.elements:
+                if isinstance(element.value, (cst.Attribute, cst.Subscript, cst.Tuple,
+                                              cst.List)):
+                    self._bind_target(element.value, state)
         for name_node in target_name_nodes(target):
             self._bind(state, name_node.value, name_node)
 
