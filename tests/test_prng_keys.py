@@ -581,3 +581,26 @@ def test_a_key_attribute_reassigned_in_a_tuple_target(tmp_path: Path) -> None:
     """`self.key, self.a = self.draw(self.key, n)`: `draw` returns a fresh key, which
     replaces `self.key`; the next draw is given the new key."""
     assert _opt020_lines(tmp_path, "sampler.py", ATTRIBUTE_IN_TUPLE) == []
+
+
+FOLD_PAST_THE_SPLIT = '''\
+import jax
+
+
+def dither(key, population_size):
+    keys = jax.random.split(key, population_size)
+    dither_key = jax.random.fold_in(key, population_size)
+    return keys, jax.random.uniform(dither_key)
+
+
+def step_noise(key, n, step):
+    keys = jax.random.split(key, n)
+    noise_key = jax.random.fold_in(key, step)
+    return keys, jax.random.normal(noise_key)
+'''
+
+
+def test_fold_in_of_the_split_count_repeats_no_split_key(tmp_path: Path) -> None:
+    """`fold_in(key, n)` beside `split(key, n)` is index `n`, outside the split's `0..n-1`;
+    `fold_in(key, step)` may be any of them."""
+    assert _opt020_lines(tmp_path, "fold.py", FOLD_PAST_THE_SPLIT) == [12]
