@@ -604,3 +604,31 @@ def test_fold_in_of_the_split_count_repeats_no_split_key(tmp_path: Path) -> None
     """`fold_in(key, n)` beside `split(key, n)` is index `n`, outside the split's `0..n-1`;
     `fold_in(key, step)` may be any of them."""
     assert _opt020_lines(tmp_path, "fold.py", FOLD_PAST_THE_SPLIT) == [12]
+
+
+SEEDED_PATHS = '''\
+import jax.random as jr
+
+
+def demo(Layer):
+    key = jr.PRNGKey(0)
+    x = jr.normal(key, (10, 2))
+    layer = Layer(x.shape[1:], key=key)
+    x = jr.normal(key, (2, 2))
+    return layer(x)
+
+
+def seeded_loop(flags):
+    key = jr.PRNGKey(0)
+    x = jr.normal(key, (3,))
+    out = []
+    for flag in flags:
+        out.append(jr.uniform(key, (3,)) if flag else x)
+    return out
+'''
+
+
+def test_a_key_from_a_literal_seed_through_branches_and_unknown_calls(tmp_path: Path) -> None:
+    """A key made from `PRNGKey(0)` stays followed through a loop, a conditional expression,
+    and an unread draw standing in for a call the analysis cannot tell."""
+    assert _opt020_lines(tmp_path, "seeded.py", SEEDED_PATHS) == [8, 17]

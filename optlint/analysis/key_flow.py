@@ -339,6 +339,8 @@ class KeyFlow(KeyRecorder):
             if not uses and state.unread:
                 for arg in node.args:
                     name = key_name(arg.value)
+                    if name is not None and name in state.seeded:
+                        name = state.seeded[name][0]  # a key made from a literal seed
                     if name is not None and name in state.unread:
                         state.consumed.setdefault(name, state.unread.pop(name))
             return
@@ -425,4 +427,4 @@ class KeyFlow(KeyRecorder):
         if new is not None:
             state.consumed, state.rebound, state.where = new.consumed, new.rebound, new.where
             state.maybe, state.origin = new.maybe, new.origin
-            state.unread = new.unread
+            state.unread, state.seeded = new.unread, new.seeded

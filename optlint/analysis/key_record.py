@@ -71,7 +71,8 @@ class KeyRecorder:
         counting = in_loop and (any(self._walking_again) or (
             self._statement is not None and chains(self._statement, use.call)))
         self.reuses[key] = Reuse(before, use, in_loop, statement, counting,
-                                 state.origin.get(name), span,
+                                 state.origin.get(name) or (state.origin.get(use.key.value) if isinstance(
+                                     use.key, cst.Name) else None), span,
                                  seed=name[4:] if name.startswith("int:") and self._made_by.get(
                                      id(before)) != self._made_by.get(id(use)) else "")
 
