@@ -15,6 +15,7 @@ import libcst as cst
 
 from optlint.analysis.index import CallSite
 from optlint.analysis.binding import argument
+from optlint.analysis.library_names import OPTAX_MASKED, OPTAX_PREFIX
 from optlint.analysis.optax_model import calls_callable_tree
 from optlint.analysis.optax_table import ALWAYS, all_transforms, behaviour
 from optlint.analysis.values import InjectFactory, LibraryRef, ModuleValue
@@ -75,7 +76,7 @@ class CallablePytreeMask(Rule):
         else:
             message = (f"{what}: {factory} calls it instead of reading it and raises TypeError "
                        f"at init (every optax version up to 0.2.8)")
-            if calls_callable_tree("optax.masked", "mask", version) is not False:
+            if calls_callable_tree(OPTAX_MASKED, "mask", version) is not False:
                 message += (f"; on optax < 0.2.4 {factory} also raises on Equinox params whatever "
                             f"the labels; {describe}")
         fix = FixPlan("safe", f"Wrap in `{shown}`", [(arg.value, fixed)])
@@ -135,7 +136,7 @@ def _may_pass_mask(call: cst.Call) -> bool:
 
 def _as_written(ctx: RuleContext, call: cst.Call, name: str) -> str:
     """How the message names the factory: as the file spells an optax call, else its name."""
-    return short_code(ctx.code(call.func), 30) if name.startswith("optax.") else name
+    return short_code(ctx.code(call.func), 30) if name.startswith(OPTAX_PREFIX) else name
 
 
 def _keyword_masks(call: cst.Call, factory: str,

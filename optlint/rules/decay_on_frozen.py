@@ -20,6 +20,7 @@ import libcst as cst
 from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite, ClassInfo
 from optlint.analysis.inference import Inference
+from optlint.analysis.library_names import STOP_GRADIENT
 from optlint.analysis.optax_model import (
     adds_decay,
     decay_mask_given,
@@ -31,7 +32,6 @@ from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 from optlint.fixes import code_in_place, rearranged
 
-STOP_GRADIENT = "jax.lax.stop_gradient"
 # Integer and boolean arrays are not decayed by a float optimizer in any useful sense.
 _NOT_FLOAT = ("Int", "UInt", "Bool", "Key")
 

@@ -18,12 +18,11 @@ import libcst as cst
 
 from optlint.analysis.binding import positional_params
 from optlint.analysis.index import CallSite
+from optlint.analysis.library_names import EQUINOX_GRADIENT_WRAPPERS as GRADIENT_WRAPPERS
 from optlint.analysis.values import FunctionValue, LibraryRef, TransformedFunction, Value
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
-GRADIENT_WRAPPERS = {"equinox.filter_grad": "filter_grad",
-                     "equinox.filter_value_and_grad": "filter_value_and_grad"}
 _SAFE_TO_REORDER = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Attribute)
 
 

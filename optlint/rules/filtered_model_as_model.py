@@ -17,11 +17,10 @@ import libcst as cst
 from optlint.analysis import apis
 from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite
+from optlint.analysis.library_names import EQUINOX_FILTER_CALLS as _FILTERS, EQUINOX_PREFIX
 from optlint.analysis.values import ModuleValue, TransformedFunction, Value
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-
-_FILTERS = ("equinox.filter", "equinox.partition")
 
 
 class FilteredModelAsModel(Rule):
@@ -156,7 +155,7 @@ def _filter_of(ctx: RuleContext, value: ModuleValue) -> tuple[cst.Call, ModuleVa
             return None
         keyword = ("pytree" if "tree_at" in value.derived_by else
                    "tree" if value.derived_by in apis.TREE_MAPPERS else
-                   "model" if value.derived_by.startswith("equinox.") else "params")
+                   "model" if value.derived_by.startswith(EQUINOX_PREFIX) else "params")
         tree = argument(call, apis.TREE_REBUILDERS[value.derived_by], keyword)
         inner = ctx.value(tree.value, site) if tree is not None else None
         if not (isinstance(inner, ModuleValue) and inner.filtered):

@@ -22,6 +22,13 @@ import libcst as cst
 from optlint.analysis.binding import argument
 from optlint.analysis.brains.optax_calls import static_arg_names
 from optlint.analysis.index import AttributeSite
+from optlint.analysis.library_names import (
+    OPTAX_CHAIN,
+    OPTAX_INJECT_FACTORIES as _INJECT,
+    OPTAX_PREFIX,
+    OPTAX_TREE_GET,
+    OPTAX_TREE_UTILS_TREE_GET,
+)
 from optlint.analysis.optax_model import state_path
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import (
@@ -36,8 +43,6 @@ from optlint.analysis.values import (
 from optlint.analysis.walk import walk
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-
-_INJECT = ("optax.inject_hyperparams", "optax.inject_stateful_hyperparams")
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,7 @@ class HyperparamsPath(Rule):
                    if part.name in _INJECT]
         key = use.key or "learning_rate"
         getter = _getter(ctx)
-        kind = " is a tuple and" if all(option.name == "optax.chain" for option in options) else ""
+        kind = " is a tuple and" if all(option.name == OPTAX_CHAIN for option in options) else ""
         message = (f"`{state_code}.hyperparams` raises AttributeError: the state of {outer}"
                    f"{kind} has no `hyperparams` (only inject_hyperparams' own state has them)")
         path = state_path(options[0], lambda part: part.name in _INJECT) if len(
@@ -111,7 +116,7 @@ class HyperparamsPath(Rule):
             if getter is not None:
                 advice += f" (or `{getter}({state_code}, \"{key}\")`)"
         elif injects:
-            shown = getter or "optax.tree.get"
+            shown = getter or OPTAX_TREE_GET
             if use.write is None:
                 advice = f"Read it with `{shown}({state_code}, \"{key}\")`"
             else:
@@ -144,7 +149,7 @@ class HyperparamsPath(Rule):
         if not _simple(state):
             return None
         optax = ctx.import_alias("optax", "optax")
-        getter = getter.replace("optax.", f"{optax}.", 1)
+        getter = getter.replace(OPTAX_PREFIX, f"{optax}.", 1)
         state_code = ctx.code(state)
         if use.write is None:
             code = f'{getter}({state_code}, "{use.key}")'
@@ -189,9 +194,9 @@ def _getter(ctx: RuleContext) -> str | None:
     """The reader the user's optax has: `optax.tree.get` (>= 0.2.5), `optax.tree_utils.tree_get`
     (0.2.2 ... 0.2.4); None when the version is unknown or older."""
     if ctx.versions.in_range("optax", ">=0.2.5") is True:
-        return "optax.tree.get"
+        return OPTAX_TREE_GET
     if ctx.versions.in_range("optax", ">=0.2.2") is True:
-        return "optax.tree_utils.tree_get"
+        return OPTAX_TREE_UTILS_TREE_GET
     return None
 
 

@@ -15,6 +15,7 @@ import libcst as cst
 from optlint.analysis import apis
 from optlint.analysis.index import CallSite
 from optlint.analysis.binding import argument, bind_arguments
+from optlint.analysis.library_names import OPTAX_INJECT_HYPERPARAMS, OPTAX_MASKED
 from optlint.analysis.optax_model import calls_callable_tree
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import (
@@ -28,7 +29,6 @@ from optlint.analysis.values import (
 from optlint.context import RuleContext
 from optlint.fixes import with_keyword
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-
 
 
 class InjectHyperparamsCallable(Rule):
@@ -78,7 +78,7 @@ class InjectHyperparamsCallable(Rule):
         advice = f"Add static_args={_tuple_code(merged)}"
         wrap = [node for _, node, _, module in problems if module]
         version = ctx.versions.get("optax").version
-        wrap_needed = bool(wrap) and calls_callable_tree("optax.masked", "mask", version) is not False
+        wrap_needed = bool(wrap) and calls_callable_tree(OPTAX_MASKED, "mask", version) is not False
         if wrap_needed:
             advice += (" and pass the mask as `lambda _: ...` (optax < 0.2.4 still calls a static "
                        f"module-shaped mask; {ctx.versions.describe('optax')})")
@@ -108,9 +108,9 @@ class InjectHyperparamsCallable(Rule):
 
 def _builds_factory(ctx: RuleContext, site: CallSite, callee: Value) -> bool:
     """`optax.inject_hyperparams(opt)` or `functools.partial(optax.inject_hyperparams, ...)(opt)`."""
-    if ctx.qualify(site.node.func) == "optax.inject_hyperparams":
+    if ctx.qualify(site.node.func) == OPTAX_INJECT_HYPERPARAMS:
         return True
-    return isinstance(callee, PartialValue) and callee.func == LibraryRef("optax.inject_hyperparams")
+    return isinstance(callee, PartialValue) and callee.func == LibraryRef(OPTAX_INJECT_HYPERPARAMS)
 
 
 def _bound_arguments(ctx: RuleContext, call: cst.Call,

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from optlint.analysis.binding import argument
+from optlint.analysis.library_names import EQUINOX_FILTER_CALLS as _FILTERS, EQUINOX_IS_ARRAY_LIKE
 from optlint.analysis.optax_model import (
     fails_on_python_scalars,
     python_scalar_failer,
@@ -24,8 +25,6 @@ from optlint.analysis.optax_model import (
 from optlint.analysis.values import ModuleValue, TransformValue, Value, holds_python_scalars
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-
-_FILTERS = ("equinox.filter", "equinox.partition")
 
 
 class IsArrayLikeFilter(Rule):
@@ -113,7 +112,7 @@ class IsArrayLikeFilter(Rule):
             # `qx.is_array_like` keeps its module's spelling; anything else (a from-import, a
             # name bound to it, a lambda) becomes the file's alias.
             spelled = (isinstance(spec, cst.Attribute)
-                       and ctx.qualify(spec) == "equinox.is_array_like")
+                       and ctx.qualify(spec) == EQUINOX_IS_ARRAY_LIKE)
             prefix = ctx.code(spec.value) if spelled and isinstance(spec, cst.Attribute) else eqx
             fix = FixPlan("safe", f"Filter with `{prefix}.is_inexact_array`",
                           [(spec, f"{prefix}.is_inexact_array")],

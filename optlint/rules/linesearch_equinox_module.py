@@ -18,6 +18,7 @@ from optlint.analysis.binding import positional_params
 from optlint.analysis.callsites import CallSites
 from optlint.analysis.index import CallSite
 from optlint.analysis.binding import argument
+from optlint.analysis.library_names import LINESEARCH_INIT_ERRORS as _INIT_ERROR, OPTAX_LBFGS
 from optlint.analysis.linesearch import linesearch_part, runs_linesearch
 from optlint.analysis.values import (
     FunctionValue,
@@ -32,10 +33,6 @@ from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 from optlint.rule_helpers.phrases import leaves_phrase
 
 _LINESEARCH_ARGUMENTS = ("value", "grad", "value_fn")
-# What each raises when given a module whose leaves include functions (measured, optax 0.2.8).
-_INIT_ERROR = {"optax.lbfgs": "`init` raises AttributeError",
-               "optax.scale_by_zoom_linesearch": "`init` raises TypeError",
-               "optax.scale_by_backtracking_linesearch": "`update` raises TypeError"}
 
 
 class LinesearchEquinoxModule(Rule):
@@ -164,7 +161,7 @@ def _combine_advice(eqx: str, value_fn: cst.Arg | None) -> str:
 
 
 def _describe(part: TransformValue) -> str:
-    return f"`{part.name}`" if part.name == "optax.lbfgs" else f"an optimizer with `{part.name}`"
+    return f"`{part.name}`" if part.name == OPTAX_LBFGS else f"an optimizer with `{part.name}`"
 
 
 def _harm(part: TransformValue, module: ModuleValue, method: str = "init") -> str:

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 
 from optlint.analysis.binding import argument
+from optlint.analysis.library_names import OPTAX_LOOKAHEAD
 from optlint.analysis.optax_model import update_reaches
 from optlint.analysis.values import (
     ArrayValue,
@@ -45,7 +46,7 @@ class LookaheadRawParams(Rule):
                 continue
             if not isinstance(optimizer, (TransformValue, OneOf)):
                 continue
-            proven, _ = update_reaches(optimizer, lambda row: row.name == "optax.lookahead",
+            proven, _ = update_reaches(optimizer, lambda row: row.name == OPTAX_LOOKAHEAD,
                                        version)
             if proven is not True:
                 continue

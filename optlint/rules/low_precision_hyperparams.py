@@ -27,6 +27,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.dtypes import low_precision
+from optlint.analysis.library_names import JAX_NUMPY, OPTAX_INJECT_FACTORIES as _INJECT
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import (
     InjectFactory,
@@ -39,7 +40,6 @@ from optlint.context import RuleContext
 from optlint.fixes import with_keyword
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
-_INJECT = ("optax.inject_hyperparams", "optax.inject_stateful_hyperparams")
 _EFFECTS = {
     ("b2", 1.0): ", so the second-moment average never moves (measured with adam: NaN updates "
                  "from the first step)",
@@ -127,11 +127,11 @@ class LowPrecisionHyperparams(Rule):
         message = (f"inject_hyperparams stores its hyperparameters in the params' dtype, and "
                    f"`{where}` is {dtype[0]} (`{cause}`): {name}={value:g} becomes exactly "
                    f"{stored:g}{effect}{more}")
-        jnp = ctx.import_alias("jax.numpy", "jnp")
+        jnp = ctx.import_alias(JAX_NUMPY, "jnp")
         fix = FixPlan("safe", f"Add hyperparam_dtype={jnp}.float32",
                       [(factory.call, ctx.code(with_keyword(factory.call, "hyperparam_dtype",
                                                             f"{jnp}.float32")))],
-                      [("jax.numpy", jnp)])
+                      [(JAX_NUMPY, jnp)])
         return Finding(factory.call, message, fix, roles={"call": factory.call})
 
 

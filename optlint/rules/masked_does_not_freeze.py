@@ -18,6 +18,12 @@ from optlint.analysis import apis
 from optlint.analysis.binding import argument
 from optlint.analysis.helper_entry import helper_entry
 from optlint.analysis.index import CallSite
+from optlint.analysis.library_names import (
+    NNX_OPTIMIZERS as _NNX_OPTIMIZERS,
+    OPTAX_MASKED,
+    OPTAX_PREFIX,
+    STRUCTURAL_MASK_BUILDERS as _STRUCTURAL,
+)
 from optlint.analysis.optax_model import gives_final_update, whole_update
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import (
@@ -38,10 +44,6 @@ from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 # non-arrays) have no gradient, so nothing moves them.
 _TYPE_WORDS = ("dtype", "is_array", "is_inexact", "isinstance", "issubdtype", "floating",
                "inexact", "is_float")
-# Masks built from a module by position (`eqx.tree_at(..., replace=True)`): what they leave out
-# are ordinary weights.
-_STRUCTURAL = {"equinox.tree_at"}
-_NNX_OPTIMIZERS = {"flax.nnx.Optimizer", "flax.nnx.optimizer.Optimizer", "flax.nnx.ModelAndOptimizer"}
 _MASK_REUSED = ("whether the masked-out leaves get gradients: the mask is also given to other "
                 "code here (`eqx.partition(model, mask)` before taking gradients, or zeroing "
                 "updates by hand, leaves nothing to pass through)")
@@ -129,7 +131,7 @@ class MaskedDoesNotFreeze(Rule):
         fix = None
         target = masked.call if through_helper else node
         if local and mask is not None and kind != "unknown" and isinstance(target, cst.Call) and (
-                ctx.qualify(target.func) == "optax.masked"):
+                ctx.qualify(target.func) == OPTAX_MASKED):
             fix = _fix(ctx, target, mask, kind, optax)
         roles: dict[str, cst.CSTNode] = {"call": masked.call} if local and masked.call is not None else {}
         return Finding(node, message, fix, unproven=unproven, fix_title=advice, roles=roles)
@@ -248,7 +250,7 @@ def _used_elsewhere(ctx: RuleContext, mask: cst.BaseExpression | None) -> bool:
                 for binding in scope.bindings.get(mask.value, [])}
     for site in ctx.calls():
         name = ctx.qualify(site.node.func) or ""
-        if name.startswith("optax.") or id(site.node) in building:
+        if name.startswith(OPTAX_PREFIX) or id(site.node) in building:
             continue
         if any(isinstance(arg.value, cst.Name) and arg.value.value == mask.value
                for arg in site.node.args):

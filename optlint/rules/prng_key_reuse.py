@@ -22,6 +22,7 @@ from optlint.analysis.index import ClassInfo, FunctionInfo
 from optlint.analysis.key_calls import FileKeyCalls, called_text, shown
 from optlint.analysis.key_consumers import BATCHING, TREE_MAPS
 from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.library_names import JAX_RANDOM
 from optlint.analysis.prng_keys import Consumption, Reuse
 from optlint.context import RuleContext
 from optlint.edits import source_lines
@@ -387,7 +388,7 @@ def _fresh_name(text: str, key: str) -> str:
 
 def _random_module(ctx: RuleContext) -> tuple[str, list[tuple[str, str]]]:
     """How this file names `jax.random`, and the import a fix needs for it."""
-    direct = ctx.index.imports.local_alias_for("jax.random")
+    direct = ctx.index.imports.local_alias_for(JAX_RANDOM)
     if direct is not None:
         return direct, []
     jax = ctx.import_alias("jax", "jax")

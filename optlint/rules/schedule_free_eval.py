@@ -16,13 +16,15 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from optlint.analysis.binding import argument
+from optlint.analysis.library_names import (
+    OPTAX_CONTRIB_PREFIX,
+    SCHEDULE_FREE_EVAL_PARAMS as _EVAL_PARAMS,
+)
 from optlint.analysis.optax_model import state_path
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import LibraryRef, OneOf, StateValue, TransformValue
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
-
-_EVAL_PARAMS = LibraryRef("optax.contrib.schedule_free_eval_params")
 
 
 def _is_schedule_free(part: TransformValue) -> bool:
@@ -77,5 +79,5 @@ def _canonical(name: str) -> str:
     """optax.contrib._schedule_free.schedule_free_eval_params -> optax.contrib.<leaf>."""
     parts = name.split(".")
     if len(parts) >= 3 and parts[0] == "optax" and parts[1] == "contrib":
-        return "optax.contrib." + parts[-1]
+        return OPTAX_CONTRIB_PREFIX + parts[-1]
     return name

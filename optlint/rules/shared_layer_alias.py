@@ -26,6 +26,13 @@ import libcst as cst
 from optlint.analysis import apis
 from optlint.analysis.binding import argument
 from optlint.analysis.index import Binding, CallSite, ClassInfo, Scope
+from optlint.analysis.library_names import (
+    EQUINOX_FIELD,
+    EQUINOX_MODULE,
+    EQUINOX_NN_PREFIX,
+    EQUINOX_STATIC_FIELD,
+    EQUINOX_TREE_AT,
+)
 from optlint.analysis.values import ArrayValue, ClassRef, ModuleValue, Value
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, Rule, RuntimeCheck
@@ -53,7 +60,7 @@ class SharedLayerAlias(Rule):
         for site in ctx.calls():
             if _repeats_a_name(site.node) or _passes_an_alias(site):
                 yield from self._at_construction(ctx, site)
-            elif ctx.qualify(site.node.func) == "equinox.tree_at":
+            elif ctx.qualify(site.node.func) == EQUINOX_TREE_AT:
                 yield from self._tied_by_tree_at(ctx, site)
 
     def _tied_by_tree_at(self, ctx: RuleContext, site: CallSite) -> Iterator[Finding]:
@@ -279,9 +286,9 @@ def _array_annotation(qualify: Callable[[cst.BaseExpression], str | None],
     """`jax.Array`, `Float[Array, "n"]`, or an `eqx.nn` layer that holds arrays."""
     head = annotation.value if isinstance(annotation, cst.Subscript) else annotation
     name = qualify(head) or ""
-    layer = name.removeprefix("equinox.nn.")
+    layer = name.removeprefix(EQUINOX_NN_PREFIX)
     return name in apis.ARRAY_ANNOTATIONS or (
-        name.startswith("equinox.nn.") and layer in apis.EQUINOX_NN_LEAVES
+        name.startswith(EQUINOX_NN_PREFIX) and layer in apis.EQUINOX_NN_LEAVES
         and layer not in apis.EQUINOX_NN_WITHOUT_ARRAYS)
 
 
@@ -291,8 +298,8 @@ def _static_call(qualify: Callable[[cst.BaseExpression], str | None],
         return False
     name = qualify(default.func)
     static = argument(default, None, "static")
-    return name == "equinox.static_field" or (
-        name == "equinox.field" and static is not None and isinstance(static.value, cst.Name)
+    return name == EQUINOX_STATIC_FIELD or (
+        name == EQUINOX_FIELD and static is not None and isinstance(static.value, cst.Name)
         and static.value.value == "True")
 
 
@@ -407,7 +414,7 @@ def _dataclass_init(ctx: RuleContext, cls: ClassRef) -> bool:
     if any(isinstance(item, cst.FunctionDef) and item.name.value in ("__init__", "__post_init__")
            for item in info.node.body.body):
         return False
-    if [cls.owner.qualify(base) for base in info.bases] != ["equinox.Module"]:
+    if [cls.owner.qualify(base) for base in info.bases] != [EQUINOX_MODULE]:
         return False
     return all(field.default is None or not isinstance(field.default, cst.Call)
                or argument(field.default, None, "init") is None for field in info.fields.values())

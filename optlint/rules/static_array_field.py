@@ -28,18 +28,22 @@ from optlint.analysis import apis
 from optlint.analysis.binding import argument
 from optlint.analysis.imports import dotted_name
 from optlint.analysis.index import Binding, ClassInfo, FieldInfo
+from optlint.analysis.library_names import (
+    EQUINOX_FIELD,
+    EQUINOX_NN_PREFIX,
+    EQUINOX_STATIC_FIELD,
+    JAXTYPING_PREFIX,
+    JAX_ARRAY_ANNOTATIONS,
+    JAX_ARRAY_NAMESPACES,
+    JAX_CONVERTERS,
+)
 from optlint.analysis.values import ArrayValue, ModuleValue, SequenceValue, Unknown
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, Rule, RuntimeCheck
 
-# Annotations that name a JAX array (not a NumPy one, not "anything array-like").
-JAX_ARRAY_ANNOTATIONS = {"jax.Array", "jax.numpy.ndarray", "jaxtyping.Array",
-                         "jaxtyping.PRNGKeyArray", "jax.random.KeyArray"}
 JAXTYPING_DTYPES = {"Float", "Int", "Bool", "Shaped", "Inexact", "Num", "Real", "Complex", "Key",
                     "UInt", "Integer", "Float32", "Float64", "Float16", "BFloat16", "Int32",
                     "Int64", "Int8", "UInt8", "UInt32"}
-JAX_CONVERTERS = {"jax.numpy.asarray", "jax.numpy.array"}
-JAX_ARRAY_NAMESPACES = ("jax.numpy.", "jax.random.", "jax.nn.initializers.")
 
 
 class StaticArrayField(Rule):
@@ -67,10 +71,10 @@ def _static_marker(ctx: RuleContext, field: FieldInfo) -> cst.CSTNode | None:
     if not isinstance(default, cst.Call):
         return None
     name = ctx.qualify(default.func)
-    if name == "equinox.static_field":
+    if name == EQUINOX_STATIC_FIELD:
         return default
     static = argument(default, None, "static")
-    if (name == "equinox.field" and static is not None and isinstance(static.value, cst.Name)
+    if (name == EQUINOX_FIELD and static is not None and isinstance(static.value, cst.Name)
             and static.value.value == "True"):
         return static
     return None
@@ -121,8 +125,8 @@ def _names_layers(ctx: RuleContext, annotation: cst.BaseExpression) -> bool:
             isinstance(item.slice, cst.Index) and _names_layers(ctx, item.slice.value)
             for item in annotation.slice)
     name = ctx.qualify(annotation) or ""
-    layer = name.removeprefix("equinox.nn.")
-    return (name.startswith("equinox.nn.") and layer in apis.EQUINOX_NN_LEAVES
+    layer = name.removeprefix(EQUINOX_NN_PREFIX)
+    return (name.startswith(EQUINOX_NN_PREFIX) and layer in apis.EQUINOX_NN_LEAVES
             and layer not in apis.EQUINOX_NN_WITHOUT_ARRAYS)
 
 
@@ -173,7 +177,7 @@ def _names_jax_array(ctx: RuleContext, annotation: cst.BaseExpression) -> bool:
     admits Python scalars), not `Optional[...]`."""
     if isinstance(annotation, cst.Subscript):
         head = ctx.qualify(annotation.value) or dotted_name(annotation.value) or ""
-        if not (head.startswith("jaxtyping.") and head.rsplit(".", 1)[-1] in JAXTYPING_DTYPES):
+        if not (head.startswith(JAXTYPING_PREFIX) and head.rsplit(".", 1)[-1] in JAXTYPING_DTYPES):
             return False
         first = annotation.slice[0].slice if annotation.slice else None
         return isinstance(first, cst.Index) and _names_jax_array(ctx, first.value)

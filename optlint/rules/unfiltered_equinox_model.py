@@ -13,6 +13,7 @@ import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.binding import argument
+from optlint.analysis.library_names import OPTAX_APPLY_UPDATES
 from optlint.analysis.linesearch import linesearch_part
 from optlint.analysis.optax_model import (
     keeps_param_state,
@@ -44,7 +45,7 @@ class UnfilteredEquinoxModel(Rule):
         for site in ctx.calls():
             call = site.node
             func = call.func
-            if ctx.qualify(func) == "optax.apply_updates":
+            if ctx.qualify(func) == OPTAX_APPLY_UPDATES:
                 model_arg = argument(call, 0, "params")
                 if model_arg is not None:
                     module = unfiltered_module(ctx.value(model_arg.value, site))

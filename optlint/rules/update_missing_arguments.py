@@ -18,6 +18,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite
+from optlint.analysis.library_names import EQUINOX_APPLY_UPDATES, OPTAX_APPLY_UPDATES
 from optlint.analysis.linesearch import linesearch_part, runs_linesearch
 from optlint.analysis.optax_model import update_reaches
 from optlint.analysis.optax_table import Transform, behaviour, canonical
@@ -194,17 +195,17 @@ def _applied_to(ctx: RuleContext, site: CallSite) -> tuple[cst.BaseExpression, b
         if later.scope is not site.scope or later.order <= site.order:
             continue
         qualified = ctx.qualify(later.node.func)
-        if qualified not in ("optax.apply_updates", "equinox.apply_updates"):
+        if qualified not in (OPTAX_APPLY_UPDATES, EQUINOX_APPLY_UPDATES):
             continue
         applied = argument(later.node, 1, "updates")
-        target = argument(later.node, 0, "params" if qualified == "optax.apply_updates"
+        target = argument(later.node, 0, "params" if qualified == OPTAX_APPLY_UPDATES
                           else "model")
         if (applied is None or target is None or not isinstance(applied.value, cst.Name)
                 or applied.value.value != updates):
             continue
         if not _stable_between(site, later, target.value):
             return None
-        return target.value, qualified == "equinox.apply_updates"
+        return target.value, qualified == EQUINOX_APPLY_UPDATES
     return None
 
 

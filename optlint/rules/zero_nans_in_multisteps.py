@@ -14,6 +14,7 @@ import libcst as cst
 
 from optlint.analysis.index import CallSite
 from optlint.analysis.binding import argument
+from optlint.analysis.library_names import OPTAX_CHAIN, OPTAX_MULTISTEPS, OPTAX_ZERO_NANS
 from optlint.analysis.values import LibraryRef, OneOf, TransformValue
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
@@ -48,7 +49,7 @@ class ZeroNansInMultiSteps(Rule):
         if harm is None:
             return
         for site in ctx.calls():
-            if ctx.value(site.node.func, site) != LibraryRef("optax.MultiSteps"):
+            if ctx.value(site.node.func, site) != LibraryRef(OPTAX_MULTISTEPS):
                 continue
             inner = argument(site.node, 0, "opt")
             if inner is None:
@@ -60,7 +61,7 @@ class ZeroNansInMultiSteps(Rule):
             options = (value.options if isinstance(value, OneOf) and value.by_caller
                        else (value,))
             zero_nans = [part.call for option in options if isinstance(option, TransformValue)
-                         for part in option.walk() if part.name == "optax.zero_nans"]
+                         for part in option.walk() if part.name == OPTAX_ZERO_NANS]
             if zero_nans:
                 yield self._finding(ctx, site, inner.value, harm, zero_nans)
 
@@ -116,7 +117,7 @@ class _OwnUseFinder(cst.CSTVisitor):
             return
         on_fresh_call = (node.attr.value == "gradient_transformation"
                          and isinstance(node.value, cst.Call)
-                         and self.ctx.qualify(node.value.func) == "optax.MultiSteps")
+                         and self.ctx.qualify(node.value.func) == OPTAX_MULTISTEPS)
         self.found = self.found or not on_fresh_call
 
     def visit_Name(self, node: cst.Name) -> None:
@@ -138,7 +139,7 @@ class _ZeroNansRemover(cst.CSTTransformer):
         self.removed: list[cst.Call | None] = []
 
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
-        if self.ctx.qualify(original_node.func) != "optax.chain":
+        if self.ctx.qualify(original_node.func) != OPTAX_CHAIN:
             return updated_node
         kept = [number for number, arg in enumerate(updated_node.args)
                 if not self._is_zero_nans(arg)]
@@ -153,4 +154,4 @@ class _ZeroNansRemover(cst.CSTTransformer):
 
     def _is_zero_nans(self, arg: cst.Arg) -> bool:
         return (arg.keyword is None and not arg.star and isinstance(arg.value, cst.Call)
-                and self.ctx.qualify(arg.value.func) == "optax.zero_nans")
+                and self.ctx.qualify(arg.value.func) == OPTAX_ZERO_NANS)
