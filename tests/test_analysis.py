@@ -514,3 +514,55 @@ def test_weight_decay_as_called_and_the_whole_update() -> None:
     assert whole is not None and whole[0].name == "optax.masked" and whole[1] is True
     two = whole_update(built("optax.chain(optax.masked(optax.adam(1e-3), m), optax.sgd(1.0))"))
     assert two is not None and two[0].name == "optax.chain"
+
+
+def test_getattr_with_a_known_name_is_the_library_attribute() -> None:
+    value = infer_last_call_arg("""
+        import dataclasses
+        import optax
+
+        @dataclasses.dataclass
+        class Config:
+            name: str = "lion"
+
+        def build(cfg: Config):
+            return getattr(optax, cfg.name)(1e-4)
+
+        probe(build(Config()))
+    """)
+    assert isinstance(value, TransformValue) and value.name == "optax.lion"
+
+
+def test_a_known_config_takes_one_branch_of_a_factory() -> None:
+    value = infer_last_call_arg("""
+        import optax
+
+        def make(name):
+            if name == "lbfgs":
+                return optax.lbfgs()
+            return optax.adam(1e-3)
+
+        probe(make("lbfgs"))
+    """)
+    assert isinstance(value, TransformValue) and value.name == "optax.lbfgs"
+
+
+def test_flax_init_gives_a_parameter_tree_with_its_layer_names() -> None:
+    from optlint.analysis.library_param_paths import library_path_names
+    from optlint.analysis.values import ParamTree
+
+    value = infer_last_call_arg("""
+        import flax.linen as nn
+
+        class Block(nn.Module):
+            @nn.compact
+            def __call__(self, x):
+                return nn.LayerNorm(name="ln_1")(nn.Dense(4)(x))
+
+        probe(Block().init(key, x))
+    """)
+    assert isinstance(value, ParamTree)
+    paths = library_path_names(value)
+    assert paths is not None and paths.has_part("ln_1", whole=True)
+    assert paths.has_part("Dense_0", whole=True) and not paths.has_part("Dense", whole=True)
+    assert paths.norms == {"LayerNorm"}

@@ -559,3 +559,76 @@ def test_a_flax_module_field_holding_one_key(tmp_path: Path) -> None:
     """A Flax module drawing from a key field it is built with from a fixed key draws the same
     numbers at every `apply`; one built with `self.make_rng(...)` gets a fresh key each time."""
     assert _opt020_lines(tmp_path, "noise.py", FLAX_KEY_FIELDS) == [10]
+
+
+ATTRIBUTE_IN_TUPLE = '''\
+import jax
+
+
+class Sampler:
+    def __init__(self, key, n):
+        self.key = key
+        self.key, self.a = self.draw(self.key, n)
+        self.key, self.b = self.draw(self.key, n)
+
+    def draw(self, key, n):
+        key, subkey = jax.random.split(key)
+        return key, jax.random.normal(subkey, (n,))
+'''
+
+
+def test_a_key_attribute_reassigned_in_a_tuple_target(tmp_path: Path) -> None:
+    """`self.key, self.a = self.draw(self.key, n)`: `draw` returns a fresh key, which
+    replaces `self.key`; the next draw is given the new key."""
+    assert _opt020_lines(tmp_path, "sampler.py", ATTRIBUTE_IN_TUPLE) == []
+
+
+FOLD_PAST_THE_SPLIT = '''\
+import jax
+
+
+def dither(key, population_size):
+    keys = jax.random.split(key, population_size)
+    dither_key = jax.random.fold_in(key, population_size)
+    return keys, jax.random.uniform(dither_key)
+
+
+def step_noise(key, n, step):
+    keys = jax.random.split(key, n)
+    noise_key = jax.random.fold_in(key, step)
+    return keys, jax.random.normal(noise_key)
+'''
+
+
+def test_fold_in_of_the_split_count_repeats_no_split_key(tmp_path: Path) -> None:
+    """`fold_in(key, n)` beside `split(key, n)` is index `n`, outside the split's `0..n-1`;
+    `fold_in(key, step)` may be any of them."""
+    assert _opt020_lines(tmp_path, "fold.py", FOLD_PAST_THE_SPLIT) == [12]
+
+
+SEEDED_PATHS = '''\
+import jax.random as jr
+
+
+def demo(Layer):
+    key = jr.PRNGKey(0)
+    x = jr.normal(key, (10, 2))
+    layer = Layer(x.shape[1:], key=key)
+    x = jr.normal(key, (2, 2))
+    return layer(x)
+
+
+def seeded_loop(flags):
+    key = jr.PRNGKey(0)
+    x = jr.normal(key, (3,))
+    out = []
+    for flag in flags:
+        out.append(jr.uniform(key, (3,)) if flag else x)
+    return out
+'''
+
+
+def test_a_key_from_a_literal_seed_through_branches_and_unknown_calls(tmp_path: Path) -> None:
+    """A key made from `PRNGKey(0)` stays followed through a loop, a conditional expression,
+    and an unread draw standing in for a call the analysis cannot tell."""
+    assert _opt020_lines(tmp_path, "seeded.py", SEEDED_PATHS) == [8, 17]

@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Literal
 
 import libcst as cst
 
-from optlint.analysis import apis
+from optlint.analysis import apis, library_layers
 from optlint.analysis.attributes import AttributeValues
 from optlint.analysis.binding import argument
 from optlint.analysis.brains import LibraryCall, library_call
+from optlint.analysis.brains.python_calls import named_attribute
 from optlint.analysis.brains.equinox_leaves import EquinoxLeaves, nn_leaves
 from optlint.analysis.brains.optax_calls import (
     STATE_METHODS,
@@ -49,6 +50,7 @@ from optlint.analysis.values import (
     SequenceValue,
     StateValue,
     TransformedFunction,
+    TrainStateValue,
     TransformValue,
     Value,
 )
@@ -319,6 +321,11 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
             result = method_result(self.value_of(func.value, scope, order), func.attr.value)
             if result is not None:
                 return result
+        if (isinstance(func, cst.Attribute)
+                and func.attr.value in library_layers.FLAX_TRAIN_STATE_METHODS):
+            state = self.value_of(func.value, scope, order)
+            if isinstance(state, TrainStateValue):
+                return state  # `state.apply_gradients(grads=g)`: the same optimizer
         if isinstance(func, cst.Attribute) and func.attr.value == "init":
             tree = param_tree(self.value_of(func.value, scope, order), self)
             if tree is not None:
@@ -327,6 +334,10 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
             base = self.value_of(func.value, scope, order)
             if isinstance(base, ArrayValue):
                 return base  # `data.mean(axis=0)`: an array of the same library
+        if (isinstance(func, cst.Name) and func.value == "getattr" and len(call.args) == 2
+                and self._lookup("getattr", scope, order) is None):
+            return named_attribute(self.value_of(call.args[0].value, scope, order),
+                                   self.value_of(call.args[1].value, scope, order))
         callee = self.value_of(func, scope, order)
         return self._apply(callee, call, scope, order)
 

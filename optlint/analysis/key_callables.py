@@ -19,7 +19,7 @@ from optlint.analysis.key_consumers import INITIALIZER_MODULES, NON_DRAWING_INIT
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument
 
 if TYPE_CHECKING:
-    from optlint.analysis.key_calls import FileKeyCalls
+    from optlint.analysis.key_calls_view import KeyCallsView
     from optlint.analysis.key_flow import KeyFlow
 
 # How many names, defaults and fields are followed to the callable's source.
@@ -30,7 +30,7 @@ class HeldCallables:
     """The callables held by names and fields of one file (`calls`), and what calling them
     consumes."""
 
-    def __init__(self, calls: FileKeyCalls) -> None:
+    def __init__(self, calls: KeyCallsView) -> None:
         self.calls = calls
         self.ctx = calls.ctx
         self._known: dict[int, list[Consumption]] = {}  # by call: walks meet a call repeatedly

@@ -424,10 +424,18 @@ def called_text(ctx: RuleContext, call: cst.Call) -> str:
 
 
 def shown(ctx: RuleContext, node: cst.CSTNode) -> str:
-    text = " ".join(ctx.code(node).split())
+    dotted = _dotted(node)  # without writing code: most calls are by a (dotted) name
+    text = dotted if dotted is not None else " ".join(ctx.code(node).split())
     return text if len(text) <= _SHOWN else text[:_SHOWN - 4] + "...)"
 
 
+def _dotted(node: cst.CSTNode) -> str | None:
+    if isinstance(node, cst.Name) and not node.lpar:
+        return node.value
+    if isinstance(node, cst.Attribute) and not node.lpar:
+        base = _dotted(node.value)
+        return None if base is None else f"{base}.{node.attr.value}"
+    return None
 
 
 def _calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:

@@ -245,6 +245,12 @@ class KeyFlow(KeyRecorder):
             dotted = key_name(target)
             if dotted is not None:
                 state.bind(dotted, target)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            # `self.key, x = draw(self.key)`: each element bound, attributes included.
+            for element in target.elements:
+                if isinstance(element.value, (cst.Attribute, cst.Subscript, cst.Tuple,
+                                              cst.List)):
+                    self._bind_target(element.value, state)
         for name_node in target_name_nodes(target):
             self._bind(state, name_node.value, name_node)
 
@@ -333,6 +339,8 @@ class KeyFlow(KeyRecorder):
             if not uses and state.unread:
                 for arg in node.args:
                     name = key_name(arg.value)
+                    if name is not None and name in state.seeded:
+                        name = state.seeded[name][0]  # a key made from a literal seed
                     if name is not None and name in state.unread:
                         state.consumed.setdefault(name, state.unread.pop(name))
             return
@@ -419,4 +427,4 @@ class KeyFlow(KeyRecorder):
         if new is not None:
             state.consumed, state.rebound, state.where = new.consumed, new.rebound, new.where
             state.maybe, state.origin = new.maybe, new.origin
-            state.unread = new.unread
+            state.unread, state.seeded = new.unread, new.seeded

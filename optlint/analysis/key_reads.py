@@ -137,23 +137,24 @@ def _locals(function: cst.FunctionDef | cst.Lambda) -> set[str]:
 def _closure_reads(root: Sequence[cst.BaseStatement],
                    cache: dict[int, frozenset[str]]) -> frozenset[str]:
     """The names the functions, lambdas and classes defined anywhere in `root` read (or declare
-    global), which they may do after `root` ends."""
-    key = -id(root)
-    known = cache.get(key)
-    if known is None:
-        found: set[str] = set()
+    global), which they may do after `root` ends; `cache` keeps each statement's."""
+    found: set[str] = set()
+    for statement in root:
+        known = cache.get(id(statement))
+        if known is None:
+            inner: set[str] = set()
+            _visit_closures(statement, inner)
+            known = cache[id(statement)] = frozenset(inner)
+        found |= known
+    return frozenset(found)
 
-        def visit(node: cst.CSTNode) -> None:
-            if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global,
-                                 cst.Nonlocal)):
-                _collect_reads(node, found, shapes=True)
-                return
-            for child in child_nodes(node):
-                visit(child)
-        for statement in root:
-            visit(statement)
-        known = cache[key] = frozenset(found)
-    return known
+
+def _visit_closures(node: cst.CSTNode, found: set[str]) -> None:
+    if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global, cst.Nonlocal)):
+        _collect_reads(node, found, shapes=True)
+        return
+    for child in child_nodes(node):
+        _visit_closures(child, found)
 
 
 @dataclass
@@ -165,6 +166,7 @@ class FileReads:
     frames: bool = False
     loose: dict[int, frozenset[str]] = field(default_factory=dict)
     strict: dict[int, frozenset[str]] = field(default_factory=dict)
+    closures: dict[int, frozenset[str]] = field(default_factory=dict)  # what nested defs read
 
 
 class UnreadResults:
@@ -180,6 +182,7 @@ class UnreadResults:
         shared = shared or FileReads(frames=True)
         self._frames = shared.frames
         self._reads_cache, self._strict_reads = shared.loose, shared.strict
+        self._closures = shared.closures
         self._body_reads: dict[int, frozenset[str]] = {}  # by a list's id: this walk's only
 
     def unread(self, call: cst.Call, statement: cst.BaseStatement | None,
@@ -233,7 +236,7 @@ class UnreadResults:
             main = True
         else:
             return False
-        if name in _closure_reads(root, self._body_reads):
+        if name in _closure_reads(root, self._closures):
             return False
         if main:
             index = next(i for i, top in enumerate(root) if isinstance(top, cst.If)

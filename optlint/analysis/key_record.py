@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 import libcst as cst
 
+from optlint.analysis.binding import argument
 from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_state import KeyState
 from optlint.analysis.key_syntax import chains
@@ -70,7 +71,8 @@ class KeyRecorder:
         counting = in_loop and (any(self._walking_again) or (
             self._statement is not None and chains(self._statement, use.call)))
         self.reuses[key] = Reuse(before, use, in_loop, statement, counting,
-                                 state.origin.get(name), span,
+                                 state.origin.get(name) or (state.origin.get(use.key.value) if isinstance(
+                                     use.key, cst.Name) else None), span,
                                  seed=name[4:] if name.startswith("int:") and self._made_by.get(
                                      id(before)) != self._made_by.get(id(use)) else "")
 
@@ -127,7 +129,8 @@ class KeyRecorder:
             return
         if use.kind == "fold":
             split = state.consumed.get(name)
-            if split is not None and split.kind == "split" and name not in state.maybe:
+            if (split is not None and split.kind == "split" and name not in state.maybe
+                    and not folds_past(use.call, split.call)):
                 self._record(split, use, name, state)
             state.consumed[name + FOLDED] = use
             return
@@ -138,7 +141,8 @@ class KeyRecorder:
               and name not in state.rebound and not name.startswith(("int:", "made:"))):
             self.free_uses.setdefault(name, use)
         folded = state.consumed.get(name + FOLDED)
-        if use.kind == "split" and folded is not None and name + FOLDED not in state.maybe:
+        if (use.kind == "split" and folded is not None and name + FOLDED not in state.maybe
+                and not folds_past(folded.call, use.call)):
             self._record(folded, use, name, state)
         before = state.consumed.get(name)
         if before is not None and name not in state.maybe:
@@ -149,3 +153,11 @@ class KeyRecorder:
             state.where[name] = (id(self._block), id(self._statement), self._statement)
         else:
             state.where.pop(name, None)
+
+
+def folds_past(fold: cst.Call, split: cst.Call) -> bool:
+    """`fold_in(key, n)` beside `split(key, n)`: the folded index is `n`, one past the split's
+    keys `0..n-1`, so it repeats none of them."""
+    data = argument(fold, 1, "data")
+    count = argument(split, 1, "num")
+    return data is not None and count is not None and data.value.deep_equals(count.value)

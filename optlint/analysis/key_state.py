@@ -36,7 +36,7 @@ class KeyState:
 
     def copy(self) -> KeyState:
         return KeyState(dict(self.consumed), set(self.rebound), dict(self.where), set(self.maybe),
-                      dict(self.origin), dict(self.unread))
+                        dict(self.origin), dict(self.unread), dict(self.seeded))
 
     def bind(self, name: str, node: cst.CSTNode | None = None) -> None:
         self.maybe.discard(name)

@@ -35,14 +35,14 @@ from optlint.analysis.values import (
 )
 
 if TYPE_CHECKING:
-    from optlint.analysis.key_calls import FileKeyCalls
+    from optlint.analysis.key_calls_view import KeyCallsView
     from optlint.context import RuleContext
 
 
 class TransformedKeyCalls:
     """The transformed calls of one file, read with the file's summaries (`calls`)."""
 
-    def __init__(self, calls: FileKeyCalls) -> None:
+    def __init__(self, calls: KeyCallsView) -> None:
         self.calls = calls
         self.ctx = calls.ctx
         self.sites = calls.sites

@@ -54,3 +54,7 @@ PATH_NAMING = {
     "haiku": ("Haiku names modules in snake case (`layer_norm`, `linear_1`) and its layers hold "
               "`w`, `b`, `scale` and `offset`"),
 }
+
+# Flax's training state: `create(..., tx=optimizer)` builds it; these methods return another.
+FLAX_TRAIN_STATE_CREATE = frozenset({"flax.training.train_state.TrainState.create"})
+FLAX_TRAIN_STATE_METHODS = frozenset({"apply_gradients", "replace"})

@@ -9,12 +9,15 @@ derives a new key and does not consume. A key passed anywhere else is not follow
 rests on it.
 
 The analysis, by job:
-- `key_flow.py`: the walk of one function body, statement by statement (`KeyFlow`), with its
-  state per path in `key_state.py` and the syntax it reads in `key_syntax.py`;
+- `key_flow.py`: the walk of one function body, statement by statement (`KeyFlow`), on top of
+  `key_record.py` (the consumptions and reuses it records), with its state per path in
+  `key_state.py` and the syntax it reads in `key_syntax.py`;
 - `key_reads.py`: which names a statement reads, to leave out draws whose result reaches nothing;
-- `key_calls.py`: which calls of a file consume which keys (library calls in
-  `key_library_calls.py`, `scan`/`vmap`/`tree_map` bodies in `key_transforms.py`), and the
-  summaries of the file's own functions.
+- `key_handed_back.py`: the consumed keys a function returns, stores or keeps in an attribute;
+- `key_calls.py`: which calls of a file consume which keys, and the summaries of the file's own
+  functions; library calls in `key_library_calls.py` (their rows in `key_consumers.py`),
+  `scan`/`vmap`/`tree_map` bodies in `key_transforms.py`, callables held by names, defaults and
+  fields in `key_callables.py`.
 """
 
 from __future__ import annotations

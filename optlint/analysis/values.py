@@ -256,6 +256,15 @@ class ParamTree:
     owner: Inference
 
 
+@dataclass(frozen=True, eq=False)
+class TrainStateValue:
+    """A Flax `TrainState` made with `tx=optimizer`: its `apply_gradients(grads=g)` runs
+    `optimizer.update(g, opt_state, params)` and nothing more (its other keywords go to
+    `replace`)."""
+
+    optimizer: Value
+
+
 @dataclass(frozen=True)
 class SequenceValue:
     kind: Literal["tuple", "list"]
@@ -277,7 +286,7 @@ Value = (
     Unknown | ModuleValue | ClassRef | InstanceValue | TransformValue | InjectFactory |
     FunctionValue | PartialValue | LibraryRef | SequenceValue | DictValue | LiteralValue |
     TransformedFunction | OneOf | ArrayValue | SolverValue | StateValue | ScheduleValue |
-    ParamTree
+    ParamTree | TrainStateValue
 )
 
 
@@ -334,4 +343,6 @@ def portable(value: Value) -> Value:
         return OneOf(tuple(portable(option) for option in value.options), value.by_caller)
     if isinstance(value, StateValue):
         return StateValue(portable(value.optimizer))
+    if isinstance(value, TrainStateValue):
+        return TrainStateValue(portable(value.optimizer))
     return value

@@ -75,15 +75,25 @@ class HyperparamsPath(Rule):
             if any(row is None for row in rows):
                 continue
             has = ["hyperparams" in row.state_attributes for row in rows if row is not None]
+            by_caller = isinstance(state.optimizer, OneOf) and state.optimizer.by_caller
             if not any(has):
                 yield self._missing(ctx, use, options)
+            elif by_caller and not all(has):
+                # Callers that pass different optimizers: the one whose state has no
+                # hyperparams raises where its state arrives here.
+                lacking = [option for option, held in zip(options, has, strict=True)
+                           if not held]
+                yield self._missing(ctx, use, lacking, one_path=False)
             elif all(has) and use.write is not None and use.key is not None:
                 finding = self._schedule_write(ctx, use, options)
                 if finding is not None:
                     yield finding
 
     # a state without hyperparams ---------------------------------------------------------
-    def _missing(self, ctx: RuleContext, use: _Use, options: list[TransformValue]) -> Finding:
+    def _missing(self, ctx: RuleContext, use: _Use, options: list[TransformValue],
+                 one_path: bool = True) -> Finding:
+        """`one_path`: the state always has the shape of `options` (False where other callers
+        pass other optimizers: no single index reaches the hyperparams, `tree.get` does)."""
         state_code = ctx.code(use.site.node.value)
         outer = _names(options)
         injects = [part for option in options for part in option.walk()
@@ -94,7 +104,7 @@ class HyperparamsPath(Rule):
         message = (f"`{state_code}.hyperparams` raises AttributeError: the state of {outer}"
                    f"{kind} has no `hyperparams` (only inject_hyperparams' own state has them)")
         path = state_path(options[0], lambda part: part.name in _INJECT) if len(
-            options) == 1 else None
+            options) == 1 and one_path else None
         if injects and path:
             advice = (f"Read the inject_hyperparams state at `{state_code}{path}`: "
                       f"`{state_code}{path}.hyperparams`")

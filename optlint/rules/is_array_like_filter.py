@@ -63,7 +63,8 @@ class IsArrayLikeFilter(Rule):
             spec = spec_arg.value if spec_arg is not None and ctx.site_of(
                 params.made_by) is not None else None
             model = params.source
-            if model is None or model.leaves.kind not in ("scalar", "unknown"):
+            if model is None or not (model.leaves.kind in ("scalar", "unknown")
+                                     or _known_scalars(model)):
                 continue  # arrays only: nothing extra is kept; functions: is_array_like drops them
             optimizer = ctx.value(func.value, site)
             if method == "init":
@@ -93,6 +94,10 @@ class IsArrayLikeFilter(Rule):
         if model.leaves.kind == "scalar":
             kept = (f"keeps the Python scalars of {model.class_name}"
                     + (f" ({model.leaves.reason})" if model.leaves.reason else ""))
+        elif _known_scalars(model):
+            types = ", ".join(sorted(_known_scalars(model)))
+            kept = (f"drops the functions of {model.class_name} but keeps its Python scalars "
+                    f"({types})")
         else:
             kept = (f"keeps any Python scalars of {model.class_name} (its fields could not all "
                     f"be resolved)")
@@ -114,7 +119,10 @@ class IsArrayLikeFilter(Rule):
                           [(spec, f"{prefix}.is_inexact_array")],
                           [] if spelled else [("equinox", eqx)])
         unseen = None
-        if model.leaves.kind != "scalar" or not holds_python_scalars(model):
+        if _known_scalars(model) and model.leaves.kind == "callable":
+            unseen = None if proven else (
+                "whether every part of this optimizer keeps state for Python scalars")
+        elif model.leaves.kind != "scalar" or not holds_python_scalars(model):
             unseen = ("which of the module's fields are Python scalars without gradients"
                       if model.leaves.kind == "scalar" else
                       "whether the module holds Python scalars")
@@ -123,6 +131,14 @@ class IsArrayLikeFilter(Rule):
         return Finding(spec if spec is not None else call, message, fix, unproven=unseen,
                        fix_title=None if fix is not None else (
                            f"Filter with `{eqx}.is_inexact_array` where the params are built"))
+
+
+def _known_scalars(model: ModuleValue) -> frozenset[str]:
+    """The Python scalar types the module is known to hold besides its functions (an
+    `eqx.nn.Dropout`'s float `p` and bool `inference` next to an MLP's activation): what a filter
+    keeping arrays and scalars keeps once the functions are dropped."""
+    types = model.leaves.scalar_types - {"branch"}
+    return types if model.leaves.kind == "callable" else frozenset()
 
 
 def _optimizer_phrase(optimizer: Value) -> str:

@@ -21,7 +21,7 @@ from optlint.analysis.index import CallSite
 from optlint.analysis.linesearch import linesearch_part, runs_linesearch
 from optlint.analysis.optax_model import update_reaches
 from optlint.analysis.optax_table import Transform, behaviour, canonical
-from optlint.analysis.values import OneOf, TransformValue, Value
+from optlint.analysis.values import OneOf, TrainStateValue, TransformValue, Value
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
@@ -43,6 +43,15 @@ class UpdateMissingArguments(Rule):
                 continue
             yield from self._check_params(ctx, site, optimizer, version)
             yield from self._check_keywords(ctx, site, optimizer, version)
+        # Flax's `state.apply_gradients(grads=g)` runs `tx.update(g, opt_state, params)`: params
+        # given, no keyword (its own keywords go to `replace`).
+        for site in ctx.method_calls("apply_gradients"):
+            assert isinstance(site.node.func, cst.Attribute)
+            state = ctx.value(site.node.func.value, site)
+            if isinstance(state, TrainStateValue) and isinstance(
+                    state.optimizer, (TransformValue, OneOf)):
+                yield from self._check_keywords(ctx, site, state.optimizer, version,
+                                                through="`apply_gradients` calls `tx.update`")
 
     def _check_params(self, ctx: RuleContext, site: CallSite, optimizer: Value,
                       version: str | None) -> Iterator[Finding]:
@@ -65,12 +74,13 @@ class UpdateMissingArguments(Rule):
         yield Finding(call, message, fix, unproven, fix_title=advice, roles={"call": call})
 
     def _check_keywords(self, ctx: RuleContext, site: CallSite, optimizer: Value,
-                        version: str | None) -> Iterator[Finding]:
+                        version: str | None, through: str | None = None) -> Iterator[Finding]:
         call = site.node
         linesearch = linesearch_part(optimizer) if isinstance(optimizer, TransformValue) else None
         if linesearch is not None and runs_linesearch(linesearch):
             return  # OPT005 reports the line search's value/grad/value_fn
-        given = {arg.keyword.value for arg in call.args if arg.keyword is not None}
+        given = set() if through else {arg.keyword.value for arg in call.args
+                                       if arg.keyword is not None}
         missing: dict[str, tuple[str, ...]] = {}
 
         def needs(row: Transform) -> bool:
@@ -93,13 +103,17 @@ class UpdateMissingArguments(Rule):
                     f"argument{'s' if plural else ''})")
         else:
             harm = "every call raises"
-        message = (f"`update` is called without {names}, which `{name}` in this optimizer "
+        called = f"{through}" if through else "`update` is called"
+        message = (f"{called} without {names}, which `{name}` in this optimizer "
                    f"requires: {harm}")
         older = _older_spelling(name, version)
         if older:
             message += f" ({older})"
         loss = next((name for name in lacking if name in _LOSS_KEYWORDS), None)
         advice = f"Pass the loss at the current params, e.g. `{loss}=loss`" if loss else None
+        if through and loss:
+            advice = (f"Call `tx.update(grads, opt_state, params, {loss}=loss)` yourself and "
+                      f"`state.replace(...)` the results")
         unproven = None if proven else ("whether every way this optimizer is built needs "
                                         + names)
         yield Finding(call, message, unproven=unproven, fix_title=advice, roles={"call": call})

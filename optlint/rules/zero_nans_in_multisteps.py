@@ -14,7 +14,7 @@ import libcst as cst
 
 from optlint.analysis.index import CallSite
 from optlint.analysis.binding import argument
-from optlint.analysis.values import LibraryRef, TransformValue
+from optlint.analysis.values import LibraryRef, OneOf, TransformValue
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 from optlint.fixes import code_in_place, rearranged
@@ -54,9 +54,13 @@ class ZeroNansInMultiSteps(Rule):
             if inner is None:
                 continue
             value = ctx.value(inner.value, site)
-            if not isinstance(value, TransformValue):
-                continue
-            zero_nans = [part.call for part in value.walk() if part.name == "optax.zero_nans"]
+            # A helper's parameter its callers fill with different optimizers
+            # (`with_accumulation(chain(zero_nans(), adam), k)` here, `adam` there): the call
+            # that passes zero_nans runs it inside MultiSteps.
+            options = (value.options if isinstance(value, OneOf) and value.by_caller
+                       else (value,))
+            zero_nans = [part.call for option in options if isinstance(option, TransformValue)
+                         for part in option.walk() if part.name == "optax.zero_nans"]
             if zero_nans:
                 yield self._finding(ctx, site, inner.value, harm, zero_nans)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from optlint.analysis import library_layers as layers
 from optlint.analysis.brains.registry import LibraryCall, handles
-from optlint.analysis.values import TransformedFunction, Value
+from optlint.analysis.values import TrainStateValue, TransformedFunction, Value
 
 
 @handles(*layers.FLAX_LIFTED)
@@ -25,3 +25,8 @@ def _haiku_transform(call: LibraryCall) -> Value:
 @handles(*layers.HAIKU_RNG_WRAPPERS)
 def _without_apply_rng(call: LibraryCall) -> Value:
     return call.value(0, "f")
+
+
+@handles(*layers.FLAX_TRAIN_STATE_CREATE)
+def _train_state(call: LibraryCall) -> Value:
+    return TrainStateValue(call.value(None, "tx"))

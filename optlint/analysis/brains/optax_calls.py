@@ -79,6 +79,10 @@ def _wrapped_parts(call: LibraryCall) -> tuple[Value, ...]:
     inner = call.arg(position, keyword)
     if inner is None:
         return ()
+    if call.name == "optax.multi_transform" and isinstance(inner.value, cst.DictComp):
+        # `{label: optax.adamw(lr) for label, lr in lrs.items()}`: every label's transformation
+        # is the one the comprehension builds.
+        return (call.evaluate(inner.value.value),)
     wrapped = call.evaluate(inner.value)
     if call.name == "optax.multi_transform":  # a dict of transformations by label
         return tuple(value for _, value in wrapped.items) if isinstance(

@@ -1,0 +1,39 @@
+"""What the helpers of a file's key flow (held callables, transformed calls) ask of it: declared
+here, implemented by `key_calls.FileKeyCalls`, so that they need not import the module that
+imports them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+import libcst as cst
+
+from optlint.analysis.index import CallSite
+from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.prng_keys import Consumption
+
+if TYPE_CHECKING:
+    from optlint.context import RuleContext
+
+
+class KeyCallsView(Protocol):
+    ctx: RuleContext
+    sites: dict[int, CallSite]  # the file's call sites by the id of their call
+    stream_drawers: set[str]
+    helpers: set[str]
+
+    def callee(self, call: cst.Call) -> str:
+        """What a call calls, as the messages show it."""
+        ...
+
+    def consumer(self, call: cst.Call) -> list[Consumption]:
+        """The keys the call consumes."""
+        ...
+
+    def nested(self, function: cst.FunctionDef | cst.Lambda) -> bool:
+        """Whether the function is defined inside another."""
+        ...
+
+    def summary(self, node: cst.FunctionDef | cst.Lambda) -> KeyFlow | None:
+        """The walk of a function's body."""
+        ...
