@@ -240,9 +240,10 @@ def test_examples_give_no_false_fix_failed() -> None:
     # train.py:22 (`update(grads, state, model)`) is not a finding: none of make_optimizer's
     # optimizers reads params in a way that fails on optax 0.2.8 (adamw skips None gradients).
     assert ("train.py", 22, "OPT003") not in verdicts
-    # Nor is train.py:41 (`init(model)`): one of make_optimizer's branches is a multi_transform,
-    # whose labels decide which leaves adam sees, so per-parameter state is not proven for all.
-    assert ("train.py", 41, "OPT003") not in verdicts
+    # train.py:41 (`init(model)`) is: CONFIG picks make_optimizer's "adamw" branch (the analysis
+    # follows the literal config into the helper's `if`), and adamw's init raises TypeError
+    # (zeros_like on the MLP's activation function), as running the example shows.
+    assert verdicts[("train.py", 41, "OPT003")] == "confirmed"
     assert verdicts[("train.py", 23, "OPT003")] == "confirmed"
     # make_optimizer(config, model) gets its config from the call in train.py; OPT001 there is
     # multi_transform's labels, which raise on every optax version (LIBRARY_FACTS).
