@@ -459,7 +459,7 @@ def test_analysis_imports_form_no_cycle() -> None:
 
 
 def test_application_order_through_lists_wrappers_and_nested_chains() -> None:
-    from optlint.analysis.optax_model import application_orders
+    from optlint.analysis.optax_chain_order import application_orders
 
     value = infer_last_call_arg("""
         import optax

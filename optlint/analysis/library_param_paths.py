@@ -29,6 +29,7 @@ from optlint.analysis.values import (
     TransformedFunction,
     Value,
 )
+from optlint.analysis.walk import descendants
 
 if TYPE_CHECKING:
     from optlint.analysis.inference import Inference
@@ -143,7 +144,7 @@ def _flax_setup(owner: Inference, info: ClassInfo, found: _Collector, stacked: b
                 continue
             value = binding.value
             listed = isinstance(value, (cst.List, cst.ListComp, cst.Tuple))
-            calls = [node for node in _nodes(value) if isinstance(node, cst.Call)] if value else []
+            calls = [node for node in descendants(value) if isinstance(node, cst.Call)] if value else []
             for site in _sites_in(owner, binding.scope.node):
                 if site.node in calls and not _flax_call(
                         owner, site, found, stacked, depth, (name, listed)):
@@ -276,11 +277,3 @@ def _sites_in(owner: Inference, function: cst.CSTNode | None) -> Iterator[CallSi
             scope = scope.parent
         if scope is not None and scope.node is function:
             yield site
-
-
-def _nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(node.children)

@@ -8,7 +8,7 @@ fields directly, and skips whitespace, commas, brackets and operators, where no 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import libcst as cst
@@ -95,3 +95,12 @@ def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
         elif _enters(value_type):
             found.append(value)
     return found
+
+
+def descendants(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """`root` and every node below it, trivia included (libcst's `children`), depth first."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children)

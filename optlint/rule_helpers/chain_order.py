@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from optlint.analysis.index import CallSite
-from optlint.analysis.optax_model import Step, misordered
+from optlint.analysis.optax_chain_order import Step, misordered
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import LibraryRef, TransformValue
 from optlint.context import RuleContext

@@ -17,7 +17,8 @@ from collections.abc import Iterator
 import libcst as cst
 
 from optlint.analysis.binding import argument
-from optlint.analysis.optax_model import Step, keeps_param_state
+from optlint.analysis.optax_chain_order import Step
+from optlint.analysis.optax_model import keeps_param_state
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 from optlint.rule_helpers.chain_order import MisorderedChain, display, in_file, reported_chains

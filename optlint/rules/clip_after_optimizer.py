@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from optlint.analysis.optax_model import Step, application_orders
+from optlint.analysis.optax_chain_order import Step, application_orders
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 from optlint.rule_helpers.chain_order import (

@@ -17,7 +17,8 @@ from collections.abc import Iterator
 import libcst as cst
 
 from optlint.analysis.binding import argument
-from optlint.analysis.optax_model import Step, application_orders, holds
+from optlint.analysis.optax_chain_order import Step, application_orders
+from optlint.analysis.optax_model import holds
 from optlint.analysis.optax_table import behaviour
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck

@@ -44,6 +44,7 @@ from optlint.analysis.values import (
     TransformValue,
     Value,
 )
+from optlint.analysis.walk import descendants
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, Rule, RuntimeCheck
 
@@ -170,7 +171,7 @@ def _mask_bodies(ctx: RuleContext, mask: cst.BaseExpression, site: CallSite
         roots = [binding.value]
     else:
         return []
-    for node in list(_nodes(roots[0])):
+    for node in list(descendants(roots[0])):
         if isinstance(node, cst.Call):
             called = ctx.value(node.func, site)
             if isinstance(called, FunctionValue) and called.node not in roots:
@@ -180,7 +181,7 @@ def _mask_bodies(ctx: RuleContext, mask: cst.BaseExpression, site: CallSite
 
 def _tests_ndim(body: cst.CSTNode) -> bool:
     """The mask compares a leaf's `ndim` (or `len(shape)`) with more than one: `p.ndim > 1`."""
-    for node in _nodes(body):
+    for node in descendants(body):
         if not isinstance(node, cst.Comparison) or len(node.comparisons) != 1:
             continue
         target = node.comparisons[0]
@@ -230,7 +231,7 @@ def _adds_decay(part: TransformValue) -> bool:
 def _negated(function: cst.CSTNode) -> bool:
     """The code tests names negatively: `not ...`, `not in`, `!=`, or returns False for a
     match."""
-    for node in _nodes(function):
+    for node in descendants(function):
         if isinstance(node, cst.Return) and isinstance(node.value, cst.Name) and (
                 node.value.value == "False"):
             return True
@@ -250,7 +251,7 @@ def _excluded_names(ctx: RuleContext, bodies: list[cst.CSTNode], site: CallSite
     path string; and the name of an empty collection it reads."""
     names: list[tuple[str, bool]] = []
     empty: str | None = None
-    for node in (node for body in bodies for node in _nodes(body)):
+    for node in (node for body in bodies for node in descendants(body)):
         if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
             names.extend(_strings(node) or [])
         elif isinstance(node, cst.Comparison):
@@ -329,14 +330,6 @@ def _module_collection(ctx: RuleContext, name: str) -> cst.List | cst.Tuple | cs
 def _names_a_norm(name: str) -> bool:
     lower = name.lower()
     return any(word in lower for word in _NORM_WORDS) or lower in _NORM_NAMES
-
-
-def _nodes(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [root]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(node.children)
 
 
 def _call_of(ctx: RuleContext, mask: cst.BaseExpression) -> cst.CSTNode:
