@@ -572,3 +572,41 @@ def test_flax_init_gives_a_parameter_tree_with_its_layer_names() -> None:
     assert paths is not None and paths.has_part("ln_1", whole=True)
     assert paths.has_part("Dense_0", whole=True) and not paths.has_part("Dense", whole=True)
     assert paths.norms == {"LayerNorm"}
+
+
+def test_a_files_evaluator_is_freed_without_the_collector(tmp_path: Path) -> None:
+    """Values are plain data and the collaborators hold their evaluator weakly: once the index's
+    own cycles are broken, reference counting frees a linted file's evaluator at once (the lint
+    run pauses the cyclic collector)."""
+    import gc
+    import weakref
+
+    text = textwrap.dedent("""
+        import equinox as eqx
+        import optax
+
+        class MLP(eqx.Module):
+            act: object = None
+
+        def make(model):
+            return optax.adamw(1e-3, mask=model)
+
+        model = MLP()
+        probe(make(model), model.act)
+    """)
+    project = ProjectIndex(tmp_path)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        inference = project.analyse(text, str(tmp_path / "train.py"))
+        site = [s for s in inference.index.calls if isinstance(s.node.func, cst.Name)
+                and s.node.func.value == "probe"][-1]
+        for arg in site.node.args:
+            inference.value_of(arg.value, site.scope, site.order)
+        freed = weakref.ref(inference)
+        inference.index.release()
+        del inference, site, arg
+        assert freed() is None
+    finally:
+        if was_enabled:
+            gc.enable()
