@@ -239,6 +239,28 @@ def test_class_lookups_skip_files_that_cannot_reach_equinox_or_optax(tmp_path: P
     assert project.parsed_files() == [(package / "model.py").resolve()]
 
 
+def test_a_configuration_class_is_found_though_its_file_never_reaches_the_libraries(
+        tmp_path: Path) -> None:
+    """A NamedTuple or dataclass of settings chooses what a factory builds by its defaults."""
+    write_package(tmp_path, {
+        "settings.py": "from typing import NamedTuple\n\nclass Settings(NamedTuple):\n"
+                       "    name: str = 'lbfgs'\n",
+        "plain.py": "class Plain:\n    name = 'lbfgs'\n",
+        "solvers.py": "import optax\n\nFACTORIES = {'adam': lambda s: optax.adam(1e-3),\n"
+                      "             'lbfgs': lambda s: optax.lbfgs()}\n\n"
+                      "def get_solver(settings):\n    return FACTORIES[settings.name](settings)\n"})
+    train = tmp_path / "train.py"
+    solver = infer_last_call_arg("""
+        from pkg.settings import Settings
+        from pkg.solvers import get_solver
+        probe(get_solver(Settings()))
+    """, train, tmp_path)
+    assert isinstance(solver, TransformValue) and solver.name == "optax.lbfgs"
+    project = ProjectIndex(tmp_path)
+    assert project.resolve_class("pkg.plain.Plain", str(train)) is None
+    assert project.parsed_files() == []
+
+
 def test_imported_modules_lists_every_module_an_import_may_name() -> None:
     from optlint.analysis.reach import imported_modules
 

@@ -102,7 +102,8 @@ class ProjectIndex:
                  hops: int) -> tuple[ClassInfo, Inference] | None:
         # A class in a file that cannot reach the libraries can be neither a module nor hold one.
         found = self._find(module, name, from_file, _module_class, True,
-                           lambda reexported, path: self.resolve_class(reexported, path, hops + 1))
+                           lambda reexported, path: self.resolve_class(reexported, path, hops + 1),
+                           admitted=self._reach.declares_settings)
         return None if isinstance(found, _Unreached) else found
 
     def resolve_function(self, qualified: str, from_file: str | None,
@@ -138,9 +139,12 @@ class ProjectIndex:
     def _find(self, module: str, name: str, from_file: str | None,
               pick: Callable[[Inference, str], _Found | None], gated: bool,
               reexport: Callable[[str, str], tuple[_Found, Inference] | _Unreached | None],
+              admitted: Callable[[Path], bool] | None = None,
               ) -> tuple[_Found, Inference] | _Unreached | None:
+        """`admitted`: files worth a parse though they never reach the libraries."""
         for path in self.candidate_files(module, from_file):
-            if gated and not self._reach.reaches(path.resolve()):
+            if gated and not self._reach.reaches(path.resolve()) and not (
+                    admitted is not None and admitted(path.resolve())):
                 return _UNREACHED  # not worth a parse
             owner = self._inference_for(path)
             if owner is None:
