@@ -89,8 +89,8 @@ class ModuleValue:
     # call), for rules that read that call's arguments or edit it.
     made_by: cst.Call | None = field(default=None, compare=False)
     # For `eqx.filter` / `partition`'s first half: what the filter spec keeps ("arrays",
-    # "array_like", see `apis.FILTER_SPECS`; None: unread) and the module it was given, so a
-    # rule needs neither to be in its own file.
+    # "array_like", see `apis.FILTER_SPECS`; None: unread) and the module it was given (kept
+    # through tree maps over the filtered tree), so a rule needs neither to be in its own file.
     kept: str | None = field(default=None, compare=False)
     source: ModuleValue | None = field(default=None, compare=False)
 

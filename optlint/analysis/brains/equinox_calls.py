@@ -123,7 +123,7 @@ def preserved_module(call: LibraryCall) -> Value:
         # holding None where the model's non-array fields were.
         return ModuleValue(found[0].class_name, found[0].leaves, derived_by=call.name,
                            filtered=True, is_callable=found[0].is_callable,
-                           made_by=call.call, cls=found[0].cls)
+                           made_by=call.call, cls=found[0].cls, source=found[0].source)
     return found[0]
 
 
