@@ -261,6 +261,30 @@ def test_a_configuration_class_is_found_though_its_file_never_reaches_the_librar
     assert project.parsed_files() == []
 
 
+def test_a_module_level_jit_called_from_another_file_binds_its_parameters(
+        tmp_path: Path) -> None:
+    """`train_step = jax.jit(sgd_step)` imported and called elsewhere: the call runs sgd_step,
+    so what it passes is what sgd_step's parameter holds, and what it gives back is sgd_step's."""
+    write_package(tmp_path, {
+        "steps.py": "import jax\n\ndef sgd_step(model, x):\n    probe(model)\n"
+                    "    return model\n\ntrain_step = jax.jit(sgd_step)\n",
+        "fit.py": "import equinox as eqx\nfrom pkg.steps import train_step\n\n"
+                  "model = eqx.nn.MLP(2, 1, 8, 2, key=k)\nmodel = train_step(model, x)\n"})
+    project = ProjectIndex(tmp_path)
+    steps = tmp_path / "pkg" / "steps.py"
+    module = cst.parse_module(steps.read_text())
+    index = build_index(module)
+    inference = Inference(index, project, str(steps))
+    site = next(s for s in index.calls if isinstance(s.node.func, cst.Name)
+                and s.node.func.value == "probe")
+    model = inference.value_of(site.node.args[0].value, site.scope, site.order)
+    assert isinstance(model, ModuleValue) and model.class_name == "MLP"
+    returned = infer_last_call_arg(
+        "import equinox as eqx\nfrom pkg.steps import train_step\n"
+        "probe(train_step(eqx.nn.MLP(2, 1, 8, 2, key=k), x))\n", tmp_path / "fit2.py", tmp_path)
+    assert isinstance(returned, ModuleValue) and returned.class_name == "MLP"
+
+
 def test_imported_modules_lists_every_module_an_import_may_name() -> None:
     from optlint.analysis.reach import imported_modules
 

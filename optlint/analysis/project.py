@@ -23,6 +23,7 @@ from optlint.analysis.parameters import (
     Resolver,
     constructions_in_file,
     invocations_in_file,
+    module_jit_of,
 )
 from optlint.analysis.reach import LibraryReach
 from optlint.analysis.values import FunctionValue, LibraryRef
@@ -182,13 +183,15 @@ class ProjectIndex:
         return self._paths.folder_of(filename)
 
     def invocations_elsewhere(self, function: cst.FunctionDef, path: str,
-                              constructed: str | None = None) -> list[Invocation] | None:
+                              constructed: str | None = None,
+                              called: str | None = None) -> list[Invocation] | None:
         """The calls in other project files that run module-level `function` of `path` (or, with
-        `constructed`, the `__init__` of that module-level class, run by calling the class);
-        None when they cannot all be seen (the project is too large, a file that names it does
-        not parse, uses it other than in calls, or subclasses the class)."""
+        `constructed`, the `__init__` of that module-level class, run by calling the class; with
+        `called`, calls of that module-level jit of it); None when they cannot all be seen (the
+        project is too large, a file that names it does not parse, uses it other than in calls,
+        or subclasses the class)."""
         target = Path(path).resolve()
-        name = constructed or function.name.value
+        name = constructed or called or function.name.value
         self._consulted = True
         self._words.add(name)
         key = (target, name)
@@ -215,7 +218,7 @@ class ProjectIndex:
                                               self._resolver(owner.path, classes=True))
             else:
                 sites = invocations_in_file(owner, function, target,
-                                            self._resolver(owner.path, classes=False))
+                                            self._resolver(owner.path, classes=False), called)
             if sites is None:
                 found = None
                 break
@@ -278,8 +281,11 @@ def _module_class(owner: Inference, name: str) -> ClassInfo | None:
 
 def _module_function(owner: Inference, name: str) -> FunctionValue | None:
     """The last module-level binding of `name`, when it is a plain `def` (decorated ones too,
-    unless the decoration makes something else of them, as `@optax.inject_hyperparams` does)."""
+    unless the decoration makes something else of them, as `@optax.inject_hyperparams` does),
+    or the `def` it binds the jit of."""
     bindings = owner.index.module_scope.bindings.get(name)
+    if bindings and bindings[-1].kind == "assign":
+        return module_jit_of(owner, name)  # `train_step = jax.jit(sgd_step)`: runs sgd_step
     if not bindings or bindings[-1].kind != "def":
         return None
     value = owner.value_of_binding(bindings[-1])
