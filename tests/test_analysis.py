@@ -285,6 +285,34 @@ def test_a_module_level_jit_called_from_another_file_binds_its_parameters(
     assert isinstance(returned, ModuleValue) and returned.class_name == "MLP"
 
 
+def test_a_closure_returned_by_a_factory_takes_what_its_callers_pass() -> None:
+    """`update = make_update(opt)`, then `update(params)`: the closure's parameter holds what
+    those calls pass; `optimizer.update` (an attribute) and the variables named `update` in the
+    callers are no other uses of it."""
+    source = """
+        import optax
+
+        def make_update(optimizer):
+            def update(params, state):
+                probe(params)
+                return optimizer.update(params, state, params)
+            return update
+
+        def train(params):
+            opt = optax.adam(1e-3)
+            update = make_update(opt)
+            return update([1.0], opt.init(params))
+    """
+    value = infer_last_call_arg(source)
+    assert isinstance(value, SequenceValue) and value.kind == "list"
+    # The factory's result kept under another name: its calls are not counted, so unknown.
+    renamed = source.replace("update = make_update(opt)\n            return update(",
+                             "step = make_update(opt)\n            return step(")
+    assert renamed != source
+    from optlint.analysis.values import UNKNOWN
+    assert infer_last_call_arg(renamed) is UNKNOWN
+
+
 def test_imported_modules_lists_every_module_an_import_may_name() -> None:
     from optlint.analysis.reach import imported_modules
 

@@ -24,6 +24,7 @@ import libcst as cst
 from optlint.analysis import apis
 from optlint.analysis.binding import FunctionNode, argument_for
 from optlint.analysis.evaluator import Evaluator
+from optlint.analysis.harmless_uses import harmless_uses
 from optlint.analysis.index import LATER, Binding, CallSite, ClassInfo, Scope
 from optlint.analysis.values import (
     UNKNOWN,
@@ -130,7 +131,8 @@ class ParameterValues(Evaluator):
         cls = info.scope.owner if info is not None else None
         if name == "__init__" and cls is not None:
             return self._constructions(function, cls)
-        found = _invocations_in(self, function, name, lambda value: _runs(value, function))
+        found = _invocations_in(self, function, name, lambda value: _runs(value, function),
+                                harmless=harmless_uses(self, function, info))  # type: ignore[arg-type]
         if found is None:
             return None
         is_module_level = info is not None and info.scope.parent is self.index.module_scope
