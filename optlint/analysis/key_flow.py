@@ -31,7 +31,9 @@ from optlint.analysis.key_syntax import (
     comprehension_names,
     constant_test,
     counts_steps,
+    loop_counters,
     name_at_path,
+    once_branch,
     replaced_from,
     taken_branch,
     target_name_nodes,
@@ -76,6 +78,9 @@ class KeyFlow(KeyRecorder):
         self.param_calls: dict[str, set[int]] = {}
         self._body: Sequence[cst.BaseStatement] | None = None
         self._loops: list[tuple[list[KeyState], list[KeyState]]] = []  # (breaks, continues)
+        # The counters of each loop being walked, innermost last (`i` of `for i in range(n)`).
+        self._counters: list[set[str]] = []
+        self._first_walk: list[bool] = []  # per loop being walked: in its first walk
         # Calls whose result is thrown away (`f(key)` as a statement, `_ = f(key)`): a warm-up
         # or a debugging call, which reuses a key without effect.
         self.discarded: set[int] = set()
@@ -125,6 +130,9 @@ class KeyFlow(KeyRecorder):
             return current
         if isinstance(node, cst.If):
             self._expr(node.test, state)
+            once = once_branch(node.test, self._counters[-1]) if self._counters else None
+            if once is not None:
+                return self._once_if(node, once, state)
             if constant_test(node.test, self.constants) is not None:
                 taken_suite = taken_branch(node, self.constants)
                 if taken_suite is None:
@@ -175,6 +183,26 @@ class KeyFlow(KeyRecorder):
             self._bind(state, node.name.value)
             return state
         return state  # anything else: nothing this analysis follows
+
+    def _once_if(self, node: cst.If, once: bool, state: KeyState) -> KeyState | None:
+        """An `if` on the innermost loop's counter that one iteration at most takes one way
+        (`if i == 0: ... else: ...`): the other branch is what every other iteration runs, so
+        only its state flows on to the next iteration (a draw there is drawn again on each).
+        The once-taken branch is walked for what it meets, from a copy; its end is dropped
+        (what it consumes would only be consumed on some paths, never reported)."""
+        orelse = node.orelse
+        special, usual = (node.body, orelse) if once else (orelse, node.body)
+        if special is not None and self._first_walk[-1]:
+            # Not on the second walk: the once-taken branch has no previous iteration.
+            self._branch(special, state.copy())
+        return state if usual is None else self._branch(usual, state)
+
+    def _branch(self, branch: cst.BaseSuite | cst.If | cst.Else, state: KeyState) -> KeyState | None:
+        if isinstance(branch, cst.If):
+            return self._statement_walk(branch, state)
+        if isinstance(branch, cst.Else):
+            return self._suite(branch.body, state)
+        return self._suite(branch, state)
 
     def _small(self, node: cst.BaseSmallStatement, state: KeyState) -> KeyState | None:
         if isinstance(node, cst.Assign):
@@ -295,9 +323,12 @@ class KeyFlow(KeyRecorder):
         outer_again = self._again
         counting = isinstance(node, cst.While) or counts_steps(node.iter, node.target)
         self._walking_again.append(False)
+        self._counters.append(loop_counters(node) if isinstance(node, cst.For) else set())
+        self._first_walk.append(True)
         try:
             for walk in range(2):  # twice: what one iteration consumes, the next consumes again
                 assert start is not None
+                self._first_walk[-1] = walk == 0
                 self._again = outer_again + walk
                 self._walking_again[-1] = counting and walk == 1
                 start = start.copy()
@@ -315,6 +346,8 @@ class KeyFlow(KeyRecorder):
                 if start is None:
                     break
         finally:
+            self._counters.pop()
+            self._first_walk.pop()
             self._walking_again.pop()
             self._loop_depth -= 1
             self._again = outer_again
@@ -389,6 +422,8 @@ class KeyFlow(KeyRecorder):
         outer_again = self._again
         counting = all(counts_steps(clause.iter, clause.target) for clause in comprehension_clauses(node))
         self._walking_again.append(False)
+        self._counters.append(set())
+        self._first_walk.append(True)
         try:
             for walk in range(2):
                 self._again = outer_again + walk
@@ -415,6 +450,8 @@ class KeyFlow(KeyRecorder):
                         inner.consumed.pop(name)
                 start = inner
         finally:
+            self._counters.pop()
+            self._first_walk.pop()
             self._walking_again.pop()
             self._loop_depth -= 1
             self._again = outer_again
