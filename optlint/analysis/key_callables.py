@@ -13,9 +13,14 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.binding import bind_arguments
+from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.index import LATER, CallSite, ClassInfo, Scope
-from optlint.analysis.key_consumers import INITIALIZER_MODULES, NON_DRAWING_INITIALIZERS
+from optlint.analysis.key_consumers import (
+    INITIALIZER_MODULES,
+    LOOP_BODIES,
+    NON_DRAWING_INITIALIZERS,
+)
+from optlint.analysis.key_transforms import aliased_qualify
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument
 
 if TYPE_CHECKING:
@@ -85,9 +90,13 @@ class HeldCallables:
         if site is None:
             return []
         uses = []
+        stepped = None
         for param, given in bind_arguments(function, call, bound):
             if len(flow.param_calls.get(param.name.value, ())) < 2:
-                continue
+                if stepped is None:
+                    stepped = self._stepped_params(function)
+                if param.name.value not in stepped:
+                    continue
             closure = self._closure_given(given, site)
             summary = self.calls.summary(closure) if closure is not None else None
             if summary is None:
@@ -102,10 +111,45 @@ class HeldCallables:
                                              f"`{function.name.value}`"))
         return uses
 
+    def _stepped_params(self, function: cst.FunctionDef) -> set[str]:
+        """The parameters of `function` that the body of a `jax.lax` loop it runs calls
+        (`scan(lambda c, x: f(x, c), init, xs)`, or a nested `def` given to `scan`): each
+        step calls them again."""
+        info = self.ctx.index.functions.get(function)
+        if info is None:
+            return set()
+        params = {param.name.value for param in (
+            *function.params.posonly_params, *function.params.params,
+            *function.params.kwonly_params)}
+        bodies: set[int] = set()
+        for site in self.calls.sites.values():
+            if site.scope.node is not function:
+                continue
+            loop = LOOP_BODIES.get(aliased_qualify(self.ctx, site.node.func, site) or "")
+            arg = argument(site.node, loop[0], "body_fun" if loop[0] else "f") if loop else None
+            if arg is None:
+                continue
+            if isinstance(arg.value, cst.Lambda):
+                bodies.add(id(arg.value))
+            elif isinstance(arg.value, cst.Name):
+                # Any `def` of that name (`body = remat(body)` may rebind it).
+                bodies.update(id(binding.node)
+                              for binding in site.scope.bindings.get(arg.value.value, [])
+                              if binding.kind == "def")
+        return {site.node.func.value for site in self.calls.sites.values()
+                if id(site.scope.node) in bodies and isinstance(site.node.func, cst.Name)
+                and site.node.func.value in params
+                and site.node.func.value not in site.scope.bindings}
+
     def _closure_given(self, given: cst.BaseExpression, site: CallSite) -> cst.FunctionDef | None:
-        """The function a factory of the file returned, given directly or through a name."""
+        """The function a factory of the file returned, given directly or through a name;
+        or a function nested in the caller, given by its name (`scan_steps(body, xs)`)."""
         if isinstance(given, cst.Name):
             binding = self.ctx.binding(given.value, site)
+            if (binding is not None and binding.kind == "def"
+                    and isinstance(binding.node, cst.FunctionDef)
+                    and self.calls.nested(binding.node)):
+                return binding.node
             if (binding is None or binding.kind != "assign" or binding.path
                     or binding.value is None or binding.scope is None):
                 return None

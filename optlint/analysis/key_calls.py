@@ -280,10 +280,12 @@ class FileKeyCalls:
             if self.ctx.qualify(site.node.func) in STREAM_DRAWS:
                 drawing.add(function)
             last = last_name(site.node.func)
-            if isinstance(site.node.func, cst.Name) and any(
-                    binding.kind == "param"
-                    for binding in site.scope.bindings.get(site.node.func.value, [])):
-                self.higher_order.add(function)  # calls a function it is given
+            given_to = _param_owner(site.scope, site.node.func) if isinstance(
+                site.node.func, cst.Name) else None
+            if given_to is not None:
+                # Calls a function it is given, itself or in a function nested in it (a scan
+                # body calling it: `scan(lambda c, x: f(x, c), ...)`).
+                self.higher_order.add(given_to)
             called = calls_in.setdefault(function, set())
             if last is not None:
                 called.add(last)
@@ -406,6 +408,16 @@ def passes_key(call: cst.Call) -> bool:
                for arg in call.args)
 
 
+
+
+def _param_owner(scope: Scope | None, name: cst.Name) -> str | None:
+    """The function whose parameter `name` is, seen from `scope` (None: not a parameter)."""
+    while scope is not None and name.value not in scope.bindings:
+        scope = scope.parent
+    if scope is None or not isinstance(scope.node, cst.FunctionDef) or not any(
+            binding.kind == "param" for binding in scope.bindings[name.value]):
+        return None
+    return scope.node.name.value
 
 
 def _enclosing_def(site: CallSite) -> str | None:

@@ -69,6 +69,9 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     KeyConsumer("numpyro", "run", 0, "rng_key", made_by=("numpyro.infer.MCMC",)),
     # numpyro distributions: `dist.Normal(loc, scale).sample(key, shape)`.
     KeyConsumer("numpyro", "sample", 0, "key", made_by=_DISTRIBUTIONS),
+    # trax: `layer.pure_fn(x, weights, state, rng)` runs the layer with that rng (its dropout
+    # and other random sublayers draw from it).
+    KeyConsumer("trax", "pure_fn", 3, "rng", made_by=("*",)),
     # NumPy seeded from a key's data: the same key gives the same NumPy stream.
     KeyConsumer("numpy", "numpy.random.default_rng", 0, "seed"),
     KeyConsumer("numpy", "numpy.random.RandomState", 0, "seed"),
@@ -96,6 +99,8 @@ LOOP_BODIES: dict[str, tuple[int, tuple[int, ...] | None]] = {
     "jax.lax.fori_loop": (2, ()),
     "jax.lax.while_loop": (1, ()),
     "jax.lax.map": (0, None),
+    # trax's backend-neutral `fastmath.scan` is `jax.lax.scan` on JAX.
+    "trax.fastmath.scan": (0, (0,)),
 }
 
 # Transformations that map a function over a batch; the position of their `in_axes` argument.

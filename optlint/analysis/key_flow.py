@@ -27,6 +27,7 @@ from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.key_state import KeyState, merge_states
 from optlint.analysis.key_syntax import (
     COMPREHENSIONS,
+    chains,
     comprehension_clauses,
     comprehension_names,
     constant_test,
@@ -402,7 +403,8 @@ class KeyFlow(KeyRecorder):
 
     def _note_param_call(self, call: cst.Call, state: KeyState) -> None:
         """A parameter called (`act(obs)`) where it surely runs: a statement of the body
-        itself, or any iteration of a loop that counts steps (seen twice)."""
+        itself, or any iteration of a loop that counts steps or threads a value through the
+        call (seen twice)."""
         func = call.func
         if (not isinstance(func, cst.Name) or func.value not in self.params
                 or func.value in state.rebound):
@@ -410,7 +412,10 @@ class KeyFlow(KeyRecorder):
         calls = self.param_calls.setdefault(func.value, set())
         if self._loop_depth == 0 and self._block is self._body:
             calls.add(id(call))
-        elif self._loop_depth > 0 and any(self._walking_again):
+        elif self._loop_depth > 0 and (any(self._walking_again) or (
+                self._statement is not None and chains(self._statement, call))):
+            # A loop threading a value through the call (`carry, y = f(carry, x)`, a scan
+            # written in Python) runs it once per item, whatever it loops over.
             calls.update((id(call), -id(call)))
 
     def _comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,

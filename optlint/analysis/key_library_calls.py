@@ -18,7 +18,7 @@ from optlint.analysis.key_consumers import (
     NO_DRAW_SWITCHES,
     KeyConsumer,
 )
-from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument
+from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
 from optlint.analysis.values import ModuleValue
 
 if TYPE_CHECKING:
@@ -78,7 +78,17 @@ class LibraryKeyCalls:
     def _library(self, call: cst.Call, row: KeyConsumer) -> list[Consumption]:
         """The keys `call` gives where `row` says its library draws from them."""
         given: list[cst.BaseExpression] = []
-        arg = argument(call, row.position, row.keyword or "")
+        # The key given by its name first: then the argument at the row's position is another
+        # parameter of a callee that is not the row's (`plan.sample(pipeline, key=key)`).
+        keyword = row.keyword
+        arg = argument(call, None, keyword) if keyword else None
+        mapped = (self._mapped(call, keyword)
+                  if arg is None and keyword and not row.in_dict else None)
+        if mapped is not None and keyword:
+            mapping, value = mapped
+            return [Consumption(call, value, self.callee(call), given_as=(mapping, keyword))]
+        if arg is None:
+            arg = argument(call, row.position, row.keyword or "")
         if arg is not None:
             given.append(arg.value)
         if row.all_keywords:
@@ -91,7 +101,26 @@ class LibraryKeyCalls:
             else:
                 keys.append(self._unwrapped(expr))
         how = self.callee(call)
-        return [Consumption(call, key, how) for key in keys if isinstance(key, cst.Name)]
+        # A key held by a name or an attribute (`self.rng`), as the flow follows them.
+        return [Consumption(call, key, how) for key in keys if key_name(key) is not None]
+
+    def _mapped(self, call: cst.Call, keyword: str | None
+                ) -> tuple[str, cst.BaseExpression] | None:
+        """`f(x, **common)` with `common = {"key": ..., ...}` bound once before: the name of
+        the mapping and the value it gives as `keyword`."""
+        site = self.sites.get(id(call))
+        for arg in call.args:
+            if arg.star != "**" or not isinstance(arg.value, cst.Name) or site is None:
+                continue
+            binding = self.ctx.binding(arg.value.value, site)
+            if binding is None or binding.path or not isinstance(binding.value, cst.Dict):
+                continue
+            for element in binding.value.elements:
+                if (isinstance(element, cst.DictElement)
+                        and isinstance(element.key, cst.SimpleString)
+                        and element.key.evaluated_value == keyword):
+                    return arg.value.value, element.value
+        return None
 
     def _unwrapped(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """The key inside calls that only convert it (`np.asarray(jax.random.key_data(key))`)."""

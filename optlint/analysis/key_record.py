@@ -82,6 +82,8 @@ class KeyRecorder:
 
     def _name_of(self, use: Consumption, state: KeyState) -> str | None:
         """The name the key `use` consumes is followed under (None: not followed)."""
+        if use.given_as is not None:
+            return ".".join(use.given_as)
         name = key_name(use.key, literal=not use.library)
         if name is None:
             return self.made_key(use.key) if self.made_key is not None else None

@@ -67,6 +67,9 @@ class Consumption:
     via: Consumption | None = None
     # Draws from a library's implicit rng stream (`hk.next_rng_key()`), `key` the function.
     stream: bool = False
+    # A key given in a mapping splatted into the call (`f(x, **common)`, `common["key"]`):
+    # the mapping's name and the key's entry; the flow follows it as `common.key`.
+    given_as: tuple[str, str] | None = None
 
 
 def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:
