@@ -204,3 +204,73 @@ def test_a_key_given_by_name_or_in_a_splatted_mapping(tmp_path: Path) -> None:
     messages = {f["line"]: f["message"] for f in findings}
     assert messages[8].startswith('`common["key"]`') and "pipeline`" not in messages[8]
     assert messages[14].startswith("`key`")
+
+
+MODULE_OBJECT_SHIM = '''\
+import types
+
+from haiku._src import transform
+import jax
+
+# If you are forking replace this block with `import haiku as hk`.
+hk = types.ModuleType("haiku")
+hk.transform_with_state = transform.transform_with_state
+
+
+def eval_summary(f, logged):
+    f_orig = hk.transform_with_state(f)
+    f_logged = hk.transform_with_state(logged)
+
+    def init_apply(*args):
+        rng = jax.random.PRNGKey(42)
+        params, state = f_orig.init(rng, *args)
+        f_logged.apply(params, state, rng, *args)
+
+    return init_apply
+'''
+
+
+def test_haiku_through_a_module_object_the_file_builds(tmp_path: Path) -> None:
+    """Haiku's own modules build `hk` as a module object and set `hk.transform_with_state =
+    transform.transform_with_state`: `init` and `apply` of what it makes consume their key."""
+    assert _opt020_lines(tmp_path, "summarise.py", MODULE_OBJECT_SHIM) == [18]
+
+
+GIVEN_FUNCTIONS = '''\
+import jax
+
+
+@jax.jit
+def train_step(optimizer, batch, rng):
+    def loss_fn(model):
+        logits = model(rng, batch["query"])
+        return logits.mean()
+
+    grad = jax.grad(loss_fn)(optimizer.target)
+    return optimizer.apply_gradient(grad)
+
+
+def train(optimizer, batches):
+    rng = jax.random.PRNGKey(0)
+    for batch in batches:
+        optimizer = train_step(optimizer, batch, rng)
+    return optimizer
+
+
+def compute_loss(classifier, inputs, key):
+    return jax.vmap(classifier, in_axes=(0, None, None))(inputs, True, key).mean()
+'''
+
+
+def test_a_key_handed_to_a_function_the_caller_gives(tmp_path: Path) -> None:
+    """A key handed to a function given as a parameter (`model(rng, x)`; `vmap(classifier,
+    in_axes=(0, None, None))(x, True, key)`) may be drawn from or ignored: the analysis cannot
+    see which, so the reuse is reported under `--preview` only, saying so."""
+    assert _opt020_lines(tmp_path, "train.py", GIVEN_FUNCTIONS) == []
+    (tmp_path / "train.py").write_text(GIVEN_FUNCTIONS)
+    result = run_optlint("check", "train.py", "--select", "OPT020", "--no-cache", "--preview",
+                         "--output-format", "json", cwd=tmp_path)
+    findings = json.loads(result.stdout)
+    assert sorted(f["line"] for f in findings) == [17, 22]
+    assert all("[preview: `" in f["message"] and "function given by a caller" in f["message"]
+               for f in findings)

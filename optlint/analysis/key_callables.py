@@ -65,7 +65,8 @@ class HeldCallables:
         flow = self.calls.summary(made) if made is not None else None
         if made is None or flow is None:
             return []
-        return [Consumption(call, given, how, library=False)
+        return [Consumption(call, given, how, library=False,
+                            unseen=flow.param_uses[param.name.value].unseen)
                 for param, given in bind_arguments(made, call, False)
                 if param.name.value in flow.consumed_params]
 
@@ -107,6 +108,7 @@ class HeldCallables:
                 draw = inner.closed or inner
                 uses.append(Consumption(draw.call, draw.key, self.calls.callee(draw.call),
                                         library=False, repeated=True, repeated_by=call,
+                                        unseen=inner.unseen,
                                         over=f"calls of `{param.name.value}` in "
                                              f"`{function.name.value}`"))
         return uses

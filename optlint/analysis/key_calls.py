@@ -111,8 +111,9 @@ class FileKeyCalls:
         resolved = self._resolve(call)
         if resolved is None:
             site = self.sites.get(id(call))
-            return self.held.consumptions(call, site) if (
-                site is not None and passes_key(call)) else []
+            if site is None or not passes_key(call):
+                return []
+            return self.held.consumptions(call, site) or self._given_function(call, site)
         if isinstance(resolved, list):
             return resolved
         function, bound, stepping = resolved
@@ -123,16 +124,42 @@ class FileKeyCalls:
         # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
         uses = [Consumption(call, expr, how, library=False, stepping=stepping,
                             kind="split" if flow.param_uses[param.name.value].kind == "split"
-                            else "draw")
+                            else "draw", unseen=flow.param_uses[param.name.value].unseen)
                 for param, expr in bind_arguments(function, call, bound)
                 if param.name.value in flow.consumed_params]
         uses += self.held.closures_called_again(call, function, bound, flow)
         if self.nested(function):
             # A closure consuming a key of the enclosing function: each call consumes it.
             uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
-                                 closed=inner.closed or inner)
+                                 closed=inner.closed or inner, unseen=inner.unseen)
                      for inner in flow.free_consumed().values()]
         return uses
+
+    def _given_function(self, call: cst.Call, site: CallSite) -> list[Consumption]:
+        """`model(rng, x)` where `model` is a parameter (of this function or one it is
+        nested in) and `rng` reads as a key: the function the caller gives may draw from it,
+        which the analysis cannot see (a consumption for `--preview` only)."""
+        func = call.func
+        if not isinstance(func, cst.Name) or not self.given_function(func, site):
+            return []
+        how = self.callee(call)
+        return [Consumption(call, arg.value, how, library=False,
+                            unseen=f"`{func.value}` is a function given by a caller; the "
+                                   f"analysis cannot see it draw from the key")
+                for arg in call.args
+                if self.reads_as_key(arg.value)
+                or (arg.keyword is not None and arg.keyword.value == "key"
+                    and isinstance(arg.value, cst.Name))][:1]
+
+    @staticmethod
+    def given_function(name: cst.Name, site: CallSite) -> bool:
+        """`name` is a parameter, of the function `site` is in or of one it is nested in."""
+        return _param_owner(site.scope, name) is not None
+
+    @staticmethod
+    def reads_as_key(expr: cst.BaseExpression) -> bool:
+        """A name that reads as a key (`rng`, `subkey`, `dropout_key`)."""
+        return isinstance(expr, cst.Name) and bool(_KEYISH.search(expr.value))
 
     def made_key(self, expr: cst.BaseExpression) -> str | None:
         """`prng_key()`: a call of a function of the file that returns a key made from
@@ -258,7 +285,7 @@ class FileKeyCalls:
             return {}
         how = self.callee(call)
         return {path: Consumption(call, inner.key, f"{how} (which returns it consumed)",
-                                  library=False, via=inner.via or inner)
+                                  library=False, via=inner.via or inner, unseen=inner.unseen)
                 for path, inner in flow.returned.items() if not inner.repeated}
 
     def _helpers(self) -> set[str]:

@@ -34,10 +34,15 @@ class KeyConsumer:
     all_keywords: bool = False
 
 
-_HAIKU = ("haiku.transform", "haiku.transform_with_state", "haiku.multi_transform", "haiku.without_apply_rng",
-          "haiku.multi_transform_with_state")
-_HAIKU_RNG_APPLY = ("haiku.transform", "haiku.multi_transform")
-_HAIKU_STATE_APPLY = ("haiku.transform_with_state", "haiku.multi_transform_with_state")
+# Haiku's transforms by their public names and by where Haiku defines them
+# (`haiku._src.transform`, which Haiku's own modules import).
+_HAIKU_RNG_APPLY = ("haiku.transform", "haiku.multi_transform",
+                    "haiku._src.transform.transform", "haiku._src.multi_transform.multi_transform")
+_HAIKU_STATE_APPLY = ("haiku.transform_with_state", "haiku.multi_transform_with_state",
+                      "haiku._src.transform.transform_with_state",
+                      "haiku._src.multi_transform.multi_transform_with_state")
+_HAIKU = (*_HAIKU_RNG_APPLY, *_HAIKU_STATE_APPLY, "haiku.without_apply_rng",
+          "haiku._src.transform.without_apply_rng")
 _FLAX_MODULE = ("flax.linen.Module", "flax.linen.module.Module")
 _DISTRIBUTIONS = ("*",)
 

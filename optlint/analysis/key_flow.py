@@ -368,15 +368,17 @@ class KeyFlow(KeyRecorder):
                 self._expr(arg.value, state)
             self._note_param_call(node, state)
             uses = self.consumer(node)
-            for use in uses:
-                self._consume(use, state)
-            if not uses and state.unread:
+            if state.unread and all(use.unseen for use in uses):
+                # A call that may consume the key (none the analysis can see): the unread
+                # draw before it stands in for it.
                 for arg in node.args:
                     name = key_name(arg.value)
                     if name is not None and name in state.seeded:
                         name = state.seeded[name][0]  # a key made from a literal seed
                     if name is not None and name in state.unread:
                         state.consumed.setdefault(name, state.unread.pop(name))
+            for use in uses:
+                self._consume(use, state)
             return
         if isinstance(node, cst.IfExp):
             self._expr(node.test, state)

@@ -37,6 +37,7 @@ class LibraryKeyCalls:
         self.ctx = ctx
         self.sites = sites
         self.callee = callee
+        self._shims: dict[str, str] | None = None  # `hk.transform` -> what the file set it to
 
     def consumptions(self, call: cst.Call) -> list[Consumption]:
         """What `call` consumes when it is a library's consumer (empty otherwise)."""
@@ -162,7 +163,7 @@ class LibraryKeyCalls:
                 return made
             receiver = values[0]
         if isinstance(receiver, cst.Call):
-            made.add(self.ctx.qualify(receiver.func) or "")
+            made.add(self.ctx.qualify(receiver.func) or self._module_attribute(receiver.func))
             for inner in receiver.args[:1]:  # `hk.without_apply_rng(hk.transform(f))`
                 if isinstance(inner.value, cst.Call):
                     made.add("wrapped:" + (self.ctx.qualify(inner.value.func) or ""))
@@ -170,6 +171,26 @@ class LibraryKeyCalls:
                 made |= self.bases(receiver.func.value, set())
         made.discard("")
         return made
+
+    def _module_attribute(self, func: cst.BaseExpression) -> str:
+        """The qualified name of `hk.transform` where the file builds its own module object
+        and sets its attributes at module level (`hk = types.ModuleType("haiku")`, then
+        `hk.transform = transform.transform`, as Haiku's own sources do); "" otherwise."""
+        if self._shims is None:
+            self._shims = {}
+            for statement in self.ctx.module.body:
+                if not isinstance(statement, cst.SimpleStatementLine):
+                    continue
+                for small in statement.body:
+                    if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+                        continue
+                    target = small.targets[0].target
+                    qualified = self.ctx.qualify(small.value)
+                    dotted = _dotted(target)
+                    if isinstance(target, cst.Attribute) and dotted and qualified:
+                        self._shims[dotted] = qualified
+        dotted = _dotted(func)
+        return self._shims.get(dotted, "") if dotted else ""
 
     def bases(self, class_name: str, seen: set[str]) -> set[str]:
         """The qualified names of a class's bases, and theirs (classes of the file)."""
@@ -207,6 +228,15 @@ def draws_nothing(call: cst.Call) -> bool:
         if isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False"):
             return (arg.value.value == "True") is NO_DRAW_SWITCHES[arg.keyword.value]
     return False
+
+
+def _dotted(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = _dotted(node.value)
+        return None if base is None else f"{base}.{node.attr.value}"
+    return None
 
 
 def last_name(func: cst.BaseExpression) -> str | None:

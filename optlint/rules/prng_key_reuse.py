@@ -65,6 +65,14 @@ class PrngKeyReuse(Rule):
                     yield self._reuse_finding(ctx, reuse, analysis)
 
     def _reuse_finding(self, ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls) -> Finding:
+        finding = self._proven_reuse_finding(ctx, reuse, analysis)
+        unseen = next((use.unseen for use in (reuse.first, reuse.second, reuse.second.closed)
+                       if use is not None and use.unseen), "")
+        # A reuse resting on a function the analysis cannot see draw: `--preview` only.
+        return replace(finding, unproven=unseen) if unseen else finding
+
+    def _proven_reuse_finding(self, ctx: RuleContext, reuse: Reuse,
+                              analysis: FileKeyCalls) -> Finding:
         key = _key_text(ctx, reuse.second)
         first = shown(ctx, reuse.first.call)
         split = f"`{key}, subkey = jax.random.split({key})`"
@@ -173,7 +181,7 @@ class PrngKeyReuse(Rule):
         """A key consumed, then handed back in the returned state (`state.replace(params=p)`
         after `split(state.key)`): the next step consumes it again."""
         for use, returned in flow.stored:
-            if id(use.call) in reported or id(use.call) in flow.discarded:
+            if id(use.call) in reported or id(use.call) in flow.discarded or use.unseen:
                 continue
             reported.add(id(use.call))
             key = ctx.code(use.key)
@@ -191,7 +199,7 @@ class PrngKeyReuse(Rule):
         """A key consumed, then kept in an attribute the file reads elsewhere (`self.state =
         State(key=key)` after `split(key)`): what later draws from the kept key draws again."""
         for use, target, held in flow.kept:
-            if id(use.call) in reported or not _read_elsewhere(ctx, target):
+            if id(use.call) in reported or use.unseen or not _read_elsewhere(ctx, target):
                 continue
             reported.add(id(use.call))
             key = ctx.code(use.key)
@@ -213,7 +221,7 @@ class PrngKeyReuse(Rule):
             return
         for use in flow.every:
             key = use.key
-            if (use.kind in ("fold", "seed") or use.repeated
+            if (use.kind in ("fold", "seed") or use.repeated or use.unseen
                     or not isinstance(key, cst.Attribute) or not isinstance(key.value, cst.Name)
                     or key.value.value != scope.self_name or id(use.call) in reported):
                 continue
