@@ -163,13 +163,22 @@ def last_draw_thrown_away(key):
     x = jax.random.normal(key, (2,))
     jax.random.uniform(key, (2,))
     return x
+
+
+def sample_many(n, key):
+    return jax.random.normal(key, (n,))
+
+
+key = jax.random.PRNGKey(0)
+samples = sample_many(10, key)
+_ = sample_many(2, key)  # a warm-up, after a run in a notebook's earlier cell
 '''
 
 
 def test_a_last_call_made_for_its_effect(tmp_path: Path) -> None:
     """A call made as a statement after a draw is made for what it does (`apply` of a
     function that records the modules it runs): its draw counts. A `jax.random` draw thrown
-    away does nothing."""
+    away does nothing, nor does a call assigned to `_` (a warm-up)."""
     assert _opt020_lines(tmp_path, "summarise.py", THROWN_AWAY_LAST) == [12]
 
 

@@ -85,6 +85,9 @@ class KeyFlow(KeyRecorder):
         # Calls whose result is thrown away (`f(key)` as a statement, `_ = f(key)`): a warm-up
         # or a debugging call, which reuses a key without effect.
         self.discarded: set[int] = set()
+        # Of those, the calls whose result is assigned to `_`: thrown away on purpose (a
+        # warm-up), where a call as a bare statement may be made for what it does.
+        self.assigned_away: set[int] = set()
 
     def run(self, body: Sequence[cst.BaseStatement],
             origins: dict[str, cst.CSTNode] | None = None, module: bool = False) -> None:
@@ -211,6 +214,7 @@ class KeyFlow(KeyRecorder):
                     isinstance(target.target, cst.Name) and target.target.value == "_"
                     for target in node.targets):
                 self.discarded.add(id(node.value))
+                self.assigned_away.add(id(node.value))
             before = len(self.every)
             self._expr(node.value, state)
             # Keys the value consumes itself (`self.linear = Linear(..., key=key)`) are given

@@ -299,9 +299,9 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext) -> bool:
     same draw each time (a fixed validation key). A loop over settings (`for beta in betas`)
     rather than steps often means to use one key for each; a call whose result is thrown away
     (a warm-up, `_ = sample(key)`) has no effect; a last call thrown away has none when it
-    only draws (`jax.random.normal(key)` as a statement), but any other call made as a
-    statement is made for what it does (`f_logged.apply(params, state, rng)` recording the
-    modules it runs)."""
+    is assigned to `_` or only draws (`jax.random.normal(key)` as a statement), but any other
+    call made as a bare statement is made for what it does (`f_logged.apply(params, state,
+    rng)` recording the modules it runs)."""
     first, second = reuse.first, reuse.second
     if second.repeated:
         return True
@@ -309,9 +309,9 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext) -> bool:
         return False
     if id(first.call) in flow.discarded:
         return False  # a warm-up: the first draw's result is thrown away
-    if id(second.call) in flow.discarded and (
-            ctx.qualify(second.call.func) or "").startswith(JAX_RANDOM + "."):
-        return False  # a last draw thrown away: no effect
+    if id(second.call) in flow.assigned_away or (id(second.call) in flow.discarded and (
+            ctx.qualify(second.call.func) or "").startswith(JAX_RANDOM + ".")):
+        return False  # a last draw thrown away (`_ = run(key)`, a warm-up): no effect
     if (reuse.in_loop and not second.library and first.call is second.call
             and (second.stepping or id(second.call) in flow.threaded)):
         return True  # a training step threading its state, given one key on every step
