@@ -39,6 +39,7 @@ class HeldCallables:
         self.calls = calls
         self.ctx = calls.ctx
         self._known: dict[int, list[Consumption]] = {}  # by call: walks meet a call repeatedly
+        self._stepped: dict[int, set[str]] = {}  # by function: `_stepped_params`
 
     def consumptions(self, call: cst.Call, site: CallSite) -> list[Consumption]:
         known = self._known.get(id(call))
@@ -117,6 +118,12 @@ class HeldCallables:
         """The parameters of `function` that the body of a `jax.lax` loop it runs calls
         (`scan(lambda c, x: f(x, c), init, xs)`, or a nested `def` given to `scan`): each
         step calls them again."""
+        known = self._stepped.get(id(function))
+        if known is None:
+            known = self._stepped[id(function)] = self._stepped_uncached(function)
+        return known
+
+    def _stepped_uncached(self, function: cst.FunctionDef) -> set[str]:
         info = self.ctx.index.functions.get(function)
         if info is None:
             return set()
