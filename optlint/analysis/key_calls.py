@@ -18,7 +18,7 @@ import libcst as cst
 from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, FileIndex, FunctionInfo, Scope
 from optlint.analysis.key_callables import HeldCallables
-from optlint.analysis.key_consumers import STREAM_DRAWS
+from optlint.analysis.key_consumers import LOOP_BODIES, STREAM_DRAWS
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_reads import FileReads
 from optlint.analysis.key_library_calls import (
@@ -28,7 +28,11 @@ from optlint.analysis.key_library_calls import (
     last_name,
 )
 from optlint.analysis.key_syntax import own_method
-from optlint.analysis.key_transforms import TransformedKeyCalls, runs_per_step_or_row
+from optlint.analysis.key_transforms import (
+    TransformedKeyCalls,
+    aliased_qualify,
+    runs_per_step_or_row,
+)
 from optlint.analysis.prng_keys import Consumption, key_argument
 from optlint.analysis.values import (
     ClassRef,
@@ -49,6 +53,8 @@ FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 STEPPING_TRANSFORMS = ("jit", "grad", "checkpoint", "remat")
 # Arguments that read as a key (`rng`, `subkey`, `init_key`): calls given one are resolved.
 _KEYISH = re.compile(r"(key|rng|prng)s?(_?\d+)?$|^(key|rng)_", re.IGNORECASE)
+# The last names of the `jax.lax` loops (a cheap gate before qualifying a call).
+_LOOP_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in LOOP_BODIES)
 # Characters of a call quoted in a message.
 _SHOWN = 60
 
@@ -298,6 +304,10 @@ class FileKeyCalls:
         calls_in: dict[str, set[str]] = {name: set() for name in by_function}
         consuming: set[str] = set()
         drawing: set[str] = set()  # functions drawing from an rng stream (`hk.next_rng_key()`)
+        # Functions running a `jax.lax` loop (by name first: a cheap gate).
+        looping = {_enclosing_def(site) for site in self.ctx.calls()
+                   if last_name(site.node.func) in _LOOP_NAMES
+                   and aliased_qualify(self.ctx, site.node.func, site) in LOOP_BODIES}
         for site in self.ctx.calls():
             function = _enclosing_def(site)
             if function is None:
@@ -309,9 +319,9 @@ class FileKeyCalls:
             last = last_name(site.node.func)
             given_to = _param_owner(site.scope, site.node.func) if isinstance(
                 site.node.func, cst.Name) else None
-            if given_to is not None:
-                # Calls a function it is given, itself or in a function nested in it (a scan
-                # body calling it: `scan(lambda c, x: f(x, c), ...)`).
+            if given_to is not None and (given_to == function or given_to in looping):
+                # Calls a function it is given, itself or in a function nested in it that a
+                # loop it runs steps (`scan(lambda c, x: f(x, c), ...)`).
                 self.higher_order.add(given_to)
             called = calls_in.setdefault(function, set())
             if last is not None:
