@@ -19,6 +19,7 @@ from optlint.analysis.index import LATER as _LATER
 from optlint.analysis.index import Binding, ClassInfo, Scope
 from optlint.analysis.values import (
     UNKNOWN,
+    ClassRef,
     FunctionValue,
     InstanceValue,
     LibraryRef,
@@ -35,6 +36,12 @@ class AttributeValues(Evaluator):
             if method_scope is not None and expr.value.value == method_scope.self_name:
                 owner = method_scope.owner
                 assert owner is not None
+                instance = self._frame.get(_self_param(method_scope))
+                if isinstance(instance, InstanceValue):
+                    # A method followed for a call on a configuration object: its fields.
+                    field = instance.owner._config_field(instance, attr)
+                    if field is not UNKNOWN:
+                        return field
                 return self._attribute_of_class(owner, attr, self)
         qualified = self.index.imports.qualify(expr)
         if qualified is not None and self._lookup(dotted_root(expr), scope, order) is None:
@@ -101,10 +108,21 @@ class AttributeValues(Evaluator):
         if isinstance(default, cst.Call) and (self.qualify(default.func) or "").endswith(
                 "field"):
             given = argument(default, None, "default")
+            factory = argument(default, None, "default_factory")
+            if given is None and factory is not None:
+                return self._made_by_default(factory.value, info)
             default = given.value if given is not None else None
         if default is None:
             return UNKNOWN
         return self.value_of(default, info.scope, _LATER)
+
+    def _made_by_default(self, factory: cst.BaseExpression, info: ClassInfo) -> Value:
+        """`field(default_factory=TrainerConfig)`: an instance with its class defaults."""
+        made = self._as_class(self.value_of(factory, info.scope, _LATER))
+        if not isinstance(made, ClassRef) or made.is_module:
+            return UNKNOWN
+        return InstanceValue(made.info, made.owner,
+                             (cst.Call(cst.Name(made.info.name)), info.scope, _LATER, made.owner))
 
     def _method(self, info: ClassInfo, name: str,
                 decorator: str | None = None) -> cst.FunctionDef | None:
@@ -142,6 +160,13 @@ def _method_scope(scope: Scope) -> Scope | None:
             return current
         current = current.parent
     return None
+
+
+def _self_param(method_scope: Scope) -> int:
+    """The id of a method's first parameter (how a followed call's frame holds `self`)."""
+    method = method_scope.node
+    params = method.params.params if isinstance(method, cst.FunctionDef) else ()
+    return id(params[0]) if params else 0
 
 
 def _is_none(value: cst.BaseExpression | None) -> bool:

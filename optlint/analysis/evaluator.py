@@ -19,6 +19,9 @@ class Evaluator:
     index: FileIndex
     project: ProjectIndex | None
     path: str | None
+    # While a helper's return is inferred for one call: its parameters (by the id of their Param
+    # node) -> what the call passes them.
+    _frame: dict[int, Value]
 
     def value_of(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
         raise NotImplementedError

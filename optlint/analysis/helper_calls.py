@@ -21,6 +21,7 @@ from optlint.analysis.values import (
     UNKNOWN,
     ClassRef,
     FunctionValue,
+    InstanceValue,
     LibraryRef,
     ModuleValue,
     OneOf,
@@ -92,6 +93,37 @@ class HelperCalls(Evaluator):
         finally:
             project.following -= 1
         return returned if owner is self else portable(returned)
+
+    def _method_call(self, func: cst.Attribute, call: cst.Call, scope: Scope,
+                     order: int) -> Value | None:
+        """`config.trainer.optimizer()` on an instance of a class of the project: what the
+        method returns with `self` bound to that instance (its config fields read as the
+        construction gives them), inferred in the class's file (through that file's scopes).
+        None when the receiver is not such an instance or the method is not the class's own."""
+        receiver = self.value_of(func.value, scope, order)
+        if not isinstance(receiver, InstanceValue):
+            return None
+        owner = receiver.owner
+        method = owner._method(receiver.info, func.attr.value)
+        project = self.project
+        if method is None or not method.params.params or (
+                owner is not self and (project is None or project.following > _MAX_FOLLOWED)):
+            return None
+        function = FunctionValue(method, bound=True)
+        passed = self._passed(function, call, scope, order)
+        if owner is not self:  # the other file reads only what it can read (see `portable`)
+            passed = {param: portable(value) for param, value in passed.items()}
+        passed = {param: value for param, value in passed.items() if value is not UNKNOWN}
+        passed[id(method.params.params[0])] = receiver  # `self`, for its config fields
+        if owner is self:
+            return self._returned(function, passed)
+        assert project is not None
+        project.following += 1
+        try:
+            returned = owner._returned(function, passed)
+        finally:
+            project.following -= 1
+        return portable(returned)
 
     def _returned(self, function: FunctionValue, passed: dict[int, Value] | None = None) -> Value:
         info = self.index.functions.get(function.node)

@@ -10,6 +10,7 @@ on it (or report it only under `--preview`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
 
 import libcst as cst
@@ -28,6 +29,8 @@ from optlint.analysis.brains.optax_calls import (
     static_arg_names,
 )
 from optlint.analysis.helper_calls import HelperCalls
+from optlint.analysis.guards import runs_by_default
+from optlint.analysis.library_names import CONFIG_ENTRY_DECORATORS
 from optlint.analysis.library_param_paths import param_tree
 from optlint.analysis.index import LATER as _LATER
 from optlint.analysis.index import Binding, FileIndex, Scope
@@ -53,6 +56,7 @@ from optlint.analysis.values import (
     TrainStateValue,
     TransformValue,
     Value,
+    optional_part,
 )
 
 if TYPE_CHECKING:
@@ -237,6 +241,13 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
                 passed = self._parameter_value(binding)
                 if isinstance(passed, InstanceValue) and passed.info is annotated.info:
                     return passed
+                if binding.scope is not None and self._parsed_config(binding.scope):
+                    # `@pyrallis.wrap() def main(cfg: TrainConfig)`: the library builds the
+                    # config from the command line, every field the class default unless a flag
+                    # says otherwise (the defaults are what the program runs with).
+                    return InstanceValue(annotated.info, annotated.owner,
+                                         (cst.Call(cst.Name(annotated.info.name)), binding.scope,
+                                          binding.order, self))
             return annotated if annotated is not UNKNOWN else self._parameter_value(binding)
         if binding.kind == "assign" and binding.value is not None and binding.scope is not None:
             value = self.value_of(binding.value, binding.scope, binding.order)
@@ -249,6 +260,21 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
         if binding.kind == "opaque" and isinstance(binding.node, cst.For):
             return self._loop_item(binding, binding.node)
         return UNKNOWN
+
+    def _evaluator_at(self, scope: Scope, order: int) -> Callable[[cst.BaseExpression], Value]:
+        return lambda expr: self.value_of(expr, scope, order)
+
+    def _parsed_config(self, scope: Scope) -> bool:
+        """Whether `scope` is a function a config library calls with a parsed configuration."""
+        function = scope.node
+        if not isinstance(function, cst.FunctionDef):
+            return False
+        for decorator in function.decorators:
+            called = decorator.decorator
+            called = called.func if isinstance(called, cst.Call) else called
+            if self.qualify(called) in CONFIG_ENTRY_DECORATORS:
+                return True
+        return False
 
     def _loop_item(self, binding: Binding, loop: cst.For) -> Value:
         """A loop target over a literal list of optimizers (`for name, opt in [("sgd", sgd(.1)),
@@ -338,6 +364,10 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
                 and self._lookup("getattr", scope, order) is None):
             return named_attribute(self.value_of(call.args[0].value, scope, order),
                                    self.value_of(call.args[1].value, scope, order))
+        if isinstance(func, cst.Attribute):
+            returned = self._method_call(func, call, scope, order)
+            if returned is not None:
+                return returned
         callee = self.value_of(func, scope, order)
         return self._apply(callee, call, scope, order)
 
@@ -386,6 +416,12 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
                     or func.value.value != name or not site.node.args):
                 continue
             added = self.value_of(site.node.args[-1].value, site.scope, site.order)
+            if isinstance(added, TransformValue) and binding.scope is not None and not (
+                    runs_by_default(binding.scope.node, site.node, binding.value,
+                                    self._evaluator_at(site.scope, site.order))):
+                # `if cfg.weight_decay > 0: parts.append(add_decayed_weights(...))` with the
+                # default 0.0: in the chain only when a flag turns it on.
+                added = optional_part(added)
             if func.attr.value == "append":
                 items.append(added)
             elif func.attr.value == "insert":

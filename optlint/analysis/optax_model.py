@@ -14,7 +14,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.optax_table import Transform, VersionRange, behaviour, parse_version
-from optlint.analysis.values import OneOf, TransformValue, Value
+from optlint.analysis.values import OneOf, TransformValue, Value, is_optional_part
 
 Answer = bool | None
 # Wrappers whose inner transformations see every leaf of params and state as given.
@@ -285,6 +285,23 @@ def update_reaches(optimizer: Value, wanted: Callable[[Transform], bool],
     if inner and all(answer is False for answer, _ in inner):
         return False, None
     return None, part
+def added_only_by_flag(optimizer: Value, part: TransformValue) -> bool:
+    """Whether `part` is in `optimizer` only as a part its builder adds under an `if` that the
+    configuration the analysis sees does not take (see `optional_part`)."""
+    def within(value: Value, optional: bool) -> bool | None:
+        if value is part:
+            return optional
+        if isinstance(value, OneOf):
+            flagged = optional or is_optional_part(value)
+            found = (within(option, flagged) for option in value.options)
+        elif isinstance(value, TransformValue):
+            found = (within(inner, optional) for inner in value.parts)
+        else:
+            return None
+        return next((answer for answer in found if answer is not None), None)
+    return within(optimizer, False) is True
+
+
 # Wrappers that hand every leaf to their one inner transformation and return what it gives.
 _PASS_TO_ONE = {"optax.MultiSteps", "optax.apply_if_finite", "optax.inject_hyperparams",
                 "optax.inject_stateful_hyperparams"}

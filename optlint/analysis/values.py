@@ -229,6 +229,19 @@ class OneOf:
     by_caller: bool = False
 
 
+def optional_part(part: TransformValue) -> OneOf:
+    """A chain part added under an `if` the known configuration does not take (`if
+    cfg.weight_decay > 0:` with the default 0.0): the part, or nothing in its place (identity)."""
+    return OneOf((part, TransformValue("optax.identity", None)))
+
+
+def is_optional_part(value: Value) -> bool:
+    """Whether `value` is what `optional_part` makes."""
+    return (isinstance(value, OneOf) and len(value.options) == 2
+            and isinstance(value.options[1], TransformValue)
+            and value.options[1].name == "optax.identity" and value.options[1].call is None)
+
+
 @dataclass(frozen=True, eq=False)
 class ScheduleValue:
     """An Optax schedule (`optax.cosine_decay_schedule(...)`): a function of the step count."""
