@@ -325,8 +325,10 @@ def run_fix_pairs(mirrors: list[Path], cache: Path, preview: bool) -> str:
         found = [f for f in findings_in(before_root, [before], preview) if f["code"] == rule]
         line = int(row["line"])
         cell, at = _notebook_place(before, line) if before.suffix == ".ipynb" else (None, line)
-        hit = any(f["cell"] == cell and abs(int(str(f["line"])) - at) <= PAIR_WINDOW
-                  for f in found)
+        # As for the cases: a finding is about its own line and its roles' (the mask's code a
+        # finding at `mask=fn` names).
+        hit = any(f["cell"] == cell and any(abs(line - at) <= PAIR_WINDOW for line in about)
+                  for f in found for about in [{int(str(f["line"]))} | set(f["about"])])
         after = after_root / row["path"]
         left = [f for f in findings_in(after_root, [after], preview) if f["code"] == rule] \
             if after.is_file() else []

@@ -15,6 +15,7 @@ from optlint.analysis.binding import argument
 from optlint.analysis.brains.optax_calls import state_attribute
 from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.imports import dotted_name
+from optlint.analysis.library_param_paths import pretrained_params
 from optlint.analysis.index import LATER as _LATER
 from optlint.analysis.index import Binding, ClassInfo, Scope
 from optlint.analysis.values import (
@@ -48,6 +49,9 @@ class AttributeValues(Evaluator):
             return self._imported(qualified)
         base = self.value_of(expr.value, scope, order)
         if isinstance(base, InstanceValue):
+            params = pretrained_params(base, attr)
+            if params is not None:
+                return params
             field = base.owner._config_field(base, attr)
             if field is not UNKNOWN:
                 return field

@@ -207,7 +207,17 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
         if name == "None":
             return LiteralValue("none", name)
         qualified = self.index.imports.qualify(cst.Name(name))
-        return self._imported(qualified) if qualified else UNKNOWN
+        if qualified is None:
+            return self._star_imported_class(name)
+        return self._imported(qualified)
+
+    def _star_imported_class(self, name: str) -> Value:
+        """A class of the project reached through `from models import *`."""
+        for module in self.index.imports.star_modules:
+            found = self._as_class(LibraryRef(f"{module}.{name}", self.path))
+            if isinstance(found, ClassRef):
+                return found
+        return UNKNOWN
 
     def _lookup(self, name: str, scope: Scope, order: int) -> Binding | None:
         current: Scope | None = scope
