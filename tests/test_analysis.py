@@ -10,7 +10,13 @@ import libcst as cst
 from optlint.analysis.index import build_index
 from optlint.analysis.inference import Inference
 from optlint.analysis.project import ProjectIndex
-from optlint.analysis.values import ModuleValue, SequenceValue, TransformValue, Value
+from optlint.analysis.values import (
+    ModuleValue,
+    SequenceValue,
+    TransformValue,
+    Value,
+    is_optional_part,
+)
 
 
 def infer_last_call_arg(source: str, path: Path | None = None, root: Path | None = None) -> Value:
@@ -566,3 +572,75 @@ def test_flax_init_gives_a_parameter_tree_with_its_layer_names() -> None:
     assert paths is not None and paths.has_part("ln_1", whole=True)
     assert paths.has_part("Dense_0", whole=True) and not paths.has_part("Dense", whole=True)
     assert paths.norms == {"LayerNorm"}
+
+
+def _parts(value: Value) -> list[str]:
+    assert isinstance(value, TransformValue), value
+    return [part.name if isinstance(part, TransformValue) else
+            "optional " + part.options[0].name if is_optional_part(part) else repr(part)
+            for part in value.parts]
+
+
+def test_a_part_appended_under_an_if_the_config_defaults_skip_is_only_possible() -> None:
+    # `weight_decay > 0` with the default 0.0: the decay part is only possible; the clip part,
+    # under `if max_grad_norm:` with the default 1.0, is there; `use_ema` is unknown: taken.
+    source = """
+        import optax
+        from dataclasses import dataclass
+
+        @dataclass
+        class Config:
+            weight_decay: float = 0.0
+            max_grad_norm: float = 1.0
+
+        def build(cfg, use_ema):
+            parts = [optax.scale_by_adam()]
+            if cfg.max_grad_norm:
+                parts.insert(0, optax.clip_by_global_norm(cfg.max_grad_norm))
+            if cfg.weight_decay > 0:
+                parts.append(optax.add_decayed_weights(cfg.weight_decay))
+            if use_ema:
+                parts.append(optax.ema(0.9))
+            return optax.chain(*parts)
+
+        probe(build(Config(), flag))
+    """
+    assert _parts(infer_last_call_arg(source)) == [
+        "optax.clip_by_global_norm", "optax.scale_by_adam", "optional optax.add_decayed_weights",
+        "optax.ema"]
+    decayed = infer_last_call_arg(source.replace("build(Config(), flag)",
+                                                 "build(Config(weight_decay=0.1), flag)"))
+    assert "optax.add_decayed_weights" in _parts(decayed)
+
+
+def test_a_config_method_of_another_file_is_followed_with_its_fields(tmp_path: Path) -> None:
+    package = write_package(tmp_path, {"config.py": textwrap.dedent("""
+        import optax
+        from dataclasses import dataclass
+
+        @dataclass
+        class TrainerConfig:
+            weight_decay: float = 0.0
+
+            def optimizer(self):
+                parts = [optax.scale_by_adam()]
+                if self.weight_decay > 0:
+                    parts.append(optax.add_decayed_weights(self.weight_decay))
+                return optax.chain(*parts)
+    """)})
+    main = package / "main.py"
+    source = """
+        from pkg.config import TrainerConfig
+        probe(TrainerConfig(weight_decay=0.5).optimizer())
+    """
+    assert _parts(infer_last_call_arg(source, main, tmp_path)) == [
+        "optax.scale_by_adam", "optax.add_decayed_weights"]
+    assert _parts(infer_last_call_arg(source.replace("weight_decay=0.5", ""), main, tmp_path)) == [
+        "optax.scale_by_adam", "optional optax.add_decayed_weights"]
+
+
+def test_a_project_class_through_a_star_import(tmp_path: Path) -> None:
+    package = write_package(tmp_path, {"models.py": BASE_MODULE})
+    value = infer_last_call_arg("from pkg.models import *\nprobe(Base(1))\n",
+                                package / "main.py", tmp_path)
+    assert isinstance(value, ModuleValue) and value.class_name == "Base"
