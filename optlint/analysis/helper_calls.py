@@ -104,6 +104,8 @@ class HelperCalls(Evaluator):
         if not isinstance(receiver, InstanceValue):
             return None
         owner = receiver.owner
+        if owner is self and receiver.made is None:
+            return None  # nothing to bind `self` to that the class's own reading lacks
         method = owner._method(receiver.info, func.attr.value)
         project = self.project
         if method is None or not method.params.params or (
@@ -114,7 +116,10 @@ class HelperCalls(Evaluator):
         if owner is not self:  # the other file reads only what it can read (see `portable`)
             passed = {param: portable(value) for param, value in passed.items()}
         passed = {param: value for param, value in passed.items() if value is not UNKNOWN}
-        passed[id(method.params.params[0])] = receiver  # `self`, for its config fields
+        if receiver.made is not None:
+            # `self`, for the fields its construction gives (a frame per construction: only
+            # for instances whose construction is seen, not for every `self.helper()`).
+            passed[id(method.params.params[0])] = receiver
         if owner is self:
             return self._returned(function, passed)
         assert project is not None
