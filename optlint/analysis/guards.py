@@ -17,15 +17,17 @@ from optlint.analysis.branches import Evaluate, known_truth
 from optlint.analysis.walk import descendants
 
 
-def runs_by_default(root: cst.CSTNode, node: cst.CSTNode, unless_within: cst.CSTNode | None,
-                    evaluate: Evaluate) -> bool:
-    """Whether `node` (somewhere in `root`) runs whenever the code around it does: no `if`
-    between `root` and `node` is known to take the other side. An `if` that also holds
-    `unless_within` (the list's own assignment) is not counted: both run or neither does."""
+def skipped_by_default(root: cst.CSTNode, node: cst.CSTNode, unless_within: cst.CSTNode | None,
+                       evaluate: Evaluate) -> str | None:
+    """The test of an `if` between `root` and `node` known to take the other side than
+    `node`'s (as written, `not (...)` when `node` is in its `else`), or None when `node` runs
+    whenever the code around it does. An `if` that also holds `unless_within` (the list's own
+    assignment) is not counted: both run or neither does."""
     for test, on_true in _guards(root, node, unless_within):
         if known_truth(test, evaluate) is (not on_true):
-            return False
-    return True
+            code = cst.Module([]).code_for_node(test)
+            return code if on_true else f"not ({code})"
+    return None
 
 
 def _guards(root: cst.CSTNode, node: cst.CSTNode, unless_within: cst.CSTNode | None

@@ -29,7 +29,7 @@ from optlint.analysis.brains.optax_calls import (
     static_arg_names,
 )
 from optlint.analysis.helper_calls import HelperCalls
-from optlint.analysis.guards import runs_by_default
+from optlint.analysis.guards import skipped_by_default
 from optlint.analysis.library_names import CONFIG_ENTRY_DECORATORS
 from optlint.analysis.library_param_paths import param_tree
 from optlint.analysis.index import LATER as _LATER
@@ -426,12 +426,14 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
                     or func.value.value != name or not site.node.args):
                 continue
             added = self.value_of(site.node.args[-1].value, site.scope, site.order)
-            if isinstance(added, TransformValue) and binding.scope is not None and not (
-                    runs_by_default(binding.scope.node, site.node, binding.value,
-                                    self._evaluator_at(site.scope, site.order))):
+            skipped = skipped_by_default(
+                binding.scope.node, site.node, binding.value,
+                self._evaluator_at(site.scope, site.order)) if isinstance(
+                    added, TransformValue) and binding.scope is not None else None
+            if isinstance(added, TransformValue) and skipped is not None:
                 # `if cfg.weight_decay > 0: parts.append(add_decayed_weights(...))` with the
                 # default 0.0: in the chain only when a flag turns it on.
-                added = optional_part(added)
+                added = optional_part(added, skipped)
             if func.attr.value == "append":
                 items.append(added)
             elif func.attr.value == "insert":

@@ -285,21 +285,26 @@ def update_reaches(optimizer: Value, wanted: Callable[[Transform], bool],
     if inner and all(answer is False for answer, _ in inner):
         return False, None
     return None, part
-def added_only_by_flag(optimizer: Value, part: TransformValue) -> bool:
-    """Whether `part` is in `optimizer` only as a part its builder adds under an `if` that the
-    configuration the analysis sees does not take (see `optional_part`)."""
-    def within(value: Value, optional: bool) -> bool | None:
+def added_only_if(optimizer: Value, part: TransformValue) -> str | None:
+    """The `if` test under which `optimizer`'s builder adds `part`, where the configuration the
+    analysis sees does not take it (see `optional_part`); None when `part` is there anyway."""
+    def within(value: Value, test: str | None) -> tuple[bool, str | None]:
         if value is part:
-            return optional
+            return True, test
         if isinstance(value, OneOf):
-            flagged = optional or is_optional_part(value)
-            found = (within(option, flagged) for option in value.options)
+            options = value.options
+            if test is None and is_optional_part(value):
+                test = value.added_if
         elif isinstance(value, TransformValue):
-            found = (within(inner, optional) for inner in value.parts)
+            options = value.parts
         else:
-            return None
-        return next((answer for answer in found if answer is not None), None)
-    return within(optimizer, False) is True
+            return False, None
+        for option in options:
+            found, because = within(option, test)
+            if found:
+                return True, because
+        return False, None
+    return within(optimizer, None)[1]
 
 
 # Wrappers that hand every leaf to their one inner transformation and return what it gives.
