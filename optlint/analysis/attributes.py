@@ -2,18 +2,20 @@
 configuration object (its construction's argument, else the class default), an attribute a class
 sets on `self` (preferring `__init__`'s assignment, but not a `None` placeholder set for real in
 another method, nor a rebuild from itself such as `self.params = apply_updates(self.params,
-...)`), and a method. Part of `Inference` (a base class of it), kept apart so each module has one
-job.
+...)`), and a method. A collaborator the evaluator owns; a class of another file is read by that
+file's evaluator.
 """
 
 from __future__ import annotations
+
+import weakref
 
 import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.binding import argument
 from optlint.analysis.brains.optax_calls import state_attribute
-from optlint.analysis.evaluator import Evaluator
+from optlint.analysis.evaluator import Evaluator, owned_by
 from optlint.analysis.imports import dotted_name
 from optlint.analysis.library_param_paths import pretrained_params
 from optlint.analysis.index import LATER as _LATER
@@ -29,42 +31,52 @@ from optlint.analysis.values import (
     Value,
 )
 
-class AttributeValues(Evaluator):
-    def _infer_attribute(self, expr: cst.Attribute, scope: Scope, order: int) -> Value:
+class AttributeValues:
+    def __init__(self, evaluator: Evaluator) -> None:
+        self._evaluator = weakref.ref(evaluator)  # its owner (see `owned_by`)
+
+    @property
+    def evaluator(self) -> Evaluator:
+        return owned_by(self._evaluator)
+
+    def of_expression(self, expr: cst.Attribute, scope: Scope, order: int) -> Value:
+        evaluator = self.evaluator
         attr = expr.attr.value
         if isinstance(expr.value, cst.Name):
             method_scope = _method_scope(scope)
             if method_scope is not None and expr.value.value == method_scope.self_name:
                 owner = method_scope.owner
                 assert owner is not None
-                instance = self._frame.get(_self_param(method_scope))
+                instance = evaluator.frame.get(_self_param(method_scope))
                 if isinstance(instance, InstanceValue):
                     # A method followed for a call on a configuration object: its fields.
-                    field = instance.owner._config_field(instance, attr)
+                    field = self._config_field(instance, attr)
                     if field is not UNKNOWN:
                         return field
-                return self._attribute_of_class(owner, attr, self)
-        qualified = self.index.imports.qualify(expr)
-        if qualified is not None and self._lookup(dotted_root(expr), scope, order) is None:
-            return self._imported(qualified)
-        base = self.value_of(expr.value, scope, order)
+                return self.of_class(owner, attr)
+        qualified = evaluator.index.imports.qualify(expr)
+        if qualified is not None and evaluator.lookup(dotted_root(expr), scope, order) is None:
+            return LibraryRef(qualified, evaluator.path)
+        base = evaluator.value_of(expr.value, scope, order)
         if isinstance(base, InstanceValue):
-            params = pretrained_params(base, attr)
+            params = pretrained_params(evaluator.evaluator_for(base.path), base, attr)
             if params is not None:
                 return params
-            field = base.owner._config_field(base, attr)
+            field = self._config_field(base, attr)
             if field is not UNKNOWN:
                 return field
-            return base.owner._attribute_of_class(base.info, attr, base.owner)
+            return evaluator.evaluator_for(base.path).attribute_of_class(base.info, attr)
         if isinstance(base, ModuleValue) and base.derived_by is None and base.cls is not None:
-            return base.cls.owner._attribute_of_class(base.cls.info, attr, base.cls.owner)
+            return evaluator.evaluator_for(base.cls.path).attribute_of_class(base.cls.info, attr)
         if isinstance(base, LibraryRef):
             return LibraryRef(apis.canonical_name(f"{base.name}.{attr}"), base.origin)
         if isinstance(base, StateValue):
             return state_attribute(base, attr)
         return UNKNOWN
 
-    def _attribute_of_class(self, info: ClassInfo, attr: str, owner: AttributeValues) -> Value:
+    def of_class(self, info: ClassInfo, attr: str) -> Value:
+        """What `attr` of class `info` (of this evaluator's file) holds."""
+        owner = self.evaluator
         bindings = info.attributes.get(attr)
         if bindings:
             binding = bindings[-1]
@@ -74,22 +86,22 @@ class AttributeValues(Evaluator):
                 if _is_init(candidate.scope) and not (
                         _is_none(candidate.value) and len(bindings) > 1):
                     binding = candidate
-            value = owner._binding_value(binding)
+            value = owner.value_of_binding(binding)
             if value is UNKNOWN and _reads_attribute(binding, attr):
                 # `self.params = apply_updates(self.params, ...)`: rebuilt from itself, so what
                 # it was first assigned elsewhere.
-                others = (owner._binding_value(other) for other in bindings
+                others = (owner.value_of_binding(other) for other in bindings
                           if other is not binding and not _reads_attribute(other, attr)
                           and not _is_none(other.value))
                 value = next((other for other in others if other is not UNKNOWN), UNKNOWN)
             return value
         field = info.fields.get(attr)
         if field is not None and field.annotation is not None:
-            return owner._instance_of(owner.value_of(field.annotation, info.scope, _LATER))
-        method = owner._method(info, attr)
+            return owner.instance_of(owner.value_of(field.annotation, info.scope, _LATER))
+        method = _method(info, attr)
         if method is not None:
             return FunctionValue(method, bound=True)
-        static = owner._method(info, attr, "staticmethod")
+        static = _method(info, attr, "staticmethod")
         return FunctionValue(static) if static is not None else UNKNOWN
 
     def _config_field(self, instance: InstanceValue, attr: str) -> Value:
@@ -99,7 +111,10 @@ class AttributeValues(Evaluator):
         passes `*args`/`**kwargs`, or the class is neither (a custom `__init__` may set anything)."""
         info = instance.info
         field = info.fields.get(attr)
-        if field is None or instance.made is None or not _is_config_class(self, info):
+        if field is None or instance.made is None:
+            return UNKNOWN
+        owner = self.evaluator.evaluator_for(instance.path)  # the class's file
+        if not _is_config_class(owner, info):
             return UNKNOWN
         call, scope, order, caller = instance.made
         if any(arg.star for arg in call.args):
@@ -107,41 +122,56 @@ class AttributeValues(Evaluator):
         position = list(info.fields).index(attr)
         passed = argument(call, position, attr)
         if passed is not None:
-            return caller.value_of(passed.value, scope, order)
+            return owner.evaluator_for(caller).value_of(passed.value, scope, order)
         default = field.default
-        if isinstance(default, cst.Call) and (self.qualify(default.func) or "").endswith(
+        if isinstance(default, cst.Call) and (owner.qualify(default.func) or "").endswith(
                 "field"):
             given = argument(default, None, "default")
             factory = argument(default, None, "default_factory")
             if given is None and factory is not None:
-                return self._made_by_default(factory.value, info)
+                return _made_by_default(owner, factory.value, info)
             default = given.value if given is not None else None
         if default is None:
             return UNKNOWN
-        return self.value_of(default, info.scope, _LATER)
+        return owner.value_of(default, info.scope, _LATER)
 
-    def _made_by_default(self, factory: cst.BaseExpression, info: ClassInfo) -> Value:
-        """`field(default_factory=TrainerConfig)`: an instance with its class defaults."""
-        made = self._as_class(self.value_of(factory, info.scope, _LATER))
-        if not isinstance(made, ClassRef) or made.is_module:
-            return UNKNOWN
-        return InstanceValue(made.info, made.owner,
-                             (cst.Call(cst.Name(made.info.name)), info.scope, _LATER, made.owner))
 
-    def _method(self, info: ClassInfo, name: str,
-                decorator: str | None = None) -> cst.FunctionDef | None:
-        """The `def name` in the class body (not inherited: a base may be anywhere): a plain
-        method, or with `decorator` one decorated with it alone (`staticmethod`)."""
-        for item in info.node.body.body:
-            if isinstance(item, cst.FunctionDef) and item.name.value == name:
-                names = [d.decorator.value for d in item.decorators
-                         if isinstance(d.decorator, cst.Name)]
-                if decorator is not None:
-                    return item if names == [decorator] and len(item.decorators) == 1 else None
-                plain = not any(n in ("staticmethod", "classmethod", "property")
-                                for n in names)
-                return item if plain else None
-        return None
+def _made_by_default(owner: Evaluator, factory: cst.BaseExpression, info: ClassInfo) -> Value:
+    """`field(default_factory=TrainerConfig)` in a class of `owner`'s file: an instance with its
+    class defaults."""
+    made = owner.as_class(owner.value_of(factory, info.scope, _LATER))
+    if not isinstance(made, ClassRef) or owner.is_module(made):
+        return UNKNOWN
+    return InstanceValue(made.info, made.path,
+                         (cst.Call(cst.Name(made.info.name)), info.scope, _LATER, owner.path))
+
+
+def _self_param(method_scope: Scope) -> int:
+    """The id of a method's first parameter (how a followed call's frame holds `self`)."""
+    method = method_scope.node
+    params = method.params.params if isinstance(method, cst.FunctionDef) else ()
+    return id(params[0]) if params else 0
+
+
+def plain_method(info: ClassInfo, name: str) -> cst.FunctionDef | None:
+    """The plain method `name` the class defines itself (not a static, class method or
+    property)."""
+    return _method(info, name)
+
+
+def _method(info: ClassInfo, name: str, decorator: str | None = None) -> cst.FunctionDef | None:
+    """The `def name` in the class body (not inherited: a base may be anywhere): a plain
+    method, or with `decorator` one decorated with it alone (`staticmethod`)."""
+    for item in info.node.body.body:
+        if isinstance(item, cst.FunctionDef) and item.name.value == name:
+            names = [d.decorator.value for d in item.decorators
+                     if isinstance(d.decorator, cst.Name)]
+            if decorator is not None:
+                return item if names == [decorator] and len(item.decorators) == 1 else None
+            plain = not any(n in ("staticmethod", "classmethod", "property")
+                            for n in names)
+            return item if plain else None
+    return None
 
 
 def _is_config_class(inference: Evaluator, info: ClassInfo) -> bool:
@@ -164,13 +194,6 @@ def _method_scope(scope: Scope) -> Scope | None:
             return current
         current = current.parent
     return None
-
-
-def _self_param(method_scope: Scope) -> int:
-    """The id of a method's first parameter (how a followed call's frame holds `self`)."""
-    method = method_scope.node
-    params = method.params.params if isinstance(method, cst.FunctionDef) else ()
-    return id(params[0]) if params else 0
 
 
 def _is_none(value: cst.BaseExpression | None) -> bool:

@@ -163,7 +163,7 @@ class FileKeyCalls:
         if not isinstance(func, cst.Attribute):
             return None
         owner = self.ctx.value(func.value, site)
-        if not isinstance(owner, ClassRef) or owner.owner is not self.ctx.inference:
+        if not isinstance(owner, ClassRef) or owner.path != self.ctx.inference.path:
             return None
         for item in owner.info.node.body.body:
             if (isinstance(item, cst.FunctionDef) and item.name.value == func.attr.value
@@ -210,10 +210,10 @@ class FileKeyCalls:
                     key = key_argument(call, None, "key")
                     return [] if key is None else [Consumption(call, key, self.callee(call))]
                 return None
-            value = InstanceValue(value.cls.info, value.cls.owner)
+            value = InstanceValue(value.cls.info, value.cls.path)
         if isinstance(value, (InstanceValue, ClassRef)):
             # An instance called runs `__call__`; a class called builds one with `__init__`.
-            if value.owner is not self.ctx.inference:
+            if value.path != self.ctx.inference.path:
                 return None
             method = own_method(value.info, "__call__" if isinstance(value, InstanceValue)
                              else "__init__")

@@ -57,8 +57,8 @@ class TransformedKeyCalls:
         if isinstance(value, TransformedFunction):
             value = value.func
         if isinstance(value, ModuleValue) and value.cls is not None:
-            value = InstanceValue(value.cls.info, value.cls.owner)
-        if isinstance(value, InstanceValue) and value.owner is self.ctx.inference:
+            value = InstanceValue(value.cls.info, value.cls.path)
+        if isinstance(value, InstanceValue) and value.path == self.ctx.inference.path:
             method = own_method(value.info, "__call__")  # a model vmapped: its `__call__`
             if method is not None:
                 value = FunctionValue(method, bound=True)
@@ -192,7 +192,7 @@ class TransformedKeyCalls:
                 break
             value = self.ctx.value(call.args[index].value, site)
             if isinstance(value, ModuleValue) and value.cls is not None:
-                value = InstanceValue(value.cls.info, value.cls.owner)
+                value = InstanceValue(value.cls.info, value.cls.path)
             if isinstance(value, InstanceValue) and self._holds_stream(value.info):
                 return [Consumption(call, call.args[index].value, self.calls.callee(call),
                                     repeated=True, over=f"{batching} (in_axes=None)",

@@ -24,7 +24,7 @@ from optlint.analysis.values import (
 )
 
 if TYPE_CHECKING:
-    from optlint.analysis.inference import Inference
+    from optlint.analysis.evaluator import Evaluator
 
 
 @handles("equinox.filter", "equinox.partition")
@@ -54,7 +54,7 @@ def filter_or_partition(call: LibraryCall) -> Value:
     return SequenceValue("tuple", (kept, rest))
 
 
-def filter_spec_kind(inference: Inference, spec: cst.BaseExpression, scope: Scope,
+def filter_spec_kind(inference: Evaluator, spec: cst.BaseExpression, scope: Scope,
                      order: int) -> str | None:
     """What a filter spec keeps (a value of `apis.FILTER_SPECS`): `eqx.is_array`, a name bound to
     it (in this file or another), or a predicate written by hand (`lambda t: isinstance(t,
@@ -84,7 +84,7 @@ def _predicate_body(node: cst.FunctionDef | cst.Lambda) -> tuple[str, cst.BaseEx
     return None
 
 
-def _test_kind(inference: Inference, param: str, test: cst.BaseExpression) -> str | None:
+def _test_kind(inference: Evaluator, param: str, test: cst.BaseExpression) -> str | None:
     """What `isinstance(param, T)` or `eqx.is_array(param)` keeps."""
     if not (isinstance(test, cst.Call) and len(test.args) >= 1
             and isinstance(test.args[0].value, cst.Name) and test.args[0].value.value == param):
