@@ -34,7 +34,6 @@ from optlint.analysis.brains.optax_calls import (
 )
 from optlint.analysis.guards import skipped_by_default
 from optlint.analysis.helper_calls import HelperReturns
-from optlint.analysis.library_names import CONFIG_ENTRY_DECORATORS
 from optlint.analysis.library_param_paths import param_tree
 from optlint.analysis.index import LATER as _LATER
 from optlint.analysis.index import Binding, ClassInfo, FileIndex, Scope
@@ -280,13 +279,9 @@ class Inference:
                 passed = self.parameters.parameter_value(binding)
                 if isinstance(passed, InstanceValue) and passed.info is annotated.info:
                     return passed
-                if binding.scope is not None and self._parsed_config(binding.scope):
-                    # `@pyrallis.wrap() def main(cfg: TrainConfig)`: the library builds the
-                    # config from the command line, every field the class default unless a flag
-                    # says otherwise (the defaults are what the program runs with).
-                    return InstanceValue(annotated.info, annotated.path,
-                                         (cst.Call(cst.Name(annotated.info.name)), binding.scope,
-                                          binding.order, self.path))
+                parsed = self.parameters.parsed_config(binding, annotated)
+                if parsed is not None:
+                    return parsed
             return (annotated if annotated is not UNKNOWN
                     else self.parameters.parameter_value(binding))
         if binding.kind == "assign" and binding.value is not None and binding.scope is not None:
@@ -300,18 +295,6 @@ class Inference:
         if binding.kind == "opaque" and isinstance(binding.node, cst.For):
             return self._loop_item(binding, binding.node)
         return UNKNOWN
-
-    def _parsed_config(self, scope: Scope) -> bool:
-        """Whether `scope` is a function a config library calls with a parsed configuration."""
-        function = scope.node
-        if not isinstance(function, cst.FunctionDef):
-            return False
-        for decorator in function.decorators:
-            called = decorator.decorator
-            called = called.func if isinstance(called, cst.Call) else called
-            if self.qualify(called) in CONFIG_ENTRY_DECORATORS:
-                return True
-        return False
 
     def _loop_item(self, binding: Binding, loop: cst.For) -> Value:
         """A loop target over a literal list of optimizers (`for name, opt in [("sgd", sgd(.1)),
