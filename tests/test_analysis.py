@@ -251,6 +251,80 @@ def test_class_lookups_skip_files_that_cannot_reach_equinox_or_optax(tmp_path: P
     assert project.parsed_files() == [(package / "model.py").resolve()]
 
 
+def test_a_configuration_class_is_found_though_its_file_never_reaches_the_libraries(
+        tmp_path: Path) -> None:
+    """A NamedTuple or dataclass of settings chooses what a factory builds by its defaults."""
+    write_package(tmp_path, {
+        "settings.py": "from typing import NamedTuple\n\nclass Settings(NamedTuple):\n"
+                       "    name: str = 'lbfgs'\n",
+        "plain.py": "class Plain:\n    name = 'lbfgs'\n",
+        "solvers.py": "import optax\n\nFACTORIES = {'adam': lambda s: optax.adam(1e-3),\n"
+                      "             'lbfgs': lambda s: optax.lbfgs()}\n\n"
+                      "def get_solver(settings):\n    return FACTORIES[settings.name](settings)\n"})
+    train = tmp_path / "train.py"
+    solver = infer_last_call_arg("""
+        from pkg.settings import Settings
+        from pkg.solvers import get_solver
+        probe(get_solver(Settings()))
+    """, train, tmp_path)
+    assert isinstance(solver, TransformValue) and solver.name == "optax.lbfgs"
+    project = ProjectIndex(tmp_path)
+    assert project.resolve_class("pkg.plain.Plain", str(train)) is None
+    assert project.parsed_files() == []
+
+
+def test_a_module_level_jit_called_from_another_file_binds_its_parameters(
+        tmp_path: Path) -> None:
+    """`train_step = jax.jit(sgd_step)` imported and called elsewhere: the call runs sgd_step,
+    so what it passes is what sgd_step's parameter holds, and what it gives back is sgd_step's."""
+    write_package(tmp_path, {
+        "steps.py": "import jax\n\ndef sgd_step(model, x):\n    probe(model)\n"
+                    "    return model\n\ntrain_step = jax.jit(sgd_step)\n",
+        "fit.py": "import equinox as eqx\nfrom pkg.steps import train_step\n\n"
+                  "model = eqx.nn.MLP(2, 1, 8, 2, key=k)\nmodel = train_step(model, x)\n"})
+    project = ProjectIndex(tmp_path)
+    steps = tmp_path / "pkg" / "steps.py"
+    module = cst.parse_module(steps.read_text())
+    index = build_index(module)
+    inference = Inference(index, project, str(steps))
+    site = next(s for s in index.calls if isinstance(s.node.func, cst.Name)
+                and s.node.func.value == "probe")
+    model = inference.value_of(site.node.args[0].value, site.scope, site.order)
+    assert isinstance(model, ModuleValue) and model.class_name == "MLP"
+    returned = infer_last_call_arg(
+        "import equinox as eqx\nfrom pkg.steps import train_step\n"
+        "probe(train_step(eqx.nn.MLP(2, 1, 8, 2, key=k), x))\n", tmp_path / "fit2.py", tmp_path)
+    assert isinstance(returned, ModuleValue) and returned.class_name == "MLP"
+
+
+def test_a_closure_returned_by_a_factory_takes_what_its_callers_pass() -> None:
+    """`update = make_update(opt)`, then `update(params)`: the closure's parameter holds what
+    those calls pass; `optimizer.update` (an attribute) and the variables named `update` in the
+    callers are no other uses of it."""
+    source = """
+        import optax
+
+        def make_update(optimizer):
+            def update(params, state):
+                probe(params)
+                return optimizer.update(params, state, params)
+            return update
+
+        def train(params):
+            opt = optax.adam(1e-3)
+            update = make_update(opt)
+            return update([1.0], opt.init(params))
+    """
+    value = infer_last_call_arg(source)
+    assert isinstance(value, SequenceValue) and value.kind == "list"
+    # The factory's result kept under another name: its calls are not counted, so unknown.
+    renamed = source.replace("update = make_update(opt)\n            return update(",
+                             "step = make_update(opt)\n            return step(")
+    assert renamed != source
+    from optlint.analysis.values import UNKNOWN
+    assert infer_last_call_arg(renamed) is UNKNOWN
+
+
 def test_imported_modules_lists_every_module_an_import_may_name() -> None:
     from optlint.analysis.reach import imported_modules
 

@@ -182,6 +182,8 @@ class Inference:
                         entry.key, cst.SimpleString) else None
                     entries.append((key if isinstance(key, str) else None,
                                     self.value_of(entry.value, scope, order)))
+                else:  # `**other`: entries not seen
+                    entries.append((None, UNKNOWN))
             return DictValue(tuple(entries))
         if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary)):
             return LiteralValue("number", expr.value)

@@ -26,6 +26,7 @@ import libcst as cst
 from optlint.analysis import apis
 from optlint.analysis.binding import FunctionNode, argument_for
 from optlint.analysis.evaluator import Evaluator, Invocation, owned_by
+from optlint.analysis.harmless_uses import harmless_uses
 from optlint.analysis.index import LATER, Binding, CallSite, ClassInfo, Scope
 from optlint.analysis.library_names import CONFIG_ENTRY_DECORATORS
 from optlint.analysis.values import (
@@ -154,16 +155,25 @@ class CallerJoins:
         cls = info.scope.owner if info is not None else None
         if name == "__init__" and cls is not None:
             return self._constructions(function, cls)
-        found = _invocations_in(evaluator, function, name, lambda value: _runs(value, function))
+        found = _invocations_in(evaluator, function, name, lambda value: _runs(value, function),
+                                harmless=harmless_uses(evaluator, function, info))
         if found is None:
             return None
         is_module_level = info is not None and info.scope.parent is evaluator.index.module_scope
         if is_module_level and evaluator.project is not None and evaluator.path is not None:
-            elsewhere = evaluator.project.invocations_elsewhere(function, evaluator.path)
-            if elsewhere is None:
-                return None
-            found.extend(elsewhere)
+            # Other files call it by its name, or by a module-level name bound to its jit
+            # (`train_step = jax.jit(sgd_step)`, imported elsewhere).
+            for called in (name, *self._module_jit_aliases(name)):
+                elsewhere = evaluator.project.invocations_elsewhere(function, evaluator.path,
+                                                                    called=called)
+                if elsewhere is None:
+                    return None
+                found.extend(elsewhere)
         return found
+
+    def _module_jit_aliases(self, name: str) -> list[str]:
+        return [alias for alias in self.call_names()[1].get(name, [])
+                if module_jit_of(self.evaluator, alias) is not None]
 
     def _constructions(self, init: cst.FunctionDef, cls: ClassInfo) -> list[Invocation] | None:
         """The calls of class `cls` (which run its `__init__` with `self` filled), here and in
@@ -294,17 +304,21 @@ def _runs(callee: Value, function: FunctionNode) -> bool | None:
     return None
 
 
-def runs_imported(callee: Value, path: Path, name: str, resolve: Resolver) -> bool | None:
-    """Whether `callee` (a name imported in another file) is the function `name` of `path`."""
+def runs_imported(callee: Value, path: Path, name: str, resolve: Resolver,
+                  defined: str | None = None) -> bool | None:
+    """Whether `callee` (a name imported in another file) is the function `name` of `path`
+    (`defined`: the function's own name, when `name` is a module-level jit of it)."""
     if isinstance(callee, TransformedFunction):
         callee = callee.func
     return False if _imported_from(callee, path, name, resolve,
-                                   lambda function: function.node.name.value) else None
+                                   lambda function: function.node.name.value,
+                                   defined) else None
 
 
 def _imported_from(callee: Value, path: Path, name: str, resolve: Resolver,
-                   name_of: Callable[[Any], str]) -> bool:
-    """Whether `callee`, an imported name, resolves to the definition `name` in file `path`."""
+                   name_of: Callable[[Any], str], defined: str | None = None) -> bool:
+    """Whether `callee`, an imported name, resolves to the definition `name` (or `defined`)
+    in file `path`."""
     if not isinstance(callee, LibraryRef) or callee.name.rsplit(".", 1)[-1] != name:
         return False
     found = resolve(callee)
@@ -312,16 +326,32 @@ def _imported_from(callee: Value, path: Path, name: str, resolve: Resolver,
         return False
     definition, owner = found
     return (owner.path is not None and Path(owner.path).resolve() == path
-            and name_of(definition) == name)
+            and name_of(definition) == (defined or name))
 
 
 def invocations_in_file(owner: Evaluator, function: cst.FunctionDef, path: Path,
-                        resolve: Resolver) -> list[Invocation] | None:
-    """The calls in another project file that run `function` (of `path`) by its imported name."""
-    name = function.name.value
+                        resolve: Resolver, called: str | None = None) -> list[Invocation] | None:
+    """The calls in another project file that run `function` (of `path`) by its imported name,
+    or by `called`, a module-level jit of it."""
+    name = called or function.name.value
+    defined = function.name.value
     return _invocations_in(owner, function, name,
-                           lambda callee: runs_imported(callee, path, name, resolve),
+                           lambda callee: runs_imported(callee, path, name, resolve, defined),
                            skip_imports=True)
+
+
+def module_jit_of(owner: Evaluator, name: str) -> FunctionValue | None:
+    """The function a module-level name is bound to the jit of (`train_step =
+    jax.jit(sgd_step)`): calling the name runs it and gives what it returns."""
+    bindings = owner.index.module_scope.bindings.get(name)
+    if not bindings or bindings[-1].kind != "assign" or bindings[-1].path:
+        return None
+    value = owner.value_of_binding(bindings[-1])
+    if not (isinstance(value, TransformedFunction) and isinstance(value.func, FunctionValue)):
+        return None
+    kind = apis.JAX_FUNCTION_TRANSFORMS.get(value.transform) or (
+        apis.FILTERING_FUNCTION_TRANSFORMS.get(value.transform))
+    return value.func if kind == "jit" else None
 
 
 def _aliases(inference: Evaluator) -> dict[str, list[str]]:

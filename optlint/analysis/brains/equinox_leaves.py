@@ -7,6 +7,7 @@ its own memos; a class of another file is read by that file's evaluator.
 from __future__ import annotations
 
 import weakref
+from dataclasses import replace
 
 import libcst as cst
 
@@ -106,8 +107,7 @@ class EquinoxLeaves:
             if leaves.non_array:
                 what = leaves.reason or {"callable": "a function", "scalar": "a Python scalar"}[
                     leaves.kind]
-                leaves = Leaves(leaves.kind, f"{info.name}.{field.name}: {what}",
-                                leaves.scalar_types)
+                leaves = replace(leaves, reason=f"{info.name}.{field.name}: {what}")
             found.append(leaves)
         return worst_leaves(found)
 
@@ -246,12 +246,18 @@ def leaves_of_value(value: Value) -> Leaves:
     """The leaves a value contributes when stored in a module field."""
     if isinstance(value, ModuleValue):
         return value.leaves
-    if isinstance(value, (FunctionValue, PartialValue)):
-        return Leaves("callable", "a function")
+    if isinstance(value, FunctionValue):
+        # A `def` or lambda is a types.FunctionType; reached through an object, a bound method.
+        return Leaves("callable", "a function",
+                      callable_types=frozenset({"method" if value.bound else "function"}))
+    if isinstance(value, PartialValue):
+        return Leaves("callable", "a function", callable_types=frozenset({"partial"}))
     if isinstance(value, LibraryRef):
         leaf = value.name.rsplit(".", 1)[-1]
         if value.name.startswith(("jax.nn.", "jax.numpy.", "equinox.nn.functional")) and leaf[:1].islower():
-            return Leaves("callable", f"function {value.name}")
+            known = apis.JAX_CALLABLE_TYPES.get(value.name)
+            return Leaves("callable", f"function {value.name}",
+                          callable_types=frozenset({known}) if known else frozenset())
         return UNKNOWN_LEAVES
     if isinstance(value, LiteralValue) and value.kind in ("number", "bool", "string"):
         text = value.text if value.kind != "string" else ""
