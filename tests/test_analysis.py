@@ -762,3 +762,39 @@ def test_a_project_class_through_a_star_import(tmp_path: Path) -> None:
     value = infer_last_call_arg("from pkg.models import *\nprobe(Base(1))\n",
                                 package / "main.py", tmp_path)
     assert isinstance(value, ModuleValue) and value.class_name == "Base"
+
+
+def test_the_if_that_skips_a_part_is_named_as_written() -> None:
+    from optlint.analysis.guards import skipped_by_default
+    from optlint.analysis.values import LiteralValue
+
+    function = cst.parse_module(textwrap.dedent("""
+        def build(cfg):
+            parts = []
+            if cfg.clip:
+                pass
+            else:
+                parts.append(late)
+            if cfg.decay > 0:
+                parts.append(decayed)
+            if unknown:
+                parts.append(flagged)
+    """)).body[0]
+    known = {"cfg.clip": LiteralValue("bool", "True"), "cfg.decay": LiteralValue("number", "0.0"),
+             "0": LiteralValue("number", "0")}
+    module = cst.Module([])
+
+    def evaluate(expr: cst.BaseExpression) -> Value:
+        from optlint.analysis.values import UNKNOWN
+        return known.get(module.code_for_node(expr), UNKNOWN)
+
+    appends = {module.code_for_node(node.args[0].value): node
+               for node in _calls(function) if module.code_for_node(node.func) == "parts.append"}
+    assert skipped_by_default(function, appends["late"], None, evaluate) == "not (cfg.clip)"
+    assert skipped_by_default(function, appends["decayed"], None, evaluate) == "cfg.decay > 0"
+    assert skipped_by_default(function, appends["flagged"], None, evaluate) is None
+
+
+def _calls(root: cst.CSTNode) -> list[cst.Call]:
+    from optlint.analysis.walk import descendants
+    return [node for node in descendants(root) if isinstance(node, cst.Call)]
