@@ -34,8 +34,9 @@ BASELINE = HERE / "baseline.json"
 VERSIONS = {"jax": "0.10.2", "optax": "0.2.8", "equinox": "0.13.8"}
 # Families named by what they are until they had a code.
 FAMILY_CODES = {"decay-mask": "OPT023", "grad-accumulation": "OPT024"}
-# A fix pair's finding counts when it is this close to the line the pair names: the pair names
-# one line of the hazard, a finding may sit on its other half (the first of two key consumers).
+# A fix pair's finding counts when it, or a node it names as a role (the mask code a decay-mask
+# finding at `mask=fn` points to), is this close to the line the pair names: the pair names one
+# line of the hazard, a finding may sit on its other half (the first of two key consumers).
 PAIR_WINDOW = 3
 
 _HEADER = re.compile(r"^#\s*(recall-case|rule|class|source|shown|style):\s*(.*?)\s*$")
