@@ -15,13 +15,19 @@ from optlint.analysis.values import ModuleValue, SequenceValue, TransformValue, 
 
 def infer_last_call_arg(source: str, path: Path | None = None, root: Path | None = None) -> Value:
     """The value of the first argument of the file's last `probe(...)` call."""
+    return probe_with_evaluator(source, path, root)[0]
+
+
+def probe_with_evaluator(source: str, path: Path | None = None,
+                         root: Path | None = None) -> tuple[Value, Inference]:
+    """The value of the file's last `probe(...)` argument, and the evaluator that reads it."""
     module = cst.parse_module(textwrap.dedent(source))
     index = build_index(module)
     project = ProjectIndex(root) if root else None
     inference = Inference(index, project, str(path) if path else None)
     site = [s for s in index.calls if isinstance(s.node.func, cst.Name)
             and s.node.func.value == "probe"][-1]
-    return inference.value_of(site.node.args[0].value, site.scope, site.order)
+    return inference.value_of(site.node.args[0].value, site.scope, site.order), inference
 
 
 def qualify_all(source: str) -> dict[str, str | None]:
@@ -466,7 +472,7 @@ def test_helpers_calling_helpers_are_inferred_once_per_arguments(tmp_path: Path)
             and s.node.func.value == "probe"][-1]
     value = inference.value_of(site.node.args[0].value, site.scope, site.order)
     assert isinstance(value, ModuleValue) and value.class_name == "MLP"
-    assert len(inference._frame_results) <= 2 * 32
+    assert inference.helpers.frames_inferred <= 2 * 32
 
 
 def test_a_helper_first_called_without_a_module_is_still_followed_later(tmp_path: Path) -> None:
@@ -625,7 +631,7 @@ def test_flax_init_gives_a_parameter_tree_with_its_layer_names() -> None:
     from optlint.analysis.library_param_paths import library_path_names
     from optlint.analysis.values import ParamTree
 
-    value = infer_last_call_arg("""
+    value, evaluator = probe_with_evaluator("""
         import flax.linen as nn
 
         class Block(nn.Module):
@@ -636,7 +642,45 @@ def test_flax_init_gives_a_parameter_tree_with_its_layer_names() -> None:
         probe(Block().init(key, x))
     """)
     assert isinstance(value, ParamTree)
-    paths = library_path_names(value)
+    paths = library_path_names(value, evaluator)
     assert paths is not None and paths.has_part("ln_1", whole=True)
     assert paths.has_part("Dense_0", whole=True) and not paths.has_part("Dense", whole=True)
     assert paths.norms == {"LayerNorm"}
+
+
+def test_a_files_evaluator_is_freed_without_the_collector(tmp_path: Path) -> None:
+    """Values are plain data and the collaborators hold their evaluator weakly: once the index's
+    own cycles are broken, reference counting frees a linted file's evaluator at once (the lint
+    run pauses the cyclic collector)."""
+    import gc
+    import weakref
+
+    text = textwrap.dedent("""
+        import equinox as eqx
+        import optax
+
+        class MLP(eqx.Module):
+            act: object = None
+
+        def make(model):
+            return optax.adamw(1e-3, mask=model)
+
+        model = MLP()
+        probe(make(model), model.act)
+    """)
+    project = ProjectIndex(tmp_path)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        inference = project.analyse(text, str(tmp_path / "train.py"))
+        site = [s for s in inference.index.calls if isinstance(s.node.func, cst.Name)
+                and s.node.func.value == "probe"][-1]
+        for arg in site.node.args:
+            inference.value_of(arg.value, site.scope, site.order)
+        freed = weakref.ref(inference)
+        inference.index.release()
+        del inference, site, arg
+        assert freed() is None
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -16,10 +16,10 @@ from optlint.analysis.binding import positional_params
 from optlint.analysis.index import CallSite
 
 if TYPE_CHECKING:
-    from optlint.analysis.inference import Inference
+    from optlint.analysis.evaluator import Evaluator
 
 
-def forwarded_keywords(inference: Inference,
+def forwarded_keywords(inference: Evaluator,
                        site: CallSite) -> list[tuple[CallSite, list[cst.Arg]]]:
     """For a call `f(..., **kwargs)` in a function whose own `**` parameter that is (and not
     rebound there): each call of the function in this file, with the keyword arguments it passes that
@@ -44,8 +44,8 @@ def forwarded_keywords(inference: Inference,
     if not invocations:
         return []
     found: list[tuple[CallSite, list[cst.Arg]]] = []
-    for caller, call_site, _ in invocations:
-        if caller is not inference:
+    for path, call_site, _ in invocations:
+        if path != inference.path:
             continue  # in another file: its nodes are no place to report in this one
         if any(arg.star == "**" for arg in call_site.node.args):
             continue  # `helper(**options)`: which keywords is not written here

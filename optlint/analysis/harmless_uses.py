@@ -20,10 +20,10 @@ import libcst as cst
 from optlint.analysis.index import FunctionInfo
 
 if TYPE_CHECKING:
-    from optlint.analysis.inference import Inference
+    from optlint.analysis.evaluator import Evaluator
 
 
-def harmless_uses(owner: Inference, function: cst.FunctionDef, info: FunctionInfo | None) -> int:
+def harmless_uses(owner: Evaluator, function: cst.FunctionDef, info: FunctionInfo | None) -> int:
     """How many of the words `function.name` in its file are no use of this function (see the
     module's docstring); 0 for methods, which are reached as attributes."""
     if info is None or info.scope.owner is not None:
@@ -43,14 +43,14 @@ def harmless_uses(owner: Inference, function: cst.FunctionDef, info: FunctionInf
     return count
 
 
-def _every_call_assigned_to(owner: Inference, factory: cst.FunctionDef, name: str) -> bool:
+def _every_call_assigned_to(owner: Evaluator, factory: cst.FunctionDef, name: str) -> bool:
     """Whether the factory is called somewhere, and each call is the whole value assigned to a
     variable `name` in this file."""
     invocations = owner.invocations_of(factory)
     if not invocations:
         return False
-    for caller, site, _ in invocations:
-        if caller is not owner or not any(
+    for path, site, _ in invocations:
+        if path != owner.path or not any(
                 binding.kind == "assign" and binding.value is site.node and not binding.path
                 for binding in site.scope.bindings.get(name, [])):
             return False

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -18,10 +19,11 @@ import libcst as cst
 from optlint.analysis.dependencies import Dependencies
 from optlint.analysis.index import ClassInfo, build_index
 from optlint.analysis.project_files import LIBRARIES, ProjectFiles
+from optlint.analysis.evaluator import Invocation
 from optlint.analysis.parameters import (
-    Invocation,
     Resolver,
     constructions_in_file,
+    imported_class,
     invocations_in_file,
     module_jit_of,
 )
@@ -48,6 +50,10 @@ class ProjectIndex:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self._files: dict[Path, Inference | None] = {}
+        # Every file's evaluator alive now, by the path its values name (`ClassRef.path`): the
+        # files above, and the file being linted while it is.
+        self._evaluators: weakref.WeakValueDictionary[str, Inference] = (
+            weakref.WeakValueDictionary())
         self._texts: dict[Path, str] = {}  # the text each of `_files` was parsed from
         # (qualified name, importing folder) -> the class, or None when it is not a project class
         self._resolved: dict[tuple[str, str], tuple[ClassInfo, Inference] | None] = {}
@@ -214,8 +220,9 @@ class ProjectIndex:
             if owner is None:
                 sites = None
             elif constructed is not None:
-                sites = constructions_in_file(owner, function, constructed, target,
-                                              self._resolver(owner.path, classes=True))
+                sites = constructions_in_file(
+                    owner, function, constructed, target,
+                    imported_class(target, constructed, self._resolver(owner.path, True)))
             else:
                 sites = invocations_in_file(owner, function, target,
                                             self._resolver(owner.path, classes=False), called)
@@ -259,9 +266,17 @@ class ProjectIndex:
         return any(held is inference for held in self._files.values())
 
     def _index(self, module: cst.Module, filename: str, text: str) -> Inference:
-        from optlint.analysis.inference import Inference
+        from optlint.analysis.inference import Inference  # imported with the first file
 
-        return Inference(build_index(module), self, filename, text)
+        evaluator = Inference(build_index(module), self, filename, text)
+        self._evaluators[filename] = evaluator
+        return evaluator
+
+    def evaluator_for(self, path: str) -> Inference | None:
+        """The evaluator of file `path`, which a value names as its defining file: the one alive
+        now, else the file parsed afresh."""
+        found = self._evaluators.get(path)
+        return found if found is not None else self._inference_for(Path(path).resolve())
 
     def _inference_for(self, path: Path) -> Inference | None:
         if path not in self._files:

@@ -11,7 +11,6 @@ from optlint.analysis import apis
 
 if TYPE_CHECKING:
     from optlint.analysis.index import ClassInfo, Scope
-    from optlint.analysis.inference import Inference
 
 LeafKind = Literal["callable", "scalar", "arrays", "unknown"]
 # Who uses an unfiltered module's leaves: an optimizer's init/update, jax.grad, jax.jit.
@@ -104,14 +103,11 @@ class ModuleValue:
 
 @dataclass(frozen=True, eq=False)
 class ClassRef:
-    """A class object defined in the checked code (this file or another file of the project)."""
+    """A class object defined in the checked code (this file or another file of the project):
+    `path` is the file it is defined in, whose evaluator reads it (`Evaluator.evaluator_for`)."""
 
     info: ClassInfo
-    owner: Inference
-
-    @property
-    def is_module(self) -> bool:
-        return self.owner.is_equinox_module(self.info)
+    path: str | None
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,10 +115,10 @@ class InstanceValue:
     """An instance of a plain (non-Equinox) class of the checked code: a trainer, a config."""
 
     info: ClassInfo
-    owner: Inference
-    # The construction it came from (the call, its scope and order, the caller's inference), for
+    path: str | None  # the file the class is defined in
+    # The construction it came from (the call, its scope and order, the file that makes it), for
     # the fields of a configuration dataclass; None when not seen.
-    made: tuple[cst.Call, Scope, int, Inference] | None = None
+    made: tuple[cst.Call, Scope, int, str | None] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -260,7 +256,7 @@ class ParamTree:
 
     library: Literal["flax", "haiku"]
     model: ClassRef | FunctionValue
-    owner: Inference
+    path: str | None  # the file that defines the model
 
 
 @dataclass(frozen=True, eq=False)

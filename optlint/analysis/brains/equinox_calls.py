@@ -26,7 +26,7 @@ from optlint.analysis.values import (
 )
 
 if TYPE_CHECKING:
-    from optlint.analysis.inference import Inference
+    from optlint.analysis.evaluator import Evaluator
 
 
 @handles("equinox.filter", "equinox.partition")
@@ -59,7 +59,7 @@ def filter_or_partition(call: LibraryCall) -> Value:
     return SequenceValue("tuple", (kept, rest))
 
 
-def filter_spec_kind(inference: Inference, spec: cst.BaseExpression, scope: Scope,
+def filter_spec_kind(inference: Evaluator, spec: cst.BaseExpression, scope: Scope,
                      order: int) -> str | None:
     """What a filter spec keeps (a value of `apis.FILTER_SPECS`): `eqx.is_array`, a name bound to
     it (in this file or another), or a predicate written by hand (`lambda t: isinstance(t,
@@ -89,7 +89,7 @@ def _predicate_body(node: cst.FunctionDef | cst.Lambda) -> tuple[str, cst.BaseEx
     return None
 
 
-def _test_kind(inference: Inference, param: str, test: cst.BaseExpression) -> str | None:
+def _test_kind(inference: Evaluator, param: str, test: cst.BaseExpression) -> str | None:
     """What `isinstance(param, T)` or `eqx.is_array(param)` keeps; `not isinstance(param,
     types.FunctionType)`: everything but Python functions."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
