@@ -12,9 +12,7 @@ call names and words).
 from __future__ import annotations
 
 import functools
-import io
 import re
-import tokenize
 import weakref
 from collections import Counter
 from collections.abc import Callable
@@ -25,6 +23,7 @@ import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.binding import FunctionNode, argument_for
+from optlint.analysis.comments import without_comments
 from optlint.analysis.evaluator import Evaluator, Invocation, owned_by
 from optlint.analysis.harmless_uses import harmless_uses
 from optlint.analysis.index import LATER, Binding, CallSite, ClassInfo, Scope
@@ -213,7 +212,7 @@ class CallerJoins:
         counts = self._word_counts.get(skip_imports)
         if counts is None:
             text = self.file_text()
-            text = _without_comments(text)  # a name in a comment does not use the function
+            text = without_comments(text)  # a name in a comment does not use the function
             counts = Counter(_WORD.findall(_without_imports(text) if skip_imports else text))
             self._word_counts[skip_imports] = counts
         return counts[word]
@@ -394,23 +393,6 @@ _IMPORT_LINE = re.compile(r"^[ \t]*(from[ \t].*|import[ \t].*)$", re.MULTILINE)
 
 def _without_imports(text: str) -> str:
     return _IMPORT_LINE.sub("", text)
-
-
-def _without_comments(text: str) -> str:
-    """The text less its comments: a comment naming a function (`# init_training(cfg, model)
-    is called with ...`) is no use of it that callers could hide behind."""
-    if "#" not in text:
-        return text
-    lines = text.splitlines(keepends=True)
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.COMMENT:
-                row, col = token.start
-                line = lines[row - 1]
-                lines[row - 1] = line[:col] + line[col:].replace(token.string, "", 1)
-    except (tokenize.TokenError, IndentationError, SyntaxError, IndexError):
-        return text
-    return "".join(lines)
 
 
 _MAX_OPTIONS = 8
