@@ -27,10 +27,12 @@ from optlint.analysis.comments import without_comments
 from optlint.analysis.evaluator import Evaluator, Invocation, owned_by
 from optlint.analysis.harmless_uses import harmless_uses
 from optlint.analysis.index import LATER, Binding, CallSite, ClassInfo, Scope
+from optlint.analysis.library_names import CONFIG_ENTRY_DECORATORS
 from optlint.analysis.values import (
     UNKNOWN,
     ClassRef,
     FunctionValue,
+    InstanceValue,
     LibraryRef,
     OneOf,
     TransformedFunction,
@@ -77,6 +79,23 @@ class CallerJoins:
             self._joins[key] = UNKNOWN  # a parameter passed on to itself: no answer from that
             self._joins[key] = self._joined(function, param, scope)
         return self._joins[key]
+
+    def parsed_config(self, binding: Binding, annotated: InstanceValue) -> InstanceValue | None:
+        """`@pyrallis.wrap() def main(cfg: TrainConfig)`: the library calls `main` with a config
+        built from the command line, every field its class default unless a flag says otherwise
+        (the defaults are what the program runs with): an instance made with no argument. None
+        when the parameter's function is not called so."""
+        function = binding.scope.node if binding.scope is not None else None
+        if not isinstance(function, cst.FunctionDef) or binding.scope is None:
+            return None
+        for decorator in function.decorators:
+            called = decorator.decorator
+            called = called.func if isinstance(called, cst.Call) else called
+            if self.evaluator.qualify(called) in CONFIG_ENTRY_DECORATORS:
+                return InstanceValue(annotated.info, annotated.path,
+                                     (cst.Call(cst.Name(annotated.info.name)), binding.scope,
+                                      binding.order, self.evaluator.path))
+        return None
 
     def _self_value(self, function: FunctionNode, owner: ClassInfo) -> Value:
         if isinstance(function, cst.FunctionDef) and any(
