@@ -40,6 +40,9 @@ class HeldCallables:
         self.ctx = calls.ctx
         self._known: dict[int, list[Consumption]] = {}  # by call: walks meet a call repeatedly
         self._stepped: dict[int, set[str]] = {}  # by function: `_stepped_params`
+        # The file's call sites by the id of their scope's node, grouped once: a scan of every
+        # site per function grew with the square of the file.
+        self._sites_in: dict[int, list[CallSite]] | None = None
 
     def consumptions(self, call: cst.Call, site: CallSite) -> list[Consumption]:
         known = self._known.get(id(call))
@@ -131,9 +134,7 @@ class HeldCallables:
             *function.params.posonly_params, *function.params.params,
             *function.params.kwonly_params)}
         bodies: set[int] = set()
-        for site in self.calls.sites.values():
-            if site.scope.node is not function:
-                continue
+        for site in self._sites_by_scope().get(id(function), ()):
             loop = LOOP_BODIES.get(aliased_qualify(self.ctx, site.node.func, site) or "")
             arg = argument(site.node, loop[0], "body_fun" if loop[0] else "f") if loop else None
             if arg is None:
@@ -145,10 +146,18 @@ class HeldCallables:
                 bodies.update(id(binding.node)
                               for binding in site.scope.bindings.get(arg.value.value, [])
                               if binding.kind == "def")
-        return {site.node.func.value for site in self.calls.sites.values()
-                if id(site.scope.node) in bodies and isinstance(site.node.func, cst.Name)
+        by_scope = self._sites_by_scope()
+        return {site.node.func.value for body in bodies for site in by_scope.get(body, ())
+                if isinstance(site.node.func, cst.Name)
                 and site.node.func.value in params
                 and site.node.func.value not in site.scope.bindings}
+
+    def _sites_by_scope(self) -> dict[int, list[CallSite]]:
+        if self._sites_in is None:
+            self._sites_in = {}
+            for site in self.calls.sites.values():
+                self._sites_in.setdefault(id(site.scope.node), []).append(site)
+        return self._sites_in
 
     def _closure_given(self, given: cst.BaseExpression, site: CallSite) -> cst.FunctionDef | None:
         """The function a factory of the file returned, given directly or through a name;
