@@ -73,5 +73,5 @@ def test_rule_command_prints_page() -> None:
     assert result.returncode == 0
     # The page as written, less the README table's lines (hidden markup, not for readers).
     page = (PAGES / "OPT003.md").read_text(encoding="utf-8")
-    assert result.stdout == re.sub(r"<!-- readme-(flags|fix): .*? -->\n", "", page)
+    assert result.stdout == re.sub(r"<!-- (readme-flags|readme-fix|verify-on-installed): .*? -->\n", "", page)
     assert "readme-flags" in page
