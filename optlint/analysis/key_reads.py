@@ -186,9 +186,11 @@ class UnreadResults:
         self._body_reads: dict[int, frozenset[str]] = {}  # by a list's id: this walk's only
 
     def unread(self, call: cst.Call, statement: cst.BaseStatement | None,
-               block: Sequence[cst.BaseStatement] | None) -> bool:
+               block: Sequence[cst.BaseStatement] | None, read_only: bool = False) -> bool:
         """`statement` (of `block`) is `names = ...call...` and nothing reads those names
-        afterwards (or only their `.shape`/`.dtype`/`.ndim`): the draw reaches no result."""
+        afterwards (or only their `.shape`/`.dtype`/`.ndim`): the draw reaches no result.
+        With `read_only`, names that only feed names nothing reads reach no result either,
+        even when they outlive the function (for a call the analysis cannot tell)."""
         if (statement is None or block is None
                 or not isinstance(statement, cst.SimpleStatementLine)
                 or len(statement.body) != 1):
@@ -202,10 +204,12 @@ class UnreadResults:
                 small.value, call):
             return False
         names = {name for target in targets for name in target_names(target)}
-        return bool(names) and all(self._dead(name, statement, block) for name in names)
+        return bool(names) and all(self._dead(name, statement, block, 0, read_only)
+                                   for name in names)
 
     def _dead(self, name: str, statement: cst.BaseStatement,
-              block: Sequence[cst.BaseStatement], depth: int = 0) -> bool:
+              block: Sequence[cst.BaseStatement], depth: int = 0,
+              read_only: bool = False) -> bool:
         """Nothing reads `name` after `statement`: it is bound anew first (reads of its
         `.shape` before that do not count: `y = None` after `n = y.shape[0]`), or the function
         (or `__main__` script) ends without any read, its shape's included."""
@@ -215,12 +219,16 @@ class UnreadResults:
         shaped = False
         # The statements after it first: most draws are read in the next few (cheap).
         for later in block[position + 1:] if position is not None else ():
-            if name in reads_in(later, loose) and not (
-                    depth < 2 and self._feeds_unread(name, later, block, depth)):
+            read = name in reads_in(later, loose)
+            if read and not (depth < 2 and self._feeds_unread(name, later, block, depth,
+                                                               read_only)):
                 return False
             if name in names_rebound(later, self._constants):
                 return not self._reads_frames()
-            shaped = shaped or name in reads_in(later, strict, shapes=True)
+            # Outliving the function after feeding names nothing reads counts as a result,
+            # unless `read_only`.
+            shaped = shaped or (name in reads_in(later, strict, shapes=True) and not (
+                read and read_only))
         if self._reads_frames():
             return False
         if not self._module and name not in self._everywhere():
@@ -260,7 +268,8 @@ class UnreadResults:
         return self._frames and ("locals" in self._everywhere() or "vars" in self._everywhere())
 
     def _feeds_unread(self, name: str, statement: cst.BaseStatement,
-                      block: Sequence[cst.BaseStatement], depth: int) -> bool:
+                      block: Sequence[cst.BaseStatement], depth: int,
+                      read_only: bool = False) -> bool:
         """`statement` reads `name` only to assign names nothing reads (`z = net(x)` with `z`
         bound anew before any read; `key, sub = split(key)` with neither read again): `name`
         reaches nothing through it."""
@@ -272,4 +281,4 @@ class UnreadResults:
             return False
         names = {bound for target in small.targets for bound in target_names(target.target)}
         return bool(names) and all(
-            self._dead(bound, statement, block, depth + 1) for bound in names)
+            self._dead(bound, statement, block, depth + 1, read_only) for bound in names)
