@@ -24,6 +24,9 @@ class RuleContext:
     filename: str
     _positions: Mapping[cst.CSTNode, CodeRange] | None = field(default=None, init=False,
                                                                repr=False)
+    # The text `module` was parsed from, where the caller has it (`module.code` again, without
+    # generating it from the tree).
+    source: str | None = None
 
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         """Every node's range, computed once per file, when a finding or a fix first asks: most

@@ -65,6 +65,9 @@ class FileKeyCalls:
         self.resolved: dict[int, tuple[cst.FunctionDef, bool, bool] | list[Consumption]
                             | None] = {}
         self.walks: dict[int, KeyFlow] = {}
+        # Functions whose summary met a call of themselves (taken as consuming nothing there):
+        # walked again for their own findings, once their summary is known.
+        self.recursive: set[int] = set()
         # What each statement reads, for every walk of the file.
         self.read_caches = FileReads(frames=any(
             isinstance(site.node.func, cst.Name) and site.node.func.value in ("locals", "vars")
@@ -88,7 +91,7 @@ class FileKeyCalls:
     def module_code(self) -> str:
         """The file's text, generated once (libcst writes the whole module at each ask)."""
         if self._code is None:
-            self._code = self.ctx.module.code
+            self._code = self.ctx.source if self.ctx.source is not None else self.ctx.module.code
         return self._code
 
     def callee(self, call: cst.Call) -> str:
@@ -236,6 +239,8 @@ class FileKeyCalls:
         """The walk of a function's body: the parameters it consumes (on some path) before
         reassigning them, the enclosing keys it consumes, the consumed keys it returns."""
         if id(node) in self.summaries:
+            if self.summaries[id(node)] is None:
+                self.recursive.add(id(node))
             return self.summaries[id(node)]
         self.summaries[id(node)] = None  # a recursive call consumes nothing we can tell
         if isinstance(node, cst.Lambda) or not self._worth_walking(node):
@@ -324,6 +329,12 @@ class FileKeyCalls:
                 yield info
 
     def walk(self, info: FunctionInfo) -> KeyFlow:
+        """The function's walk for its own findings: its summary's walk, the same statements
+        and calls (a summary only notes its parameters besides), unless it calls itself."""
+        assert isinstance(info.node, cst.FunctionDef)
+        summary = self.summary(info.node)
+        if summary is not None and id(info.node) not in self.recursive:
+            return summary
         if id(info.node) not in self.walks:
             flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants,
                            made_key=self.made_key, read_caches=self.read_caches)
