@@ -9,7 +9,7 @@ import libcst as cst
 from libcst.metadata import CodeRange
 
 from optlint.analysis.index import Binding, CallSite, FileIndex
-from optlint.analysis.inference import Inference
+from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.values import TransformedFunction, Value
 from optlint.positions import node_positions
 from optlint.versions import LibraryVersions
@@ -19,7 +19,7 @@ from optlint.versions import LibraryVersions
 class RuleContext:
     module: cst.Module
     index: FileIndex
-    inference: Inference
+    inference: Evaluator
     versions: LibraryVersions
     filename: str
     _positions: Mapping[cst.CSTNode, CodeRange] | None = field(default=None, init=False,
@@ -83,7 +83,7 @@ class RuleContext:
 
     def binding(self, name: str, site: CallSite) -> Binding | None:
         """The binding `name` refers to at `site` (None: a global, builtin or import)."""
-        return self.inference._lookup(name, site.scope, site.order)
+        return self.inference.lookup(name, site.scope, site.order)
 
     def site_of(self, call: cst.Call) -> CallSite | None:
         """The call site of `call` when it is a call of this file."""

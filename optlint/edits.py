@@ -36,9 +36,19 @@ def apply_fixes(text: str, fixes: list[Fix]) -> tuple[str, int]:
 
     Identical edits from different fixes (two fixes adding the same import) are applied once.
     """
+    spans, applied = chosen_spans(text, fixes)
+    return apply_spans(text, spans), applied
+
+
+# An edit as offsets into the text it edits: start, end (exclusive), and the new content.
+Span = tuple[int, int, str]
+
+
+def chosen_spans(text: str, fixes: list[Fix]) -> tuple[list[Span], int]:
+    """The edits `apply_fixes` makes (in the text's offsets) and how many fixes it applies."""
     starts = line_starts(text)
     taken: list[tuple[int, int]] = []
-    chosen: dict[tuple[int, int, str], Edit] = {}
+    chosen: dict[Span, Edit] = {}
     applied = 0
     for fix in sorted(fixes, key=lambda f: min(e.start for e in f.edits)):
         spans = [(offset(starts, e.start), offset(starts, e.end), e.content) for e in fix.edits]
@@ -50,10 +60,14 @@ def apply_fixes(text: str, fixes: list[Fix]) -> tuple[str, int]:
                 chosen[span] = edit
                 taken.append((span[0], span[1]))
         applied += 1
+    return list(chosen), applied
+
+
+def apply_spans(text: str, spans: list[Span]) -> str:
     result = text
-    for start, end, content in sorted(chosen, key=lambda key: (key[0], key[1]), reverse=True):
+    for start, end, content in sorted(spans, key=lambda span: (span[0], span[1]), reverse=True):
         result = result[:start] + content + result[end:]
-    return result, applied
+    return result
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:

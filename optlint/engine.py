@@ -131,7 +131,9 @@ class Linter:
             return self._lint_indexed(result, inference, text, self.relative(filename), linted)
         finally:
             if not self.project.keeps(inference):
-                inference.release()
+                # The index's scopes and bindings point at each other: broken here, the file's
+                # tree is freed at once by reference counting (the run pauses the collector).
+                inference.index.release()
 
     def _lint_indexed(self, result: FileResult, inference: Inference, text: str,
                       relative: str, linted: Linted | None) -> FileResult:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from optlint.edits import apply_fixes
+from optlint.edits import apply_fixes, apply_spans, chosen_spans
+from optlint.fix_moves import EditRound, edit_round
 from optlint.lint_types import FileResult, LintOptions
 
 _MAX_FIX_ROUNDS = 10
@@ -28,13 +29,15 @@ def fix_until_stable(linter: Lints, text: str, filename: str) -> FileResult:
     original = text
     result = linter.lint_text(text, filename)
     applied = 0
+    rounds: list[EditRound] = []  # the edits each accepted round made (see `fix_moves`)
     for _ in range(_MAX_FIX_ROUNDS):
         fixes = [d.fix for d in result.diagnostics if d.fix is not None and (
             d.fix.applicability == "safe" or linter.options.unsafe_fixes)
             and linter.options.selection.fixable(d.code)]
         if not fixes:
             break
-        candidate, count = apply_fixes(text, fixes)
+        spans, count = chosen_spans(text, fixes)
+        candidate = apply_spans(text, spans)
         if candidate == text:
             break
         try:
@@ -47,19 +50,23 @@ def fix_until_stable(linter: Lints, text: str, filename: str) -> FileResult:
             # One broken fix must not cost the others of its round: keep those that parse
             # on their own (and together), then stop.
             sound = [fix for fix in fixes if _parses(apply_fixes(text, [fix])[0], filename)]
-            candidate, count = apply_fixes(text, sound)
+            spans, count = chosen_spans(text, sound)
+            candidate = apply_spans(text, spans)
             if sound and candidate != text and _parses(candidate, filename):
+                rounds.append(edit_round(text, spans))
                 text, applied = candidate, applied + count
                 errors = result.errors
                 result = linter.lint_text(text, filename)
                 result.errors, result.internal_error = errors + result.errors, True
             break
+        rounds.append(edit_round(text, spans))
         text, applied = candidate, applied + count
         errors = result.errors
         result = linter.lint_text(text, filename)
         result.errors = errors + result.errors
     result.fixes_applied = applied
     result.fixed = text if text != original else None
+    result.fix_rounds = rounds if result.fixed is not None else []
     return result
 
 

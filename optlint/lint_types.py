@@ -10,6 +10,7 @@ from pathlib import Path
 from optlint.analysis.dependencies import Dependencies
 from optlint.config import DEFAULT_MAX_FILE_SIZE
 from optlint.diagnostics import Diagnostic
+from optlint.fix_moves import EditRound
 from optlint.selection import Selection
 from optlint.versions import LibraryVersions
 
@@ -41,6 +42,8 @@ class FileResult:
     fixed: str | None = None  # set when fixes changed the text
     diff: str | None = None  # with fixes not written (--diff): what they change, as diffs
     fixes_applied: int = 0
+    # The edits of each round of fixes, for mapping positions into the fixed text (`fix_moves`).
+    fix_rounds: list[EditRound] = field(default_factory=list)
     # For the cache: the hash of the bytes checked, and what the analysis read of other files.
     content_hash: str | None = None
     dependencies: Dependencies | None = None

@@ -15,13 +15,19 @@ from optlint.analysis.values import ModuleValue, SequenceValue, TransformValue, 
 
 def infer_last_call_arg(source: str, path: Path | None = None, root: Path | None = None) -> Value:
     """The value of the first argument of the file's last `probe(...)` call."""
+    return probe_with_evaluator(source, path, root)[0]
+
+
+def probe_with_evaluator(source: str, path: Path | None = None,
+                         root: Path | None = None) -> tuple[Value, Inference]:
+    """The value of the file's last `probe(...)` argument, and the evaluator that reads it."""
     module = cst.parse_module(textwrap.dedent(source))
     index = build_index(module)
     project = ProjectIndex(root) if root else None
     inference = Inference(index, project, str(path) if path else None)
     site = [s for s in index.calls if isinstance(s.node.func, cst.Name)
             and s.node.func.value == "probe"][-1]
-    return inference.value_of(site.node.args[0].value, site.scope, site.order)
+    return inference.value_of(site.node.args[0].value, site.scope, site.order), inference
 
 
 def qualify_all(source: str) -> dict[str, str | None]:
@@ -239,6 +245,80 @@ def test_class_lookups_skip_files_that_cannot_reach_equinox_or_optax(tmp_path: P
     assert project.parsed_files() == [(package / "model.py").resolve()]
 
 
+def test_a_configuration_class_is_found_though_its_file_never_reaches_the_libraries(
+        tmp_path: Path) -> None:
+    """A NamedTuple or dataclass of settings chooses what a factory builds by its defaults."""
+    write_package(tmp_path, {
+        "settings.py": "from typing import NamedTuple\n\nclass Settings(NamedTuple):\n"
+                       "    name: str = 'lbfgs'\n",
+        "plain.py": "class Plain:\n    name = 'lbfgs'\n",
+        "solvers.py": "import optax\n\nFACTORIES = {'adam': lambda s: optax.adam(1e-3),\n"
+                      "             'lbfgs': lambda s: optax.lbfgs()}\n\n"
+                      "def get_solver(settings):\n    return FACTORIES[settings.name](settings)\n"})
+    train = tmp_path / "train.py"
+    solver = infer_last_call_arg("""
+        from pkg.settings import Settings
+        from pkg.solvers import get_solver
+        probe(get_solver(Settings()))
+    """, train, tmp_path)
+    assert isinstance(solver, TransformValue) and solver.name == "optax.lbfgs"
+    project = ProjectIndex(tmp_path)
+    assert project.resolve_class("pkg.plain.Plain", str(train)) is None
+    assert project.parsed_files() == []
+
+
+def test_a_module_level_jit_called_from_another_file_binds_its_parameters(
+        tmp_path: Path) -> None:
+    """`train_step = jax.jit(sgd_step)` imported and called elsewhere: the call runs sgd_step,
+    so what it passes is what sgd_step's parameter holds, and what it gives back is sgd_step's."""
+    write_package(tmp_path, {
+        "steps.py": "import jax\n\ndef sgd_step(model, x):\n    probe(model)\n"
+                    "    return model\n\ntrain_step = jax.jit(sgd_step)\n",
+        "fit.py": "import equinox as eqx\nfrom pkg.steps import train_step\n\n"
+                  "model = eqx.nn.MLP(2, 1, 8, 2, key=k)\nmodel = train_step(model, x)\n"})
+    project = ProjectIndex(tmp_path)
+    steps = tmp_path / "pkg" / "steps.py"
+    module = cst.parse_module(steps.read_text())
+    index = build_index(module)
+    inference = Inference(index, project, str(steps))
+    site = next(s for s in index.calls if isinstance(s.node.func, cst.Name)
+                and s.node.func.value == "probe")
+    model = inference.value_of(site.node.args[0].value, site.scope, site.order)
+    assert isinstance(model, ModuleValue) and model.class_name == "MLP"
+    returned = infer_last_call_arg(
+        "import equinox as eqx\nfrom pkg.steps import train_step\n"
+        "probe(train_step(eqx.nn.MLP(2, 1, 8, 2, key=k), x))\n", tmp_path / "fit2.py", tmp_path)
+    assert isinstance(returned, ModuleValue) and returned.class_name == "MLP"
+
+
+def test_a_closure_returned_by_a_factory_takes_what_its_callers_pass() -> None:
+    """`update = make_update(opt)`, then `update(params)`: the closure's parameter holds what
+    those calls pass; `optimizer.update` (an attribute) and the variables named `update` in the
+    callers are no other uses of it."""
+    source = """
+        import optax
+
+        def make_update(optimizer):
+            def update(params, state):
+                probe(params)
+                return optimizer.update(params, state, params)
+            return update
+
+        def train(params):
+            opt = optax.adam(1e-3)
+            update = make_update(opt)
+            return update([1.0], opt.init(params))
+    """
+    value = infer_last_call_arg(source)
+    assert isinstance(value, SequenceValue) and value.kind == "list"
+    # The factory's result kept under another name: its calls are not counted, so unknown.
+    renamed = source.replace("update = make_update(opt)\n            return update(",
+                             "step = make_update(opt)\n            return step(")
+    assert renamed != source
+    from optlint.analysis.values import UNKNOWN
+    assert infer_last_call_arg(renamed) is UNKNOWN
+
+
 def test_imported_modules_lists_every_module_an_import_may_name() -> None:
     from optlint.analysis.reach import imported_modules
 
@@ -392,7 +472,7 @@ def test_helpers_calling_helpers_are_inferred_once_per_arguments(tmp_path: Path)
             and s.node.func.value == "probe"][-1]
     value = inference.value_of(site.node.args[0].value, site.scope, site.order)
     assert isinstance(value, ModuleValue) and value.class_name == "MLP"
-    assert len(inference._frame_results) <= 2 * 32
+    assert inference.helpers.frames_inferred <= 2 * 32
 
 
 def test_a_helper_first_called_without_a_module_is_still_followed_later(tmp_path: Path) -> None:
@@ -551,7 +631,7 @@ def test_flax_init_gives_a_parameter_tree_with_its_layer_names() -> None:
     from optlint.analysis.library_param_paths import library_path_names
     from optlint.analysis.values import ParamTree
 
-    value = infer_last_call_arg("""
+    value, evaluator = probe_with_evaluator("""
         import flax.linen as nn
 
         class Block(nn.Module):
@@ -562,7 +642,45 @@ def test_flax_init_gives_a_parameter_tree_with_its_layer_names() -> None:
         probe(Block().init(key, x))
     """)
     assert isinstance(value, ParamTree)
-    paths = library_path_names(value)
+    paths = library_path_names(value, evaluator)
     assert paths is not None and paths.has_part("ln_1", whole=True)
     assert paths.has_part("Dense_0", whole=True) and not paths.has_part("Dense", whole=True)
     assert paths.norms == {"LayerNorm"}
+
+
+def test_a_files_evaluator_is_freed_without_the_collector(tmp_path: Path) -> None:
+    """Values are plain data and the collaborators hold their evaluator weakly: once the index's
+    own cycles are broken, reference counting frees a linted file's evaluator at once (the lint
+    run pauses the cyclic collector)."""
+    import gc
+    import weakref
+
+    text = textwrap.dedent("""
+        import equinox as eqx
+        import optax
+
+        class MLP(eqx.Module):
+            act: object = None
+
+        def make(model):
+            return optax.adamw(1e-3, mask=model)
+
+        model = MLP()
+        probe(make(model), model.act)
+    """)
+    project = ProjectIndex(tmp_path)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        inference = project.analyse(text, str(tmp_path / "train.py"))
+        site = [s for s in inference.index.calls if isinstance(s.node.func, cst.Name)
+                and s.node.func.value == "probe"][-1]
+        for arg in site.node.args:
+            inference.value_of(arg.value, site.scope, site.order)
+        freed = weakref.ref(inference)
+        inference.index.release()
+        del inference, site, arg
+        assert freed() is None
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -59,3 +59,30 @@ def test_layers_without_arrays_match_installed_equinox(layer: str) -> None:
         module = BUILDERS[layer]()
     has_arrays = any(eqx.is_array(leaf) for leaf in jax.tree_util.tree_leaves(module))
     assert (layer in EQUINOX_NN_WITHOUT_ARRAYS) == (not has_arrays)
+
+
+def test_function_types_match_installed_jax() -> None:
+    """What `not isinstance(leaf, types.FunctionType)` keeps depends on these types."""
+    import importlib
+    import types
+
+    from optlint.analysis.apis import JAX_CALLABLE_TYPES
+
+    for name, expected in JAX_CALLABLE_TYPES.items():
+        module, _, attribute = name.rpartition(".")
+        function = getattr(importlib.import_module(module), attribute)
+        assert isinstance(function, types.FunctionType) == (expected == "function"), name
+        assert type(function).__name__ == expected, name
+
+
+def test_mlp_keeps_its_activations_as_leaves() -> None:
+    """apis.EQUINOX_NN_CALLABLE_ARGS: the default activation is jax.nn.relu, the final one a
+    function, and a given activation is kept as it is."""
+    import types
+
+    leaves = [leaf for leaf in jax.tree_util.tree_leaves(eqx.nn.MLP(2, 3, 4, 2, key=KEY))
+              if not eqx.is_array(leaf)]
+    assert [type(leaf).__name__ for leaf in leaves] == ["custom_jvp", "function"]
+    given = eqx.nn.MLP(2, 3, 4, 2, jax.nn.silu, key=KEY)
+    assert given.activation is jax.nn.silu
+    assert isinstance(given.final_activation, types.FunctionType)

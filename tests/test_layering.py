@@ -31,14 +31,6 @@ LAYERS = {
     "optlint.verify": ("optlint.runner",),
 }
 
-# The inference core: `class Inference(HelperCalls, ParameterValues, EquinoxLeaves)` and the
-# values that point back to it (`ClassRef.owner: Inference`), so that every analysis module the
-# inference imports and that reads values is in its circle. Composing the evaluator instead of
-# inheriting it (issue 23) breaks the circle; until then it is the one cycle allowed, and it
-# stays inside optlint.analysis.
-INFERENCE = "optlint.analysis.inference"
-
-
 def modules() -> dict[str, Path]:
     """Every module of the package by its dotted name (a package by its own name)."""
     found = {}
@@ -146,11 +138,8 @@ def test_each_layer_keeps_to_its_contract(layer: str) -> None:
     assert {module: names for module, names in crossing.items() if names} == {}
 
 
-def test_no_import_cycles_but_the_inference_core() -> None:
-    found = cycles(import_graph())
-    assert [sorted(cycle) for cycle in found if INFERENCE not in cycle] == []
-    assert [sorted(module for module in cycle if not module.startswith("optlint.analysis."))
-            for cycle in found] in ([], [[]])
+def test_no_import_cycles() -> None:
+    assert [sorted(cycle) for cycle in cycles(import_graph())] == []
 
 
 def test_the_cycle_check_finds_type_only_cycles() -> None:

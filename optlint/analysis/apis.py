@@ -66,6 +66,8 @@ TREE_REBUILDERS = {**TREE_MAPPERS, "optax.apply_updates": 0, "equinox.apply_upda
 # and Python scalars). A hand-written `lambda x: isinstance(x, T)` is read through the types below.
 FILTER_SPECS = {"equinox.is_array": "arrays", "equinox.is_inexact_array": "arrays",
                 "equinox.is_array_like": "array_like"}
+# What a filter written by hand as `not isinstance(leaf, types.FunctionType)` keeps.
+NOT_PYTHON_FUNCTIONS = "not_python_functions"
 ARRAY_TYPES = {"jax.Array", "jax.numpy.ndarray", "numpy.ndarray", "jaxlib.xla_extension.ArrayImpl"}
 PYTHON_SCALAR_TYPES = {"float", "int", "bool", "complex"}
 # Transformations whose result, called, calls the function (or module) they were given over a
@@ -137,6 +139,27 @@ SCALAR_LEAVES_BREAK = {
     "optimizer_filter_grad": frozenset({"int", "bool", "str", "float"}),
     "grad": frozenset({"int", "bool", "str"}),
     "jit": frozenset({"str", "branch"}),
+}
+# The Python type of the functions JAX exposes (`type(jax.nn.relu).__name__`, measured on jax
+# 0.10.2): a filter written by hand as `not isinstance(leaf, types.FunctionType)` keeps every one
+# that is not "function" (issue #20: `eqx.nn.MLP(..., activation=jax.nn.relu)` filtered so keeps
+# its custom_jvp, and `optax.adam(...).init` raises TypeError "zeros_like requires ndarray").
+JAX_CALLABLE_TYPES = {
+    "jax.nn.relu": "custom_jvp", "jax.nn.relu6": "custom_jvp",
+    "jax.nn.gelu": "function", "jax.nn.softmax": "function",
+    **{f"jax.nn.{name}": "PjitFunction" for name in (
+        "silu", "swish", "sigmoid", "tanh", "softplus", "elu", "leaky_relu", "log_sigmoid",
+        "log_softmax", "hard_tanh", "selu", "celu", "glu", "mish", "identity")},
+    **{f"jax.numpy.{name}": "PjitFunction" for name in ("tanh", "sin", "exp", "sinh")},
+}
+# The types `isinstance` tests that are plain Python functions (a `def` or a lambda).
+PYTHON_FUNCTION_TYPES = {"types.FunctionType", "types.LambdaType"}
+# equinox.nn layers that keep functions they are given as leaves: (position, keyword, default)
+# of each such argument; the default a name of JAX_CALLABLE_TYPES, or None for a `def` of
+# Equinox's own. Measured on equinox 0.13.8: MLP's non-array leaves are its activation
+# (jax.nn.relu, a custom_jvp, by default) and final_activation (a function).
+EQUINOX_NN_CALLABLE_ARGS = {
+    "MLP": ((4, "activation", "jax.nn.relu"), (5, "final_activation", None)),
 }
 # The names in the leaf paths of each equinox.nn layer (`jax.tree_util.keystr` of its leaves,
 # measured on equinox 0.13.8 by building each one): what a mask matching names against a

@@ -2,18 +2,20 @@
 configuration object (its construction's argument, else the class default), an attribute a class
 sets on `self` (preferring `__init__`'s assignment, but not a `None` placeholder set for real in
 another method, nor a rebuild from itself such as `self.params = apply_updates(self.params,
-...)`), and a method. Part of `Inference` (a base class of it), kept apart so each module has one
-job.
+...)`), and a method. A collaborator the evaluator owns; a class of another file is read by that
+file's evaluator.
 """
 
 from __future__ import annotations
+
+import weakref
 
 import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.binding import argument
 from optlint.analysis.brains.optax_calls import state_attribute
-from optlint.analysis.evaluator import Evaluator
+from optlint.analysis.evaluator import Evaluator, owned_by
 from optlint.analysis.imports import dotted_name
 from optlint.analysis.index import LATER as _LATER
 from optlint.analysis.index import Binding, ClassInfo, Scope
@@ -27,33 +29,43 @@ from optlint.analysis.values import (
     Value,
 )
 
-class AttributeValues(Evaluator):
-    def _infer_attribute(self, expr: cst.Attribute, scope: Scope, order: int) -> Value:
+class AttributeValues:
+    def __init__(self, evaluator: Evaluator) -> None:
+        self._evaluator = weakref.ref(evaluator)  # its owner (see `owned_by`)
+
+    @property
+    def evaluator(self) -> Evaluator:
+        return owned_by(self._evaluator)
+
+    def of_expression(self, expr: cst.Attribute, scope: Scope, order: int) -> Value:
+        evaluator = self.evaluator
         attr = expr.attr.value
         if isinstance(expr.value, cst.Name):
             method_scope = _method_scope(scope)
             if method_scope is not None and expr.value.value == method_scope.self_name:
                 owner = method_scope.owner
                 assert owner is not None
-                return self._attribute_of_class(owner, attr, self)
-        qualified = self.index.imports.qualify(expr)
-        if qualified is not None and self._lookup(dotted_root(expr), scope, order) is None:
-            return self._imported(qualified)
-        base = self.value_of(expr.value, scope, order)
+                return self.of_class(owner, attr)
+        qualified = evaluator.index.imports.qualify(expr)
+        if qualified is not None and evaluator.lookup(dotted_root(expr), scope, order) is None:
+            return LibraryRef(qualified, evaluator.path)
+        base = evaluator.value_of(expr.value, scope, order)
         if isinstance(base, InstanceValue):
-            field = base.owner._config_field(base, attr)
+            field = self._config_field(base, attr)
             if field is not UNKNOWN:
                 return field
-            return base.owner._attribute_of_class(base.info, attr, base.owner)
+            return evaluator.evaluator_for(base.path).attribute_of_class(base.info, attr)
         if isinstance(base, ModuleValue) and base.derived_by is None and base.cls is not None:
-            return base.cls.owner._attribute_of_class(base.cls.info, attr, base.cls.owner)
+            return evaluator.evaluator_for(base.cls.path).attribute_of_class(base.cls.info, attr)
         if isinstance(base, LibraryRef):
             return LibraryRef(apis.canonical_name(f"{base.name}.{attr}"), base.origin)
         if isinstance(base, StateValue):
             return state_attribute(base, attr)
         return UNKNOWN
 
-    def _attribute_of_class(self, info: ClassInfo, attr: str, owner: AttributeValues) -> Value:
+    def of_class(self, info: ClassInfo, attr: str) -> Value:
+        """What `attr` of class `info` (of this evaluator's file) holds."""
+        owner = self.evaluator
         bindings = info.attributes.get(attr)
         if bindings:
             binding = bindings[-1]
@@ -63,22 +75,22 @@ class AttributeValues(Evaluator):
                 if _is_init(candidate.scope) and not (
                         _is_none(candidate.value) and len(bindings) > 1):
                     binding = candidate
-            value = owner._binding_value(binding)
+            value = owner.value_of_binding(binding)
             if value is UNKNOWN and _reads_attribute(binding, attr):
                 # `self.params = apply_updates(self.params, ...)`: rebuilt from itself, so what
                 # it was first assigned elsewhere.
-                others = (owner._binding_value(other) for other in bindings
+                others = (owner.value_of_binding(other) for other in bindings
                           if other is not binding and not _reads_attribute(other, attr)
                           and not _is_none(other.value))
                 value = next((other for other in others if other is not UNKNOWN), UNKNOWN)
             return value
         field = info.fields.get(attr)
         if field is not None and field.annotation is not None:
-            return owner._instance_of(owner.value_of(field.annotation, info.scope, _LATER))
-        method = owner._method(info, attr)
+            return owner.instance_of(owner.value_of(field.annotation, info.scope, _LATER))
+        method = _method(info, attr)
         if method is not None:
             return FunctionValue(method, bound=True)
-        static = owner._method(info, attr, "staticmethod")
+        static = _method(info, attr, "staticmethod")
         return FunctionValue(static) if static is not None else UNKNOWN
 
     def _config_field(self, instance: InstanceValue, attr: str) -> Value:
@@ -88,7 +100,10 @@ class AttributeValues(Evaluator):
         passes `*args`/`**kwargs`, or the class is neither (a custom `__init__` may set anything)."""
         info = instance.info
         field = info.fields.get(attr)
-        if field is None or instance.made is None or not _is_config_class(self, info):
+        if field is None or instance.made is None:
+            return UNKNOWN
+        owner = self.evaluator.evaluator_for(instance.path)  # the class's file
+        if not _is_config_class(owner, info):
             return UNKNOWN
         call, scope, order, caller = instance.made
         if any(arg.star for arg in call.args):
@@ -96,30 +111,30 @@ class AttributeValues(Evaluator):
         position = list(info.fields).index(attr)
         passed = argument(call, position, attr)
         if passed is not None:
-            return caller.value_of(passed.value, scope, order)
+            return owner.evaluator_for(caller).value_of(passed.value, scope, order)
         default = field.default
-        if isinstance(default, cst.Call) and (self.qualify(default.func) or "").endswith(
+        if isinstance(default, cst.Call) and (owner.qualify(default.func) or "").endswith(
                 "field"):
             given = argument(default, None, "default")
             default = given.value if given is not None else None
         if default is None:
             return UNKNOWN
-        return self.value_of(default, info.scope, _LATER)
+        return owner.value_of(default, info.scope, _LATER)
 
-    def _method(self, info: ClassInfo, name: str,
-                decorator: str | None = None) -> cst.FunctionDef | None:
-        """The `def name` in the class body (not inherited: a base may be anywhere): a plain
-        method, or with `decorator` one decorated with it alone (`staticmethod`)."""
-        for item in info.node.body.body:
-            if isinstance(item, cst.FunctionDef) and item.name.value == name:
-                names = [d.decorator.value for d in item.decorators
-                         if isinstance(d.decorator, cst.Name)]
-                if decorator is not None:
-                    return item if names == [decorator] and len(item.decorators) == 1 else None
-                plain = not any(n in ("staticmethod", "classmethod", "property")
-                                for n in names)
-                return item if plain else None
-        return None
+
+def _method(info: ClassInfo, name: str, decorator: str | None = None) -> cst.FunctionDef | None:
+    """The `def name` in the class body (not inherited: a base may be anywhere): a plain
+    method, or with `decorator` one decorated with it alone (`staticmethod`)."""
+    for item in info.node.body.body:
+        if isinstance(item, cst.FunctionDef) and item.name.value == name:
+            names = [d.decorator.value for d in item.decorators
+                     if isinstance(d.decorator, cst.Name)]
+            if decorator is not None:
+                return item if names == [decorator] and len(item.decorators) == 1 else None
+            plain = not any(n in ("staticmethod", "classmethod", "property")
+                            for n in names)
+            return item if plain else None
+    return None
 
 
 def _is_config_class(inference: Evaluator, info: ClassInfo) -> bool:

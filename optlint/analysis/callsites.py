@@ -14,7 +14,7 @@ import libcst as cst
 
 from optlint.analysis.binding import FunctionNode, argument_for, positional_params
 from optlint.analysis.index import CallSite, FileIndex, Scope
-from optlint.analysis.inference import Inference
+from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.values import UNKNOWN, FunctionValue, TransformedFunction, Value
 
 _MAX_HOPS = 3
@@ -37,7 +37,7 @@ class Arrival:
 
 
 class CallSites:
-    def __init__(self, index: FileIndex, inference: Inference) -> None:
+    def __init__(self, index: FileIndex, inference: Evaluator) -> None:
         self.index = index
         self.inference = inference
         self._by_function: dict[int, list[Invocation]] | None = None

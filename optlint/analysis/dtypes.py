@@ -14,18 +14,13 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import argument
+from optlint.analysis.dtype_names import dtype_name
 from optlint.analysis.index import LATER, Scope
-from optlint.analysis.values import FunctionValue, LibraryRef, LiteralValue, ParamTree
+from optlint.analysis.values import FunctionValue, LibraryRef, ParamTree
 
 if TYPE_CHECKING:
-    from optlint.analysis.inference import Inference
+    from optlint.analysis.evaluator import Evaluator
 
-LOW_PRECISION = {
-    "jax.numpy.bfloat16": "bfloat16", "jax.numpy.float16": "float16",
-    "jax.numpy.half": "float16", "numpy.float16": "float16", "numpy.half": "float16",
-    "ml_dtypes.bfloat16": "bfloat16", "jax.dtypes.bfloat16": "bfloat16",
-}
-_STRINGS = {"bfloat16": "bfloat16", "float16": "float16"}
 _TREE_MAPS = {"jax.tree.map", "jax.tree_util.tree_map", "jax.tree_map"}
 _TREE_CASTS = {"optax.tree.cast", "optax.tree_utils.tree_cast"}
 _FILTERS = {"equinox.filter"}
@@ -43,28 +38,7 @@ DTYPE_POSITIONS = {
 _MAX_DEPTH = 12
 
 
-def dtype_name(inference: Inference, expr: cst.BaseExpression, scope: Scope | None = None,
-               order: int = LATER) -> str | None:
-    """"bfloat16" / "float16" for `jnp.bfloat16`, `"bfloat16"`; with a scope, also for a name
-    whose value is one (a helper's `dtype` parameter its caller fills with
-    `jnp.dtype(cfg.dtype)`, a configuration field's default); None for anything else."""
-    if isinstance(expr, cst.SimpleString):
-        value = expr.evaluated_value
-        return _STRINGS.get(value) if isinstance(value, str) else None
-    qualified = inference.qualify(expr)
-    if qualified is not None and qualified in LOW_PRECISION:
-        return LOW_PRECISION[qualified]
-    if scope is None or not isinstance(expr, (cst.Name, cst.Attribute, cst.Call)):
-        return None
-    held = inference.value_of(expr, scope, order)
-    if isinstance(held, LiteralValue) and held.kind == "string":
-        return _STRINGS.get(held.text)
-    if isinstance(held, LibraryRef):
-        return LOW_PRECISION.get(held.name)
-    return None
-
-
-def low_precision(inference: Inference, expr: cst.BaseExpression, scope: Scope,
+def low_precision(inference: Evaluator, expr: cst.BaseExpression, scope: Scope,
                   order: int, depth: int = 0) -> tuple[str, cst.CSTNode] | None:
     """The low-precision dtype every float leaf of `expr` has, with the node that makes it so."""
     if depth > _MAX_DEPTH:
@@ -87,7 +61,7 @@ def low_precision(inference: Inference, expr: cst.BaseExpression, scope: Scope,
         from optlint.analysis.library_param_paths import param_dtype
 
         tree = inference.value_of(expr, scope, order)
-        return param_dtype(tree) if isinstance(tree, ParamTree) else None
+        return param_dtype(tree, inference) if isinstance(tree, ParamTree) else None
     if not isinstance(expr, cst.Call):
         return None
     func = expr.func
@@ -116,7 +90,7 @@ def low_precision(inference: Inference, expr: cst.BaseExpression, scope: Scope,
     return None
 
 
-def _helper_cast(inference: Inference, func: cst.BaseExpression, scope: Scope, order: int,
+def _helper_cast(inference: Evaluator, func: cst.BaseExpression, scope: Scope, order: int,
                  depth: int) -> tuple[str, cst.CSTNode] | None:
     """A helper of the file whose every `return` casts all float leaves to one low-precision
     dtype whatever it is given (`def to_bf16(tree): return jax.tree.map(lambda x:
@@ -135,7 +109,7 @@ def _helper_cast(inference: Inference, func: cst.BaseExpression, scope: Scope, o
     return found[0]
 
 
-def _module_class(inference: Inference, call: cst.Call, scope: Scope, order: int,
+def _module_class(inference: Evaluator, call: cst.Call, scope: Scope, order: int,
                   depth: int) -> tuple[str, cst.CSTNode] | None:
     """An Equinox module of the checked code whose `__init__` makes every array field in one
     low-precision dtype (`self.linear = eqx.nn.Linear(..., dtype=jnp.bfloat16)`)."""
@@ -143,11 +117,11 @@ def _module_class(inference: Inference, call: cst.Call, scope: Scope, order: int
     if isinstance(value, ParamTree):  # `Mlp().init(key, x)`
         from optlint.analysis.library_param_paths import param_dtype
 
-        return param_dtype(value)
+        return param_dtype(value, inference)
     cls = getattr(value, "cls", None)
     if cls is None or getattr(value, "derived_by", "") is not None:
         return None
-    info, owner = cls.info, cls.owner
+    info, owner = cls.info, inference.evaluator_for(cls.path)
     if not info.attributes:
         return None
     for name, field in info.fields.items():
@@ -169,7 +143,7 @@ def _module_class(inference: Inference, call: cst.Call, scope: Scope, order: int
     return found[0]
 
 
-def _not_array(inference: Inference, expr: cst.BaseExpression, scope: Scope,
+def _not_array(inference: Evaluator, expr: cst.BaseExpression, scope: Scope,
                order: int = LATER) -> bool:
     """A literal or a function: a field value that is no array leaf."""
     if isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString, cst.Lambda)) or (
@@ -180,16 +154,16 @@ def _not_array(inference: Inference, expr: cst.BaseExpression, scope: Scope,
     return isinstance(inference.value_of(expr, scope, order), (LibraryRef, FunctionValue))
 
 
-def _from_name(inference: Inference, name: str, scope: Scope, order: int,
+def _from_name(inference: Evaluator, name: str, scope: Scope, order: int,
                depth: int) -> tuple[str, cst.CSTNode] | None:
-    binding = inference._lookup(name, scope, order)
+    binding = inference.lookup(name, scope, order)
     if binding is None or binding.kind != "assign" or binding.value is None or binding.path:
         return None
     return low_precision(inference, binding.value, binding.scope or scope, binding.order,
                          depth + 1)
 
 
-def _casting_lambda(inference: Inference, func: cst.BaseExpression, scope: Scope,
+def _casting_lambda(inference: Evaluator, func: cst.BaseExpression, scope: Scope,
                     order: int) -> str | None:
     """`lambda x: x.astype(D)`, or `lambda x: x.astype(D) if <test> else x` (floats only)."""
     if not isinstance(func, cst.Lambda) or len(func.params.params) != 1:
@@ -214,7 +188,7 @@ _FLOAT_KINDS = {"jax.numpy.floating", "jax.numpy.inexact", "numpy.floating", "nu
 _ARRAY_TYPES = {"jax.Array", "jax.numpy.ndarray"}
 
 
-def _every_float(inference: Inference, test: cst.BaseExpression, param: str) -> bool:
+def _every_float(inference: Evaluator, test: cst.BaseExpression, param: str) -> bool:
     """Whether `test` holds for every float array leaf: `eqx.is_inexact_array(x)`,
     `jnp.issubdtype(x.dtype, jnp.floating)`, `isinstance(x, jax.Array)`."""
     if not isinstance(test, cst.Call) or not test.args:

@@ -3,19 +3,19 @@
 What a helper returns can depend on what it is given (`def decay_mask(model): return
 tree_map(..., model)`), so its parameters are bound to the call's arguments in a frame, and the
 return is inferred under that frame, memoised per (helper, frame). A helper in another file is
-inferred by that file's own Inference, handed only values it can read there (`portable`).
-Part of `Inference` (a base class of it), kept apart so each module has one job.
+inferred by that file's own evaluator, handed only values it can read there (`portable`).
+A collaborator the evaluator owns, with its own memo of answers per frame.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import weakref
 
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.branches import live_returns
-from optlint.analysis.evaluator import Evaluator
+from optlint.analysis.evaluator import Evaluator, owned_by
 from optlint.analysis.index import LATER, FunctionInfo, Scope
 from optlint.analysis.values import (
     UNKNOWN,
@@ -29,43 +29,47 @@ from optlint.analysis.values import (
     portable,
 )
 
-if TYPE_CHECKING:
-    pass
-
 _MAX_FOLLOWED = 40  # helper calls being followed into other files at once, at most
 _MAX_FRAMES = 2000  # distinct (helper, arguments) pairs inferred per file, at most
 
 
-class HelperCalls(Evaluator):
-    # Set up by Inference.__init__.
-    _memo: dict[tuple[int, int], Value]
-    # While a helper's return is inferred for one call: its parameters (by the id of their Param
-    # node) -> what the call passes them.
-    _frame: dict[int, Value]
-    # (function node id, frame as (param id, value id) pairs) -> (frame, returned value)
-    _frame_results: dict[tuple[int, frozenset[tuple[int, int]]], tuple[dict[int, Value], Value]]
-    _called_results: set[int] | None  # ids of calls whose result is called
+class HelperReturns:
+    def __init__(self, evaluator: Evaluator) -> None:
+        self._evaluator = weakref.ref(evaluator)  # its owner (see `owned_by`)
+        # (function node id, frame as (param id, value id) pairs) -> (frame, returned value)
+        self._frame_results: dict[tuple[int, frozenset[tuple[int, int]]],
+                                  tuple[dict[int, Value], Value]] = {}
+        self._called_results: set[int] | None = None  # ids of calls whose result is called
 
+    @property
+    def evaluator(self) -> Evaluator:
+        return owned_by(self._evaluator)
 
-    def _passed(self, function: FunctionValue, call: cst.Call, scope: Scope,
-                order: int) -> dict[int, Value]:
+    @property
+    def frames_inferred(self) -> int:
+        """How many (helper, arguments) pairs were inferred: what the frame memo bounds."""
+        return len(self._frame_results)
+
+    def passed(self, function: FunctionValue, call: cst.Call, scope: Scope,
+               order: int) -> dict[int, Value]:
         """What `call` passes the parameters of `function`, where it is known (by Param id)."""
         passed: dict[int, Value] = {}
         for param, expr in bind_arguments(function.node, call, function.bound):
-            value = self.value_of(expr, scope, order)
+            value = self.evaluator.value_of(expr, scope, order)
             if value is not UNKNOWN:
                 passed[id(param)] = value
         return passed
 
-    def _project_call(self, callee: LibraryRef, call: cst.Call, scope: Scope,
-                      order: int) -> Value:
+    def project_call(self, callee: LibraryRef, call: cst.Call, scope: Scope,
+                     order: int) -> Value:
         """A call to a function imported from another file of the project: what it returns for
         these arguments, inferred in its own file (which the caller's values are handed to)."""
-        project = self.project
+        evaluator = self.evaluator
+        project = evaluator.project
         if project is None or project.following > _MAX_FOLLOWED:
             return UNKNOWN  # a chain of helpers through many files: not worth following
         if self._called_results is None:
-            self._called_results = {id(site.node.func) for site in self.index.calls
+            self._called_results = {id(site.node.func) for site in evaluator.index.calls
                                     if isinstance(site.node.func, cst.Call)}
         if id(call) in self._called_results:
             # `helper(x)(y)`: what comes back from another file is handed over without the
@@ -75,30 +79,32 @@ class HelperCalls(Evaluator):
 
         def arguments_reach() -> bool:
             # A file that never reaches equinox or optax can still pass on a module it is given.
-            return any(isinstance(self.value_of(arg.value, scope, order),
+            return any(isinstance(evaluator.value_of(arg.value, scope, order),
                                   (ModuleValue, TransformValue)) for arg in call.args)
 
-        found = project.resolve_function(callee.name, callee.origin or self.path, arguments_reach)
+        found = project.resolve_function(callee.name, callee.origin or evaluator.path,
+                                         arguments_reach)
         if found is None:
             return UNKNOWN
         function, owner = found
-        passed = self._passed(function, call, scope, order)
-        if owner is not self:  # the other file reads only what it can read (see `portable`)
+        passed = self.passed(function, call, scope, order)
+        elsewhere = owner is not evaluator
+        if elsewhere:  # the other file reads only what it can read (see `portable`)
             handed = {param: portable(value) for param, value in passed.items()}
             passed = {param: value for param, value in handed.items() if value is not UNKNOWN}
         project.following += 1
         try:
-            returned = owner._returned(function, passed)
+            returned = owner.returned(function, passed)
         finally:
             project.following -= 1
-        return returned if owner is self else portable(returned)
+        return portable(returned) if elsewhere else returned
 
-    def _returned(self, function: FunctionValue, passed: dict[int, Value] | None = None) -> Value:
-        info = self.index.functions.get(function.node)
+    def returned(self, function: FunctionValue, passed: dict[int, Value] | None = None) -> Value:
+        info = self.evaluator.index.functions.get(function.node)
         if info is None:
             return UNKNOWN
         if passed:
-            frame = {**self._frame, **passed}
+            frame = {**self.evaluator.frame, **passed}
             # Helpers calling helpers with the same values would otherwise be re-inferred along
             # every path through them (exponential in the chain's length): one answer per
             # (function, frame). The frame is kept in the entry so the ids stay its values'.
@@ -109,12 +115,7 @@ class HelperCalls(Evaluator):
                 return known[1]
             if len(self._frame_results) >= _MAX_FRAMES:
                 return UNKNOWN  # a file whose helpers fan out without end: stop asking
-            saved = self._frame, self._memo
-            self._frame, self._memo = frame, {}
-            try:
-                value = self._first_return(info)
-            finally:
-                self._frame, self._memo = saved
+            value = self.evaluator.in_frame(frame, lambda: self._first_return(info))
             self._frame_results[key] = (frame, value)
             return value
         return self._first_return(info)
@@ -122,13 +123,14 @@ class HelperCalls(Evaluator):
     def _first_return(self, info: FunctionInfo) -> Value:
         """What the function returns: when every `return` gives a transformation (a factory
         choosing by its config), one of them; else the first return the analysis can read."""
+        evaluator = self.evaluator
         values: list[Value] = []
-        live = (live_returns(info.node, lambda test: self.value_of(test, info.scope, LATER))
+        live = (live_returns(info.node, lambda test: evaluator.value_of(test, info.scope, LATER))
                 if isinstance(info.node, cst.FunctionDef) and len(info.returns) > 1 else None)
         for position, expr in enumerate(info.returns):
             if live is not None and id(expr) not in live:
                 continue  # a branch its known configuration does not take
-            value = self.value_of(expr, info.scope, LATER)
+            value = evaluator.value_of(expr, info.scope, LATER)
             if isinstance(value, ModuleValue):
                 return self._modules_returned(info, position, value)
             if value is not UNKNOWN and not isinstance(value, TransformValue):
@@ -149,15 +151,11 @@ class HelperCalls(Evaluator):
         for expr in info.returns[first + 1:]:
             if not isinstance(expr, cst.Call):
                 return module
-            callee = self.value_of(expr.func, info.scope, LATER)
+            callee = self.evaluator.value_of(expr.func, info.scope, LATER)
             if not (isinstance(callee, ClassRef) or (isinstance(callee, LibraryRef)
                                                      and callee.name.startswith("equinox.nn."))):
                 return module
-            options.append(self.value_of(expr, info.scope, LATER))
+            options.append(self.evaluator.value_of(expr, info.scope, LATER))
         if all(option == module for option in options):
             return module
         return OneOf(tuple(options))
-
-
-
-

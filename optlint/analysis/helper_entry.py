@@ -15,7 +15,7 @@ from optlint.analysis.index import CallSite
 from optlint.analysis.values import FunctionValue, LibraryRef
 
 if TYPE_CHECKING:
-    from optlint.analysis.inference import Inference
+    from optlint.analysis.evaluator import Evaluator
     from optlint.context import RuleContext
 
 # Libraries whose functions are no helpers of the checked code.
@@ -26,7 +26,7 @@ _LIBRARIES = ("optax.", "jax.", "equinox.", "flax.", "haiku.", "numpy.")
 class HelperEntry:
     call: cst.Call  # the helper's call, in the file being checked
     function: cst.FunctionDef  # the helper
-    inference: Inference  # its file's
+    inference: Evaluator  # its file's
 
     def passes_through(self, expr: cst.BaseExpression | None) -> bool:
         """Whether `expr` (in the helper) is one of its parameters: what the caller gives."""

@@ -2,21 +2,26 @@
 
 The generic evaluator: Python's names, attributes, subscripts and calls of the checked code's own
 functions and classes. What a library call returns is asked of the brains (`brains/`), one per
-library; helper calls, callers' arguments and Equinox's leaf model are its base classes, each in
-its own module. Inference is lazy and memoised: rules ask about the few expressions they care
-about, and only those are followed. What cannot be established is UNKNOWN, and rules stay silent
+library; attributes, helper returns, callers' arguments (parameter values) and Equinox's leaf
+model are collaborators it owns, each in its own module with its own memo. Values are plain data
+(`values.py`): a class names its file, whose evaluator the project finds (`evaluator_for`).
+Everything else in the analysis asks through the `Evaluator` protocol (`evaluator.py`).
+Inference is lazy and memoised: rules ask about the few expressions they care about, and only
+those are followed. What cannot be established is UNKNOWN, and rules stay silent
 on it (or report it only under `--preview`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Callable
+from typing import Literal
 
 import libcst as cst
 
 from optlint.analysis import apis, library_layers
 from optlint.analysis.attributes import AttributeValues
 from optlint.analysis.binding import argument
+from optlint.analysis.evaluator import Evaluator, FunctionNode, Invocation, Project
 from optlint.analysis.brains import LibraryCall, library_call
 from optlint.analysis.brains.python_calls import named_attribute
 from optlint.analysis.brains.equinox_leaves import EquinoxLeaves, nn_leaves
@@ -27,11 +32,11 @@ from optlint.analysis.brains.optax_calls import (
     state_item,
     static_arg_names,
 )
-from optlint.analysis.helper_calls import HelperCalls
+from optlint.analysis.helper_calls import HelperReturns
 from optlint.analysis.library_param_paths import param_tree
 from optlint.analysis.index import LATER as _LATER
-from optlint.analysis.index import Binding, FileIndex, Scope
-from optlint.analysis.parameters import ParameterValues
+from optlint.analysis.index import Binding, ClassInfo, FileIndex, Scope
+from optlint.analysis.parameters import CallerJoins, CallNames
 from optlint.analysis.values import (
     UNKNOWN,
     UNKNOWN_LEAVES,
@@ -55,51 +60,81 @@ from optlint.analysis.values import (
     Value,
 )
 
-if TYPE_CHECKING:
-    from optlint.analysis.project import ProjectIndex
 
 _MAX_DEPTH = 40
 
 
-class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
-    def __init__(self, index: FileIndex, project: ProjectIndex | None = None,
+class Inference:
+    """The evaluator of one file (implements `evaluator.Evaluator`)."""
+
+    def __init__(self, index: FileIndex, project: Project | None = None,
                  path: str | None = None, text: str | None = None) -> None:
         self.index = index
         self.project = project
         self.path = path
-        self._memo = {}
-        # Helper calls (see helper_calls.py): answers under a frame depend on the call, so they
-        # are memoised apart from `_memo`.
-        self._frame = {}
-        self._called_results = None
-        self._frame_results = {}
+        self._memo: dict[tuple[int, int], Value] = {}
         self._active: set[tuple[int, int]] = set()
-        self._leaves_memo: dict[int, Leaves] = {}
-        self._module_memo: dict[int, bool] = {}
-        # Parameters from their callers (see parameters.py).
-        self._joins = {}
-        self._invocations_memo = {}
-        self._text = text  # the file's source, when the caller has it (else regenerated)
-        self._call_names = None
-        self._word_counts = {}
+        self.frame: dict[int, Value] = {}
+        self.attributes = AttributeValues(self)
+        self.helpers = HelperReturns(self)
+        self.parameters = CallerJoins(self, text)
+        self.leaves = EquinoxLeaves(self)
 
     # public API ---------------------------------------------------------------------------
-    def release(self) -> None:
-        """Break the reference cycles of a file done with (memoised values such as ClassRef
-        point back here; the index's scopes and bindings point at each other), so reference
-        counting frees the file's tree at once. Must not be used afterwards."""
-        self._memo = {}
-        self._frame = {}
-        self._frame_results = {}
-        self._joins = {}
-        self._invocations_memo = {}
-        self._call_names = None
-        self._word_counts = {}
-        self._text = None
-        self.index.release()
-
     def qualify(self, node: cst.BaseExpression) -> str | None:
         return self.index.imports.qualify(node)
+
+    def evaluator_for(self, path: str | None) -> Evaluator:
+        if path == self.path or self.project is None or path is None:
+            return self
+        found = self.project.evaluator_for(path)
+        return found if found is not None else self  # a file that no longer parses
+
+    def is_module(self, cls: ClassRef) -> bool:
+        return self.evaluator_for(cls.path).is_equinox_module(cls.info)
+
+    def in_frame(self, frame: dict[int, Value], compute: Callable[[], Value]) -> Value:
+        # Answers under a frame depend on the call, so they are memoised apart from `_memo`.
+        saved = self.frame, self._memo
+        self.frame, self._memo = frame, {}
+        try:
+            return compute()
+        finally:
+            self.frame, self._memo = saved
+
+    # collaborators' answers -----------------------------------------------------------------
+    def returned(self, function: FunctionValue, passed: dict[int, Value] | None = None) -> Value:
+        return self.helpers.returned(function, passed)
+
+    def invocations_of(self, function: FunctionNode) -> list[Invocation] | None:
+        return self.parameters.invocations_of(function)
+
+    def call_names(self) -> CallNames:
+        return self.parameters.call_names()
+
+    def word_count(self, word: str, skip_imports: bool = False) -> int:
+        return self.parameters.word_count(word, skip_imports)
+
+    def file_text(self) -> str:
+        return self.parameters.file_text()
+
+    def attribute_of_class(self, info: ClassInfo, attr: str) -> Value:
+        return self.attributes.of_class(info, attr)
+
+    def is_equinox_module(self, info: ClassInfo) -> bool:
+        return self.leaves.is_equinox_module(info)
+
+    def class_leaves(self, info: ClassInfo) -> Leaves:
+        return self.leaves.class_leaves(info)
+
+    def class_is_callable(self, info: ClassInfo) -> bool | None:
+        return self.leaves.class_is_callable(info)
+
+    def field_holds_arrays(self, info: ClassInfo, name: str) -> bool | None:
+        return self.leaves.field_holds_arrays(info, name)
+
+    def field_value(self, info: ClassInfo, name: str) -> Value | Leaves:
+        return self.leaves.field_value(info, name)
 
     def value_of(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
         key = (id(expr), order)
@@ -115,17 +150,12 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
         self._memo[key] = value
         return value
 
-    def value_of_binding(self, binding: Binding) -> Value:
-        """What a name holds after `binding` (for a `def`: the function, or what its decorators
-        make of it)."""
-        return self._binding_value(binding)
-
     # expressions --------------------------------------------------------------------------
     def _infer(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
         if isinstance(expr, cst.Name):
             return self._infer_name(expr.value, scope, order)
         if isinstance(expr, cst.Attribute):
-            return self._infer_attribute(expr, scope, order)
+            return self.attributes.of_expression(expr, scope, order)
         if isinstance(expr, cst.Call):
             return self._infer_call(expr, scope, order)
         if isinstance(expr, cst.Lambda):
@@ -150,6 +180,8 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
                         entry.key, cst.SimpleString) else None
                     entries.append((key if isinstance(key, str) else None,
                                     self.value_of(entry.value, scope, order)))
+                else:  # `**other`: entries not seen
+                    entries.append((None, UNKNOWN))
             return DictValue(tuple(entries))
         if isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary)):
             return LiteralValue("number", expr.value)
@@ -191,9 +223,9 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
 
     # names --------------------------------------------------------------------------------
     def _infer_name(self, name: str, scope: Scope, order: int) -> Value:
-        binding = self._lookup(name, scope, order)
+        binding = self.lookup(name, scope, order)
         if binding is not None:
-            value = self._binding_value(binding)
+            value = self.value_of_binding(binding)
             if isinstance(value, SequenceValue) and value.kind == "list":
                 limit = order if binding.scope is scope else _LATER
                 value = self._with_appends(name, binding, value, limit)
@@ -203,9 +235,9 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
         if name == "None":
             return LiteralValue("none", name)
         qualified = self.index.imports.qualify(cst.Name(name))
-        return self._imported(qualified) if qualified else UNKNOWN
+        return LibraryRef(qualified, self.path) if qualified else UNKNOWN
 
-    def _lookup(self, name: str, scope: Scope, order: int) -> Binding | None:
+    def lookup(self, name: str, scope: Scope, order: int) -> Binding | None:
         current: Scope | None = scope
         first = True
         while current is not None:
@@ -220,24 +252,27 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
             current = current.parent
         return None
 
-    def _binding_value(self, binding: Binding) -> Value:
+    def value_of_binding(self, binding: Binding) -> Value:
+        """What a name holds after `binding` (for a `def`: the function, or what its decorators
+        make of it)."""
         if binding.kind == "def" and isinstance(binding.node, cst.FunctionDef):
             return self._decorated_def(binding.node, binding)
         if binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
             info = self.index.classes.get(binding.node.name.value)
-            return ClassRef(info, self) if info is not None else UNKNOWN
+            return ClassRef(info, self.path) if info is not None else UNKNOWN
         if binding.kind == "param":
-            passed = self._frame.get(id(binding.node))
+            passed = self.frame.get(id(binding.node))
             if passed is not None:
                 return passed
             annotated = self._annotated_value(binding.node, binding.scope)
             if isinstance(annotated, InstanceValue) and annotated.made is None:
                 # `cfg: TrainConfig`: the construction the callers pass says which fields keep
                 # their class defaults.
-                passed = self._parameter_value(binding)
+                passed = self.parameters.parameter_value(binding)
                 if isinstance(passed, InstanceValue) and passed.info is annotated.info:
                     return passed
-            return annotated if annotated is not UNKNOWN else self._parameter_value(binding)
+            return (annotated if annotated is not UNKNOWN
+                    else self.parameters.parameter_value(binding))
         if binding.kind == "assign" and binding.value is not None and binding.scope is not None:
             value = self.value_of(binding.value, binding.scope, binding.order)
             for position in binding.path:
@@ -278,19 +313,15 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
             annotation = node.annotation.annotation
         if annotation is None or scope is None:
             return UNKNOWN
-        return self._instance_of(self.value_of(annotation, scope, _LATER))
+        return self.instance_of(self.value_of(annotation, scope, _LATER))
 
     def instance_of(self, cls: Value) -> Value:
         """An instance of the class `cls` is (a project class, an equinox.nn layer)."""
-        return self._instance_of(cls)
-
-    def _instance_of(self, cls: Value) -> Value:
-        cls = self._as_class(cls)
+        cls = self.as_class(cls)
         if isinstance(cls, ClassRef):
-            if cls.is_module:
-                return ModuleValue(cls.info.name, cls.owner.class_leaves(cls.info),
-                                   is_callable=cls.owner.class_is_callable(cls.info), cls=cls)
-            return InstanceValue(cls.info, cls.owner)
+            if self.is_module(cls):
+                return self._module_instance(cls)
+            return InstanceValue(cls.info, cls.path)
         if isinstance(cls, LibraryRef) and cls.name.startswith("equinox.nn."):
             layer = cls.name.rsplit(".", 1)[-1]
             return ModuleValue(layer, nn_leaves(layer), is_callable=True)
@@ -299,17 +330,19 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
             return ModuleValue("eqx.Module", UNKNOWN_LEAVES, is_callable=None)
         return UNKNOWN
 
-    def _imported(self, qualified: str) -> Value:
-        return LibraryRef(qualified, self.path)
-
-    def _as_class(self, value: Value) -> Value:
+    def as_class(self, value: Value) -> Value:
         """The project class an imported name refers to, if it is one; else the value as it is."""
         if isinstance(value, LibraryRef) and self.project is not None:
             found = self.project.resolve_class(value.name, value.origin or self.path)
             if found is not None:
                 info, owner = found
-                return ClassRef(info, owner)
+                return ClassRef(info, owner.path)
         return value
+
+    def _module_instance(self, cls: ClassRef) -> ModuleValue:
+        owner = self.evaluator_for(cls.path)
+        return ModuleValue(cls.info.name, owner.class_leaves(cls.info),
+                           is_callable=owner.class_is_callable(cls.info), cls=cls)
 
     # calls --------------------------------------------------------------------------------
     def _infer_call(self, call: cst.Call, scope: Scope, order: int) -> Value:
@@ -335,25 +368,24 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
             if isinstance(base, ArrayValue):
                 return base  # `data.mean(axis=0)`: an array of the same library
         if (isinstance(func, cst.Name) and func.value == "getattr" and len(call.args) == 2
-                and self._lookup("getattr", scope, order) is None):
+                and self.lookup("getattr", scope, order) is None):
             return named_attribute(self.value_of(call.args[0].value, scope, order),
                                    self.value_of(call.args[1].value, scope, order))
         callee = self.value_of(func, scope, order)
         return self._apply(callee, call, scope, order)
 
     def _apply(self, callee: Value, call: cst.Call, scope: Scope, order: int) -> Value:
-        callee = self._as_class(callee)
+        callee = self.as_class(callee)
         if isinstance(callee, LibraryRef):
             value = library_call(self, callee.name, call, scope, order)
-            return self._project_call(callee, call, scope, order) if value is UNKNOWN else value
+            return (self.helpers.project_call(callee, call, scope, order) if value is UNKNOWN
+                    else value)
         if isinstance(callee, ClassRef):
-            if callee.is_module:
-                return ModuleValue(callee.info.name, callee.owner.class_leaves(callee.info),
-                                   is_callable=callee.owner.class_is_callable(callee.info),
-                                   cls=callee)
-            return InstanceValue(callee.info, callee.owner, (call, scope, order, self))
+            if self.is_module(callee):
+                return self._module_instance(callee)
+            return InstanceValue(callee.info, callee.path, (call, scope, order, self.path))
         if isinstance(callee, FunctionValue):
-            return self._returned(callee, self._passed(callee, call, scope, order))
+            return self.returned(callee, self.helpers.passed(callee, call, scope, order))
         if isinstance(callee, PartialValue):
             if callee.func == LibraryRef("optax.inject_hyperparams"):
                 return partial_inject(callee.call, LibraryCall(
@@ -407,9 +439,6 @@ class Inference(AttributeValues, HelperCalls, ParameterValues, EquinoxLeaves):
                 static = static_arg_names(argument(outer.call, None, "static_args"))
                 return InjectFactory(FunctionValue(node), outer.call, static)
         return FunctionValue(node)
-
-    # classes ------------------------------------------------------------------------------
-
 
 def _literal_index(expr: cst.BaseExpression | None, length: int) -> int:
     """Where `list.insert(expr, x)` puts x when `expr` is an integer literal; else the end."""

@@ -13,9 +13,14 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.binding import bind_arguments
+from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.index import LATER, CallSite, ClassInfo, Scope
-from optlint.analysis.key_consumers import INITIALIZER_MODULES, NON_DRAWING_INITIALIZERS
+from optlint.analysis.key_consumers import (
+    INITIALIZER_MODULES,
+    LOOP_BODIES,
+    NON_DRAWING_INITIALIZERS,
+)
+from optlint.analysis.key_transforms import aliased_qualify
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument
 
 if TYPE_CHECKING:
@@ -34,6 +39,7 @@ class HeldCallables:
         self.calls = calls
         self.ctx = calls.ctx
         self._known: dict[int, list[Consumption]] = {}  # by call: walks meet a call repeatedly
+        self._stepped: dict[int, set[str]] = {}  # by function: `_stepped_params`
 
     def consumptions(self, call: cst.Call, site: CallSite) -> list[Consumption]:
         known = self._known.get(id(call))
@@ -60,7 +66,8 @@ class HeldCallables:
         flow = self.calls.summary(made) if made is not None else None
         if made is None or flow is None:
             return []
-        return [Consumption(call, given, how, library=False)
+        return [Consumption(call, given, how, library=False,
+                            unseen=flow.param_uses[param.name.value].unseen)
                 for param, given in bind_arguments(made, call, False)
                 if param.name.value in flow.consumed_params]
 
@@ -85,9 +92,13 @@ class HeldCallables:
         if site is None:
             return []
         uses = []
+        stepped = None
         for param, given in bind_arguments(function, call, bound):
             if len(flow.param_calls.get(param.name.value, ())) < 2:
-                continue
+                if stepped is None:
+                    stepped = self._stepped_params(function)
+                if param.name.value not in stepped:
+                    continue
             closure = self._closure_given(given, site)
             summary = self.calls.summary(closure) if closure is not None else None
             if summary is None:
@@ -98,14 +109,56 @@ class HeldCallables:
                 draw = inner.closed or inner
                 uses.append(Consumption(draw.call, draw.key, self.calls.callee(draw.call),
                                         library=False, repeated=True, repeated_by=call,
+                                        unseen=inner.unseen,
                                         over=f"calls of `{param.name.value}` in "
                                              f"`{function.name.value}`"))
         return uses
 
+    def _stepped_params(self, function: cst.FunctionDef) -> set[str]:
+        """The parameters of `function` that the body of a `jax.lax` loop it runs calls
+        (`scan(lambda c, x: f(x, c), init, xs)`, or a nested `def` given to `scan`): each
+        step calls them again."""
+        known = self._stepped.get(id(function))
+        if known is None:
+            known = self._stepped[id(function)] = self._stepped_uncached(function)
+        return known
+
+    def _stepped_uncached(self, function: cst.FunctionDef) -> set[str]:
+        info = self.ctx.index.functions.get(function)
+        if info is None:
+            return set()
+        params = {param.name.value for param in (
+            *function.params.posonly_params, *function.params.params,
+            *function.params.kwonly_params)}
+        bodies: set[int] = set()
+        for site in self.calls.sites.values():
+            if site.scope.node is not function:
+                continue
+            loop = LOOP_BODIES.get(aliased_qualify(self.ctx, site.node.func, site) or "")
+            arg = argument(site.node, loop[0], "body_fun" if loop[0] else "f") if loop else None
+            if arg is None:
+                continue
+            if isinstance(arg.value, cst.Lambda):
+                bodies.add(id(arg.value))
+            elif isinstance(arg.value, cst.Name):
+                # Any `def` of that name (`body = remat(body)` may rebind it).
+                bodies.update(id(binding.node)
+                              for binding in site.scope.bindings.get(arg.value.value, [])
+                              if binding.kind == "def")
+        return {site.node.func.value for site in self.calls.sites.values()
+                if id(site.scope.node) in bodies and isinstance(site.node.func, cst.Name)
+                and site.node.func.value in params
+                and site.node.func.value not in site.scope.bindings}
+
     def _closure_given(self, given: cst.BaseExpression, site: CallSite) -> cst.FunctionDef | None:
-        """The function a factory of the file returned, given directly or through a name."""
+        """The function a factory of the file returned, given directly or through a name;
+        or a function nested in the caller, given by its name (`scan_steps(body, xs)`)."""
         if isinstance(given, cst.Name):
             binding = self.ctx.binding(given.value, site)
+            if (binding is not None and binding.kind == "def"
+                    and isinstance(binding.node, cst.FunctionDef)
+                    and self.calls.nested(binding.node)):
+                return binding.node
             if (binding is None or binding.kind != "assign" or binding.path
                     or binding.value is None or binding.scope is None):
                 return None

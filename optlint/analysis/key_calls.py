@@ -68,6 +68,7 @@ class FileKeyCalls:
         # Functions whose summary met a call of themselves (taken as consuming nothing there):
         # walked again for their own findings, once their summary is known.
         self.recursive: set[int] = set()
+        self._summarising: list[int] = []  # the functions being summarised, outermost first
         # What each statement reads, for every walk of the file.
         self.read_caches = FileReads(frames=any(
             isinstance(site.node.func, cst.Name) and site.node.func.value in ("locals", "vars")
@@ -114,8 +115,9 @@ class FileKeyCalls:
         resolved = self._resolve(call)
         if resolved is None:
             site = self.sites.get(id(call))
-            return self.held.consumptions(call, site) if (
-                site is not None and passes_key(call)) else []
+            if site is None or not passes_key(call):
+                return []
+            return self.held.consumptions(call, site) or self._given_function(call, site)
         if isinstance(resolved, list):
             return resolved
         function, bound, stepping = resolved
@@ -126,16 +128,42 @@ class FileKeyCalls:
         # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
         uses = [Consumption(call, expr, how, library=False, stepping=stepping,
                             kind="split" if flow.param_uses[param.name.value].kind == "split"
-                            else "draw")
+                            else "draw", unseen=flow.param_uses[param.name.value].unseen)
                 for param, expr in bind_arguments(function, call, bound)
                 if param.name.value in flow.consumed_params]
         uses += self.held.closures_called_again(call, function, bound, flow)
         if self.nested(function):
             # A closure consuming a key of the enclosing function: each call consumes it.
             uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
-                                 closed=inner.closed or inner)
+                                 closed=inner.closed or inner, unseen=inner.unseen)
                      for inner in flow.free_consumed().values()]
         return uses
+
+    def _given_function(self, call: cst.Call, site: CallSite) -> list[Consumption]:
+        """`model(rng, x)` where `model` is a parameter (of this function or one it is
+        nested in) and `rng` reads as a key: the function the caller gives may draw from it,
+        which the analysis cannot see (a consumption for `--preview` only)."""
+        func = call.func
+        if not isinstance(func, cst.Name) or not self.given_function(func, site):
+            return []
+        how = self.callee(call)
+        return [Consumption(call, arg.value, how, library=False,
+                            unseen=f"`{func.value}` is a function given by a caller; the "
+                                   f"analysis cannot see it draw from the key")
+                for arg in call.args
+                if self.reads_as_key(arg.value)
+                or (arg.keyword is not None and arg.keyword.value == "key"
+                    and isinstance(arg.value, cst.Name))][:1]
+
+    @staticmethod
+    def given_function(name: cst.Name, site: CallSite) -> bool:
+        """`name` is a parameter, of the function `site` is in or of one it is nested in."""
+        return _param_owner(site.scope, name) is not None
+
+    @staticmethod
+    def reads_as_key(expr: cst.BaseExpression) -> bool:
+        """A name that reads as a key (`rng`, `subkey`, `dropout_key`)."""
+        return isinstance(expr, cst.Name) and bool(_KEYISH.search(expr.value))
 
     def made_key(self, expr: cst.BaseExpression) -> str | None:
         """`prng_key()`: a call of a function of the file that returns a key made from
@@ -166,7 +194,7 @@ class FileKeyCalls:
         if not isinstance(func, cst.Attribute):
             return None
         owner = self.ctx.value(func.value, site)
-        if not isinstance(owner, ClassRef) or owner.owner is not self.ctx.inference:
+        if not isinstance(owner, ClassRef) or owner.path != self.ctx.inference.path:
             return None
         for item in owner.info.node.body.body:
             if (isinstance(item, cst.FunctionDef) and item.name.value == func.attr.value
@@ -213,10 +241,10 @@ class FileKeyCalls:
                     key = key_argument(call, None, "key")
                     return [] if key is None else [Consumption(call, key, self.callee(call))]
                 return None
-            value = InstanceValue(value.cls.info, value.cls.owner)
+            value = InstanceValue(value.cls.info, value.cls.path)
         if isinstance(value, (InstanceValue, ClassRef)):
             # An instance called runs `__call__`; a class called builds one with `__init__`.
-            if value.owner is not self.ctx.inference:
+            if value.path != self.ctx.inference.path:
                 return None
             method = own_method(value.info, "__call__" if isinstance(value, InstanceValue)
                              else "__init__")
@@ -239,8 +267,11 @@ class FileKeyCalls:
         """The walk of a function's body: the parameters it consumes (on some path) before
         reassigning them, the enclosing keys it consumes, the consumed keys it returns."""
         if id(node) in self.summaries:
-            if self.summaries[id(node)] is None:
-                self.recursive.add(id(node))
+            if id(node) in self._summarising:
+                # Called again while summarised: it and what it called since see it as
+                # consuming nothing.
+                self.recursive.update(
+                    self._summarising[self._summarising.index(id(node)):])
             return self.summaries[id(node)]
         self.summaries[id(node)] = None  # a recursive call consumes nothing we can tell
         if isinstance(node, cst.Lambda) or not self._worth_walking(node):
@@ -249,7 +280,11 @@ class FileKeyCalls:
             *node.params.posonly_params, *node.params.params, *node.params.kwonly_params)]
         flow = KeyFlow(self.consumer, [param.value for param in params], self.returned_keys,
                        self.constants, self.made_key, self.read_caches)
-        flow.run(body_of(node), {param.value: param for param in params})
+        self._summarising.append(id(node))
+        try:
+            flow.run(body_of(node), {param.value: param for param in params})
+        finally:
+            self._summarising.pop()
         self.summaries[id(node)] = flow
         return flow
 
@@ -263,7 +298,7 @@ class FileKeyCalls:
             return {}
         how = self.callee(call)
         return {path: Consumption(call, inner.key, f"{how} (which returns it consumed)",
-                                  library=False, via=inner.via or inner)
+                                  library=False, via=inner.via or inner, unseen=inner.unseen)
                 for path, inner in flow.returned.items() if not inner.repeated}
 
     def _helpers(self) -> set[str]:
@@ -285,10 +320,12 @@ class FileKeyCalls:
             if self.ctx.qualify(site.node.func) in STREAM_DRAWS:
                 drawing.add(function)
             last = last_name(site.node.func)
-            if isinstance(site.node.func, cst.Name) and any(
-                    binding.kind == "param"
-                    for binding in site.scope.bindings.get(site.node.func.value, [])):
-                self.higher_order.add(function)  # calls a function it is given
+            given_to = _param_owner(site.scope, site.node.func) if isinstance(
+                site.node.func, cst.Name) else None
+            if given_to is not None:
+                # Calls a function it is given, itself or in a function nested in it (a scan
+                # body calling it: `scan(lambda c, x: f(x, c), ...)`).
+                self.higher_order.add(given_to)
             called = calls_in.setdefault(function, set())
             if last is not None:
                 called.add(last)
@@ -417,6 +454,16 @@ def passes_key(call: cst.Call) -> bool:
                for arg in call.args)
 
 
+
+
+def _param_owner(scope: Scope | None, name: cst.Name) -> str | None:
+    """The function whose parameter `name` is, seen from `scope` (None: not a parameter)."""
+    while scope is not None and name.value not in scope.bindings:
+        scope = scope.parent
+    if scope is None or not isinstance(scope.node, cst.FunctionDef) or not any(
+            binding.kind == "param" for binding in scope.bindings[name.value]):
+        return None
+    return scope.node.name.value
 
 
 def _enclosing_def(site: CallSite) -> str | None:

@@ -34,6 +34,14 @@ class KeyCallsView(Protocol):
         """Whether the function is defined inside another."""
         ...
 
+    def given_function(self, name: cst.Name, site: CallSite) -> bool:
+        """`name` is a parameter of the function `site` is in, or of one it is nested in."""
+        ...
+
+    def reads_as_key(self, expr: cst.BaseExpression) -> bool:
+        """A name that reads as a key."""
+        ...
+
     def summary(self, node: cst.FunctionDef | cst.Lambda) -> KeyFlow | None:
         """The walk of a function's body."""
         ...

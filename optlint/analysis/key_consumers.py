@@ -34,10 +34,15 @@ class KeyConsumer:
     all_keywords: bool = False
 
 
-_HAIKU = ("haiku.transform", "haiku.transform_with_state", "haiku.multi_transform", "haiku.without_apply_rng",
-          "haiku.multi_transform_with_state")
-_HAIKU_RNG_APPLY = ("haiku.transform", "haiku.multi_transform")
-_HAIKU_STATE_APPLY = ("haiku.transform_with_state", "haiku.multi_transform_with_state")
+# Haiku's transforms by their public names and by where Haiku defines them
+# (`haiku._src.transform`, which Haiku's own modules import).
+_HAIKU_RNG_APPLY = ("haiku.transform", "haiku.multi_transform",
+                    "haiku._src.transform.transform", "haiku._src.multi_transform.multi_transform")
+_HAIKU_STATE_APPLY = ("haiku.transform_with_state", "haiku.multi_transform_with_state",
+                      "haiku._src.transform.transform_with_state",
+                      "haiku._src.multi_transform.multi_transform_with_state")
+_HAIKU = (*_HAIKU_RNG_APPLY, *_HAIKU_STATE_APPLY, "haiku.without_apply_rng",
+          "haiku._src.transform.without_apply_rng")
 _FLAX_MODULE = ("flax.linen.Module", "flax.linen.module.Module")
 _DISTRIBUTIONS = ("*",)
 
@@ -69,6 +74,9 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     KeyConsumer("numpyro", "run", 0, "rng_key", made_by=("numpyro.infer.MCMC",)),
     # numpyro distributions: `dist.Normal(loc, scale).sample(key, shape)`.
     KeyConsumer("numpyro", "sample", 0, "key", made_by=_DISTRIBUTIONS),
+    # trax: `layer.pure_fn(x, weights, state, rng)` runs the layer with that rng (its dropout
+    # and other random sublayers draw from it).
+    KeyConsumer("trax", "pure_fn", 3, "rng", made_by=("*",)),
     # NumPy seeded from a key's data: the same key gives the same NumPy stream.
     KeyConsumer("numpy", "numpy.random.default_rng", 0, "seed"),
     KeyConsumer("numpy", "numpy.random.RandomState", 0, "seed"),
@@ -96,6 +104,8 @@ LOOP_BODIES: dict[str, tuple[int, tuple[int, ...] | None]] = {
     "jax.lax.fori_loop": (2, ()),
     "jax.lax.while_loop": (1, ()),
     "jax.lax.map": (0, None),
+    # trax's backend-neutral `fastmath.scan` is `jax.lax.scan` on JAX.
+    "trax.fastmath.scan": (0, (0,)),
 }
 
 # Transformations that map a function over a batch; the position of their `in_axes` argument.

@@ -27,11 +27,14 @@ from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.key_state import KeyState, merge_states
 from optlint.analysis.key_syntax import (
     COMPREHENSIONS,
+    chains,
     comprehension_clauses,
     comprehension_names,
     constant_test,
     counts_steps,
+    loop_counters,
     name_at_path,
+    once_branch,
     replaced_from,
     taken_branch,
     target_name_nodes,
@@ -76,9 +79,15 @@ class KeyFlow(KeyRecorder):
         self.param_calls: dict[str, set[int]] = {}
         self._body: Sequence[cst.BaseStatement] | None = None
         self._loops: list[tuple[list[KeyState], list[KeyState]]] = []  # (breaks, continues)
+        # The counters of each loop being walked, innermost last (`i` of `for i in range(n)`).
+        self._counters: list[set[str]] = []
+        self._first_walk: list[bool] = []  # per loop being walked: in its first walk
         # Calls whose result is thrown away (`f(key)` as a statement, `_ = f(key)`): a warm-up
         # or a debugging call, which reuses a key without effect.
         self.discarded: set[int] = set()
+        # Of those, the calls whose result is assigned to `_`: thrown away on purpose (a
+        # warm-up), where a call as a bare statement may be made for what it does.
+        self.assigned_away: set[int] = set()
 
     def run(self, body: Sequence[cst.BaseStatement],
             origins: dict[str, cst.CSTNode] | None = None, module: bool = False) -> None:
@@ -125,6 +134,9 @@ class KeyFlow(KeyRecorder):
             return current
         if isinstance(node, cst.If):
             self._expr(node.test, state)
+            once = once_branch(node.test, self._counters[-1]) if self._counters else None
+            if once is not None:
+                return self._once_if(node, once, state)
             if constant_test(node.test, self.constants) is not None:
                 taken_suite = taken_branch(node, self.constants)
                 if taken_suite is None:
@@ -176,12 +188,33 @@ class KeyFlow(KeyRecorder):
             return state
         return state  # anything else: nothing this analysis follows
 
+    def _once_if(self, node: cst.If, once: bool, state: KeyState) -> KeyState | None:
+        """An `if` on the innermost loop's counter that one iteration at most takes one way
+        (`if i == 0: ... else: ...`): the other branch is what every other iteration runs, so
+        only its state flows on to the next iteration (a draw there is drawn again on each).
+        The once-taken branch is walked for what it meets, from a copy; its end is dropped
+        (what it consumes would only be consumed on some paths, never reported)."""
+        orelse = node.orelse
+        special, usual = (node.body, orelse) if once else (orelse, node.body)
+        if special is not None and self._first_walk[-1]:
+            # Not on the second walk: the once-taken branch has no previous iteration.
+            self._branch(special, state.copy())
+        return state if usual is None else self._branch(usual, state)
+
+    def _branch(self, branch: cst.BaseSuite | cst.If | cst.Else, state: KeyState) -> KeyState | None:
+        if isinstance(branch, cst.If):
+            return self._statement_walk(branch, state)
+        if isinstance(branch, cst.Else):
+            return self._suite(branch.body, state)
+        return self._suite(branch, state)
+
     def _small(self, node: cst.BaseSmallStatement, state: KeyState) -> KeyState | None:
         if isinstance(node, cst.Assign):
             if isinstance(node.value, cst.Call) and all(
                     isinstance(target.target, cst.Name) and target.target.value == "_"
                     for target in node.targets):
                 self.discarded.add(id(node.value))
+                self.assigned_away.add(id(node.value))
             before = len(self.every)
             self._expr(node.value, state)
             # Keys the value consumes itself (`self.linear = Linear(..., key=key)`) are given
@@ -308,9 +341,12 @@ class KeyFlow(KeyRecorder):
         outer_again = self._again
         counting = isinstance(node, cst.While) or counts_steps(node.iter, node.target)
         self._walking_again.append(False)
+        self._counters.append(loop_counters(node) if isinstance(node, cst.For) else set())
+        self._first_walk.append(True)
         try:
             for walk in range(2):  # twice: what one iteration consumes, the next consumes again
                 assert start is not None
+                self._first_walk[-1] = walk == 0
                 self._again = outer_again + walk
                 self._walking_again[-1] = counting and walk == 1
                 start = start.copy()
@@ -328,6 +364,8 @@ class KeyFlow(KeyRecorder):
                 if start is None:
                     break
         finally:
+            self._counters.pop()
+            self._first_walk.pop()
             self._walking_again.pop()
             self._loop_depth -= 1
             self._again = outer_again
@@ -347,18 +385,19 @@ class KeyFlow(KeyRecorder):
                 self._expr(arg.value, state)
             self._note_param_call(node, state)
             uses = self.consumer(node)
-            for use in uses:
-                self._consume(use, state)
-            # A call the analysis cannot tell, given a key whose last draw is unread: it may
-            # consume the key, and the unread draw stands in for it; unless nothing reads its
-            # own result either (`layer1 = Layer(key=key)` only feeding names never read).
-            if not uses and state.unread and not self._result_unread(node, read_only=True):
+            if (state.unread and all(use.unseen for use in uses)
+                    and not self._result_unread(node, read_only=True)):
+                # A call that may consume the key (none the analysis can see): the unread
+                # draw before it stands in for it; unless nothing reads its own result either
+                # (`layer1 = Layer(key=key)` only feeding names never read).
                 for arg in node.args:
                     name = key_name(arg.value)
                     if name is not None and name in state.seeded:
                         name = state.seeded[name][0]  # a key made from a literal seed
                     if name is not None and name in state.unread:
                         state.consumed.setdefault(name, state.unread.pop(name))
+            for use in uses:
+                self._consume(use, state)
             return
         if isinstance(node, cst.IfExp):
             self._expr(node.test, state)
@@ -385,7 +424,8 @@ class KeyFlow(KeyRecorder):
 
     def _note_param_call(self, call: cst.Call, state: KeyState) -> None:
         """A parameter called (`act(obs)`) where it surely runs: a statement of the body
-        itself, or any iteration of a loop that counts steps (seen twice)."""
+        itself, or any iteration of a loop that counts steps or threads a value through the
+        call (seen twice)."""
         func = call.func
         if (not isinstance(func, cst.Name) or func.value not in self.params
                 or func.value in state.rebound):
@@ -393,7 +433,10 @@ class KeyFlow(KeyRecorder):
         calls = self.param_calls.setdefault(func.value, set())
         if self._loop_depth == 0 and self._block is self._body:
             calls.add(id(call))
-        elif self._loop_depth > 0 and any(self._walking_again):
+        elif self._loop_depth > 0 and (any(self._walking_again) or (
+                self._statement is not None and chains(self._statement, call))):
+            # A loop threading a value through the call (`carry, y = f(carry, x)`, a scan
+            # written in Python) runs it once per item, whatever it loops over.
             calls.update((id(call), -id(call)))
 
     def _comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,
@@ -405,6 +448,8 @@ class KeyFlow(KeyRecorder):
         outer_again = self._again
         counting = all(counts_steps(clause.iter, clause.target) for clause in comprehension_clauses(node))
         self._walking_again.append(False)
+        self._counters.append(set())
+        self._first_walk.append(True)
         try:
             for walk in range(2):
                 self._again = outer_again + walk
@@ -431,6 +476,8 @@ class KeyFlow(KeyRecorder):
                         inner.consumed.pop(name)
                 start = inner
         finally:
+            self._counters.pop()
+            self._first_walk.pop()
             self._walking_again.pop()
             self._loop_depth -= 1
             self._again = outer_again

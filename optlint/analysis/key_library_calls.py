@@ -18,7 +18,7 @@ from optlint.analysis.key_consumers import (
     NO_DRAW_SWITCHES,
     KeyConsumer,
 )
-from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument
+from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
 from optlint.analysis.values import ModuleValue
 
 if TYPE_CHECKING:
@@ -37,6 +37,7 @@ class LibraryKeyCalls:
         self.ctx = ctx
         self.sites = sites
         self.callee = callee
+        self._shims: dict[str, str] | None = None  # `hk.transform` -> what the file set it to
 
     def consumptions(self, call: cst.Call) -> list[Consumption]:
         """What `call` consumes when it is a library's consumer (empty otherwise)."""
@@ -78,7 +79,17 @@ class LibraryKeyCalls:
     def _library(self, call: cst.Call, row: KeyConsumer) -> list[Consumption]:
         """The keys `call` gives where `row` says its library draws from them."""
         given: list[cst.BaseExpression] = []
-        arg = argument(call, row.position, row.keyword or "")
+        # The key given by its name first: then the argument at the row's position is another
+        # parameter of a callee that is not the row's (`plan.sample(pipeline, key=key)`).
+        keyword = row.keyword
+        arg = argument(call, None, keyword) if keyword else None
+        mapped = (self._mapped(call, keyword)
+                  if arg is None and keyword and not row.in_dict else None)
+        if mapped is not None and keyword:
+            mapping, value = mapped
+            return [Consumption(call, value, self.callee(call), given_as=(mapping, keyword))]
+        if arg is None:
+            arg = argument(call, row.position, row.keyword or "")
         if arg is not None:
             given.append(arg.value)
         if row.all_keywords:
@@ -91,7 +102,26 @@ class LibraryKeyCalls:
             else:
                 keys.append(self._unwrapped(expr))
         how = self.callee(call)
-        return [Consumption(call, key, how) for key in keys if isinstance(key, cst.Name)]
+        # A key held by a name or an attribute (`self.rng`), as the flow follows them.
+        return [Consumption(call, key, how) for key in keys if key_name(key) is not None]
+
+    def _mapped(self, call: cst.Call, keyword: str | None
+                ) -> tuple[str, cst.BaseExpression] | None:
+        """`f(x, **common)` with `common = {"key": ..., ...}` bound once before: the name of
+        the mapping and the value it gives as `keyword`."""
+        site = self.sites.get(id(call))
+        for arg in call.args:
+            if arg.star != "**" or not isinstance(arg.value, cst.Name) or site is None:
+                continue
+            binding = self.ctx.binding(arg.value.value, site)
+            if binding is None or binding.path or not isinstance(binding.value, cst.Dict):
+                continue
+            for element in binding.value.elements:
+                if (isinstance(element, cst.DictElement)
+                        and isinstance(element.key, cst.SimpleString)
+                        and element.key.evaluated_value == keyword):
+                    return arg.value.value, element.value
+        return None
 
     def _unwrapped(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """The key inside calls that only convert it (`np.asarray(jax.random.key_data(key))`)."""
@@ -133,7 +163,7 @@ class LibraryKeyCalls:
                 return made
             receiver = values[0]
         if isinstance(receiver, cst.Call):
-            made.add(self.ctx.qualify(receiver.func) or "")
+            made.add(self.ctx.qualify(receiver.func) or self._module_attribute(receiver.func))
             for inner in receiver.args[:1]:  # `hk.without_apply_rng(hk.transform(f))`
                 if isinstance(inner.value, cst.Call):
                     made.add("wrapped:" + (self.ctx.qualify(inner.value.func) or ""))
@@ -141,6 +171,26 @@ class LibraryKeyCalls:
                 made |= self.bases(receiver.func.value, set())
         made.discard("")
         return made
+
+    def _module_attribute(self, func: cst.BaseExpression) -> str:
+        """The qualified name of `hk.transform` where the file builds its own module object
+        and sets its attributes at module level (`hk = types.ModuleType("haiku")`, then
+        `hk.transform = transform.transform`, as Haiku's own sources do); "" otherwise."""
+        if self._shims is None:
+            self._shims = {}
+            for statement in self.ctx.module.body:
+                if not isinstance(statement, cst.SimpleStatementLine):
+                    continue
+                for small in statement.body:
+                    if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+                        continue
+                    target = small.targets[0].target
+                    qualified = self.ctx.qualify(small.value)
+                    dotted = _dotted(target)
+                    if isinstance(target, cst.Attribute) and dotted and qualified:
+                        self._shims[dotted] = qualified
+        dotted = _dotted(func)
+        return self._shims.get(dotted, "") if dotted else ""
 
     def bases(self, class_name: str, seen: set[str]) -> set[str]:
         """The qualified names of a class's bases, and theirs (classes of the file)."""
@@ -178,6 +228,15 @@ def draws_nothing(call: cst.Call) -> bool:
         if isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False"):
             return (arg.value.value == "True") is NO_DRAW_SWITCHES[arg.keyword.value]
     return False
+
+
+def _dotted(node: cst.BaseExpression) -> str | None:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = _dotted(node.value)
+        return None if base is None else f"{base}.{node.attr.value}"
+    return None
 
 
 def last_name(func: cst.BaseExpression) -> str | None:

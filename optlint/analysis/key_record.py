@@ -87,6 +87,8 @@ class KeyRecorder:
 
     def _name_of(self, use: Consumption, state: KeyState) -> str | None:
         """The name the key `use` consumes is followed under (None: not followed)."""
+        if use.given_as is not None:
+            return ".".join(use.given_as)
         name = key_name(use.key, literal=not use.library)
         if name is None:
             return self.made_key(use.key) if self.made_key is not None else None
@@ -127,7 +129,7 @@ class KeyRecorder:
             if name is not None:
                 if name in self.params and name not in state.rebound:
                     self.consumed_params.add(name)
-                    self.param_uses.setdefault(name, use)
+                    _first_seen(self.param_uses, name, use)
                 state.unread[name] = use
             return
         if use.repeated:
@@ -143,7 +145,7 @@ class KeyRecorder:
             # A key made from a seed parameter: the function draws the same for the same seed.
             if name in self.params and name not in state.rebound:
                 self.consumed_params.add(name)
-                self.param_uses.setdefault(name, use)
+                _first_seen(self.param_uses, name, use)
             return
         if use.kind == "fold":
             split = state.consumed.get(name)
@@ -154,10 +156,10 @@ class KeyRecorder:
             return
         if name in self.params and name not in state.rebound:
             self.consumed_params.add(name)
-            self.param_uses.setdefault(name, use)
+            _first_seen(self.param_uses, name, use)
         elif (base not in self.params and base not in state.rebound
               and name not in state.rebound and not name.startswith(("int:", "made:"))):
-            self.free_uses.setdefault(name, use)
+            _first_seen(self.free_uses, name, use)
         folded = state.consumed.get(name + FOLDED)
         if (use.kind == "split" and folded is not None and name + FOLDED not in state.maybe
                 and not folds_past(folded.call, use.call)):
@@ -165,6 +167,8 @@ class KeyRecorder:
         before = state.consumed.get(name)
         if before is not None and name not in state.maybe:
             self._record(before, use, name, state)
+        if use.unseen and before is not None and not before.unseen:
+            return  # a later reuse is proven against the draw the analysis saw
         state.consumed[name] = use
         state.maybe.discard(name)
         if self._statement is not None and self._block is not None:
@@ -179,3 +183,11 @@ def folds_past(fold: cst.Call, split: cst.Call) -> bool:
     data = argument(fold, 1, "data")
     count = argument(split, 1, "num")
     return data is not None and count is not None and data.value.deep_equals(count.value)
+
+
+def _first_seen(uses: dict[str, Consumption], name: str, use: Consumption) -> None:
+    """Keeps the first consumption of `name`, or the first the analysis saw draw (a summary
+    resting on an unseen consumption only where it has no other)."""
+    known = uses.get(name)
+    if known is None or (known.unseen and not use.unseen):
+        uses[name] = use

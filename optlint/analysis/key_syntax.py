@@ -200,3 +200,45 @@ def _names_in(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     yield node
     for child in child_nodes(node):
         yield from _names_in(child)
+
+
+def loop_counters(node: cst.For) -> set[str]:
+    """The names a loop binds to a counter, which takes each value once: `i` of `for i in
+    range(n)` and of `for i, x in enumerate(xs)`."""
+    iterable, target = node.iter, node.target
+    if not isinstance(iterable, cst.Call) or not isinstance(iterable.func, cst.Name):
+        return set()
+    if iterable.func.value in ("range", "trange") and isinstance(target, cst.Name):
+        return {target.value}
+    if (iterable.func.value == "enumerate" and isinstance(target, (cst.Tuple, cst.List))
+            and target.elements and isinstance(target.elements[0].value, cst.Name)):
+        return {target.elements[0].value.value}
+    return set()
+
+
+def once_branch(test: cst.BaseExpression, counters: set[str]) -> bool | None:
+    """For an `if` on a loop counter that holds on one iteration at most (`i == 0`, `not i`):
+    True; for one that fails on one iteration at most (`i > 0`, `i != 0`, `i`): False; None
+    otherwise. The other branch is the one every other iteration takes."""
+    if isinstance(test, cst.Name):
+        return False if test.value in counters else None
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = once_branch(test.expression, counters)
+        return None if inner is None else not inner
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    left, right = test.left, test.comparisons[0].comparator
+    operator = test.comparisons[0].operator
+    swapped = isinstance(right, cst.Name) and right.value in counters
+    if swapped:
+        left, right = right, left
+    if not (isinstance(left, cst.Name) and left.value in counters and isinstance(right, cst.Integer)):
+        return None
+    if isinstance(operator, cst.Equal):
+        return True
+    if isinstance(operator, cst.NotEqual):
+        return False
+    if not swapped and ((isinstance(operator, cst.GreaterThan) and right.value == "0") or (
+            isinstance(operator, cst.GreaterThanEqual) and right.value == "1")):
+        return False  # with the counter on the left (`i > 0`), it fails at `i == 0` only
+    return None

@@ -57,8 +57,8 @@ class TransformedKeyCalls:
         if isinstance(value, TransformedFunction):
             value = value.func
         if isinstance(value, ModuleValue) and value.cls is not None:
-            value = InstanceValue(value.cls.info, value.cls.owner)
-        if isinstance(value, InstanceValue) and value.owner is self.ctx.inference:
+            value = InstanceValue(value.cls.info, value.cls.path)
+        if isinstance(value, InstanceValue) and value.path == self.ctx.inference.path:
             method = own_method(value.info, "__call__")  # a model vmapped: its `__call__`
             if method is not None:
                 value = FunctionValue(method, bound=True)
@@ -94,10 +94,12 @@ class TransformedKeyCalls:
         for inner in flow.free_consumed().values():
             if inner.repeated or inner.kind == "fold":
                 continue
-            uses.append(Consumption(call, inner.key, self.calls.callee(call), library=False))
+            uses.append(Consumption(call, inner.key, self.calls.callee(call), library=False,
+                                    unseen=inner.unseen))
             # Reported at the draw, where each leaf needs a key of its own.
             uses.append(Consumption(inner.call, inner.key, self.calls.callee(inner.call),
                                     library=False, repeated=True, repeated_by=call,
+                                    unseen=inner.unseen,
                                     over=f"{qualified} (a key closed over)"))
         return uses
 
@@ -129,8 +131,10 @@ class TransformedKeyCalls:
             return None
         batching, transform = made
         function = self._function_arg(transform, 0, "fun")
-        flow = self.calls.summary(function) if function is not None else None
-        if function is None or flow is None:
+        if function is None:
+            return self._given_batched(call, batching, transform)
+        flow = self.calls.summary(function)
+        if flow is None:
             return []
         # Reported at the batched call, where the key is handed to every row.
         uses = [replace(use, call=call, how=use.how if not use.repeated else self.calls.callee(
@@ -149,12 +153,38 @@ class TransformedKeyCalls:
             if index not in broadcast and replicated is None:
                 continue
             uses.append(Consumption(call, replicated or expr, self.calls.callee(call),
-                                    library=False))
+                                    library=False, unseen=inner.unseen))
             uses.append(Consumption(call, replicated or expr, self.calls.callee(inner.call),
-                                    library=False, repeated=True, over=f"{batching} " + (
+                                    library=False, repeated=True, unseen=inner.unseen,
+                                    over=f"{batching} " + (
                                         "(in_axes=None)" if replicated is None
                                         else "(a replicated key)")))
         return uses
+
+    def _given_batched(self, call: cst.Call, batching: str, transform: cst.Call
+                       ) -> list[Consumption]:
+        """`jax.vmap(model, in_axes=(0, None))(x, key)` where `model` is a parameter: a key
+        broadcast to a function the caller gives, which may draw from it in every row or not
+        (a consumption for `--preview` only)."""
+        given = argument(transform, 0, "fun")
+        site = self.sites.get(id(call))
+        if (given is None or not isinstance(given.value, cst.Name) or site is None
+                or not self.calls.given_function(given.value, site)):
+            return []
+        axes = argument(transform, BATCHING[batching], "in_axes")
+        broadcast = _broadcast_positions(axes.value if axes is not None else None,
+                                         len(call.args))
+        unseen = (f"`{given.value.value}` is a function given by a caller; the analysis "
+                  f"cannot see it draw from the key")
+        for index in sorted(broadcast):
+            if index < len(call.args) and self.calls.reads_as_key(call.args[index].value):
+                key = call.args[index].value
+                return [Consumption(call, key, self.calls.callee(call), library=False,
+                                    unseen=unseen),
+                        Consumption(call, key, self.calls.callee(call), library=False,
+                                    repeated=True, unseen=unseen,
+                                    over=f"{batching} (in_axes=None)")]
+        return []
 
     def _stream_broadcast(self, call: cst.Call) -> list[Consumption] | None:
         """`hk.vmap(f, split_rng=False)(x)` where `f` draws from the rng stream: every row is
@@ -192,7 +222,7 @@ class TransformedKeyCalls:
                 break
             value = self.ctx.value(call.args[index].value, site)
             if isinstance(value, ModuleValue) and value.cls is not None:
-                value = InstanceValue(value.cls.info, value.cls.owner)
+                value = InstanceValue(value.cls.info, value.cls.path)
             if isinstance(value, InstanceValue) and self._holds_stream(value.info):
                 return [Consumption(call, call.args[index].value, self.calls.callee(call),
                                     repeated=True, over=f"{batching} (in_axes=None)",
@@ -251,7 +281,7 @@ class TransformedKeyCalls:
         uses = []
         for inner in flow.free_consumed().values():
             uses.append(Consumption(call, inner.key, self.calls.callee(call), library=False,
-                                    closed=inner.closed or inner))
+                                    closed=inner.closed or inner, unseen=inner.unseen))
             if not inner.repeated:
                 uses.append(replace(inner, repeated=True, over=over))
         return uses

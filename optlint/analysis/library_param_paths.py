@@ -17,7 +17,7 @@ import libcst as cst
 
 from optlint.analysis import library_layers as layers
 from optlint.analysis.binding import argument
-from optlint.analysis.dtypes import dtype_name
+from optlint.analysis.dtype_names import dtype_name
 from optlint.analysis.index import LATER, CallSite, ClassInfo, Scope
 from optlint.analysis.parameter_paths import PathNames
 from optlint.analysis.values import (
@@ -32,31 +32,33 @@ from optlint.analysis.values import (
 from optlint.analysis.walk import descendants
 
 if TYPE_CHECKING:
-    from optlint.analysis.inference import Inference
+    from optlint.analysis.evaluator import Evaluator
 
 _MAX_DEPTH = 8
 
 
-def param_tree(base: Value, inference: Inference) -> ParamTree | None:
+def param_tree(base: Value, inference: Evaluator) -> ParamTree | None:
     """What `base.init(...)` returns (`base` evaluated by `inference`) when `base` is a Flax
     linen module instance or a Haiku-transformed function."""
-    if isinstance(base, InstanceValue) and is_flax_module(base.owner, base.info):
-        return ParamTree("flax", ClassRef(base.info, base.owner), base.owner)
+    if isinstance(base, InstanceValue) and is_flax_module(inference.evaluator_for(base.path),
+                                                          base.info):
+        return ParamTree("flax", ClassRef(base.info, base.path), base.path)
     if (isinstance(base, TransformedFunction) and base.transform in layers.HAIKU_TRANSFORMS
             and isinstance(base.func, FunctionValue)):
-        return ParamTree("haiku", base.func, inference)
+        return ParamTree("haiku", base.func, inference.path)
     return None
 
 
-def is_flax_module(owner: Inference, info: ClassInfo, depth: int = 0) -> bool:
+def is_flax_module(owner: Evaluator, info: ClassInfo, depth: int = 0) -> bool:
     """Whether the class subclasses `flax.linen.Module` (directly or through project classes)."""
     if depth > _MAX_DEPTH:
         return False
     for base in info.bases:
         if owner.qualify(base) in layers.FLAX_MODULE_BASES:
             return True
-        value = owner._as_class(owner.value_of(base, info.scope, LATER))
-        if isinstance(value, ClassRef) and is_flax_module(value.owner, value.info, depth + 1):
+        value = owner.as_class(owner.value_of(base, info.scope, LATER))
+        if isinstance(value, ClassRef) and is_flax_module(owner.evaluator_for(value.path),
+                                                          value.info, depth + 1):
             return True
     return False
 
@@ -77,15 +79,16 @@ class _Collector:
                          frozenset(self.patterns), frozenset(self.stacked))
 
 
-def library_path_names(tree: ParamTree) -> PathNames | None:
-    found = _collect(tree)
+def library_path_names(tree: ParamTree, evaluator: Evaluator) -> PathNames | None:
+    """The tree's path names (`evaluator`: the file's that holds the tree)."""
+    found = _collect(tree, evaluator)
     return found.result() if found is not None else None
 
 
-def param_dtype(tree: ParamTree) -> tuple[str, cst.CSTNode] | None:
+def param_dtype(tree: ParamTree, evaluator: Evaluator) -> tuple[str, cst.CSTNode] | None:
     """The low-precision dtype every parameter of a Flax tree is created in (each layer given
     `param_dtype=jnp.bfloat16`), with a call that says so; None otherwise."""
-    found = _collect(tree)
+    found = _collect(tree, evaluator)
     if tree.library != "flax" or found is None or not found.param_dtypes:
         return None
     dtypes = {dtype for dtype, _ in found.param_dtypes}
@@ -96,29 +99,33 @@ def param_dtype(tree: ParamTree) -> tuple[str, cst.CSTNode] | None:
     return dtype, call
 
 
-def _collect(tree: ParamTree) -> _Collector | None:
+def _collect(tree: ParamTree, evaluator: Evaluator) -> _Collector | None:
     found = _Collector()
+    owner = evaluator.evaluator_for(tree.path)
     if tree.library == "flax":
         assert isinstance(tree.model, ClassRef)
-        ok = _flax_class(tree.model, found, stacked=False, depth=0)
+        ok = _flax_class(owner, tree.model, found, stacked=False, depth=0)
     else:
         assert isinstance(tree.model, FunctionValue)
         found.names.clear()
-        ok = _haiku_function(tree.owner, tree.model.node, found)
+        ok = _haiku_function(owner, tree.model.node, found)
     return found if ok else None
 
 
 # Flax ---------------------------------------------------------------------------------------
-def _flax_class(cls: ClassRef, found: _Collector, stacked: bool, depth: int) -> bool:
-    info, owner = cls.info, cls.owner
+def _flax_class(evaluator: Evaluator, cls: ClassRef, found: _Collector, stacked: bool,
+                depth: int) -> bool:
+    """`evaluator`: one that reached the class (its own file's reads it)."""
+    info, owner = cls.info, evaluator.evaluator_for(cls.path)
     if depth > _MAX_DEPTH or not is_flax_module(owner, info):
         return False
     if info.name in found.classes:
         return True
     found.classes.append(info.name)
     for base in info.bases:
-        value = owner._as_class(owner.value_of(base, info.scope, LATER))
-        if isinstance(value, ClassRef) and not _flax_class(value, found, stacked, depth + 1):
+        value = owner.as_class(owner.value_of(base, info.scope, LATER))
+        if isinstance(value, ClassRef) and not _flax_class(owner, value, found, stacked,
+                                                           depth + 1):
             return False
     for item in info.node.body.body:
         if not isinstance(item, cst.FunctionDef):
@@ -134,7 +141,7 @@ def _flax_class(cls: ClassRef, found: _Collector, stacked: bool, depth: int) -> 
     return True
 
 
-def _flax_setup(owner: Inference, info: ClassInfo, found: _Collector, stacked: bool,
+def _flax_setup(owner: Evaluator, info: ClassInfo, found: _Collector, stacked: bool,
                 depth: int) -> bool:
     """`self.x = nn.Dense(...)` in `setup` names a submodule `x`; a list of them `x_0`, ..."""
     for name, bindings in info.attributes.items():
@@ -160,18 +167,18 @@ def _setup(info: ClassInfo) -> cst.FunctionDef | None:
                  and item.name.value == "setup"), None)
 
 
-def _flax_call(owner: Inference, site: CallSite, found: _Collector, stacked: bool, depth: int,
+def _flax_call(owner: Evaluator, site: CallSite, found: _Collector, stacked: bool, depth: int,
                attribute: tuple[str, bool] | None) -> bool:
     """Read one call of a compact method or of `setup`: a layer or project module made there
     adds its name and leaves; `self.param("name", ...)` a leaf. False: cannot be seen."""
     call = site.node
     if _is_param_call(call):
         return _leaf_name(call, found)
-    callee = owner._as_class(owner.value_of(call.func, site.scope, site.order))
+    callee = owner.as_class(owner.value_of(call.func, site.scope, site.order))
     lifted = False
     if isinstance(callee, TransformedFunction) and callee.transform in layers.FLAX_LIFTED:
         lifted = layers.FLAX_LIFTED[callee.transform]
-        callee = owner._as_class(callee.func)
+        callee = owner.as_class(callee.func)
     if isinstance(callee, LibraryRef) and callee.name.startswith("flax.linen."):
         layer = callee.name.rsplit(".", 1)[-1]
         if not layer[:1].isupper():
@@ -191,10 +198,10 @@ def _flax_call(owner: Inference, site: CallSite, found: _Collector, stacked: boo
                 found.stacked.add(layer)
         return True
     if isinstance(callee, ClassRef):
-        if not is_flax_module(callee.owner, callee.info):
+        if not is_flax_module(owner.evaluator_for(callee.path), callee.info):
             return True  # a plain class: makes no submodule
         return (_module_name(call, callee.info.name, found, attribute, "numbered")
-                and _flax_class(callee, found, stacked or lifted, depth + 1))
+                and _flax_class(owner, callee, found, stacked or lifted, depth + 1))
     # A helper function of the project may create modules under this one.
     return not (isinstance(callee, FunctionValue) and not callee.bound)
 
@@ -245,10 +252,10 @@ def _add_name(expr: cst.BaseExpression, found: _Collector) -> bool:
 
 
 # Haiku --------------------------------------------------------------------------------------
-def _haiku_function(owner: Inference, function: cst.FunctionDef | cst.Lambda,
+def _haiku_function(owner: Evaluator, function: cst.FunctionDef | cst.Lambda,
                     found: _Collector) -> bool:
     for site in _sites_in(owner, function):
-        callee = owner._as_class(owner.value_of(site.node.func, site.scope, site.order))
+        callee = owner.as_class(owner.value_of(site.node.func, site.scope, site.order))
         if isinstance(callee, LibraryRef) and callee.name.startswith("haiku."):
             layer = callee.name.rsplit(".", 1)[-1]
             if not layer[:1].isupper():
@@ -267,7 +274,7 @@ def _haiku_function(owner: Inference, function: cst.FunctionDef | cst.Lambda,
 
 
 # shared -------------------------------------------------------------------------------------
-def _sites_in(owner: Inference, function: cst.CSTNode | None) -> Iterator[CallSite]:
+def _sites_in(owner: Evaluator, function: cst.CSTNode | None) -> Iterator[CallSite]:
     """The calls made in `function` (its nested comprehensions and loops included)."""
     if function is None:
         return

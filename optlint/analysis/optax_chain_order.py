@@ -30,12 +30,13 @@ class Step:
 
 
 # One way of building a chain: its steps in application order; None where a part cannot be seen
-# (an unknown value, a wrapper that routes leaves: multi_transform, conditionally_transform, ...).
+# (an unknown value, a wrapper that routes leaves its own way: conditionally_transform, ...).
 Order = tuple[Step | None, ...]
 
 
 def application_orders(chain: Value, optax_version: str | None) -> list[Order] | None:
-    """Every way `chain` can be built (one per combination of OneOf branches among its parts),
+    """Every way `chain` can be built (one per combination of OneOf branches among its parts
+    and of the routes a multi_transform sends leaves down),
     each as its steps in the order they are applied; None when `chain` is not a chain, or when
     there are too many combinations to be worth following."""
     if not isinstance(chain, TransformValue):
@@ -68,6 +69,13 @@ def _part_orders(value: Value, top: int, masked: bool,
     elif value.name in _IN_PLACE or value.name == "optax.masked":
         inner = list(value.parts) if len(value.parts) == 1 else None
         masked = masked or value.name == "optax.masked"
+    elif table.label_args and value.parts:
+        # multi_transform: every leaf goes through exactly one of its transformations (`init`
+        # raises ValueError when a label has none: measured, optax 0.2.8), so each is one way
+        # the updates are met, and what holds in every order holds for every leaf.
+        routes = [order for part in value.parts
+                  for order in _part_orders(part, top, masked, optax_version)]
+        return routes if len(routes) <= _MAX_ORDERS else [(None,)]
     elif table.wraps:
         return [(None,)]  # routes leaves or steps its own way
     if inner is None:

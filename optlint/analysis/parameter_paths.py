@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from optlint.analysis import apis
+from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.index import LATER
 from optlint.analysis.values import Leaves, ModuleValue, SequenceValue, Value
 
@@ -46,25 +47,27 @@ def _rest_matches(rest: str, kind: str) -> bool:
     return rest.startswith("_") and rest[1:].isdigit()
 
 
-def path_names(model: ModuleValue) -> PathNames | None:
-    """The model's path names; None where some field's value cannot be seen (a class of another
-    package, an `eqx.nn.Sequential`, a field assigned something unknown)."""
+def path_names(model: ModuleValue, evaluator: Evaluator) -> PathNames | None:
+    """The model's path names (`evaluator`: the file's that holds the model); None where some
+    field's value cannot be seen (a class of another package, an `eqx.nn.Sequential`, a field
+    assigned something unknown)."""
     names: set[str] = set()
     norms: set[str] = set()
     classes: list[str] = []
-    if not _collect(model, names, norms, classes, 0):
+    if not _collect(evaluator, model, names, norms, classes, 0):
         return None
     return PathNames(frozenset(names), frozenset(norms), tuple(classes))
 
 
-def _collect(value: Value | Leaves, names: set[str], norms: set[str], classes: list[str],
-             depth: int) -> bool:
+def _collect(evaluator: Evaluator, value: Value | Leaves, names: set[str], norms: set[str],
+             classes: list[str], depth: int) -> bool:
     if depth > _MAX_DEPTH:
         return False
     if isinstance(value, Leaves):
         return value.kind != "unknown"
     if isinstance(value, SequenceValue):
-        return all(_collect(item, names, norms, classes, depth + 1) for item in value.items)
+        return all(_collect(evaluator, item, names, norms, classes, depth + 1)
+                   for item in value.items)
     if not isinstance(value, ModuleValue):
         return False
     if value.cls is None:
@@ -75,7 +78,7 @@ def _collect(value: Value | Leaves, names: set[str], norms: set[str], classes: l
         if layer in apis.EQUINOX_NN_NORMS:
             norms.add(layer)
         return True
-    info, owner = value.cls.info, value.cls.owner
+    info, owner = value.cls.info, evaluator.evaluator_for(value.cls.path)
     if info.name in classes:
         return True  # already read (a class holding instances of itself, or met twice)
     classes.append(info.name)
@@ -84,11 +87,11 @@ def _collect(value: Value | Leaves, names: set[str], norms: set[str], classes: l
         if owner.qualify(base) == "equinox.Module":
             continue
         module = owner.instance_of(base_value)
-        if not isinstance(module, ModuleValue) or not _collect(module, names, norms, classes,
-                                                               depth + 1):
+        if not isinstance(module, ModuleValue) or not _collect(owner, module, names, norms,
+                                                               classes, depth + 1):
             return False
     for name in {*info.fields, *info.attributes}:
         names.add(name)
-        if not _collect(owner.field_value(info, name), names, norms, classes, depth + 1):
+        if not _collect(owner, owner.field_value(info, name), names, norms, classes, depth + 1):
             return False
     return True

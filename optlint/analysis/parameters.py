@@ -5,7 +5,8 @@ calls to `init_state` do. When every call the analysis can find passes the same 
 parameter holds it; when callers disagree, one passes something unknown, or the function escapes
 (its name is used other than in a call the analysis read: handed to `jax.lax.scan`, stored in a
 dict), the parameter is unknown and no rule reports on it. A method's `self` is an instance of
-its class. Part of `Inference` (a base class of it), kept apart so each module has one job.
+its class. A collaborator the evaluator owns, with its own memos (joins, invocations, the file's
+call names and words).
 """
 
 from __future__ import annotations
@@ -14,16 +15,18 @@ import functools
 import io
 import re
 import tokenize
+import weakref
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.binding import FunctionNode, argument_for
-from optlint.analysis.evaluator import Evaluator
+from optlint.analysis.evaluator import Evaluator, Invocation, owned_by
+from optlint.analysis.harmless_uses import harmless_uses
 from optlint.analysis.index import LATER, Binding, CallSite, ClassInfo, Scope
 from optlint.analysis.values import (
     UNKNOWN,
@@ -37,27 +40,26 @@ from optlint.analysis.values import (
     portable,
 )
 
-if TYPE_CHECKING:
-    from optlint.analysis.inference import Inference
-
-# A call that runs a function: the file that holds it, the call, and whether it goes through a
-# bound method (`self.step(x)`), whose first parameter the object fills.
-Invocation = tuple["Inference", CallSite, bool]
 _METHOD_DECORATORS = ("staticmethod", "classmethod")
-# Resolves an imported name to its definition in a project file and that file's inference.
-Resolver = Callable[[LibraryRef], "tuple[Any, Inference] | None"]
+# Resolves an imported name to its definition in a project file and that file's evaluator.
+Resolver = Callable[[LibraryRef], "tuple[Any, Evaluator] | None"]
+CallNames = tuple[dict[str, list[CallSite]], dict[str, list[str]]]
 
 
-class ParameterValues(Evaluator):
-    # Set up by Inference.__init__.
-    _joins: dict[int, Value]
-    _invocations_memo: dict[int, list[Invocation] | None]
-    _text: str | None
-    _word_counts: dict[bool, Counter[str]]
-    _call_names: tuple[dict[str, list[CallSite]], dict[str, list[str]]] | None
-    _frame: dict[int, Value]  # HelperCalls'
+class CallerJoins:
+    def __init__(self, evaluator: Evaluator, text: str | None = None) -> None:
+        self._evaluator = weakref.ref(evaluator)  # its owner (see `owned_by`)
+        self._joins: dict[int, Value] = {}
+        self._invocations: dict[int, list[Invocation] | None] = {}
+        self._text = text  # the file's source, when the caller has it (else regenerated)
+        self._word_counts: dict[bool, Counter[str]] = {}
+        self._call_names: CallNames | None = None
 
-    def _parameter_value(self, binding: Binding) -> Value:
+    @property
+    def evaluator(self) -> Evaluator:
+        return owned_by(self._evaluator)
+
+    def parameter_value(self, binding: Binding) -> Value:
         """What an unannotated parameter holds, from its callers (UNKNOWN when they disagree)."""
         param, scope = binding.node, binding.scope
         if not isinstance(param, cst.Param) or scope is None or scope.kind != "function":
@@ -67,7 +69,7 @@ class ParameterValues(Evaluator):
             return UNKNOWN
         if scope.owner is not None and param.name.value == scope.self_name:
             return self._self_value(function, scope.owner)
-        if self._frame:
+        if self.evaluator.frame:
             # Inside a helper followed for one call: what callers pass may read that call's
             # frame, so the answer holds for it alone and is not kept.
             return self._joined(function, param, scope)
@@ -82,20 +84,23 @@ class ParameterValues(Evaluator):
                 _decorator_name(decorator.decorator) in _METHOD_DECORATORS
                 for decorator in function.decorators):
             return UNKNOWN
-        return self._instance_of(ClassRef(owner, self))  # type: ignore[arg-type]
+        evaluator = self.evaluator
+        return evaluator.instance_of(ClassRef(owner, evaluator.path))
 
     def _joined(self, function: FunctionNode, param: cst.Param, scope: Scope) -> Value:
+        evaluator = self.evaluator
         invocations = self.invocations_of(function)
         if not invocations:
             return UNKNOWN
         values: list[Value] = []
-        for owner, site, bound in invocations:
+        for path, site, bound in invocations:
             expr = argument_for(site.node, function, param.name.value, bound)
             if expr is not None:
+                owner = evaluator.evaluator_for(path)
                 value = owner.value_of(expr, site.scope, site.order)
-                value = value if owner is self else portable(value)
+                value = value if owner is evaluator else portable(value)
             elif param.default is not None and not any(arg.star for arg in site.node.args):
-                value = self.value_of(param.default, scope.parent or scope, LATER)
+                value = evaluator.value_of(param.default, scope.parent or scope, LATER)
             else:
                 return UNKNOWN
             if value is UNKNOWN:
@@ -117,56 +122,70 @@ class ParameterValues(Evaluator):
         the function escapes (used other than in calls the analysis read), so callers unseen may
         pass anything."""
         key = id(function)
-        if key not in self._invocations_memo:
-            self._invocations_memo[key] = None  # asked again while collecting: unknown
-            self._invocations_memo[key] = self._collect_invocations(function)
-        return self._invocations_memo[key]
+        if key not in self._invocations:
+            self._invocations[key] = None  # asked again while collecting: unknown
+            self._invocations[key] = self._collect_invocations(function)
+        return self._invocations[key]
 
     def _collect_invocations(self, function: FunctionNode) -> list[Invocation] | None:
         if not isinstance(function, cst.FunctionDef):
             return None  # a lambda is called through whatever holds it
+        evaluator = self.evaluator
         name = function.name.value
-        info = self.index.functions.get(function)
+        info = evaluator.index.functions.get(function)
         cls = info.scope.owner if info is not None else None
         if name == "__init__" and cls is not None:
             return self._constructions(function, cls)
-        found = _invocations_in(self, function, name, lambda value: _runs(value, function))
+        found = _invocations_in(evaluator, function, name, lambda value: _runs(value, function),
+                                harmless=harmless_uses(evaluator, function, info))
         if found is None:
             return None
-        is_module_level = info is not None and info.scope.parent is self.index.module_scope
-        if is_module_level and self.project is not None and self.path is not None:
-            elsewhere = self.project.invocations_elsewhere(function, self.path)
-            if elsewhere is None:
-                return None
-            found.extend(elsewhere)
+        is_module_level = info is not None and info.scope.parent is evaluator.index.module_scope
+        if is_module_level and evaluator.project is not None and evaluator.path is not None:
+            # Other files call it by its name, or by a module-level name bound to its jit
+            # (`train_step = jax.jit(sgd_step)`, imported elsewhere).
+            for called in (name, *self._module_jit_aliases(name)):
+                elsewhere = evaluator.project.invocations_elsewhere(function, evaluator.path,
+                                                                    called=called)
+                if elsewhere is None:
+                    return None
+                found.extend(elsewhere)
         return found
+
+    def _module_jit_aliases(self, name: str) -> list[str]:
+        return [alias for alias in self.call_names()[1].get(name, [])
+                if module_jit_of(self.evaluator, alias) is not None]
 
     def _constructions(self, init: cst.FunctionDef, cls: ClassInfo) -> list[Invocation] | None:
         """The calls of class `cls` (which run its `__init__` with `self` filled), here and in
         other project files; None where a subclass may call it through `super().__init__`."""
+        evaluator = self.evaluator
         found = constructions_in_file(
-            self, init, cls.name, None,  # type: ignore[arg-type]
+            evaluator, init, cls.name, None,
             lambda callee: isinstance(callee, ClassRef) and callee.info is cls)
         if found is None:
             return None
-        if cls.scope is self.index.module_scope and self.project is not None and self.path:
-            elsewhere = self.project.invocations_elsewhere(init, self.path, constructed=cls.name)
+        if (cls.scope is evaluator.index.module_scope and evaluator.project is not None
+                and evaluator.path):
+            elsewhere = evaluator.project.invocations_elsewhere(init, evaluator.path,
+                                                                constructed=cls.name)
             if elsewhere is None:
                 return None
             found.extend(elsewhere)
         return found
 
-    def call_names(self) -> tuple[dict[str, list[CallSite]], dict[str, list[str]]]:
+    def call_names(self) -> CallNames:
         """The file's calls by the name they call (`f(x)`, `obj.f(x)`, `jax.jit(f)(x)`), and
         the names bound to a jax transformation of a function (`step = jax.jit(step_fn)`), by
         that function's name; built once per file, since every parameter asks."""
         if self._call_names is None:
+            evaluator = self.evaluator
             calls: dict[str, list[CallSite]] = {}
-            for site in self.index.calls:
+            for site in evaluator.index.calls:
                 called = _called_name(site.node.func)
                 if called is not None:
                     calls.setdefault(called, []).append(site)
-            self._call_names = (calls, _aliases(self))  # type: ignore[arg-type]
+            self._call_names = (calls, _aliases(evaluator))
         return self._call_names
 
     def word_count(self, word: str, skip_imports: bool = False) -> int:
@@ -182,25 +201,24 @@ class ParameterValues(Evaluator):
 
     def file_text(self) -> str:
         if self._text is None:
-            module = self.index.module_scope.node
+            module = self.evaluator.index.module_scope.node
             self._text = module.code if isinstance(module, cst.Module) else ""
         return self._text
 
 
-def _invocations_in(owner: Inference | ParameterValues, function: FunctionNode, name: str,
-                    runs: object, skip_imports: bool = False,
+def _invocations_in(owner: Evaluator, function: FunctionNode, name: str,
+                    runs: Callable[[Value], bool | None], skip_imports: bool = False,
                     harmless: int = 0) -> list[Invocation] | None:
     """The calls in `owner`'s file that run the function (as `runs(callee value)` says), or None
     when the name is used in more places than those calls and the wrappers that alias them."""
-    inference: Inference = owner  # type: ignore[assignment]
     found: list[Invocation] = []
-    calls_by_name, aliases_of = inference.call_names()
+    calls_by_name, aliases_of = owner.call_names()
     aliases = aliases_of.get(name, [])
     for site in (site for called in (name, *aliases) for site in calls_by_name.get(called, [])):
-        callee = inference.value_of(site.node.func, site.scope, site.order)
-        bound = runs(callee)  # type: ignore[operator]
+        callee = owner.value_of(site.node.func, site.scope, site.order)
+        bound = runs(callee)
         if bound is not None:
-            found.append((inference, site, bound))
+            found.append(Invocation(owner.path, site, bound))
     if skip_imports and not found:
         # Another file that never calls it by a name resolving here: a namesake, or a mention.
         return found
@@ -212,25 +230,26 @@ def _invocations_in(owner: Inference | ParameterValues, function: FunctionNode, 
     return found
 
 
-def constructions_in_file(owner: Inference, init: cst.FunctionDef, name: str, path: Path | None,
-                          is_class: object) -> list[Invocation] | None:
+def constructions_in_file(owner: Evaluator, init: cst.FunctionDef, name: str, path: Path | None,
+                          is_class: Callable[[Value], bool]) -> list[Invocation] | None:
     """The calls of class `name` in `owner`'s file (`is_class(callee)` says which are this
-    class; in another file, `path` is the class's file and `is_class` resolves an imported
-    name); None when the class is subclassed here or used other than in calls, annotations and
-    `isinstance`."""
+    class; in another file, `path` is the class's file, see `imported_class`); None when the
+    class is subclassed here or used other than in calls, annotations and `isinstance`."""
     text = owner.file_text()
     if name in _base_words(text):
         return None  # a subclass's `super().__init__(...)` passes what its own callers pass
 
     def runs(callee: Value) -> bool | None:
-        if path is None:
-            return True if is_class(callee) else None  # type: ignore[operator]
         # `self` is filled by the construction: the call's arguments start at the second.
-        return True if _imported_from(callee, path, name, is_class,  # type: ignore[arg-type]
-                                      lambda info: info.name) else None
+        return True if is_class(callee) else None
 
     return _invocations_in(owner, init, name, runs, skip_imports=path is not None,
                            harmless=_type_uses(text, name))
+
+
+def imported_class(path: Path, name: str, resolve: Resolver) -> Callable[[Value], bool]:
+    """Whether a callee, a name imported in another file, is the class `name` of file `path`."""
+    return lambda callee: _imported_from(callee, path, name, resolve, lambda info: info.name)
 
 
 def _type_uses(text: str, name: str) -> int:
@@ -266,17 +285,21 @@ def _runs(callee: Value, function: FunctionNode) -> bool | None:
     return None
 
 
-def runs_imported(callee: Value, path: Path, name: str, resolve: Resolver) -> bool | None:
-    """Whether `callee` (a name imported in another file) is the function `name` of `path`."""
+def runs_imported(callee: Value, path: Path, name: str, resolve: Resolver,
+                  defined: str | None = None) -> bool | None:
+    """Whether `callee` (a name imported in another file) is the function `name` of `path`
+    (`defined`: the function's own name, when `name` is a module-level jit of it)."""
     if isinstance(callee, TransformedFunction):
         callee = callee.func
     return False if _imported_from(callee, path, name, resolve,
-                                   lambda function: function.node.name.value) else None
+                                   lambda function: function.node.name.value,
+                                   defined) else None
 
 
 def _imported_from(callee: Value, path: Path, name: str, resolve: Resolver,
-                   name_of: Callable[[Any], str]) -> bool:
-    """Whether `callee`, an imported name, resolves to the definition `name` in file `path`."""
+                   name_of: Callable[[Any], str], defined: str | None = None) -> bool:
+    """Whether `callee`, an imported name, resolves to the definition `name` (or `defined`)
+    in file `path`."""
     if not isinstance(callee, LibraryRef) or callee.name.rsplit(".", 1)[-1] != name:
         return False
     found = resolve(callee)
@@ -284,19 +307,35 @@ def _imported_from(callee: Value, path: Path, name: str, resolve: Resolver,
         return False
     definition, owner = found
     return (owner.path is not None and Path(owner.path).resolve() == path
-            and name_of(definition) == name)
+            and name_of(definition) == (defined or name))
 
 
-def invocations_in_file(owner: Inference, function: cst.FunctionDef, path: Path,
-                        resolve: Resolver) -> list[Invocation] | None:
-    """The calls in another project file that run `function` (of `path`) by its imported name."""
-    name = function.name.value
+def invocations_in_file(owner: Evaluator, function: cst.FunctionDef, path: Path,
+                        resolve: Resolver, called: str | None = None) -> list[Invocation] | None:
+    """The calls in another project file that run `function` (of `path`) by its imported name,
+    or by `called`, a module-level jit of it."""
+    name = called or function.name.value
+    defined = function.name.value
     return _invocations_in(owner, function, name,
-                           lambda callee: runs_imported(callee, path, name, resolve),
+                           lambda callee: runs_imported(callee, path, name, resolve, defined),
                            skip_imports=True)
 
 
-def _aliases(inference: Inference) -> dict[str, list[str]]:
+def module_jit_of(owner: Evaluator, name: str) -> FunctionValue | None:
+    """The function a module-level name is bound to the jit of (`train_step =
+    jax.jit(sgd_step)`): calling the name runs it and gives what it returns."""
+    bindings = owner.index.module_scope.bindings.get(name)
+    if not bindings or bindings[-1].kind != "assign" or bindings[-1].path:
+        return None
+    value = owner.value_of_binding(bindings[-1])
+    if not (isinstance(value, TransformedFunction) and isinstance(value.func, FunctionValue)):
+        return None
+    kind = apis.JAX_FUNCTION_TRANSFORMS.get(value.transform) or (
+        apis.FILTERING_FUNCTION_TRANSFORMS.get(value.transform))
+    return value.func if kind == "jit" else None
+
+
+def _aliases(inference: Evaluator) -> dict[str, list[str]]:
     """Names bound to a jax or Equinox transformation of a function, by the function's name:
     `step = jax.jit(step_fn)` gives {"step_fn": ["step"]}."""
     aliases: dict[str, list[str]] = {}

@@ -67,6 +67,13 @@ class Consumption:
     via: Consumption | None = None
     # Draws from a library's implicit rng stream (`hk.next_rng_key()`), `key` the function.
     stream: bool = False
+    # A key given in a mapping splatted into the call (`f(x, **common)`, `common["key"]`):
+    # the mapping's name and the key's entry; the flow follows it as `common.key`.
+    given_as: tuple[str, str] | None = None
+    # What the analysis could not see, when the consumption rests on it: a key handed to a
+    # function the caller gives (`model(rng, x)` with `model` a parameter), which may draw from
+    # it or not. A reuse resting on one is reported under `--preview` only, with this text.
+    unseen: str = ""
 
 
 def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -18,11 +19,13 @@ import libcst as cst
 from optlint.analysis.dependencies import Dependencies
 from optlint.analysis.index import ClassInfo, build_index
 from optlint.analysis.project_files import LIBRARIES, ProjectFiles
+from optlint.analysis.evaluator import Invocation
 from optlint.analysis.parameters import (
-    Invocation,
     Resolver,
     constructions_in_file,
+    imported_class,
     invocations_in_file,
+    module_jit_of,
 )
 from optlint.analysis.reach import LibraryReach
 from optlint.analysis.values import FunctionValue, LibraryRef
@@ -47,6 +50,10 @@ class ProjectIndex:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self._files: dict[Path, Inference | None] = {}
+        # Every file's evaluator alive now, by the path its values name (`ClassRef.path`): the
+        # files above, and the file being linted while it is.
+        self._evaluators: weakref.WeakValueDictionary[str, Inference] = (
+            weakref.WeakValueDictionary())
         self._texts: dict[Path, str] = {}  # the text each of `_files` was parsed from
         # (qualified name, importing folder) -> the class, or None when it is not a project class
         self._resolved: dict[tuple[str, str], tuple[ClassInfo, Inference] | None] = {}
@@ -102,7 +109,8 @@ class ProjectIndex:
                  hops: int) -> tuple[ClassInfo, Inference] | None:
         # A class in a file that cannot reach the libraries can be neither a module nor hold one.
         found = self._find(module, name, from_file, _module_class, True,
-                           lambda reexported, path: self.resolve_class(reexported, path, hops + 1))
+                           lambda reexported, path: self.resolve_class(reexported, path, hops + 1),
+                           admitted=self._reach.declares_settings)
         return None if isinstance(found, _Unreached) else found
 
     def resolve_function(self, qualified: str, from_file: str | None,
@@ -138,9 +146,12 @@ class ProjectIndex:
     def _find(self, module: str, name: str, from_file: str | None,
               pick: Callable[[Inference, str], _Found | None], gated: bool,
               reexport: Callable[[str, str], tuple[_Found, Inference] | _Unreached | None],
+              admitted: Callable[[Path], bool] | None = None,
               ) -> tuple[_Found, Inference] | _Unreached | None:
+        """`admitted`: files worth a parse though they never reach the libraries."""
         for path in self.candidate_files(module, from_file):
-            if gated and not self._reach.reaches(path.resolve()):
+            if gated and not self._reach.reaches(path.resolve()) and not (
+                    admitted is not None and admitted(path.resolve())):
                 return _UNREACHED  # not worth a parse
             owner = self._inference_for(path)
             if owner is None:
@@ -178,13 +189,15 @@ class ProjectIndex:
         return self._paths.folder_of(filename)
 
     def invocations_elsewhere(self, function: cst.FunctionDef, path: str,
-                              constructed: str | None = None) -> list[Invocation] | None:
+                              constructed: str | None = None,
+                              called: str | None = None) -> list[Invocation] | None:
         """The calls in other project files that run module-level `function` of `path` (or, with
-        `constructed`, the `__init__` of that module-level class, run by calling the class);
-        None when they cannot all be seen (the project is too large, a file that names it does
-        not parse, uses it other than in calls, or subclasses the class)."""
+        `constructed`, the `__init__` of that module-level class, run by calling the class; with
+        `called`, calls of that module-level jit of it); None when they cannot all be seen (the
+        project is too large, a file that names it does not parse, uses it other than in calls,
+        or subclasses the class)."""
         target = Path(path).resolve()
-        name = constructed or function.name.value
+        name = constructed or called or function.name.value
         self._consulted = True
         self._words.add(name)
         key = (target, name)
@@ -207,11 +220,12 @@ class ProjectIndex:
             if owner is None:
                 sites = None
             elif constructed is not None:
-                sites = constructions_in_file(owner, function, constructed, target,
-                                              self._resolver(owner.path, classes=True))
+                sites = constructions_in_file(
+                    owner, function, constructed, target,
+                    imported_class(target, constructed, self._resolver(owner.path, True)))
             else:
                 sites = invocations_in_file(owner, function, target,
-                                            self._resolver(owner.path, classes=False))
+                                            self._resolver(owner.path, classes=False), called)
             if sites is None:
                 found = None
                 break
@@ -252,9 +266,17 @@ class ProjectIndex:
         return any(held is inference for held in self._files.values())
 
     def _index(self, module: cst.Module, filename: str, text: str) -> Inference:
-        from optlint.analysis.inference import Inference
+        from optlint.analysis.inference import Inference  # imported with the first file
 
-        return Inference(build_index(module), self, filename, text)
+        evaluator = Inference(build_index(module), self, filename, text)
+        self._evaluators[filename] = evaluator
+        return evaluator
+
+    def evaluator_for(self, path: str) -> Inference | None:
+        """The evaluator of file `path`, which a value names as its defining file: the one alive
+        now, else the file parsed afresh."""
+        found = self._evaluators.get(path)
+        return found if found is not None else self._inference_for(Path(path).resolve())
 
     def _inference_for(self, path: Path) -> Inference | None:
         if path not in self._files:
@@ -274,8 +296,11 @@ def _module_class(owner: Inference, name: str) -> ClassInfo | None:
 
 def _module_function(owner: Inference, name: str) -> FunctionValue | None:
     """The last module-level binding of `name`, when it is a plain `def` (decorated ones too,
-    unless the decoration makes something else of them, as `@optax.inject_hyperparams` does)."""
+    unless the decoration makes something else of them, as `@optax.inject_hyperparams` does),
+    or the `def` it binds the jit of."""
     bindings = owner.index.module_scope.bindings.get(name)
+    if bindings and bindings[-1].kind == "assign":
+        return module_jit_of(owner, name)  # `train_step = jax.jit(sgd_step)`: runs sgd_step
     if not bindings or bindings[-1].kind != "def":
         return None
     value = owner.value_of_binding(bindings[-1])

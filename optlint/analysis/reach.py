@@ -25,6 +25,10 @@ _STARTS = r"(?:^|[;:])[ \t]*"
 _FROM_IMPORT = re.compile(
     _STARTS + r"from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(?:\(([^)]*)\)|([\w \t,]*))", re.MULTILINE)
 _IMPORT = re.compile(_STARTS + r"import[ \t]+([\w. \t,]+)", re.MULTILINE)
+# A configuration class: a dataclass or NamedTuple, whose field defaults ("lbfgs", 0.9) may
+# choose what a factory in another file builds.
+_SETTINGS_CLASS = re.compile(r"^[ \t]*@(?:dataclasses\.)?dataclass\b|\bNamedTuple\b",
+                             re.MULTILINE)
 
 # module name as written, importing file -> the project files it may name
 CandidateFiles = Callable[[str, str], list[Path]]
@@ -81,6 +85,15 @@ class LibraryReach:
         # file seen on the way does either.
         self._reaches.update(dict.fromkeys(seen, False))
         return False
+
+    def declares_settings(self, path: Path) -> bool:
+        """Whether the file declares a configuration class (see `_SETTINGS_CLASS`): worth a
+        parse when one of its classes is looked up, though it never reaches the libraries."""
+        try:
+            text = decode(self._read(path), str(path)).text
+        except (OSError, SourceError):
+            return False
+        return _SETTINGS_CLASS.search(text) is not None
 
     def _facts_of(self, path: Path) -> tuple[bool, list[Path]]:
         """Whether the file mentions the libraries, and the project files it imports."""

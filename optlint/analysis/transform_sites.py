@@ -17,7 +17,7 @@ from optlint.analysis import apis
 from optlint.analysis.callsites import CallSites, FunctionNode, Invocation
 from optlint.analysis.index import FileIndex
 from optlint.analysis.binding import argument
-from optlint.analysis.inference import Inference
+from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.values import FunctionValue, LibraryRef, PartialValue, TransformedFunction
 
 
@@ -37,7 +37,7 @@ class TransformSite:
                     None)
 
 
-def transform_sites(index: FileIndex, inference: Inference,
+def transform_sites(index: FileIndex, inference: Evaluator,
                     callsites: CallSites) -> Iterator[TransformSite]:
     for info in index.functions.values():
         if isinstance(info.node, cst.FunctionDef):
@@ -72,7 +72,7 @@ def transform_sites(index: FileIndex, inference: Inference,
 
 
 def _decorator_site(decorator: cst.BaseExpression, function: cst.FunctionDef,
-                    inference: Inference, callsites: CallSites) -> TransformSite | None:
+                    inference: Evaluator, callsites: CallSites) -> TransformSite | None:
     direct = tuple(inv for inv in callsites.invocations(function) if inv.wrapper is None)
     name = inference.qualify(decorator)
     if name in apis.JAX_FUNCTION_TRANSFORMS:
@@ -90,7 +90,7 @@ def _decorator_site(decorator: cst.BaseExpression, function: cst.FunctionDef,
     return None
 
 
-def _partial_target(partial: cst.Call, inference: Inference) -> cst.BaseExpression | None:
+def _partial_target(partial: cst.Call, inference: Evaluator) -> cst.BaseExpression | None:
     """`jax.jit` in `functools.partial(jax.jit, ...)`; None for other calls."""
     if inference.qualify(partial.func) != "functools.partial":
         return None

@@ -11,7 +11,6 @@ from optlint.analysis import apis
 
 if TYPE_CHECKING:
     from optlint.analysis.index import ClassInfo, Scope
-    from optlint.analysis.inference import Inference
 
 LeafKind = Literal["callable", "scalar", "arrays", "unknown"]
 # Who uses an unfiltered module's leaves: an optimizer's init/update, jax.grad, jax.jit.
@@ -29,6 +28,10 @@ class Leaves:
     # for a bool an equinox.nn layer tests in Python): what the Equinox leaf model
     # (apis.SCALAR_LEAVES_BREAK) decides which consumers they break by.
     scalar_types: frozenset[str] = frozenset()
+    # The Python types of the function leaves the analysis knows ("function" for a `def` or a
+    # lambda, "custom_jvp" for jax.nn.relu, see apis.JAX_CALLABLE_TYPES): what a filter that
+    # drops `types.FunctionType` by hand keeps. Some functions' types may be missing.
+    callable_types: frozenset[str] = frozenset()
 
     @property
     def non_array(self) -> bool:
@@ -47,7 +50,10 @@ def worst_leaves(leaves: list[Leaves]) -> Leaves:
     worst = max(leaves, key=lambda item: (_LEAF_RANK[item.kind],
                                           bool(item.scalar_types - {"float"})))
     types = frozenset().union(*(item.scalar_types for item in leaves))
-    return worst if types == worst.scalar_types else replace(worst, scalar_types=types)
+    functions = frozenset().union(*(item.callable_types for item in leaves))
+    if types == worst.scalar_types and functions == worst.callable_types:
+        return worst
+    return replace(worst, scalar_types=types, callable_types=functions)
 
 
 def breaks(leaves: Leaves, consumer: Consumer) -> bool:
@@ -89,22 +95,19 @@ class ModuleValue:
     # call), for rules that read that call's arguments or edit it.
     made_by: cst.Call | None = field(default=None, compare=False)
     # For `eqx.filter` / `partition`'s first half: what the filter spec keeps ("arrays",
-    # "array_like", see `apis.FILTER_SPECS`; None: unread) and the module it was given, so a
-    # rule needs neither to be in its own file.
+    # "array_like", see `apis.FILTER_SPECS`; None: unread) and the module it was given (kept
+    # through tree maps over the filtered tree), so a rule needs neither to be in its own file.
     kept: str | None = field(default=None, compare=False)
     source: ModuleValue | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, eq=False)
 class ClassRef:
-    """A class object defined in the checked code (this file or another file of the project)."""
+    """A class object defined in the checked code (this file or another file of the project):
+    `path` is the file it is defined in, whose evaluator reads it (`Evaluator.evaluator_for`)."""
 
     info: ClassInfo
-    owner: Inference
-
-    @property
-    def is_module(self) -> bool:
-        return self.owner.is_equinox_module(self.info)
+    path: str | None
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,10 +115,10 @@ class InstanceValue:
     """An instance of a plain (non-Equinox) class of the checked code: a trainer, a config."""
 
     info: ClassInfo
-    owner: Inference
-    # The construction it came from (the call, its scope and order, the caller's inference), for
+    path: str | None  # the file the class is defined in
+    # The construction it came from (the call, its scope and order, the file that makes it), for
     # the fields of a configuration dataclass; None when not seen.
-    made: tuple[cst.Call, Scope, int, Inference] | None = None
+    made: tuple[cst.Call, Scope, int, str | None] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -253,7 +256,7 @@ class ParamTree:
 
     library: Literal["flax", "haiku"]
     model: ClassRef | FunctionValue
-    owner: Inference
+    path: str | None  # the file that defines the model
 
 
 @dataclass(frozen=True, eq=False)
@@ -322,6 +325,9 @@ def unfiltered_module(value: object) -> ModuleValue | None:
     if (isinstance(value, ModuleValue) and value.derived_by is None and not value.filtered
             and value.leaves.kind != "arrays"):
         return value
+    if (isinstance(value, ModuleValue) and value.kept == apis.NOT_PYTHON_FUNCTIONS
+            and value.leaves.kind == "callable"):
+        return value  # filtered by hand, and what it kept is proven not to be arrays
     return None
 
 

@@ -30,6 +30,7 @@ import libcst as cst
 from optlint.analysis import library_layers as layers
 from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite
+from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.library_param_paths import library_path_names
 from optlint.analysis.optax_table import behaviour
 from optlint.analysis.parameter_paths import PathNames, path_names
@@ -64,7 +65,7 @@ class DecayMaskMisses(Rule):
             if not (isinstance(func, cst.Attribute) and func.attr.value == "init"
                     and len(site.node.args) == 1):
                 continue
-            model = _model_paths(ctx.value(site.node.args[0].value, site))
+            model = _model_paths(ctx.value(site.node.args[0].value, site), ctx.inference)
             if model is None:
                 continue
             optimizer = ctx.value(func.value, site)
@@ -138,19 +139,20 @@ class _Model:
 _EQUINOX_NAMING = ("Equinox paths are field names, and eqx.nn norms hold `weight` and `bias`")
 
 
-def _model_paths(value: Value) -> tuple[_Model, Callable[[], PathNames | None]] | None:
+def _model_paths(value: Value, evaluator: Evaluator
+                 ) -> tuple[_Model, Callable[[], PathNames | None]] | None:
     """The model `init` is given, and how to read its path names (read only when a mask is
     found): an Equinox module of the project, or a Flax / Haiku parameter tree."""
     if isinstance(value, ModuleValue) and value.cls is not None:
         module = value
-        return _Model(module.class_name, _EQUINOX_NAMING), lambda: path_names(module)
+        return _Model(module.class_name, _EQUINOX_NAMING), lambda: path_names(module, evaluator)
     if isinstance(value, ParamTree):
         tree = value
         node = tree.model.info.node if isinstance(tree.model, ClassRef) else tree.model.node
         name = node.name.value if isinstance(node, (cst.ClassDef, cst.FunctionDef)) else "model"
         return (_Model(name, layers.PATH_NAMING[tree.library], "module names",
                        "the leaves", "modules"),
-                lambda: library_path_names(tree))
+                lambda: library_path_names(tree, evaluator))
     return None
 
 

@@ -19,7 +19,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite, ClassInfo
-from optlint.analysis.inference import Inference
+from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.library_names import STOP_GRADIENT
 from optlint.analysis.optax_model import (
     adds_decay,
@@ -102,7 +102,7 @@ class DecayOnFrozen(Rule):
             return
         if not (model.derived_by is None or model.filtered):
             return  # a custom filter may leave the buffer out
-        info, owner = model.cls.info, model.cls.owner
+        info, owner = model.cls.info, ctx.inference.evaluator_for(model.cls.path)
         if not owner.is_equinox_module(info):
             return
         buffers = [name for name in stop_gradient_only_fields(info, owner)
@@ -203,7 +203,7 @@ def _float_field(info: ClassInfo, name: str) -> bool:
     return head not in _NOT_FLOAT
 
 
-def stop_gradient_only_fields(info: ClassInfo, owner: Inference) -> list[str]:
+def stop_gradient_only_fields(info: ClassInfo, owner: Evaluator) -> list[str]:
     """The fields of `info` that its methods read only as `jax.lax.stop_gradient(self.field)`
     (outside `__init__`, where they are set)."""
     finder = _FieldReads(owner, set(info.fields))
@@ -220,7 +220,7 @@ def stop_gradient_only_fields(info: ClassInfo, owner: Inference) -> list[str]:
 
 
 class _FieldReads(cst.CSTVisitor):
-    def __init__(self, owner: Inference, fields: set[str]) -> None:
+    def __init__(self, owner: Evaluator, fields: set[str]) -> None:
         self.owner = owner
         self.fields = fields
         self.self_name = "self"

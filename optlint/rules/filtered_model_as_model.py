@@ -79,6 +79,10 @@ class FilteredModelAsModel(Rule):
         eqx = ctx.import_alias("equinox", "eqx")
         how = (f"rebuilt by `{ctx.code(rebuilt.func)}` from" if rebuilt is not None
                else "built from")
+        arrays = f"`{ctx.code(filter_call.func)}(...)`'s arrays"
+        if ctx.site_of(filter_call) is None:
+            how, arrays = "built in another file from", (
+                f"a filtered model's arrays (`{ctx.code(filter_call.func)}(...)`)")
         source = _source_name(ctx, rebuilt, filter_call) if rebuilt is not None else None
         fields = (f"its non-array fields ({model.leaves.reason})" if model.leaves.reason
                   else "its non-array fields")
@@ -86,12 +90,11 @@ class FilteredModelAsModel(Rule):
             fields = "any non-array fields it has (its fields could not all be resolved)"
         if called is not None:
             message = (f"`{ctx.code(called.func)}` is called as Equinox module "
-                       f"{model.class_name}, but it was {how} `{ctx.code(filter_call.func)}"
-                       f"(...)`'s arrays without `{eqx}.combine`: {fields} are None there, so "
-                       f"{_harm(model)}")
+                       f"{model.class_name}, but it was {how} {arrays} without "
+                       f"`{eqx}.combine`: {fields} are None there, so {_harm(model)}")
         else:
             message = (f"Equinox module {model.class_name} is replaced by a tree {how} "
-                       f"`{ctx.code(filter_call.func)}(...)`'s arrays without `{eqx}.combine`: "
+                       f"{arrays} without `{eqx}.combine`: "
                        f"{fields} are None there, so where it is used as the model next, "
                        f"{_harm(model)}")
         fix = None
@@ -139,12 +142,15 @@ def _assigned_to(ctx: RuleContext, site: CallSite, model: cst.BaseExpression,
 
 def _filter_of(ctx: RuleContext, value: ModuleValue) -> tuple[cst.Call, ModuleValue] | None:
     """The `eqx.filter`/`partition` call a filtered pytree comes from (through tree maps in this
-    file), and the module it filtered; None when a step is not in this file."""
+    file), and the module it filtered; when a step is in another file, the last call seen and
+    the module the analysis carried from the filter (None when it did not)."""
     for _ in range(8):
         call = value.made_by
         site = ctx.site_of(call) if call is not None else None
         if call is None or site is None:
-            return None
+            if call is None or value.source is None or value.source.derived_by is not None:
+                return None
+            return call, value.source
         if value.derived_by in _FILTERS:
             pytree = argument(call, 0, "pytree")
             model = ctx.value(pytree.value, site) if pytree is not None else None

@@ -36,7 +36,7 @@ from optlint.analysis.values import (
     TransformValue,
     Value,
 )
-from optlint.analysis.inference import Inference
+from optlint.analysis.evaluator import Evaluator
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
@@ -142,7 +142,7 @@ def _inner_expr(masked: cst.Call) -> cst.BaseExpression | None:
     return arg.value if arg is not None else None
 
 
-def _context_of(ctx: RuleContext, inference: Inference) -> RuleContext:
+def _context_of(ctx: RuleContext, inference: Evaluator) -> RuleContext:
     """A context for another file of the project, to read code there the way this rule reads
     its own file's."""
     module = inference.index.module_scope.node

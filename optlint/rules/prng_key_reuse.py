@@ -51,7 +51,7 @@ class PrngKeyReuse(Rule):
         for info in analysis.functions_to_walk():
             flow = analysis.walk(info)
             for reuse in flow.reuses.values():
-                if id(_where(reuse.second)) not in reported and _reported(reuse, flow):
+                if id(_where(reuse.second)) not in reported and _reported(reuse, flow, ctx):
                     reported.add(id(_where(reuse.second)))
                     yield self._reuse_finding(ctx, reuse, analysis, flow)
             yield from self._field_findings(ctx, analysis, info, flow, reported)
@@ -60,13 +60,22 @@ class PrngKeyReuse(Rule):
         module_flow = analysis.walk_module()
         if module_flow is not None:
             for reuse in module_flow.reuses.values():
-                if id(_where(reuse.second)) not in reported and _reported(reuse, module_flow):
+                if id(_where(reuse.second)) not in reported and _reported(reuse, module_flow, ctx):
                     reported.add(id(_where(reuse.second)))
                     yield self._reuse_finding(ctx, reuse, analysis, module_flow)
 
     def _reuse_finding(self, ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls,
                        flow: KeyFlow) -> Finding:
-        key = ctx.code(reuse.second.key)
+        finding = self._proven_reuse_finding(ctx, reuse, analysis, flow)
+        unseen = next((use.unseen for use in (reuse.first, reuse.second, reuse.second.closed)
+                       if use is not None and use.unseen), "")
+        # A reuse resting on a function the analysis cannot see draw: `--preview` only.
+        return (replace(finding, unproven=unseen) if unseen and finding.unproven is None
+                else finding)
+
+    def _proven_reuse_finding(self, ctx: RuleContext, reuse: Reuse,
+                              analysis: FileKeyCalls, flow: KeyFlow) -> Finding:
+        key = _key_text(ctx, reuse.second)
         first = shown(ctx, reuse.first.call)
         split = f"`{key}, subkey = jax.random.split({key})`"
         second = reuse.second
@@ -145,7 +154,7 @@ class PrngKeyReuse(Rule):
                   if "split" not in kinds or kinds == {"split"} else
                   "the draws are correlated, not identical: the sample comes from the same "
                   "bits as the split keys")
-        if isinstance(second.key, cst.Call):
+        if isinstance(second.key, cst.Call) and second.given_as is None:
             message = (f"`{key}` makes the same key at every call: the key "
                        f"`{first}` consumed{_at_line(ctx, reuse.first.call)} is the key "
                        f"`{second.how}` consumes, so both draw the same random numbers "
@@ -175,7 +184,7 @@ class PrngKeyReuse(Rule):
         """A key consumed, then handed back in the returned state (`state.replace(params=p)`
         after `split(state.key)`): the next step consumes it again."""
         for use, returned in flow.stored:
-            if id(use.call) in reported or id(use.call) in flow.discarded:
+            if id(use.call) in reported or id(use.call) in flow.discarded or use.unseen:
                 continue
             reported.add(id(use.call))
             key = ctx.code(use.key)
@@ -193,7 +202,7 @@ class PrngKeyReuse(Rule):
         """A key consumed, then kept in an attribute the file reads elsewhere (`self.state =
         State(key=key)` after `split(key)`): what later draws from the kept key draws again."""
         for use, target, held in flow.kept:
-            if id(use.call) in reported or not _read_elsewhere(ctx, target):
+            if id(use.call) in reported or use.unseen or not _read_elsewhere(ctx, target):
                 continue
             reported.add(id(use.call))
             key = ctx.code(use.key)
@@ -215,7 +224,7 @@ class PrngKeyReuse(Rule):
             return
         for use in flow.every:
             key = use.key
-            if (use.kind in ("fold", "seed") or use.repeated
+            if (use.kind in ("fold", "seed") or use.repeated or use.unseen
                     or not isinstance(key, cst.Attribute) or not isinstance(key.value, cst.Name)
                     or key.value.value != scope.self_name or id(use.call) in reported):
                 continue
@@ -247,6 +256,15 @@ def _drawn_apart(reuse: Reuse, flow: KeyFlow) -> str | None:
         return (f"the folded key is consumed by `{folded[0].how}`, the split keys by "
                 f"`{split_off[0].how}`: the equal keys draw different things")
     return None
+
+
+def _key_text(ctx: RuleContext, use: Consumption) -> str:
+    """The key as the code names it: `key`, or `common["key"]` for a key given in a mapping
+    splatted into the call (`**common`)."""
+    if use.given_as is not None:
+        mapping, entry = use.given_as
+        return f'{mapping}["{entry}"]'
+    return ctx.code(use.key)
 
 
 def _where(use: Consumption) -> cst.Call:
@@ -292,7 +310,7 @@ def _path(ctx: RuleContext, reuse: Reuse) -> str:
     return f" (made at line {positions[reuse.origin].start.line}, first consumed at line {first})"
 
 
-def _reported(reuse: Reuse, flow: KeyFlow) -> bool:
+def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext) -> bool:
     """Leaves out the reuses real code makes on purpose.
 
     The same key to `permutation`/`choice`/`shuffle` twice keeps arrays aligned (`x` and `y`
@@ -301,14 +319,20 @@ def _reported(reuse: Reuse, flow: KeyFlow) -> bool:
     called on every iteration of a loop with one key, is usually an evaluation meant to see the
     same draw each time (a fixed validation key). A loop over settings (`for beta in betas`)
     rather than steps often means to use one key for each; a call whose result is thrown away
-    (a warm-up, `_ = sample(key)`) has no effect."""
+    (a warm-up, `_ = sample(key)`) has no effect; a last call thrown away has none when it
+    is assigned to `_` or only draws (`jax.random.normal(key)` as a statement), but any other
+    call made as a bare statement is made for what it does (`f_logged.apply(params, state,
+    rng)` recording the modules it runs)."""
     first, second = reuse.first, reuse.second
     if second.repeated:
         return True
     if _overwritten(reuse):
         return False
-    if id(first.call) in flow.discarded or id(second.call) in flow.discarded:
-        return False
+    if id(first.call) in flow.discarded:
+        return False  # a warm-up: the first draw's result is thrown away
+    if id(second.call) in flow.assigned_away or (id(second.call) in flow.discarded and (
+            ctx.qualify(second.call.func) or "").startswith(JAX_RANDOM + ".")):
+        return False  # a last draw thrown away (`_ = run(key)`, a warm-up): no effect
     if (reuse.in_loop and not second.library and first.call is second.call
             and (second.stepping or id(second.call) in flow.threaded)):
         return True  # a training step threading its state, given one key on every step

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from optlint.analysis import apis
+from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.binding import argument
 from optlint.analysis.index import Binding, CallSite, ClassInfo, Scope
 from optlint.analysis.library_names import (
@@ -129,7 +130,8 @@ class SharedLayerAlias(Rule):
     def _at_construction(self, ctx: RuleContext, site: CallSite) -> Iterator[Finding]:
         """`Model(enc=layer, dec=layer)` for a module whose `__init__` is Equinox's own."""
         callee = ctx.value(site.node.func, site)
-        if not (isinstance(callee, ClassRef) and callee.is_module and _dataclass_init(ctx, callee)):
+        if not (isinstance(callee, ClassRef) and ctx.inference.is_module(callee)
+                and _dataclass_init(ctx, callee)):
             return
         fields = list(callee.info.fields)
         seen: dict[object, str] = {}
@@ -234,7 +236,7 @@ def _finding(ctx: RuleContext, node: cst.CSTNode, model: str, first: str, second
              value: Value) -> Finding | None:
     if not isinstance(value, ModuleValue) or value.derived_by is not None:
         return None
-    holds = _holds_arrays(value)
+    holds = _holds_arrays(ctx.inference, value)
     if holds is False or value.is_callable is False:
         # Not a layer: a module of weights without `__call__` stored twice is a snapshot of its
         # starting value as often as a tie (jinns keeps `loss_weight_scales = loss_weights`).
@@ -252,19 +254,20 @@ def _finding(ctx: RuleContext, node: cst.CSTNode, model: str, first: str, second
         else {})
 
 
-def _holds_arrays(module: ModuleValue, depth: int = 0) -> bool | None:
+def _holds_arrays(evaluator: Evaluator, module: ModuleValue, depth: int = 0) -> bool | None:
     """Whether the module has array leaves (what training updates); None when unknown."""
     if module.cls is None:
         if module.class_name in apis.EQUINOX_NN_WITHOUT_ARRAYS:
             return False
         return True if module.class_name in apis.EQUINOX_NN_LEAVES else None
-    return _class_holds_arrays(module.cls, depth)
+    return _class_holds_arrays(evaluator.evaluator_for(module.cls.path), module.cls, depth)
 
 
-def _class_holds_arrays(cls: ClassRef, depth: int) -> bool | None:
+def _class_holds_arrays(owner: Evaluator, cls: ClassRef, depth: int) -> bool | None:
+    """`owner`: the evaluator of the class's file."""
     if depth > 4:
         return None
-    info, owner = cls.info, cls.owner
+    info = cls.info
     for field in info.fields.values():
         if field.default is not None and _static_call(owner.qualify, field.default):
             continue
@@ -274,7 +277,7 @@ def _class_holds_arrays(cls: ClassRef, depth: int) -> bool | None:
             value = owner.value_of(binding.value, binding.scope, binding.order)
             if isinstance(value, ArrayValue):
                 return True
-            if isinstance(value, ModuleValue) and _holds_arrays(value, depth + 1):
+            if isinstance(value, ModuleValue) and _holds_arrays(owner, value, depth + 1):
                 return True
         if field.annotation is not None and _array_annotation(owner.qualify, field.annotation):
             return True
@@ -414,7 +417,8 @@ def _dataclass_init(ctx: RuleContext, cls: ClassRef) -> bool:
     if any(isinstance(item, cst.FunctionDef) and item.name.value in ("__init__", "__post_init__")
            for item in info.node.body.body):
         return False
-    if [cls.owner.qualify(base) for base in info.bases] != [EQUINOX_MODULE]:
+    owner = ctx.inference.evaluator_for(cls.path)
+    if [owner.qualify(base) for base in info.bases] != [EQUINOX_MODULE]:
         return False
     return all(field.default is None or not isinstance(field.default, cst.Call)
                or argument(field.default, None, "init") is None for field in info.fields.values())

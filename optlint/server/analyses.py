@@ -1,6 +1,6 @@
 """Which worker process analyses which document, and stopping an analysis nobody wants.
 
-Documents up to `BACKGROUND_CHARACTERS` share one long-lived worker: they take a fraction of a
+Documents up to the editor's `backgroundCharacters` (64 KiB unless set) share one long-lived worker: they take a fraction of a
 second each, and its linters keep what the analysis read of other files between edits. A longer
 document is analysed in a worker of its own, started for that one analysis and killed as soon as
 the document changes or closes (or the analysis is done, so that its memory is returned): however
@@ -19,14 +19,6 @@ from optlint.server.findings import Checked
 from optlint.server.projects import ClientSettings
 from optlint.server.workers import Worker, WorkerGone
 
-# About 1,500 lines of Python: a few seconds of analysis on a slow machine.
-BACKGROUND_CHARACTERS = 64 * 1024
-
-
-def in_background(subject: Subject) -> bool:
-    return len(subject.program) > BACKGROUND_CHARACTERS
-
-
 class Analyses:
     def __init__(self, log: Callable[[str], None]) -> None:
         self.client = ClientSettings()  # the editor's settings, for every worker
@@ -34,6 +26,10 @@ class Analyses:
         self._shared: Worker | None = None
         self._starting = asyncio.Lock()
         self._own: set[Worker] = set()  # the workers of analyses under way in the background
+
+    def in_background(self, subject: Subject) -> bool:
+        """Whether the subject is long enough to be checked in a worker of its own."""
+        return len(subject.program) > self.client.background_characters
 
     async def lint(self, subject: Subject) -> Checked:
         """What the linter says about the subject's text. Cancelling the caller stops an
@@ -68,7 +64,7 @@ class Analyses:
             worker.kill()
 
     async def _run(self, subject: Subject, job: str, *arguments: Any) -> Any:
-        if in_background(subject):
+        if self.in_background(subject):
             return await self._on_own(subject, job, *arguments)
         return await self._on_shared(job, *arguments)
 

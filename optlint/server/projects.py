@@ -119,11 +119,14 @@ def _root_without_config(folder: Path) -> Path:
 class ClientSettings:
     """The editor's settings for optlint, from `initializationOptions` (`configuration`: a
     configuration file used for every document; `preview`; `optaxVersion`, `equinoxVersion`,
-    `jaxVersion`), applied over each document's own configuration."""
+    `jaxVersion`), applied over each document's own configuration; and `backgroundCharacters`,
+    the length above which a document is checked in a worker of its own (the server's setting)."""
 
     configuration: Path | None = None
     preview: bool | None = None
     versions: dict[str, str] = field(default_factory=dict)
+    # About 1,500 lines of Python: a few seconds of analysis on a slow machine.
+    background_characters: int = 64 * 1024
 
     @classmethod
     def read(cls, options: Any) -> ClientSettings:
@@ -145,6 +148,13 @@ class ClientSettings:
             if isinstance(version, str) and version:
                 found.versions[library] = validate_version(f"{library}Version", version,
                                                            "the editor's settings")
+        threshold = options.get("backgroundCharacters")
+        if threshold is not None:
+            # bool is an int in Python: `true` is not a length.
+            if not isinstance(threshold, int) or isinstance(threshold, bool) or threshold < 0:
+                raise ConfigError(f"backgroundCharacters in the editor's settings must be a "
+                                  f"whole number of characters, not {threshold!r}")
+            found.background_characters = threshold
         return found
 
     def apply(self, settings: Settings) -> None:

@@ -25,7 +25,7 @@ from pygls.protocol.language_server import lsp_method
 from optlint import __version__
 from optlint.config import ConfigError
 from optlint.server.actions import FIX_ALL, KINDS, fix_all, has_safe_fix, quick_fixes, wanted
-from optlint.server.analyses import Analyses, in_background
+from optlint.server.analyses import Analyses
 from optlint.server.documents import Subject, file_subject, notebook_subject, uri_path
 from optlint.server.findings import Outcome, failed, outcome
 from optlint.server.frames import serve_stdio
@@ -129,13 +129,13 @@ class OptlintServer(LanguageServer):
         known = self.outcomes.get(uri)
         if known is not None and known.subject.same_text(subject):
             return known
-        if in_background(subject):
+        if self.analyses.in_background(subject):
             return Outcome(subject, [])
         return await self.lint(subject)
 
     async def lint(self, subject: Subject) -> Outcome:
         try:
-            if in_background(subject):
+            if self.analyses.in_background(subject):
                 size = f"{len(subject.program) / 1024:,.0f} KiB"
                 async with progress_notice(self, "optlint",
                                            f"checking {subject.path.name} ({size})"):
@@ -176,7 +176,7 @@ class OptlintServer(LanguageServer):
             subject = self.subject(uri)
             if subject is None:
                 return
-            if in_background(subject):
+            if self.analyses.in_background(subject):
                 self.linting[uri] = subject
             linted = await self.lint(subject)
             current = self.subject(uri)

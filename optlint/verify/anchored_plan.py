@@ -4,9 +4,11 @@ optimizer expression around the anchor, with params from its `.init(...)` or sta
 "value" (the whole expression of the anchor's statement). They differ only in the roles they
 read off the anchor: one function each, registered in `builds.BUILDERS`.
 
-In the fixed source the anchor is found again: the flagged statement is the same statement in
-both (statements are numbered in order, imports left out, since a fix adds at most an import),
-and inside it the anchor call is the one with the same name and ordinal.
+In the fixed source the anchor is found where the fixes' own edits moved it (`Planning.in_fixed`):
+a fix that adds a statement (a key split) or a call of the same name before it does not lose it.
+Only where the edits are not known (a rule page's "Use instead" text) or rewrote the anchor's own
+text is it found by counting: the same statement by number (imports left out), and in it the
+call with the same name and ordinal.
 """
 
 from __future__ import annotations
@@ -77,11 +79,8 @@ def _anchored(planner: Planning, report: Reported, check: RuntimeCheck, roles_of
 
     if fixed is None or diagnostic.fix is None:
         return {"original": variant(original, anchor)}
-    statement = original.statement_of(anchor)
-    key = anchor_key(statement, anchor)
-    number = original.number[id(statement)]
-    again = (anchor_again(fixed.statements[number], key) if number < len(fixed.statements)
-             else None)
+    moved = planner.in_fixed(anchor)
+    again = moved if isinstance(moved, cst.Call) else _counted_again(original, fixed, anchor)
     extra: dict[str, str] = {}
     if fixed_params and again is not None and last_name(anchor) == "update" and _no_params(
             anchor):
@@ -93,6 +92,15 @@ def _anchored(planner: Planning, report: Reported, check: RuntimeCheck, roles_of
     return {"original": variant(original, anchor, extra),
             "fixed": (variant(fixed, again) if again is not None
                       else {"unbuildable": "the fixed source has no matching call"})}
+
+
+def _counted_again(original: Source, fixed: Source, anchor: cst.Call) -> cst.Call | None:
+    """The anchor in the fixed source by statement number and same-name ordinal."""
+    statement = original.statement_of(anchor)
+    number = original.number[id(statement)]
+    if number >= len(fixed.statements):
+        return None
+    return anchor_again(fixed.statements[number], anchor_key(statement, anchor))
 
 
 def _value_roles(source: Source, anchor: cst.Call, check: RuntimeCheck,

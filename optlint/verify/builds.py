@@ -13,12 +13,13 @@ from optlint.verify.transform_plan import transform_variants
 
 
 def _function(planner: Planning, report: Reported, check: RuntimeCheck) -> Variants:
-    return transform_variants(planner.original, planner.fixed, report.diagnostic, report.finding)
+    return transform_variants(planner.original, planner.fixed, report.diagnostic, report.finding,
+                              planner.in_fixed)
 
 
 def _call(planner: Planning, report: Reported, check: RuntimeCheck) -> Variants:
     return call_variants(planner.original, planner.fixed, report.diagnostic, report.finding,
-                         check)
+                         check, planner.in_fixed)
 
 
 def _keys(planner: Planning, report: Reported, check: RuntimeCheck) -> Variants:

@@ -11,6 +11,7 @@ fields the finding is about (its "field" and "other_field" values) as `values["p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -25,7 +26,11 @@ if TYPE_CHECKING:
 
 
 def call_variants(original: Source, fixed: Source | None, diagnostic: Diagnostic,
-                  finding: Finding, check: RuntimeCheck) -> dict[str, dict[str, Any]]:
+                  finding: Finding, check: RuntimeCheck,
+                  in_fixed: Callable[[cst.CSTNode], cst.CSTNode | None] = lambda node: None,
+                  ) -> dict[str, dict[str, Any]]:
+    """`in_fixed`: where the fixes' edits moved a node of the original (`Planning.in_fixed`);
+    where it cannot tell, the call is the one of the same ordinal in the same statement."""
     call = _the_call(original, finding, check)
     if call is None:
         what = "a construction of the class" if check.builds == "instance" else "the call"
@@ -37,8 +42,9 @@ def call_variants(original: Source, fixed: Source | None, diagnostic: Diagnostic
     variants = {"original": _variant(original, call, probe)}
     if fixed is not None and diagnostic.fix is not None:
         number = original.number[id(statement)]
-        again = None
-        if number < len(fixed.statements):
+        moved = in_fixed(call)
+        again = moved if isinstance(moved, cst.Call) else None
+        if again is None and number < len(fixed.statements):
             calls = calls_in(fixed.statements[number])
             again = calls[ordinal] if ordinal < len(calls) else None
         variants["fixed"] = (_variant(fixed, again, probe) if again is not None

@@ -78,8 +78,8 @@ def verify_files(files: list[Path], options: LintOptions, run: RunSettings) -> l
         linted = linter.analyse_text(source.program, str(path))
         if not linted.diagnostics:
             continue
-        fixed = linter.fix_text(source.program, str(path)).fixed
-        found = verify_source(linted, fixed, run, options.project_root)
+        fixed = linter.fix_text(source.program, str(path))
+        found = verify_source(linted, fixed.fixed, run, options.project_root, fixed.fix_rounds)
         verdicts.extend(replace(v, diagnostic=source.shown(v.diagnostic)) for v in found)
     return verdicts
 

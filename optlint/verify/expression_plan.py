@@ -23,10 +23,14 @@ def expression_variants(planner: Planning, report: Reported, check: RuntimeCheck
         edits = [edit for edit in diagnostic.fix.edits
                  if (edit.start, edit.end) == (diagnostic.start, diagnostic.end)]
         number = original.number[id(statement)]
+        # The statement where the fixes' edits moved it; where they cannot tell, the one of the
+        # same number.
+        again = planner.in_fixed(statement)
+        if again is None and number < len(fixed.statements):
+            again = fixed.statements[number]
         # A fix that rewrites more than the expression (a read becoming a function call)
         # has nothing to probe: the original alone is run.
-        if len(edits) == 1 and number < len(fixed.statements):
+        if len(edits) == 1 and again is not None:
             variants["fixed"] = planner.variant(
-                fixed, fixed.statements[number], check, None,
-                {"flagged": f"lambda: ({edits[0].content})"})
+                fixed, again, check, None, {"flagged": f"lambda: ({edits[0].content})"})
     return variants

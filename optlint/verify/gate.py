@@ -78,7 +78,8 @@ def _fix_program(path: Path, source: Source, linter: Linter, everything: Linter,
     if not any(d.fix for d in linted.diagnostics):
         return linted.result
     try:
-        verdicts = verify_source(linted, everything.fix_text(text, filename).fixed, run)
+        fixed = everything.fix_text(text, filename)
+        verdicts = verify_source(linted, fixed.fixed, run, fix_rounds=fixed.fix_rounds)
     except VerifyError as error:  # nothing verified: nothing fixed
         result = linted.result
         result.errors.append(f"{filename}: cannot verify, no fixes applied: {error}")

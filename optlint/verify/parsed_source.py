@@ -3,11 +3,16 @@ statements and its imports; and what they ask of a call (its last name, an argum
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import libcst as cst
 from libcst.metadata import MetadataWrapper, ParentNodeProvider, PositionProvider
 
 from optlint.analysis.binding import argument as bound_argument
 from optlint.analysis.imports import ImportTable
+from optlint.edits import line_starts
+
+_Node = TypeVar("_Node", bound=cst.CSTNode)
 
 
 def last_name(call: cst.Call) -> str:
@@ -44,6 +49,20 @@ class Source:
         self.statements.sort(key=lambda n: (self.positions[n].start.line,
                                             self.positions[n].start.column))
         self.number = {id(node): index for index, node in enumerate(self.statements)}
+        self._line_starts: list[int] | None = None
+
+    def span(self, node: cst.CSTNode) -> tuple[int, int]:
+        """Where the node is in the text: its start and end offsets (end exclusive)."""
+        if self._line_starts is None:
+            self._line_starts = line_starts(self.module.code)
+        where = self.positions[node]
+        return (self._line_starts[where.start.line - 1] + where.start.column,
+                self._line_starts[where.end.line - 1] + where.end.column)
+
+    def node_at(self, start: int, end: int, kind: type[_Node]) -> _Node | None:
+        """A node of type `kind` that spans exactly these offsets."""
+        return next((node for node in self.positions if isinstance(node, kind)
+                     and self.span(node) == (start, end)), None)
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)

@@ -9,6 +9,7 @@ tree the lint ran on).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ import libcst as cst
 from optlint.analysis.project import ProjectIndex
 from optlint.config import find_config
 from optlint.diagnostics import Diagnostic
+from optlint.fix_moves import EditRound, moved
 from optlint.linted import Linted, Reported
 from optlint.rules.base import RuntimeCheck
 from optlint.verify.builds import BUILDERS
@@ -44,11 +46,14 @@ class Planner:
     """Builds the harness plan of every finding of one file."""
 
     def __init__(self, linted: Linted, fixed: str | None, filename: str | None = None,
-                 project_root: Path | None = None) -> None:
+                 project_root: Path | None = None,
+                 fix_rounds: Sequence[EditRound] | None = None) -> None:
         """`linted`: the original text as the lint saw it (`Linter.analyse_text`); `filename`:
         where call sites of the file's functions are looked for in the project's other files
-        (None: nowhere but the file itself)."""
+        (None: nowhere but the file itself); `fix_rounds`: the edits that made `fixed` from
+        it (`FileResult.fix_rounds`), None when not known (a rule page's "Use instead")."""
         self.linted = linted
+        self.fix_rounds = fix_rounds
         self.filename = filename
         root = project_root
         if root is None and filename is not None:
@@ -67,6 +72,14 @@ class Planner:
         for report in linted.reports:
             self.flagged_numbers.add(self.original.number[id(
                 self.original.statement_of(report.finding.node))])
+
+    def in_fixed(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """What `node` of the original became in the fixed source: the node of its type where
+        the fixes' edits moved it. None when the edits are not known or rewrote it."""
+        if self.fixed is None or self.fix_rounds is None:
+            return None
+        place = moved(self.fix_rounds, *self.original.span(node))
+        return self.fixed.node_at(*place, type(node)) if place is not None else None
 
     def plan(self, number: int, report: Reported) -> FindingPlan | None:
         check = report.rule.runtime_check

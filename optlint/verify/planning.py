@@ -26,6 +26,11 @@ class Planning(Protocol):
     original: Source
     fixed: Source | None  # None: no fix, or it is not being verified
 
+    def in_fixed(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """What `node` of the original became in the fixed source, found through the edits the
+        fixes made; None when they are not known or rewrote it."""
+        ...
+
     def variant(self, source: Source, anchor: cst.CSTNode, check: RuntimeCheck,
                 mask_text: str | None, roles: dict[str, str],
                 extra_end: cst.CSTNode | None = None, standins: bool = False) -> dict[str, Any]:

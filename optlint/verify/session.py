@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
 
+from optlint.fix_moves import EditRound
 from optlint.linted import Linted
 from optlint.verify.harness import program
 from optlint.verify.plan import Planner
@@ -33,15 +35,17 @@ def check_python(python: str) -> None:
 
 
 def verify_source(original: Linted, fixed: str | None, settings: RunSettings,
-                  project_root: Path | None = None) -> list[Verdict]:
+                  project_root: Path | None = None,
+                  fix_rounds: Sequence[EditRound] | None = None) -> list[Verdict]:
     """Verdicts for the findings of `original` (`Linter.analyse_text`) that have a runtime
     check; one subprocess for all of them. `project_root`: where call sites of the file's
-    functions are looked for (default: found from the file's folder, as the configuration is)."""
+    functions are looked for (default: found from the file's folder, as the configuration is);
+    `fix_rounds`: the edits that made `fixed` (`FileResult.fix_rounds`), where known."""
     if original.module is None:
         return []  # not parsed: no finding of a rule
     filename = original.filename
     try:
-        planner = Planner(original, fixed, filename, project_root)
+        planner = Planner(original, fixed, filename, project_root, fix_rounds)
     except (cst.ParserSyntaxError, RecursionError):
         return []
     plans = [plan for number, report in enumerate(original.reports)

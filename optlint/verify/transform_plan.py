@@ -12,6 +12,7 @@ which jit traces, grad differentiates and a static argument can hash.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -29,7 +30,11 @@ APPLY = "__optlint_f"
 
 
 def transform_variants(original: Source, fixed: Source | None, diagnostic: Diagnostic,
-                       finding: Finding) -> dict[str, dict[str, Any]]:
+                       finding: Finding,
+                       in_fixed: Callable[[cst.CSTNode], cst.CSTNode | None] = lambda node: None,
+                       ) -> dict[str, dict[str, Any]]:
+    """`in_fixed`: where the fixes' edits moved a node of the original (`Planning.in_fixed`);
+    where it cannot tell, the transformation of the same ordinal in the same statement."""
     found = _transformation(original, finding.node)
     if found is None:
         return {"original": {"unbuildable": "the transformation could not be found"}}
@@ -40,8 +45,9 @@ def transform_variants(original: Source, fixed: Source | None, diagnostic: Diagn
     variants = {"original": _variant(original, found, param)}
     if fixed is not None and diagnostic.fix is not None:
         number = original.number[id(statement)]
-        again = None
-        if number < len(fixed.statements):
+        moved = in_fixed(found[0])
+        again = _transformation_of(fixed, moved) if moved is not None else None
+        if again is None and number < len(fixed.statements):
             again = _transformation_at(fixed, fixed.statements[number], ordinal)
         variants["fixed"] = (_variant(fixed, again, param) if again is not None
                              else {"unbuildable": "the fixed source has no matching transformation"})
@@ -114,13 +120,17 @@ def _transformation_at(source: Source, statement: cst.CSTNode, ordinal: int
     candidates = _candidates(source, statement)
     if ordinal >= len(candidates):
         return None
-    node = candidates[ordinal]
+    return _transformation_of(source, candidates[ordinal])
+
+
+def _transformation_of(source: Source, node: cst.CSTNode
+                       ) -> tuple[cst.CSTNode, str, FunctionNode] | None:
+    """The transformation a decorator or a call (`jax.jit(f)`) applies."""
     if isinstance(node, cst.Decorator):
         owner = source.parents.get(node)
         return (node, source.code(node.decorator), owner) if isinstance(
             owner, cst.FunctionDef) else None
-    assert isinstance(node, cst.Call)
-    return _applied(source, node)
+    return _applied(source, node) if isinstance(node, cst.Call) else None
 
 
 # the model the file passes ---------------------------------------------------------------------

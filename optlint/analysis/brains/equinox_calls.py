@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -12,6 +13,7 @@ from optlint.analysis.brains.equinox_leaves import leaves_of_value, nn_leaves
 from optlint.analysis.index import Scope
 from optlint.analysis.values import (
     ARRAYS,
+    Leaves,
     FunctionValue,
     LibraryRef,
     UNKNOWN,
@@ -24,7 +26,7 @@ from optlint.analysis.values import (
 )
 
 if TYPE_CHECKING:
-    from optlint.analysis.inference import Inference
+    from optlint.analysis.evaluator import Evaluator
 
 
 @handles("equinox.filter", "equinox.partition")
@@ -42,7 +44,10 @@ def filter_or_partition(call: LibraryCall) -> Value:
                                     and inverse.value.value == "False"):
         spec = None
     arrays_only = spec == "arrays"
-    kept = ModuleValue(tree.class_name, ARRAYS if arrays_only else UNKNOWN_LEAVES,
+    kept_leaves = ARRAYS if arrays_only else UNKNOWN_LEAVES
+    if spec == apis.NOT_PYTHON_FUNCTIONS:
+        kept_leaves = _without_python_functions(tree.leaves)
+    kept = ModuleValue(tree.class_name, kept_leaves,
                        derived_by=call.name, filtered=arrays_only, is_callable=tree.is_callable,
                        made_by=call.call, cls=tree.cls, kept=spec,
                        source=tree if tree.derived_by is None else None)
@@ -54,7 +59,7 @@ def filter_or_partition(call: LibraryCall) -> Value:
     return SequenceValue("tuple", (kept, rest))
 
 
-def filter_spec_kind(inference: Inference, spec: cst.BaseExpression, scope: Scope,
+def filter_spec_kind(inference: Evaluator, spec: cst.BaseExpression, scope: Scope,
                      order: int) -> str | None:
     """What a filter spec keeps (a value of `apis.FILTER_SPECS`): `eqx.is_array`, a name bound to
     it (in this file or another), or a predicate written by hand (`lambda t: isinstance(t,
@@ -84,8 +89,21 @@ def _predicate_body(node: cst.FunctionDef | cst.Lambda) -> tuple[str, cst.BaseEx
     return None
 
 
-def _test_kind(inference: Inference, param: str, test: cst.BaseExpression) -> str | None:
-    """What `isinstance(param, T)` or `eqx.is_array(param)` keeps."""
+def _test_kind(inference: Evaluator, param: str, test: cst.BaseExpression) -> str | None:
+    """What `isinstance(param, T)` or `eqx.is_array(param)` keeps; `not isinstance(param,
+    types.FunctionType)`: everything but Python functions."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = test.expression
+        if (isinstance(inner, cst.Call) and isinstance(inner.func, cst.Name)
+                and inner.func.value == "isinstance" and len(inner.args) == 2
+                and isinstance(inner.args[0].value, cst.Name)
+                and inner.args[0].value.value == param):
+            kinds = inner.args[1].value
+            types = ([element.value for element in kinds.elements]
+                     if isinstance(kinds, cst.Tuple) else [kinds])
+            if all(inference.qualify(t) in apis.PYTHON_FUNCTION_TYPES for t in types):
+                return apis.NOT_PYTHON_FUNCTIONS
+        return None
     if not (isinstance(test, cst.Call) and len(test.args) >= 1
             and isinstance(test.args[0].value, cst.Name) and test.args[0].value.value == param):
         return None
@@ -123,7 +141,7 @@ def preserved_module(call: LibraryCall) -> Value:
         # holding None where the model's non-array fields were.
         return ModuleValue(found[0].class_name, found[0].leaves, derived_by=call.name,
                            filtered=True, is_callable=found[0].is_callable,
-                           made_by=call.call, cls=found[0].cls)
+                           made_by=call.call, cls=found[0].cls, source=found[0].source)
     return found[0]
 
 
@@ -137,6 +155,37 @@ def layer(call: LibraryCall) -> Value:
                                is_callable=True)
         return ModuleValue(name, UNKNOWN_LEAVES, is_callable=True)
     if name[:1].isupper():
-        return ModuleValue(name, nn_leaves(name), is_callable=True)
+        return ModuleValue(name, _with_function_types(call, name, nn_leaves(name)),
+                           is_callable=True)
     return UNKNOWN
+
+
+def _with_function_types(call: LibraryCall, layer: str, leaves: Leaves) -> Leaves:
+    """A layer's leaves with the Python types of the functions it keeps (its activation):
+    those given, else the defaults (apis.EQUINOX_NN_CALLABLE_ARGS); a function not known
+    adds no type."""
+    types: set[str] = set()
+    for position, keyword, default in apis.EQUINOX_NN_CALLABLE_ARGS.get(layer, ()):
+        given = call.arg(position, keyword)
+        if given is not None:
+            types |= leaves_of_value(call.evaluate(given.value)).callable_types
+        elif default is not None:
+            types |= leaves_of_value(LibraryRef(default)).callable_types
+        else:
+            types.add("function")
+    return replace(leaves, callable_types=frozenset(types)) if types else leaves
+
+
+def _without_python_functions(leaves: Leaves) -> Leaves:
+    """What `not isinstance(leaf, types.FunctionType)` keeps of a module's leaves: its scalars,
+    and its functions of other types (jax.nn.relu is a custom_jvp, jax.nn.silu a PjitFunction):
+    proven when the analysis knows one; unknown when it knows of none."""
+    if leaves.kind in ("arrays", "scalar"):
+        return leaves
+    kept = leaves.callable_types - {"function"}
+    if leaves.kind == "callable" and kept:
+        return Leaves("callable", f"{' and '.join(sorted(kept))} function leaves, which are not "
+                      f"types.FunctionType, so the filter keeps them",
+                      leaves.scalar_types, frozenset(kept))
+    return UNKNOWN_LEAVES
 

@@ -1,18 +1,20 @@
 """Equinox's leaf model: which leaves a module class holds, read from its fields' values first,
 then their annotations; `eqx.field(static=True)` fields are no leaves, `converter=jnp.asarray`
-makes an array, `eqx.nn` layers come from their table. Part of `Inference` (a base class of it).
+makes an array, `eqx.nn` layers come from their table. A collaborator the evaluator owns, with
+its own memos; a class of another file is read by that file's evaluator.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import weakref
+from dataclasses import replace
 
 import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.binding import argument
 from optlint.analysis.imports import dotted_name
-from optlint.analysis.evaluator import Evaluator
+from optlint.analysis.evaluator import Evaluator, owned_by
 from optlint.analysis.index import LATER as _LATER
 from optlint.analysis.index import ClassInfo, Scope
 from optlint.analysis.values import (
@@ -31,19 +33,15 @@ from optlint.analysis.values import (
     worst_leaves,
 )
 
-if TYPE_CHECKING:
-    pass
+class EquinoxLeaves:
+    def __init__(self, evaluator: Evaluator) -> None:
+        self._evaluator = weakref.ref(evaluator)  # its owner (see `owned_by`)
+        self._leaves_memo: dict[int, Leaves] = {}
+        self._module_memo: dict[int, bool] = {}
 
-
-class EquinoxLeaves(Evaluator):
-    # Set up by Inference.__init__.
-    _leaves_memo: dict[int, Leaves]
-    _module_memo: dict[int, bool]
-
-
-
-
-
+    @property
+    def evaluator(self) -> Evaluator:
+        return owned_by(self._evaluator)
 
     def is_equinox_module(self, info: ClassInfo) -> bool:
         key = id(info)
@@ -53,7 +51,6 @@ class EquinoxLeaves(Evaluator):
                 self._base_is_module(base, info.scope) for base in info.bases)
         return self._module_memo[key]
 
-
     def class_leaves(self, info: ClassInfo) -> Leaves:
         key = id(info)
         if key not in self._leaves_memo:
@@ -61,42 +58,43 @@ class EquinoxLeaves(Evaluator):
             self._leaves_memo[key] = self._compute_class_leaves(info)
         return self._leaves_memo[key]
 
-
     def class_is_callable(self, info: ClassInfo) -> bool | None:
         """Whether instances of an Equinox module class are callable; None when a base is unknown."""
         if any(isinstance(item, cst.FunctionDef) and item.name.value == "__call__"
                for item in info.node.body.body):
             return True
+        evaluator = self.evaluator
         answers: list[bool | None] = []
         for base in info.bases:
-            value = self._as_class(self.value_of(base, info.scope, _LATER))
-            if isinstance(value, ClassRef) and value.is_module:
-                answers.append(value.owner.class_is_callable(value.info))
+            value = evaluator.as_class(evaluator.value_of(base, info.scope, _LATER))
+            if isinstance(value, ClassRef) and evaluator.is_module(value):
+                answers.append(evaluator.evaluator_for(value.path).class_is_callable(value.info))
             elif isinstance(value, LibraryRef) and value.name.startswith("equinox.nn."):
                 answers.append(True)
-            elif self.qualify(base) != "equinox.Module" and not _adds_no_call(
-                    self.qualify(base.value if isinstance(base, cst.Subscript) else base)):
+            elif evaluator.qualify(base) != "equinox.Module" and not _adds_no_call(
+                    evaluator.qualify(base.value if isinstance(base, cst.Subscript) else base)):
                 answers.append(None)
         if True in answers:
             return True
         return None if None in answers else False
 
     def _base_is_module(self, base: cst.BaseExpression, scope: Scope) -> bool:
-        qualified = self.qualify(base)
+        evaluator = self.evaluator
+        qualified = evaluator.qualify(base)
         if qualified in ("equinox.Module", "equinox.nn.StatefulLayer"):
             return True
         if qualified is not None and qualified.startswith("equinox.nn."):
             return True
-        value = self._as_class(self.value_of(base, scope, _LATER))
-        return isinstance(value, ClassRef) and value.is_module
-
+        value = evaluator.as_class(evaluator.value_of(base, scope, _LATER))
+        return isinstance(value, ClassRef) and evaluator.is_module(value)
 
     def _compute_class_leaves(self, info: ClassInfo) -> Leaves:
+        evaluator = self.evaluator
         found: list[Leaves] = []
         for base in info.bases:
-            value = self._as_class(self.value_of(base, info.scope, _LATER))
-            if isinstance(value, ClassRef) and value.is_module:
-                found.append(value.owner.class_leaves(value.info))
+            value = evaluator.as_class(evaluator.value_of(base, info.scope, _LATER))
+            if isinstance(value, ClassRef) and evaluator.is_module(value):
+                found.append(evaluator.evaluator_for(value.path).class_leaves(value.info))
             elif isinstance(value, LibraryRef) and value.name.startswith("equinox.nn."):
                 found.append(nn_leaves(value.name.rsplit(".", 1)[-1]))
         for field in info.fields.values():
@@ -109,11 +107,9 @@ class EquinoxLeaves(Evaluator):
             if leaves.non_array:
                 what = leaves.reason or {"callable": "a function", "scalar": "a Python scalar"}[
                     leaves.kind]
-                leaves = Leaves(leaves.kind, f"{info.name}.{field.name}: {what}",
-                                leaves.scalar_types)
+                leaves = replace(leaves, reason=f"{info.name}.{field.name}: {what}")
             found.append(leaves)
         return worst_leaves(found)
-
 
     def field_holds_arrays(self, info: ClassInfo, name: str) -> bool | None:
         """Whether the declared field `name` of a module class is an array leaf (or a module of
@@ -136,7 +132,7 @@ class EquinoxLeaves(Evaluator):
         annotation says (an array, a scalar, a function); UNKNOWN_LEAVES when none tells."""
         bindings = info.attributes.get(name)
         if bindings:
-            value = self._binding_value(bindings[-1])
+            value = self.evaluator.value_of_binding(bindings[-1])
             if isinstance(value, (ModuleValue, SequenceValue)):
                 return value
         field = info.fields.get(name)
@@ -162,35 +158,35 @@ class EquinoxLeaves(Evaluator):
             return SequenceValue("list", tuple(item for item in items if item is not None))
         if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
             return None
-        value = self._instance_of(self.value_of(annotation, scope, _LATER))
+        evaluator = self.evaluator
+        value = evaluator.instance_of(evaluator.value_of(annotation, scope, _LATER))
         return value if isinstance(value, ModuleValue) else None
 
     def _is_static_field(self, default: cst.BaseExpression, scope: Scope) -> bool:
         """`eqx.field(static=True)` and `eqx.static_field()` are not leaves at all."""
         if not isinstance(default, cst.Call):
             return False
-        name = self.qualify(default.func)
+        name = self.evaluator.qualify(default.func)
         if name == "equinox.static_field":
             return True
         static = argument(default, None, "static")
         return (name == "equinox.field" and static is not None
                 and isinstance(static.value, cst.Name) and static.value.value == "True")
 
-
     def _converts_to_array(self, default: cst.BaseExpression) -> bool:
         """`eqx.field(converter=jnp.asarray)`: whatever is assigned, the field holds an array."""
-        if not isinstance(default, cst.Call) or self.qualify(default.func) != "equinox.field":
+        evaluator = self.evaluator
+        if not isinstance(default, cst.Call) or evaluator.qualify(default.func) != "equinox.field":
             return False
         converter = argument(default, None, "converter")
-        name = self.qualify(converter.value) if converter is not None else None
+        name = evaluator.qualify(converter.value) if converter is not None else None
         return name is not None and apis.returns_array(name)
-
 
     def _field_leaves(self, info: ClassInfo, name: str,
                       annotation: cst.BaseExpression | None) -> Leaves:
         bindings = info.attributes.get(name)
         if bindings:
-            value = self._binding_value(bindings[-1])
+            value = self.evaluator.value_of_binding(bindings[-1])
             leaves = leaves_of_value(value)
             if leaves.kind != "unknown":
                 return leaves
@@ -198,11 +194,11 @@ class EquinoxLeaves(Evaluator):
             return UNKNOWN_LEAVES
         return self._annotation_leaves(annotation, info.scope)
 
-
     def _annotation_leaves(self, annotation: cst.BaseExpression, scope: Scope) -> Leaves:
         if isinstance(annotation, (cst.SimpleString, cst.ConcatenatedString)):
             return UNKNOWN_LEAVES  # a forward reference; not worth parsing
-        qualified = self.qualify(annotation)
+        evaluator = self.evaluator
+        qualified = evaluator.qualify(annotation)
         plain = dotted_name(annotation)
         if isinstance(annotation, cst.Subscript):
             return self._generic_leaves(annotation, scope)
@@ -212,11 +208,11 @@ class EquinoxLeaves(Evaluator):
             return ARRAYS
         if plain in apis.SCALAR_ANNOTATIONS and qualified is None:
             return Leaves("scalar", scalar_types=frozenset({plain}))
-        return leaves_of_value(self._instance_of(self.value_of(annotation, scope, _LATER)))
-
+        return leaves_of_value(evaluator.instance_of(evaluator.value_of(annotation, scope,
+                                                                         _LATER)))
 
     def _generic_leaves(self, annotation: cst.Subscript, scope: Scope) -> Leaves:
-        head = self.qualify(annotation.value) or dotted_name(annotation.value) or ""
+        head = self.evaluator.qualify(annotation.value) or dotted_name(annotation.value) or ""
         short = head.rsplit(".", 1)[-1]
         if head in apis.CALLABLE_ANNOTATIONS or short == "Callable":
             return Leaves("callable")
@@ -234,7 +230,6 @@ class EquinoxLeaves(Evaluator):
         return UNKNOWN_LEAVES
 
 
-
 def nn_leaves(layer: str) -> Leaves:
     kind = apis.EQUINOX_NN_LEAVES.get(layer)
     if kind == "callable":
@@ -247,17 +242,22 @@ def nn_leaves(layer: str) -> Leaves:
     return UNKNOWN_LEAVES
 
 
-
 def leaves_of_value(value: Value) -> Leaves:
     """The leaves a value contributes when stored in a module field."""
     if isinstance(value, ModuleValue):
         return value.leaves
-    if isinstance(value, (FunctionValue, PartialValue)):
-        return Leaves("callable", "a function")
+    if isinstance(value, FunctionValue):
+        # A `def` or lambda is a types.FunctionType; reached through an object, a bound method.
+        return Leaves("callable", "a function",
+                      callable_types=frozenset({"method" if value.bound else "function"}))
+    if isinstance(value, PartialValue):
+        return Leaves("callable", "a function", callable_types=frozenset({"partial"}))
     if isinstance(value, LibraryRef):
         leaf = value.name.rsplit(".", 1)[-1]
         if value.name.startswith(("jax.nn.", "jax.numpy.", "equinox.nn.functional")) and leaf[:1].islower():
-            return Leaves("callable", f"function {value.name}")
+            known = apis.JAX_CALLABLE_TYPES.get(value.name)
+            return Leaves("callable", f"function {value.name}",
+                          callable_types=frozenset({known}) if known else frozenset())
         return UNKNOWN_LEAVES
     if isinstance(value, LiteralValue) and value.kind in ("number", "bool", "string"):
         text = value.text if value.kind != "string" else ""

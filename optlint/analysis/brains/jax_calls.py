@@ -48,13 +48,14 @@ def vectorized(call: LibraryCall) -> Value:
 def tree_mapper(call: LibraryCall) -> Value:
     """`tree_map(f, model)` / `eqx.tree_at(where, model, ...)`: a pytree shaped like the module,
     so an instance of its class (callable when the class is), with leaves no longer known.
-    Mapped over a filtered module it is still filtered: None leaves stay None."""
+    Mapped over a filtered module it is still filtered: None leaves stay None, and the module
+    that was filtered stays known (where the filter is in another file)."""
     keyword = "pytree" if "tree_at" in call.name else "tree"
     tree = call.value(apis.TREE_MAPPERS[call.name], keyword)
     if isinstance(tree, ModuleValue):
         return ModuleValue(tree.class_name, UNKNOWN_LEAVES, derived_by=call.name,
                            filtered=tree.filtered, is_callable=tree.is_callable,
-                           made_by=call.call)
+                           made_by=call.call, source=tree.source if tree.filtered else None)
     return UNKNOWN
 
 

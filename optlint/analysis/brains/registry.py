@@ -13,7 +13,7 @@ from optlint.analysis.index import Scope
 from optlint.analysis.values import UNKNOWN, Value
 
 if TYPE_CHECKING:
-    from optlint.analysis.inference import Inference
+    from optlint.analysis.evaluator import Evaluator
 
 
 @dataclass(frozen=True)
@@ -24,7 +24,7 @@ class LibraryCall:
     call: cst.Call
     scope: Scope
     order: int
-    inference: Inference
+    inference: Evaluator
 
     def arg(self, position: int | None, keyword: str | None) -> cst.Arg | None:
         return argument(self.call, position, keyword)
@@ -60,7 +60,7 @@ def handles_matching(predicate: Callable[[str], bool]) -> Callable[[Handler], Ha
     return register
 
 
-def library_call(inference: Inference, name: str, call: cst.Call, scope: Scope,
+def library_call(inference: Evaluator, name: str, call: cst.Call, scope: Scope,
                  order: int) -> Value:
     """What calling library function `name` returns; UNKNOWN when no brain knows it."""
     handler = _BY_NAME.get(name)
