@@ -87,7 +87,8 @@ class FileKeyCalls:
                 self.candidates.add(id(site.node))
         self.stream_drawers: set[str] = set()
         self.higher_order: set[str] = set()  # functions calling a function they are given
-        self.helpers = self._helpers()
+        # No call that consumes a key: nothing to find, no helper to look for.
+        self.helpers = self._helpers() if self.candidates else set()
 
     def module_code(self) -> str:
         """The file's text, generated once (libcst writes the whole module at each ask)."""
