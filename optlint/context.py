@@ -24,6 +24,8 @@ class RuleContext:
     filename: str
     _positions: Mapping[cst.CSTNode, CodeRange] | None = field(default=None, init=False,
                                                                repr=False)
+    # id of each call node -> its site, built when a rule first asks (rules ask per finding).
+    _sites: dict[int, CallSite] | None = field(default=None, init=False, repr=False)
     # The text `module` was parsed from, where the caller has it (`module.code` again, without
     # generating it from the tree).
     source: str | None = None
@@ -87,4 +89,9 @@ class RuleContext:
 
     def site_of(self, call: cst.Call) -> CallSite | None:
         """The call site of `call` when it is a call of this file."""
-        return next((site for site in self.index.calls if site.node is call), None)
+        if self._sites is None:
+            self._sites = {}
+            for site in self.index.calls:
+                self._sites.setdefault(id(site.node), site)  # the first, as a scan finds it
+        found = self._sites.get(id(call))
+        return found if found is not None and found.node is call else None

@@ -10,6 +10,7 @@ in the cell that uses it or an earlier one.
 
 from __future__ import annotations
 
+import bisect
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -22,28 +23,55 @@ from optlint.diagnostics import Edit, Location
 
 def import_edits(module: cst.Module, positions: Mapping[cst.CSTNode, CodeRange],
                  imports: Sequence[tuple[str, str]], use_line: int,
-                 first_party: Callable[[str], bool] = lambda name: False) -> list[Edit]:
+                 first_party: Callable[[str], bool] = lambda name: False,
+                 top: TopLevel | None = None) -> list[Edit]:
     """Edits adding each (module, alias) of `imports` not bound at `use_line`, placed as isort
     (ruff's I001) would: among the plain third-party imports, in order of module name, so the
     fix does not fail the project's import-sorting check. `first_party` tells the project's own
-    top-level modules."""
-    body = list(module.body)
-    use_index = next((number for number, statement in enumerate(body)
-                      if positions[statement].end.line >= use_line), len(body))
+    top-level modules. `top`: the module's TopLevel, when the caller asks for several fixes."""
+    top = top if top is not None else TopLevel(module, positions)
+    body = top.body
+    use_index = bisect.bisect_left(top.end_lines, use_line)
     later = use_index < len(body) and _inside_function(body[use_index], positions, use_line)
-    bound = {binding for number, statement in enumerate(body)
-             if number < use_index or later for binding in _top_level_bindings(statement)}
     edits = []
     for import_module, alias in imports:
-        if (alias, import_module) in bound:
+        first = top.first_binding.get((alias, import_module))
+        if first is not None and (first < use_index or later):
             continue
-        line = (_sorted_line(body[:use_index], positions, import_module, first_party)
-                or _insertion_line(body[:use_index], positions)
+        before = bisect.bisect_left(top.import_indices, use_index)
+        candidates = [body[number] for number in top.import_indices[:before]]
+        line = (_sorted_line(candidates, positions, import_module, first_party)
+                or _insertion_line(candidates, positions, body)
                 or (positions[body[0]].start.line if body else 1))
         text = f"import {import_module}" + ("" if alias == import_module else f" as {alias}")
         at = Location(line, 1)
         edits.append(Edit(at, at, text + module.default_newline))
     return edits
+
+
+class TopLevel:
+    """What `import_edits` reads of a module's top-level statements, gathered once: a file with
+    many fixes would otherwise walk every statement for each of them."""
+
+    def __init__(self, module: cst.Module, positions: Mapping[cst.CSTNode, CodeRange]) -> None:
+        self.body = list(module.body)
+        # Non-decreasing: statements follow each other.
+        self.end_lines = [positions[statement].end.line for statement in self.body]
+        self.first_binding: dict[tuple[str, str], int] = {}
+        for number, statement in enumerate(self.body):
+            for binding in _top_level_bindings(statement):
+                self.first_binding.setdefault(binding, number)
+        # The statements an added import is placed by: imports, and a docstring first.
+        self.import_indices = [
+            number for number, statement in enumerate(self.body)
+            if isinstance(statement, cst.SimpleStatementLine) and (
+                any(isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body)
+                or (number == 0 and _is_docstring(statement)))]
+
+
+def _is_docstring(statement: cst.SimpleStatementLine) -> bool:
+    return (isinstance(statement.body[0], cst.Expr)
+            and isinstance(statement.body[0].value, cst.SimpleString))
 
 
 def _sorted_line(before: Sequence[cst.BaseStatement], positions: Mapping[cst.CSTNode, CodeRange],
@@ -81,15 +109,14 @@ def _third_party(name: str, first_party: Callable[[str], bool]) -> bool:
 
 
 def _insertion_line(before: Sequence[cst.BaseStatement],
-                    positions: Mapping[cst.CSTNode, CodeRange]) -> int | None:
-    """The line after the last top-level import (or the docstring) among `before`."""
+                    positions: Mapping[cst.CSTNode, CodeRange],
+                    body: Sequence[cst.BaseStatement]) -> int | None:
+    """The line after the last top-level import (or the module's docstring) among `before`."""
     line = None
-    for number, statement in enumerate(before):
-        if not isinstance(statement, cst.SimpleStatementLine):
-            continue
+    for statement in before:
+        assert isinstance(statement, cst.SimpleStatementLine)
         is_import = any(isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body)
-        is_docstring = (number == 0 and isinstance(statement.body[0], cst.Expr)
-                        and isinstance(statement.body[0].value, cst.SimpleString))
+        is_docstring = statement is body[0] and _is_docstring(statement)
         if is_import or is_docstring:
             line = positions[statement].end.line + 1
     return line

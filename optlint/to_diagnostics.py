@@ -4,14 +4,14 @@ and each fix plan as edits (with the imports it needs, placed where they bind in
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 import libcst as cst
 from libcst.metadata import CodeRange
 
 from optlint.context import RuleContext
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location, Role
-from optlint.fix_imports import first_party_test, import_edits
+from optlint.fix_imports import TopLevel, first_party_test, import_edits
 from optlint.rules.base import Finding, FixPlan, Rule
 
 
@@ -24,10 +24,11 @@ def to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ctx
         return (Location(code_range.start.line, code_range.start.column + 1),
                 Location(code_range.end.line, code_range.end.column + 1))
 
+    imports = _ImportPlaces(module, positions, ctx.filename)
     diagnostics = []
     for rule, finding in findings:
         start, end = span(finding.node)
-        fix = to_fix(finding.fix, span, module, ctx, positions) if finding.fix else None
+        fix = to_fix(finding.fix, span, imports) if finding.fix else None
         roles = tuple(Role(name, module.code_for_node(node), *span(node))
                       for name, node in finding.roles.items()) + tuple(
             Role(name, value) for name, value in finding.values.items())
@@ -36,15 +37,31 @@ def to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ctx
     return diagnostics
 
 
+class _ImportPlaces:
+    """What placing a fix's import reads of the file, gathered when a fix first needs it and
+    then kept for the file's other fixes."""
+
+    def __init__(self, module: cst.Module, positions: Mapping[cst.CSTNode, CodeRange],
+                 filename: str) -> None:
+        self.module, self.positions, self.filename = module, positions, filename
+        self._top: TopLevel | None = None
+        self._first_party: Callable[[str], bool] | None = None
+
+    def edits(self, imports: Sequence[tuple[str, str]], use_line: int) -> list[Edit]:
+        if self._top is None or self._first_party is None:
+            self._top = TopLevel(self.module, self.positions)
+            self._first_party = first_party_test(self.filename)
+        return import_edits(self.module, self.positions, imports, use_line, self._first_party,
+                            self._top)
+
+
 def to_fix(plan: FixPlan, span: Callable[[cst.CSTNode], tuple[Location, Location]],
-           module: cst.Module, ctx: RuleContext, positions: Mapping[cst.CSTNode, CodeRange]
-           ) -> Fix:
+           imports: _ImportPlaces) -> Fix:
     edits = []
     for node, content in plan.replacements:
         start, end = span(node)
         edits.append(Edit(start, end, content))
     if plan.imports:
         use_line = min((edit.start.line for edit in edits), default=sys.maxsize)
-        edits.extend(import_edits(module, positions, plan.imports, use_line,
-                                  first_party_test(ctx.filename)))
+        edits.extend(imports.edits(plan.imports, use_line))
     return Fix(plan.applicability, plan.message, tuple(edits))

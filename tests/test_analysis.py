@@ -10,7 +10,13 @@ import libcst as cst
 from optlint.analysis.index import build_index
 from optlint.analysis.inference import Inference
 from optlint.analysis.project import ProjectIndex
-from optlint.analysis.values import ModuleValue, SequenceValue, TransformValue, Value
+from optlint.analysis.values import (
+    ModuleValue,
+    SequenceValue,
+    TransformValue,
+    Value,
+    is_optional_part,
+)
 
 
 def infer_last_call_arg(source: str, path: Path | None = None, root: Path | None = None) -> Value:
@@ -684,3 +690,111 @@ def test_a_files_evaluator_is_freed_without_the_collector(tmp_path: Path) -> Non
     finally:
         if was_enabled:
             gc.enable()
+
+
+def _parts(value: Value) -> list[str]:
+    assert isinstance(value, TransformValue), value
+    return [part.name if isinstance(part, TransformValue) else
+            "optional " + part.options[0].name if is_optional_part(part) else repr(part)
+            for part in value.parts]
+
+
+def test_a_part_appended_under_an_if_the_config_defaults_skip_is_only_possible() -> None:
+    # `weight_decay > 0` with the default 0.0: the decay part is only possible; the clip part,
+    # under `if max_grad_norm:` with the default 1.0, is there; `use_ema` is unknown: taken.
+    source = """
+        import optax
+        from dataclasses import dataclass
+
+        @dataclass
+        class Config:
+            weight_decay: float = 0.0
+            max_grad_norm: float = 1.0
+
+        def build(cfg, use_ema):
+            parts = [optax.scale_by_adam()]
+            if cfg.max_grad_norm:
+                parts.insert(0, optax.clip_by_global_norm(cfg.max_grad_norm))
+            if cfg.weight_decay > 0:
+                parts.append(optax.add_decayed_weights(cfg.weight_decay))
+            if use_ema:
+                parts.append(optax.ema(0.9))
+            return optax.chain(*parts)
+
+        probe(build(Config(), flag))
+    """
+    assert _parts(infer_last_call_arg(source)) == [
+        "optax.clip_by_global_norm", "optax.scale_by_adam", "optional optax.add_decayed_weights",
+        "optax.ema"]
+    decayed = infer_last_call_arg(source.replace("build(Config(), flag)",
+                                                 "build(Config(weight_decay=0.1), flag)"))
+    assert "optax.add_decayed_weights" in _parts(decayed)
+
+
+def test_a_config_method_of_another_file_is_followed_with_its_fields(tmp_path: Path) -> None:
+    package = write_package(tmp_path, {"config.py": textwrap.dedent("""
+        import optax
+        from dataclasses import dataclass
+
+        @dataclass
+        class TrainerConfig:
+            weight_decay: float = 0.0
+
+            def optimizer(self):
+                parts = [optax.scale_by_adam()]
+                if self.weight_decay > 0:
+                    parts.append(optax.add_decayed_weights(self.weight_decay))
+                return optax.chain(*parts)
+    """)})
+    main = package / "main.py"
+    source = """
+        from pkg.config import TrainerConfig
+        probe(TrainerConfig(weight_decay=0.5).optimizer())
+    """
+    assert _parts(infer_last_call_arg(source, main, tmp_path)) == [
+        "optax.scale_by_adam", "optax.add_decayed_weights"]
+    assert _parts(infer_last_call_arg(source.replace("weight_decay=0.5", ""), main, tmp_path)) == [
+        "optax.scale_by_adam", "optional optax.add_decayed_weights"]
+
+
+def test_a_project_class_through_a_star_import(tmp_path: Path) -> None:
+    package = write_package(tmp_path, {"models.py": BASE_MODULE})
+    value = infer_last_call_arg("from pkg.models import *\nprobe(Base(1))\n",
+                                package / "main.py", tmp_path)
+    assert isinstance(value, ModuleValue) and value.class_name == "Base"
+
+
+def test_the_if_that_skips_a_part_is_named_as_written() -> None:
+    from optlint.analysis.guards import skipped_by_default
+    from optlint.analysis.values import LiteralValue
+
+    function = cst.parse_module(textwrap.dedent("""
+        def build(cfg):
+            parts = []
+            if cfg.clip:
+                pass
+            else:
+                parts.append(late)
+            if cfg.decay > 0:
+                parts.append(decayed)
+            if unknown:
+                parts.append(flagged)
+    """)).body[0]
+    known = {"cfg.clip": LiteralValue("bool", "True"), "cfg.decay": LiteralValue("number", "0.0"),
+             "0": LiteralValue("number", "0")}
+    module = cst.Module([])
+
+    def evaluate(expr: cst.BaseExpression) -> Value:
+        from optlint.analysis.values import UNKNOWN
+        return known.get(module.code_for_node(expr), UNKNOWN)
+
+    appends = {module.code_for_node(node.args[0].value): node
+               for node in _calls(function) if module.code_for_node(node.func) == "parts.append"}
+    assert skipped_by_default(function, appends["late"], None, evaluate) == "not (cfg.clip)"
+    assert skipped_by_default(function, appends["decayed"], None, evaluate) == "cfg.decay > 0"
+    assert skipped_by_default(function, appends["flagged"], None, evaluate) is None
+
+
+def _calls(root: cst.CSTNode) -> list[cst.Call]:
+    from optlint.analysis.walk import descendants
+    return [node for node in descendants(root) if isinstance(node, cst.Call)]

@@ -34,8 +34,9 @@ BASELINE = HERE / "baseline.json"
 VERSIONS = {"jax": "0.10.2", "optax": "0.2.8", "equinox": "0.13.8"}
 # Families named by what they are until they had a code.
 FAMILY_CODES = {"decay-mask": "OPT023", "grad-accumulation": "OPT024"}
-# A fix pair's finding counts when it is this close to the line the pair names: the pair names
-# one line of the hazard, a finding may sit on its other half (the first of two key consumers).
+# A fix pair's finding counts when it, or a node it names as a role (the mask code a decay-mask
+# finding at `mask=fn` points to), is this close to the line the pair names: the pair names one
+# line of the hazard, a finding may sit on its other half (the first of two key consumers).
 PAIR_WINDOW = 3
 
 _HEADER = re.compile(r"^#\s*(recall-case|rule|class|source|shown|style):\s*(.*?)\s*$")
@@ -325,8 +326,10 @@ def run_fix_pairs(mirrors: list[Path], cache: Path, preview: bool) -> str:
         found = [f for f in findings_in(before_root, [before], preview) if f["code"] == rule]
         line = int(row["line"])
         cell, at = _notebook_place(before, line) if before.suffix == ".ipynb" else (None, line)
-        hit = any(f["cell"] == cell and abs(int(str(f["line"])) - at) <= PAIR_WINDOW
-                  for f in found)
+        # As for the cases: a finding is about its own line and its roles' (the mask's code a
+        # finding at `mask=fn` names).
+        hit = any(f["cell"] == cell and any(abs(line - at) <= PAIR_WINDOW for line in about)
+                  for f in found for about in [{int(str(f["line"]))} | set(f["about"])])
         after = after_root / row["path"]
         left = [f for f in findings_in(after_root, [after], preview) if f["code"] == rule] \
             if after.is_file() else []

@@ -17,10 +17,12 @@ from optlint.analysis.binding import argument
 from optlint.analysis.brains.optax_calls import state_attribute
 from optlint.analysis.evaluator import Evaluator, owned_by
 from optlint.analysis.imports import dotted_name
+from optlint.analysis.library_param_paths import pretrained_params
 from optlint.analysis.index import LATER as _LATER
 from optlint.analysis.index import Binding, ClassInfo, Scope
 from optlint.analysis.values import (
     UNKNOWN,
+    ClassRef,
     FunctionValue,
     InstanceValue,
     LibraryRef,
@@ -45,12 +47,21 @@ class AttributeValues:
             if method_scope is not None and expr.value.value == method_scope.self_name:
                 owner = method_scope.owner
                 assert owner is not None
+                instance = evaluator.frame.get(_self_param(method_scope))
+                if isinstance(instance, InstanceValue):
+                    # A method followed for a call on a configuration object: its fields.
+                    field = self._config_field(instance, attr)
+                    if field is not UNKNOWN:
+                        return field
                 return self.of_class(owner, attr)
         qualified = evaluator.index.imports.qualify(expr)
         if qualified is not None and evaluator.lookup(dotted_root(expr), scope, order) is None:
             return LibraryRef(qualified, evaluator.path)
         base = evaluator.value_of(expr.value, scope, order)
         if isinstance(base, InstanceValue):
+            params = pretrained_params(evaluator.evaluator_for(base.path), base, attr)
+            if params is not None:
+                return params
             field = self._config_field(base, attr)
             if field is not UNKNOWN:
                 return field
@@ -116,10 +127,36 @@ class AttributeValues:
         if isinstance(default, cst.Call) and (owner.qualify(default.func) or "").endswith(
                 "field"):
             given = argument(default, None, "default")
+            factory = argument(default, None, "default_factory")
+            if given is None and factory is not None:
+                return _made_by_default(owner, factory.value, info)
             default = given.value if given is not None else None
         if default is None:
             return UNKNOWN
         return owner.value_of(default, info.scope, _LATER)
+
+
+def _made_by_default(owner: Evaluator, factory: cst.BaseExpression, info: ClassInfo) -> Value:
+    """`field(default_factory=TrainerConfig)` in a class of `owner`'s file: an instance with its
+    class defaults."""
+    made = owner.as_class(owner.value_of(factory, info.scope, _LATER))
+    if not isinstance(made, ClassRef) or owner.is_module(made):
+        return UNKNOWN
+    return InstanceValue(made.info, made.path,
+                         (cst.Call(cst.Name(made.info.name)), info.scope, _LATER, owner.path))
+
+
+def _self_param(method_scope: Scope) -> int:
+    """The id of a method's first parameter (how a followed call's frame holds `self`)."""
+    method = method_scope.node
+    params = method.params.params if isinstance(method, cst.FunctionDef) else ()
+    return id(params[0]) if params else 0
+
+
+def plain_method(info: ClassInfo, name: str) -> cst.FunctionDef | None:
+    """The plain method `name` the class defines itself (not a static, class method or
+    property)."""
+    return _method(info, name)
 
 
 def _method(info: ClassInfo, name: str, decorator: str | None = None) -> cst.FunctionDef | None:

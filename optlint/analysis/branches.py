@@ -89,6 +89,42 @@ def _body(suite: cst.BaseSuite) -> Sequence[cst.BaseStatement | cst.BaseSmallSta
     return ()
 
 
+def known_truth(test: cst.BaseExpression, evaluate: Evaluate) -> bool | None:
+    """Whether `test` holds, where the values it reads are known: the tests `_truth` knows, plus
+    numeric comparisons (`cfg.weight_decay > 0`) and the truth of a known literal (`if
+    cfg.max_grad_norm:` with the default 1.0 or None)."""
+    known = _truth(test, evaluate)
+    if known is not None:
+        return known
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        left = _number(evaluate(test.left))
+        right = _number(evaluate(test.comparisons[0].comparator))
+        compare = _ORDERINGS.get(type(test.comparisons[0].operator))
+        if left is None or right is None or compare is None:
+            return None
+        return compare(left, right)
+    value = evaluate(test)
+    if isinstance(value, LiteralValue) and value.kind == "none":
+        return False
+    number = _number(value)
+    return None if number is None else number != 0
+
+
+_ORDERINGS: dict[type, Callable[[float, float], bool]] = {
+    cst.GreaterThan: lambda a, b: a > b, cst.GreaterThanEqual: lambda a, b: a >= b,
+    cst.LessThan: lambda a, b: a < b, cst.LessThanEqual: lambda a, b: a <= b,
+}
+
+
+def _number(value: Value) -> float | None:
+    if isinstance(value, LiteralValue) and value.kind == "number":
+        try:
+            return float(value.text.replace("_", ""))
+        except ValueError:
+            return None
+    return None
+
+
 def _truth(test: cst.BaseExpression, evaluate: Evaluate) -> bool | None:
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         inner = _truth(test.expression, evaluate)

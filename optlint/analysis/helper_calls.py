@@ -13,6 +13,7 @@ import weakref
 
 import libcst as cst
 
+from optlint.analysis.attributes import plain_method
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.branches import live_returns
 from optlint.analysis.evaluator import Evaluator, owned_by
@@ -21,6 +22,7 @@ from optlint.analysis.values import (
     UNKNOWN,
     ClassRef,
     FunctionValue,
+    InstanceValue,
     LibraryRef,
     ModuleValue,
     OneOf,
@@ -98,6 +100,45 @@ class HelperReturns:
         finally:
             project.following -= 1
         return portable(returned) if elsewhere else returned
+
+    def method_call(self, func: cst.Attribute, call: cst.Call, scope: Scope,
+                    order: int) -> Value | None:
+        """`config.trainer.optimizer()` on an instance of a class of the project: what the
+        method returns, inferred by the evaluator of the class's file, with `self` bound to the
+        instance when its construction is seen (its config fields read as that construction
+        gives them). None when the receiver is no such instance, or is one of this file whose
+        construction is not seen (the class's own reading says as much)."""
+        evaluator = self.evaluator
+        receiver = evaluator.value_of(func.value, scope, order)
+        if not isinstance(receiver, InstanceValue):
+            return None
+        owner = evaluator.evaluator_for(receiver.path)
+        elsewhere = owner is not evaluator
+        if not elsewhere and receiver.made is None:
+            return None
+        method = plain_method(receiver.info, func.attr.value)
+        project = evaluator.project
+        if method is None or not method.params.params or (
+                elsewhere and (project is None or project.following > _MAX_FOLLOWED)):
+            return None
+        function = FunctionValue(method, bound=True)
+        passed = self.passed(function, call, scope, order)
+        if elsewhere:  # the other file reads only what it can read (see `portable`)
+            passed = {param: portable(value) for param, value in passed.items()}
+        passed = {param: value for param, value in passed.items() if value is not UNKNOWN}
+        if receiver.made is not None:
+            # `self`, for the fields its construction gives (a frame per construction: only
+            # for instances whose construction is seen, not for every `self.helper()`).
+            passed[id(method.params.params[0])] = receiver
+        if not elsewhere:
+            return self.returned(function, passed)
+        assert project is not None
+        project.following += 1
+        try:
+            returned = owner.returned(function, passed)
+        finally:
+            project.following -= 1
+        return portable(returned)
 
     def returned(self, function: FunctionValue, passed: dict[int, Value] | None = None) -> Value:
         info = self.evaluator.index.functions.get(function.node)

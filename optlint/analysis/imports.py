@@ -26,6 +26,8 @@ class ImportTable:
 
     def __init__(self) -> None:
         self.aliases: dict[str, str] = {}
+        # `from models import *`: the modules whose public names this file may use unqualified.
+        self.star_modules: list[str] = []
 
     def add_import(self, node: cst.Import) -> None:
         for alias in node.names:
@@ -40,10 +42,12 @@ class ImportTable:
                 self.aliases[head] = head
 
     def add_import_from(self, node: cst.ImportFrom) -> None:
-        if isinstance(node.names, cst.ImportStar):
-            return
         module = dotted_name(node.module) if node.module is not None else ""
         prefix = "." * len(node.relative) + (module or "")
+        if isinstance(node.names, cst.ImportStar):
+            if prefix and not prefix.endswith("."):
+                self.star_modules.append(prefix)
+            return
         for alias in node.names:
             name = dotted_name(alias.name)
             if name is None:

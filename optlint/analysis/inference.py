@@ -32,6 +32,7 @@ from optlint.analysis.brains.optax_calls import (
     state_item,
     static_arg_names,
 )
+from optlint.analysis.guards import skipped_by_default
 from optlint.analysis.helper_calls import HelperReturns
 from optlint.analysis.library_param_paths import param_tree
 from optlint.analysis.index import LATER as _LATER
@@ -58,6 +59,7 @@ from optlint.analysis.values import (
     TrainStateValue,
     TransformValue,
     Value,
+    optional_part,
 )
 
 
@@ -235,7 +237,15 @@ class Inference:
         if name == "None":
             return LiteralValue("none", name)
         qualified = self.index.imports.qualify(cst.Name(name))
-        return LibraryRef(qualified, self.path) if qualified else UNKNOWN
+        return LibraryRef(qualified, self.path) if qualified else self._star_imported_class(name)
+
+    def _star_imported_class(self, name: str) -> Value:
+        """A class of the project reached through `from models import *`."""
+        for module in self.index.imports.star_modules:
+            found = self.as_class(LibraryRef(f"{module}.{name}", self.path))
+            if isinstance(found, ClassRef):
+                return found
+        return UNKNOWN
 
     def lookup(self, name: str, scope: Scope, order: int) -> Binding | None:
         current: Scope | None = scope
@@ -271,6 +281,9 @@ class Inference:
                 passed = self.parameters.parameter_value(binding)
                 if isinstance(passed, InstanceValue) and passed.info is annotated.info:
                     return passed
+                parsed = self.parameters.parsed_config(binding, annotated)
+                if parsed is not None:
+                    return parsed
             return (annotated if annotated is not UNKNOWN
                     else self.parameters.parameter_value(binding))
         if binding.kind == "assign" and binding.value is not None and binding.scope is not None:
@@ -371,6 +384,10 @@ class Inference:
                 and self.lookup("getattr", scope, order) is None):
             return named_attribute(self.value_of(call.args[0].value, scope, order),
                                    self.value_of(call.args[1].value, scope, order))
+        if isinstance(func, cst.Attribute):
+            returned = self.helpers.method_call(func, call, scope, order)
+            if returned is not None:
+                return returned
         callee = self.value_of(func, scope, order)
         return self._apply(callee, call, scope, order)
 
@@ -418,6 +435,14 @@ class Inference:
                     or func.value.value != name or not site.node.args):
                 continue
             added = self.value_of(site.node.args[-1].value, site.scope, site.order)
+            skipped = skipped_by_default(
+                binding.scope.node, site.node, binding.value,
+                self._evaluator_at(site.scope, site.order)) if isinstance(
+                    added, TransformValue) and binding.scope is not None else None
+            if isinstance(added, TransformValue) and skipped is not None:
+                # `if cfg.weight_decay > 0: parts.append(add_decayed_weights(...))` with the
+                # default 0.0: in the chain only when a flag turns it on.
+                added = optional_part(added, skipped)
             if func.attr.value == "append":
                 items.append(added)
             elif func.attr.value == "insert":
@@ -427,6 +452,9 @@ class Inference:
             elif func.attr.value == "extend":
                 items.extend(added.items if isinstance(added, SequenceValue) else (UNKNOWN,))
         return SequenceValue("list", tuple(items))
+
+    def _evaluator_at(self, scope: Scope, order: int) -> Callable[[cst.BaseExpression], Value]:
+        return lambda expr: self.value_of(expr, scope, order)
 
     def _decorated_def(self, node: cst.FunctionDef, binding: Binding) -> Value:
         """`@optax.inject_hyperparams` (or a partial of it) over a def makes an inject factory."""

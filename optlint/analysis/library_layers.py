@@ -55,6 +55,14 @@ PATH_NAMING = {
               "`w`, `b`, `scale` and `offset`"),
 }
 
+# transformers' Flax models: `model.params` is the parameter tree of the linen module class the
+# model class names in `module_class` (FlaxPreTrainedModel.__init__ runs `module_class(...).init`
+# and keeps the result's params).
+FLAX_PRETRAINED_BASES = frozenset({"transformers.FlaxPreTrainedModel",
+                                   "transformers.modeling_flax_utils.FlaxPreTrainedModel"})
+FLAX_PRETRAINED_MODULE_ATTRIBUTE = "module_class"
+FLAX_PRETRAINED_PARAMS_ATTRIBUTE = "params"
+
 # Flax's training state: `create(..., tx=optimizer)` builds it; these methods return another.
 FLAX_TRAIN_STATE_CREATE = frozenset({"flax.training.train_state.TrainState.create"})
 FLAX_TRAIN_STATE_METHODS = frozenset({"apply_gradients", "replace"})

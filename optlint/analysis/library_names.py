@@ -32,6 +32,9 @@ OPTAX_TREE_GET = "optax.tree.get"
 OPTAX_TREE_UTILS_TREE_GET = "optax.tree_utils.tree_get"
 OPTAX_ZERO_NANS = "optax.zero_nans"
 
+# Decorators that call the function with a configuration parsed from the command line, each field
+# its class default unless a flag is given.
+CONFIG_ENTRY_DECORATORS = ("pyrallis.wrap", "draccus.wrap")
 STOP_GRADIENT = "jax.lax.stop_gradient"
 EQUINOX_GRADIENT_WRAPPERS = {"equinox.filter_grad": "filter_grad",
                              "equinox.filter_value_and_grad": "filter_value_and_grad"}

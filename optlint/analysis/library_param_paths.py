@@ -49,6 +49,52 @@ def param_tree(base: Value, inference: Evaluator) -> ParamTree | None:
     return None
 
 
+def pretrained_params(owner: Evaluator, instance: InstanceValue, attr: str) -> ParamTree | None:
+    """`model.params` of a transformers Flax model (a FlaxPreTrainedModel subclass of the
+    project, read by `owner`, the evaluator of its file): the parameters of the linen module
+    class its `module_class` names."""
+    if attr != layers.FLAX_PRETRAINED_PARAMS_ATTRIBUTE or not _derives(
+            owner, instance.info, layers.FLAX_PRETRAINED_BASES):
+        return None
+    named = _class_assignment(instance.info, layers.FLAX_PRETRAINED_MODULE_ATTRIBUTE)
+    if named is None:
+        return None
+    module = owner.as_class(owner.value_of(named, instance.info.scope, LATER))
+    if isinstance(module, ClassRef) and is_flax_module(owner.evaluator_for(module.path),
+                                                       module.info):
+        return ParamTree("flax", module, module.path)
+    return None
+
+
+def _derives(owner: Evaluator, info: ClassInfo, bases: frozenset[str], depth: int = 0) -> bool:
+    """Whether the class subclasses one of `bases` (directly or through project classes)."""
+    if depth > _MAX_DEPTH:
+        return False
+    for base in info.bases:
+        if owner.qualify(base) in bases:
+            return True
+        value = owner.as_class(owner.value_of(base, info.scope, LATER))
+        if isinstance(value, ClassRef) and _derives(owner.evaluator_for(value.path), value.info,
+                                                    bases, depth + 1):
+            return True
+    return False
+
+
+def _class_assignment(info: ClassInfo, name: str) -> cst.BaseExpression | None:
+    """The value of `name = ...` in the class body (the last one)."""
+    found = None
+    body = info.node.body.body if isinstance(info.node.body, cst.IndentedBlock) else ()
+    for statement in body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if (isinstance(small, cst.Assign) and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name)
+                    and small.targets[0].target.value == name):
+                found = small.value
+    return found
+
+
 def is_flax_module(owner: Evaluator, info: ClassInfo, depth: int = 0) -> bool:
     """Whether the class subclasses `flax.linen.Module` (directly or through project classes)."""
     if depth > _MAX_DEPTH:
@@ -185,7 +231,7 @@ def _flax_call(owner: Evaluator, site: CallSite, found: _Collector, stacked: boo
             return True  # a function (`nn.gelu`) or a method of a module
         if layer not in layers.FLAX_LAYER_LEAVES:
             return False
-        if not _module_name(call, layer, found, attribute, "numbered"):
+        if not _module_name(call, layer, found, attribute, "numbered", site.scope.node):
             return False
         found.names.update(layers.FLAX_LAYER_LEAVES[layer])
         if layers.FLAX_LAYER_LEAVES[layer]:
@@ -200,7 +246,8 @@ def _flax_call(owner: Evaluator, site: CallSite, found: _Collector, stacked: boo
     if isinstance(callee, ClassRef):
         if not is_flax_module(owner.evaluator_for(callee.path), callee.info):
             return True  # a plain class: makes no submodule
-        return (_module_name(call, callee.info.name, found, attribute, "numbered")
+        return (_module_name(call, callee.info.name, found, attribute, "numbered",
+                             site.scope.node)
                 and _flax_class(owner, callee, found, stacked or lifted, depth + 1))
     # A helper function of the project may create modules under this one.
     return not (isinstance(callee, FunctionValue) and not callee.bound)
@@ -221,9 +268,13 @@ def _leaf_name(call: cst.Call, found: _Collector) -> bool:
 
 
 def _module_name(call: cst.Call, default: str, found: _Collector,
-                 attribute: tuple[str, bool] | None, numbering: str) -> bool:
+                 attribute: tuple[str, bool] | None, numbering: str,
+                 within: cst.CSTNode | None = None) -> bool:
     given = argument(call, None, "name")
     if given is not None:
+        if within is not None and _counted_name(given.value, within):
+            found.patterns.add(("", "digits"))
+            return True
         return _add_name(given.value, found)
     if attribute is not None:
         name, listed = attribute
@@ -234,6 +285,22 @@ def _module_name(call: cst.Call, default: str, found: _Collector,
         return True
     found.patterns.add((default, numbering))
     return True
+
+
+def _counted_name(expr: cst.BaseExpression, within: cst.CSTNode) -> bool:
+    """`name=str(i)` where `i` counts over `range(...)` in `within` (a loop or comprehension):
+    a name made of digits."""
+    if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name)
+            and expr.func.value == "str" and len(expr.args) == 1
+            and isinstance(expr.args[0].value, cst.Name)):
+        return False
+    counter = expr.args[0].value.value
+    for node in descendants(within):
+        if isinstance(node, (cst.For, cst.CompFor)) and isinstance(node.target, cst.Name) \
+                and node.target.value == counter and isinstance(node.iter, cst.Call) \
+                and isinstance(node.iter.func, cst.Name) and node.iter.func.value == "range":
+            return True
+    return False
 
 
 def _add_name(expr: cst.BaseExpression, found: _Collector) -> bool:

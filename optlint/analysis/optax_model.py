@@ -14,7 +14,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.optax_table import Transform, VersionRange, behaviour, parse_version
-from optlint.analysis.values import OneOf, TransformValue, Value
+from optlint.analysis.values import OneOf, TransformValue, Value, is_optional_part
 
 Answer = bool | None
 # Wrappers whose inner transformations see every leaf of params and state as given.
@@ -285,6 +285,28 @@ def update_reaches(optimizer: Value, wanted: Callable[[Transform], bool],
     if inner and all(answer is False for answer, _ in inner):
         return False, None
     return None, part
+def added_only_if(optimizer: Value, part: TransformValue) -> str | None:
+    """The `if` test under which `optimizer`'s builder adds `part`, where the configuration the
+    analysis sees does not take it (see `optional_part`); None when `part` is there anyway."""
+    def within(value: Value, test: str | None) -> tuple[bool, str | None]:
+        if value is part:
+            return True, test
+        if isinstance(value, OneOf):
+            options = value.options
+            if test is None and is_optional_part(value):
+                test = value.added_if
+        elif isinstance(value, TransformValue):
+            options = value.parts
+        else:
+            return False, None
+        for option in options:
+            found, because = within(option, test)
+            if found:
+                return True, because
+        return False, None
+    return within(optimizer, None)[1]
+
+
 # Wrappers that hand every leaf to their one inner transformation and return what it gives.
 _PASS_TO_ONE = {"optax.MultiSteps", "optax.apply_if_finite", "optax.inject_hyperparams",
                 "optax.inject_stateful_hyperparams"}

@@ -23,7 +23,8 @@ class PathNames:
     classes: tuple[str, ...]  # the project classes read, outermost first (for messages)
     # Names known by their start only: (prefix, "numbered") for a name the library numbers
     # (Flax's `LayerNorm_0`), (prefix, "renumbered") for one it numbers from the second on
-    # (Haiku's `linear`, `linear_1`), (prefix, "any") for one built by an f-string.
+    # (Haiku's `linear`, `linear_1`), (prefix, "any") for one built by an f-string, ("",
+    # "digits") for `name=str(i)` over `range(...)`.
     patterns: frozenset[tuple[str, str]] = field(default=frozenset())
     # Norm layers built under a stacking transformation (`nn.scan`, `nn.vmap`): their scales
     # and biases carry a leading layer axis, so they are not 1-D.
@@ -38,12 +39,19 @@ class PathNames:
                 for prefix, kind in self.patterns)
         lower = name.lower()
         return any(lower in part.lower() for part in self.names) or any(
-            kind == "any" or lower in f"{prefix}_0".lower() for prefix, kind in self.patterns)
+            kind == "any" or lower in _first_of(prefix, kind).lower()
+            for prefix, kind in self.patterns)
+
+
+def _first_of(prefix: str, kind: str) -> str:
+    return f"{prefix}0" if kind == "digits" else f"{prefix}_0"
 
 
 def _rest_matches(rest: str, kind: str) -> bool:
     if kind == "any" or (kind == "renumbered" and rest == ""):
         return True
+    if kind == "digits":
+        return rest.isdigit()
     return rest.startswith("_") and rest[1:].isdigit()
 
 

@@ -12,9 +12,7 @@ call names and words).
 from __future__ import annotations
 
 import functools
-import io
 import re
-import tokenize
 import weakref
 from collections import Counter
 from collections.abc import Callable
@@ -25,13 +23,16 @@ import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.binding import FunctionNode, argument_for
+from optlint.analysis.comments import without_comments
 from optlint.analysis.evaluator import Evaluator, Invocation, owned_by
 from optlint.analysis.harmless_uses import harmless_uses
 from optlint.analysis.index import LATER, Binding, CallSite, ClassInfo, Scope
+from optlint.analysis.library_names import CONFIG_ENTRY_DECORATORS
 from optlint.analysis.values import (
     UNKNOWN,
     ClassRef,
     FunctionValue,
+    InstanceValue,
     LibraryRef,
     OneOf,
     TransformedFunction,
@@ -78,6 +79,23 @@ class CallerJoins:
             self._joins[key] = UNKNOWN  # a parameter passed on to itself: no answer from that
             self._joins[key] = self._joined(function, param, scope)
         return self._joins[key]
+
+    def parsed_config(self, binding: Binding, annotated: InstanceValue) -> InstanceValue | None:
+        """`@pyrallis.wrap() def main(cfg: TrainConfig)`: the library calls `main` with a config
+        built from the command line, every field its class default unless a flag says otherwise
+        (the defaults are what the program runs with): an instance made with no argument. None
+        when the parameter's function is not called so."""
+        function = binding.scope.node if binding.scope is not None else None
+        if not isinstance(function, cst.FunctionDef) or binding.scope is None:
+            return None
+        for decorator in function.decorators:
+            called = decorator.decorator
+            called = called.func if isinstance(called, cst.Call) else called
+            if self.evaluator.qualify(called) in CONFIG_ENTRY_DECORATORS:
+                return InstanceValue(annotated.info, annotated.path,
+                                     (cst.Call(cst.Name(annotated.info.name)), binding.scope,
+                                      binding.order, self.evaluator.path))
+        return None
 
     def _self_value(self, function: FunctionNode, owner: ClassInfo) -> Value:
         if isinstance(function, cst.FunctionDef) and any(
@@ -194,7 +212,7 @@ class CallerJoins:
         counts = self._word_counts.get(skip_imports)
         if counts is None:
             text = self.file_text()
-            text = _without_comments(text)  # a name in a comment does not use the function
+            text = without_comments(text)  # a name in a comment does not use the function
             counts = Counter(_WORD.findall(_without_imports(text) if skip_imports else text))
             self._word_counts[skip_imports] = counts
         return counts[word]
@@ -375,23 +393,6 @@ _IMPORT_LINE = re.compile(r"^[ \t]*(from[ \t].*|import[ \t].*)$", re.MULTILINE)
 
 def _without_imports(text: str) -> str:
     return _IMPORT_LINE.sub("", text)
-
-
-def _without_comments(text: str) -> str:
-    """The text less its comments: a comment naming a function (`# init_training(cfg, model)
-    is called with ...`) is no use of it that callers could hide behind."""
-    if "#" not in text:
-        return text
-    lines = text.splitlines(keepends=True)
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(text).readline):
-            if token.type == tokenize.COMMENT:
-                row, col = token.start
-                line = lines[row - 1]
-                lines[row - 1] = line[:col] + line[col:].replace(token.string, "", 1)
-    except (tokenize.TokenError, IndentationError, SyntaxError, IndexError):
-        return text
-    return "".join(lines)
 
 
 _MAX_OPTIONS = 8

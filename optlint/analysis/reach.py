@@ -1,8 +1,9 @@
 """Which project files can hold anything optlint's rules look at, decided from text alone.
 
-A class in another project file matters to the rules only if it is an Equinox module or holds
-Equinox or Optax objects, and either needs its file to mention `equinox` or `optax`, or to import
-a project file that does (a base class, a layer it builds). Following imports by a regular
+A class in another project file matters to the rules only if it is an Equinox module, a Flax or
+Haiku model (whose parameter paths a decay mask is checked against), or holds Equinox or Optax
+objects, and each needs its file to mention one of those libraries, or to import a project file
+that does (a base class, a layer it builds). Following imports by a regular
 expression over the text costs a fraction of a parse, so a class lookup parses its file only when
 the file reaches those libraries; in a large package that never uses them (most of jax's own tree)
 no file is parsed for a lookup at all.
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from optlint.source import SourceError, decode, read_bytes
 
-_LIBRARY_WORDS = ("equinox", "optax")
+_LIBRARY_WORDS = ("equinox", "optax", "flax", "haiku")
 # `from .a.b import c, d` / `from pkg.mod import (c, d)` / `import pkg.mod as m, other`
 # An import starts a line or follows `;` or `:` (`import os; from .base import Base`,
 # `if TYPE_CHECKING: from .base import Base`). Matches inside strings and comments only cost a
@@ -65,7 +66,7 @@ class LibraryReach:
         self._facts: dict[Path, tuple[bool, list[Path]]] = {}
 
     def reaches(self, path: Path) -> bool:
-        """Whether `path` mentions Equinox or Optax, or imports a project file that does
+        """Whether `path` mentions one of the libraries, or imports a project file that does
         (transitively)."""
         if path in self._reaches:
             return self._reaches[path]

@@ -230,6 +230,19 @@ class OneOf:
 
     options: tuple[Value, ...]
     by_caller: bool = False
+    # For an optional chain part (see `optional_part`): the `if` test that adds it, as written.
+    added_if: str | None = None
+
+
+def optional_part(part: TransformValue, added_if: str) -> OneOf:
+    """A chain part added under an `if` the known configuration does not take (`if
+    cfg.weight_decay > 0:` with the default 0.0): the part, or nothing in its place (identity)."""
+    return OneOf((part, TransformValue("optax.identity", None)), added_if=added_if)
+
+
+def is_optional_part(value: Value) -> bool:
+    """Whether `value` is what `optional_part` makes."""
+    return isinstance(value, OneOf) and value.added_if is not None
 
 
 @dataclass(frozen=True, eq=False)
@@ -346,7 +359,8 @@ def portable(value: Value) -> Value:
     if isinstance(value, DictValue):
         return DictValue(tuple((key, portable(item)) for key, item in value.items))
     if isinstance(value, OneOf):
-        return OneOf(tuple(portable(option) for option in value.options), value.by_caller)
+        return OneOf(tuple(portable(option) for option in value.options), value.by_caller,
+                     value.added_if)
     if isinstance(value, StateValue):
         return StateValue(portable(value.optimizer))
     if isinstance(value, TrainStateValue):

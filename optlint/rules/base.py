@@ -45,7 +45,8 @@ class Finding:
     to; for a reused PRNG key, the second consumer); "first_call": the call that consumed the
     same key before "call" did (the same call for a reuse across loop iterations); "key" and
     "first_key": the key expression each of them is given; "mask": the mask given to "call";
-    "traced": the parameter a JAX transformation traces. `values` holds what the analysis
+    "traced": the parameter a JAX transformation traces; "excluded": where a decay mask writes
+    the name it spares that matches no parameter path. `values` holds what the analysis
     inferred for a role where no node says it: "field" and "other_field", the names of the
     class fields a finding names (a field may be given by position, with no name node).
     `unproven` says what the analysis could not see when the finding rests on it (an optimizer

@@ -61,14 +61,13 @@ class DecayMaskMisses(Rule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         reported: set[int] = set()
         for site in ctx.calls():
-            func = site.node.func
-            if not (isinstance(func, cst.Attribute) and func.attr.value == "init"
-                    and len(site.node.args) == 1):
+            given = _params_and_optimizer(ctx, site)
+            if given is None:
                 continue
-            model = _model_paths(ctx.value(site.node.args[0].value, site), ctx.inference)
+            model = _model_paths(ctx.value(given[0], site), ctx.inference)
             if model is None:
                 continue
-            optimizer = ctx.value(func.value, site)
+            optimizer = ctx.value(given[1], site)
             for part, mask in _decay_masks(optimizer):
                 if id(mask) in reported:
                     continue
@@ -104,6 +103,9 @@ class DecayMaskMisses(Rule):
             if not missed or not paths.norms:
                 return None
             unique = list(dict.fromkeys(missed))
+            written = _written_at(bodies, unique[0])
+            if written is not None:
+                roles["excluded"] = written
             quoted = ", ".join(repr(name) for name in unique)
             verb = "is" if len(unique) == 1 else "are"
             message = (f"the weight-decay mask spares leaves by name, but {quoted} {verb} part of no "
@@ -125,6 +127,21 @@ class DecayMaskMisses(Rule):
                   f"`jax.tree_util.tree_map_with_path`, or {model.norm_leaves} of its norm "
                   f"{model.holders})")
         return Finding(mask, message, fix_title=advice, roles=roles)
+
+
+def _params_and_optimizer(ctx: RuleContext, site: CallSite
+                          ) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """Where an optimizer meets the params it decays: `tx.init(params)`, or Flax's
+    `TrainState.create(params=params, tx=tx)`."""
+    call = site.node
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "init" and len(call.args) == 1:
+        return call.args[0].value, func.value
+    if ctx.qualify(func) in layers.FLAX_TRAIN_STATE_CREATE:
+        params, optimizer = argument(call, None, "params"), argument(call, None, "tx")
+        if params is not None and optimizer is not None:
+            return params.value, optimizer.value
+    return None
 
 
 @dataclass(frozen=True)
@@ -179,6 +196,21 @@ def _mask_bodies(ctx: RuleContext, mask: cst.BaseExpression, site: CallSite
             if isinstance(called, FunctionValue) and called.node not in roots:
                 roots.append(called.node)
     return roots
+
+
+def _written_at(bodies: list[cst.CSTNode], name: str) -> cst.CSTNode | None:
+    """The comparison (or the string) in the mask's code where `name` is written."""
+    for body in bodies:
+        for node in descendants(body):
+            if isinstance(node, cst.Comparison) and any(
+                    isinstance(inner, cst.SimpleString) and inner.evaluated_value == name
+                    for inner in descendants(node)):
+                return node
+    for body in bodies:
+        for node in descendants(body):
+            if isinstance(node, cst.SimpleString) and node.evaluated_value == name:
+                return node
+    return None
 
 
 def _tests_ndim(body: cst.CSTNode) -> bool:

@@ -15,6 +15,7 @@ import libcst as cst
 from optlint.analysis import apis
 from optlint.analysis.index import CallSite
 from optlint.analysis.binding import argument, bind_arguments
+from optlint.analysis.forwarded import forwarded_keywords
 from optlint.analysis.library_names import OPTAX_INJECT_HYPERPARAMS, OPTAX_MASKED
 from optlint.analysis.optax_model import calls_callable_tree
 from optlint.analysis.optax_table import behaviour
@@ -46,6 +47,7 @@ class InjectHyperparamsCallable(Rule):
                 finding = self._callable_arguments(ctx, site, callee)
                 if finding is not None:
                     yield finding
+                yield from self._forwarded_arguments(ctx, site, callee)
             if _builds_factory(ctx, site, callee):
                 factory = ctx.value(site.node, site)
                 if isinstance(factory, InjectFactory) and factory.static_args is not None:
@@ -69,12 +71,7 @@ class InjectHyperparamsCallable(Rule):
             return None
         names = [name for name, _, _, _ in problems]
         merged = (*static, *names)
-        if len(problems) == 1:
-            effects = f"treats '{names[0]}' as a schedule: {problems[0][2]}"
-        else:
-            effects = f"treats {_quoted(names)} as schedules: " + "; ".join(
-                f"'{name}': {effect}" for name, _, effect, _ in problems)
-        message = f"inject_hyperparams {effects}"
+        message = f"inject_hyperparams {_effects([(name, effect) for name, _, effect, _ in problems])}"
         advice = f"Add static_args={_tuple_code(merged)}"
         wrap = [node for _, node, _, module in problems if module]
         version = ctx.versions.get("optax").version
@@ -84,6 +81,33 @@ class InjectHyperparamsCallable(Rule):
                        f"module-shaped mask; {ctx.versions.describe('optax')})")
         fix = _static_args_fix(ctx, site.node, factory, names, wrap if wrap_needed else [])
         return Finding(site.node, message, fix, fix_title=advice, roles={"call": site.node})
+
+    def _forwarded_arguments(self, ctx: RuleContext, site: CallSite,
+                             factory: InjectFactory) -> Iterator[Finding]:
+        """Keywords a helper's callers hand on to the factory through the helper's `**kwargs`
+        (`with_logged_lr(optax.adamw, mask=fn)`): reported at each call that passes one."""
+        static = factory.static_args or ()
+        helper = site.scope.node
+        for caller, args in forwarded_keywords(ctx.inference, site):
+            problems: list[tuple[str, str]] = []
+            for arg in args:
+                assert arg.keyword is not None
+                name = arg.keyword.value
+                if name not in static:
+                    effect = _effect(name, ctx.inference.value_of(arg.value, caller.scope,
+                                                                  caller.order))
+                    if effect is not None:
+                        problems.append((name, effect))
+            if not problems:
+                continue
+            through = (f"`{helper.name.value}`" if isinstance(helper, cst.FunctionDef)
+                       else "the helper")
+            merged = (*static, *(name for name, _ in problems))
+            message = (f"inject_hyperparams (called in {through} with these keywords) "
+                       f"{_effects(problems)}")
+            advice = (f"Add static_args={_tuple_code(merged)} to the inject_hyperparams call in "
+                      f"{through}")
+            yield Finding(caller.node, message, fix_title=advice, roles={"call": caller.node})
 
     # arguments the inner optimizer needs as Python values ---------------------------------
     def _required_statics(self, ctx: RuleContext, call: cst.Call,
@@ -191,6 +215,14 @@ def _tuple_code(names: tuple[str, ...], as_list: bool = False) -> str:
     if as_list:
         return f"[{quoted}]"
     return f"({quoted},)" if len(unique) == 1 else f"({quoted})"
+
+
+def _effects(problems: list[tuple[str, str]]) -> str:
+    """"treats 'mask' as a schedule: ..." for (argument name, effect) pairs."""
+    if len(problems) == 1:
+        return f"treats '{problems[0][0]}' as a schedule: {problems[0][1]}"
+    return f"treats {_quoted([name for name, _ in problems])} as schedules: " + "; ".join(
+        f"'{name}': {effect}" for name, effect in problems)
 
 
 def _quoted(names: list[str]) -> str:

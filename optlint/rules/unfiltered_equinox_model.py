@@ -7,7 +7,7 @@ model with `eqx.filter(model, eqx.is_array)` keeps the arrays and replaces the r
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import libcst as cst
 
@@ -42,6 +42,14 @@ class UnfilteredEquinoxModel(Rule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         optax_version = ctx.versions.get("optax").version
+        # Read at most once per file, when a finding needs it: every call of the file is looked at.
+        filtered: list[bool] = []
+
+        def filtered_gradients() -> bool:
+            if not filtered:
+                filtered.append(_filtered_gradients(ctx))
+            return filtered[0]
+
         for site in ctx.calls():
             call = site.node
             func = call.func
@@ -76,10 +84,11 @@ class UnfilteredEquinoxModel(Rule):
                 harmful = rejects_non_array_params(optimizer, optax_version)
             if harmful is not False:
                 yield self._params_finding(ctx, call, params_arg.value, module, optimizer,
-                                           harmful is True)
+                                           harmful is True, filtered_gradients)
 
     def _params_finding(self, ctx: RuleContext, call: cst.Call, node: cst.BaseExpression,
-                        module: ModuleValue, optimizer: Value, proven: bool) -> Finding:
+                        module: ModuleValue, optimizer: Value, proven: bool,
+                        filtered_gradients: Callable[[], bool]) -> Finding:
         assert isinstance(call.func, cst.Attribute)
         method = call.func.attr.value
         eqx = ctx.import_alias("equinox", "eqx")
@@ -111,7 +120,7 @@ class UnfilteredEquinoxModel(Rule):
         fix = FixPlan("safe", f"Filter with `{eqx}.filter(..., {eqx}.is_array)`",
                       [(node, filtered)], [("equinox", eqx)])
         unseen = _unseen(module, optimizer, method, proven,
-                         method == "init" and _filtered_gradients(ctx))
+                         method == "init" and filtered_gradients())
         return Finding(node, message, fix, unproven=unseen, roles={"call": call})
 
     def _apply_updates_finding(self, ctx: RuleContext, call: cst.Call,

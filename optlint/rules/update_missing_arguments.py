@@ -20,7 +20,7 @@ from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite
 from optlint.analysis.library_names import EQUINOX_APPLY_UPDATES, OPTAX_APPLY_UPDATES
 from optlint.analysis.linesearch import linesearch_part, runs_linesearch
-from optlint.analysis.optax_model import update_reaches
+from optlint.analysis.optax_model import added_only_if, update_reaches
 from optlint.analysis.optax_table import Transform, behaviour, canonical
 from optlint.analysis.values import OneOf, TrainStateValue, TransformValue, Value
 from optlint.context import RuleContext
@@ -72,6 +72,11 @@ class UpdateMissingArguments(Rule):
         fix = _params_fix(ctx, site, given)
         advice = "Pass the params the updates are applied to" if fix is None else None
         unproven = None if proven else "whether every way this optimizer is built reads params"
+        added_if = added_only_if(optimizer, part) if not proven else None
+        if added_if is not None:
+            unproven = (f"whether the configuration makes `{added_if}` hold, under which "
+                        f"`{canonical(part.name)}` is added (it does not with the defaults the "
+                        f"analysis sees)")
         yield Finding(call, message, fix, unproven, fix_title=advice, roles={"call": call})
 
     def _check_keywords(self, ctx: RuleContext, site: CallSite, optimizer: Value,
