@@ -26,6 +26,9 @@ class RuleContext:
                                                                repr=False)
     # id of each call node -> its site, built when a rule first asks (rules ask per finding).
     _sites: dict[int, CallSite] | None = field(default=None, init=False, repr=False)
+    # The text `module` was parsed from, where the caller has it (`module.code` again, without
+    # generating it from the tree).
+    source: str | None = None
 
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         """Every node's range, computed once per file, when a finding or a fix first asks: most

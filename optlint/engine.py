@@ -145,6 +145,7 @@ class Linter:
         module = index.module_scope.node
         assert isinstance(module, cst.Module)
         ctx = RuleContext(module, index, inference, self.options.versions, filename)
+        ctx.source = text
         findings: list[tuple[Rule, Finding]] = []
         for rule in self.rules:
             if not self.options.selection.is_enabled(rule.code, relative):

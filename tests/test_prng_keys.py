@@ -115,6 +115,14 @@ def split_again_unused(key):
     return x
 
 
+def unknown_consumer_unread(key, make):
+    x = jr.normal(key, (10, 2))
+    draft = make(x.shape[1:], key=key)
+    draft_inverse = draft.inverse()
+    x = jr.normal(key, (2, 2))
+    return x
+
+
 def tuple_overwrite(key, p):
     x = jr.normal(key, (3,))
     q = p * 2

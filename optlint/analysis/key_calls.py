@@ -71,6 +71,10 @@ class FileKeyCalls:
         self.resolved: dict[int, tuple[cst.FunctionDef, bool, bool] | list[Consumption]
                             | None] = {}
         self.walks: dict[int, KeyFlow] = {}
+        # Functions whose summary met a call of themselves (taken as consuming nothing there):
+        # walked again for their own findings, once their summary is known.
+        self.recursive: set[int] = set()
+        self._summarising: list[int] = []  # the functions being summarised, outermost first
         # What each statement reads, for every walk of the file.
         self.read_caches = FileReads(frames=any(
             isinstance(site.node.func, cst.Name) and site.node.func.value in ("locals", "vars")
@@ -89,12 +93,13 @@ class FileKeyCalls:
                 self.candidates.add(id(site.node))
         self.stream_drawers: set[str] = set()
         self.higher_order: set[str] = set()  # functions calling a function they are given
-        self.helpers = self._helpers()
+        # No call that consumes a key: nothing to find, no helper to look for.
+        self.helpers = self._helpers() if self.candidates else set()
 
     def module_code(self) -> str:
         """The file's text, generated once (libcst writes the whole module at each ask)."""
         if self._code is None:
-            self._code = self.ctx.module.code
+            self._code = self.ctx.source if self.ctx.source is not None else self.ctx.module.code
         return self._code
 
     def callee(self, call: cst.Call) -> str:
@@ -269,6 +274,11 @@ class FileKeyCalls:
         """The walk of a function's body: the parameters it consumes (on some path) before
         reassigning them, the enclosing keys it consumes, the consumed keys it returns."""
         if id(node) in self.summaries:
+            if id(node) in self._summarising:
+                # Called again while summarised: it and what it called since see it as
+                # consuming nothing.
+                self.recursive.update(
+                    self._summarising[self._summarising.index(id(node)):])
             return self.summaries[id(node)]
         self.summaries[id(node)] = None  # a recursive call consumes nothing we can tell
         if isinstance(node, cst.Lambda) or not self._worth_walking(node):
@@ -277,7 +287,11 @@ class FileKeyCalls:
             *node.params.posonly_params, *node.params.params, *node.params.kwonly_params)]
         flow = KeyFlow(self.consumer, [param.value for param in params], self.returned_keys,
                        self.constants, self.made_key, self.read_caches)
-        flow.run(body_of(node), {param.value: param for param in params})
+        self._summarising.append(id(node))
+        try:
+            flow.run(body_of(node), {param.value: param for param in params})
+        finally:
+            self._summarising.pop()
         self.summaries[id(node)] = flow
         return flow
 
@@ -363,6 +377,12 @@ class FileKeyCalls:
                 yield info
 
     def walk(self, info: FunctionInfo) -> KeyFlow:
+        """The function's walk for its own findings: its summary's walk, the same statements
+        and calls (a summary only notes its parameters besides), unless it calls itself."""
+        assert isinstance(info.node, cst.FunctionDef)
+        summary = self.summary(info.node)
+        if summary is not None and id(info.node) not in self.recursive:
+            return summary
         if id(info.node) not in self.walks:
             flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants,
                            made_key=self.made_key, read_caches=self.read_caches)

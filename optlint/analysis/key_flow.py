@@ -228,6 +228,8 @@ class KeyFlow(KeyRecorder):
                     state.seeded[target.target.value] = (seed, id(node.value))
             if isinstance(node.value, cst.Call):
                 self._assigned_call(node.value, [target.target for target in node.targets], state)
+                self._note_derived(node.value, [target.target for target in node.targets],
+                                   self.every[before:])
             return state
         if isinstance(node, (cst.AnnAssign, cst.AugAssign)):
             if node.value is not None:
@@ -270,7 +272,18 @@ class KeyFlow(KeyRecorder):
 
     def _bind(self, state: KeyState, name: str, node: cst.CSTNode | None = None) -> None:
         self.bound.add(name)
+        self._derived.pop(name, None)
         state.bind(name, node)
+
+    def _note_derived(self, call: cst.Call, targets: list[cst.BaseExpression],
+                      uses: list[Consumption]) -> None:
+        """`targets = call` where `call` folds or splits a key: the names hold its keys."""
+        made = next((use for use in uses if use.call is call
+                     and use.kind in ("fold", "split")), None)
+        if made is not None:
+            for target in targets:
+                for name in target_names(target):
+                    self._derived[name] = made
 
     def _bind_target(self, target: cst.BaseExpression, state: KeyState) -> None:
         if isinstance(target, (cst.Attribute, cst.Subscript)):
@@ -372,9 +385,11 @@ class KeyFlow(KeyRecorder):
                 self._expr(arg.value, state)
             self._note_param_call(node, state)
             uses = self.consumer(node)
-            if state.unread and all(use.unseen for use in uses):
+            if (state.unread and all(use.unseen for use in uses)
+                    and not self._result_unread(node, read_only=True)):
                 # A call that may consume the key (none the analysis can see): the unread
-                # draw before it stands in for it.
+                # draw before it stands in for it; unless nothing reads its own result either
+                # (`layer1 = Layer(key=key)` only feeding names never read).
                 for arg in node.args:
                     name = key_name(arg.value)
                     if name is not None and name in state.seeded:

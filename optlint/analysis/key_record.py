@@ -45,6 +45,11 @@ class KeyRecorder:
         self._seeded_calls: dict[int, str] = {}
         self._made_by: dict[int, int] = {}  # consumption id -> the seeding call of its key
         self._results: UnreadResults | None = None  # None: a lambda's body, one expression
+        # The keys a `fold_in` or a split made, by the name they were bound to (`keys =
+        # split(key, n)`, `step_key = fold_in(key, i)`), and what consumed them, by the id of
+        # the call that made them: whether a folded key can equal a split key's draw.
+        self._derived: dict[str, Consumption] = {}
+        self.derived_uses: dict[int, list[Consumption]] = {}
 
     def free_consumed(self) -> dict[str, Consumption]:
         """The names the body consumes without ever binding them: its enclosing scope's."""
@@ -76,9 +81,9 @@ class KeyRecorder:
                                  seed=name[4:] if name.startswith("int:") and self._made_by.get(
                                      id(before)) != self._made_by.get(id(use)) else "")
 
-    def _result_unread(self, call: cst.Call) -> bool:
+    def _result_unread(self, call: cst.Call, read_only: bool = False) -> bool:
         return self._results is not None and self._results.unread(call, self._statement,
-                                                                   self._block)
+                                                                   self._block, read_only)
 
     def _name_of(self, use: Consumption, state: KeyState) -> str | None:
         """The name the key `use` consumes is followed under (None: not followed)."""
@@ -98,8 +103,21 @@ class KeyRecorder:
         self._made_by[id(use)] = seeded[1]
         return seeded[0]
 
+    def _derived_from(self, key: cst.BaseExpression) -> Consumption | None:
+        """The fold or split that made `key`: `fold_in(k, i)` itself, a name bound to its
+        result, or an item of a name bound to a split's (`keys[i]`)."""
+        if isinstance(key, cst.Subscript):
+            key = key.value
+        if isinstance(key, cst.Name):
+            return self._derived.get(key.value)
+        return next((use for use in reversed(self.every)
+                     if use.call is key and use.kind in ("fold", "split")), None)
+
     def _consume(self, use: Consumption, state: KeyState) -> None:
         self.every.append(use)
+        source = self._derived_from(use.key)
+        if source is not None:
+            self.derived_uses.setdefault(id(source.call), []).append(use)
         if use.kind == "seed" and isinstance(use.key, cst.Integer):
             self._seeded_calls[id(use.call)] = f"int:{use.key.value}"
         if (not use.repeated and use.kind in ("draw", "split")

@@ -53,7 +53,7 @@ class PrngKeyReuse(Rule):
             for reuse in flow.reuses.values():
                 if id(_where(reuse.second)) not in reported and _reported(reuse, flow, ctx):
                     reported.add(id(_where(reuse.second)))
-                    yield self._reuse_finding(ctx, reuse, analysis)
+                    yield self._reuse_finding(ctx, reuse, analysis, flow)
             yield from self._field_findings(ctx, analysis, info, flow, reported)
             yield from self._stored_findings(ctx, flow, reported)
             yield from self._kept_findings(ctx, flow, reported)
@@ -62,17 +62,19 @@ class PrngKeyReuse(Rule):
             for reuse in module_flow.reuses.values():
                 if id(_where(reuse.second)) not in reported and _reported(reuse, module_flow, ctx):
                     reported.add(id(_where(reuse.second)))
-                    yield self._reuse_finding(ctx, reuse, analysis)
+                    yield self._reuse_finding(ctx, reuse, analysis, module_flow)
 
-    def _reuse_finding(self, ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls) -> Finding:
-        finding = self._proven_reuse_finding(ctx, reuse, analysis)
+    def _reuse_finding(self, ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls,
+                       flow: KeyFlow) -> Finding:
+        finding = self._proven_reuse_finding(ctx, reuse, analysis, flow)
         unseen = next((use.unseen for use in (reuse.first, reuse.second, reuse.second.closed)
                        if use is not None and use.unseen), "")
         # A reuse resting on a function the analysis cannot see draw: `--preview` only.
-        return replace(finding, unproven=unseen) if unseen else finding
+        return (replace(finding, unproven=unseen) if unseen and finding.unproven is None
+                else finding)
 
     def _proven_reuse_finding(self, ctx: RuleContext, reuse: Reuse,
-                              analysis: FileKeyCalls) -> Finding:
+                              analysis: FileKeyCalls, flow: KeyFlow) -> Finding:
         key = _key_text(ctx, reuse.second)
         first = shown(ctx, reuse.first.call)
         split = f"`{key}, subkey = jax.random.split({key})`"
@@ -145,7 +147,8 @@ class PrngKeyReuse(Rule):
                        f"`{key}`{path} is folded by `{first}` and split by `{second.how}` ")
             message += ("too: `fold_in(key, i)` equals `split(key, n)[i]` (threefry), so the "
                         "folded key repeats one of the split keys")
-            return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
+            return Finding(_where(second), message, roles=_roles(reuse),
+                           unproven=_drawn_apart(reuse, flow), fix_title=(
                 f"Split off a key for folding (`{key}, fold_key = jax.random.split({key})`)"))
         effect = ("identical or correlated samples, the same dropout mask"
                   if "split" not in kinds or kinds == {"split"} else
@@ -235,6 +238,24 @@ class PrngKeyReuse(Rule):
             yield Finding(use.call, message, fix_title=(
                 f"Pass a fresh key to `__call__`, or fold in a per-call value "
                 f"(`jax.random.fold_in({ctx.code(key)}, step)`)"))
+
+
+def _drawn_apart(reuse: Reuse, flow: KeyFlow) -> str | None:
+    """Why a folded key equal to a split key may still draw nothing the split keys draw
+    (None: nothing says so). JAX's key-reuse checker does not see `fold_in`: the pair is a
+    reuse only where the equal keys are consumed alike, giving identical values."""
+    fold, split = ((reuse.first, reuse.second) if reuse.first.kind == "fold"
+                   else (reuse.second, reuse.first))
+    folded = flow.derived_uses.get(id(fold.call), [])
+    if folded and all(use.kind == "split" for use in folded):
+        return ("the folded key is split again, so its draws repeat the split keys' only "
+                "where one of those is split the same way")
+    split_off = flow.derived_uses.get(id(split.call), [])
+    if folded and split_off and not {use.how for use in folded} & {
+            use.how for use in split_off}:
+        return (f"the folded key is consumed by `{folded[0].how}`, the split keys by "
+                f"`{split_off[0].how}`: the equal keys draw different things")
+    return None
 
 
 def _key_text(ctx: RuleContext, use: Consumption) -> str:
