@@ -149,3 +149,10 @@ def test_the_cycle_check_finds_type_only_cycles() -> None:
     assert [sorted(cycle) for cycle in cycles(graph)] == [["b", "c"]]
     graph["b"].add("a")
     assert [sorted(cycle) for cycle in cycles(graph)] == [["a", "b", "c"]]
+
+
+def test_no_module_is_over_500_lines() -> None:
+    # Short modules with one job each (issue 23): a module that grows past this is split.
+    long = {name: lines for name, path in modules().items()
+            if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 500}
+    assert long == {}

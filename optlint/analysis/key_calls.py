@@ -28,6 +28,7 @@ from optlint.analysis.key_library_calls import (
     last_name,
 )
 from optlint.analysis.key_syntax import own_method
+from optlint.analysis.key_texts import called_text
 from optlint.analysis.key_transforms import (
     TransformedKeyCalls,
     aliased_qualify,
@@ -56,7 +57,6 @@ _KEYISH = re.compile(r"(key|rng|prng)s?(_?\d+)?$|^(key|rng)_", re.IGNORECASE)
 # The last names of the `jax.lax` loops (a cheap gate before qualifying a call).
 _LOOP_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in LOOP_BODIES)
 # Characters of a call quoted in a message.
-_SHOWN = 60
 
 
 class FileKeyCalls:
@@ -429,8 +429,6 @@ class FileKeyCalls:
         return True
 
 
-
-
 def module_constants(index: FileIndex) -> dict[str, bool]:
     """Names the module binds once, to `True` or `False`, and nothing else binds: switches
     (`USE_DROPOUT = False`) whose `if` always takes one branch."""
@@ -455,16 +453,12 @@ def body_of(node: cst.FunctionDef) -> list[cst.BaseStatement]:
     return [cst.SimpleStatementLine(body=list(body.body))]
 
 
-
-
 def passes_key(call: cst.Call) -> bool:
     """Given `key=`, or a name that reads as a key (`rng`, `subkey`, `init_key`): worth
     resolving (a cheap gate; what the callee does with it decides)."""
     return any((arg.keyword is not None and arg.keyword.value == "key")
                or (isinstance(arg.value, cst.Name) and _KEYISH.search(arg.value.value))
                for arg in call.args)
-
-
 
 
 def _param_owner(scope: Scope | None, name: cst.Name) -> str | None:
@@ -483,28 +477,6 @@ def _enclosing_def(site: CallSite) -> str | None:
         scope = scope.parent
     return scope.node.name.value if scope is not None and isinstance(
         scope.node, cst.FunctionDef) else None
-
-
-
-
-def called_text(ctx: RuleContext, call: cst.Call) -> str:
-    return shown(ctx, call.func) if not isinstance(call.func, cst.Call) else shown(
-        ctx, call.func) + "(...)"
-
-
-def shown(ctx: RuleContext, node: cst.CSTNode) -> str:
-    dotted = _dotted(node)  # without writing code: most calls are by a (dotted) name
-    text = dotted if dotted is not None else " ".join(ctx.code(node).split())
-    return text if len(text) <= _SHOWN else text[:_SHOWN - 4] + "...)"
-
-
-def _dotted(node: cst.CSTNode) -> str | None:
-    if isinstance(node, cst.Name) and not node.lpar:
-        return node.value
-    if isinstance(node, cst.Attribute) and not node.lpar:
-        base = _dotted(node.value)
-        return None if base is None else f"{base}.{node.attr.value}"
-    return None
 
 
 def _calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:

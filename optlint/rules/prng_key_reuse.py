@@ -19,7 +19,8 @@ from collections.abc import Iterator
 import libcst as cst
 
 from optlint.analysis.index import ClassInfo, FunctionInfo
-from optlint.analysis.key_calls import FileKeyCalls, called_text, shown
+from optlint.analysis.key_calls import FileKeyCalls
+from optlint.analysis.key_texts import called_text, shown
 from optlint.analysis.key_consumers import BATCHING, TREE_MAPS
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.library_names import JAX_RANDOM
