@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import argument
+from optlint.analysis.imports import dotted_name
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_consumers import (
     FUNCTION_CONSUMERS,
@@ -186,10 +187,10 @@ class LibraryKeyCalls:
                         continue
                     target = small.targets[0].target
                     qualified = self.ctx.qualify(small.value)
-                    dotted = _dotted(target)
+                    dotted = dotted_name(target)
                     if isinstance(target, cst.Attribute) and dotted and qualified:
                         self._shims[dotted] = qualified
-        dotted = _dotted(func)
+        dotted = dotted_name(func)
         return self._shims.get(dotted, "") if dotted else ""
 
     def bases(self, class_name: str, seen: set[str]) -> set[str]:
@@ -228,15 +229,6 @@ def draws_nothing(call: cst.Call) -> bool:
         if isinstance(arg.value, cst.Name) and arg.value.value in ("True", "False"):
             return (arg.value.value == "True") is NO_DRAW_SWITCHES[arg.keyword.value]
     return False
-
-
-def _dotted(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        base = _dotted(node.value)
-        return None if base is None else f"{base}.{node.attr.value}"
-    return None
 
 
 def last_name(func: cst.BaseExpression) -> str | None:
