@@ -270,17 +270,22 @@ def big(sizes: tuple[int, ...] = (1000, 100_000)) -> None:
 
 
 def main() -> None:
-    arguments = sys.argv[1:]
-    only, runs = None, 15
-    if "--only" in arguments:
-        at = arguments.index("--only")
-        only = arguments[at + 1]
-        del arguments[at:at + 2]
-    if "--runs" in arguments:
-        at = arguments.index("--runs")
-        runs = int(arguments[at + 1])
-        del arguments[at:at + 2]
-    corpus = [Path(arg) for arg in arguments] or default_corpus()
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        description="Every speed figure of `optlint check`, each as a ratio against its "
+                    "reference measured in the same run.")
+    parser.add_argument("--only", choices=("cold", "warm", "latency", "big"))
+    parser.add_argument("--runs", type=int, default=15,
+                        help="interleaved runs for the one-file latency (default 15)")
+    parser.add_argument("corpus", nargs="*", type=Path,
+                        help="folders to check (default: the installed jax, optax, equinox)")
+    options = parser.parse_args()
+    only, runs = options.only, options.runs
+    missing = [str(path) for path in options.corpus if not path.exists()]
+    if missing:
+        parser.error(f"no such file or directory: {', '.join(missing)}")
+    corpus = options.corpus or default_corpus()
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores (load average "
           f"{os.getloadavg()[0]:.1f}: other processes share them); corpus: "
           f"{', '.join(map(str, corpus))}")
