@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from optlint.diagnostics import Diagnostic
 from optlint.engine import FileResult, Linter, LintOptions
-from optlint.lint_order import importers_first
+from optlint.lint_order import check_plan
 
 if TYPE_CHECKING:
     from optlint.cache import LintCache
@@ -37,10 +37,13 @@ _worker: Linter | None = None
 _worker_files = 0
 
 
-def _init_worker(options: LintOptions, parent: int) -> None:
+def _init_worker(options: LintOptions, parent: int, order: list[Path] | None = None,
+                 kept_until: dict[Path, int] | None = None) -> None:
     global _worker
     _watch_parent(parent)
     _worker = Linter(options)
+    if order is not None and kept_until:
+        _worker.plan(order, kept_until)
     gc.disable()
     gc.freeze()
 
@@ -89,21 +92,25 @@ def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
                 cache: LintCache | None = None) -> list[FileResult]:
     """Every path's result, in order; with a cache, unchanged files are not analysed again."""
     cached = {path: cache.lookup(path) for path in paths} if cache is not None else {}
-    missed = importers_first([path for path in paths if cached.get(path) is None],
-                             options.project_root,
-                             cache.project.index if cache is not None else None)
-    fresh = dict(zip(missed, _check_uncached(missed, options, jobs), strict=True))
+    missed, kept_until = check_plan([path for path in paths if cached.get(path) is None],
+                                    options.project_root,
+                                    cache.project.index if cache is not None else None)
+    fresh = dict(zip(missed, _check_uncached(missed, options, jobs, kept_until), strict=True))
     if cache is not None:
         cache.store_all(fresh)
     return [cached.get(path) or fresh[path] for path in paths]
 
 
-def _check_uncached(paths: list[Path], options: LintOptions,
-                    jobs: int | None) -> list[FileResult]:
+def _check_uncached(paths: list[Path], options: LintOptions, jobs: int | None,
+                    kept_until: dict[Path, int] | None = None) -> list[FileResult]:
+    """`kept_until`: see `check_plan` (`paths` in its order)."""
     # More workers than cores only compete for them (and each holds its own project index).
     workers = min(jobs or os.cpu_count() or 1, os.cpu_count() or 1)
+    kept_until = kept_until if not options.fix else None  # fixes change the texts trees were of
     if workers <= 1 or len(paths) < 2 * workers:
         linter = Linter(options)
+        if kept_until:
+            linter.plan(paths, kept_until)
         results = []
         with _collector_paused():
             for number, path in enumerate(paths, start=1):
@@ -111,20 +118,21 @@ def _check_uncached(paths: list[Path], options: LintOptions,
                 if number % _COLLECT_EVERY == 0:
                     gc.collect()
     else:
-        results = _check_in_pool(paths, options, workers)
+        results = _check_in_pool(paths, options, workers, kept_until)
     for result in results:
         result.diagnostics.sort(key=Diagnostic.sort_key)
     return results
 
 
-def _check_in_pool(paths: list[Path], options: LintOptions, workers: int) -> list[FileResult]:
+def _check_in_pool(paths: list[Path], options: LintOptions, workers: int,
+                   kept_until: dict[Path, int] | None = None) -> list[FileResult]:
     """Check in worker processes; files whose worker died (killed for memory, a crash in native
     code) are checked again one by one, so one such file is reported and the rest still run."""
     size = max(1, len(paths) // (workers * 32))
     chunks = [paths[start:start + size] for start in range(0, len(paths), size)]
     done: dict[Path, FileResult] = {}
     lost: list[Path] = []
-    with _pool(workers, options) as pool:
+    with _pool(workers, options, paths, kept_until) as pool:
         futures = [(chunk, pool.submit(_check_chunk, chunk)) for chunk in chunks]
         for chunk, future in futures:
             try:
@@ -136,12 +144,13 @@ def _check_in_pool(paths: list[Path], options: LintOptions, workers: int) -> lis
     return [done[path] for path in paths]
 
 
-def _pool(workers: int, options: LintOptions) -> ProcessPoolExecutor:
+def _pool(workers: int, options: LintOptions, order: list[Path] | None = None,
+          kept_until: dict[Path, int] | None = None) -> ProcessPoolExecutor:
     """Forked workers start fastest; but a process that has imported JAX (an in-process caller
     such as a test suite or a notebook) has threads a fork can deadlock on, so it spawns them."""
     context = multiprocessing.get_context(_start_method())
     return ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                               initargs=(options, os.getpid()))
+                               initargs=(options, os.getpid(), order, kept_until))
 
 
 def _start_method() -> str | None:
