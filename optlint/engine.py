@@ -67,7 +67,9 @@ class Linter:
     def read_files_changed(self) -> bool:
         """Whether a project file the analysis read has changed on disk since (the language
         server keeps one Linter across edits)."""
-        return self._project is not None and self._project.changed_on_disk()
+        graph = self.prefilter.built_graph
+        return ((self._project is not None and self._project.changed_on_disk())
+                or (graph is not None and graph.changed_on_disk()))
 
     def may_match(self, text: str, filename: str = "-") -> bool:
         """The cheap prefilter (optlint/prefilter.py): a file in which no rule can fire is

@@ -42,6 +42,13 @@ class ImportGraph:
         self._too_large = False
         self._below: dict[Path, frozenset[str]] = {}  # libraries named below a file, memoised
         self._read_since: dict[str, str] = {}  # files read since `take_reads`: their bytes' hash
+        # Each file read, with its (size, mtime) then: a long-lived graph (the language
+        # server's) must be rebuilt when one changes.
+        self._stamps: dict[Path, tuple[int, int] | None] = {}
+        self._resolved: dict[Path, Path] = {}  # a candidate file -> its resolved path
+
+    def changed_on_disk(self) -> bool:
+        return any(file_stamp(path) != stamp for path, stamp in self._stamps.items())
 
     def take_reads(self) -> tuple[tuple[str, str], ...]:
         """The files read since the last call, each with the hash of the bytes read (for the
@@ -58,15 +65,23 @@ class ImportGraph:
                 self._facts[path] = (frozenset(), ())
                 return self._facts[path]
             self._read_since[str(path)] = hashlib.sha256(data).hexdigest()
+            self._stamps[path] = file_stamp(path)
             self._facts[path] = (libraries_named(text), self.imports_in(text, str(path)))
         return self._facts[path]
 
     def imports_in(self, text: str, filename: str) -> tuple[Path, ...]:
         """The project files `text`'s imports may name, seen from `filename`."""
-        found = {candidate.resolve() for module in imported_modules(text)
+        found = {self._resolve(candidate) for module in imported_modules(text)
                  for candidate in self.files.project_files(module, filename)}
-        found.discard(Path(filename).resolve())
+        found.discard(self._resolve(Path(filename)))
         return tuple(sorted(found))
+
+    def _resolve(self, path: Path) -> Path:
+        # Resolving costs a system call per path component; imports name the same few files.
+        found = self._resolved.get(path)
+        if found is None:
+            found = self._resolved[path] = path.resolve()
+        return found
 
     def libraries_below(self, starts: Iterable[Path]) -> frozenset[str]:
         """The libraries named by `starts` and every project file they import, transitively."""
@@ -118,6 +133,14 @@ class ImportGraph:
                     importers.setdefault(imported, []).append(importer)
             self._importers = importers
         return self._importers
+
+
+def file_stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_size, status.st_mtime_ns
 
 
 def module_words(paths: Iterable[Path]) -> tuple[str, ...]:

@@ -11,8 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from optlint.analysis.project_files import ProjectFiles
-from optlint.analysis.reach import imported_modules
-from optlint.source import SourceError, decode, read_bytes
+from optlint.import_graph import ImportGraph
 
 
 def importers_first(paths: list[Path], root: Path,
@@ -23,25 +22,19 @@ def importers_first(paths: list[Path], root: Path,
     return check_plan(paths, root, project)[0]
 
 
-def check_plan(paths: list[Path], root: Path, project: ProjectFiles | None = None
-               ) -> tuple[list[Path], dict[Path, int]]:
+def check_plan(paths: list[Path], root: Path, project: ProjectFiles | None = None,
+               graph: ImportGraph | None = None) -> tuple[list[Path], dict[Path, int]]:
     """`importers_first`'s order, and for each file whose tree a later file may look up, the
     place in that order of the last such file: a file's callers are looked for in the files that
     import it, so an importer's tree is kept until the last file it imports has been checked
-    (rather than parsed again for that file's callers), and dropped then."""
+    (rather than parsed again for that file's callers), and dropped then. `graph`: the run's
+    import graph (the prefilter's), which learns the checked files' imports here."""
     if len(paths) < 2:
         return paths, {}
-    project = project or ProjectFiles(root, remember=True)
+    graph = graph or ImportGraph(root, project)
     by_file = dict.fromkeys(path.resolve() for path in paths)
-    imports: dict[Path, list[Path]] = {}
-    for resolved in by_file:
-        try:
-            text = decode(read_bytes(resolved), str(resolved)).text
-        except (OSError, SourceError):
-            text = ""
-        found = {candidate.resolve() for module in imported_modules(text)
-                 for candidate in project.project_files(module, str(resolved))}
-        imports[resolved] = sorted(found.intersection(by_file).difference({resolved}))
+    imports = {resolved: [other for other in graph.facts(resolved)[1] if other in by_file]
+               for resolved in by_file}
     # Depth-first, iteratively: a file is finished after everything it imports; the reverse of
     # the finishing order puts importers first.
     finished: list[Path] = []

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from optlint.diagnostics import Diagnostic
 from optlint.engine import FileResult, Linter, LintOptions
+from optlint.import_graph import ImportGraph
 from optlint.lint_order import check_plan
 
 if TYPE_CHECKING:
@@ -38,10 +39,13 @@ _worker_files = 0
 
 
 def _init_worker(options: LintOptions, parent: int, order: list[Path] | None = None,
-                 kept_until: dict[Path, int] | None = None) -> None:
+                 kept_until: dict[Path, int] | None = None,
+                 graph: ImportGraph | None = None) -> None:
     global _worker
     _watch_parent(parent)
     _worker = Linter(options)
+    if graph is not None:
+        _worker.prefilter.use_graph(graph)
     if order is not None and kept_until:
         _worker.plan(order, kept_until)
     gc.disable()
@@ -92,23 +96,28 @@ def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
                 cache: LintCache | None = None) -> list[FileResult]:
     """Every path's result, in order; with a cache, unchanged files are not analysed again."""
     cached = {path: cache.lookup(path) for path in paths} if cache is not None else {}
+    # One import graph for the order and the prefilter: each file's imports read once.
+    graph = ImportGraph(options.project_root, cache.project.index if cache is not None else None)
     missed, kept_until = check_plan([path for path in paths if cached.get(path) is None],
-                                    options.project_root,
-                                    cache.project.index if cache is not None else None)
-    fresh = dict(zip(missed, _check_uncached(missed, options, jobs, kept_until), strict=True))
+                                    options.project_root, graph=graph)
+    fresh = dict(zip(missed, _check_uncached(missed, options, jobs, kept_until, graph),
+                     strict=True))
     if cache is not None:
         cache.store_all(fresh)
     return [cached.get(path) or fresh[path] for path in paths]
 
 
 def _check_uncached(paths: list[Path], options: LintOptions, jobs: int | None,
-                    kept_until: dict[Path, int] | None = None) -> list[FileResult]:
+                    kept_until: dict[Path, int] | None = None,
+                    graph: ImportGraph | None = None) -> list[FileResult]:
     """`kept_until`: see `check_plan` (`paths` in its order)."""
     # More workers than cores only compete for them (and each holds its own project index).
     workers = min(jobs or os.cpu_count() or 1, os.cpu_count() or 1)
     kept_until = kept_until if not options.fix else None  # fixes change the texts trees were of
     if workers <= 1 or len(paths) < 2 * workers:
         linter = Linter(options)
+        if graph is not None:
+            linter.prefilter.use_graph(graph)
         if kept_until:
             linter.plan(paths, kept_until)
         results = []
@@ -118,21 +127,22 @@ def _check_uncached(paths: list[Path], options: LintOptions, jobs: int | None,
                 if number % _COLLECT_EVERY == 0:
                     gc.collect()
     else:
-        results = _check_in_pool(paths, options, workers, kept_until)
+        results = _check_in_pool(paths, options, workers, kept_until, graph)
     for result in results:
         result.diagnostics.sort(key=Diagnostic.sort_key)
     return results
 
 
 def _check_in_pool(paths: list[Path], options: LintOptions, workers: int,
-                   kept_until: dict[Path, int] | None = None) -> list[FileResult]:
+                   kept_until: dict[Path, int] | None = None,
+                   graph: ImportGraph | None = None) -> list[FileResult]:
     """Check in worker processes; files whose worker died (killed for memory, a crash in native
     code) are checked again one by one, so one such file is reported and the rest still run."""
     size = max(1, len(paths) // (workers * 32))
     chunks = [paths[start:start + size] for start in range(0, len(paths), size)]
     done: dict[Path, FileResult] = {}
     lost: list[Path] = []
-    with _pool(workers, options, paths, kept_until) as pool:
+    with _pool(workers, options, paths, kept_until, graph) as pool:
         futures = [(chunk, pool.submit(_check_chunk, chunk)) for chunk in chunks]
         for chunk, future in futures:
             try:
@@ -145,12 +155,13 @@ def _check_in_pool(paths: list[Path], options: LintOptions, workers: int,
 
 
 def _pool(workers: int, options: LintOptions, order: list[Path] | None = None,
-          kept_until: dict[Path, int] | None = None) -> ProcessPoolExecutor:
+          kept_until: dict[Path, int] | None = None,
+          graph: ImportGraph | None = None) -> ProcessPoolExecutor:
     """Forked workers start fastest; but a process that has imported JAX (an in-process caller
     such as a test suite or a notebook) has threads a fork can deadlock on, so it spawns them."""
     context = multiprocessing.get_context(_start_method())
     return ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                               initargs=(options, os.getpid(), order, kept_until))
+                               initargs=(options, os.getpid(), order, kept_until, graph))
 
 
 def _start_method() -> str | None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from optlint.analysis.dependencies import Dependencies
+from optlint.analysis.project_files import ProjectFiles
 from optlint.catalog import RuleInfo
 from optlint.import_graph import ImportGraph, libraries_named, module_words
 
@@ -33,9 +34,20 @@ class Prefilter:
         self._graph: ImportGraph | None = None
 
     @property
+    def built_graph(self) -> ImportGraph | None:
+        """The import graph, when a decision has needed it."""
+        return self._graph
+
+    def use_graph(self, graph: ImportGraph) -> None:
+        """Decide from `graph` (a run's, already holding the checked files' imports)."""
+        self._graph = graph
+
+    @property
     def graph(self) -> ImportGraph:
         if self._graph is None:
-            self._graph = ImportGraph(self.root)
+            # Where imports lead is not remembered: a long-lived linter (the language server's)
+            # sees files come and go. A run hands its own graph over (`use_graph`).
+            self._graph = ImportGraph(self.root, ProjectFiles(self.root))
         return self._graph
 
     def needed_libraries(self, text: str) -> frozenset[str] | None:
