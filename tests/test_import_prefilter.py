@@ -131,3 +131,54 @@ def test_a_new_importer_makes_a_skipped_file_worth_analysing(tmp_path: Path) -> 
     assert findings(tmp_path)[0] == []
     (tmp_path / "fit.py").write_text(FIT)
     assert findings(tmp_path)[0] == ["steps.py:10:13: OPT006", "steps.py:14:14: OPT006"]
+
+
+def _worth_a_parse(path: Path, root: Path, code: str) -> bool:
+    from optlint.sources import open_source
+
+    source = open_source(path)
+    assert source is not None
+    return Linter(LintOptions(Selection(frozenset({code})), LibraryVersions(), root)).may_match(
+        source.program, str(path))
+
+
+def test_every_fixture_with_findings_passes_the_prefilter() -> None:
+    """The file each fixture's expected findings are in is parsed, with only that rule on (a
+    rule's own words and libraries must let it through, not another rule's)."""
+    from conftest import FIXTURES
+
+    cases = [case for case in sorted(FIXTURES.glob("OPT*/**/*.py"))
+             if not case.name.startswith("_") and not case.name.endswith(".fixed.py")
+             and case.with_suffix(".txt").exists() and case.with_suffix(".txt").read_text().strip()]
+    assert len(cases) > 50
+    skipped = [case for case in cases
+               if not _worth_a_parse(case, case.parent, case.relative_to(FIXTURES).parts[0])]
+    assert skipped == []
+
+
+def test_every_recall_positive_passes_the_prefilter(tmp_path: Path) -> None:
+    """The main file of every blind positive (the one with the `# expect` mark) is parsed, with
+    only the case's rule on, as the benchmark checks it: copied alone into a project."""
+    import shutil
+    import sys
+
+    from conftest import REPO
+
+    sys.path.insert(0, str(REPO / "benchmarks" / "recall"))
+    import run as recall
+
+    positives = [case for case in recall.discover() if case.kind == "positive"]
+    assert len(positives) > 100
+    skipped = []
+    for number, case in enumerate(positives):
+        root = tmp_path / str(number)
+        if case.root.is_file():
+            root.mkdir()
+            shutil.copy2(case.root, root / case.root.name)
+        else:
+            shutil.copytree(case.root, root)
+        main = root / (case.root.name if case.root.is_file() else
+                       case.main.relative_to(case.root))
+        if not _worth_a_parse(main, root, case.rule):
+            skipped.append(case.ident)
+    assert skipped == []
