@@ -53,12 +53,14 @@ from optlint.analysis.values import (
     ModuleValue,
     PartialValue,
     OneOf,
+    SequenceOf,
     SequenceValue,
     StateValue,
     TransformedFunction,
     TrainStateValue,
     TransformValue,
     Value,
+    item_of,
     optional_part,
 )
 
@@ -174,6 +176,10 @@ class Inference:
                 else:
                     items.append(self.value_of(element.value, scope, order))
             return SequenceValue(kind, tuple(items))
+        if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            # Read where the comprehension's targets are seen: its end.
+            end = self.index.comprehension_ends.get(expr)
+            return UNKNOWN if end is None else SequenceOf(self.value_of(expr.elt, scope, end))
         if isinstance(expr, cst.Dict):
             entries: list[tuple[str | None, Value]] = []
             for entry in expr.elements:
@@ -252,6 +258,9 @@ class Inference:
         first = True
         while current is not None:
             if first or current.kind != "class":  # methods do not see their class's names
+                target = current.comprehension_target(name, order)
+                if target is not None:
+                    return target
                 bindings = current.bindings.get(name)
                 if bindings:
                     if first:
@@ -296,6 +305,12 @@ class Inference:
             return value
         if binding.kind == "opaque" and isinstance(binding.node, cst.For):
             return self._loop_item(binding, binding.node)
+        if binding.kind == "opaque" and isinstance(binding.node, cst.CompFor) and binding.scope:
+            item = item_of(self.value_of(binding.node.iter, binding.scope, binding.order))
+            for position in binding.path:
+                item = (item.items[position] if isinstance(item, SequenceValue)
+                        and position < len(item.items) else UNKNOWN)
+            return item
         return UNKNOWN
 
     def _loop_item(self, binding: Binding, loop: cst.For) -> Value:
