@@ -62,6 +62,7 @@ from optlint.analysis.values import (
     Value,
     item_of,
     optional_part,
+    part_at,
 )
 
 
@@ -296,21 +297,13 @@ class Inference:
             return (annotated if annotated is not UNKNOWN
                     else self.parameters.parameter_value(binding))
         if binding.kind == "assign" and binding.value is not None and binding.scope is not None:
-            value = self.value_of(binding.value, binding.scope, binding.order)
-            for position in binding.path:
-                if isinstance(value, SequenceValue) and position < len(value.items):
-                    value = value.items[position]
-                else:
-                    return UNKNOWN
-            return value
+            return part_at(self.value_of(binding.value, binding.scope, binding.order),
+                           binding.path)
         if binding.kind == "opaque" and isinstance(binding.node, cst.For):
             return self._loop_item(binding, binding.node)
         if binding.kind == "opaque" and isinstance(binding.node, cst.CompFor) and binding.scope:
-            item = item_of(self.value_of(binding.node.iter, binding.scope, binding.order))
-            for position in binding.path:
-                item = (item.items[position] if isinstance(item, SequenceValue)
-                        and position < len(item.items) else UNKNOWN)
-            return item
+            iterated = self.value_of(binding.node.iter, binding.scope, binding.order)
+            return part_at(item_of(iterated), binding.path)
         return UNKNOWN
 
     def _loop_item(self, binding: Binding, loop: cst.For) -> Value:

@@ -305,6 +305,15 @@ def item_of(sequence: Value) -> Value:
     return UNKNOWN
 
 
+def part_at(value: Value, path: tuple[int, ...]) -> Value:
+    """The part of a tuple or list an unpacking target takes (`a, (b, c) = v`: c is (1, 1))."""
+    for position in path:
+        if not (isinstance(value, SequenceValue) and position < len(value.items)):
+            return UNKNOWN
+        value = value.items[position]
+    return value
+
+
 @dataclass(frozen=True)
 class DictValue:
     items: tuple[tuple[str | None, Value], ...]
