@@ -92,3 +92,12 @@ def test_a_map_that_gives_non_arrays_back_keeps_the_module() -> None:
     """)
         assert isinstance(value, ModuleValue) and value.derived_by is not None
         assert value.leaves.kind == "unknown"
+
+
+def test_a_comprehension_list_added_to_is_not_all_alike() -> None:
+    value = infer_last_call_arg(MODEL + """
+    trees = [eqx.filter(m, eqx.is_array) for m in [net]]
+    trees.insert(0, net)
+    probe(jax.tree_util.tree_map(lambda *xs: xs[0], *trees))
+    """)
+    assert isinstance(value, Unknown)

@@ -235,9 +235,12 @@ class Inference:
         binding = self.lookup(name, scope, order)
         if binding is not None:
             value = self.value_of_binding(binding)
+            limit = order if binding.scope is scope else _LATER
             if isinstance(value, SequenceValue) and value.kind == "list":
-                limit = order if binding.scope is scope else _LATER
                 value = self._with_appends(name, binding, value, limit)
+            elif isinstance(value, SequenceOf) and self._with_appends(
+                    name, binding, SequenceValue("list", ()), limit).items:
+                return UNKNOWN  # items added to a comprehension's list: not all alike
             return value
         if name in ("True", "False"):
             return LiteralValue("bool", name)
