@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import libcst as cst
 from test_analysis import infer_last_call_arg
 
 from optlint.analysis.values import ModuleValue, SequenceOf, Unknown
@@ -101,3 +102,37 @@ def test_a_comprehension_list_added_to_is_not_all_alike() -> None:
     probe(jax.tree_util.tree_map(lambda *xs: xs[0], *trees))
     """)
     assert isinstance(value, Unknown)
+
+
+def test_a_module_mapped_to_new_arrays_has_not_its_class_dtypes() -> None:
+    from test_analysis import probe_with_evaluator
+
+    from optlint.analysis.dtypes import low_precision
+
+    source = """
+        import jax
+        import jax.numpy as jnp
+        import equinox as eqx
+
+        class Half(eqx.Module):
+            linear: eqx.nn.Linear
+
+            def __init__(self, key):
+                self.linear = eqx.nn.Linear(2, 2, dtype=jnp.bfloat16, key=key)
+
+        def to_f32(m):
+            return jax.tree_util.tree_map(
+                lambda a: a.astype(jnp.float32) if eqx.is_array(a) else a, m)
+
+        probe({call})
+    """
+
+    def dtype_of(call: str) -> str | None:
+        _, inference = probe_with_evaluator(source.replace("{call}", call))
+        site = [s for s in inference.index.calls if isinstance(s.node.func, cst.Name)
+                and s.node.func.value == "probe"][-1]
+        found = low_precision(inference, site.node.args[0].value, site.scope, site.order)
+        return found[0] if found is not None else None
+
+    assert dtype_of("Half(k)") == "bfloat16"
+    assert dtype_of("to_f32(Half(k))") is None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import libcst as cst
 
 from optlint.analysis import apis
@@ -61,8 +63,8 @@ def tree_mapper(call: LibraryCall) -> Value:
     if (isinstance(tree, ModuleValue) and not tree.filtered and call.name in _LEAF_MAPPERS
             and keeps_non_arrays(call.inference, call.value(0, "f"))):
         # `tree_map(lambda a: a * s if eqx.is_array(a) else a, model)`: a model like the one
-        # given, its non-array fields the same objects.
-        return tree
+        # given, its non-array fields the same objects (its arrays, and their dtypes, new).
+        return replace(tree, made_by=call.call)
     if isinstance(tree, ModuleValue):
         return ModuleValue(tree.class_name, UNKNOWN_LEAVES, derived_by=call.name,
                            filtered=tree.filtered, is_callable=tree.is_callable,
