@@ -12,7 +12,7 @@ from optlint.config import ConfigError, Settings, find_config
 from optlint.check_report import report
 from optlint.diagnostics import Diagnostic
 from optlint.discovery import DiscoveryError, discover, excluded_by_settings
-from optlint.engine import FileResult, Linter, LintOptions
+from optlint.lint_types import FileResult, LintOptions
 from optlint.lint_options import lint_options as options_from_settings
 from optlint.pool import check_paths
 from optlint.selection import Selection
@@ -223,6 +223,8 @@ def _check_stdin_data(data: bytes, filename: str, options: LintOptions) -> FileR
         return FileResult(filename, errors=[str(error)], internal_error=True)
     if source is None:  # a notebook in another language
         return FileResult(filename)
+    from optlint.engine import Linter  # a warm run of files never needs the engine
+
     return Linter(options).check_source(source)
 
 

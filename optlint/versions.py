@@ -10,12 +10,9 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 
-from packaging.specifiers import SpecifierSet
-from packaging.version import InvalidVersion, Version
-
+from optlint.installed import installed_version
 from optlint.source import SourceError, read_bytes
 
 if sys.version_info >= (3, 11):
@@ -47,6 +44,10 @@ class LibraryVersions:
         version = self.get(library).version
         if version is None:
             return None
+        # packaging is imported when a rule compares versions: a warm run never does.
+        from packaging.specifiers import SpecifierSet
+        from packaging.version import InvalidVersion, Version
+
         try:
             return Version(version) in SpecifierSet(specifier)
         except InvalidVersion:
@@ -84,10 +85,7 @@ def resolve_versions(configured: dict[str, str | None], project_root: Path,
 
 
 def _installed_version(library: str) -> str | None:
-    try:
-        return metadata.version(library)
-    except metadata.PackageNotFoundError:
-        return None
+    return installed_version(library)
 
 
 def project_pins(root: Path) -> dict[str, KnownVersion]:
@@ -116,6 +114,8 @@ def _remember(found: dict[str, KnownVersion], name: str, version: str, source: s
     """Keep a pin of one of our libraries; one that is not a version (`optax===garbage!!`) is
     no pin: the version stays unknown, which every rule reads as "any version"."""
     name = name.lower().replace("_", "-")
+    from packaging.version import InvalidVersion, Version
+
     try:
         Version(version)
     except InvalidVersion:
