@@ -308,22 +308,24 @@ class LintCache:
         self.project = ProjectState(options.project_root, FileStamps(self.folder / _STAMPS))
         self.hits = 0
 
-    def _entry_path(self, path: Path) -> Path:
-        return self.folder / (digest(str(path.resolve()).encode("utf-8", _KEEP))[:32] + ".json")
+    def _entry_path(self, resolved: Path) -> Path:
+        return self.folder / (digest(str(resolved).encode("utf-8", _KEEP))[:32] + ".json")
 
-    def lookup(self, path: Path) -> FileResult | None:
+    def lookup(self, path: Path, resolved: Path | None = None) -> FileResult | None:
+        """`resolved`: `path.resolve()`, where the caller has it (a warm run's costliest call)."""
         if path.suffix != ".py":
             return None
+        resolved = resolved or path.resolve()
         try:
-            entry = json.loads(_read_entry(self._entry_path(path)))
-            if entry["content"] != self.project.content_hash(path.resolve()):
+            entry = json.loads(_read_entry(self._entry_path(resolved)))
+            if entry["content"] != self.project.content_hash(resolved):
                 return None
             dependencies = Dependencies(entry["consulted"], tuple(entry["words"]))
             # The project as a whole unchanged: no need to follow this file's imports.
             if dependencies.consulted and not (
                     entry.get("snapshot") is not None
                     and entry["snapshot"] == self.project.snapshot()) and \
-                    entry["project"] != self.project.fingerprint(path.resolve(), dependencies):
+                    entry["project"] != self.project.fingerprint(resolved, dependencies):
                 return None
             diagnostics = [_diagnostic(item, str(path)) for item in entry["diagnostics"]]
         except (OSError, ValueError, KeyError, TypeError, RecursionError):
@@ -362,7 +364,7 @@ class LintCache:
                  "diagnostics": [_plain(d) for d in result.diagnostics]}
         # A read-only or full disk costs the next run time, not this run's result.
         with contextlib.suppress(OSError):
-            _write_atomically(self._entry_path(path), json.dumps(entry))
+            _write_atomically(self._entry_path(resolved), json.dumps(entry))
 
 
 def _read_entry(path: Path) -> str:

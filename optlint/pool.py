@@ -90,9 +90,12 @@ def _collector_paused() -> Iterator[None]:
 
 
 def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
-                cache: LintCache | None = None) -> list[FileResult]:
-    """Every path's result, in order; with a cache, unchanged files are not analysed again."""
-    cached = {path: cache.lookup(path) for path in paths} if cache is not None else {}
+                cache: LintCache | None = None,
+                resolved: dict[Path, Path] | None = None) -> list[FileResult]:
+    """Every path's result, in order; with a cache, unchanged files are not analysed again.
+    `resolved`: the paths' resolved forms, where the caller has them."""
+    cached = {path: cache.lookup(path, (resolved or {}).get(path))
+              for path in paths} if cache is not None else {}
     missed = [path for path in paths if cached.get(path) is None]
     if len(missed) > 1:
         from optlint.lint_order import importers_first

@@ -142,3 +142,12 @@ def test_a_changed_file_is_analysed_again_on_an_otherwise_warm_run(tmp_path: Pat
     assert "libcst" not in every_module(tmp_path, "check", ".")
     (tmp_path / "train.py").write_text("import optax\n\nstate = 2\n")  # same size
     assert "libcst" in every_module(tmp_path, "check", ".")
+
+
+def test_one_named_file_pays_for_no_walk_and_no_pool(tmp_path: Path) -> None:
+    """pre-commit names the staged files: no exclude pattern is matched (pathspec), no pool."""
+    (tmp_path / "train.py").write_text("import optax\n\noptimizer = optax.adam(1e-3)\n")
+    loaded = every_module(tmp_path, "check", "--no-cache", "train.py")
+    assert "libcst" in loaded  # it was analysed
+    assert sorted(loaded.intersection({"pathspec", "multiprocessing", "concurrent.futures",
+                                       "importlib.metadata"})) == []

@@ -59,3 +59,22 @@ def test_reading_versions_imports_no_importlib_metadata() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           timeout=60, check=True)
     assert done.stdout.strip() == "False"
+
+
+VERSIONS = ["0", "0.1", "0.1.7", "0.1.8", "0.2", "0.2.0", "0.2.0.0", "0.2.2", "0.2.5", "0.2.10",
+            "1.0", "0.2.5rc1", "0.2.5.post1", "0.2.5+local", "0.2.5.dev0", "v0.2.5"]
+SPECIFIERS = [f"{operator}{bound}" for operator in (">=", "<=", ">", "<", "==", "!=", "~=")
+              for bound in ("0.2", "0.2.0", "0.2.5", "0.1.8")] + [">=0.2,<0.3", "==0.2.*"]
+
+
+@pytest.mark.parametrize("specifier", SPECIFIERS)
+def test_version_ranges_are_decided_as_packaging_decides_them(specifier: str) -> None:
+    from packaging.specifiers import SpecifierSet
+    from packaging.version import Version
+
+    from optlint.versions import KnownVersion, LibraryVersions
+
+    for version in VERSIONS:
+        expected = Version(version) in SpecifierSet(specifier)
+        known = LibraryVersions({"optax": KnownVersion(version, "test")})
+        assert known.in_range("optax", specifier) is expected, (version, specifier)
