@@ -35,7 +35,9 @@ from optlint.analysis.project_files import ProjectFiles
 from optlint.analysis.reach import imported_modules
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location, Role
 from optlint.lint_types import FileResult, LintOptions
+from optlint.notebook import NOTEBOOK_SUFFIX
 from optlint.source import SourceError, decode, read_bytes
+from optlint.sources import source_from_bytes
 
 
 CACHE_FOLDER = ".optlint_cache"
@@ -210,7 +212,7 @@ class ProjectState:
             return
         self._hashes[path] = digest(data)
         try:
-            self._modules[path] = imported_modules(decode(data, str(path)).text)
+            self._modules[path] = imported_modules(_program(data, path))
         except SourceError:
             self._modules[path] = []
         if stamp == _stamp(path):  # not changed while it was read
@@ -313,7 +315,7 @@ class LintCache:
 
     def lookup(self, path: Path, resolved: Path | None = None) -> FileResult | None:
         """`resolved`: `path.resolve()`, where the caller has it (a warm run's costliest call)."""
-        if path.suffix != ".py":
+        if path.suffix not in _CACHED_SUFFIXES:
             return None
         resolved = resolved or path.resolve()
         try:
@@ -351,7 +353,7 @@ class LintCache:
 
     def store(self, path: Path, result: FileResult) -> None:
         dependencies = result.dependencies
-        if (path.suffix != ".py" or dependencies is None or result.content_hash is None
+        if (path.suffix not in _CACHED_SUFFIXES or dependencies is None or result.content_hash is None
                 or result.errors or result.internal_error or result.notices):
             return
         resolved = path.resolve()
@@ -365,6 +367,20 @@ class LintCache:
         # A read-only or full disk costs the next run time, not this run's result.
         with contextlib.suppress(OSError):
             _write_atomically(self._entry_path(resolved), json.dumps(entry))
+
+
+# A notebook's result is cached as a file's is: its key is the notebook's bytes, and what it
+# depends on is found from the imports in its code cells. Uncached, the one notebook of a
+# repository made every warm run import the engine (levanter: 216 files and one notebook).
+_CACHED_SUFFIXES = (".py", NOTEBOOK_SUFFIX)
+
+
+def _program(data: bytes, path: Path) -> str:
+    """The Python text whose imports the file's result may rest on (raises SourceError)."""
+    if path.suffix == NOTEBOOK_SUFFIX:
+        source = source_from_bytes(data, str(path))
+        return "" if source is None else source.program
+    return decode(data, str(path)).text
 
 
 def _read_entry(path: Path) -> str:
