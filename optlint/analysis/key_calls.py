@@ -20,6 +20,7 @@ from optlint.analysis.index import CallSite, ClassInfo, FileIndex, FunctionInfo,
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import LOOP_BODIES, STREAM_DRAWS
 from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_given import GivenCallables
 from optlint.analysis.key_reads import FileReads
 from optlint.analysis.key_library_calls import (
     RANDOM_LAYERS,
@@ -85,6 +86,7 @@ class FileKeyCalls:
         self.constants = module_constants(ctx.index)
         self.transformed = TransformedKeyCalls(self)
         self.held = HeldCallables(self)
+        self.given = GivenCallables(self)
         # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
         self.candidates: set[int] = set()
         for site in ctx.calls():
@@ -154,13 +156,18 @@ class FileKeyCalls:
         if not isinstance(func, cst.Name) or not self.given_function(func, site):
             return []
         how = self.callee(call)
+        drawn = self.given.drawn_arguments(func, site, call)
         return [Consumption(call, arg.value, how, library=False,
-                            unseen=f"`{func.value}` is a function given by a caller; the "
-                                   f"analysis cannot see it draw from the key")
+                            unseen="" if id(arg.value) in drawn else
+                            f"`{func.value}` is a function given by a caller; the "
+                            f"analysis cannot see it draw from the key")
                 for arg in call.args
                 if self.reads_as_key(arg.value)
                 or (arg.keyword is not None and arg.keyword.value == "key"
                     and isinstance(arg.value, cst.Name))][:1]
+
+    def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call) -> set[int]:
+        return self.given.drawn_arguments(given, site, call)
 
     @staticmethod
     def given_function(name: cst.Name, site: CallSite) -> bool:

@@ -1,0 +1,103 @@
+"""OPT020 on a key given to a function a caller passes in (issue #25, the Equinox BERT fix):
+`jax.vmap(model, in_axes=(0, None, None))(x, True, key)` in a loss whose callers all pass an
+instance of a class of the file draws the same numbers in every row when that class's
+`__call__` draws from its key. Proven, it is reported by default; a caller the analysis cannot
+follow, a class that draws nothing, or a switch that turns drawing off keeps it out (or in
+`--preview`). Each program is checked by the real command line; the bug is run with real JAX."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import run_optlint_in_process as run_optlint
+
+BROADCAST_TO_A_GIVEN_MODEL = '''\
+import functools
+
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+class Noisy(eqx.Module):
+    rate: float = 0.5
+
+    def __call__(self, x, train, key=None):
+        if key is None or not train:
+            return x
+        keep = jax.random.bernoulli(key, self.rate, x.shape)
+        return jnp.where(keep, x, 0.0)
+
+
+def rows(model, xs, key):
+    return jax.vmap(model, in_axes=(0, None, None))(xs, True, key)
+
+
+def step(model, xs, key, scale):
+    key, new_key = jax.random.split(key)
+    return scale * rows(model, xs, key), new_key
+
+
+model = jax.device_put(Noisy())
+train_step = eqx.filter_jit(functools.partial(step, scale=1.0))
+OUT, _ = train_step(model, jnp.ones((4, 64)), jax.random.key(0))
+'''
+
+
+def _opt020_lines(tmp_path: Path, source: str, *extra: str) -> list[int]:
+    (tmp_path / "train.py").write_text(source)
+    result = run_optlint("check", "train.py", "--select", "OPT020", "--no-cache",
+                         "--output-format", "json", *extra, cwd=tmp_path)
+    return sorted(f["location"]["row"] if "location" in f else f["line"]
+                  for f in json.loads(result.stdout))
+
+
+def test_every_row_draws_the_same_mask_with_real_jax() -> None:
+    """The program's bug is real: every row of the batch is given the same mask."""
+    pytest.importorskip("equinox")
+    namespace: dict[str, object] = {}
+    exec(compile(BROADCAST_TO_A_GIVEN_MODEL, "train.py", "exec"), namespace)
+    out = namespace["OUT"]
+    assert bool((out == out[0]).all()) and 0 < float(out[0].sum()) < 64
+
+
+def test_a_key_broadcast_to_a_model_every_caller_gives(tmp_path: Path) -> None:
+    """The caller gives `Noisy` through a jitted `partial` and `jax.device_put`: proven."""
+    assert _opt020_lines(tmp_path, BROADCAST_TO_A_GIVEN_MODEL) == [19]
+
+
+def test_a_model_that_draws_nothing_stays_silent(tmp_path: Path) -> None:
+    """The same code with a class whose `__call__` ignores its key: nothing is drawn, so
+    nothing is proven (`--preview` still says the key may be drawn from)."""
+    silent = BROADCAST_TO_A_GIVEN_MODEL.replace(
+        "        keep = jax.random.bernoulli(key, self.rate, x.shape)\n"
+        "        return jnp.where(keep, x, 0.0)\n", "        return x * self.rate\n")
+    assert _opt020_lines(tmp_path, silent) == []
+
+
+def test_a_switch_that_turns_drawing_off_is_not_proven(tmp_path: Path) -> None:
+    """`train=False` given to the model: it draws nothing, so only `--preview` tells."""
+    off = BROADCAST_TO_A_GIVEN_MODEL.replace("(xs, True, key)", "(xs, False, key)")
+    assert _opt020_lines(tmp_path, off) == []
+    assert _opt020_lines(tmp_path, off, "--preview") == [19]
+
+
+def test_a_caller_that_gives_something_unknown_is_not_proven(tmp_path: Path) -> None:
+    """A second caller gives a function the file does not define: not every caller is known."""
+    unknown = BROADCAST_TO_A_GIVEN_MODEL + (
+        "import somewhere\n\nOTHER, _ = step(somewhere.model, jnp.ones((4, 64)), "
+        "jax.random.key(1), 2.0)\n")
+    assert _opt020_lines(tmp_path, unknown) == []
+    assert _opt020_lines(tmp_path, unknown, "--preview") == [19]
+
+
+def test_split_keys_per_row_stay_silent(tmp_path: Path) -> None:
+    """The fix: one key per row (`in_axes=0` over `split(key, n)`)."""
+    fixed = BROADCAST_TO_A_GIVEN_MODEL.replace(
+        "    return jax.vmap(model, in_axes=(0, None, None))(xs, True, key)\n",
+        "    keys = jax.random.split(key, xs.shape[0])\n"
+        "    return jax.vmap(model, in_axes=(0, None, 0))(xs, True, keys)\n")
+    assert _opt020_lines(tmp_path, fixed, "--preview") == []
