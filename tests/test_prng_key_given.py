@@ -101,3 +101,79 @@ def test_split_keys_per_row_stay_silent(tmp_path: Path) -> None:
         "    keys = jax.random.split(key, xs.shape[0])\n"
         "    return jax.vmap(model, in_axes=(0, None, 0))(xs, True, keys)\n")
     assert _opt020_lines(tmp_path, fixed, "--preview") == []
+
+
+TRAIN_STATE_APPLY_FN = '''\
+import jax
+import jax.numpy as jnp
+import optax
+from flax.training import train_state
+
+
+def forward(params, x, key):
+    return x * params + jax.random.normal(key, x.shape)
+
+
+def loss(apply_fn, params, xs, key):
+    return jax.vmap(apply_fn, in_axes=(None, 0, None))(params, xs, key)
+
+
+state = train_state.TrainState.create(apply_fn=forward, params=jnp.ones(3), tx=optax.sgd(0.1))
+OUT = loss(state.apply_fn, state.params, jnp.zeros((4, 3)), jax.random.key(0))
+'''
+
+
+def test_a_train_state_apply_fn_that_draws(tmp_path: Path) -> None:
+    """`state.apply_fn` holds the `apply_fn=` the state was made with: `forward` draws from
+    the key in every row."""
+    assert _opt020_lines(tmp_path, TRAIN_STATE_APPLY_FN) == [12]
+    unknown = TRAIN_STATE_APPLY_FN.replace("apply_fn=forward", "apply_fn=jax.numpy.add")
+    assert _opt020_lines(tmp_path, unknown) == []
+
+
+def test_every_row_gets_the_same_noise_with_real_flax() -> None:
+    pytest.importorskip("flax")
+    namespace: dict[str, object] = {}
+    exec(compile(TRAIN_STATE_APPLY_FN, "train.py", "exec"), namespace)
+    out = namespace["OUT"]
+    assert bool((out == out[0]).all()) and float(abs(out[0]).sum()) > 0
+
+
+OLD_FLAX_MODEL = '''\
+import jax
+from flax import nn, optim
+
+
+class Seq2seq(nn.Module):
+    def apply(self, rng_key, inputs):
+        return inputs + jax.random.normal(rng_key, inputs.shape)
+
+
+def create_optimizer(model):
+    return optim.Adam(learning_rate=0.1).create(model)
+
+
+@jax.jit
+def train_step(optimizer, batch, rng):
+    def loss_fn(model):
+        return model(rng, batch).sum()
+    grad = jax.grad(loss_fn)(optimizer.target)
+    return optimizer.apply_gradient(grad)
+
+
+def train(batches, params):
+    optimizer = create_optimizer(nn.Model(Seq2seq, params))
+    rng = jax.random.PRNGKey(0)
+    for batch in batches:
+        optimizer = train_step(optimizer, batch, rng)
+'''
+
+
+def test_old_flax_model_held_by_an_optimizer(tmp_path: Path) -> None:
+    """`optimizer.target` is the `nn.Model(Seq2seq, params)` the optimizer was created with,
+    and calling it runs `Seq2seq.apply`, which draws: the loop gives `train_step` the same key
+    every step (flax's seq2seq fix). Given `apply` that draws nothing, nothing is proven."""
+    assert _opt020_lines(tmp_path, OLD_FLAX_MODEL) == [26]
+    silent = OLD_FLAX_MODEL.replace("inputs + jax.random.normal(rng_key, inputs.shape)",
+                                    "inputs * 2")
+    assert _opt020_lines(tmp_path, silent) == []

@@ -128,6 +128,22 @@ SAME_PYTREE: dict[str, tuple[int, str]] = {
     "flax.jax_utils.replicate": (0, "tree"), "equinox.tree_deserialise_leaves": (1, "like"),
     "equinox.apply_updates": (0, "model"),
 }
+# Objects that hold what they were made with, by the call that made them (its qualified name,
+# or the module of what made its receiver and the method's name): attribute -> the argument
+# (position, keyword) it holds. `optim.Adam(lr).create(model).target` is `model`;
+# `TrainState.create(apply_fn=model.apply, ...).apply_fn` is `model.apply`.
+HOLDING_CALLS: dict[str, dict[str, tuple[int | None, str]]] = {
+    "flax.training.train_state.TrainState.create": {"apply_fn": (None, "apply_fn")},
+}
+HOLDING_METHODS: dict[tuple[str, str], dict[str, tuple[int | None, str]]] = {
+    ("flax.optim", "create"): {"target": (0, "target")},
+}
+# Library objects that, called, call a method of the class they were made with: (position,
+# keyword) of the class, and the method. Flax's old `nn.Model(Seq2seq, params)(rng, x)` runs
+# `Seq2seq.apply`.
+CALLING_WRAPPERS: dict[str, tuple[int, str, str]] = {
+    "flax.nn.Model": (0, "module", "apply"), "flax.nn.base.Model": (0, "module", "apply"),
+}
 # Transformations whose result calls their function with the arguments it is given (a batched
 # or pmapped model is still an instance of its class, row by row).
 PASSING_TRANSFORMS = frozenset({

@@ -18,16 +18,23 @@ import libcst as cst
 
 from optlint.analysis.binding import argument, argument_for, bind_arguments
 from optlint.analysis.callsites import CallSites
-from optlint.analysis.index import CallSite, ClassInfo, Scope
-from optlint.analysis.key_consumers import NO_DRAW_SWITCHES, PASSING_TRANSFORMS, SAME_PYTREE
+from optlint.analysis.index import LATER, CallSite, Scope
+from optlint.analysis.key_consumers import (
+    CALLING_WRAPPERS,
+    HOLDING_CALLS,
+    HOLDING_METHODS,
+    NO_DRAW_SWITCHES,
+    PASSING_TRANSFORMS,
+    SAME_PYTREE,
+)
 from optlint.analysis.key_syntax import own_method
-from optlint.analysis.values import FunctionValue, InstanceValue, ModuleValue
+from optlint.analysis.values import ClassRef, FunctionValue, InstanceValue, ModuleValue
 
 if TYPE_CHECKING:
     from optlint.analysis.key_calls_view import KeyCallsView
 
-# How many callers (and calls returning the same pytree) are followed back.
-_DEPTH = 4
+# How many steps (names, callers, returns, calls returning the same pytree) are followed back.
+_DEPTH = 10
 
 
 class GivenCallables:
@@ -41,78 +48,158 @@ class GivenCallables:
 
     def drawn_arguments(self, given: cst.Name, site: CallSite, call: cst.Call) -> set[int]:
         """The ids of the arguments of `call` (which calls `given`, a parameter, with its
-        arguments) that every class its callers give draws from; empty when not proven."""
-        scope = _param_scope(site.scope, given.value)
-        if scope is None or not isinstance(scope.node, cst.FunctionDef):
-            return set()
-        classes = self._classes_given(scope.node, given.value, _DEPTH)
-        if not classes:
+        arguments) that every callable its callers give draws from; empty when not proven."""
+        runs = self._runs_of(given, site, _DEPTH)
+        if not runs:
             return set()
         drawn: set[int] | None = None
-        for info in classes.values():
-            found = self._drawn_by_call(info, call)
+        for function, bound in runs:
+            found = self._drawn_by_call(function, bound, call)
             drawn = found if drawn is None else drawn & found
         return drawn or set()
 
-    def _drawn_by_call(self, info: ClassInfo, call: cst.Call) -> set[int]:
-        method = own_method(info, "__call__")
-        flow = self.calls.summary(method) if method is not None else None
-        if method is None or flow is None:
+    def _drawn_by_call(self, function: cst.FunctionDef, bound: bool, call: cst.Call
+                       ) -> set[int]:
+        flow = self.calls.summary(function)
+        if flow is None:
             return set()
-        bound = bind_arguments(method, call, True)
-        if any(_turns_drawing_off(param.name.value, expr) for param, expr in bound):
+        passed = bind_arguments(function, call, bound)
+        if any(_turns_drawing_off(param.name.value, expr) for param, expr in passed):
             return set()
-        return {id(expr) for param, expr in bound
+        return {id(expr) for param, expr in passed
                 if param.name.value in flow.consumed_params
                 and not flow.param_uses[param.name.value].unseen}
 
-    def _classes_given(self, function: cst.FunctionDef, param: str, depth: int
-                       ) -> dict[int, ClassInfo] | None:
-        """The classes of the file whose instances every call of `function` passes as
-        `param`; None when one call passes something else or cannot be told."""
-        if depth == 0:
+    def _runs_of(self, expr: cst.BaseExpression, site: CallSite, depth: int
+                 ) -> list[tuple[cst.FunctionDef, bool]] | None:
+        """The functions of the file that calling the value of `expr` runs (bound: a method),
+        one per value that may reach it; None when one of them cannot be told."""
+        origins = self._origins(expr, site, depth)
+        if not origins:
             return None
-        sites = self._runs(function)
-        if not sites:
-            return None
-        found: dict[int, ClassInfo] = {}
-        for site in sites:
-            expr = argument_for(site.node, function, param)
-            classes = None if expr is None else self._classes_of(expr, site, depth - 1)
-            if not classes:
+        runs = []
+        for origin, at in origins:
+            run = self._run_by(origin, at)
+            if run is None:
                 return None
-            found.update(classes)
-        return found
+            runs.append(run)
+        return runs
 
-    def _classes_of(self, expr: cst.BaseExpression, site: CallSite, depth: int
-                    ) -> dict[int, ClassInfo] | None:
-        """The classes of the file `expr` holds an instance of (None: cannot be told)."""
-        value = self.ctx.value(expr, site)
+    def _run_by(self, origin: cst.BaseExpression, site: CallSite
+                ) -> tuple[cst.FunctionDef, bool] | None:
+        """What calling the value `origin` makes runs: a function of the file, the `__call__`
+        of an instance of a class of the file, or the method a library wrapper of such a class
+        calls (`flax.nn.Model(Seq2seq, params)` runs `Seq2seq.apply`)."""
+        value = self.ctx.value(origin, site)
         here = self.ctx.inference.path
+        method = "__call__"
         if isinstance(value, ModuleValue) and value.derived_by is None and value.cls is not None:
             value = InstanceValue(value.cls.info, value.cls.path)
-        if isinstance(value, InstanceValue):
-            return {id(value.info): value.info} if value.path == here else None
-        if depth == 0 or not isinstance(expr, cst.Name):
+        if isinstance(origin, cst.Call):
+            row = CALLING_WRAPPERS.get(self.ctx.qualify(origin.func) or "")
+            wrapped = argument(origin, row[0], row[1]) if row is not None else None
+            if row is not None and wrapped is not None:
+                value = self.ctx.value(wrapped.value, site)
+                method = row[2]
+                if isinstance(value, ClassRef):
+                    value = InstanceValue(value.info, value.path)
+        if isinstance(value, InstanceValue) and value.path == here:
+            found = own_method(value.info, method)
+            return (found, True) if found is not None else None
+        if (isinstance(value, FunctionValue) and not value.bound
+                and isinstance(value.node, cst.FunctionDef)
+                and value.node in self.ctx.index.functions):
+            return value.node, False
+        return None
+
+    def _origins(self, expr: cst.BaseExpression, site: CallSite, depth: int
+                 ) -> list[tuple[cst.BaseExpression, CallSite]] | None:
+        """The expressions whose value `expr` may hold, followed through names, the callers
+        of a function whose parameter it is, the returns of the file's functions, calls that
+        return the same pytree and attributes of objects that hold what they were made with;
+        None when a step cannot be told."""
+        if depth == 0:
             return None
-        binding = self.ctx.binding(expr.value, site)
+        if isinstance(expr, cst.Name):
+            return self._name_origins(expr, site, depth)
+        if isinstance(expr, cst.Attribute):
+            return self._held_origins(expr, site, depth)
+        if not isinstance(expr, cst.Call):
+            return [(expr, site)]
+        row = SAME_PYTREE.get(self.ctx.qualify(expr.func) or "")
+        if row is not None:
+            passed = argument(expr, *row)
+            return None if passed is None else self._origins(passed.value, site, depth - 1)
+        value = self.ctx.value(expr.func, site)
+        info = (self.ctx.index.functions.get(value.node)
+                if isinstance(value, FunctionValue) and not value.bound else None)
+        if info is None or not info.returns:
+            return [(expr, site)]
+        found: list[tuple[cst.BaseExpression, CallSite]] = []
+        for returned in info.returns:  # a function of the file: what it returns
+            more = self._origins(returned, CallSite(site.node, info.scope, LATER), depth - 1)
+            if more is None:
+                return None
+            found += more
+        return found
+
+    def _name_origins(self, name: cst.Name, site: CallSite, depth: int
+                      ) -> list[tuple[cst.BaseExpression, CallSite]] | None:
+        binding = self.ctx.binding(name.value, site)
         if binding is None or binding.scope is None:
+            return [(name, site)]
+        if binding.kind == "assign":
+            if binding.path or binding.value is None:
+                return None
+            return self._origins(binding.value, CallSite(site.node, binding.scope,
+                                                         binding.order), depth - 1)
+        if binding.kind != "param":
+            return [(name, site)]
+        owner = binding.scope.node
+        earlier = [other for other in binding.scope.bindings.get(name.value, [])
+                   if other.order < site.order]
+        if len(earlier) != 1 or not isinstance(owner, cst.FunctionDef):
+            return None  # rebound before the call: which value reaches it is not told
+        runs = self._runs(owner)
+        if not runs:
             return None
-        if binding.kind == "param":
-            owner = binding.scope.node
-            earlier = [other for other in binding.scope.bindings.get(expr.value, [])
-                       if other.order < site.order]
-            if len(earlier) != 1 or not isinstance(owner, cst.FunctionDef):
-                return None  # rebound before the call: which value reaches it is not told
-            return self._classes_given(owner, expr.value, depth)
-        if binding.kind != "assign" or binding.path or not isinstance(binding.value, cst.Call):
+        found: list[tuple[cst.BaseExpression, CallSite]] = []
+        for run in runs:  # every call of the function: what it passes
+            passed = argument_for(run.node, owner, name.value)
+            more = None if passed is None else self._origins(passed, run, depth - 1)
+            if more is None:
+                return None
+            found += more
+        return found
+
+    def _held_origins(self, expr: cst.Attribute, site: CallSite, depth: int
+                      ) -> list[tuple[cst.BaseExpression, CallSite]] | None:
+        """`optimizer.target` where `optimizer = optim.Adam(lr).create(model)`: `model`."""
+        holders = self._origins(expr.value, site, depth - 1)
+        if holders is None:
             return None
-        row = SAME_PYTREE.get(self.ctx.qualify(binding.value.func) or "")
-        passed = argument(binding.value, *row) if row is not None else None
-        if passed is None:
+        found: list[tuple[cst.BaseExpression, CallSite]] = []
+        for holder, at in holders:
+            row = self._holding_row(holder, at) if isinstance(holder, cst.Call) else None
+            held = row.get(expr.attr.value) if row is not None else None
+            passed = (argument(holder, *held) if held is not None
+                      and isinstance(holder, cst.Call) else None)
+            more = None if passed is None else self._origins(passed.value, at, depth - 1)
+            if more is None:
+                return None
+            found += more
+        return found
+
+    def _holding_row(self, holder: cst.Call, site: CallSite
+                     ) -> dict[str, tuple[int | None, str]] | None:
+        row = HOLDING_CALLS.get(self.ctx.qualify(holder.func) or "")
+        if row is not None or not isinstance(holder.func, cst.Attribute):
+            return row
+        receivers = self._origins(holder.func.value, site, 2)
+        if not receivers or len(receivers) != 1 or not isinstance(receivers[0][0], cst.Call):
             return None
-        return self._classes_of(passed.value, CallSite(binding.value, binding.scope,
-                                                       binding.order), depth - 1)
+        made_by = self.ctx.qualify(receivers[0][0].func) or ""
+        return HOLDING_METHODS.get((made_by.rpartition(".")[0], holder.func.attr.value))
 
     def _runs(self, function: cst.FunctionDef) -> list[CallSite]:
         """The calls that run `function` with their own arguments: direct, decorated or
@@ -120,8 +207,10 @@ class GivenCallables:
         (`step = eqx.filter_pmap(functools.partial(make_step, tx=tx))`)."""
         if self._callsites is None:
             self._callsites = CallSites(self.ctx.index, self.ctx.inference)
-        return [invocation.site for invocation in self._callsites.invocations(function)
-                ] + self._wrapped_runs().get(id(function), [])
+        sites = {id(invocation.site.node): invocation.site
+                 for invocation in self._callsites.invocations(function)}
+        sites.update((id(site.node), site) for site in self._wrapped_runs().get(id(function), []))
+        return list(sites.values())
 
     def _wrapped_runs(self) -> dict[int, list[CallSite]]:
         if self._wrapped is None:
