@@ -65,8 +65,14 @@ def test_every_row_draws_the_same_mask_with_real_jax() -> None:
 
 
 def test_a_key_broadcast_to_a_model_every_caller_gives(tmp_path: Path) -> None:
-    """The caller gives `Noisy` through a jitted `partial` and `jax.device_put`: proven."""
+    """The caller gives `Noisy` through a jitted `partial` and `jax.device_put`: proven, and
+    the message says what proves it."""
     assert _opt020_lines(tmp_path, BROADCAST_TO_A_GIVEN_MODEL) == [19]
+    result = run_optlint("check", "train.py", "--select", "OPT020", "--no-cache",
+                         "--output-format", "json", cwd=tmp_path)
+    (finding,) = json.loads(result.stdout)
+    assert ("every caller gives `model` a `Noisy`, whose `__call__` draws from the key"
+            in finding["message"])
 
 
 def test_a_model_that_draws_nothing_stays_silent(tmp_path: Path) -> None:

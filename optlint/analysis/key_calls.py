@@ -137,14 +137,16 @@ class FileKeyCalls:
         # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
         uses = [Consumption(call, expr, how, library=False, stepping=stepping,
                             kind="split" if flow.param_uses[param.name.value].kind == "split"
-                            else "draw", unseen=flow.param_uses[param.name.value].unseen)
+                            else "draw", unseen=flow.param_uses[param.name.value].unseen,
+                            proof=flow.param_uses[param.name.value].proof)
                 for param, expr in bind_arguments(function, call, bound)
                 if param.name.value in flow.consumed_params]
         uses += self.held.closures_called_again(call, function, bound, flow)
         if self.nested(function):
             # A closure consuming a key of the enclosing function: each call consumes it.
             uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
-                                 closed=inner.closed or inner, unseen=inner.unseen)
+                                 closed=inner.closed or inner, unseen=inner.unseen,
+                                 proof=inner.proof)
                      for inner in flow.free_consumed().values()]
         return uses
 
@@ -156,8 +158,9 @@ class FileKeyCalls:
         if not isinstance(func, cst.Name) or not self.given_function(func, site):
             return []
         how = self.callee(call)
-        drawn = self.given.drawn_arguments(func, site, call)
+        drawn, proof = self.given.drawn_arguments(func, site, call)
         return [Consumption(call, arg.value, how, library=False,
+                            proof=proof if id(arg.value) in drawn else "",
                             unseen="" if id(arg.value) in drawn else
                             f"`{func.value}` is a function given by a caller; the "
                             f"analysis cannot see it draw from the key")
@@ -166,7 +169,8 @@ class FileKeyCalls:
                 or (arg.keyword is not None and arg.keyword.value == "key"
                     and isinstance(arg.value, cst.Name))][:1]
 
-    def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call) -> set[int]:
+    def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call
+                       ) -> tuple[set[int], str]:
         return self.given.drawn_arguments(given, site, call)
 
     @staticmethod

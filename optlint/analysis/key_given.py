@@ -46,17 +46,28 @@ class GivenCallables:
         self._callsites: CallSites | None = None
         self._wrapped: dict[int, list[CallSite]] | None = None
 
-    def drawn_arguments(self, given: cst.Name, site: CallSite, call: cst.Call) -> set[int]:
+    def drawn_arguments(self, given: cst.Name, site: CallSite, call: cst.Call
+                        ) -> tuple[set[int], str]:
         """The ids of the arguments of `call` (which calls `given`, a parameter, with its
-        arguments) that every callable its callers give draws from; empty when not proven."""
+        arguments) that every callable its callers give draws from (empty when not proven),
+        and what shows it, for the message."""
         runs = self._runs_of(given, site, _DEPTH)
         if not runs:
-            return set()
+            return set(), ""
         drawn: set[int] | None = None
         for function, bound in runs:
             found = self._drawn_by_call(function, bound, call)
             drawn = found if drawn is None else drawn & found
-        return drawn or set()
+        names = sorted({self._named(function, bound) for function, bound in runs})
+        return drawn or set(), f"every caller gives `{given.value}` {' or '.join(names)}"
+
+    def _named(self, function: cst.FunctionDef, bound: bool) -> str:
+        info = self.ctx.index.functions.get(function)
+        owner = info.scope.parent if info is not None else None
+        if bound and owner is not None and isinstance(owner.node, cst.ClassDef):
+            return (f"a `{owner.node.name.value}`, whose `{function.name.value}` draws from "
+                    f"the key")
+        return f"`{function.name.value}`, which draws from the key"
 
     def _drawn_by_call(self, function: cst.FunctionDef, bound: bool, call: cst.Call
                        ) -> set[int]:
