@@ -33,8 +33,10 @@ from optlint.analysis.values import ClassRef, FunctionValue, InstanceValue, Modu
 if TYPE_CHECKING:
     from optlint.analysis.key_calls_view import KeyCallsView
 
-# How many steps (names, callers, returns, calls returning the same pytree) are followed back.
+# How many steps (names, callers, returns, calls returning the same pytree) are followed back,
+# and how many in all for one question (callers' joins branch at every parameter).
 _DEPTH = 10
+_STEPS = 200
 
 
 class GivenCallables:
@@ -45,12 +47,14 @@ class GivenCallables:
         self.ctx = calls.ctx
         self._callsites: CallSites | None = None
         self._wrapped: dict[int, list[CallSite]] | None = None
+        self._steps_left = 0
 
     def drawn_arguments(self, given: cst.Name, site: CallSite, call: cst.Call
                         ) -> tuple[set[int], str]:
         """The ids of the arguments of `call` (which calls `given`, a parameter, with its
         arguments) that every callable its callers give draws from (empty when not proven),
         and what shows it, for the message."""
+        self._steps_left = _STEPS
         runs = self._runs_of(given, site, _DEPTH)
         if not runs:
             return set(), ""
@@ -129,7 +133,8 @@ class GivenCallables:
         of a function whose parameter it is, the returns of the file's functions, calls that
         return the same pytree and attributes of objects that hold what they were made with;
         None when a step cannot be told."""
-        if depth == 0:
+        self._steps_left -= 1
+        if depth == 0 or self._steps_left < 0:
             return None
         if isinstance(expr, cst.Name):
             return self._name_origins(expr, site, depth)
@@ -210,7 +215,9 @@ class GivenCallables:
         if not receivers or len(receivers) != 1 or not isinstance(receivers[0][0], cst.Call):
             return None
         made_by = self.ctx.qualify(receivers[0][0].func) or ""
-        return HOLDING_METHODS.get((made_by.rpartition(".")[0], holder.func.attr.value))
+        return next((row for (module, method), row in HOLDING_METHODS.items()
+                     if made_by.startswith(module + ".") and method == holder.func.attr.value),
+                    None)
 
     def _runs(self, function: cst.FunctionDef) -> list[CallSite]:
         """The calls that run `function` with their own arguments: direct, decorated or
