@@ -100,6 +100,15 @@ def test_a_caller_that_gives_something_unknown_is_not_proven(tmp_path: Path) -> 
     assert _opt020_lines(tmp_path, unknown, "--preview") == [19]
 
 
+def test_a_model_a_library_call_returned_is_not_proven(tmp_path: Path) -> None:
+    """`eqx.nn.inference_mode(Noisy())`: a library call may give the model back changed (in
+    inference mode a dropout layer draws nothing), so only `--preview` tells."""
+    changed = BROADCAST_TO_A_GIVEN_MODEL.replace(
+        "jax.device_put(Noisy())", "jax.device_put(eqx.nn.inference_mode(Noisy()))")
+    assert _opt020_lines(tmp_path, changed) == []
+    assert _opt020_lines(tmp_path, changed, "--preview") == [19]
+
+
 def test_split_keys_per_row_stay_silent(tmp_path: Path) -> None:
     """The fix: one key per row (`in_axes=0` over `split(key, n)`)."""
     fixed = BROADCAST_TO_A_GIVEN_MODEL.replace(

@@ -28,7 +28,13 @@ from optlint.analysis.key_consumers import (
     SAME_PYTREE,
 )
 from optlint.analysis.key_syntax import own_method
-from optlint.analysis.values import ClassRef, FunctionValue, InstanceValue, ModuleValue
+from optlint.analysis.values import (
+    UNKNOWN,
+    ClassRef,
+    FunctionValue,
+    InstanceValue,
+    ModuleValue,
+)
 
 if TYPE_CHECKING:
     from optlint.analysis.key_calls_view import KeyCallsView
@@ -108,6 +114,11 @@ class GivenCallables:
         value = self.ctx.value(origin, site)
         here = self.ctx.inference.path
         method = "__call__"
+        if isinstance(origin, cst.Call) and not isinstance(self.ctx.value(origin.func, site),
+                                                           ClassRef):
+            # Only a class of the file built here is known by what it runs: a library call
+            # may return the model changed (`eqx.nn.inference_mode(model)` draws nothing).
+            value = UNKNOWN
         if isinstance(value, ModuleValue) and value.derived_by is None and value.cls is not None:
             value = InstanceValue(value.cls.info, value.cls.path)
         if isinstance(origin, cst.Call):
