@@ -192,3 +192,41 @@ def test_old_flax_model_held_by_an_optimizer(tmp_path: Path) -> None:
     silent = OLD_FLAX_MODEL.replace("inputs + jax.random.normal(rng_key, inputs.shape)",
                                     "inputs * 2")
     assert _opt020_lines(tmp_path, silent) == []
+
+
+HELD_BY_A_TRAINER = '''\
+import equinox as eqx
+import jax
+import jax.numpy as jnp
+
+
+class Noisy(eqx.Module):
+    def __call__(self, x, key):
+        return x + jax.random.normal(key, x.shape)
+
+
+def rows(model, xs, key):
+    return jax.vmap(model, in_axes=(0, None))(xs, key)
+
+
+class Trainer:
+    def __init__(self, model, scale):
+        self.model = model
+        self.scale = scale
+
+    def loss(self, xs, key):
+        return self.scale * rows(self.model, xs, key).mean()
+
+
+trainer = Trainer(jax.device_put(Noisy()), 2.0)
+LOSS = trainer.loss(jnp.zeros((4, 3)), jax.random.key(0))
+'''
+
+
+def test_a_model_a_trainer_holds(tmp_path: Path) -> None:
+    """`rows(self.model, ...)`: `self.model` is what `__init__` was given, and the only
+    construction gives a `Noisy` (on a device). A second construction with something unknown:
+    unproven."""
+    assert _opt020_lines(tmp_path, HELD_BY_A_TRAINER) == [12]
+    unknown = HELD_BY_A_TRAINER + "OTHER = Trainer(jnp.tanh, 1.0)\n"
+    assert _opt020_lines(tmp_path, unknown) == []

@@ -18,7 +18,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument, argument_for, bind_arguments
 from optlint.analysis.callsites import CallSites
-from optlint.analysis.index import LATER, CallSite, Scope
+from optlint.analysis.index import LATER, CallSite, ClassInfo, Scope
 from optlint.analysis.key_consumers import (
     CALLING_WRAPPERS,
     HOLDING_CALLS,
@@ -53,6 +53,7 @@ class GivenCallables:
         self.ctx = calls.ctx
         self._callsites: CallSites | None = None
         self._wrapped: dict[int, list[CallSite]] | None = None
+        self._built: dict[int, list[CallSite]] | None = None
         self._steps_left = 0
 
     def drawn_arguments(self, given: cst.Name, site: CallSite, call: cst.Call
@@ -191,8 +192,8 @@ class GivenCallables:
         if not runs:
             return None
         found: list[tuple[cst.BaseExpression, CallSite]] = []
-        for run in runs:  # every call of the function: what it passes
-            passed = argument_for(run.node, owner, name.value)
+        for run, bound in runs:  # every call of the function: what it passes
+            passed = argument_for(run.node, owner, name.value, bound)
             more = None if passed is None else self._origins(passed, run, depth - 1)
             if more is None:
                 return None
@@ -201,7 +202,11 @@ class GivenCallables:
 
     def _held_origins(self, expr: cst.Attribute, site: CallSite, depth: int
                       ) -> list[tuple[cst.BaseExpression, CallSite]] | None:
-        """`optimizer.target` where `optimizer = optim.Adam(lr).create(model)`: `model`."""
+        """`optimizer.target` where `optimizer = optim.Adam(lr).create(model)`: `model`;
+        `self.model` in a method: what the class's methods assign to it."""
+        owner = _owner(site.scope, expr.value) if isinstance(expr.value, cst.Name) else None
+        if owner is not None:
+            return self._attribute_origins(owner, expr.attr.value, site, depth)
         holders = self._origins(expr.value, site, depth - 1)
         if holders is None:
             return None
@@ -212,6 +217,29 @@ class GivenCallables:
             passed = (argument(holder, *held) if held is not None
                       and isinstance(holder, cst.Call) else None)
             more = None if passed is None else self._origins(passed.value, at, depth - 1)
+            if more is None:
+                return None
+            found += more
+        return found
+
+    def _attribute_origins(self, owner: ClassInfo, attr: str, site: CallSite, depth: int
+                           ) -> list[tuple[cst.BaseExpression, CallSite]] | None:
+        """Every value `self.<attr>` is given: each `self.<attr> = value` of a method, and the
+        field's default."""
+        sources = [(binding.value, CallSite(site.node, binding.scope, binding.order))
+                   for binding in owner.attributes.get(attr, [])
+                   if binding.value is not None and binding.scope is not None
+                   and not binding.path]
+        if len(sources) != len(owner.attributes.get(attr, [])):
+            return None
+        field = owner.fields.get(attr)
+        if field is not None and field.default is not None:
+            sources.append((field.default, CallSite(site.node, owner.scope, LATER)))
+        if not sources:
+            return None
+        found: list[tuple[cst.BaseExpression, CallSite]] = []
+        for value, at in sources:
+            more = self._origins(value, at, depth - 1)
             if more is None:
                 return None
             found += more
@@ -230,16 +258,33 @@ class GivenCallables:
                      if made_by.startswith(module + ".") and method == holder.func.attr.value),
                     None)
 
-    def _runs(self, function: cst.FunctionDef) -> list[CallSite]:
-        """The calls that run `function` with their own arguments: direct, decorated or
-        transformed (`compute_loss(model, x)`), or of a name bound to a transformation of it
-        (`step = eqx.filter_pmap(functools.partial(make_step, tx=tx))`)."""
+    def _runs(self, function: cst.FunctionDef) -> list[tuple[CallSite, bool]]:
+        """The calls that run `function` with their own arguments (bound: as a method, whose
+        `self` the call does not pass): direct, decorated or transformed
+        (`compute_loss(model, x)`), of a name bound to a transformation of it
+        (`step = eqx.filter_pmap(functools.partial(make_step, tx=tx))`), or, for an
+        `__init__`, the constructions of its class."""
         if self._callsites is None:
             self._callsites = CallSites(self.ctx.index, self.ctx.inference)
         sites = {id(invocation.site.node): invocation.site
                  for invocation in self._callsites.invocations(function)}
         sites.update((id(site.node), site) for site in self._wrapped_runs().get(id(function), []))
-        return list(sites.values())
+        runs = [(site, False) for site in sites.values()]
+        info = self.ctx.index.functions.get(function)
+        owner = info.scope.parent if info is not None else None
+        if function.name.value == "__init__" and owner is not None and owner.kind == "class":
+            runs += [(site, True) for site in self._constructions().get(id(owner.node), [])]
+        return runs
+
+    def _constructions(self) -> dict[int, list[CallSite]]:
+        """The file's calls of its classes, by the class statement."""
+        if self._built is None:
+            self._built = {}
+            for site in self.calls.sites.values():
+                made = self.ctx.value(site.node.func, site)
+                if isinstance(made, ClassRef) and made.path == self.ctx.inference.path:
+                    self._built.setdefault(id(made.info.node), []).append(site)
+        return self._built
 
     def _wrapped_runs(self) -> dict[int, list[CallSite]]:
         if self._wrapped is None:
@@ -281,11 +326,14 @@ def _turns_drawing_off(param: str, expr: cst.BaseExpression) -> bool:
             and expr.value == ("True" if off else "False"))
 
 
-def _param_scope(scope: Scope | None, name: str) -> Scope | None:
-    """The scope of the function `name` is a parameter of, seen from `scope`."""
-    while scope is not None and name not in scope.bindings:
-        scope = scope.parent
-    if scope is None or not any(binding.kind == "param" for binding in scope.bindings[name]):
-        return None
-    return scope
-
+def _owner(scope: Scope, receiver: cst.Name) -> ClassInfo | None:
+    """The class whose method binds `receiver` as `self`, seen from `scope` or from a function
+    nested in the method."""
+    current: Scope | None = scope
+    while current is not None and current.kind == "function":
+        if current.self_name == receiver.value:
+            return current.owner
+        if receiver.value in current.bindings:
+            return None
+        current = current.parent
+    return None
