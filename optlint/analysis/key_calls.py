@@ -411,7 +411,8 @@ class FileKeyCalls:
             return None
         flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants,
                            made_key=self.made_key, read_caches=self.read_caches)
-        flow.run(self.ctx.module.body, module=True)
+        # A notebook is run, not imported: its names do not outlive its last cell.
+        flow.run(self.ctx.module.body, module=not self.ctx.filename.endswith(".ipynb"))
         return flow
 
     def is_module(self, info: ClassInfo) -> bool:
