@@ -18,7 +18,12 @@ import libcst as cst
 from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, FileIndex, FunctionInfo, Scope
 from optlint.analysis.key_callables import HeldCallables
-from optlint.analysis.key_consumers import LOOP_BODIES, STREAM_DRAWS
+from optlint.analysis.key_consumers import (
+    LOOP_BODIES,
+    SHAPE_ONLY_CALLS,
+    SHAPE_ONLY_NAMES,
+    STREAM_DRAWS,
+)
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
 from optlint.analysis.key_reads import FileReads
@@ -79,7 +84,7 @@ class FileKeyCalls:
         # What each statement reads, for every walk of the file.
         self.read_caches = FileReads(frames=any(
             isinstance(site.node.func, cst.Name) and site.node.func.value in ("locals", "vars")
-            for site in ctx.calls()))
+            for site in ctx.calls()), shape_only=self._reads_only_shapes)
         self.made_keys: dict[int, str] = {}
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
@@ -97,6 +102,12 @@ class FileKeyCalls:
         self.higher_order: set[str] = set()  # functions calling a function they are given
         # No call that consumes a key: nothing to find, no helper to look for.
         self.helpers = self._helpers() if self.candidates else set()
+
+    def _reads_only_shapes(self, call: cst.Call) -> bool:
+        func = call.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else (
+            func.value if isinstance(func, cst.Name) else None)
+        return last in SHAPE_ONLY_NAMES and self.ctx.qualify(func) in SHAPE_ONLY_CALLS
 
     def module_code(self) -> str:
         """The file's text, generated once (libcst writes the whole module at each ask)."""
@@ -411,7 +422,8 @@ class FileKeyCalls:
             return None
         flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants,
                            made_key=self.made_key, read_caches=self.read_caches)
-        flow.run(self.ctx.module.body, module=True)
+        # A notebook is run, not imported: its names do not outlive its last cell.
+        flow.run(self.ctx.module.body, module=not self.ctx.filename.endswith(".ipynb"))
         return flow
 
     def is_module(self, info: ClassInfo) -> bool:

@@ -90,6 +90,15 @@ for _row in LIBRARY_CONSUMERS:
     if _row.made_by:
         METHOD_CONSUMERS[_row.name] = (*METHOD_CONSUMERS.get(_row.name, ()), _row)
 
+# Calls that read only the shapes (or ranks, dtypes) of the arrays they are given: a draw they
+# alone read reaches no result, its shape being the same for every key.
+SHAPE_ONLY_CALLS = frozenset({
+    "chex.assert_shape", "chex.assert_equal_shape", "chex.assert_equal_shape_prefix",
+    "chex.assert_equal_shape_suffix", "chex.assert_rank", "chex.assert_equal_rank",
+    "chex.assert_type", "numpy.shape", "numpy.ndim", "jax.numpy.shape", "jax.numpy.ndim",
+})
+SHAPE_ONLY_NAMES = frozenset(name.rsplit(".", 1)[1] for name in SHAPE_ONLY_CALLS)
+
 # Keyword arguments that make a model or layer draw nothing from the key it is given:
 # `dropout(x, key=key, inference=True)`, `model.apply(v, x, deterministic=True, rngs=...)`.
 NO_DRAW_SWITCHES: dict[str, bool] = {

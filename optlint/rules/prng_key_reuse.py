@@ -170,8 +170,13 @@ class PrngKeyReuse(Rule):
                        f"{_at_line(ctx, reuse.first.call)}: keys made from one "
                        f"seed are one key, so `{second.how}` draws the same random numbers "
                        f"({effect})")
-            return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
-                "Make one key from the seed and split it for each use"))
+            # Two keys made from one seed are two objects to JAX's checker: a draw and a
+            # split of them give correlated values, never identical ones.
+            apart = ("the key is made from the seed twice and one is drawn from, the other "
+                     "split: the values are correlated, not identical"
+                     if kinds == {"draw", "split"} else None)
+            return Finding(_where(second), message, roles=_roles(reuse), unproven=apart,
+                           fix_title="Make one key from the seed and split it for each use")
         shown_key = f"the seed `{key}`" if isinstance(second.key, cst.Integer) else f"`{key}`"
         message = (f"{shown_key}{path} was already consumed by `{first}` and is consumed again by "
                    f"`{second.how}`{inside} without a split: both derive their random numbers "
