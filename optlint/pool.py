@@ -7,25 +7,27 @@ workers; a worker that dies (killed for memory, a crash in native code) costs on
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import sys
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from optlint.diagnostics import Diagnostic
-from optlint.engine import FileResult, Linter, LintOptions
-from optlint.import_graph import ImportGraph
-from optlint.lint_order import check_plan
+from optlint.lint_types import FileResult, LintOptions
 
+# The engine, the pool's modules (multiprocessing, concurrent.futures: 60 ms of a 300 ms warm
+# run) and the import graph are imported when some file needs analysis: a warm run whose every
+# result comes from the cache pays for none of them.
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
     from optlint.cache import LintCache
+    from optlint.engine import Linter
+    from optlint.import_graph import ImportGraph
 
 # ---------------------------------------------------------------------
 # libcst allocates millions of small objects; the cyclic garbage collector then runs over and
@@ -42,6 +44,8 @@ def _init_worker(options: LintOptions, parent: int, order: list[Path] | None = N
                  kept_until: dict[Path, int] | None = None,
                  graph: ImportGraph | None = None) -> None:
     global _worker
+    from optlint.engine import Linter
+
     _watch_parent(parent)
     _worker = Linter(options)
     if graph is not None:
@@ -93,15 +97,24 @@ def _collector_paused() -> Iterator[None]:
 
 
 def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
-                cache: LintCache | None = None) -> list[FileResult]:
-    """Every path's result, in order; with a cache, unchanged files are not analysed again."""
-    cached = {path: cache.lookup(path) for path in paths} if cache is not None else {}
-    # One import graph for the order and the prefilter: each file's imports read once.
-    graph = ImportGraph(options.project_root, cache.project.index if cache is not None else None)
-    missed, kept_until = check_plan([path for path in paths if cached.get(path) is None],
-                                    options.project_root, graph=graph)
-    fresh = dict(zip(missed, _check_uncached(missed, options, jobs, kept_until, graph),
-                     strict=True))
+                cache: LintCache | None = None,
+                resolved: dict[Path, Path] | None = None) -> list[FileResult]:
+    """Every path's result, in order; with a cache, unchanged files are not analysed again.
+    `resolved`: the paths' resolved forms, where the caller has them."""
+    cached = {path: cache.lookup(path, (resolved or {}).get(path))
+              for path in paths} if cache is not None else {}
+    missed = [path for path in paths if cached.get(path) is None]
+    fresh: dict[Path, FileResult] = {}
+    if missed:
+        from optlint.import_graph import ImportGraph
+        from optlint.lint_order import check_plan
+
+        # One import graph for the order and the prefilter: each file's imports read once.
+        graph = ImportGraph(options.project_root,
+                            cache.project.index if cache is not None else None)
+        missed, kept_until = check_plan(missed, options.project_root, graph=graph)
+        fresh = dict(zip(missed, _check_uncached(missed, options, jobs, kept_until, graph),
+                         strict=True))
     if cache is not None:
         cache.store_all(fresh)
     return [cached.get(path) or fresh[path] for path in paths]
@@ -115,6 +128,8 @@ def _check_uncached(paths: list[Path], options: LintOptions, jobs: int | None,
     workers = min(jobs or os.cpu_count() or 1, os.cpu_count() or 1)
     kept_until = kept_until if not options.fix else None  # fixes change the texts trees were of
     if workers <= 1 or len(paths) < 2 * workers:
+        from optlint.engine import Linter
+
         linter = Linter(options)
         if graph is not None:
             linter.prefilter.use_graph(graph)
@@ -138,6 +153,8 @@ def _check_in_pool(paths: list[Path], options: LintOptions, workers: int,
                    graph: ImportGraph | None = None) -> list[FileResult]:
     """Check in worker processes; files whose worker died (killed for memory, a crash in native
     code) are checked again one by one, so one such file is reported and the rest still run."""
+    from concurrent.futures.process import BrokenProcessPool
+
     size = max(1, len(paths) // (workers * 32))
     chunks = [paths[start:start + size] for start in range(0, len(paths), size)]
     done: dict[Path, FileResult] = {}
@@ -159,6 +176,9 @@ def _pool(workers: int, options: LintOptions, order: list[Path] | None = None,
           graph: ImportGraph | None = None) -> ProcessPoolExecutor:
     """Forked workers start fastest; but a process that has imported JAX (an in-process caller
     such as a test suite or a notebook) has threads a fork can deadlock on, so it spawns them."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     context = multiprocessing.get_context(_start_method())
     return ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
                                initargs=(options, os.getpid(), order, kept_until, graph))
@@ -174,6 +194,8 @@ def _check_chunk(paths: list[Path]) -> list[FileResult]:
 
 def _check_one_by_one(paths: list[Path], options: LintOptions) -> dict[Path, FileResult]:
     """Each file in a worker process of its own (a new one only after a crash)."""
+    from concurrent.futures.process import BrokenProcessPool
+
     results: dict[Path, FileResult] = {}
     pool: ProcessPoolExecutor | None = None
     for path in paths:
