@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import argument, bind_arguments
-from optlint.analysis.index import CallSite, ClassInfo, FileIndex, FunctionInfo, Scope
+from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import (
     LOOP_BODIES,
@@ -33,7 +33,7 @@ from optlint.analysis.key_library_calls import (
     draws_nothing,
     last_name,
 )
-from optlint.analysis.key_syntax import own_method
+from optlint.analysis.key_syntax import body_of, module_constants, own_method
 from optlint.analysis.key_texts import called_text
 from optlint.analysis.key_transforms import (
     TransformedKeyCalls,
@@ -62,7 +62,6 @@ STEPPING_TRANSFORMS = ("jit", "grad", "checkpoint", "remat")
 _KEYISH = re.compile(r"(key|rng|prng)s?(_?\d+)?$|^(key|rng)_", re.IGNORECASE)
 # The last names of the `jax.lax` loops (a cheap gate before qualifying a call).
 _LOOP_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in LOOP_BODIES)
-# Characters of a call quoted in a message.
 
 
 class FileKeyCalls:
@@ -431,30 +430,6 @@ class FileKeyCalls:
                                     for node in _calls_in(given.value)):
                 return False
         return True
-
-
-def module_constants(index: FileIndex) -> dict[str, bool]:
-    """Names the module binds once, to `True` or `False`, and nothing else binds: switches
-    (`USE_DROPOUT = False`) whose `if` always takes one branch."""
-    found = {}
-    for name, bindings in index.module_scope.bindings.items():
-        value = bindings[0].value if len(bindings) == 1 else None
-        if (bindings[0].kind == "assign" and not bindings[0].path and isinstance(value, cst.Name)
-                and value.value in ("True", "False")):
-            found[name] = value.value == "True"
-    for scope in index.every_scope:
-        if scope is not index.module_scope:
-            for name in set(found) & set(scope.bindings):
-                del found[name]
-    return found
-
-
-def body_of(node: cst.FunctionDef) -> list[cst.BaseStatement]:
-    body = node.body
-    if isinstance(body, cst.IndentedBlock):
-        return list(body.body)
-    assert isinstance(body, cst.SimpleStatementSuite)
-    return [cst.SimpleStatementLine(body=list(body.body))]
 
 
 def passes_key(call: cst.Call) -> bool:
