@@ -24,6 +24,7 @@ from optlint.analysis.key_consumers import (
     SHAPE_ONLY_NAMES,
     STREAM_DRAWS,
 )
+from optlint.analysis.key_fields import held_key_consumptions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
 from optlint.analysis.key_reads import FileReads
@@ -152,6 +153,7 @@ class FileKeyCalls:
                 for param, expr in bind_arguments(function, call, bound)
                 if param.name.value in flow.consumed_params]
         uses += self.held.closures_called_again(call, function, bound, flow)
+        uses += held_key_consumptions(self.ctx.index, call, function, flow, how)
         if self.nested(function):
             # A closure consuming a key of the enclosing function: each call consumes it.
             uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
