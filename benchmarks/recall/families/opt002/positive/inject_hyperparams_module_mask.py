@@ -1,5 +1,8 @@
 # recall-case: positive
-# rule: OPT001
+# rule: OPT002
+# relabelled from OPT001 by the lead (2026-11-26): the error shown is inject_hyperparams calling the
+# module-shaped mask as a schedule; on optax 0.2.8 static_args="mask" alone makes the script run
+# (measured by the families4 helper), so the bug is OPT002's. The program itself is unchanged.
 # source: https://github.com/google-deepmind/optax/issues/1373
 # shown: TypeError: Regressor.__call__() missing 1 required positional argument: 'offset' (optax calls the module-shaped mask at init)
 # style: learning rate injected for logging, weight-decay mask built with eqx.tree_at, helper function
