@@ -138,6 +138,15 @@ def unknown_consumer_unread(key, make):
     return x
 
 
+def feeds_only_unread():
+    key = jr.PRNGKey(2)
+    first = jr.normal(key, (3,))
+    print(first)
+    key = jr.PRNGKey(2)
+    x = jr.normal(key, (3,))
+    kept_for_memory = x * 2
+
+
 def tuple_overwrite(key, p):
     x = jr.normal(key, (3,))
     q = p * 2
