@@ -138,15 +138,6 @@ def unknown_consumer_unread(key, make):
     return x
 
 
-def feeds_only_unread():
-    key = jr.PRNGKey(2)
-    first = jr.normal(key, (3,))
-    print(first)
-    key = jr.PRNGKey(2)
-    x = jr.normal(key, (3,))
-    kept_for_memory = x * 2
-
-
 def tuple_overwrite(key, p):
     x = jr.normal(key, (3,))
     q = p * 2

@@ -386,7 +386,7 @@ class KeyFlow(KeyRecorder):
             self._note_param_call(node, state)
             uses = self.consumer(node)
             if (state.unread and all(use.unseen for use in uses)
-                    and not self._result_unread(node)):
+                    and not self._result_unread(node, read_only=True)):
                 # A call that may consume the key (none the analysis can see): the unread
                 # draw before it stands in for it; unless nothing reads its own result either
                 # (`layer1 = Layer(key=key)` only feeding names never read).

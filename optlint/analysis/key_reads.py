@@ -294,10 +294,11 @@ class UnreadResults:
         self._body_reads: dict[int, frozenset[str]] = {}  # by a list's id: this walk's only
 
     def unread(self, call: cst.Call, statement: cst.BaseStatement | None,
-               block: Sequence[cst.BaseStatement] | None) -> bool:
+               block: Sequence[cst.BaseStatement] | None, read_only: bool = False) -> bool:
         """`statement` (of `block`) is `names = ...call...` and nothing reads those names
-        afterwards (or only their `.shape`/`.dtype`/`.ndim`), or only to make names nothing
-        reads (`dg = Data(x)` never read again): the draw reaches no result."""
+        afterwards (or only their `.shape`/`.dtype`/`.ndim`): the draw reaches no result.
+        With `read_only`, names that only feed names nothing reads reach no result either,
+        even when they outlive the function (for a call the analysis cannot tell)."""
         if (statement is None or block is None
                 or not isinstance(statement, cst.SimpleStatementLine)
                 or len(statement.body) != 1):
@@ -316,12 +317,12 @@ class UnreadResults:
         # is no read of it).
         drawn = library.drawn_fields(call) if library is not None and small.value is call and (
             len(names) == 1) else frozenset()
-        return bool(names) and all(self._dead(name, statement, block, drawn=drawn)
+        return bool(names) and all(self._dead(name, statement, block, 0, read_only, drawn)
                                    for name in names)
 
     def _dead(self, name: str, statement: cst.BaseStatement,
               block: Sequence[cst.BaseStatement], depth: int = 0,
-              drawn: frozenset[str] = frozenset()) -> bool:
+              read_only: bool = False, drawn: frozenset[str] = frozenset()) -> bool:
         """Nothing reads `name`'s values after `statement`: it is bound anew first, or the
         function (or `__main__` script) ends without any read. Reads of its `.shape`/`.dtype`/
         `.ndim` (or by a call that reads only shapes) do not count before a new binding, nor
@@ -330,25 +331,26 @@ class UnreadResults:
         root = self._root
         shared = self._shared
         steps, block, position = self._after(statement, block)
-        kept_shape = False
+        fed = False
         # The statements after it first: most draws are read in the next few (cheap).
         for later, owner in steps:
             seen = name in reads_in(later, shared)
             read = seen and not (drawn and self._replaces_all(later, name, drawn))
-            if read and not (depth < 2 and self._feeds_unread(name, later, owner, depth)):
+            if read and not (depth < 2 and self._feeds_unread(name, later, owner, depth,
+                                                               read_only)):
                 return False
             if isinstance(later, cst.BaseStatement) and name in names_rebound(
                     later, self._constants):
                 return not self._reads_frames()
-            # A shape kept (returned, printed) at the end counts as a result, not one checked;
-            # feeding names nothing reads does not.
-            kept_shape = kept_shape or (not seen and name in reads_in(
+            # Outliving the function after feeding names nothing reads counts as a result,
+            # unless `read_only`; so does a shape kept (returned, printed), not one checked.
+            fed = fed or (not read_only if read else not seen and name in reads_in(
                 later, shared, shapes=True) and not _checks_only(later))
         if self._reads_frames():
             return False
         if not self._module and name not in self._everywhere():
             return True
-        if position is None or kept_shape:
+        if position is None or fed:
             return False
         # The end of the block: the function's end, or a `__main__` script's.
         if block is root and not self._module:
@@ -438,7 +440,8 @@ class UnreadResults:
         return self._frames and ("locals" in self._everywhere() or "vars" in self._everywhere())
 
     def _feeds_unread(self, name: str, statement: cst.CSTNode,
-                      block: Sequence[cst.BaseStatement], depth: int) -> bool:
+                      block: Sequence[cst.BaseStatement], depth: int,
+                      read_only: bool = False) -> bool:
         """`statement` reads `name` only to assign names nothing reads (`z = net(x)` with `z`
         bound anew before any read; `key, sub = split(key)` with neither read again): `name`
         reaches nothing through it."""
@@ -450,4 +453,4 @@ class UnreadResults:
             return False
         names = {bound for target in small.targets for bound in target_names(target.target)}
         return bool(names) and all(
-            self._dead(bound, statement, block, depth + 1) for bound in names)
+            self._dead(bound, statement, block, depth + 1, read_only) for bound in names)

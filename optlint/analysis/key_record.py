@@ -81,9 +81,9 @@ class KeyRecorder:
                                  seed=name[4:] if name.startswith("int:") and self._made_by.get(
                                      id(before)) != self._made_by.get(id(use)) else "")
 
-    def _result_unread(self, call: cst.Call) -> bool:
+    def _result_unread(self, call: cst.Call, read_only: bool = False) -> bool:
         return self._results is not None and self._results.unread(call, self._statement,
-                                                                   self._block)
+                                                                   self._block, read_only)
 
     def _name_of(self, use: Consumption, state: KeyState) -> str | None:
         """The name the key `use` consumes is followed under (None: not followed)."""
