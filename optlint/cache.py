@@ -35,7 +35,9 @@ from optlint.analysis.project_files import ProjectFiles
 from optlint.analysis.reach import imported_modules
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location, Role
 from optlint.lint_types import FileResult, LintOptions
+from optlint.notebook import NOTEBOOK_SUFFIX
 from optlint.source import SourceError, decode, read_bytes
+from optlint.sources import source_from_bytes
 
 
 CACHE_FOLDER = ".optlint_cache"
@@ -210,7 +212,7 @@ class ProjectState:
             return
         self._hashes[path] = digest(data)
         try:
-            self._modules[path] = imported_modules(decode(data, str(path)).text)
+            self._modules[path] = imported_modules(_program(data, path))
         except SourceError:
             self._modules[path] = []
         if stamp == _stamp(path):  # not changed while it was read
@@ -308,22 +310,24 @@ class LintCache:
         self.project = ProjectState(options.project_root, FileStamps(self.folder / _STAMPS))
         self.hits = 0
 
-    def _entry_path(self, path: Path) -> Path:
-        return self.folder / (digest(str(path.resolve()).encode("utf-8", _KEEP))[:32] + ".json")
+    def _entry_path(self, resolved: Path) -> Path:
+        return self.folder / (digest(str(resolved).encode("utf-8", _KEEP))[:32] + ".json")
 
-    def lookup(self, path: Path) -> FileResult | None:
-        if path.suffix != ".py":
+    def lookup(self, path: Path, resolved: Path | None = None) -> FileResult | None:
+        """`resolved`: `path.resolve()`, where the caller has it (a warm run's costliest call)."""
+        if path.suffix not in _CACHED_SUFFIXES:
             return None
+        resolved = resolved or path.resolve()
         try:
-            entry = json.loads(_read_entry(self._entry_path(path)))
-            if entry["content"] != self.project.content_hash(path.resolve()):
+            entry = json.loads(_read_entry(self._entry_path(resolved)))
+            if entry["content"] != self.project.content_hash(resolved):
                 return None
             dependencies = Dependencies(entry["consulted"], tuple(entry["words"]))
             # The project as a whole unchanged: no need to follow this file's imports.
             if dependencies.consulted and not (
                     entry.get("snapshot") is not None
                     and entry["snapshot"] == self.project.snapshot()) and \
-                    entry["project"] != self.project.fingerprint(path.resolve(), dependencies):
+                    entry["project"] != self.project.fingerprint(resolved, dependencies):
                 return None
             diagnostics = [_diagnostic(item, str(path)) for item in entry["diagnostics"]]
         except (OSError, ValueError, KeyError, TypeError, RecursionError):
@@ -349,7 +353,7 @@ class LintCache:
 
     def store(self, path: Path, result: FileResult) -> None:
         dependencies = result.dependencies
-        if (path.suffix != ".py" or dependencies is None or result.content_hash is None
+        if (path.suffix not in _CACHED_SUFFIXES or dependencies is None or result.content_hash is None
                 or result.errors or result.internal_error or result.notices):
             return
         resolved = path.resolve()
@@ -362,7 +366,21 @@ class LintCache:
                  "diagnostics": [_plain(d) for d in result.diagnostics]}
         # A read-only or full disk costs the next run time, not this run's result.
         with contextlib.suppress(OSError):
-            _write_atomically(self._entry_path(path), json.dumps(entry))
+            _write_atomically(self._entry_path(resolved), json.dumps(entry))
+
+
+# A notebook's result is cached as a file's is: its key is the notebook's bytes, and what it
+# depends on is found from the imports in its code cells. Uncached, the one notebook of a
+# repository made every warm run import the engine (levanter: 216 files and one notebook).
+_CACHED_SUFFIXES = (".py", NOTEBOOK_SUFFIX)
+
+
+def _program(data: bytes, path: Path) -> str:
+    """The Python text whose imports the file's result may rest on (raises SourceError)."""
+    if path.suffix == NOTEBOOK_SUFFIX:
+        source = source_from_bytes(data, str(path))
+        return "" if source is None else source.program
+    return decode(data, str(path)).text
 
 
 def _read_entry(path: Path) -> str:

@@ -6,7 +6,6 @@ import importlib.util
 import json
 import math
 import sys
-import traceback
 
 import click
 
@@ -33,6 +32,8 @@ class _Commands(click.Group):
             raise
         except Exception as error:  # noqa: BLE001 - the last line of defence
             if "--verbose" in sys.argv or "-v" in sys.argv:
+                import traceback
+
                 traceback.print_exc()
             click.echo(f"error: internal error: {error!r} (--verbose shows where)", err=True)
             sys.exit(EXIT_ERROR)

@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from packaging.version import InvalidVersion, Version
-
 from optlint.source import SourceError, read_bytes
 
 if sys.version_info >= (3, 11):
@@ -212,6 +210,8 @@ def _size(key: str, value: Any, origin: str) -> int:
 
 
 def validate_version(key: str, value: Any, origin: str) -> str:
+    from packaging.version import InvalidVersion, Version  # only where a version is configured
+
     try:
         return str(Version(str(value)))
     except InvalidVersion:

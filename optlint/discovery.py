@@ -6,12 +6,13 @@ import functools
 import os
 import stat
 from pathlib import Path
-from typing import Any
-
-import pathspec
+from typing import TYPE_CHECKING, Any
 
 from optlint.config import Settings, invalid_pattern  # noqa: F401 - named from here too
 from optlint.source import SourceError, read_bytes
+
+if TYPE_CHECKING:
+    import pathspec
 
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
 
@@ -29,7 +30,10 @@ def _compiled(patterns: tuple[str, ...]) -> pathspec.PathSpec:
     # Git's own matching rules (the "gitwildmatch" name is deprecated in pathspec). Lines that
     # pathspec refuses but git accepts and never matches (`!`, `\`, `a\`) are left out. Each
     # line is compiled once (alone, to find those), and the same lists (the default excludes,
-    # a .gitignore read for several walks) once per process.
+    # a .gitignore read for several walks) once per process. pathspec (40 ms with its imports)
+    # is imported here: files named one by one (pre-commit's) match no pattern.
+    import pathspec
+
     valid: list[Any] = []  # pathspec's pattern type for GitIgnoreSpec is not public
     for pattern in patterns:
         try:
@@ -41,22 +45,28 @@ def _compiled(patterns: tuple[str, ...]) -> pathspec.PathSpec:
 
 def discover(paths: list[Path], settings: Settings, force_exclude: bool = False,
              suffixes: tuple[str, ...] = SOURCE_SUFFIXES,
-             problems: list[str] | None = None) -> list[Path]:
+             problems: list[str] | None = None,
+             resolved: dict[Path, Path] | None = None) -> list[Path]:
     """Files to check, sorted, each once however it was named. A file named explicitly is kept
     unless `force_exclude`. Folders that cannot be read are described in `problems`, when given;
-    a path named explicitly that is not a regular file (a FIFO) is kept: reading it says why."""
-    excluded = _spec(settings.exclude + settings.extend_exclude)
+    a path named explicitly that is not a regular file (a FIFO) is kept: reading it says why.
+    `resolved`, when given, receives each file's resolved path (worked out here once: a
+    `resolve` is a system call per path component, and later stages need it for every file)."""
     root = settings.project_root
     found: dict[Path, Path] = {}  # resolved -> as first named
     for path in paths:
         if not path.exists():
             raise DiscoveryError(f"{path}: no such file or directory")
         if not path.is_dir():
-            if not (force_exclude and _is_excluded(path, root, excluded)):
+            if not (force_exclude and excluded_by_settings(path, settings)):
                 found.setdefault(path.resolve(), path)
             continue
-        for file in _walk(path, root, excluded, settings.respect_gitignore, suffixes, problems):
-            found.setdefault(file.resolve(), file)
+        excluded = _spec(settings.exclude + settings.extend_exclude)
+        for file, real in _walk(path, root, excluded, settings.respect_gitignore, suffixes,
+                                problems):
+            found.setdefault(real, file)
+    if resolved is not None:
+        resolved.update((named, real) for real, named in found.items())
     return sorted(found.values())
 
 
@@ -82,8 +92,9 @@ def _is_excluded_resolved(resolved: Path, base: Path, excluded: pathspec.PathSpe
 
 
 def _walk(top: Path, root: Path, excluded: pathspec.PathSpec, respect_gitignore: bool,
-          suffixes: tuple[str, ...], problems: list[str] | None) -> list[Path]:
-    found: list[Path] = []
+          suffixes: tuple[str, ...], problems: list[str] | None) -> list[tuple[Path, Path]]:
+    """Each file found, as named from `top` and resolved."""
+    found: list[tuple[Path, Path]] = []
     # (folder, spec) pairs of the .gitignore files in force, from the root down.
     ignores: list[tuple[Path, pathspec.PathSpec]] = []
     if respect_gitignore:
@@ -117,10 +128,11 @@ def _walk(top: Path, root: Path, excluded: pathspec.PathSpec, respect_gitignore:
             if not name.endswith(suffixes):
                 continue
             child = resolved / name
-            if (_is_excluded_resolved(child, base, excluded)
-                    or _gitignored(child, ignores, False) or not _is_regular(child)):
+            if _is_excluded_resolved(child, base, excluded) or _gitignored(child, ignores, False):
                 continue
-            found.append(folder_path / name)
+            real = _regular_file(child)
+            if real is not None:
+                found.append((folder_path / name, real))
     return found
 
 
@@ -131,13 +143,18 @@ def _lines(ignore_file: Path) -> list[str]:
         return []  # git, too, goes on without a .gitignore it cannot read
 
 
-def _is_regular(path: Path) -> bool:
-    """A regular file (through links): a FIFO or a socket found in a folder is no source, and
-    reading one would wait forever."""
+def _regular_file(path: Path) -> Path | None:
+    """The resolved path of a regular file (through links) in a resolved folder; None for what
+    is not one: a FIFO or a socket found in a folder is no source, and reading one would wait
+    forever. Only a link needs resolving: anything else is itself in a resolved folder."""
     try:
-        return stat.S_ISREG(path.stat().st_mode)
+        status = os.lstat(path)
+        if stat.S_ISLNK(status.st_mode):
+            status = os.stat(path)
+            path = path.resolve()
     except OSError:
-        return True  # a broken link: reading it gives the one-line error
+        return path.resolve()  # a broken link: reading it gives the one-line error
+    return path if stat.S_ISREG(status.st_mode) else None
 
 
 def _parent_gitignores(top: Path, root: Path) -> list[tuple[Path, pathspec.PathSpec]]:

@@ -7,24 +7,26 @@ workers; a worker that dies (killed for memory, a crash in native code) costs on
 from __future__ import annotations
 
 import gc
-import multiprocessing
 import os
 import sys
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from optlint.diagnostics import Diagnostic
-from optlint.engine import FileResult, Linter, LintOptions
-from optlint.lint_order import importers_first
+from optlint.lint_types import FileResult, LintOptions
 
+# The engine, the pool's modules (multiprocessing, concurrent.futures: 60 ms of a 300 ms warm
+# run) and the import graph are imported when some file needs analysis: a warm run whose every
+# result comes from the cache pays for none of them.
 if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+
     from optlint.cache import LintCache
+    from optlint.engine import Linter
 
 # ---------------------------------------------------------------------
 # libcst allocates millions of small objects; the cyclic garbage collector then runs over and
@@ -39,6 +41,8 @@ _worker_files = 0
 
 def _init_worker(options: LintOptions, parent: int) -> None:
     global _worker
+    from optlint.engine import Linter
+
     _watch_parent(parent)
     _worker = Linter(options)
     gc.disable()
@@ -86,13 +90,20 @@ def _collector_paused() -> Iterator[None]:
 
 
 def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
-                cache: LintCache | None = None) -> list[FileResult]:
-    """Every path's result, in order; with a cache, unchanged files are not analysed again."""
-    cached = {path: cache.lookup(path) for path in paths} if cache is not None else {}
-    missed = importers_first([path for path in paths if cached.get(path) is None],
-                             options.project_root,
-                             cache.project.index if cache is not None else None)
-    fresh = dict(zip(missed, _check_uncached(missed, options, jobs), strict=True))
+                cache: LintCache | None = None,
+                resolved: dict[Path, Path] | None = None) -> list[FileResult]:
+    """Every path's result, in order; with a cache, unchanged files are not analysed again.
+    `resolved`: the paths' resolved forms, where the caller has them."""
+    cached = {path: cache.lookup(path, (resolved or {}).get(path))
+              for path in paths} if cache is not None else {}
+    missed = [path for path in paths if cached.get(path) is None]
+    if len(missed) > 1:
+        from optlint.lint_order import importers_first
+
+        missed = importers_first(missed, options.project_root,
+                                 cache.project.index if cache is not None else None)
+    fresh = dict(zip(missed, _check_uncached(missed, options, jobs), strict=True)) \
+        if missed else {}
     if cache is not None:
         cache.store_all(fresh)
     return [cached.get(path) or fresh[path] for path in paths]
@@ -103,6 +114,8 @@ def _check_uncached(paths: list[Path], options: LintOptions,
     # More workers than cores only compete for them (and each holds its own project index).
     workers = min(jobs or os.cpu_count() or 1, os.cpu_count() or 1)
     if workers <= 1 or len(paths) < 2 * workers:
+        from optlint.engine import Linter
+
         linter = Linter(options)
         results = []
         with _collector_paused():
@@ -120,6 +133,8 @@ def _check_uncached(paths: list[Path], options: LintOptions,
 def _check_in_pool(paths: list[Path], options: LintOptions, workers: int) -> list[FileResult]:
     """Check in worker processes; files whose worker died (killed for memory, a crash in native
     code) are checked again one by one, so one such file is reported and the rest still run."""
+    from concurrent.futures.process import BrokenProcessPool
+
     size = max(1, len(paths) // (workers * 32))
     chunks = [paths[start:start + size] for start in range(0, len(paths), size)]
     done: dict[Path, FileResult] = {}
@@ -139,6 +154,9 @@ def _check_in_pool(paths: list[Path], options: LintOptions, workers: int) -> lis
 def _pool(workers: int, options: LintOptions) -> ProcessPoolExecutor:
     """Forked workers start fastest; but a process that has imported JAX (an in-process caller
     such as a test suite or a notebook) has threads a fork can deadlock on, so it spawns them."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     context = multiprocessing.get_context(_start_method())
     return ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
                                initargs=(options, os.getpid()))
@@ -154,6 +172,8 @@ def _check_chunk(paths: list[Path]) -> list[FileResult]:
 
 def _check_one_by_one(paths: list[Path], options: LintOptions) -> dict[Path, FileResult]:
     """Each file in a worker process of its own (a new one only after a crash)."""
+    from concurrent.futures.process import BrokenProcessPool
+
     results: dict[Path, FileResult] = {}
     pool: ProcessPoolExecutor | None = None
     for path in paths:

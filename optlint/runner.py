@@ -12,7 +12,7 @@ from optlint.config import ConfigError, Settings, find_config
 from optlint.check_report import report
 from optlint.diagnostics import Diagnostic
 from optlint.discovery import DiscoveryError, discover, excluded_by_settings
-from optlint.engine import FileResult, Linter, LintOptions
+from optlint.lint_types import FileResult, LintOptions
 from optlint.lint_options import lint_options as options_from_settings
 from optlint.pool import check_paths
 from optlint.selection import Selection
@@ -36,8 +36,8 @@ def lint_options(request: CheckRequest, settings: Settings) -> LintOptions:
                                  unsafe_fixes=request.unsafe_fixes, write=not request.diff)
 
 
-def _by_configuration(request: CheckRequest, files: list[Path], settings: Settings
-                      ) -> list[tuple[Settings, list[Path]]]:
+def _by_configuration(request: CheckRequest, files: list[Path], settings: Settings,
+                      resolved: dict[Path, Path]) -> list[tuple[Settings, list[Path]]]:
     """The files grouped by the configuration closest to each (ruff's hierarchical settings:
     `sub/pyproject.toml` governs `sub/`, as the editor's server and pre-commit see it).
     `settings` serves the files whose closest configuration is the working folder's."""
@@ -46,14 +46,14 @@ def _by_configuration(request: CheckRequest, files: list[Path], settings: Settin
     by_folder: dict[Path, Path | None] = {}
     groups: dict[Path | None, list[Path]] = {}
     for file in files:
-        folder = file.resolve().parent
+        folder = (resolved.get(file) or file.resolve()).parent
         if folder not in by_folder:
             by_folder[folder] = find_config(folder)[0]
         groups.setdefault(by_folder[folder], []).append(file)
-    resolved = [(settings if config == settings.config_path
+    configured = [(settings if config == settings.config_path
                  else build_settings(request, config.parent if config else None), group)
                 for config, group in groups.items()]
-    return resolved
+    return configured
 
 
 def run_check(request: CheckRequest) -> int:
@@ -82,9 +82,10 @@ def run_check(request: CheckRequest) -> int:
             results = [_check_stdin(request, options)]
     else:
         problems: list[str] = []
+        resolved: dict[Path, Path] = {}
         try:
             files = discover([Path(p) for p in request.paths or ["."]], settings,
-                             request.force_exclude, problems=problems)
+                             request.force_exclude, problems=problems, resolved=resolved)
         except DiscoveryError as error:
             return fail(str(error))
         if request.show_files:
@@ -93,7 +94,7 @@ def run_check(request: CheckRequest) -> int:
         if not files and not problems:
             click.echo("warning: No Python files found under the given path(s)", err=True)
         try:
-            groups = _by_configuration(request, files, settings)
+            groups = _by_configuration(request, files, settings, resolved)
             group_options = [options if group_settings is settings
                              else lint_options(request, group_settings)
                              for group_settings, _ in groups]
@@ -101,7 +102,7 @@ def run_check(request: CheckRequest) -> int:
             return fail(str(error))
         results = []
         for (group_settings, group_files), options in zip(groups, group_options, strict=True):
-            results += _check_group(request, group_settings, group_files, options)
+            results += _check_group(request, group_settings, group_files, options, resolved)
         results += [FileResult(problem.split(":")[0], errors=[problem]) for problem in problems]
         if request.add_noqa:
             return _add_noqa(results)
@@ -116,7 +117,7 @@ def _stdin_folder(request: CheckRequest) -> Path | None:
 
 
 def _check_group(request: CheckRequest, settings: Settings, files: list[Path],
-                 options: LintOptions) -> list[FileResult]:
+                 options: LintOptions, resolved: dict[Path, Path]) -> list[FileResult]:
     if request.verify:
         from optlint.verify.gate import fix_verified  # only --verify pays for the verifier
         from optlint.verify.session import RunSettings
@@ -125,7 +126,7 @@ def _check_group(request: CheckRequest, settings: Settings, files: list[Path],
     if not (request.no_cache or options.fix):
         from optlint.cache import LintCache, cache_folder
         cache = LintCache(cache_folder(settings.project_root, settings.cache_dir), options)
-    results = check_paths(files, options, request.jobs, cache)
+    results = check_paths(files, options, request.jobs, cache, resolved)
     if cache is not None and request.verbose:
         click.echo(f"cache: {cache.hits} of {len(files)} files unchanged since the last run",
                    err=True)
@@ -223,6 +224,8 @@ def _check_stdin_data(data: bytes, filename: str, options: LintOptions) -> FileR
         return FileResult(filename, errors=[str(error)], internal_error=True)
     if source is None:  # a notebook in another language
         return FileResult(filename)
+    from optlint.engine import Linter  # a warm run of files never needs the engine
+
     return Linter(options).check_source(source)
 
 

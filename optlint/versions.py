@@ -10,12 +10,9 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 
-from packaging.specifiers import SpecifierSet
-from packaging.version import InvalidVersion, Version
-
+from optlint.installed import installed_version
 from optlint.source import SourceError, read_bytes
 
 if sys.version_info >= (3, 11):
@@ -47,6 +44,13 @@ class LibraryVersions:
         version = self.get(library).version
         if version is None:
             return None
+        plain = _plain_comparison(version, specifier)
+        if plain is not None:
+            return plain
+        # packaging (30 ms to import) for anything but a plain release against one bound.
+        from packaging.specifiers import SpecifierSet
+        from packaging.version import InvalidVersion, Version
+
         try:
             return Version(version) in SpecifierSet(specifier)
         except InvalidVersion:
@@ -57,6 +61,26 @@ class LibraryVersions:
         if known.version is None:
             return f"{library} version unknown"
         return f"your {library}: {known.version} (from {known.source})"
+
+
+_RELEASE = re.compile(r"\d+(?:\.\d+)*")
+_BOUND = re.compile(r"(>=|<=|>|<|==)\s*(\d+(?:\.\d+)*)")
+_COMPARE = {">=": tuple.__ge__, "<=": tuple.__le__, ">": tuple.__gt__, "<": tuple.__lt__,
+            "==": tuple.__eq__}
+
+
+def _plain_comparison(version: str, specifier: str) -> bool | None:
+    """`version in SpecifierSet(specifier)` as packaging decides it, where both are plain
+    releases (`0.2.8`, `>=0.2.5`): release numbers compared as tuples, padded with zeros. None
+    for anything else (pre- and post-releases, local versions, several bounds, wildcards)."""
+    bound = _BOUND.fullmatch(specifier.strip())
+    if _RELEASE.fullmatch(version) is None or bound is None:
+        return None
+    mine = [int(part) for part in version.split(".")]
+    theirs = [int(part) for part in bound.group(2).split(".")]
+    width = max(len(mine), len(theirs))
+    return _COMPARE[bound.group(1)](tuple(mine + [0] * (width - len(mine))),
+                                    tuple(theirs + [0] * (width - len(theirs))))
 
 
 def resolve_versions(configured: dict[str, str | None], project_root: Path,
@@ -84,10 +108,7 @@ def resolve_versions(configured: dict[str, str | None], project_root: Path,
 
 
 def _installed_version(library: str) -> str | None:
-    try:
-        return metadata.version(library)
-    except metadata.PackageNotFoundError:
-        return None
+    return installed_version(library)
 
 
 def project_pins(root: Path) -> dict[str, KnownVersion]:
@@ -116,6 +137,8 @@ def _remember(found: dict[str, KnownVersion], name: str, version: str, source: s
     """Keep a pin of one of our libraries; one that is not a version (`optax===garbage!!`) is
     no pin: the version stays unknown, which every rule reads as "any version"."""
     name = name.lower().replace("_", "-")
+    from packaging.version import InvalidVersion, Version
+
     try:
         Version(version)
     except InvalidVersion:

@@ -28,16 +28,26 @@ PROBE = textwrap.dedent("""
                    if name == "libcst" or name == "optlint.rules" or name.startswith("optlint.analysis.")
                    and name not in ("optlint.analysis.dependencies", "optlint.analysis.reach",
                                     "optlint.analysis.project_files"))
+    print("\\nMODULES " + json.dumps(sorted(sys.modules)))
     print("\\nLOADED " + json.dumps(heavy))
 """)
 
 
 def loaded_modules(tmp_path: Path, *args: str) -> list[str]:
+    return json.loads(_probe(tmp_path, *args).rsplit("\nLOADED ", 1)[1])
+
+
+def every_module(tmp_path: Path, *args: str) -> set[str]:
+    modules = _probe(tmp_path, *args).rsplit("\nMODULES ", 1)[1].split("\nLOADED ", 1)[0]
+    return set(json.loads(modules))
+
+
+def _probe(tmp_path: Path, *args: str) -> str:
     result = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=tmp_path, text=True,
                             capture_output=True, timeout=120)
-    marker = result.stdout.rsplit("\nLOADED ", 1)
-    assert len(marker) == 2, result.stdout + result.stderr
-    return json.loads(marker[1])
+    assert "\nMODULES " in result.stdout and "\nLOADED " in result.stdout, \
+        result.stdout + result.stderr
+    return result.stdout
 
 
 @pytest.mark.parametrize("args", [
@@ -100,3 +110,44 @@ def test_a_warm_run_of_a_project_imports_no_libcst(tmp_path: Path) -> None:
     cold = loaded_modules(tmp_path, "check", "--jobs", "1", ".")
     assert cold != []  # the first run parses: the probe can see libcst
     assert loaded_modules(tmp_path, "check", "--jobs", "1", ".") == []
+
+
+# What a run with nothing to analyse must not pay for: the engine and the rules, a worker pool,
+# and the modules behind version metadata and version comparison (together about half of the
+# CPU time of a warm run on a real repository, when they were imported).
+NOT_ON_THE_WARM_PATH = ("libcst", "optlint.engine", "optlint.rules", "multiprocessing",
+                        "concurrent.futures", "importlib.metadata", "packaging.version",
+                        "optlint.lint_order")
+
+
+def test_a_warm_run_starts_no_pool_and_imports_only_what_it_uses(tmp_path: Path) -> None:
+    """Enough files for a pool of two workers (with --jobs 2), every result in the cache."""
+    (tmp_path / "pyproject.toml").write_text("[tool.optlint]\n")
+    (tmp_path / "models.py").write_text(
+        "import equinox as eqx\n\n\nclass Net(eqx.Module):\n    mlp: eqx.nn.MLP\n")
+    for number in range(5):
+        (tmp_path / f"train{number}.py").write_text(
+            "import optax\n\nfrom models import Net\n\n"
+            f"state = optax.adam(1e-{number + 1}).init(Net())\n")
+    cold = every_module(tmp_path, "check", "--jobs", "2", ".")
+    assert {"concurrent.futures", "multiprocessing"} <= cold  # a pool ran: the probe sees it
+    warm = every_module(tmp_path, "check", "--jobs", "2", ".")
+    assert sorted(warm.intersection(NOT_ON_THE_WARM_PATH)) == []
+
+
+def test_a_changed_file_is_analysed_again_on_an_otherwise_warm_run(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.optlint]\n")
+    (tmp_path / "train.py").write_text("import optax\n\nstate = 1\n")
+    every_module(tmp_path, "check", ".")
+    assert "libcst" not in every_module(tmp_path, "check", ".")
+    (tmp_path / "train.py").write_text("import optax\n\nstate = 2\n")  # same size
+    assert "libcst" in every_module(tmp_path, "check", ".")
+
+
+def test_one_named_file_pays_for_no_walk_and_no_pool(tmp_path: Path) -> None:
+    """pre-commit names the staged files: no exclude pattern is matched (pathspec), no pool."""
+    (tmp_path / "train.py").write_text("import optax\n\noptimizer = optax.adam(1e-3)\n")
+    loaded = every_module(tmp_path, "check", "--no-cache", "train.py")
+    assert "libcst" in loaded  # it was analysed
+    assert sorted(loaded.intersection({"pathspec", "multiprocessing", "concurrent.futures",
+                                       "importlib.metadata"})) == []

@@ -125,16 +125,19 @@ def test_one_file_named_three_ways_is_reported_once(tmp_path: Path,
 
 def test_jobs_beyond_the_cores_are_not_started(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    import concurrent.futures as futures
+
     import optlint.pool as pool
 
     started: list[int] = []
 
-    class Pool(pool.ProcessPoolExecutor):
+    class Pool(futures.ProcessPoolExecutor):
         def __init__(self, workers: int, **kwargs: object) -> None:
             started.append(workers)
             super().__init__(workers, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pool, "ProcessPoolExecutor", Pool)
+    # optlint.pool imports the executor when it starts one (a warm run starts none).
+    monkeypatch.setattr(futures, "ProcessPoolExecutor", Pool)
     monkeypatch.setattr(pool.os, "cpu_count", lambda: 2)
     for number in range(70):  # enough files for 32 workers
         write(tmp_path, f"f{number}.py", "import optax\n")

@@ -71,8 +71,10 @@ class PrngKeyReuse(Rule):
         unseen = next((use.unseen for use in (reuse.first, reuse.second, reuse.second.closed)
                        if use is not None and use.unseen), "")
         # A reuse resting on a function the analysis cannot see draw: `--preview` only.
-        return (replace(finding, unproven=unseen) if unseen and finding.unproven is None
-                else finding)
+        if unseen and finding.unproven is None:
+            return replace(finding, unproven=unseen)
+        proof = next((use.proof for use in (reuse.first, reuse.second) if use.proof), "")
+        return replace(finding, message=f"{finding.message} ({proof})") if proof else finding
 
     def _proven_reuse_finding(self, ctx: RuleContext, reuse: Reuse,
                               analysis: FileKeyCalls, flow: KeyFlow) -> Finding:
