@@ -18,12 +18,7 @@ import libcst as cst
 from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
 from optlint.analysis.key_callables import HeldCallables
-from optlint.analysis.key_consumers import (
-    LOOP_BODIES,
-    SHAPE_ONLY_CALLS,
-    SHAPE_ONLY_NAMES,
-    STREAM_DRAWS,
-)
+from optlint.analysis.key_consumers import LOOP_BODIES, STREAM_DRAWS
 from optlint.analysis.key_fields import held_key_consumptions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
@@ -81,13 +76,13 @@ class FileKeyCalls:
         # walked again for their own findings, once their summary is known.
         self.recursive: set[int] = set()
         self._summarising: list[int] = []  # the functions being summarised, outermost first
+        self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         # What each statement reads, for every walk of the file.
         self.read_caches = FileReads(frames=any(
             isinstance(site.node.func, cst.Name) and site.node.func.value in ("locals", "vars")
-            for site in ctx.calls()), shape_only=self._reads_only_shapes)
+            for site in ctx.calls()), library=self.library)
         self.made_keys: dict[int, str] = {}
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
-        self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         self.constants = module_constants(ctx.index)
         self.transformed = TransformedKeyCalls(self)
         self.held = HeldCallables(self)
@@ -102,12 +97,6 @@ class FileKeyCalls:
         self.higher_order: set[str] = set()  # functions calling a function they are given
         # No call that consumes a key: nothing to find, no helper to look for.
         self.helpers = self._helpers() if self.candidates else set()
-
-    def _reads_only_shapes(self, call: cst.Call) -> bool:
-        func = call.func
-        last = func.attr.value if isinstance(func, cst.Attribute) else (
-            func.value if isinstance(func, cst.Name) else None)
-        return last in SHAPE_ONLY_NAMES and self.ctx.qualify(func) in SHAPE_ONLY_CALLS
 
     def module_code(self) -> str:
         """The file's text, generated once (libcst writes the whole module at each ask)."""

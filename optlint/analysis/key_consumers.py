@@ -99,6 +99,17 @@ SHAPE_ONLY_CALLS = frozenset({
 })
 SHAPE_ONLY_NAMES = frozenset(name.rsplit(".", 1)[1] for name in SHAPE_ONLY_CALLS)
 
+# Layers and the fields their key draws, with the keyword that leaves a field out (`bias` of
+# `Linear(..., use_bias=False)`): a layer whose drawn fields are all replaced (`eqx.tree_at(
+# lambda l: l.weight, linear, w)`) keeps nothing of its key.
+DRAWN_FIELDS: dict[str, tuple[tuple[str, str | None], ...]] = {
+    name: (("weight", None), ("bias", "use_bias")) for name in (
+        "equinox.nn.Linear", "equinox.nn.Conv", "equinox.nn.Conv1d", "equinox.nn.Conv2d",
+        "equinox.nn.Conv3d", "equinox.nn.ConvTranspose", "equinox.nn.ConvTranspose1d",
+        "equinox.nn.ConvTranspose2d", "equinox.nn.ConvTranspose3d")}
+# Calls that return a copy of a pytree with the fields a function selects replaced.
+FIELD_REPLACERS = frozenset({"equinox.tree_at"})
+
 # Keyword arguments that make a model or layer draw nothing from the key it is given:
 # `dropout(x, key=key, inference=True)`, `model.apply(v, x, deterministic=True, rngs=...)`.
 NO_DRAW_SWITCHES: dict[str, bool] = {

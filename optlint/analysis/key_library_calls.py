@@ -13,10 +13,14 @@ from optlint.analysis.binding import argument
 from optlint.analysis.imports import dotted_name
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_consumers import (
+    DRAWN_FIELDS,
+    FIELD_REPLACERS,
     FUNCTION_CONSUMERS,
     KEY_WRAPPERS,
     METHOD_CONSUMERS,
     NO_DRAW_SWITCHES,
+    SHAPE_ONLY_CALLS,
+    SHAPE_ONLY_NAMES,
     KeyConsumer,
 )
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
@@ -76,6 +80,24 @@ class LibraryKeyCalls:
                 key = key_argument(call, 0, "key")
                 return [] if key is None else [Consumption(call, key, self.callee(call))]
         return []
+
+    def reads_only_shapes(self, call: cst.Call) -> bool:
+        """`call` reads only the shapes of the arrays it is given (`chex.assert_shape`)."""
+        return last_name(call.func) in SHAPE_ONLY_NAMES and self.ctx.qualify(
+            call.func) in SHAPE_ONLY_CALLS
+
+    def drawn_fields(self, call: cst.Call) -> frozenset[str]:
+        """The fields the layer `call` builds draws from its key (empty: not known)."""
+        rows = DRAWN_FIELDS.get(self.ctx.qualify(call.func) or "", ())
+        return frozenset(field for field, switch in rows if switch is None or not any(
+            arg.keyword is not None and arg.keyword.value == switch
+            and isinstance(arg.value, cst.Name) and arg.value.value == "False"
+            for arg in call.args))
+
+    def replaces_fields(self, call: cst.Call) -> bool:
+        """`call` copies a pytree with some fields replaced (`eqx.tree_at(where, tree, v)`)."""
+        return last_name(call.func) == "tree_at" and self.ctx.qualify(
+            call.func) in FIELD_REPLACERS
 
     def _library(self, call: cst.Call, row: KeyConsumer) -> list[Consumption]:
         """The keys `call` gives where `row` says its library draws from them."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 import libcst as cst
 
@@ -20,6 +21,16 @@ from optlint.analysis.walk import child_nodes
 
 # Whether a call reads only the shapes of the arrays it is given (`chex.assert_shape(x, s)`).
 ShapeOnly = Callable[[cst.Call], bool]
+
+
+class ReadsLibrary(Protocol):
+    """What the reads of a file ask of the libraries' models (`LibraryKeyCalls`)."""
+
+    def reads_only_shapes(self, call: cst.Call) -> bool: ...
+
+    def drawn_fields(self, call: cst.Call) -> frozenset[str]: ...
+
+    def replaces_fields(self, call: cst.Call) -> bool: ...
 
 # How checking functions are named (unittest's `assertEqual`, `chex.assert_shape`,
 # `numpy.testing.assert_allclose`): a line of calls so named only checks what it reads.
@@ -39,7 +50,8 @@ def reads_in(node: cst.CSTNode | Sequence[cst.BaseStatement], shared: FileReads,
         found: set[str] = set()
         shaped: set[str] = set()
         for statement in [node] if isinstance(node, cst.CSTNode) else node:
-            _collect_reads(statement, found, shaped, shared.shape_only)
+            _collect_reads(statement, found, shaped, shared.library.reads_only_shapes
+                           if shared.library is not None else None)
         known = shared.reads[id(node)] = (frozenset(found), frozenset(found | shaped))
     return known[1] if shapes else known[0]
 
@@ -262,7 +274,7 @@ class FileReads:
     # By a walked body's id: its `with` bodies' parents (see `UnreadResults._with_parents`).
     with_parents: dict[int, dict[int, tuple[cst.With, Sequence[cst.BaseStatement]]]] = field(
         default_factory=dict)
-    shape_only: ShapeOnly | None = None  # the calls that read only shapes
+    library: ReadsLibrary | None = None  # None: no library call is known
 
 
 class UnreadResults:
@@ -300,12 +312,17 @@ class UnreadResults:
                 small.value, call):
             return False
         names = {name for target in targets for name in target_names(target)}
-        return bool(names) and all(self._dead(name, statement, block, 0, read_only)
+        library = self._shared.library
+        # A layer built by the statement: the fields its key draws (a copy replacing them all
+        # is no read of it).
+        drawn = library.drawn_fields(call) if library is not None and small.value is call and (
+            len(names) == 1) else frozenset()
+        return bool(names) and all(self._dead(name, statement, block, 0, read_only, drawn)
                                    for name in names)
 
     def _dead(self, name: str, statement: cst.BaseStatement,
               block: Sequence[cst.BaseStatement], depth: int = 0,
-              read_only: bool = False) -> bool:
+              read_only: bool = False, drawn: frozenset[str] = frozenset()) -> bool:
         """Nothing reads `name`'s values after `statement`: it is bound anew first, or the
         function (or `__main__` script) ends without any read. Reads of its `.shape`/`.dtype`/
         `.ndim` (or by a call that reads only shapes) do not count before a new binding, nor
@@ -317,7 +334,8 @@ class UnreadResults:
         fed = False
         # The statements after it first: most draws are read in the next few (cheap).
         for later, owner in steps:
-            read = name in reads_in(later, shared)
+            seen = name in reads_in(later, shared)
+            read = seen and not (drawn and self._replaces_all(later, name, drawn))
             if read and not (depth < 2 and self._feeds_unread(name, later, owner, depth,
                                                                read_only)):
                 return False
@@ -325,8 +343,8 @@ class UnreadResults:
                     later, self._constants):
                 return not self._reads_frames()
             # Outliving the function after feeding names nothing reads counts as a result,
-            # unless `read_only`; so does a shape kept (returned, assigned), not one checked.
-            fed = fed or (not read_only if read else name in reads_in(
+            # unless `read_only`; so does a shape kept (returned, printed), not one checked.
+            fed = fed or (not read_only if read else not seen and name in reads_in(
                 later, shared, shapes=True) and not _checks_only(later))
         if self._reads_frames():
             return False
@@ -380,6 +398,32 @@ class UnreadResults:
             known = self._shared.with_parents[id(self._root)] = {}
             _note_with_parents(self._root, known)
         return known
+
+    def _replaces_all(self, statement: cst.CSTNode, name: str, drawn: frozenset[str]) -> bool:
+        """`statement` is `new = eqx.tree_at(lambda l: (l.weight, ...), name, values)` replacing
+        every field in `drawn` and reading `name` nowhere else: it keeps nothing drawn."""
+        library = self._shared.library
+        if (library is None or not isinstance(statement, cst.SimpleStatementLine)
+                or len(statement.body) != 1 or not isinstance(statement.body[0], cst.Assign)):
+            return False
+        call = statement.body[0].value
+        if not isinstance(call, cst.Call) or len(call.args) < 3 or not all(
+                arg.keyword is None and not arg.star for arg in call.args[:2]):
+            return False
+        where, tree = call.args[0].value, call.args[1].value
+        if (not isinstance(tree, cst.Name) or tree.value != name
+                or not isinstance(where, cst.Lambda) or len(where.params.params) != 1
+                or any(name in reads_in(arg, self._shared) for arg in call.args[2:])
+                or not library.replaces_fields(call)):
+            return False
+        param = where.params.params[0].name.value
+        selected = where.body.elements if isinstance(where.body, (cst.Tuple, cst.List)) else [
+            where.body]
+        fields = {part.attr.value for part in (
+            item.value if isinstance(item, cst.BaseElement) else item for item in selected)
+            if isinstance(part, cst.Attribute) and isinstance(part.value, cst.Name)
+            and part.value.value == param}
+        return drawn <= fields
 
     def _everywhere(self) -> frozenset[str]:
         """Every name the body reads, `.shape` reads included (from the statements' reads,
