@@ -45,6 +45,10 @@ def _init_worker(options: LintOptions, parent: int) -> None:
 
     _watch_parent(parent)
     _worker = Linter(options)
+    # The parser, the analysis and the rules, imported now: a pool is started before the parent
+    # orders the files, so this happens while it does (rather than before each worker's first
+    # file, after).
+    _worker.rules  # noqa: B018 - imported for its side effect
     gc.disable()
     gc.freeze()
 
@@ -97,23 +101,40 @@ def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
     cached = {path: cache.lookup(path, (resolved or {}).get(path))
               for path in paths} if cache is not None else {}
     missed = [path for path in paths if cached.get(path) is None]
-    if len(missed) > 1:
-        from optlint.lint_order import importers_first
+    workers = _workers(jobs)
+    # Started first: its workers import libcst and the rules while this process reads the
+    # files' imports to order them (0.46 s of CPU on levanter), not after.
+    pool = _pool(workers, options) if _in_pool(missed, workers) else None
+    try:
+        if pool is not None:
+            pool.submit(int)  # starts the workers now (a forking pool starts them all)
+        if len(missed) > 1:
+            from optlint.lint_order import importers_first
 
-        missed = importers_first(missed, options.project_root,
-                                 cache.project.index if cache is not None else None)
-    fresh = dict(zip(missed, _check_uncached(missed, options, jobs), strict=True)) \
-        if missed else {}
+            missed = importers_first(missed, options.project_root,
+                                     cache.project.index if cache is not None else None)
+        fresh = dict(zip(missed, _check_uncached(missed, options, workers, pool), strict=True)) \
+            if missed else {}
+    finally:
+        if pool is not None:
+            pool.shutdown()
     if cache is not None:
         cache.store_all(fresh)
     return [cached.get(path) or fresh[path] for path in paths]
 
 
-def _check_uncached(paths: list[Path], options: LintOptions,
-                    jobs: int | None) -> list[FileResult]:
+def _workers(jobs: int | None) -> int:
     # More workers than cores only compete for them (and each holds its own project index).
-    workers = min(jobs or os.cpu_count() or 1, os.cpu_count() or 1)
-    if workers <= 1 or len(paths) < 2 * workers:
+    return min(jobs or os.cpu_count() or 1, os.cpu_count() or 1)
+
+
+def _in_pool(paths: list[Path], workers: int) -> bool:
+    return workers > 1 and len(paths) >= 2 * workers
+
+
+def _check_uncached(paths: list[Path], options: LintOptions, workers: int,
+                    pool: ProcessPoolExecutor | None) -> list[FileResult]:
+    if pool is None:
         from optlint.engine import Linter
 
         linter = Linter(options)
@@ -124,13 +145,14 @@ def _check_uncached(paths: list[Path], options: LintOptions,
                 if number % _COLLECT_EVERY == 0:
                     gc.collect()
     else:
-        results = _check_in_pool(paths, options, workers)
+        results = _check_in_pool(paths, options, workers, pool)
     for result in results:
         result.diagnostics.sort(key=Diagnostic.sort_key)
     return results
 
 
-def _check_in_pool(paths: list[Path], options: LintOptions, workers: int) -> list[FileResult]:
+def _check_in_pool(paths: list[Path], options: LintOptions, workers: int,
+                   pool: ProcessPoolExecutor) -> list[FileResult]:
     """Check in worker processes; files whose worker died (killed for memory, a crash in native
     code) are checked again one by one, so one such file is reported and the rest still run."""
     from concurrent.futures.process import BrokenProcessPool
@@ -139,13 +161,13 @@ def _check_in_pool(paths: list[Path], options: LintOptions, workers: int) -> lis
     chunks = [paths[start:start + size] for start in range(0, len(paths), size)]
     done: dict[Path, FileResult] = {}
     lost: list[Path] = []
-    with _pool(workers, options) as pool:
-        futures = [(chunk, pool.submit(_check_chunk, chunk)) for chunk in chunks]
-        for chunk, future in futures:
-            try:
-                done.update(zip(chunk, future.result(), strict=True))
-            except BrokenProcessPool:
-                lost.extend(chunk)
+    futures = [(chunk, pool.submit(_check_chunk, chunk)) for chunk in chunks]
+    for chunk, future in futures:
+        try:
+            done.update(zip(chunk, future.result(), strict=True))
+        except BrokenProcessPool:
+            lost.extend(chunk)
+    pool.shutdown()
     if lost:
         done.update(_check_one_by_one(lost, options))
     return [done[path] for path in paths]
