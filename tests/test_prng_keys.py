@@ -43,12 +43,27 @@ def test_notebook_key_consumed_in_two_cells(tmp_path: Path) -> None:
         "import jax.random as jr\nkey = jr.PRNGKey(0)\n",
         "w = jr.normal(key, (3, 3))\n",
         "noise = jr.normal(key, (3,))\n",
+        "print(w + noise)\n",
     ]))
     result = run_optlint("check", "train.ipynb", "--select", "OPT020", "--no-cache",
                          "--output-format", "json", cwd=tmp_path)
     findings = json.loads(result.stdout)
     assert [f["code"] for f in findings] == ["OPT020"]
     assert findings[0]["cell"] == 3
+
+
+def test_notebook_end_is_the_program_end(tmp_path: Path) -> None:
+    """A notebook is run, not imported: a draw in its last cells that nothing reads reaches no
+    result (no reuse with it), while one whose shape the notebook prints still does."""
+    cells = ["import jax.random as jr\nkey = jr.PRNGKey(0)\n",
+             "w = jr.normal(key, (3, 3))\nprint(w)\n",
+             "key, sub = jr.split(key)\n"]
+    (tmp_path / "unread.ipynb").write_text(_notebook(cells))
+    (tmp_path / "printed.ipynb").write_text(_notebook([*cells, "print(sub.shape)\n"]))
+    result = run_optlint("check", "unread.ipynb", "printed.ipynb", "--select", "OPT020",
+                         "--no-cache", "--output-format", "json", cwd=tmp_path)
+    assert [(f["filename"], f["cell"]) for f in json.loads(result.stdout)] == [
+        ("printed.ipynb", 3)]
 
 
 def test_expected_failures_are_not_findings_for_any_rule(tmp_path: Path) -> None:

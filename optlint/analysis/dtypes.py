@@ -119,7 +119,9 @@ def _module_class(inference: Evaluator, call: cst.Call, scope: Scope, order: int
 
         return param_dtype(value, inference)
     cls = getattr(value, "cls", None)
-    if cls is None or getattr(value, "derived_by", "") is not None:
+    # A module rebuilt by a map (`made_by`) holds new arrays: their dtypes are not its class's.
+    if cls is None or getattr(value, "derived_by", "") is not None or getattr(
+            value, "made_by", None) is not None:
         return None
     info, owner = cls.info, inference.evaluator_for(cls.path)
     if not info.attributes:

@@ -31,8 +31,10 @@ class Binding:
     value: cst.BaseExpression | None = None
     # Index path into `value` for tuple unpacking: `a, (b, c) = v` gives c the path (1, 1).
     path: tuple[int, ...] = ()
-    node: cst.CSTNode | None = None  # the FunctionDef / ClassDef / Param
+    node: cst.CSTNode | None = None  # the FunctionDef / ClassDef / Param / loop / CompFor
     scope: Scope | None = None  # the scope `value` is evaluated in
+    # A comprehension's target is seen only inside it: up to this order (its last).
+    until: int | None = None
 
 
 @dataclass
@@ -45,9 +47,19 @@ class Scope:
     owner: ClassInfo | None = None
     self_name: str | None = None
 
+    # The targets of comprehensions written in this scope, apart from `bindings` (Python gives a
+    # comprehension a scope of its own): `[f(m) for m in models]` binds `m` for `f(m)` only.
+    comprehension_targets: dict[str, list[Binding]] = field(default_factory=dict)
+
     def bind(self, name: str, binding: Binding) -> None:
         binding.scope = binding.scope or self
         self.bindings.setdefault(name, []).append(binding)
+
+    def comprehension_target(self, name: str, order: int) -> Binding | None:
+        """The innermost comprehension target `name` that is seen at `order`."""
+        seen = [binding for binding in self.comprehension_targets.get(name, ())
+                if binding.until is not None and binding.order < order <= binding.until]
+        return seen[-1] if seen else None
 
 
 @dataclass
@@ -104,6 +116,8 @@ class FileIndex:
     # `with` statements whose context manager is a call named like pytest's expectation
     # managers (`pytest.raises(...)`, `pytest.warns(...)`): code there fails on purpose.
     expecting: list[cst.With] = field(default_factory=list)
+    # Each comprehension's last order: where its element is read, its targets bound.
+    comprehension_ends: dict[cst.CSTNode, int] = field(default_factory=dict)
     _calls_on: dict[str, list[CallSite]] | None = field(default=None, repr=False)
 
     def calls_on(self, name: str) -> list[CallSite]:
@@ -124,10 +138,12 @@ class FileIndex:
         for the cyclic garbage collector. The index must not be used afterwards."""
         for scope in self.every_scope:
             scope.bindings = {}
+            scope.comprehension_targets = {}
             scope.owner = None
         for info in self.classes.values():
             info.attributes = {}
         self.attributes = {}
+        self.comprehension_ends = {}
         self._calls_on = None
 
 
@@ -146,6 +162,8 @@ class _IndexBuilder:
         self.calls: list[CallSite] = []
         self.attributes: dict[str, list[AttributeSite]] = {}
         self.expecting: list[cst.With] = []
+        self.open_comprehensions: list[list[Binding]] = []
+        self.comprehension_ends: dict[cst.CSTNode, int] = {}
         self.order = 0
 
     @property
@@ -260,6 +278,58 @@ class _IndexBuilder:
                     break
                 self._bind_loop(element.value, loop, (*path, position))
 
+    # Comprehensions: their targets are bound before the element is walked, and seen up to the
+    # comprehension's end; the element is read at that end (`comprehension_end`).
+    def visit_ListComp(self, node: cst.ListComp) -> None:
+        self._open_comprehension(node.for_in)
+
+    def leave_ListComp(self, original_node: cst.ListComp) -> None:
+        self._close_comprehension(original_node)
+
+    def visit_SetComp(self, node: cst.SetComp) -> None:
+        self._open_comprehension(node.for_in)
+
+    def leave_SetComp(self, original_node: cst.SetComp) -> None:
+        self._close_comprehension(original_node)
+
+    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> None:
+        self._open_comprehension(node.for_in)
+
+    def leave_GeneratorExp(self, original_node: cst.GeneratorExp) -> None:
+        self._close_comprehension(original_node)
+
+    def visit_DictComp(self, node: cst.DictComp) -> None:
+        self._open_comprehension(node.for_in)
+
+    def leave_DictComp(self, original_node: cst.DictComp) -> None:
+        self._close_comprehension(original_node)
+
+    def _open_comprehension(self, clause: cst.CompFor | None) -> None:
+        opened: list[Binding] = []
+        while clause is not None:
+            self._bind_comprehension_target(clause.target, clause, (), opened)
+            clause = clause.inner_for_in
+        self.open_comprehensions.append(opened)
+
+    def _bind_comprehension_target(self, target: cst.BaseExpression, clause: cst.CompFor,
+                                   path: tuple[int, ...], opened: list[Binding]) -> None:
+        if isinstance(target, cst.Name):
+            binding = Binding("opaque", self._next(), path=path, node=clause, scope=self.scope)
+            self.scope.comprehension_targets.setdefault(target.value, []).append(binding)
+            opened.append(binding)
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for position, element in enumerate(target.elements):
+                if isinstance(element, cst.StarredElement):
+                    break  # after a starred target the positions no longer line up
+                self._bind_comprehension_target(element.value, clause, (*path, position),
+                                                opened)
+
+    def _close_comprehension(self, node: cst.CSTNode) -> None:
+        end = self._next()
+        for binding in self.open_comprehensions.pop():
+            binding.until = end
+        self.comprehension_ends[node] = end
+
     def visit_With(self, node: cst.With) -> None:
         if any(isinstance(item.item, cst.Call) and isinstance(item.item.func, cst.Attribute)
                and item.item.func.attr.value in EXPECTATION_MANAGERS for item in node.items):
@@ -331,4 +401,5 @@ def build_index(module: cst.Module) -> FileIndex:
         every_scope=builder.every_scope,
         attributes=builder.attributes,
         expecting=builder.expecting,
+        comprehension_ends=builder.comprehension_ends,
     )

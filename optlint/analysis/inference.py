@@ -53,13 +53,16 @@ from optlint.analysis.values import (
     ModuleValue,
     PartialValue,
     OneOf,
+    SequenceOf,
     SequenceValue,
     StateValue,
     TransformedFunction,
     TrainStateValue,
     TransformValue,
     Value,
+    item_of,
     optional_part,
+    part_at,
 )
 
 
@@ -174,6 +177,10 @@ class Inference:
                 else:
                     items.append(self.value_of(element.value, scope, order))
             return SequenceValue(kind, tuple(items))
+        if isinstance(expr, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+            # Read where the comprehension's targets are seen: its end.
+            end = self.index.comprehension_ends.get(expr)
+            return UNKNOWN if end is None else SequenceOf(self.value_of(expr.elt, scope, end))
         if isinstance(expr, cst.Dict):
             entries: list[tuple[str | None, Value]] = []
             for entry in expr.elements:
@@ -228,9 +235,12 @@ class Inference:
         binding = self.lookup(name, scope, order)
         if binding is not None:
             value = self.value_of_binding(binding)
+            limit = order if binding.scope is scope else _LATER
             if isinstance(value, SequenceValue) and value.kind == "list":
-                limit = order if binding.scope is scope else _LATER
                 value = self._with_appends(name, binding, value, limit)
+            elif isinstance(value, SequenceOf) and self._with_appends(
+                    name, binding, SequenceValue("list", ()), limit).items:
+                return UNKNOWN  # items added to a comprehension's list: not all alike
             return value
         if name in ("True", "False"):
             return LiteralValue("bool", name)
@@ -252,6 +262,9 @@ class Inference:
         first = True
         while current is not None:
             if first or current.kind != "class":  # methods do not see their class's names
+                target = current.comprehension_target(name, order)
+                if target is not None:
+                    return target
                 bindings = current.bindings.get(name)
                 if bindings:
                     if first:
@@ -287,15 +300,13 @@ class Inference:
             return (annotated if annotated is not UNKNOWN
                     else self.parameters.parameter_value(binding))
         if binding.kind == "assign" and binding.value is not None and binding.scope is not None:
-            value = self.value_of(binding.value, binding.scope, binding.order)
-            for position in binding.path:
-                if isinstance(value, SequenceValue) and position < len(value.items):
-                    value = value.items[position]
-                else:
-                    return UNKNOWN
-            return value
+            return part_at(self.value_of(binding.value, binding.scope, binding.order),
+                           binding.path)
         if binding.kind == "opaque" and isinstance(binding.node, cst.For):
             return self._loop_item(binding, binding.node)
+        if binding.kind == "opaque" and isinstance(binding.node, cst.CompFor) and binding.scope:
+            iterated = self.value_of(binding.node.iter, binding.scope, binding.order)
+            return part_at(item_of(iterated), binding.path)
         return UNKNOWN
 
     def _loop_item(self, binding: Binding, loop: cst.For) -> Value:

@@ -18,8 +18,14 @@ import libcst as cst
 from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, FileIndex, FunctionInfo, Scope
 from optlint.analysis.key_callables import HeldCallables
-from optlint.analysis.key_consumers import LOOP_BODIES, STREAM_DRAWS
+from optlint.analysis.key_consumers import (
+    LOOP_BODIES,
+    SHAPE_ONLY_CALLS,
+    SHAPE_ONLY_NAMES,
+    STREAM_DRAWS,
+)
 from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_given import GivenCallables
 from optlint.analysis.key_reads import FileReads
 from optlint.analysis.key_library_calls import (
     RANDOM_LAYERS,
@@ -78,13 +84,14 @@ class FileKeyCalls:
         # What each statement reads, for every walk of the file.
         self.read_caches = FileReads(frames=any(
             isinstance(site.node.func, cst.Name) and site.node.func.value in ("locals", "vars")
-            for site in ctx.calls()))
+            for site in ctx.calls()), shape_only=self._reads_only_shapes)
         self.made_keys: dict[int, str] = {}
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         self.constants = module_constants(ctx.index)
         self.transformed = TransformedKeyCalls(self)
         self.held = HeldCallables(self)
+        self.given = GivenCallables(self)
         # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
         self.candidates: set[int] = set()
         for site in ctx.calls():
@@ -95,6 +102,12 @@ class FileKeyCalls:
         self.higher_order: set[str] = set()  # functions calling a function they are given
         # No call that consumes a key: nothing to find, no helper to look for.
         self.helpers = self._helpers() if self.candidates else set()
+
+    def _reads_only_shapes(self, call: cst.Call) -> bool:
+        func = call.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else (
+            func.value if isinstance(func, cst.Name) else None)
+        return last in SHAPE_ONLY_NAMES and self.ctx.qualify(func) in SHAPE_ONLY_CALLS
 
     def module_code(self) -> str:
         """The file's text, generated once (libcst writes the whole module at each ask)."""
@@ -135,14 +148,16 @@ class FileKeyCalls:
         # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
         uses = [Consumption(call, expr, how, library=False, stepping=stepping,
                             kind="split" if flow.param_uses[param.name.value].kind == "split"
-                            else "draw", unseen=flow.param_uses[param.name.value].unseen)
+                            else "draw", unseen=flow.param_uses[param.name.value].unseen,
+                            proof=flow.param_uses[param.name.value].proof)
                 for param, expr in bind_arguments(function, call, bound)
                 if param.name.value in flow.consumed_params]
         uses += self.held.closures_called_again(call, function, bound, flow)
         if self.nested(function):
             # A closure consuming a key of the enclosing function: each call consumes it.
             uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
-                                 closed=inner.closed or inner, unseen=inner.unseen)
+                                 closed=inner.closed or inner, unseen=inner.unseen,
+                                 proof=inner.proof)
                      for inner in flow.free_consumed().values()]
         return uses
 
@@ -154,13 +169,20 @@ class FileKeyCalls:
         if not isinstance(func, cst.Name) or not self.given_function(func, site):
             return []
         how = self.callee(call)
+        drawn, proof = self.given.drawn_arguments(func, site, call)
         return [Consumption(call, arg.value, how, library=False,
-                            unseen=f"`{func.value}` is a function given by a caller; the "
-                                   f"analysis cannot see it draw from the key")
+                            proof=proof if id(arg.value) in drawn else "",
+                            unseen="" if id(arg.value) in drawn else
+                            f"`{func.value}` is a function given by a caller; the "
+                            f"analysis cannot see it draw from the key")
                 for arg in call.args
                 if self.reads_as_key(arg.value)
                 or (arg.keyword is not None and arg.keyword.value == "key"
                     and isinstance(arg.value, cst.Name))][:1]
+
+    def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call
+                       ) -> tuple[set[int], str]:
+        return self.given.drawn_arguments(given, site, call)
 
     @staticmethod
     def given_function(name: cst.Name, site: CallSite) -> bool:
@@ -400,7 +422,8 @@ class FileKeyCalls:
             return None
         flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants,
                            made_key=self.made_key, read_caches=self.read_caches)
-        flow.run(self.ctx.module.body, module=True)
+        # A notebook is run, not imported: its names do not outlive its last cell.
+        flow.run(self.ctx.module.body, module=not self.ctx.filename.endswith(".ipynb"))
         return flow
 
     def is_module(self, info: ClassInfo) -> bool:

@@ -38,6 +38,12 @@ class KeyCallsView(Protocol):
         """`name` is a parameter of the function `site` is in, or of one it is nested in."""
         ...
 
+    def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call
+                       ) -> tuple[set[int], str]:
+        """The ids of the arguments of `call`, which calls `given` (a parameter), that every
+        callable the callers give draws from (empty: not proven), and what shows it."""
+        ...
+
     def reads_as_key(self, expr: cst.BaseExpression) -> bool:
         """A name that reads as a key."""
         ...

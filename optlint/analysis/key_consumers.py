@@ -90,6 +90,15 @@ for _row in LIBRARY_CONSUMERS:
     if _row.made_by:
         METHOD_CONSUMERS[_row.name] = (*METHOD_CONSUMERS.get(_row.name, ()), _row)
 
+# Calls that read only the shapes (or ranks, dtypes) of the arrays they are given: a draw they
+# alone read reaches no result, its shape being the same for every key.
+SHAPE_ONLY_CALLS = frozenset({
+    "chex.assert_shape", "chex.assert_equal_shape", "chex.assert_equal_shape_prefix",
+    "chex.assert_equal_shape_suffix", "chex.assert_rank", "chex.assert_equal_rank",
+    "chex.assert_type", "numpy.shape", "numpy.ndim", "jax.numpy.shape", "jax.numpy.ndim",
+})
+SHAPE_ONLY_NAMES = frozenset(name.rsplit(".", 1)[1] for name in SHAPE_ONLY_CALLS)
+
 # Keyword arguments that make a model or layer draw nothing from the key it is given:
 # `dropout(x, key=key, inference=True)`, `model.apply(v, x, deterministic=True, rngs=...)`.
 NO_DRAW_SWITCHES: dict[str, bool] = {
@@ -119,6 +128,38 @@ BATCHING: dict[str, int | None] = {
 REPLICATING = frozenset({"flax.jax_utils.replicate", "jax.device_put_replicated"})
 # The project's own helpers named so do the same (`replicate(tree, n)` stacking copies).
 REPLICATING_NAMES = frozenset({"replicate"})
+
+# Library calls that return the pytree one of their arguments holds (a copy on every device,
+# leaves read back into its structure, updates added to it), by where they take it: a model
+# given to them comes back an instance of the same class.
+SAME_PYTREE: dict[str, tuple[int, str]] = {
+    "jax.device_put_replicated": (0, "x"), "jax.device_put": (0, "x"),
+    "flax.jax_utils.replicate": (0, "tree"), "equinox.tree_deserialise_leaves": (1, "like"),
+    "equinox.apply_updates": (0, "model"),
+}
+# Objects that hold what they were made with, by the call that made them (its qualified name,
+# or the module of what made its receiver and the method's name): attribute -> the argument
+# (position, keyword) it holds. `optim.Adam(lr).create(model).target` is `model`;
+# `TrainState.create(apply_fn=model.apply, ...).apply_fn` is `model.apply`.
+HOLDING_CALLS: dict[str, dict[str, tuple[int | None, str]]] = {
+    "flax.training.train_state.TrainState.create": {"apply_fn": (None, "apply_fn")},
+}
+HOLDING_METHODS: dict[tuple[str, str], dict[str, tuple[int | None, str]]] = {
+    ("flax.optim", "create"): {"target": (0, "target")},
+}
+# Library objects that, called, call a method of the class they were made with: (position,
+# keyword) of the class, and the method. Flax's old `nn.Model(Seq2seq, params)(rng, x)` runs
+# `Seq2seq.apply`.
+CALLING_WRAPPERS: dict[str, tuple[int, str, str]] = {
+    "flax.nn.Model": (0, "module", "apply"), "flax.nn.base.Model": (0, "module", "apply"),
+}
+# Transformations whose result calls their function with the arguments it is given (a batched
+# or pmapped model is still an instance of its class, row by row).
+PASSING_TRANSFORMS = frozenset({
+    "jax.jit", "jax.pmap", "jax.vmap", "jax.grad", "jax.value_and_grad", "jax.checkpoint",
+    "equinox.filter_jit", "equinox.filter_pmap", "equinox.filter_vmap", "equinox.filter_grad",
+    "equinox.filter_value_and_grad", "equinox.filter_checkpoint",
+})
 
 # Library calls that draw from an implicit rng stream rather than a key argument.
 STREAM_DRAWS = frozenset({"haiku.next_rng_key", "haiku.maybe_next_rng_key"})

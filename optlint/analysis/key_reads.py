@@ -4,7 +4,7 @@ Such a draw is no draw for a reuse: it leaves nothing identical behind."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -17,6 +17,13 @@ from optlint.analysis.key_syntax import (
     target_names,
 )
 from optlint.analysis.walk import child_nodes
+
+# Whether a call reads only the shapes of the arrays it is given (`chex.assert_shape(x, s)`).
+ShapeOnly = Callable[[cst.Call], bool]
+
+# How checking functions are named (unittest's `assertEqual`, `chex.assert_shape`,
+# `numpy.testing.assert_allclose`): a line of calls so named only checks what it reads.
+CHECK_PREFIX = "assert"
 
 # Attributes that read an array's shape, not its values (a draw read only for them reaches
 # no result).
@@ -32,26 +39,34 @@ def reads_in(node: cst.CSTNode | Sequence[cst.BaseStatement], shared: FileReads,
         found: set[str] = set()
         shaped: set[str] = set()
         for statement in [node] if isinstance(node, cst.CSTNode) else node:
-            _collect_reads(statement, found, shaped)
+            _collect_reads(statement, found, shaped, shared.shape_only)
         known = shared.reads[id(node)] = (frozenset(found), frozenset(found | shaped))
     return known[1] if shapes else known[0]
 
 
-def _target_reads(target: cst.CSTNode, found: set[str], shaped: set[str] | None) -> None:
+def _target_reads(target: cst.CSTNode, found: set[str], shaped: set[str] | None,
+                  shape_only: ShapeOnly | None = None) -> None:
     if isinstance(target, cst.Name):
         return
     if isinstance(target, (cst.Tuple, cst.List)):
         for element in target.elements:
-            _target_reads(element.value, found, shaped)
+            _target_reads(element.value, found, shaped, shape_only)
     elif isinstance(target, cst.StarredElement):
-        _target_reads(target.value, found, shaped)
+        _target_reads(target.value, found, shaped, shape_only)
     else:
-        _collect_reads(target, found, shaped)
+        _collect_reads(target, found, shaped, shape_only)
 
 
-def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None = None) -> None:
+def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None = None,
+                   shape_only: ShapeOnly | None = None) -> None:
     """Adds the names `node` reads to `found`, those read only for their shape to `shaped`
-    (None: left out; `found` itself: counted as reads)."""
+    (None: left out; `found` itself: counted as reads). `shape_only` tells the calls that read
+    only their arguments' shapes (`chex.assert_equal_shape([a, b])`)."""
+    if isinstance(node, cst.Call) and shape_only is not None and shape_only(node):
+        _collect_reads(node.func, found, shaped, shape_only)
+        for arg in node.args:
+            _shape_reads(arg.value, found, shaped, shape_only)
+        return
     if isinstance(node, cst.Name):
         found.add(node.value)
     elif isinstance(node, cst.Attribute):
@@ -59,33 +74,33 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None =
             if shaped is not None:
                 shaped.add(node.value.value)
         else:
-            _collect_reads(node.value, found, shaped)
+            _collect_reads(node.value, found, shaped, shape_only)
     elif isinstance(node, cst.Arg):
-        _collect_reads(node.value, found, shaped)
+        _collect_reads(node.value, found, shaped, shape_only)
     elif isinstance(node, cst.Assign):
         for target in node.targets:
-            _target_reads(target.target, found, shaped)
-        _collect_reads(node.value, found, shaped)
+            _target_reads(target.target, found, shaped, shape_only)
+        _collect_reads(node.value, found, shaped, shape_only)
     elif isinstance(node, cst.AnnAssign):
-        _target_reads(node.target, found, shaped)
+        _target_reads(node.target, found, shaped, shape_only)
         if node.value is not None:
-            _collect_reads(node.value, found, shaped)
+            _collect_reads(node.value, found, shaped, shape_only)
     elif isinstance(node, (cst.For, cst.CompFor)):
-        _target_reads(node.target, found, shaped)
+        _target_reads(node.target, found, shaped, shape_only)
         for child in child_nodes(node):
             if child is not node.target:
-                _collect_reads(child, found, shaped)
+                _collect_reads(child, found, shaped, shape_only)
     elif isinstance(node, cst.NamedExpr):
-        _collect_reads(node.value, found, shaped)
+        _collect_reads(node.value, found, shaped, shape_only)
     elif isinstance(node, cst.AsName):
-        _target_reads(node.name, found, shaped)
+        _target_reads(node.name, found, shaped, shape_only)
     elif isinstance(node, (cst.FunctionDef, cst.Lambda)):
         # A nested function's own locals (`k1` assigned in it) are not the enclosing names.
         inner: set[str] = set()
         inner_shaped = inner if shaped is found else None if shaped is None else set()
         for child in child_nodes(node):
             if not isinstance(node, cst.FunctionDef) or child is not node.name:
-                _collect_reads(child, inner, inner_shaped)
+                _collect_reads(child, inner, inner_shaped, shape_only)
         own = _locals(node)
         found.update(inner - own)
         if shaped is not None and inner_shaped is not None and inner_shaped is not inner:
@@ -93,18 +108,32 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None =
     elif isinstance(node, cst.ClassDef):
         for child in child_nodes(node):
             if child is not node.name:
-                _collect_reads(child, found, shaped)
+                _collect_reads(child, found, shaped, shape_only)
     elif isinstance(node, cst.Param):
         for part in (node.default, node.annotation):
             if part is not None:
-                _collect_reads(part, found, shaped)
+                _collect_reads(part, found, shaped, shape_only)
     elif isinstance(node, (cst.Import, cst.ImportFrom, cst.Del)):
         return
     elif isinstance(node, (cst.Global, cst.Nonlocal)):
         found.update(item.name.value for item in node.names)
     else:
         for child in child_nodes(node):
-            _collect_reads(child, found, shaped)
+            _collect_reads(child, found, shaped, shape_only)
+
+
+def _shape_reads(node: cst.BaseExpression, found: set[str], shaped: set[str] | None,
+                 shape_only: ShapeOnly) -> None:
+    """An argument of a call that reads only shapes: its names (alone or listed) are read for
+    their shape; anything else is read as usual."""
+    if isinstance(node, cst.Name):
+        if shaped is not None:
+            shaped.add(node.value)
+    elif isinstance(node, (cst.List, cst.Tuple)):
+        for element in node.elements:
+            _shape_reads(element.value, found, shaped, shape_only)
+    else:
+        _collect_reads(node, found, shaped, shape_only)
 
 
 def _locals(function: cst.FunctionDef | cst.Lambda) -> set[str]:
@@ -163,6 +192,63 @@ def _visit_closures(node: cst.CSTNode, found: set[str]) -> None:
         _visit_closures(child, found)
 
 
+def _checks_only(node: cst.CSTNode) -> bool:
+    """A line of checks (`assert x.shape == s`, `self.assertEqual(x.shape, s)`,
+    `chex.assert_rank(x, 2)`): what it reads reaches no result (a printed shape does)."""
+    return isinstance(node, cst.SimpleStatementLine) and all(
+        isinstance(small, cst.Assert) or isinstance(small, cst.Expr) and isinstance(
+            small.value, cst.Call) and _called_name(small.value).startswith(CHECK_PREFIX)
+        for small in node.body)
+
+
+def _called_name(call: cst.Call) -> str:
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return func.value if isinstance(func, cst.Name) else ""
+
+
+def _straight(statement: cst.BaseStatement, block: Sequence[cst.BaseStatement],
+              steps: list[tuple[cst.CSTNode, Sequence[cst.BaseStatement]]]) -> None:
+    """Adds what `statement` runs, in order, to `steps`: a `with` statement's items, then its
+    body's statements; any other statement as a whole."""
+    if isinstance(statement, cst.With) and isinstance(statement.body, cst.IndentedBlock):
+        steps.extend((item, block) for item in statement.items)
+        for inner in statement.body.body:
+            _straight(inner, statement.body.body, steps)
+    else:
+        steps.append((statement, block))
+
+
+def _note_with_parents(block: Sequence[cst.BaseStatement],
+                       parents: dict[int, tuple[cst.With, Sequence[cst.BaseStatement]]]) -> None:
+    """Notes the parent of each `with` body under `block`, through compound statements (not
+    into nested functions or classes, which are walked by themselves)."""
+    for statement in block:
+        if isinstance(statement, (cst.FunctionDef, cst.ClassDef)) or not isinstance(
+                statement, cst.BaseCompoundStatement):
+            continue
+        if isinstance(statement, cst.With) and isinstance(statement.body, cst.IndentedBlock):
+            parents[id(statement.body.body)] = (statement, block)
+        for suite in _suites(statement):
+            _note_with_parents(suite.body, parents)
+
+
+def _suites(statement: cst.BaseCompoundStatement) -> list[cst.IndentedBlock]:
+    """The indented blocks a compound statement holds (its branches', handlers' included)."""
+    found: list[cst.IndentedBlock] = []
+    pending: list[cst.CSTNode] = [statement]
+    while pending:
+        node = pending.pop()
+        for child in child_nodes(node):
+            if isinstance(child, cst.IndentedBlock):
+                found.append(child)
+            elif isinstance(child, (cst.Else, cst.If, cst.ExceptHandler, cst.Finally,
+                                    cst.MatchCase, cst.ExceptStarHandler)):
+                pending.append(child)
+    return found
+
+
 @dataclass
 class FileReads:
     """What the walks of one file share: the names each statement reads, cached by node
@@ -173,6 +259,10 @@ class FileReads:
     # By node: the names it reads, without and with those read only for their shape.
     reads: dict[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
     closures: dict[int, frozenset[str]] = field(default_factory=dict)  # what nested defs read
+    # By a walked body's id: its `with` bodies' parents (see `UnreadResults._with_parents`).
+    with_parents: dict[int, dict[int, tuple[cst.With, Sequence[cst.BaseStatement]]]] = field(
+        default_factory=dict)
+    shape_only: ShapeOnly | None = None  # the calls that read only shapes
 
 
 class UnreadResults:
@@ -216,30 +306,33 @@ class UnreadResults:
     def _dead(self, name: str, statement: cst.BaseStatement,
               block: Sequence[cst.BaseStatement], depth: int = 0,
               read_only: bool = False) -> bool:
-        """Nothing reads `name` after `statement`: it is bound anew first (reads of its
-        `.shape` before that do not count: `y = None` after `n = y.shape[0]`), or the function
-        (or `__main__` script) ends without any read, its shape's included."""
+        """Nothing reads `name`'s values after `statement`: it is bound anew first, or the
+        function (or `__main__` script) ends without any read. Reads of its `.shape`/`.dtype`/
+        `.ndim` (or by a call that reads only shapes) do not count before a new binding, nor
+        at the end when they are only checked (`chex.assert_shape(x, s)`): a draw's shape is
+        the same for every key."""
         root = self._root
         shared = self._shared
-        position = next((i for i, known in enumerate(block) if known is statement), None)
-        shaped = False
+        steps, block, position = self._after(statement, block)
+        fed = False
         # The statements after it first: most draws are read in the next few (cheap).
-        for later in block[position + 1:] if position is not None else ():
+        for later, owner in steps:
             read = name in reads_in(later, shared)
-            if read and not (depth < 2 and self._feeds_unread(name, later, block, depth,
+            if read and not (depth < 2 and self._feeds_unread(name, later, owner, depth,
                                                                read_only)):
                 return False
-            if name in names_rebound(later, self._constants):
+            if isinstance(later, cst.BaseStatement) and name in names_rebound(
+                    later, self._constants):
                 return not self._reads_frames()
             # Outliving the function after feeding names nothing reads counts as a result,
-            # unless `read_only`.
-            shaped = shaped or (name in reads_in(later, shared, shapes=True) and not (
-                read and read_only))
+            # unless `read_only`; so does a shape kept (returned, assigned), not one checked.
+            fed = fed or (not read_only if read else name in reads_in(
+                later, shared, shapes=True) and not _checks_only(later))
         if self._reads_frames():
             return False
         if not self._module and name not in self._everywhere():
             return True
-        if position is None or shaped:
+        if position is None or fed:
             return False
         # The end of the block: the function's end, or a `__main__` script's.
         if block is root and not self._module:
@@ -259,6 +352,35 @@ class UnreadResults:
                            for top in root[index + 1:])
         return True
 
+    def _after(self, statement: cst.BaseStatement, block: Sequence[cst.BaseStatement]
+               ) -> tuple[list[tuple[cst.CSTNode, Sequence[cst.BaseStatement]]],
+                          Sequence[cst.BaseStatement], int | None]:
+        """What runs after `statement` (of `block`), in order, each with the block it is in:
+        a `with` statement's items then its body in place of it (a body runs once, straight
+        through), and once a `with` body ends, what follows that `with`. Also the block where
+        that ends, and `statement`'s place in `block` (None: not found, nothing follows)."""
+        steps: list[tuple[cst.CSTNode, Sequence[cst.BaseStatement]]] = []
+        position = next((i for i, known in enumerate(block) if known is statement), None)
+        if position is None:
+            return steps, block, None
+        parents = self._with_parents()
+        while True:
+            for later in block[position + 1:]:
+                _straight(later, block, steps)
+            parent = parents.get(id(block))
+            if parent is None:
+                return steps, block, position
+            statement, block = parent
+            position = next(i for i, known in enumerate(block) if known is statement)
+
+    def _with_parents(self) -> dict[int, tuple[cst.With, Sequence[cst.BaseStatement]]]:
+        """By the id of each `with` body of the walked body: the `with` and its block."""
+        known = self._shared.with_parents.get(id(self._root))
+        if known is None:
+            known = self._shared.with_parents[id(self._root)] = {}
+            _note_with_parents(self._root, known)
+        return known
+
     def _everywhere(self) -> frozenset[str]:
         """Every name the body reads, `.shape` reads included (from the statements' reads,
         which other walks share)."""
@@ -273,7 +395,7 @@ class UnreadResults:
         """The body calls `locals()` or `vars()`: any name may be read through them."""
         return self._frames and ("locals" in self._everywhere() or "vars" in self._everywhere())
 
-    def _feeds_unread(self, name: str, statement: cst.BaseStatement,
+    def _feeds_unread(self, name: str, statement: cst.CSTNode,
                       block: Sequence[cst.BaseStatement], depth: int,
                       read_only: bool = False) -> bool:
         """`statement` reads `name` only to assign names nothing reads (`z = net(x)` with `z`

@@ -176,13 +176,15 @@ class TransformedKeyCalls:
                                          len(call.args))
         unseen = (f"`{given.value.value}` is a function given by a caller; the analysis "
                   f"cannot see it draw from the key")
+        drawn, proof = self.calls.drawn_by_given(given.value, site, call)
         for index in sorted(broadcast):
             if index < len(call.args) and self.calls.reads_as_key(call.args[index].value):
                 key = call.args[index].value
+                proven, proof = ("", proof) if id(key) in drawn else (unseen, "")
                 return [Consumption(call, key, self.calls.callee(call), library=False,
-                                    unseen=unseen),
+                                    unseen=proven, proof=proof),
                         Consumption(call, key, self.calls.callee(call), library=False,
-                                    repeated=True, unseen=unseen,
+                                    repeated=True, unseen=proven, proof=proof,
                                     over=f"{batching} (in_axes=None)")]
         return []
 

@@ -74,6 +74,9 @@ class Consumption:
     # function the caller gives (`model(rng, x)` with `model` a parameter), which may draw from
     # it or not. A reuse resting on one is reported under `--preview` only, with this text.
     unseen: str = ""
+    # What proved a consumption that rests on a function a caller gives (every caller gives
+    # an instance of a class that draws from the key), said in the message.
+    proof: str = ""
 
 
 def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:

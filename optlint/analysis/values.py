@@ -288,6 +288,33 @@ class SequenceValue:
 
 
 @dataclass(frozen=True)
+class SequenceOf:
+    """A list (or generator) a comprehension builds: every item is `item`, how many is unknown."""
+
+    item: Value
+
+
+def item_of(sequence: Value) -> Value:
+    """What each item of `sequence` is, when they are all the same: a comprehension's item, or
+    a literal list's items that are one value."""
+    if isinstance(sequence, SequenceOf):
+        return sequence.item
+    if isinstance(sequence, SequenceValue) and sequence.items and all(
+            item == sequence.items[0] for item in sequence.items):
+        return sequence.items[0]
+    return UNKNOWN
+
+
+def part_at(value: Value, path: tuple[int, ...]) -> Value:
+    """The part of a tuple or list an unpacking target takes (`a, (b, c) = v`: c is (1, 1))."""
+    for position in path:
+        if not (isinstance(value, SequenceValue) and position < len(value.items)):
+            return UNKNOWN
+        value = value.items[position]
+    return value
+
+
+@dataclass(frozen=True)
 class DictValue:
     items: tuple[tuple[str | None, Value], ...]
 
@@ -302,7 +329,7 @@ Value = (
     Unknown | ModuleValue | ClassRef | InstanceValue | TransformValue | InjectFactory |
     FunctionValue | PartialValue | LibraryRef | SequenceValue | DictValue | LiteralValue |
     TransformedFunction | OneOf | ArrayValue | SolverValue | StateValue | ScheduleValue |
-    ParamTree | TrainStateValue
+    ParamTree | TrainStateValue | SequenceOf
 )
 
 
@@ -356,6 +383,8 @@ def portable(value: Value) -> Value:
         return UNKNOWN  # read through its file's nodes
     if isinstance(value, SequenceValue):
         return SequenceValue(value.kind, tuple(portable(item) for item in value.items))
+    if isinstance(value, SequenceOf):
+        return SequenceOf(portable(value.item))
     if isinstance(value, DictValue):
         return DictValue(tuple((key, portable(item)) for key, item in value.items))
     if isinstance(value, OneOf):

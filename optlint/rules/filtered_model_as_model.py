@@ -11,6 +11,7 @@ the non-array fields back.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 
 import libcst as cst
 
@@ -18,6 +19,7 @@ from optlint.analysis import apis
 from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite
 from optlint.analysis.library_names import EQUINOX_FILTER_CALLS as _FILTERS, EQUINOX_PREFIX
+from optlint.analysis.passed import passed_value
 from optlint.analysis.values import ModuleValue, TransformedFunction, Value
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
@@ -162,8 +164,8 @@ def _filter_of(ctx: RuleContext, value: ModuleValue) -> tuple[cst.Call, ModuleVa
         keyword = ("pytree" if "tree_at" in value.derived_by else
                    "tree" if value.derived_by in apis.TREE_MAPPERS else
                    "model" if value.derived_by.startswith(EQUINOX_PREFIX) else "params")
-        tree = argument(call, apis.TREE_REBUILDERS[value.derived_by], keyword)
-        inner = ctx.value(tree.value, site) if tree is not None else None
+        inner = passed_value(call, apis.TREE_REBUILDERS[value.derived_by], keyword,
+                             partial(ctx.value, site=site))
         if not (isinstance(inner, ModuleValue) and inner.filtered):
             return None
         value = inner

@@ -201,7 +201,10 @@ def _static_args_fix(ctx: RuleContext, flagged: cst.Call, factory: InjectFactory
         added = with_keyword(target, "static_args", _tuple_code(merged))
         replacements.append((target, ctx.code(added)))
     replacements.extend((node, f"lambda _: {ctx.code(node)}") for node in wrap)
-    return FixPlan("safe", f"Add static_args={_tuple_code(merged)}", replacements)
+    # The title names every edit: static_args alone still fails on optax < 0.2.4 (measured on
+    # 0.2.3: `masked` then calls the module-shaped mask with the params).
+    wrapped = " and pass the mask as `lambda _: ...`" if wrap else ""
+    return FixPlan("safe", f"Add static_args={_tuple_code(merged)}{wrapped}", replacements)
 
 
 def _static_args_argument(call: cst.Call) -> cst.Arg | None:

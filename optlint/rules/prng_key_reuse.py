@@ -71,8 +71,10 @@ class PrngKeyReuse(Rule):
         unseen = next((use.unseen for use in (reuse.first, reuse.second, reuse.second.closed)
                        if use is not None and use.unseen), "")
         # A reuse resting on a function the analysis cannot see draw: `--preview` only.
-        return (replace(finding, unproven=unseen) if unseen and finding.unproven is None
-                else finding)
+        if unseen and finding.unproven is None:
+            return replace(finding, unproven=unseen)
+        proof = next((use.proof for use in (reuse.first, reuse.second) if use.proof), "")
+        return replace(finding, message=f"{finding.message} ({proof})") if proof else finding
 
     def _proven_reuse_finding(self, ctx: RuleContext, reuse: Reuse,
                               analysis: FileKeyCalls, flow: KeyFlow) -> Finding:
@@ -168,8 +170,13 @@ class PrngKeyReuse(Rule):
                        f"{_at_line(ctx, reuse.first.call)}: keys made from one "
                        f"seed are one key, so `{second.how}` draws the same random numbers "
                        f"({effect})")
-            return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
-                "Make one key from the seed and split it for each use"))
+            # Two keys made from one seed are two objects to JAX's checker: a draw and a
+            # split of them give correlated values, never identical ones.
+            apart = ("the key is made from the seed twice and one is drawn from, the other "
+                     "split: the values are correlated, not identical"
+                     if kinds == {"draw", "split"} else None)
+            return Finding(_where(second), message, roles=_roles(reuse), unproven=apart,
+                           fix_title="Make one key from the seed and split it for each use")
         shown_key = f"the seed `{key}`" if isinstance(second.key, cst.Integer) else f"`{key}`"
         message = (f"{shown_key}{path} was already consumed by `{first}` and is consumed again by "
                    f"`{second.how}`{inside} without a split: both derive their random numbers "

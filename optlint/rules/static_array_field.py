@@ -37,7 +37,7 @@ from optlint.analysis.library_names import (
     JAX_ARRAY_NAMESPACES,
     JAX_CONVERTERS,
 )
-from optlint.analysis.values import ArrayValue, ModuleValue, SequenceValue, Unknown
+from optlint.analysis.values import ArrayValue, ModuleValue, SequenceOf, SequenceValue, Unknown
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, Rule, RuntimeCheck
 
@@ -159,7 +159,8 @@ def _assigned_evidence(ctx: RuleContext, binding: Binding) -> str | None:
     value = ctx.inference.value_of(expr, binding.scope, binding.order)
     if _is_jax_array(value):
         return f"`__init__` assigns `{ctx.code(expr)}`"
-    return "" if isinstance(value, Unknown) else None
+    # A comprehension's list may be empty: its annotation decides, as for a value not seen.
+    return "" if isinstance(value, (Unknown, SequenceOf)) else None
 
 
 def _is_jax_array(value: object) -> bool:

@@ -74,6 +74,20 @@ def filter_spec_kind(inference: Evaluator, spec: cst.BaseExpression, scope: Scop
     return None
 
 
+def keeps_non_arrays(inference: Evaluator, function: Value) -> bool:
+    """Whether `function`, mapped over a tree, gives each non-array leaf back unchanged: `lambda
+    a: g(a) if eqx.is_array(a) else a` (so a module mapped with it keeps its non-array fields)."""
+    if not isinstance(function, FunctionValue):
+        return False
+    body = _predicate_body(function.node)
+    if body is None or not isinstance(body[1], cst.IfExp):
+        return False
+    param, choice = body[0], body[1]
+    scope = inference.index.functions.get(function.node)
+    return (isinstance(choice.orelse, cst.Name) and choice.orelse.value == param
+            and scope is not None and _test_kind(inference, param, choice.test) == "arrays")
+
+
 def _predicate_body(node: cst.FunctionDef | cst.Lambda) -> tuple[str, cst.BaseExpression] | None:
     """The parameter and returned expression of a one-expression predicate."""
     params = node.params.params

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import libcst as cst
 
 from optlint.analysis import apis
+from optlint.analysis.brains.equinox_calls import keeps_non_arrays
 from optlint.analysis.brains.registry import LibraryCall, handles, handles_matching
 from optlint.analysis.values import (
     UNKNOWN,
@@ -44,6 +47,11 @@ def vectorized(call: LibraryCall) -> Value:
     return UNKNOWN
 
 
+# The mappers that call their function on each leaf alone (not `tree_at`, not `_with_path`).
+_LEAF_MAPPERS = frozenset(name for name in apis.TREE_MAPPERS
+                          if "tree_at" not in name and "with_path" not in name)
+
+
 @handles(*apis.TREE_MAPPERS)
 def tree_mapper(call: LibraryCall) -> Value:
     """`tree_map(f, model)` / `eqx.tree_at(where, model, ...)`: a pytree shaped like the module,
@@ -52,6 +60,11 @@ def tree_mapper(call: LibraryCall) -> Value:
     that was filtered stays known (where the filter is in another file)."""
     keyword = "pytree" if "tree_at" in call.name else "tree"
     tree = call.value(apis.TREE_MAPPERS[call.name], keyword)
+    if (isinstance(tree, ModuleValue) and not tree.filtered and call.name in _LEAF_MAPPERS
+            and keeps_non_arrays(call.inference, call.value(0, "f"))):
+        # `tree_map(lambda a: a * s if eqx.is_array(a) else a, model)`: a model like the one
+        # given, its non-array fields the same objects (its arrays, and their dtypes, new).
+        return replace(tree, made_by=call.call)
     if isinstance(tree, ModuleValue):
         return ModuleValue(tree.class_name, UNKNOWN_LEAVES, derived_by=call.name,
                            filtered=tree.filtered, is_callable=tree.is_callable,

@@ -10,6 +10,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.index import Scope
+from optlint.analysis.passed import passed_value
 from optlint.analysis.values import UNKNOWN, Value
 
 if TYPE_CHECKING:
@@ -30,8 +31,7 @@ class LibraryCall:
         return argument(self.call, position, keyword)
 
     def value(self, position: int | None, keyword: str | None) -> Value:
-        arg = self.arg(position, keyword)
-        return self.evaluate(arg.value) if arg is not None else UNKNOWN
+        return passed_value(self.call, position, keyword, self.evaluate)
 
     def evaluate(self, expr: cst.BaseExpression) -> Value:
         return self.inference.value_of(expr, self.scope, self.order)
