@@ -161,7 +161,12 @@ def _check_in_pool(paths: list[Path], options: LintOptions, workers: int,
     chunks = [paths[start:start + size] for start in range(0, len(paths), size)]
     done: dict[Path, FileResult] = {}
     lost: list[Path] = []
-    futures = [(chunk, pool.submit(_check_chunk, chunk)) for chunk in chunks]
+    futures = []
+    for chunk in chunks:
+        try:  # the workers started while the files were ordered: one may have died already
+            futures.append((chunk, pool.submit(_check_chunk, chunk)))
+        except BrokenProcessPool:
+            lost.extend(chunk)
     for chunk, future in futures:
         try:
             done.update(zip(chunk, future.result(), strict=True))
