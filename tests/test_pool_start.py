@@ -1,16 +1,15 @@
-"""The pool's workers start before the parent orders the files; a worker that dies in that time
-(killed for memory while importing the parser) costs no file and no run."""
+"""A worker that dies as it starts (killed for memory while importing the parser), before or while
+the chunks are sent, costs no file and no run."""
 
 from __future__ import annotations
 
 import os
 import signal
-import time
 from pathlib import Path
 
 import pytest
 
-from optlint import lint_order, pool
+from optlint import pool
 from optlint.config import Settings
 from optlint.lint_types import LintOptions
 from optlint.selection import Selection
@@ -19,24 +18,19 @@ from optlint.versions import LibraryVersions
 FIXABLE = "import optax\n\noptimizer = optax.chain(optax.adam(1e-3), optax.clip(1.0))\n"
 
 
-def test_a_worker_dead_before_any_file_was_sent_costs_nothing(
+def test_a_worker_dead_as_it_starts_costs_nothing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(pool, "_start_method", lambda: "fork")  # workers inherit the patches
     marker = tmp_path / "died-once"
-    original_init, original_order = pool._init_worker, lint_order.importers_first
+    original_init = pool._init_worker
 
-    def init_worker(options: LintOptions, parent: int) -> None:
+    def init_worker(options: LintOptions, parent: int, *plan: object) -> None:
         if not marker.exists():
             marker.write_text("")
             os.kill(os.getpid(), signal.SIGKILL)
-        original_init(options, parent)
-
-    def slow_order(paths: list[Path], root: Path, project: object = None) -> list[Path]:
-        time.sleep(2)  # time for the pool to learn that its worker died
-        return original_order(paths, root)
+        original_init(options, parent, *plan)  # type: ignore[arg-type]
 
     monkeypatch.setattr(pool, "_init_worker", init_worker)
-    monkeypatch.setattr(lint_order, "importers_first", slow_order)
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     paths = [tmp_path / f"f{number}.py" for number in range(6)]
     for path in paths:

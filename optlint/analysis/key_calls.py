@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import argument, bind_arguments
-from optlint.analysis.index import CallSite, ClassInfo, FileIndex, FunctionInfo, Scope
+from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import (
     LOOP_BODIES,
@@ -24,6 +24,7 @@ from optlint.analysis.key_consumers import (
     SHAPE_ONLY_NAMES,
     STREAM_DRAWS,
 )
+from optlint.analysis.key_fields import held_key_consumptions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
 from optlint.analysis.key_reads import FileReads
@@ -33,7 +34,7 @@ from optlint.analysis.key_library_calls import (
     draws_nothing,
     last_name,
 )
-from optlint.analysis.key_syntax import own_method
+from optlint.analysis.key_syntax import body_of, module_constants, own_method
 from optlint.analysis.key_texts import called_text
 from optlint.analysis.key_transforms import (
     TransformedKeyCalls,
@@ -62,7 +63,6 @@ STEPPING_TRANSFORMS = ("jit", "grad", "checkpoint", "remat")
 _KEYISH = re.compile(r"(key|rng|prng)s?(_?\d+)?$|^(key|rng)_", re.IGNORECASE)
 # The last names of the `jax.lax` loops (a cheap gate before qualifying a call).
 _LOOP_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in LOOP_BODIES)
-# Characters of a call quoted in a message.
 
 
 class FileKeyCalls:
@@ -137,7 +137,7 @@ class FileKeyCalls:
             site = self.sites.get(id(call))
             if site is None or not passes_key(call):
                 return []
-            return self.held.consumptions(call, site) or self._given_function(call, site)
+            return self.held.consumptions(call, site) or self.given.consumptions(call, site)
         if isinstance(resolved, list):
             return resolved
         function, bound, stepping = resolved
@@ -153,6 +153,7 @@ class FileKeyCalls:
                 for param, expr in bind_arguments(function, call, bound)
                 if param.name.value in flow.consumed_params]
         uses += self.held.closures_called_again(call, function, bound, flow)
+        uses += held_key_consumptions(self.ctx.index, call, function, flow, how)
         if self.nested(function):
             # A closure consuming a key of the enclosing function: each call consumes it.
             uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
@@ -160,25 +161,6 @@ class FileKeyCalls:
                                  proof=inner.proof)
                      for inner in flow.free_consumed().values()]
         return uses
-
-    def _given_function(self, call: cst.Call, site: CallSite) -> list[Consumption]:
-        """`model(rng, x)` where `model` is a parameter (of this function or one it is
-        nested in) and `rng` reads as a key: the function the caller gives may draw from it,
-        which the analysis cannot see (a consumption for `--preview` only)."""
-        func = call.func
-        if not isinstance(func, cst.Name) or not self.given_function(func, site):
-            return []
-        how = self.callee(call)
-        drawn, proof = self.given.drawn_arguments(func, site, call)
-        return [Consumption(call, arg.value, how, library=False,
-                            proof=proof if id(arg.value) in drawn else "",
-                            unseen="" if id(arg.value) in drawn else
-                            f"`{func.value}` is a function given by a caller; the "
-                            f"analysis cannot see it draw from the key")
-                for arg in call.args
-                if self.reads_as_key(arg.value)
-                or (arg.keyword is not None and arg.keyword.value == "key"
-                    and isinstance(arg.value, cst.Name))][:1]
 
     def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call
                        ) -> tuple[set[int], str]:
@@ -450,30 +432,6 @@ class FileKeyCalls:
                                     for node in _calls_in(given.value)):
                 return False
         return True
-
-
-def module_constants(index: FileIndex) -> dict[str, bool]:
-    """Names the module binds once, to `True` or `False`, and nothing else binds: switches
-    (`USE_DROPOUT = False`) whose `if` always takes one branch."""
-    found = {}
-    for name, bindings in index.module_scope.bindings.items():
-        value = bindings[0].value if len(bindings) == 1 else None
-        if (bindings[0].kind == "assign" and not bindings[0].path and isinstance(value, cst.Name)
-                and value.value in ("True", "False")):
-            found[name] = value.value == "True"
-    for scope in index.every_scope:
-        if scope is not index.module_scope:
-            for name in set(found) & set(scope.bindings):
-                del found[name]
-    return found
-
-
-def body_of(node: cst.FunctionDef) -> list[cst.BaseStatement]:
-    body = node.body
-    if isinstance(body, cst.IndentedBlock):
-        return list(body.body)
-    assert isinstance(body, cst.SimpleStatementSuite)
-    return [cst.SimpleStatementLine(body=list(body.body))]
 
 
 def passes_key(call: cst.Call) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 
 import libcst as cst
 
-from optlint.analysis.index import ClassInfo
+from optlint.analysis.index import ClassInfo, FileIndex
 from optlint.analysis.walk import child_nodes
 
 # Methods that copy an object with some fields replaced: the other fields keep their keys.
@@ -242,3 +242,27 @@ def once_branch(test: cst.BaseExpression, counters: set[str]) -> bool | None:
             isinstance(operator, cst.GreaterThanEqual) and right.value == "1")):
         return False  # with the counter on the left (`i > 0`), it fails at `i == 0` only
     return None
+
+
+def module_constants(index: FileIndex) -> dict[str, bool]:
+    """Names the module binds once, to `True` or `False`, and nothing else binds: switches
+    (`USE_DROPOUT = False`) whose `if` always takes one branch."""
+    found = {}
+    for name, bindings in index.module_scope.bindings.items():
+        value = bindings[0].value if len(bindings) == 1 else None
+        if (bindings[0].kind == "assign" and not bindings[0].path and isinstance(value, cst.Name)
+                and value.value in ("True", "False")):
+            found[name] = value.value == "True"
+    for scope in index.every_scope:
+        if scope is not index.module_scope:
+            for name in set(found) & set(scope.bindings):
+                del found[name]
+    return found
+
+
+def body_of(node: cst.FunctionDef) -> list[cst.BaseStatement]:
+    body = node.body
+    if isinstance(body, cst.IndentedBlock):
+        return list(body.body)
+    assert isinstance(body, cst.SimpleStatementSuite)
+    return [cst.SimpleStatementLine(body=list(body.body))]
