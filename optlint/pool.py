@@ -160,7 +160,12 @@ def _check_in_pool(paths: list[Path], options: LintOptions, workers: int,
     done: dict[Path, FileResult] = {}
     lost: list[Path] = []
     with _pool(workers, options, paths, kept_until, graph) as pool:
-        futures = [(chunk, pool.submit(_check_chunk, chunk)) for chunk in chunks]
+        futures = []
+        for chunk in chunks:
+            try:  # a worker that died as it started breaks the pool before every chunk is sent
+                futures.append((chunk, pool.submit(_check_chunk, chunk)))
+            except BrokenProcessPool:
+                lost.extend(chunk)
         for chunk, future in futures:
             try:
                 done.update(zip(chunk, future.result(), strict=True))
