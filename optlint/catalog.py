@@ -121,7 +121,7 @@ RULE_INFOS: tuple[RuleInfo, ...] = (
     RuleInfo("OPT020", "prng-key-reuse",
              "One jax.random key consumed twice: identical samples or dropout masks",
              "sometimes", ("random", "rng", "seed", "dropout"),
-             ("jax", "equinox", "flax", "haiku")),
+             ("jax", "equinox", "flax", "haiku", "trax")),
     RuleInfo("OPT021", "filter-transform-keyword-first",
              "A function under eqx.filter_grad/filter_value_and_grad called with its first "
              "argument by keyword",

@@ -23,6 +23,8 @@ LIBRARY_WORDS: dict[str, tuple[str, ...]] = {
     "flax": ("flax",),
     "haiku": ("haiku",),
     "jaxopt": ("jaxopt",),
+    # trax wraps JAX behind `trax.fastmath`: its layers draw from keys without naming jax.
+    "trax": ("trax",),
 }
 
 
