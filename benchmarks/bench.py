@@ -98,11 +98,13 @@ def files_of(corpus: list[Path]) -> tuple[list[Path], list[Path]]:
     from optlint.selection import Selection
     from optlint.versions import LibraryVersions
 
-    settings = Settings(project_root=Path.cwd(), respect_gitignore=False)
+    # The project the run checks them as (its import graph is part of the prefilter).
+    root = where_to_run(corpus) or Path.cwd()
+    settings = Settings(project_root=root, respect_gitignore=False)
     every = [path for path in discover(corpus, settings) if path.suffix == ".py"]
-    linter = Linter(LintOptions(Selection.from_settings(settings), LibraryVersions(), Path.cwd()))
+    linter = Linter(LintOptions(Selection.from_settings(settings), LibraryVersions(), root))
     parsed = [path for path in every
-              if linter.may_match(path.read_text(encoding="utf-8", errors="replace"))]
+              if linter.may_match(path.read_text(encoding="utf-8", errors="replace"), str(path))]
     return every, parsed
 
 

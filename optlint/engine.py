@@ -14,6 +14,7 @@ from optlint.analysis.dependencies import Dependencies
 from optlint.catalog import RULE_INFOS, SYNTAX_ERROR, UNUSED_NOQA
 from optlint.diagnostics import Diagnostic, Location
 from optlint.edits import source_lines
+from optlint.prefilter import Prefilter
 from optlint.lint_types import FileResult, LintOptions  # noqa: F401 - named from here too
 from optlint.source import SourceError
 from optlint.sources import Source, open_source
@@ -35,8 +36,11 @@ class Linter:
         self._project = project
         self._rules: list[Rule] | None = None
         enabled = [info for info in RULE_INFOS if info.code in options.selection.enabled]
-        self.any_rule = bool(enabled)
-        self.trigger_words = {word for info in enabled for word in info.trigger_words}
+        self.prefilter = Prefilter(enabled, options.project_root)
+        # The run's plan (`plan`): each file's place in the order, and where a file's tree is
+        # kept until for later files' lookups.
+        self._places: dict[Path, int] = {}
+        self._kept_until: dict[Path, int] = {}
 
     @property
     def project(self) -> ProjectIndex:
@@ -54,16 +58,23 @@ class Linter:
             self._rules = [rule() for rule in RULES if rule.code in self.options.selection.enabled]
         return self._rules
 
+    def plan(self, order: list[Path], kept_until: dict[Path, int]) -> None:
+        """Check files in `order` (optlint.lint_order.check_plan), keeping a linted file's tree
+        for later files' lookups until the place `kept_until` gives it."""
+        self._places = {path.resolve(): number for number, path in enumerate(order)}
+        self._kept_until = kept_until
+
     def read_files_changed(self) -> bool:
         """Whether a project file the analysis read has changed on disk since (the language
         server keeps one Linter across edits)."""
-        return self._project is not None and self._project.changed_on_disk()
+        graph = self.prefilter.built_graph
+        return ((self._project is not None and self._project.changed_on_disk())
+                or (graph is not None and graph.changed_on_disk()))
 
-    def may_match(self, text: str) -> bool:
-        """The cheap prefilter: a file none of whose rules' words appear is never parsed (its
-        unused `# noqa: OPTnnn` codes are found from its comments alone). With no rule selected
-        (`--select OPT000`), syntax is what was asked for: every file is parsed."""
-        return not self.any_rule or any(word in text for word in self.trigger_words)
+    def may_match(self, text: str, filename: str = "-") -> bool:
+        """The cheap prefilter (optlint/prefilter.py): a file in which no rule can fire is
+        never parsed (its unused `# noqa: OPTnnn` codes are found from its comments alone)."""
+        return self.prefilter.decide(text, filename).parse
 
     def relative(self, filename: str) -> str:
         try:
@@ -82,8 +93,10 @@ class Linter:
 
     def lint_text(self, text: str, filename: str, linted: Linted | None = None) -> FileResult:
         result = FileResult(filename)
-        if not self.may_match(text):
+        decision = self.prefilter.decide(text, filename)
+        if not decision.parse:
             # No rule can fire here: every OPT code its noqa comments name is unused.
+            result.dependencies = decision.dependencies
             if "noqa" in text:
                 result.diagnostics = self._suppressed([], text, filename)
             return result
@@ -130,7 +143,10 @@ class Linter:
         try:
             return self._lint_indexed(result, inference, text, self.relative(filename), linted)
         finally:
-            if not self.project.keeps(inference):
+            until = self._kept_until.get(Path(filename).resolve()) if self._kept_until else None
+            if until is not None and not self.project.keeps(inference):
+                self.project.hold(Path(filename).resolve(), inference, text, until)
+            elif not self.project.keeps(inference):
                 # The index's scopes and bindings point at each other: broken here, the file's
                 # tree is freed at once by reference counting (the run pauses the collector).
                 inference.index.release()
@@ -193,6 +209,9 @@ class Linter:
         return fix_until_stable(self, text, filename)
 
     def check_path(self, path: Path) -> FileResult:
+        if self._kept_until and self._project is not None:
+            # Trees no file from here on looks up are dropped.
+            self._project.drop_held(self._places.get(path.resolve(), -1))
         try:
             return self._check_path(path)
         except Exception as error:  # noqa: BLE001 - one file's failure must not end the run
@@ -217,9 +236,16 @@ class Linter:
                 self._project.start_recording()
             result = self.lint_text(source.program, source.name)
             result.content_hash = hashlib.sha256(source.data).hexdigest()
-            # No project index yet: nothing has been parsed, so nothing of the project was read.
-            result.dependencies = (self._project.recorded() if self._project is not None
-                                   else Dependencies())
+            if result.dependencies is None:  # parsed: what the analysis read of the project
+                # No project index yet: nothing has been parsed, so nothing of the project was
+                # read.
+                recorded = (self._project.recorded() if self._project is not None
+                            else Dependencies())
+                # What the prefilter read to decide counts among the files read (an edit during
+                # the run must keep the result out of the cache).
+                result.dependencies = Dependencies(
+                    recorded.consulted, recorded.words,
+                    tuple(sorted({*recorded.read, *self.prefilter.take_reads()})))
         else:
             result = self.fix_text(source.program, source.name)
             if result.fixed is not None:

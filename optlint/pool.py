@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     from optlint.cache import LintCache
     from optlint.engine import Linter
+    from optlint.import_graph import ImportGraph
 
 # ---------------------------------------------------------------------
 # libcst allocates millions of small objects; the cyclic garbage collector then runs over and
@@ -39,12 +40,18 @@ _worker: Linter | None = None
 _worker_files = 0
 
 
-def _init_worker(options: LintOptions, parent: int) -> None:
+def _init_worker(options: LintOptions, parent: int, order: list[Path] | None = None,
+                 kept_until: dict[Path, int] | None = None,
+                 graph: ImportGraph | None = None) -> None:
     global _worker
     from optlint.engine import Linter
 
     _watch_parent(parent)
     _worker = Linter(options)
+    if graph is not None:
+        _worker.prefilter.use_graph(graph)
+    if order is not None and kept_until:
+        _worker.plan(order, kept_until)
     gc.disable()
     gc.freeze()
 
@@ -97,26 +104,37 @@ def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
     cached = {path: cache.lookup(path, (resolved or {}).get(path))
               for path in paths} if cache is not None else {}
     missed = [path for path in paths if cached.get(path) is None]
-    if len(missed) > 1:
-        from optlint.lint_order import importers_first
+    fresh: dict[Path, FileResult] = {}
+    if missed:
+        from optlint.import_graph import ImportGraph
+        from optlint.lint_order import check_plan
 
-        missed = importers_first(missed, options.project_root,
-                                 cache.project.index if cache is not None else None)
-    fresh = dict(zip(missed, _check_uncached(missed, options, jobs), strict=True)) \
-        if missed else {}
+        # One import graph for the order and the prefilter: each file's imports read once.
+        graph = ImportGraph(options.project_root,
+                            cache.project.index if cache is not None else None)
+        missed, kept_until = check_plan(missed, options.project_root, graph=graph)
+        fresh = dict(zip(missed, _check_uncached(missed, options, jobs, kept_until, graph),
+                         strict=True))
     if cache is not None:
         cache.store_all(fresh)
     return [cached.get(path) or fresh[path] for path in paths]
 
 
-def _check_uncached(paths: list[Path], options: LintOptions,
-                    jobs: int | None) -> list[FileResult]:
+def _check_uncached(paths: list[Path], options: LintOptions, jobs: int | None,
+                    kept_until: dict[Path, int] | None = None,
+                    graph: ImportGraph | None = None) -> list[FileResult]:
+    """`kept_until`: see `check_plan` (`paths` in its order)."""
     # More workers than cores only compete for them (and each holds its own project index).
     workers = min(jobs or os.cpu_count() or 1, os.cpu_count() or 1)
+    kept_until = kept_until if not options.fix else None  # fixes change the texts trees were of
     if workers <= 1 or len(paths) < 2 * workers:
         from optlint.engine import Linter
 
         linter = Linter(options)
+        if graph is not None:
+            linter.prefilter.use_graph(graph)
+        if kept_until:
+            linter.plan(paths, kept_until)
         results = []
         with _collector_paused():
             for number, path in enumerate(paths, start=1):
@@ -124,13 +142,15 @@ def _check_uncached(paths: list[Path], options: LintOptions,
                 if number % _COLLECT_EVERY == 0:
                     gc.collect()
     else:
-        results = _check_in_pool(paths, options, workers)
+        results = _check_in_pool(paths, options, workers, kept_until, graph)
     for result in results:
         result.diagnostics.sort(key=Diagnostic.sort_key)
     return results
 
 
-def _check_in_pool(paths: list[Path], options: LintOptions, workers: int) -> list[FileResult]:
+def _check_in_pool(paths: list[Path], options: LintOptions, workers: int,
+                   kept_until: dict[Path, int] | None = None,
+                   graph: ImportGraph | None = None) -> list[FileResult]:
     """Check in worker processes; files whose worker died (killed for memory, a crash in native
     code) are checked again one by one, so one such file is reported and the rest still run."""
     from concurrent.futures.process import BrokenProcessPool
@@ -139,7 +159,7 @@ def _check_in_pool(paths: list[Path], options: LintOptions, workers: int) -> lis
     chunks = [paths[start:start + size] for start in range(0, len(paths), size)]
     done: dict[Path, FileResult] = {}
     lost: list[Path] = []
-    with _pool(workers, options) as pool:
+    with _pool(workers, options, paths, kept_until, graph) as pool:
         futures = [(chunk, pool.submit(_check_chunk, chunk)) for chunk in chunks]
         for chunk, future in futures:
             try:
@@ -151,7 +171,9 @@ def _check_in_pool(paths: list[Path], options: LintOptions, workers: int) -> lis
     return [done[path] for path in paths]
 
 
-def _pool(workers: int, options: LintOptions) -> ProcessPoolExecutor:
+def _pool(workers: int, options: LintOptions, order: list[Path] | None = None,
+          kept_until: dict[Path, int] | None = None,
+          graph: ImportGraph | None = None) -> ProcessPoolExecutor:
     """Forked workers start fastest; but a process that has imported JAX (an in-process caller
     such as a test suite or a notebook) has threads a fork can deadlock on, so it spawns them."""
     import multiprocessing
@@ -159,7 +181,7 @@ def _pool(workers: int, options: LintOptions) -> ProcessPoolExecutor:
 
     context = multiprocessing.get_context(_start_method())
     return ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                               initargs=(options, os.getpid()))
+                               initargs=(options, os.getpid(), order, kept_until, graph))
 
 
 def _start_method() -> str | None:

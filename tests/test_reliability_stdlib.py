@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from optlint import engine
 from optlint.config import Settings
 from optlint.engine import LintOptions
 from optlint.pool import check_paths
+from optlint.prefilter import Decision, Prefilter
 from optlint.selection import Selection
 from optlint.source import SourceError, read_source
 from optlint.versions import LibraryVersions
@@ -47,7 +47,7 @@ def stdlib_files() -> list[Path]:
 
 
 def test_standard_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine.Linter, "may_match", lambda self, text: True)
+    monkeypatch.setattr(Prefilter, "decide", lambda self, text, filename: Decision(True))
     files = stdlib_files()
     options = LintOptions(Selection.from_settings(Settings(project_root=tmp_path)),
                           LibraryVersions(), tmp_path)

@@ -24,6 +24,7 @@ from optlint.analysis.key_consumers import (
     SHAPE_ONLY_NAMES,
     STREAM_DRAWS,
 )
+from optlint.analysis.key_fields import held_key_consumptions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
 from optlint.analysis.key_reads import FileReads
@@ -136,7 +137,7 @@ class FileKeyCalls:
             site = self.sites.get(id(call))
             if site is None or not passes_key(call):
                 return []
-            return self.held.consumptions(call, site) or self._given_function(call, site)
+            return self.held.consumptions(call, site) or self.given.consumptions(call, site)
         if isinstance(resolved, list):
             return resolved
         function, bound, stepping = resolved
@@ -152,6 +153,7 @@ class FileKeyCalls:
                 for param, expr in bind_arguments(function, call, bound)
                 if param.name.value in flow.consumed_params]
         uses += self.held.closures_called_again(call, function, bound, flow)
+        uses += held_key_consumptions(self.ctx.index, call, function, flow, how)
         if self.nested(function):
             # A closure consuming a key of the enclosing function: each call consumes it.
             uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
@@ -159,25 +161,6 @@ class FileKeyCalls:
                                  proof=inner.proof)
                      for inner in flow.free_consumed().values()]
         return uses
-
-    def _given_function(self, call: cst.Call, site: CallSite) -> list[Consumption]:
-        """`model(rng, x)` where `model` is a parameter (of this function or one it is
-        nested in) and `rng` reads as a key: the function the caller gives may draw from it,
-        which the analysis cannot see (a consumption for `--preview` only)."""
-        func = call.func
-        if not isinstance(func, cst.Name) or not self.given_function(func, site):
-            return []
-        how = self.callee(call)
-        drawn, proof = self.given.drawn_arguments(func, site, call)
-        return [Consumption(call, arg.value, how, library=False,
-                            proof=proof if id(arg.value) in drawn else "",
-                            unseen="" if id(arg.value) in drawn else
-                            f"`{func.value}` is a function given by a caller; the "
-                            f"analysis cannot see it draw from the key")
-                for arg in call.args
-                if self.reads_as_key(arg.value)
-                or (arg.keyword is not None and arg.keyword.value == "key"
-                    and isinstance(arg.value, cst.Name))][:1]
 
     def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call
                        ) -> tuple[set[int], str]:

@@ -28,6 +28,7 @@ from optlint.analysis.key_consumers import (
     SAME_PYTREE,
 )
 from optlint.analysis.key_syntax import own_method
+from optlint.analysis.prng_keys import Consumption
 from optlint.analysis.values import (
     UNKNOWN,
     ClassRef,
@@ -55,6 +56,25 @@ class GivenCallables:
         self._wrapped: dict[int, list[CallSite]] | None = None
         self._built: dict[int, list[CallSite]] | None = None
         self._steps_left = 0
+
+    def consumptions(self, call: cst.Call, site: CallSite) -> list[Consumption]:
+        """`model(rng, x)` where `model` is a parameter (of this function or one it is
+        nested in) and `rng` reads as a key: proven when every caller gives something that
+        draws from it, else a consumption for `--preview` only."""
+        func = call.func
+        if not isinstance(func, cst.Name) or not self.calls.given_function(func, site):
+            return []
+        how = self.calls.callee(call)
+        drawn, proof = self.drawn_arguments(func, site, call)
+        return [Consumption(call, arg.value, how, library=False,
+                            proof=proof if id(arg.value) in drawn else "",
+                            unseen="" if id(arg.value) in drawn else
+                            f"`{func.value}` is a function given by a caller; the "
+                            f"analysis cannot see it draw from the key")
+                for arg in call.args
+                if self.calls.reads_as_key(arg.value)
+                or (arg.keyword is not None and arg.keyword.value == "key"
+                    and isinstance(arg.value, cst.Name))][:1]
 
     def drawn_arguments(self, given: cst.Name, site: CallSite, call: cst.Call
                         ) -> tuple[set[int], str]:

@@ -31,6 +31,9 @@ class KeyRecorder:
         # nor receives (a key of the enclosing function, for a nested function).
         self.param_uses: dict[str, Consumption] = {}
         self.free_uses: dict[str, Consumption] = {}
+        # The first consumption of each attribute of a parameter (`self.key`), before the
+        # walk saw it or its object reassigned.
+        self.attribute_uses: dict[str, Consumption] = {}
         self.bound: set[str] = set()  # every name the walk saw bound
         self.every: list[Consumption] = []
         self.reuses: dict[tuple[int, str], Reuse] = {}
@@ -89,6 +92,8 @@ class KeyRecorder:
         """The name the key `use` consumes is followed under (None: not followed)."""
         if use.given_as is not None:
             return ".".join(use.given_as)
+        if use.held_by and isinstance(use.key, cst.Attribute):
+            return f"{use.held_by}.{use.key.attr.value}"
         name = key_name(use.key, literal=not use.library)
         if name is None:
             return self.made_key(use.key) if self.made_key is not None else None
@@ -160,6 +165,9 @@ class KeyRecorder:
         elif (base not in self.params and base not in state.rebound
               and name not in state.rebound and not name.startswith(("int:", "made:"))):
             _first_seen(self.free_uses, name, use)
+        elif "." in name and base in self.params and base not in state.rebound \
+                and name not in state.rebound:
+            _first_seen(self.attribute_uses, name, use)
         folded = state.consumed.get(name + FOLDED)
         if (use.kind == "split" and folded is not None and name + FOLDED not in state.maybe
                 and not folds_past(folded.call, use.call)):

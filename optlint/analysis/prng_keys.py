@@ -77,6 +77,9 @@ class Consumption:
     # What proved a consumption that rests on a function a caller gives (every caller gives
     # an instance of a class that draws from the key), said in the message.
     proof: str = ""
+    # For a method drawing from a key its object holds (`self.key`, `key` the node in the
+    # method): the object it is called on (`loader`); the key is followed as `loader.key`.
+    held_by: str = ""
 
 
 def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:

@@ -72,6 +72,10 @@ class ProjectIndex:
         # Every project file this index has read, with its (size, mtime) then: a long-lived
         # index (the language server's) can tell that one changed on disk without being told.
         self.read_stamps: dict[Path, tuple[int, int] | None] = {}
+        # Linted files' trees kept for later files' lookups: the place in the run they are
+        # kept until (`hold`), and those a lookup has used.
+        self._held: dict[Path, int] = {}
+        self._served: set[Path] = set()
 
     def start_recording(self) -> None:
         self._consulted, self._words = False, set()
@@ -278,7 +282,26 @@ class ProjectIndex:
         found = self._evaluators.get(path)
         return found if found is not None else self._inference_for(Path(path).resolve())
 
+    def hold(self, path: Path, inference: Inference, text: str, until: int) -> None:
+        """Keep a linted file's tree for lookups by the files checked up to place `until`."""
+        self._files[path], self._texts[path], self._held[path] = inference, text, until
+
+    def drop_held(self, place: int) -> None:
+        """Drop the held trees no file from `place` on will look up; one no lookup used is
+        freed at once (see `FileIndex.release`); one a lookup used is referenced by what it
+        found, and left to the collector."""
+        for path, until in list(self._held.items()):
+            if until < place:
+                del self._held[path]
+                dropped = self._files.pop(path, None)
+                self._texts.pop(path, None)
+                if dropped is not None and path not in self._served:
+                    dropped.index.release()
+                self._served.discard(path)
+
     def _inference_for(self, path: Path) -> Inference | None:
+        if path in self._held:
+            self._served.add(path)
         if path not in self._files:
             try:
                 text = decode(self._read(path), str(path)).text

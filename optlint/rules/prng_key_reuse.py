@@ -272,6 +272,8 @@ def _key_text(ctx: RuleContext, use: Consumption) -> str:
     if use.given_as is not None:
         mapping, entry = use.given_as
         return f'{mapping}["{entry}"]'
+    if use.held_by and isinstance(use.key, cst.Attribute):
+        return f"{use.held_by}.{use.key.attr.value}"
     return ctx.code(use.key)
 
 

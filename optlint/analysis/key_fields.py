@@ -1,0 +1,47 @@
+"""Keys an object holds, consumed by its methods: `loader.epoch()` where `epoch` draws from
+`self.key`, which only `__init__` sets, consumes `loader.key`; two such calls on one object (or
+one in a loop) draw the same numbers, like two draws from one key."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from optlint.analysis.index import ClassInfo, FileIndex
+from optlint.analysis.key_record import KeyRecorder
+from optlint.analysis.prng_keys import Consumption
+
+
+def held_key_consumptions(index: FileIndex, call: cst.Call, method: cst.FunctionDef,
+                          flow: KeyRecorder, how: str) -> list[Consumption]:
+    """What `receiver.method(...)` consumes of the keys `receiver` holds, for a method of a
+    class of the file that consumes `self.<field>` as it is, a field only its constructor
+    sets."""
+    func = call.func
+    info = index.functions.get(method)
+    if (info is None or info.scope.owner is None or info.scope.self_name is None
+            or not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name)
+            or func.attr.value != method.name.value
+            or method.name.value in ("__init__", "__post_init__")):
+        return []
+    uses = []
+    for name, use in flow.attribute_uses.items():
+        base, _, field = name.partition(".")
+        if (base != info.scope.self_name or "." in field or use.unseen or use.repeated
+                or use.kind not in ("draw", "split")
+                or not _set_when_built(info.scope.owner, field)):
+            continue
+        uses.append(Consumption(call, use.key, how, library=False, kind=use.kind,
+                                held_by=func.value.value,
+                                proof=f"`{method.name.value}` draws from `self.{field}`, "
+                                      f"which only `__init__` sets"))
+    return uses
+
+
+def _set_when_built(owner: ClassInfo, field: str) -> bool:
+    """`self.<field>` is set only when the object is built (`__init__`, a field)."""
+    bindings = owner.attributes.get(field, [])
+    if not bindings and field not in owner.fields:
+        return False
+    return all(binding.scope is not None and isinstance(binding.scope.node, cst.FunctionDef)
+               and binding.scope.node.name.value in ("__init__", "__post_init__")
+               for binding in bindings)

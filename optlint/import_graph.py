@@ -1,0 +1,150 @@
+"""The project's import graph read from the files' import lines, nothing parsed: which libraries
+each file names, which project files it imports, which project files import it.
+
+No libcst here: the prefilter (optlint/prefilter.py) asks it before any file is parsed, and a run
+whose files all miss the prefilter never imports the parser.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from pathlib import Path
+
+from optlint.analysis.project_files import ProjectFiles
+from optlint.analysis.reach import imported_modules
+from optlint.source import SourceError, decode, read_bytes
+
+# library -> the words a file that uses it names it by (its import, or its usual alias).
+LIBRARY_WORDS: dict[str, tuple[str, ...]] = {
+    "jax": ("jax",),
+    "optax": ("optax",),
+    "equinox": ("equinox", "eqx"),
+    "flax": ("flax",),
+    "haiku": ("haiku",),
+    "jaxopt": ("jaxopt",),
+}
+
+
+def libraries_named(text: str) -> frozenset[str]:
+    """The libraries whose words appear in `text` (a word in a comment only costs a parse)."""
+    return frozenset(library for library, words in LIBRARY_WORDS.items()
+                     if any(word in text for word in words))
+
+
+class ImportGraph:
+    def __init__(self, root: Path, files: ProjectFiles | None = None) -> None:
+        self.root = root.resolve()
+        self.files = files or ProjectFiles(self.root, remember=True)
+        # path -> (libraries its text names, the project files it imports)
+        self._facts: dict[Path, tuple[frozenset[str], tuple[Path, ...]]] = {}
+        self._importers: dict[Path, list[Path]] | None = None
+        self._too_large = False
+        self._below: dict[Path, frozenset[str]] = {}  # libraries named below a file, memoised
+        self._read_since: dict[str, str] = {}  # files read since `take_reads`: their bytes' hash
+        # Each file read, with its (size, mtime) then: a long-lived graph (the language
+        # server's) must be rebuilt when one changes.
+        self._stamps: dict[Path, tuple[int, int] | None] = {}
+        self._resolved: dict[Path, Path] = {}  # a candidate file -> its resolved path
+
+    def changed_on_disk(self) -> bool:
+        return any(file_stamp(path) != stamp for path, stamp in self._stamps.items())
+
+    def take_reads(self) -> tuple[tuple[str, str], ...]:
+        """The files read since the last call, each with the hash of the bytes read (for the
+        cache, as `Dependencies.read`)."""
+        reads, self._read_since = tuple(sorted(self._read_since.items())), {}
+        return reads
+
+    def facts(self, path: Path) -> tuple[frozenset[str], tuple[Path, ...]]:
+        if path not in self._facts:
+            try:
+                data = read_bytes(path)
+                text = decode(data, str(path)).text
+            except (OSError, SourceError):
+                self._facts[path] = (frozenset(), ())
+                return self._facts[path]
+            self._read_since[str(path)] = hashlib.sha256(data).hexdigest()
+            self._stamps[path] = file_stamp(path)
+            self._facts[path] = (libraries_named(text), self.imports_in(text, str(path)))
+        return self._facts[path]
+
+    def imports_in(self, text: str, filename: str) -> tuple[Path, ...]:
+        """The project files `text`'s imports may name, seen from `filename`."""
+        found = {self._resolve(candidate) for module in imported_modules(text)
+                 for candidate in self.files.project_files(module, filename)}
+        found.discard(self._resolve(Path(filename)))
+        return tuple(sorted(found))
+
+    def _resolve(self, path: Path) -> Path:
+        # Resolving costs a system call per path component; imports name the same few files.
+        found = self._resolved.get(path)
+        if found is None:
+            found = self._resolved[path] = path.resolve()
+        return found
+
+    def libraries_below(self, starts: Iterable[Path]) -> frozenset[str]:
+        """The libraries named by `starts` and every project file they import, transitively."""
+        starts = list(starts)
+        if len(starts) == 1 and starts[0] in self._below:
+            return self._below[starts[0]]
+        named: set[str] = set()
+        seen: set[Path] = set()
+        pending = list(starts)
+        while pending:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            libraries, imported = self.facts(current)
+            named.update(libraries)
+            pending.extend(imported)
+        if len(starts) == 1:
+            self._below[starts[0]] = frozenset(named)
+        return frozenset(named)
+
+    def importers_above(self, path: Path) -> list[Path] | None:
+        """Every project file that imports `path`, transitively (not `path` itself); None when
+        the project is too large to read every file's imports."""
+        importers = self._importer_map()
+        if importers is None:
+            return None
+        seen = {path}
+        found: list[Path] = []
+        pending = [path]
+        while pending:
+            for importer in importers.get(pending.pop(), ()):
+                if importer not in seen:
+                    seen.add(importer)
+                    found.append(importer)
+                    pending.append(importer)
+        return found
+
+    def _importer_map(self) -> dict[Path, list[Path]] | None:
+        if self._importers is None and not self._too_large:
+            paths = self.files.project_paths()
+            if paths is None:
+                self._too_large = True
+                return None
+            importers: dict[Path, list[Path]] = {}
+            for name in paths:
+                importer = Path(name).resolve()
+                for imported in self.facts(importer)[1]:
+                    importers.setdefault(imported, []).append(importer)
+            self._importers = importers
+        return self._importers
+
+
+def file_stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_size, status.st_mtime_ns
+
+
+def module_words(paths: Iterable[Path]) -> tuple[str, ...]:
+    """The word an import of each file names: its stem, or its package's name for an
+    `__init__.py` (`from pkg import steps`, `import pkg.steps`, `from .steps import f`)."""
+    return tuple(sorted({path.parent.name if path.name == "__init__.py" else path.stem
+                         for path in paths} - {""}))
