@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Iterable
 from pathlib import Path
 
-from optlint.analysis.project_files import ProjectFiles
+from optlint.analysis.project_files import ProjectFiles, file_stamp
 from optlint.analysis.reach import imported_modules
 from optlint.source import SourceError, decode, read_bytes
 
@@ -135,14 +135,6 @@ class ImportGraph:
                     importers.setdefault(imported, []).append(importer)
             self._importers = importers
         return self._importers
-
-
-def file_stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        status = path.stat()
-    except OSError:
-        return None
-    return status.st_size, status.st_mtime_ns
 
 
 def module_words(paths: Iterable[Path]) -> tuple[str, ...]:

@@ -18,7 +18,7 @@ import libcst as cst
 
 from optlint.analysis.dependencies import Dependencies
 from optlint.analysis.index import ClassInfo, build_index
-from optlint.analysis.project_files import LIBRARIES, ProjectFiles
+from optlint.analysis.project_files import LIBRARIES, ProjectFiles, file_stamp
 from optlint.analysis.evaluator import Invocation
 from optlint.analysis.parameters import (
     Resolver,
@@ -328,11 +328,3 @@ def _module_function(owner: Inference, name: str) -> FunctionValue | None:
         return None
     value = owner.value_of_binding(bindings[-1])
     return value if isinstance(value, FunctionValue) else None
-
-
-def file_stamp(path: Path) -> tuple[int, int] | None:
-    try:
-        status = path.stat()
-    except OSError:
-        return None
-    return status.st_size, status.st_mtime_ns

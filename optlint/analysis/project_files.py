@@ -137,3 +137,13 @@ class ProjectFiles:
             if extra not in roots:
                 roots.append(extra)
         return roots
+
+
+def file_stamp(path: Path) -> tuple[int, int] | None:
+    """(size, mtime) of a file read for an analysis, None when it is gone: a long-lived linter
+    (the language server's) compares them to know when to rebuild."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_size, status.st_mtime_ns
