@@ -298,8 +298,9 @@ def test_an_unreadable_notebook_on_stdin_is_echoed_unchanged_by_fix(tmp_path: Pa
 
 
 R_CELL = "library(dplyr)\ndf %>% filter(x > 1) -> y\nfunction(x) { x + 1 }"
+# Both draws are read: a notebook's names end with its last cell, so draws nothing reads are no reuse.
 KEY_CELL = ("import jax\nkey = jax.random.PRNGKey(0)\na = jax.random.normal(key, (3,))\n"
-            "b = jax.random.normal(key, (3,))\n")
+            "b = jax.random.normal(key, (3,))\nprint(a + b)\n")
 
 
 @pytest.mark.parametrize("metadata", [{"vscode": {"languageId": "r"}},
@@ -328,8 +329,8 @@ def test_add_noqa_writes_into_the_cells_with_findings(tmp_path: Path) -> None:
     assert "Added 1 noqa directive in 1 file." in result.stderr
     after = json.loads(path.read_text())
     assert after["cells"][:2] == before["cells"][:2]
-    assert after["cells"][2]["source"].splitlines()[-1] == \
-        "b = jax.random.normal(key, (3,))  # noqa: OPT020"
+    assert after["cells"][2]["source"].splitlines()[-2:] == [
+        "b = jax.random.normal(key, (3,))  # noqa: OPT020", "print(a + b)"]
     assert run_optlint("check", "--no-cache", "nb.ipynb", cwd=tmp_path).returncode == 0
     again = run_optlint("check", "--no-cache", "--add-noqa", "nb.ipynb", cwd=tmp_path)
     assert "Added 0 noqa directives" in again.stderr
