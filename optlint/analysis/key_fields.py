@@ -28,7 +28,7 @@ def held_key_consumptions(index: FileIndex, call: cst.Call, method: cst.Function
         base, _, field = name.partition(".")
         if (base != info.scope.self_name or "." in field or use.unseen or use.repeated
                 or use.kind not in ("draw", "split")
-                or not _set_when_built(info.scope.owner, field)):
+                or not set_when_built(info.scope.owner, field)):
             continue
         uses.append(Consumption(call, use.key, how, library=False, kind=use.kind,
                                 held_by=func.value.value,
@@ -37,7 +37,7 @@ def held_key_consumptions(index: FileIndex, call: cst.Call, method: cst.Function
     return uses
 
 
-def _set_when_built(owner: ClassInfo, field: str) -> bool:
+def set_when_built(owner: ClassInfo, field: str) -> bool:
     """`self.<field>` is set only when the object is built (`__init__`, a field)."""
     bindings = owner.attributes.get(field, [])
     if not bindings and field not in owner.fields:

@@ -18,10 +18,11 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from optlint.analysis.index import ClassInfo, FunctionInfo
+from optlint.analysis.index import FunctionInfo
 from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_texts import called_text, shown
 from optlint.analysis.key_consumers import BATCHING, TREE_MAPS
+from optlint.analysis.key_fields import set_when_built
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.library_names import JAX_RANDOM
 from optlint.analysis.prng_keys import Consumption, Reuse
@@ -237,7 +238,7 @@ class PrngKeyReuse(Rule):
                     or key.value.value != scope.self_name or id(use.call) in reported):
                 continue
             field = key.attr.value
-            if not _stored_once(owner, field) or not analysis.holds_fixed_key(owner, field):
+            if not set_when_built(owner, field) or not analysis.holds_fixed_key(owner, field):
                 continue
             reported.add(id(use.call))
             message = (f"`{ctx.code(key)}` is a key stored on module `{owner.name}` and consumed "
@@ -387,17 +388,6 @@ def _reads(node: cst.CSTNode, names: set[str]) -> bool:
     if isinstance(node, cst.Name):
         return node.value in names
     return any(_reads(child, names) for child in child_nodes(node))
-
-
-
-def _stored_once(info: ClassInfo, field: str) -> bool:
-    """Whether `self.<field>` is set only when the module is built (a field, or `__init__`)."""
-    bindings = info.attributes.get(field, [])
-    if not bindings and field not in info.fields:
-        return False
-    return all(binding.scope is not None and isinstance(binding.scope.node, cst.FunctionDef)
-               and binding.scope.node.name.value in ("__init__", "__post_init__")
-               for binding in bindings)
 
 
 
