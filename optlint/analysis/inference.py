@@ -246,7 +246,7 @@ class Inference:
             return LiteralValue("bool", name)
         if name == "None":
             return LiteralValue("none", name)
-        qualified = self.index.imports.qualify(cst.Name(name))
+        qualified = self.index.imports.qualify_name(name)
         return LibraryRef(qualified, self.path) if qualified else self._star_imported_class(name)
 
     def _star_imported_class(self, name: str) -> Value:
@@ -448,7 +448,7 @@ class Inference:
             added = self.value_of(site.node.args[-1].value, site.scope, site.order)
             skipped = skipped_by_default(
                 binding.scope.node, site.node, binding.value,
-                self._evaluator_at(site.scope, site.order)) if isinstance(
+                self._evaluator_at(site.scope, site.order), self.index.parents()) if isinstance(
                     added, TransformValue) and binding.scope is not None else None
             if isinstance(added, TransformValue) and skipped is not None:
                 # `if cfg.weight_decay > 0: parts.append(add_decayed_weights(...))` with the

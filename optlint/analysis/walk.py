@@ -97,6 +97,19 @@ def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
     return found
 
 
+def parent_map(root: cst.CSTNode) -> dict[int, cst.CSTNode]:
+    """id of each node below `root` (trivia left out, as `child_nodes` does) -> its parent:
+    one walk, for questions about many nodes' ancestors."""
+    parents: dict[int, cst.CSTNode] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in child_nodes(node):
+            parents[id(child)] = node
+            stack.append(child)
+    return parents
+
+
 def descendants(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """`root` and every node below it, trivia included (libcst's `children`), depth first."""
     stack = [root]
