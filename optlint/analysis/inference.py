@@ -143,8 +143,9 @@ class Inference:
 
     def value_of(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
         key = (id(expr), order)
-        if key in self._memo:
-            return self._memo[key]
+        known = self._memo.get(key)
+        if known is not None:  # asked again: most questions are (every rule asks of calls)
+            return known
         if key in self._active or len(self._active) > _MAX_DEPTH:
             return UNKNOWN  # a cycle (`x = f(x)`) or a chain too long to be worth following
         self._active.add(key)
