@@ -125,8 +125,10 @@ class LibraryKeyCalls:
             else:
                 keys.append(self._unwrapped(expr))
         how = self.callee(call)
-        # A key held by a name or an attribute (`self.rng`), as the flow follows them.
-        return [Consumption(call, key, how) for key in keys if key_name(key) is not None]
+        # A key held by a name or an attribute (`self.rng`), as the flow follows them, or made
+        # in place (`rvs(random_state=PRNGKey(0))`: the flow names it by its seed).
+        return [Consumption(call, key, how) for key in keys
+                if key_name(key) is not None or isinstance(key, cst.Call)]
 
     def _mapped(self, call: cst.Call, keyword: str | None
                 ) -> tuple[str, cst.BaseExpression] | None:
