@@ -222,8 +222,9 @@ class ProjectIndex:
         found: list[Invocation] | None = [] if sources is not None else None
         word = re.compile(rf"\b{re.escape(name)}\b")
         for file, text in (sources or {}).items():
-            # `in` first: far cheaper than the regular expression on the many files without it.
-            if file == target or name not in text or not word.search(text):
+            # `in` first: far cheaper than the regular expression (and than comparing paths)
+            # on the many files without it.
+            if name not in text or file == target or not word.search(text):
                 continue
             if not self._reach.reaches(file):
                 # A caller that never reaches equinox or optax passes on what it is given: not
