@@ -100,3 +100,17 @@ def test_callers_found_by_the_word_index_are_those_a_scan_finds(tmp_path: Path) 
     assert indexed._word_files is not None and scanned._word_files is None
     assert sorted(path.name for path in indexed._files_naming("step_fn", indexed.project_texts())
                   ) == ["b.py", "d.py"]
+
+
+def test_per_file_ignores_read_once_per_file_agree_with_each_code_asked() -> None:
+    from optlint.selection import Selection
+
+    codes = frozenset(all_codes())
+    selection = Selection(codes, (("tests/*", ("OPT020", "OPT00")), ("*_test.py", ("ALL",)),
+                                  ("train.py", ("OPT013",))))
+    for path in ("tests/test_a.py", "src/a_test.py", "train.py", "src/train.py", "a.py"):
+        enabled = selection.enabled_in(path)
+        assert enabled == {code for code in codes if selection.is_enabled(code, path)}, path
+    assert "OPT020" not in selection.enabled_in("tests/test_a.py")
+    assert "OPT020" in selection.enabled_in("a.py")
+    assert not selection.enabled_in("src/a_test.py")
