@@ -27,6 +27,7 @@ from optlint.analysis.key_library_calls import (
     RANDOM_LAYERS,
     LibraryKeyCalls,
     draws_nothing,
+    frame_readers,
     last_name,
 )
 from optlint.analysis.key_syntax import body_of, module_constants, own_method
@@ -78,9 +79,7 @@ class FileKeyCalls:
         self._summarising: list[int] = []  # the functions being summarised, outermost first
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         # What each statement reads, for every walk of the file.
-        self.read_caches = FileReads(frames=any(
-            isinstance(site.node.func, cst.Name) and site.node.func.value in ("locals", "vars")
-            for site in ctx.calls()), library=self.library)
+        self.read_caches = FileReads(frames=frame_readers(ctx), library=self.library)
         self.made_keys: dict[int, str] = {}
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
         self.constants = module_constants(ctx.index)

@@ -25,6 +25,7 @@ from optlint.analysis.key_consumers import (
     SHAPE_ONLY_NAMES,
     KeyConsumer,
 )
+from optlint.analysis.key_reads import FRAME_READER_NAMES, FRAME_READERS
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
 from optlint.analysis.values import ModuleValue
 
@@ -107,6 +108,15 @@ class LibraryKeyCalls:
         """`call` reads only the shapes of the arrays it is given (`chex.assert_shape`)."""
         return last_name(call.func) in SHAPE_ONLY_NAMES and self.ctx.qualify(
             call.func) in SHAPE_ONLY_CALLS
+
+    def drawn_key(self, call: cst.Call) -> cst.BaseExpression | None:
+        """The key a `jax.random` sampler draws from (None: `call` is none): the shape of
+        what it draws is the same for every key."""
+        name = last_name(call.func)
+        if name not in SAMPLERS or name == "split":
+            return None
+        qualified = self.ctx.qualify(call.func) or ""
+        return key_argument(call, 0, "key") if qualified == f"jax.random.{name}" else None
 
     def drawn_fields(self, call: cst.Call) -> frozenset[str]:
         """The fields the layer `call` builds draws from its key (empty: not known)."""
@@ -265,6 +275,24 @@ class LibraryKeyCalls:
         return bool(made) and all(isinstance(value, cst.Call) and draws_nothing(value)
                                   for value in made)
 
+
+
+def frame_readers(ctx: RuleContext) -> frozenset[str]:
+    """The names by which the file calls what may read any name of a frame (`locals()`,
+    `breakpoint()`, `pdb` of `pdb.set_trace()`): the calls named as `FRAME_READERS` are."""
+    found: set[str] = set()
+    for site in ctx.calls():
+        func = site.node.func
+        if last_name(func) not in FRAME_READER_NAMES:
+            continue
+        if (ctx.qualify(func) or (func.value if isinstance(func, cst.Name) else "")) not in (
+                FRAME_READERS):
+            continue
+        while isinstance(func, cst.Attribute):
+            func = func.value
+        if isinstance(func, cst.Name):
+            found.add(func.value)
+    return frozenset(found)
 
 
 def draws_nothing(call: cst.Call) -> bool:
