@@ -4,6 +4,8 @@ one in a loop) draw the same numbers, like two draws from one key."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from optlint.analysis.index import ClassInfo, FileIndex
@@ -45,3 +47,23 @@ def set_when_built(owner: ClassInfo, field: str) -> bool:
     return all(binding.scope is not None and isinstance(binding.scope.node, cst.FunctionDef)
                and binding.scope.node.name.value in ("__init__", "__post_init__")
                for binding in bindings)
+
+
+# Transformations that make a method a compiled step, run again and again with what it is given.
+_COMPILED = frozenset({"jax.jit", "equinox.filter_jit", "jax.pmap", "equinox.filter_pmap"})
+
+
+def compiled_step(method: cst.FunctionDef, qualify: Callable[[cst.BaseExpression], str | None]
+                  ) -> bool:
+    """`method` is decorated as a compiled step: `@jax.jit`, `@eqx.filter_jit`, or
+    `@functools.partial(jax.jit, static_argnums=(0,))` (a method of an object held static)."""
+    for decorator in method.decorators:
+        expr = decorator.decorator
+        if isinstance(expr, cst.Call):
+            if qualify(expr.func) == "functools.partial" and expr.args:
+                expr = expr.args[0].value
+            else:
+                expr = expr.func  # `@jax.jit(...)`-style factories
+        if qualify(expr) in _COMPILED:
+            return True
+    return False

@@ -22,7 +22,7 @@ from optlint.analysis.index import FunctionInfo
 from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_texts import called_text, shown
 from optlint.analysis.key_consumers import BATCHING, TREE_MAPS
-from optlint.analysis.key_fields import set_when_built
+from optlint.analysis.key_fields import compiled_step, set_when_built
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.library_names import JAX_RANDOM
 from optlint.analysis.prng_keys import Consumption, Reuse
@@ -228,8 +228,12 @@ class PrngKeyReuse(Rule):
         node = info.node
         scope = info.scope
         owner = scope.owner
-        if (not isinstance(node, cst.FunctionDef) or node.name.value != "__call__"
-                or owner is None or scope.self_name is None or not analysis.is_module(owner)):
+        if not isinstance(node, cst.FunctionDef) or owner is None or scope.self_name is None:
+            return
+        # A module's `__call__` runs once per step; so does any method compiled as a step
+        # (`@partial(jax.jit, static_argnums=(0,))`), whatever its class.
+        module = node.name.value == "__call__" and analysis.is_module(owner)
+        if not module and not compiled_step(node, ctx.qualify):
             return
         for use in flow.every:
             key = use.key
@@ -238,12 +242,15 @@ class PrngKeyReuse(Rule):
                     or key.value.value != scope.self_name or id(use.call) in reported):
                 continue
             field = key.attr.value
-            if not set_when_built(owner, field) or not analysis.holds_fixed_key(owner, field):
+            if not set_when_built(owner, field) or (
+                    module and not analysis.holds_fixed_key(owner, field)):
                 continue
             reported.add(id(use.call))
-            message = (f"`{ctx.code(key)}` is a key stored on module `{owner.name}` and consumed "
-                       f"by `{use.how}` in `__call__`: every call (every training step) draws "
-                       f"the same random numbers, e.g. the same dropout mask")
+            step = "every training step" if module else f"`{node.name.value}` is compiled as a step"
+            message = (f"`{ctx.code(key)}` is a key stored on {'module' if module else 'class'} "
+                       f"`{owner.name}` and consumed by `{use.how}` in `{node.name.value}`: "
+                       f"every call ({step}) draws the same random numbers, e.g. the same "
+                       f"dropout mask")
             yield Finding(use.call, message, fix_title=(
                 f"Pass a fresh key to `__call__`, or fold in a per-call value "
                 f"(`jax.random.fold_in({ctx.code(key)}, step)`)"))
