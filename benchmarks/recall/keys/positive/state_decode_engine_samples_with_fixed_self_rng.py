@@ -3,6 +3,7 @@
 # class: calls-and-state
 # source: https://github.com/google/maxtext/commit/2b01cfa375e2514af341caeb627026b585b4a563
 # shown: every decode step samples with the engine's self.rng (set once in __init__, baked into the jitted method), so at a high temperature all steps draw the same tokens
+# (that fix is on branch mohit/fix_decode_sampling; the code it fixes, rebuilt here, was on main)
 # style: inference engine class around a flax.linen model, generate() jitted with static self, temperature sampling
 import functools
 import sys
