@@ -67,3 +67,41 @@ def compiled_step(method: cst.FunctionDef, qualify: Callable[[cst.BaseExpression
         if qualify(expr) in _COMPILED:
             return True
     return False
+
+
+def set_on_class(owner: ClassInfo, field: str) -> cst.FunctionDef | None:
+    """The classmethod that keeps a key on the class (`cls.<field> = ...`) where no instance
+    gets one of its own when built: `self.<field>` reads the class's key until a method stores
+    one on the instance, so every new instance starts from the same key. None: not so."""
+    if any(binding.scope is not None and isinstance(binding.scope.node, cst.FunctionDef)
+           and binding.scope.node.name.value in ("__init__", "__post_init__")
+           for binding in owner.attributes.get(field, [])):
+        return None
+    for item in owner.node.body.body:
+        if not isinstance(item, cst.FunctionDef) or not item.params.params or not any(
+                isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod"
+                for d in item.decorators):
+            continue
+        cls = item.params.params[0].name.value
+        if any(_sets(target, cls, field) for target in _assigned(item)):
+            return item
+    return None
+
+
+def _assigned(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The targets of the assignments in `node`'s body (tuple targets' elements too)."""
+    found: list[cst.BaseExpression] = []
+
+    class _Targets(cst.CSTVisitor):
+        def visit_AssignTarget(self, target: cst.AssignTarget) -> None:
+            found.append(target.target)
+            if isinstance(target.target, (cst.Tuple, cst.List)):
+                found.extend(element.value for element in target.target.elements)
+
+    node.visit(_Targets())
+    return found
+
+
+def _sets(target: cst.BaseExpression, owner: str, field: str) -> bool:
+    return (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+            and target.value.value == owner and target.attr.value == field)
