@@ -80,16 +80,25 @@ class TransformedKeyCalls:
                         binding.node if binding is not None
                         and isinstance(binding.node, cst.FunctionDef) else None)
         if isinstance(function, cst.Lambda):
-            flow: KeyFlow | None = KeyFlow(self.calls.consumer, [
-                param.name.value for param in function.params.params])
-            assert flow is not None
-            flow.run_expression(function.body)
+            flow: KeyFlow | None = self._lambda_flow(function)
         elif isinstance(function, cst.FunctionDef) and self.calls.nested(function):
             flow = self.calls.summary(function)
         else:
             return []
         if flow is None:
             return []
+        return self._closed_over(call, flow, f"{qualified} (a key closed over)")
+
+    def _lambda_flow(self, function: cst.Lambda) -> KeyFlow:
+        flow = KeyFlow(self.calls.consumer, [param.name.value for param in (
+            *function.params.posonly_params, *function.params.params,
+            *function.params.kwonly_params)])
+        flow.run_expression(function.body)
+        return flow
+
+    def _closed_over(self, call: cst.Call, flow: KeyFlow, over: str) -> list[Consumption]:
+        """The keys a function run once per leaf or row (`flow`, its walk) draws from without
+        being given them: each is drawn from by `call`, and again on every leaf or row."""
         uses = []
         for inner in flow.free_consumed().values():
             if inner.repeated or inner.kind == "fold":
@@ -99,8 +108,7 @@ class TransformedKeyCalls:
             # Reported at the draw, where each leaf needs a key of its own.
             uses.append(Consumption(inner.call, inner.key, self.calls.callee(inner.call),
                                     library=False, repeated=True, repeated_by=call,
-                                    unseen=inner.unseen,
-                                    over=f"{qualified} (a key closed over)"))
+                                    unseen=inner.unseen, over=over))
         return uses
 
     def consumptions(self, call: cst.Call) -> list[Consumption] | None:
@@ -132,6 +140,11 @@ class TransformedKeyCalls:
         batching, transform = made
         function = self._function_arg(transform, 0, "fun")
         if function is None:
+            given = argument(transform, 0, "fun")
+            if given is not None and isinstance(given.value, cst.Lambda):
+                # `vmap(lambda x: draw(key, x))(xs)`: the key it closes over, in every row.
+                return self._closed_over(call, self._lambda_flow(given.value),
+                                         f"{batching} (a key closed over)")
             return self._given_batched(call, batching, transform)
         flow = self.calls.summary(function)
         if flow is None:

@@ -22,7 +22,7 @@ from optlint.analysis.index import FunctionInfo
 from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_texts import called_text, shown
 from optlint.analysis.key_consumers import BATCHING, TREE_MAPS
-from optlint.analysis.key_fields import set_when_built
+from optlint.analysis.key_fields import compiled_step, set_on_class, set_when_built
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.library_names import JAX_RANDOM
 from optlint.analysis.prng_keys import Consumption, Reuse
@@ -57,6 +57,7 @@ class PrngKeyReuse(Rule):
                     reported.add(id(_where(reuse.second)))
                     yield self._reuse_finding(ctx, reuse, analysis, flow)
             yield from self._field_findings(ctx, analysis, info, flow, reported)
+            yield from self._class_key_findings(ctx, info, flow, reported)
             yield from self._stored_findings(ctx, flow, reported)
             yield from self._kept_findings(ctx, flow, reported)
         module_flow = analysis.walk_module()
@@ -228,8 +229,12 @@ class PrngKeyReuse(Rule):
         node = info.node
         scope = info.scope
         owner = scope.owner
-        if (not isinstance(node, cst.FunctionDef) or node.name.value != "__call__"
-                or owner is None or scope.self_name is None or not analysis.is_module(owner)):
+        if not isinstance(node, cst.FunctionDef) or owner is None or scope.self_name is None:
+            return
+        # A module's `__call__` runs once per step; so does any method compiled as a step
+        # (`@partial(jax.jit, static_argnums=(0,))`), whatever its class.
+        module = node.name.value == "__call__" and analysis.is_module(owner)
+        if not module and not compiled_step(node, ctx.qualify):
             return
         for use in flow.every:
             key = use.key
@@ -238,15 +243,46 @@ class PrngKeyReuse(Rule):
                     or key.value.value != scope.self_name or id(use.call) in reported):
                 continue
             field = key.attr.value
-            if not set_when_built(owner, field) or not analysis.holds_fixed_key(owner, field):
+            if not set_when_built(owner, field) or (
+                    module and not analysis.holds_fixed_key(owner, field)):
                 continue
             reported.add(id(use.call))
-            message = (f"`{ctx.code(key)}` is a key stored on module `{owner.name}` and consumed "
-                       f"by `{use.how}` in `__call__`: every call (every training step) draws "
-                       f"the same random numbers, e.g. the same dropout mask")
+            step = "every training step" if module else f"`{node.name.value}` is compiled as a step"
+            message = (f"`{ctx.code(key)}` is a key stored on {'module' if module else 'class'} "
+                       f"`{owner.name}` and consumed by `{use.how}` in `{node.name.value}`: "
+                       f"every call ({step}) draws the same random numbers, e.g. the same "
+                       f"dropout mask")
             yield Finding(use.call, message, fix_title=(
                 f"Pass a fresh key to `__call__`, or fold in a per-call value "
                 f"(`jax.random.fold_in({ctx.code(key)}, step)`)"))
+
+    def _class_key_findings(self, ctx: RuleContext, info: FunctionInfo, flow: KeyFlow,
+                            reported: set[int]) -> Iterator[Finding]:
+        """A method consuming `self.<field>` where the key is the class's (a classmethod sets
+        `cls.<field>`, no constructor sets one per instance) and the method stores the next key
+        on the instance: every new instance consumes the class's key again."""
+        owner, self_name = info.scope.owner, info.scope.self_name
+        if owner is None or self_name is None:
+            return
+        for use in flow.every:
+            key = use.key
+            if (use.kind not in ("draw", "split") or use.repeated or use.unseen
+                    or not isinstance(key, cst.Attribute) or not isinstance(key.value, cst.Name)
+                    or key.value.value != self_name or id(use.call) in reported
+                    or not any(binding.scope is info.scope
+                               for binding in owner.attributes.get(key.attr.value, []))):
+                continue
+            setter = set_on_class(owner, key.attr.value)
+            if setter is None:
+                continue
+            reported.add(id(use.call))
+            message = (f"`{ctx.code(key)}` reads the key `{setter.name.value}` keeps on class "
+                       f"`{owner.name}` until this instance stores its own: every new instance "
+                       f"consumes the class's key again in `{use.how}`, so instances draw the "
+                       f"same random numbers")
+            yield Finding(use.call, message, fix_title=(
+                f"Split the class's key and store it back on the class (`cls = type(self)`, "
+                f"`cls.{key.attr.value}, subkey = jax.random.split(cls.{key.attr.value})`)"))
 
 
 def _drawn_apart(reuse: Reuse, flow: KeyFlow) -> str | None:
