@@ -134,6 +134,12 @@ BATCHING: dict[str, int | None] = {
     "jax.vmap": 1, "jax.pmap": 1, "equinox.filter_vmap": None, "equinox.filter_pmap": None,
 }
 
+# Python's `map`: its function runs once per item, given one item of each iterable after it.
+ITEM_MAPS = frozenset({"map"})
+# Iterables that give one value as every item (`itertools.repeat(seed)`), beside `[seed] * n`
+# and `[seed for _ in range(n)]`: a key or seed mapped so reaches every item unchanged.
+REPEATING_ITERABLES = frozenset({"itertools.repeat"})
+
 # Calls that give every device the same copy of a value: a key replicated into `pmap` reaches
 # every device unchanged, and each draws the same numbers.
 REPLICATING = frozenset({"flax.jax_utils.replicate", "jax.device_put_replicated"})

@@ -123,7 +123,7 @@ class LibraryKeyCalls:
                 keys += [element.value for element in expr.elements
                          if isinstance(element, cst.DictElement)]
             else:
-                keys.append(self._unwrapped(expr))
+                keys.append(self._unwrapped(self._wrapped_by_name(expr, call)))
         how = self.callee(call)
         # A key held by a name or an attribute (`self.rng`), as the flow follows them.
         return [Consumption(call, key, how) for key in keys if key_name(key) is not None]
@@ -145,6 +145,20 @@ class LibraryKeyCalls:
                         and element.key.evaluated_value == keyword):
                     return arg.value.value, element.value
         return None
+
+    def _wrapped_by_name(self, expr: cst.BaseExpression, call: cst.Call) -> cst.BaseExpression:
+        """`seed = np.asarray(jax.random.key_data(key))` then `default_rng(seed)`: the converting
+        call the name is bound to, once in its scope (else `expr` itself)."""
+        site = self.sites.get(id(call))
+        if not isinstance(expr, cst.Name) or site is None:
+            return expr
+        binding = self.ctx.binding(expr.value, site)
+        if (binding is None or binding.kind != "assign" or binding.path or binding.scope is None
+                or len(binding.scope.bindings.get(expr.value, [])) != 1
+                or not isinstance(binding.value, cst.Call)):
+            return expr
+        unwrapped = self._unwrapped(binding.value)
+        return binding.value if unwrapped is not binding.value else expr
 
     def _unwrapped(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """The key inside calls that only convert it (`np.asarray(jax.random.key_data(key))`)."""
