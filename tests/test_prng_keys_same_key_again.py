@@ -285,3 +285,71 @@ def test_a_callee_making_its_key_from_a_seed_it_is_not_given(tmp_path: Path) -> 
     first, second = program["one_pass_each"](x)
     assert not np.array_equal(first, second)
     assert _opt020_lines(tmp_path, "seeded.py", SEEDED_INSIDE) == [11, 18]
+
+
+BUILT_IN_A_LOOP = '''\
+import equinox as eqx
+import jax
+
+
+class Block(eqx.Module):
+    linear: eqx.nn.Linear
+
+    def __init__(self, size, *, key):
+        self.linear = eqx.nn.Linear(size, size, key=key)
+
+    def __call__(self, x):
+        return self.linear(x)
+
+
+def same_key(size, depth, key):
+    return [Block(size, key=key) for _ in range(depth)]
+
+
+def own_keys(size, depth, key):
+    return [Block(size, key=k) for k in jax.random.split(key, depth)]
+'''
+
+
+def test_a_class_of_the_file_built_with_one_key_on_every_step(tmp_path: Path) -> None:
+    """`[Block(size, key=key) for _ in range(depth)]` builds identical blocks; one key per
+    block (`for k in split(key, depth)`) builds different ones."""
+    import numpy as np
+
+    program = _run(BUILT_IN_A_LOOP)
+    key = program["jax"].random.key(0)
+    first, second = program["same_key"](3, 2, key)
+    assert np.array_equal(first.linear.weight, second.linear.weight)
+    first, second = program["own_keys"](3, 2, key)
+    assert not np.array_equal(first.linear.weight, second.linear.weight)
+    assert _opt020_lines(tmp_path, "blocks.py", BUILT_IN_A_LOOP) == [16]
+
+
+KEPT_BY_THE_SAMPLER = '''\
+import jax
+from numpyro.infer import MCMC, NUTS
+
+
+def model():
+    pass
+
+
+def two_runs(rng_key):
+    first = MCMC(NUTS(model), num_warmup=10, num_samples=10)
+    first.run(rng_key)
+    second = MCMC(NUTS(model), num_warmup=10, num_samples=10)
+    second.run(rng_key)
+    return first.get_samples(), second.get_samples()
+
+
+def warm_up(step, key):
+    step(key)
+    return step(key)
+'''
+
+
+def test_a_sampler_run_as_a_statement_keeps_what_it_draws(tmp_path: Path) -> None:
+    """`mcmc.run(rng_key)` as a bare statement keeps its samples in the object: a second run
+    with the same key repeats them (numpyro's row says the call keeps its result); a bare call
+    of anything else is a warm-up, whose result nothing sees."""
+    assert _opt020_lines(tmp_path, "runs.py", KEPT_BY_THE_SAMPLER) == [13]

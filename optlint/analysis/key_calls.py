@@ -260,6 +260,11 @@ class FileKeyCalls:
         return value.node, value.bound, stepping
 
 
+    def constructs(self, call: cst.Call) -> bool:
+        """`call` builds an instance of a class of the file (runs its `__init__`)."""
+        resolved = self._resolve(call)
+        return isinstance(resolved, tuple) and resolved[0].name.value == "__init__"
+
     def nested(self, function: cst.FunctionDef | cst.Lambda) -> bool:
         info = self.ctx.index.functions.get(function)
         parent = info.scope.parent if info is not None else None

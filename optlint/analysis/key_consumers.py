@@ -32,6 +32,9 @@ class KeyConsumer:
     in_dict: bool = False
     # Every keyword argument is a key (`nnx.Rngs(params=key, dropout=key)`).
     all_keywords: bool = False
+    # The call keeps what it draws in its object (`mcmc.run(key)`, then `mcmc.get_samples()`):
+    # a call made as a bare statement is made for that, not a warm-up thrown away.
+    keeps_result: bool = False
 
 
 # Haiku's transforms by their public names and by where Haiku defines them
@@ -71,7 +74,8 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
                 made_by=_DISTRIBUTIONS),
     # numpyro: `handlers.seed(model, rng_seed=key)`, `MCMC(...).run(key, ...)`.
     KeyConsumer("numpyro", "numpyro.handlers.seed", 1, "rng_seed"),
-    KeyConsumer("numpyro", "run", 0, "rng_key", made_by=("numpyro.infer.MCMC",)),
+    KeyConsumer("numpyro", "run", 0, "rng_key", made_by=("numpyro.infer.MCMC",),
+                keeps_result=True),
     # numpyro distributions: `dist.Normal(loc, scale).sample(key, shape)`.
     KeyConsumer("numpyro", "sample", 0, "key", made_by=_DISTRIBUTIONS),
     # trax: `layer.pure_fn(x, weights, state, rng)` runs the layer with that rng (its dropout

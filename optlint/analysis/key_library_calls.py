@@ -43,6 +43,8 @@ class LibraryKeyCalls:
         self.sites = sites
         self.callee = callee
         self._shims: dict[str, str] | None = None  # `hk.transform` -> what the file set it to
+        # Calls that keep what they draw in their object (`mcmc.run(key)`), by id.
+        self.keeping: set[int] = set()
 
     def consumptions(self, call: cst.Call) -> list[Consumption]:
         """What `call` consumes when it is a library's consumer (empty otherwise)."""
@@ -101,6 +103,8 @@ class LibraryKeyCalls:
 
     def _library(self, call: cst.Call, row: KeyConsumer) -> list[Consumption]:
         """The keys `call` gives where `row` says its library draws from them."""
+        if row.keeps_result:
+            self.keeping.add(id(call))
         given: list[cst.BaseExpression] = []
         # The key given by its name first: then the argument at the row's position is another
         # parameter of a callee that is not the row's (`plan.sample(pipeline, key=key)`).

@@ -54,7 +54,7 @@ class PrngKeyReuse(Rule):
         for info in analysis.functions_to_walk():
             flow = analysis.walk(info)
             for reuse in flow.reuses.values():
-                if id(_where(reuse.second)) not in reported and _reported(reuse, flow, ctx):
+                if id(_where(reuse.second)) not in reported and _reported(reuse, flow, ctx, analysis):
                     reported.add(id(_where(reuse.second)))
                     yield self._reuse_finding(ctx, reuse, analysis, flow)
             yield from self._field_findings(ctx, analysis, info, flow, reported)
@@ -63,7 +63,7 @@ class PrngKeyReuse(Rule):
         module_flow = analysis.walk_module()
         if module_flow is not None:
             for reuse in module_flow.reuses.values():
-                if id(_where(reuse.second)) not in reported and _reported(reuse, module_flow, ctx):
+                if id(_where(reuse.second)) not in reported and _reported(reuse, module_flow, ctx, analysis):
                     reported.add(id(_where(reuse.second)))
                     yield self._reuse_finding(ctx, reuse, analysis, module_flow)
 
@@ -328,7 +328,7 @@ def _path(ctx: RuleContext, reuse: Reuse) -> str:
     return f" (made at line {positions[reuse.origin].start.line}, first consumed at line {first})"
 
 
-def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext) -> bool:
+def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCalls) -> bool:
     """Leaves out the reuses real code makes on purpose.
 
     The same key to `permutation`/`choice`/`shuffle` twice keeps arrays aligned (`x` and `y`
@@ -346,7 +346,7 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext) -> bool:
         return True
     if _overwritten(reuse):
         return False
-    if id(first.call) in flow.discarded:
+    if id(first.call) in flow.discarded and id(first.call) not in analysis.library.keeping:
         return False  # a warm-up: the first draw's result is thrown away
     if id(second.call) in flow.assigned_away or (id(second.call) in flow.discarded and (
             ctx.qualify(second.call.func) or "").startswith(JAX_RANDOM + ".")):
@@ -354,9 +354,11 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext) -> bool:
     if (reuse.in_loop and not second.library and first.call is second.call
             and (second.stepping or id(second.call) in flow.threaded)):
         return True  # a training step threading its state, given one key on every step
-    if reuse.in_loop and reuse.counting and first.call is second.call and second.held_by:
-        # A method drawing from a key its object holds, on every step: the caller passes no
-        # key it could have meant to keep fixed.
+    if reuse.in_loop and reuse.counting and first.call is second.call and (
+            second.held_by or analysis.constructs(second.call)):
+        # A class of the file built on every step (`[Block(key=key) for _ in range(n)]`:
+        # identical layers), or a method drawing from a key its object holds on every step
+        # (the caller passes no key it could have meant to keep fixed).
         return True
     if reuse.in_loop and not reuse.counting:
         return False
