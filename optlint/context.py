@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import libcst as cst
 from libcst.metadata import CodeRange
@@ -13,6 +14,9 @@ from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.values import TransformedFunction, Value
 from optlint.positions import node_positions
 from optlint.versions import LibraryVersions
+
+
+_Shared = TypeVar("_Shared")
 
 
 @dataclass
@@ -26,9 +30,19 @@ class RuleContext:
                                                                repr=False)
     # id of each call node -> its site, built when a rule first asks (rules ask per finding).
     _sites: dict[int, CallSite] | None = field(default=None, init=False, repr=False)
+    # What several rules derive alike from the file (`shared`), by the name of what it is.
+    _shared: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
     # The text `module` was parsed from, where the caller has it (`module.code` again, without
     # generating it from the tree).
     source: str | None = None
+
+    def shared(self, name: str, compute: Callable[[], _Shared]) -> _Shared:
+        """`compute()`, worked out once per file for every rule that asks by `name`: a pass
+        over the file's calls that several rules begin with is made once."""
+        if name not in self._shared:
+            self._shared[name] = compute()
+        found: _Shared = self._shared[name]
+        return found
 
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         """Every node's range, computed once per file, when a finding or a fix first asks: most
@@ -39,6 +53,12 @@ class RuleContext:
 
     def calls(self) -> Iterator[CallSite]:
         return iter(self.index.calls)
+
+    def callees(self) -> list[tuple[CallSite, Value]]:
+        """Every call of the file with the value of what it calls, in source order: worked out
+        once per file for the rules that look for calls of some kind of value."""
+        return self.shared("callees", lambda: [(site, self.value(site.node.func, site))
+                                               for site in self.index.calls])
 
     def method_calls(self, method: str) -> Iterator[CallSite]:
         """`x.method(...)` calls whose arguments can be read: none is `*args` / `**kwargs`."""
@@ -53,13 +73,12 @@ class RuleContext:
         through a JAX transformation (`jax.jit(opt.update)(...)`, or `self.update_fn(...)`
         after `self.update_fn = jax.jit(self.opt.update)`). Arguments readable as above."""
         sites = {id(site.node): site for site in self.index.calls}
-        for site in self.index.calls:
+        for site, callee in self.callees():
             if any(arg.star for arg in site.node.args):
                 continue
             func = site.node.func
             # What the callee holds comes first: `self.update(...)` after `self.update =
             # jax.jit(self.solver.update)` runs the solver's `update`, not the object's.
-            callee = self.value(func, site)
             if isinstance(callee, TransformedFunction) and callee.call.args:
                 wrapped = callee.call.args[0].value
                 made = sites.get(id(callee.call))

@@ -47,7 +47,9 @@ class Linter:
         if self._project is None:
             from optlint.analysis.project import ProjectIndex
 
-            self._project = ProjectIndex(self.options.project_root)
+            # The prefilter's import graph (the run's): the analysis asks it which files reach
+            # the libraries, and where imports lead, rather than reading the imports again.
+            self._project = ProjectIndex(self.options.project_root, self.prefilter.graph)
         return self._project
 
     @property

@@ -1,8 +1,11 @@
 """The project's import graph read from the files' import lines, nothing parsed: which libraries
-each file names, which project files it imports, which project files import it.
+each file names, which project files it imports, which project files import it, and which files
+reach the libraries the analysis looks into (optlint/analysis/reach.py).
 
-No libcst here: the prefilter (optlint/prefilter.py) asks it before any file is parsed, and a run
-whose files all miss the prefilter never imports the parser.
+One graph per run: built where the files are ordered (optlint/lint_order.py), asked by the
+prefilter, then by the analysis's project index (which files are worth a parse for a lookup);
+each file's imports are read once. No libcst here: the prefilter asks it before any file is
+parsed, and a run whose files all miss the prefilter never imports the parser.
 """
 
 from __future__ import annotations
@@ -10,9 +13,10 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 from optlint.analysis.project_files import ProjectFiles, file_stamp
-from optlint.analysis.reach import imported_modules
+from optlint.analysis.reach import REACH_WORDS, declares_settings, imported_modules
 from optlint.source import SourceError, decode, read_bytes
 
 # library -> the words a file that uses it names it by (its import, or its usual alias).
@@ -34,12 +38,25 @@ def libraries_named(text: str) -> frozenset[str]:
                      if any(word in text for word in words))
 
 
+class FileFacts(NamedTuple):
+    """What one file's text says, read once."""
+
+    libraries: frozenset[str]  # the libraries it names (`libraries_named`)
+    imported: tuple[Path, ...]  # the project files its imports may name
+    # It names one of the libraries whose objects the analysis follows into other files
+    # (`REACH_WORDS`).
+    reach_words: bool
+
+
+_UNREADABLE = FileFacts(frozenset(), (), False)
+
+
 class ImportGraph:
     def __init__(self, root: Path, files: ProjectFiles | None = None) -> None:
         self.root = root.resolve()
         self.files = files or ProjectFiles(self.root, remember=True)
-        # path -> (libraries its text names, the project files it imports)
-        self._facts: dict[Path, tuple[frozenset[str], tuple[Path, ...]]] = {}
+        self._facts: dict[Path, FileFacts] = {}
+        self._reaches: dict[Path, bool] = {}  # see `reaches`
         self._importers: dict[Path, list[Path]] | None = None
         self._too_large = False
         self._below: dict[Path, frozenset[str]] = {}  # libraries named below a file, memoised
@@ -58,18 +75,54 @@ class ImportGraph:
         reads, self._read_since = tuple(sorted(self._read_since.items())), {}
         return reads
 
-    def facts(self, path: Path) -> tuple[frozenset[str], tuple[Path, ...]]:
-        if path not in self._facts:
-            try:
-                data = read_bytes(path)
-                text = decode(data, str(path)).text
-            except (OSError, SourceError):
-                self._facts[path] = (frozenset(), ())
-                return self._facts[path]
-            self._read_since[str(path)] = hashlib.sha256(data).hexdigest()
-            self._stamps[path] = file_stamp(path)
-            self._facts[path] = (libraries_named(text), self.imports_in(text, str(path)))
-        return self._facts[path]
+    def facts(self, path: Path) -> FileFacts:
+        """What the file at resolved `path` names and imports, read once."""
+        found = self._facts.get(path)
+        if found is None:
+            text = self._text(path)
+            found = self._facts[path] = _UNREADABLE if text is None else FileFacts(
+                libraries_named(text), self.imports_in(text, str(path)),
+                any(word in text for word in REACH_WORDS))
+        return found
+
+    def _text(self, path: Path) -> str | None:
+        """The file's text, its bytes' hash noted for the cache (see `take_reads`)."""
+        try:
+            data = read_bytes(path)
+            text = decode(data, str(path)).text
+        except (OSError, SourceError):
+            return None
+        self._read_since[str(path)] = hashlib.sha256(data).hexdigest()
+        self._stamps[path] = file_stamp(path)
+        return text
+
+    def reaches(self, path: Path) -> bool:
+        """Whether the file at resolved `path` names one of `REACH_WORDS`' libraries, or imports
+        a project file that does (transitively): only such a file's classes and functions can
+        be, or hold, what the rules look at (see optlint/analysis/reach.py)."""
+        if path in self._reaches:
+            return self._reaches[path]
+        seen: set[Path] = set()
+        pending = [path]
+        while pending:
+            current = pending.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            facts = self.facts(current)
+            if facts.reach_words or self._reaches.get(current):
+                self._reaches[path] = True
+                return True
+            pending.extend(facts.imported)
+        # Nothing reachable from here names the libraries, so nothing reachable from any file
+        # seen on the way does either.
+        self._reaches.update(dict.fromkeys(seen, False))
+        return False
+
+    def declares_settings(self, path: Path) -> bool:
+        """Whether the file declares a configuration class (see `reach.declares_settings`)."""
+        text = self._text(path)
+        return text is not None and declares_settings(text)
 
     def imports_in(self, text: str, filename: str) -> tuple[Path, ...]:
         """The project files `text`'s imports may name, seen from `filename`."""
@@ -98,9 +151,9 @@ class ImportGraph:
             if current in seen:
                 continue
             seen.add(current)
-            libraries, imported = self.facts(current)
-            named.update(libraries)
-            pending.extend(imported)
+            facts = self.facts(current)
+            named.update(facts.libraries)
+            pending.extend(facts.imported)
         if len(starts) == 1:
             self._below[starts[0]] = frozenset(named)
         return frozenset(named)
@@ -131,7 +184,7 @@ class ImportGraph:
             importers: dict[Path, list[Path]] = {}
             for name in paths:
                 importer = Path(name).resolve()
-                for imported in self.facts(importer)[1]:
+                for imported in self.facts(importer).imported:
                     importers.setdefault(imported, []).append(importer)
             self._importers = importers
         return self._importers

@@ -33,7 +33,7 @@ def check_plan(paths: list[Path], root: Path, project: ProjectFiles | None = Non
         return paths, {}
     graph = graph or ImportGraph(root, project)
     by_file = dict.fromkeys(path.resolve() for path in paths)
-    imports = {resolved: [other for other in graph.facts(resolved)[1] if other in by_file]
+    imports = {resolved: [other for other in graph.facts(resolved).imported if other in by_file]
                for resolved in by_file}
     # Depth-first, iteratively: a file is finished after everything it imports; the reverse of
     # the finishing order puts importers first.

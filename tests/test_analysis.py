@@ -795,6 +795,43 @@ def test_the_if_that_skips_a_part_is_named_as_written() -> None:
     assert skipped_by_default(function, appends["flagged"], None, evaluate) is None
 
 
+def test_guards_read_from_the_files_parent_map_stop_at_the_root() -> None:
+    """The map of the whole file (built once per file) answers as one built from the root
+    does: the `if` around the function is above the root and does not count."""
+    from optlint.analysis.guards import skipped_by_default
+    from optlint.analysis.values import UNKNOWN, LiteralValue
+    from optlint.analysis.walk import parent_map
+
+    module = cst.parse_module(textwrap.dedent("""
+        if cfg.decay > 0:
+            def build(cfg):
+                parts = []
+                parts.append(always)
+                if cfg.decay > 0:
+                    parts.append(decayed)
+    """))
+    outer = module.body[0]
+    assert isinstance(outer, cst.If)
+    function = outer.body.body[0]
+    printer = cst.Module([])
+
+    def evaluate(expr: cst.BaseExpression) -> Value:
+        code = printer.code_for_node(expr)
+        return {"cfg.decay": LiteralValue("number", "0.0"),
+                "0": LiteralValue("number", "0")}.get(code, UNKNOWN)
+
+    appends = {printer.code_for_node(node.args[0].value): node for node in _calls(function)
+               if printer.code_for_node(node.func) == "parts.append"}
+    whole_file = parent_map(module)
+    for parents in (whole_file, None):
+        assert skipped_by_default(function, appends["always"], None, evaluate, parents) is None
+        assert skipped_by_default(function, appends["decayed"], None, evaluate,
+                                  parents) == "cfg.decay > 0"
+    # Seen from the `if` inside the function, `always` is not below the root: no guard.
+    inner_if = function.body.body[-1]
+    assert skipped_by_default(inner_if, appends["always"], None, evaluate, whole_file) is None
+
+
 def _calls(root: cst.CSTNode) -> list[cst.Call]:
     from optlint.analysis.walk import descendants
     return [node for node in descendants(root) if isinstance(node, cst.Call)]

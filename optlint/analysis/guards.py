@@ -11,35 +11,39 @@ cfg.max_grad_norm:` with the class default 1.0 or None).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import libcst as cst
 
 from optlint.analysis.branches import Evaluate, known_truth
-from optlint.analysis.walk import descendants
+from optlint.analysis.walk import parent_map
 
 
 def skipped_by_default(root: cst.CSTNode, node: cst.CSTNode, unless_within: cst.CSTNode | None,
-                       evaluate: Evaluate) -> str | None:
+                       evaluate: Evaluate,
+                       parents: Mapping[int, cst.CSTNode] | None = None) -> str | None:
     """The test of an `if` between `root` and `node` known to take the other side than
     `node`'s (as written, `not (...)` when `node` is in its `else`), or None when `node` runs
     whenever the code around it does. An `if` that also holds `unless_within` (the list's own
-    assignment) is not counted: both run or neither does."""
-    for test, on_true in _guards(root, node, unless_within):
+    assignment) is not counted: both run or neither does.
+
+    `parents`: the parent map (`walk.parent_map`) of a tree holding `root`, where the caller
+    asks about many nodes of one file (built from `root` when not given)."""
+    if parents is None:
+        parents = parent_map(root)
+    for test, on_true in _guards(root, node, unless_within, parents):
         if known_truth(test, evaluate) is (not on_true):
             code = cst.Module([]).code_for_node(test)
             return code if on_true else f"not ({code})"
     return None
 
 
-def _guards(root: cst.CSTNode, node: cst.CSTNode, unless_within: cst.CSTNode | None
-            ) -> list[tuple[cst.BaseExpression, bool]]:
+def _guards(root: cst.CSTNode, node: cst.CSTNode, unless_within: cst.CSTNode | None,
+            parents: Mapping[int, cst.CSTNode]) -> list[tuple[cst.BaseExpression, bool]]:
     """The `if` tests that `node` sits under, with the side it is on (True: the body)."""
-    parents: dict[int, cst.CSTNode] = {}
-    for parent in descendants(root):
-        for child in parent.children:
-            parents[id(child)] = parent
-    above = _ancestors(node, parents)
-    shared = set(map(id, _ancestors(unless_within, parents))) if unless_within is not None \
-        else set()
+    above = _ancestors(node, parents, root)
+    shared = set(map(id, _ancestors(unless_within, parents, root))) \
+        if unless_within is not None else set()
     found: list[tuple[cst.BaseExpression, bool]] = []
     for child, parent in zip(above, above[1:], strict=False):
         if isinstance(parent, cst.If) and id(parent) not in shared and child is not parent.test:
@@ -47,9 +51,10 @@ def _guards(root: cst.CSTNode, node: cst.CSTNode, unless_within: cst.CSTNode | N
     return found
 
 
-def _ancestors(node: cst.CSTNode, parents: dict[int, cst.CSTNode]) -> list[cst.CSTNode]:
-    """`node`, its parent, and so on up to the root."""
+def _ancestors(node: cst.CSTNode, parents: Mapping[int, cst.CSTNode],
+               root: cst.CSTNode) -> list[cst.CSTNode]:
+    """`node`, its parent, and so on up to `root`; only `node` when it is not below `root`."""
     chain = [node]
-    while id(chain[-1]) in parents:
+    while chain[-1] is not root and id(chain[-1]) in parents:
         chain.append(parents[id(chain[-1])])
-    return chain
+    return chain if chain[-1] is root else [node]

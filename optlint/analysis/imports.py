@@ -28,8 +28,12 @@ class ImportTable:
         self.aliases: dict[str, str] = {}
         # `from models import *`: the modules whose public names this file may use unqualified.
         self.star_modules: list[str] = []
+        # id of a node asked about -> (the node, its name): every rule asks about every call's
+        # callee, so each is worked out once. The node is kept so that its id is not reused.
+        self._qualified: dict[int, tuple[cst.BaseExpression, str | None]] = {}
 
     def add_import(self, node: cst.Import) -> None:
+        self._qualified.clear()
         for alias in node.names:
             full = dotted_name(alias.name)
             if full is None:
@@ -42,6 +46,7 @@ class ImportTable:
                 self.aliases[head] = head
 
     def add_import_from(self, node: cst.ImportFrom) -> None:
+        self._qualified.clear()
         module = dotted_name(node.module) if node.module is not None else ""
         prefix = "." * len(node.relative) + (module or "")
         if isinstance(node.names, cst.ImportStar):
@@ -60,6 +65,19 @@ class ImportTable:
 
     def qualify(self, node: cst.BaseExpression) -> str | None:
         """The canonical qualified name of `node` if its root is an imported name."""
+        known = self._qualified.get(id(node))
+        if known is not None and known[0] is node:
+            return known[1]
+        qualified = self._qualify(node)
+        self._qualified[id(node)] = (node, qualified)
+        return qualified
+
+    def qualify_name(self, name: str) -> str | None:
+        """`qualify` of the plain name `name`, without a node to ask about."""
+        base = self.aliases.get(name)
+        return None if base is None else canonical_name(base)
+
+    def _qualify(self, node: cst.BaseExpression) -> str | None:
         dotted = dotted_name(node)
         if dotted is None:
             return None

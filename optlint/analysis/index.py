@@ -13,7 +13,7 @@ from typing import Literal
 import libcst as cst
 
 from optlint.analysis.imports import ImportTable
-from optlint.analysis.walk import walk
+from optlint.analysis.walk import parent_map, walk
 
 BindingKind = Literal["assign", "def", "class", "param", "opaque"]
 
@@ -119,6 +119,15 @@ class FileIndex:
     # Each comprehension's last order: where its element is read, its targets bound.
     comprehension_ends: dict[cst.CSTNode, int] = field(default_factory=dict)
     _calls_on: dict[str, list[CallSite]] | None = field(default=None, repr=False)
+    _parents: dict[int, cst.CSTNode] | None = field(default=None, repr=False)
+
+    def parents(self) -> dict[int, cst.CSTNode]:
+        """id of each node of the file -> its parent (`walk.parent_map`): built when first
+        asked (only files whose lists gain parts under an `if` ask), then shared by every
+        question about an ancestor."""
+        if self._parents is None:
+            self._parents = parent_map(self.module_scope.node)
+        return self._parents
 
     def calls_on(self, name: str) -> list[CallSite]:
         """The calls of a method of the plain name `name` (`name.append(x)`), in source order:
@@ -145,6 +154,7 @@ class FileIndex:
         self.attributes = {}
         self.comprehension_ends = {}
         self._calls_on = None
+        self._parents = None
 
 
 class _IndexBuilder:

@@ -143,8 +143,9 @@ class Inference:
 
     def value_of(self, expr: cst.BaseExpression, scope: Scope, order: int) -> Value:
         key = (id(expr), order)
-        if key in self._memo:
-            return self._memo[key]
+        known = self._memo.get(key)
+        if known is not None:  # asked again: most questions are (every rule asks of calls)
+            return known
         if key in self._active or len(self._active) > _MAX_DEPTH:
             return UNKNOWN  # a cycle (`x = f(x)`) or a chain too long to be worth following
         self._active.add(key)
@@ -246,7 +247,7 @@ class Inference:
             return LiteralValue("bool", name)
         if name == "None":
             return LiteralValue("none", name)
-        qualified = self.index.imports.qualify(cst.Name(name))
+        qualified = self.index.imports.qualify_name(name)
         return LibraryRef(qualified, self.path) if qualified else self._star_imported_class(name)
 
     def _star_imported_class(self, name: str) -> Value:
@@ -448,7 +449,7 @@ class Inference:
             added = self.value_of(site.node.args[-1].value, site.scope, site.order)
             skipped = skipped_by_default(
                 binding.scope.node, site.node, binding.value,
-                self._evaluator_at(site.scope, site.order)) if isinstance(
+                self._evaluator_at(site.scope, site.order), self.index.parents()) if isinstance(
                     added, TransformValue) and binding.scope is not None else None
             if isinstance(added, TransformValue) and skipped is not None:
                 # `if cfg.weight_decay > 0: parts.append(add_decayed_weights(...))` with the

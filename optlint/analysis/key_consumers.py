@@ -11,6 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+# Where a library defines its key functions, by the module's dotted name and by its file: a
+# module importing `jax._src.random.normal` calls `jax.random.normal`, and in that file itself
+# a call of its own `normal` is one too (JAX's samplers calling one another).
+KEY_API_MODULES: dict[str, str] = {"jax._src.random": "jax.random"}
+KEY_API_FILES: dict[str, str] = {"jax/_src/random.py": "jax.random", "jax/random.py": "jax.random"}
+
 # Calls that wrap a key without drawing from it, looked through to find the key
 # (`np.random.default_rng(np.asarray(key))`, `seed(rng_seed=jax.random.key_data(key))`).
 KEY_WRAPPERS = frozenset({
@@ -78,6 +84,8 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
                 keeps_result=True),
     # numpyro distributions: `dist.Normal(loc, scale).sample(key, shape)`.
     KeyConsumer("numpyro", "sample", 0, "key", made_by=_DISTRIBUTIONS),
+    # numpyro's first, scipy-like distributions: `dist.norm(0, 1).rvs(random_state=key)`.
+    KeyConsumer("numpyro", "rvs", None, "random_state", made_by=_DISTRIBUTIONS),
     # trax: `layer.pure_fn(x, weights, state, rng)` runs the layer with that rng (its dropout
     # and other random sublayers draw from it).
     KeyConsumer("trax", "pure_fn", 3, "rng", made_by=("*",)),

@@ -16,6 +16,8 @@ from optlint.analysis.key_consumers import (
     DRAWN_FIELDS,
     FIELD_REPLACERS,
     FUNCTION_CONSUMERS,
+    KEY_API_FILES,
+    KEY_API_MODULES,
     KEY_WRAPPERS,
     METHOD_CONSUMERS,
     NO_DRAW_SWITCHES,
@@ -45,12 +47,19 @@ class LibraryKeyCalls:
         self._shims: dict[str, str] | None = None  # `hk.transform` -> what the file set it to
         # Calls that keep what they draw in their object (`mcmc.run(key)`), by id.
         self.keeping: set[int] = set()
+        # The library module this file is, by its public name (jax's own `random.py`), or "".
+        filename = ctx.filename.replace("\\", "/")
+        self._own_module = next((public for file, public in KEY_API_FILES.items()
+                                 if filename == file or filename.endswith("/" + file)), "")
 
     def consumptions(self, call: cst.Call) -> list[Consumption]:
         """What `call` consumes when it is a library's consumer (empty otherwise)."""
         ctx = self.ctx
-        qualified = ctx.qualify(call.func)
+        qualified = ctx.qualify(call.func) or self._own_function(call)
         if qualified is not None:
+            module, _, name = qualified.rpartition(".")
+            if module in KEY_API_MODULES:
+                qualified = f"{KEY_API_MODULES[module]}.{name}"
             if qualified.startswith("jax.random."):
                 name = qualified.rsplit(".", 1)[1]
                 kind = {"split": "split", "fold_in": "fold", "PRNGKey": "seed",
@@ -82,6 +91,19 @@ class LibraryKeyCalls:
                 key = key_argument(call, 0, "key")
                 return [] if key is None else [Consumption(call, key, self.callee(call))]
         return []
+
+    def _own_function(self, call: cst.Call) -> str | None:
+        """In a library's own module, a call of one of its module-level functions, by the name
+        the library gives it (`normal(key_n, ...)` in jax's `random.py`: `jax.random.normal`)."""
+        if not self._own_module or not isinstance(call.func, cst.Name):
+            return None
+        site = self.sites.get(id(call))
+        binding = self.ctx.binding(call.func.value, site) if site is not None else None
+        info = (self.ctx.index.functions.get(binding.node)
+                if binding is not None and binding.node is not None else None)
+        if info is None or info.scope.parent is not self.ctx.index.module_scope:
+            return None
+        return f"{self._own_module}.{call.func.value}"
 
     def reads_only_shapes(self, call: cst.Call) -> bool:
         """`call` reads only the shapes of the arrays it is given (`chex.assert_shape`)."""
@@ -129,8 +151,10 @@ class LibraryKeyCalls:
             else:
                 keys.append(self._unwrapped(self._wrapped_by_name(expr, call)))
         how = self.callee(call)
-        # A key held by a name or an attribute (`self.rng`), as the flow follows them.
-        return [Consumption(call, key, how) for key in keys if key_name(key) is not None]
+        # A key held by a name or an attribute (`self.rng`), as the flow follows them, or made
+        # in place (`rvs(random_state=PRNGKey(0))`: the flow names it by its seed).
+        return [Consumption(call, key, how) for key in keys
+                if key_name(key) is not None or isinstance(key, cst.Call)]
 
     def _mapped(self, call: cst.Call, keyword: str | None
                 ) -> tuple[str, cst.BaseExpression] | None:

@@ -112,6 +112,12 @@ class KeyRecorder:
             return f"{use.held_by}.{use.key.attr.value}"
         name = key_name(use.key, literal=not use.library)
         if name is None:
+            seed = self._seeded_calls.get(id(use.key))
+            if seed is not None:
+                # A key made in place from a literal seed (`normal(PRNGKey(0), ...)`): one key
+                # with every other key of that seed.
+                self._made_by[id(use)] = id(use.key)
+                return seed
             return self.made_key(use.key) if self.made_key is not None else None
         return self._seed_name(name, use, state)
 

@@ -27,13 +27,13 @@ from optlint.analysis.parameters import (
     invocations_in_file,
     module_jit_of,
 )
-from optlint.analysis.reach import LibraryReach
 from optlint.analysis.values import FunctionValue, LibraryRef
 from optlint.source import SourceError, decode, read_bytes
 from optlint.parsing import Unanalysable, parse_screened
 
 if TYPE_CHECKING:
     from optlint.analysis.inference import Inference
+    from optlint.import_graph import ImportGraph
 
 _MAX_REEXPORT_HOPS = 4
 _Found = TypeVar("_Found", ClassInfo, FunctionValue)
@@ -47,7 +47,9 @@ _UNREACHED = _Unreached()
 
 
 class ProjectIndex:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, graph: ImportGraph | None = None) -> None:
+        """`graph`: the run's import graph (which files reach the libraries), where the caller
+        has one; else one of this index's own."""
         self.root = root.resolve()
         self._files: dict[Path, Inference | None] = {}
         # Every file's evaluator alive now, by the path its values name (`ClassRef.path`): the
@@ -62,7 +64,14 @@ class ProjectIndex:
                               tuple[FunctionValue, Inference] | _Unreached | None] = {}
         self.following = 0  # calls being followed into other files right now (a depth guard)
         self._paths = ProjectFiles(self.root, self._read)  # where the files are, their texts
-        self._reach = LibraryReach(self.project_files, self._read)
+        if graph is None:
+            from optlint.import_graph import ImportGraph
+
+            graph = ImportGraph(self.root, ProjectFiles(self.root))
+        self._reach = graph
+        # Where an import leads, asked thousands of times a run: the graph's answers, which a
+        # run's graph remembers (the files of a run stay where they are).
+        self._where = graph.files
         # (file, function name) -> the calls from other files that run it; None: unknown
         self._callers: dict[tuple[Path, str], list[Invocation] | None] = {}
         # What the file being linted has read of the project so far (see `Dependencies`).
@@ -81,8 +90,8 @@ class ProjectIndex:
         self._consulted, self._words = False, set()
 
     def recorded(self) -> Dependencies:
-        read, self._read_since = tuple(sorted(self._read_since.items())), {}
-        return Dependencies(self._consulted, tuple(sorted(self._words)), read)
+        read, self._read_since = {*self._read_since.items(), *self._reach.take_reads()}, {}
+        return Dependencies(self._consulted, tuple(sorted(self._words)), tuple(sorted(read)))
 
     def _read(self, path: Path) -> bytes:
         """A project file's bytes, noted for the cache (see `Dependencies.read`)."""
@@ -93,7 +102,8 @@ class ProjectIndex:
 
     def changed_on_disk(self) -> bool:
         """Whether a file this index read has changed (or gone) since."""
-        return any(file_stamp(path) != stamp for path, stamp in self.read_stamps.items())
+        return (any(file_stamp(path) != stamp for path, stamp in self.read_stamps.items())
+                or self._reach.changed_on_disk())
 
     def resolve_class(self, qualified: str, from_file: str | None,
                       hops: int = 0) -> tuple[ClassInfo, Inference] | None:
@@ -184,13 +194,13 @@ class ProjectIndex:
     def candidate_files(self, module: str, from_file: str | None) -> list[Path]:
         """The project files `import module` may name, seen from `from_file`."""
         self._consulted = True
-        return self._paths.candidate_files(module, from_file)
+        return self._where.candidate_files(module, from_file)
 
     def _project_sources(self) -> dict[Path, str] | None:
         return self._paths.project_texts()
 
     def _folder_of(self, filename: str) -> Path:
-        return self._paths.folder_of(filename)
+        return self._where.folder_of(filename)
 
     def invocations_elsewhere(self, function: cst.FunctionDef, path: str,
                               constructed: str | None = None,
@@ -212,8 +222,9 @@ class ProjectIndex:
         found: list[Invocation] | None = [] if sources is not None else None
         word = re.compile(rf"\b{re.escape(name)}\b")
         for file, text in (sources or {}).items():
-            # `in` first: far cheaper than the regular expression on the many files without it.
-            if file == target or name not in text or not word.search(text):
+            # `in` first: far cheaper than the regular expression (and than comparing paths)
+            # on the many files without it.
+            if name not in text or file == target or not word.search(text):
                 continue
             if not self._reach.reaches(file):
                 # A caller that never reaches equinox or optax passes on what it is given: not

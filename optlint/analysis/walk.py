@@ -69,10 +69,14 @@ def walk(node: cst.CSTNode, visitor: object) -> None:
         value_type = type(value)
         if value_type is tuple or value_type is list:
             for item in value:
-                if _enters(type(item)):
+                # `_enters`, its cache read inline: this runs for every child of every node.
+                enters = _ENTER.get(type(item))
+                if enters or (enters is None and _enters(type(item))):
                     walk(item, visitor)
-        elif _enters(value_type):
-            walk(value, visitor)
+        else:
+            enters = _ENTER.get(value_type)
+            if enters or (enters is None and _enters(value_type)):
+                walk(value, visitor)
     if leave is not None:
         leave(visitor, node)
 
@@ -95,6 +99,19 @@ def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
         elif _enters(value_type):
             found.append(value)
     return found
+
+
+def parent_map(root: cst.CSTNode) -> dict[int, cst.CSTNode]:
+    """id of each node below `root` (trivia left out, as `child_nodes` does) -> its parent:
+    one walk, for questions about many nodes' ancestors."""
+    parents: dict[int, cst.CSTNode] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for child in child_nodes(node):
+            parents[id(child)] = node
+            stack.append(child)
+    return parents
 
 
 def descendants(root: cst.CSTNode) -> Iterator[cst.CSTNode]:

@@ -41,19 +41,26 @@ def misordered_chains(ctx: RuleContext, earlier: Callable[[Step], bool],
                       rest: Callable[[Step | None], bool] | None = None,
                       ) -> Iterator[MisorderedChain]:
     version = ctx.versions.get("optax").version
-    for site in ctx.calls():
-        func = ctx.value(site.node.func, site)
+    for site, chain in ctx.shared("chain_order.chains", lambda: _chains(ctx)):
+        pairs = misordered(chain, version, earlier, later, rest)
+        if pairs:
+            yield MisorderedChain(site, chain, pairs)
+
+
+def _chains(ctx: RuleContext) -> list[tuple[CallSite, TransformValue]]:
+    """The file's calls of a transformation that wraps many (`chain`, `named_chain`), with the
+    chain each builds: the same for every rule about a chain's order."""
+    found: list[tuple[CallSite, TransformValue]] = []
+    for site, func in ctx.callees():
         if not isinstance(func, LibraryRef):
             continue
         table = behaviour(func.name)
         if table is None or not table.wraps_many:
             continue
         chain = ctx.value(site.node, site)
-        if not isinstance(chain, TransformValue) or chain.call is not site.node:
-            continue
-        pairs = misordered(chain, version, earlier, later, rest)
-        if pairs:
-            yield MisorderedChain(site, chain, pairs)
+        if isinstance(chain, TransformValue) and chain.call is site.node:
+            found.append((site, chain))
+    return found
 
 
 def reported_chains(ctx: RuleContext, which: int, earlier: Callable[[Step], bool],

@@ -32,8 +32,8 @@ class FilteredModelAsModel(Rule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         reported: set[int] = set()
-        for site in ctx.calls():
-            callee = _called_module(ctx.value(site.node.func, site))
+        for site, called in ctx.callees():
+            callee = _called_module(called)
             if not (isinstance(callee, ModuleValue) and callee.filtered
                     and callee.made_by is not None):
                 continue

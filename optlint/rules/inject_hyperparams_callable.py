@@ -37,8 +37,7 @@ class InjectHyperparamsCallable(Rule):
     runtime_check = RuntimeCheck("transform", probe="weight_decay_mask:decay_follows_mask")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        for site in ctx.calls():
-            callee = ctx.value(site.node.func, site)
+        for site, callee in ctx.callees():
             if isinstance(callee, PartialValue) and isinstance(callee.func, InjectFactory):
                 # `partial(optax.inject_hyperparams(optax.adamw), b1=0.9)(mask=fn)`: the
                 # factory is called all the same; this call's arguments reach it.

@@ -163,24 +163,24 @@ class PrngKeyReuse(Rule):
                   if "split" not in kinds or kinds == {"split"} else
                   "the draws are correlated, not identical: the sample comes from the same "
                   "bits as the split keys")
+        # Two keys made from one seed are two objects to JAX's checker: a draw and a split of
+        # them give correlated values, never identical ones.
+        apart = ("the key is made from the seed twice and one is drawn from, the other "
+                 "split: the values are correlated, not identical"
+                 if reuse.seed and kinds == {"draw", "split"} else None)
         if isinstance(second.key, cst.Call) and second.given_as is None:
             message = (f"`{key}` makes the same key at every call: the key "
                        f"`{first}` consumed{_at_line(ctx, reuse.first.call)} is the key "
                        f"`{second.how}` consumes, so both draw the same random numbers "
                        f"({effect})")
-            return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
-                "Make the key once and split it for each use"))
+            return Finding(_where(second), message, roles=_roles(reuse), unproven=apart,
+                           fix_title="Make the key once and split it for each use")
         if reuse.seed and not isinstance(second.key, cst.Integer):
             message = (f"`{key}` is made from the seed {reuse.seed}, like the key "
                        f"`{ctx.code(reuse.first.key)}` that `{first}` consumed"
                        f"{_at_line(ctx, reuse.first.call)}: keys made from one "
                        f"seed are one key, so `{second.how}` draws the same random numbers "
                        f"({effect})")
-            # Two keys made from one seed are two objects to JAX's checker: a draw and a
-            # split of them give correlated values, never identical ones.
-            apart = ("the key is made from the seed twice and one is drawn from, the other "
-                     "split: the values are correlated, not identical"
-                     if kinds == {"draw", "split"} else None)
             return Finding(_where(second), message, roles=_roles(reuse), unproven=apart,
                            fix_title="Make one key from the seed and split it for each use")
         shown_key = f"the seed `{key}`" if isinstance(second.key, cst.Integer) else f"`{key}`"

@@ -37,8 +37,7 @@ class ScheduleFreeEval(Rule):
     runtime_check = RuntimeCheck("expression", probe="optimizer_states:schedule_free_evaluates")
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
-        for site in ctx.calls():
-            callee = ctx.value(site.node.func, site)
+        for site, callee in ctx.callees():
             if not (isinstance(callee, LibraryRef) and _canonical(callee.name) == _EVAL_PARAMS.name):
                 continue
             state_arg = argument(site.node, 0, "state")

@@ -48,8 +48,8 @@ class ZeroNansInMultiSteps(Rule):
         harm = version_phrase(ctx)
         if harm is None:
             return
-        for site in ctx.calls():
-            if ctx.value(site.node.func, site) != LibraryRef(OPTAX_MULTISTEPS):
+        for site, callee in ctx.callees():
+            if callee != LibraryRef(OPTAX_MULTISTEPS):
                 continue
             inner = argument(site.node, 0, "opt")
             if inner is None:
