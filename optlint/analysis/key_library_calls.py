@@ -46,6 +46,8 @@ class LibraryKeyCalls:
         self.sites = sites
         self.callee = callee
         self._shims: dict[str, str] | None = None  # `hk.transform` -> what the file set it to
+        # Calls that keep what they draw in their object (`mcmc.run(key)`), by id.
+        self.keeping: set[int] = set()
         # The library module this file is, by its public name (jax's own `random.py`), or "".
         filename = ctx.filename.replace("\\", "/")
         self._own_module = next((public for file, public in KEY_API_FILES.items()
@@ -133,6 +135,8 @@ class LibraryKeyCalls:
 
     def _library(self, call: cst.Call, row: KeyConsumer) -> list[Consumption]:
         """The keys `call` gives where `row` says its library draws from them."""
+        if row.keeps_result:
+            self.keeping.add(id(call))
         given: list[cst.BaseExpression] = []
         # The key given by its name first: then the argument at the row's position is another
         # parameter of a callee that is not the row's (`plan.sample(pipeline, key=key)`).
@@ -155,7 +159,7 @@ class LibraryKeyCalls:
                 keys += [element.value for element in expr.elements
                          if isinstance(element, cst.DictElement)]
             else:
-                keys.append(self._unwrapped(expr))
+                keys.append(self._unwrapped(self._wrapped_by_name(expr, call)))
         how = self.callee(call)
         # A key held by a name or an attribute (`self.rng`), as the flow follows them, or made
         # in place (`rvs(random_state=PRNGKey(0))`: the flow names it by its seed).
@@ -179,6 +183,20 @@ class LibraryKeyCalls:
                         and element.key.evaluated_value == keyword):
                     return arg.value.value, element.value
         return None
+
+    def _wrapped_by_name(self, expr: cst.BaseExpression, call: cst.Call) -> cst.BaseExpression:
+        """`seed = np.asarray(jax.random.key_data(key))` then `default_rng(seed)`: the converting
+        call the name is bound to, once in its scope (else `expr` itself)."""
+        site = self.sites.get(id(call))
+        if not isinstance(expr, cst.Name) or site is None:
+            return expr
+        binding = self.ctx.binding(expr.value, site)
+        if (binding is None or binding.kind != "assign" or binding.path or binding.scope is None
+                or len(binding.scope.bindings.get(expr.value, [])) != 1
+                or not isinstance(binding.value, cst.Call)):
+            return expr
+        unwrapped = self._unwrapped(binding.value)
+        return binding.value if unwrapped is not binding.value else expr
 
     def _unwrapped(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """The key inside calls that only convert it (`np.asarray(jax.random.key_data(key))`)."""
