@@ -3,7 +3,7 @@ run: CPU seconds are what to compare on a busy machine (other processes stretch 
 ratio holds from run to run where absolute times do not.
 
     python benchmarks/bench.py [CORPUS...]   (default: the installed jax, optax and equinox trees)
-    python benchmarks/bench.py --only cold|warm|latency|big [--runs N] [CORPUS...]
+    python benchmarks/bench.py --only cold|warm|latency|big|stages [--runs N] [CORPUS...]
 
 - cold: `optlint check --no-cache` with --jobs 1 and --jobs 2 against libcst's parse of the same
   files (all of them, and those passing optlint's prefilter), `ast.parse` and ruff's default rules.
@@ -13,6 +13,9 @@ ratio holds from run to run where absolute times do not.
   interleaved runs.
 - big: one file of 1k and one of 100k lines (latency_train.py's definitions repeated under new
   names): CPU seconds per line, and peak memory against libcst's parse of the file alone.
+- stages (only with `--only stages`): the work a cold run does before and around the analysis,
+  in this process, median CPU milliseconds of N rounds: discovery, the import graph and the check
+  order, the prefilter's decisions (what the run does before any file is parsed).
 
 Each measurement runs in a fresh process, so imports and caches are cold and peak memory is that
 process's own. A single corpus folder is checked from inside it (its own project, as a user runs
@@ -290,15 +293,53 @@ def big(sizes: tuple[int, ...] = (1000, 100_000)) -> None:
     ratio(f"peak memory / libcst parse's, {large} lines", *memory[large], "memory")
 
 
+# stages --------------------------------------------------------------------------------------
+def stages(corpus: list[Path], runs: int) -> None:
+    from optlint.config import Settings
+    from optlint.discovery import discover
+    from optlint.engine import Linter, LintOptions
+    from optlint.import_graph import ImportGraph
+    from optlint.lint_order import check_plan
+    from optlint.selection import Selection
+    from optlint.versions import LibraryVersions
+
+    root = (where_to_run(corpus) or Path.cwd()).resolve()
+    settings = Settings(project_root=root, respect_gitignore=False)
+    times: dict[str, list[float]] = {"discovery": [], "import graph + check order": [],
+                                     "prefilter decisions": []}
+    files: list[Path] = []
+    parsed = 0
+    for _ in range(runs):
+        start = time.process_time()
+        files = discover(corpus, settings)
+        times["discovery"].append(time.process_time() - start)
+        start = time.process_time()
+        graph = ImportGraph(root)  # a fresh graph each round: nothing read before
+        check_plan(files, root, graph=graph)
+        times["import graph + check order"].append(time.process_time() - start)
+        linter = Linter(LintOptions(Selection.from_settings(settings), LibraryVersions(), root))
+        linter.prefilter.use_graph(graph)
+        texts = [(path.read_text(encoding="utf-8", errors="replace"), str(path))
+                 for path in files]
+        start = time.process_time()
+        parsed = sum(linter.prefilter.decide(text, name).parse for text, name in texts)
+        times["prefilter decisions"].append(time.process_time() - start)
+    print(f"\n== stages outside the analysis: {len(files)} files, {parsed} to parse; median CPU "
+          f"of {runs} rounds in this process")
+    for name, values in times.items():
+        print(f"  {name:<58}{statistics.median(values) * 1000:>8.0f} ms")
+
+
 def main() -> None:
     import argparse
 
     parser = argparse.ArgumentParser(
         description="Every speed figure of `optlint check`, each as a ratio against its "
                     "reference measured in the same run.")
-    parser.add_argument("--only", choices=("cold", "warm", "latency", "big"))
+    parser.add_argument("--only", choices=("cold", "warm", "latency", "big", "stages"))
     parser.add_argument("--runs", type=int, default=15,
-                        help="interleaved runs for the one-file latency (default 15)")
+                        help="interleaved runs for the one-file latency, rounds of the "
+                             "stages (default 15)")
     parser.add_argument("corpus", nargs="*", type=Path,
                         help="folders to check (default: the installed jax, optax, equinox)")
     options = parser.parse_args()
@@ -319,6 +360,8 @@ def main() -> None:
         latency(runs)
     if only in (None, "big"):
         big()
+    if only == "stages":
+        stages(corpus, runs)
 
 
 if __name__ == "__main__":

@@ -32,7 +32,8 @@ def check_plan(paths: list[Path], root: Path, project: ProjectFiles | None = Non
     if len(paths) < 2:
         return paths, {}
     graph = graph or ImportGraph(root, project)
-    by_file = dict.fromkeys(path.resolve() for path in paths)
+    resolved_of = {path: path.resolve() for path in paths}  # a system call per path component
+    by_file = dict.fromkeys(resolved_of.values())
     imports = {resolved: [other for other in graph.facts(resolved).imported if other in by_file]
                for resolved in by_file}
     # Depth-first, iteratively: a file is finished after everything it imports; the reverse of
@@ -57,8 +58,8 @@ def check_plan(paths: list[Path], root: Path, project: ProjectFiles | None = Non
                 state[node] = 2
                 finished.append(node)
     rank = {resolved: number for number, resolved in enumerate(reversed(finished))}
-    order = sorted(paths, key=lambda path: rank[path.resolve()])
-    place = {path.resolve(): number for number, path in enumerate(order)}
+    order = sorted(paths, key=lambda path: rank[resolved_of[path]])
+    place = {resolved_of[path]: number for number, path in enumerate(order)}
     kept_until = {}
     for resolved, imported in imports.items():
         last = max((place[other] for other in _through_packages(imported, imports)), default=-1)

@@ -24,10 +24,12 @@ from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
 from optlint.analysis.key_reads import FileReads
+from optlint.analysis.key_seeds import default_seeds
 from optlint.analysis.key_library_calls import (
     RANDOM_LAYERS,
     LibraryKeyCalls,
     draws_nothing,
+    frame_readers,
     last_name,
 )
 from optlint.analysis.key_syntax import body_of, module_constants, own_method
@@ -83,9 +85,7 @@ class FileKeyCalls:
         self._summarising: list[int] = []  # the functions being summarised, outermost first
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         # What each statement reads, for every walk of the file.
-        self.read_caches = FileReads(frames=any(
-            isinstance(site.node.func, cst.Name) and site.node.func.value in ("locals", "vars")
-            for site in ctx.calls()), library=self.library)
+        self.read_caches = FileReads(frames=frame_readers(ctx), library=self.library)
         self.made_keys: dict[int, str] = {}
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
         self.constants = module_constants(ctx.index)
@@ -146,6 +146,7 @@ class FileKeyCalls:
                             proof=flow.param_uses[param.name.value].proof)
                 for param, expr in bind_arguments(function, call, bound)
                 if param.name.value in flow.consumed_params]
+        uses += default_seeds(call, function, bound, flow, how, stepping)
         if id(function) not in self.foreign.owner_of:
             uses += self.held.closures_called_again(call, function, bound, flow)
         uses += held_key_consumptions(self.ctx.index, call, function, flow, how)
@@ -265,11 +266,15 @@ class FileKeyCalls:
             return None
         return value.node, value.bound, stepping
 
-
     def _foreign(self, value: object) -> tuple[cst.FunctionDef, bool, bool] | None:
         """A function or class of another project file that the call runs."""
         found = self.foreign.function(value)  # type: ignore[arg-type]
         return None if found is None else (found[0], found[1], False)
+
+    def constructs(self, call: cst.Call) -> bool:
+        """`call` builds an instance of a class of the file (runs its `__init__`)."""
+        resolved = self._resolve(call)
+        return isinstance(resolved, tuple) and resolved[0].name.value == "__init__"
 
     def nested(self, function: cst.FunctionDef | cst.Lambda) -> bool:
         info = self.ctx.index.functions.get(function)
@@ -358,10 +363,27 @@ class FileKeyCalls:
                     for scope in self.ctx.index.every_scope
                     for name, bindings in scope.bindings.items() for binding in bindings
                     if isinstance(binding.value, cst.Call) and not binding.path]
+        # The functions each function defines (`make_dropout` defines `apply`), and names
+        # bound to what a function returns (`drop = make_dropout(0.5)`): a factory's closure.
+        defines: dict[str, set[str]] = {}
+        for info in self.ctx.index.functions.values():
+            parent = info.scope.parent
+            if (isinstance(info.node, cst.FunctionDef) and parent is not None
+                    and isinstance(parent.node, cst.FunctionDef)):
+                defines.setdefault(parent.node.name.value, set()).add(info.node.name.value)
+        made = [(name, factory) for name, factory in (
+            (name, last_name(binding.value.func))
+            for scope in self.ctx.index.every_scope
+            for name, bindings in scope.bindings.items() for binding in bindings
+            if isinstance(binding.value, cst.Call)) if factory in defines]
         for found in (consuming, drawing):
             changed = True
             while changed:
                 changed = False
+                for name, factory in made:
+                    if name not in found and defines[factory] & found:
+                        found.add(name)
+                        changed = True
                 for function, called in calls_in.items():
                     if function not in found and called & found:
                         found.add(function)

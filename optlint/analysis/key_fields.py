@@ -11,7 +11,8 @@ import libcst as cst
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import ClassInfo, FileIndex
 from optlint.analysis.key_record import KeyRecorder
-from optlint.analysis.prng_keys import Consumption
+from optlint.analysis.binding import bind_arguments
+from optlint.analysis.prng_keys import FOLDED_WITH, Consumption, folded_name
 
 
 def held_key_consumptions(index: FileIndex, call: cst.Call, method: cst.FunctionDef,
@@ -28,16 +29,44 @@ def held_key_consumptions(index: FileIndex, call: cst.Call, method: cst.Function
         return []
     uses = []
     for name, use in flow.attribute_uses.items():
+        name, marker, data = name.partition(FOLDED_WITH)
         base, _, field = name.partition(".")
         if (base != info.scope.self_name or "." in field or use.unseen or use.repeated
                 or use.kind not in ("draw", "split")
                 or not set_when_built(info.scope.owner, field)):
             continue
-        uses.append(Consumption(call, use.key, how, library=False, kind=use.kind,
-                                held_by=func.value.value,
-                                proof=f"`{method.name.value}` draws from `self.{field}`, "
-                                      f"which only `__init__` sets"))
+        held = f"{func.value.value}.{field}"
+        if not marker:
+            uses.append(Consumption(call, use.key, how, library=False, kind=use.kind,
+                                    held_by=func.value.value,
+                                    proof=f"`{method.name.value}` draws from `self.{field}`, "
+                                          f"which only `__init__` sets"))
+            continue
+        folded = _folded_by_call(call, method, flow, held, data)
+        fold = flow.first_fold.get(f"{name}{FOLDED_WITH}{data}")
+        if folded is not None and fold is not None:
+            # Reported at the method's `fold_in`, where the data must change.
+            at_fold = Consumption(fold, use.key, "jax.random.fold_in", kind="fold")
+            uses.append(Consumption(call, use.key, how, library=False, kind=use.kind,
+                                    held_by=func.value.value, followed=folded, closed=at_fold,
+                                    proof=f"`{method.name.value}` draws from `fold_in(self."
+                                          f"{field}, {data})`, and only `__init__` sets "
+                                          f"`self.{field}`"))
     return uses
+
+
+def _folded_by_call(call: cst.Call, method: cst.FunctionDef, flow: KeyRecorder, held: str,
+                    data: str) -> str | None:
+    """The name `fold_in(self.<field>, data)` in `method` is followed under at `call`: the
+    object's key folded with the literal the method folds, or with what the call gives the
+    parameter it folds (a literal or a name); None for anything else."""
+    if data.isdigit():
+        return folded_name(held, cst.Integer(data))
+    if data not in flow.params or data in flow.bound:
+        return None  # a name the method binds itself
+    given = next((expr for param, expr in bind_arguments(method, call, True)
+                  if param.name.value == data), None)
+    return None if given is None else folded_name(held, given)
 
 
 def set_when_built(owner: ClassInfo, field: str) -> bool:

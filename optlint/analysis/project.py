@@ -36,6 +36,11 @@ if TYPE_CHECKING:
     from optlint.import_graph import ImportGraph
 
 _MAX_REEXPORT_HOPS = 4
+# Callers are looked for by scanning every project file's text for the function's name; past
+# this many names, the files' words are indexed once instead (a run asks for hundreds, a
+# one-file run for a few, where indexing every file would cost more than it saves).
+_SCANS_BEFORE_WORD_INDEX = 16
+_WORD = re.compile(r"\w+")
 _Found = TypeVar("_Found", ClassInfo, FunctionValue)
 
 
@@ -74,6 +79,10 @@ class ProjectIndex:
         self._where = graph.files
         # (file, function name) -> the calls from other files that run it; None: unknown
         self._callers: dict[tuple[Path, str], list[Invocation] | None] = {}
+        # word -> the files of the project texts (`_word_source`) where it stands as a word
+        self._word_files: dict[str, list[Path]] | None = None
+        self._word_source: dict[Path, str] | None = None
+        self._scans = 0
         # What the file being linted has read of the project so far (see `Dependencies`).
         self._consulted = False
         self._words: set[str] = set()
@@ -220,11 +229,8 @@ class ProjectIndex:
         self._callers[key] = None  # asked again while collecting: unknown
         sources = self._project_sources()
         found: list[Invocation] | None = [] if sources is not None else None
-        word = re.compile(rf"\b{re.escape(name)}\b")
-        for file, text in (sources or {}).items():
-            # `in` first: far cheaper than the regular expression (and than comparing paths)
-            # on the many files without it.
-            if name not in text or file == target or not word.search(text):
+        for file in self._files_naming(name, sources):
+            if file == target:
                 continue
             if not self._reach.reaches(file):
                 # A caller that never reaches equinox or optax passes on what it is given: not
@@ -248,6 +254,24 @@ class ProjectIndex:
             found.extend(sites)
         self._callers[key] = found
         return found
+
+    def _files_naming(self, name: str, sources: dict[Path, str] | None) -> list[Path]:
+        """The files of `sources` where `name` stands as a word, in their order there."""
+        if sources is None:
+            return []
+        if _WORD.fullmatch(name) and (self._word_source is sources
+                                      or self._scans >= _SCANS_BEFORE_WORD_INDEX):
+            if self._word_source is not sources or self._word_files is None:
+                self._word_files = {}
+                for file, text in sources.items():
+                    for word in set(_WORD.findall(text)):
+                        self._word_files.setdefault(word, []).append(file)
+                self._word_source = sources
+            return self._word_files.get(name, [])
+        self._scans += 1
+        pattern = re.compile(rf"\b{re.escape(name)}\b")
+        # `in` first: far cheaper than the regular expression on the many files without it.
+        return [file for file, text in sources.items() if name in text and pattern.search(text)]
 
     def _resolver(self, origin: str | None, classes: bool) -> Resolver:
         """Resolves a name imported in file `origin` to its class or function definition."""

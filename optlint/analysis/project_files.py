@@ -28,7 +28,9 @@ class ProjectFiles:
         self._read = read
         self._found: dict[tuple[str, Path | None], list[Path]] | None = {} if remember else None
         self._files: dict[str, bool] | None = {} if remember else None  # path -> is a file
-        self._roots: dict[str | None, list[Path]] = {}  # importing file -> where to look
+        # folder -> the names of its entries (`_listing`)
+        self._listings: dict[str, frozenset[str] | None] | None = {} if remember else None
+        self._roots: dict[Path | None, list[Path]] = {}  # importing folder -> where to look
         self._folders: dict[str, Path] = {}  # file name -> its resolved folder
         self._sources: dict[Path, str] | None = None  # every project file's text, for callers
         self._too_large = False  # more files than callers are looked for in
@@ -51,7 +53,7 @@ class ProjectFiles:
 
     def _candidate_files(self, module: str, from_file: str | None,
                          relative: int) -> list[Path]:
-        parts = [part for part in module.lstrip(".").split(".") if part]
+        parts = tuple(part for part in module.lstrip(".").split(".") if part)
         if relative:
             if from_file is None:
                 return []
@@ -60,19 +62,58 @@ class ProjectFiles:
                 base = base.parent
             bases = [base]
         elif self._files is not None:
-            bases = self._roots.get(from_file) or self._roots.setdefault(
-                from_file, self._search_roots(from_file))
+            # The roots depend on the importing file's folder alone: worked out once per folder.
+            folder = None if from_file is None else self.folder_of(from_file)
+            bases = self._roots.get(folder) or self._roots.setdefault(
+                folder, self._search_roots(from_file))
         else:
             bases = self._search_roots(from_file)
         found: list[Path] = []
         for base in bases:
-            if not parts:  # `from . import x`: the folder's own module, as pathlib names it
-                candidates = [str(base.with_suffix(".py")), os.path.join(base, "__init__.py")]
-            else:  # strings, not Paths: a run asks this thousands of times
-                target = os.path.join(base, *parts)
-                candidates = [target + ".py", os.path.join(target, "__init__.py")]
-            found.extend(Path(candidate) for candidate in candidates if self._is_file(candidate))
+            found.extend(self._under(base, parts))
         return found
+
+    def _under(self, base: Path, parts: tuple[str, ...]) -> list[Path]:
+        """The files `parts` names under folder `base`: the module's file or its package's
+        `__init__.py`."""
+        if not parts:  # `from . import x`: the folder's own module, as pathlib names it
+            candidates = [str(base.with_suffix(".py")), os.path.join(base, "__init__.py")]
+        elif not self._may_hold(str(base), parts):
+            return []
+        else:  # strings, not Paths: a run asks this thousands of times
+            target = os.path.join(base, *parts)
+            candidates = [target + ".py", os.path.join(target, "__init__.py")]
+        return [Path(candidate) for candidate in candidates if self._is_file(candidate)]
+
+    def _may_hold(self, folder: str, parts: tuple[str, ...]) -> bool:
+        """False when a folder on the way to `parts` under `folder` has no entry of that name:
+        most imports name other libraries, looked for under every search root, and one listing
+        per folder answers them all. True only means "look": the files are then asked for."""
+        if self._listings is None:
+            return True
+        for number, part in enumerate(parts):
+            names = self._listing(folder)
+            if names is None:
+                return True  # unreadable here: ask for the files themselves
+            wanted = part.casefold()  # a case-insensitive file system may find `Foo` as `foo`
+            if wanted not in names and (number < len(parts) - 1
+                                        or wanted + ".py" not in names):
+                return False
+            folder = os.path.join(folder, part)
+        return True
+
+    def _listing(self, folder: str) -> frozenset[str] | None:
+        """The names in `folder`, case-folded (none when it is no folder); None when it cannot
+        be listed."""
+        assert self._listings is not None
+        if folder not in self._listings:
+            try:
+                self._listings[folder] = frozenset(name.casefold() for name in os.listdir(folder))
+            except (FileNotFoundError, NotADirectoryError):
+                self._listings[folder] = frozenset()
+            except OSError:
+                self._listings[folder] = None
+        return self._listings[folder]
 
     def _is_file(self, path: str) -> bool:
         if self._files is None:

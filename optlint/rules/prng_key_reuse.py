@@ -21,13 +21,14 @@ import libcst as cst
 from optlint.analysis.index import FunctionInfo
 from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_texts import called_text, shown
-from optlint.analysis.key_consumers import BATCHING, TREE_MAPS
+from optlint.analysis.key_consumers import BATCHING, ITEM_MAPS, TREE_MAPS
 from optlint.analysis.key_fields import compiled_step, set_on_class, set_when_built
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.library_names import JAX_RANDOM
-from optlint.analysis.prng_keys import Consumption, Reuse
+from optlint.analysis.prng_keys import Consumption, Reuse, folded_text
 from optlint.context import RuleContext
 from optlint.edits import source_lines
+from optlint.rule_helpers.key_folds import folded_reuse_text
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 from optlint.analysis.walk import child_nodes
 
@@ -56,7 +57,7 @@ class PrngKeyReuse(Rule):
         for info in analysis.functions_to_walk():
             flow = analysis.walk(info)
             for reuse in flow.reuses.values():
-                if id(_where(reuse.second)) not in reported and _reported(reuse, flow, ctx):
+                if id(_where(reuse.second)) not in reported and _reported(reuse, flow, ctx, analysis):
                     reported.add(id(_where(reuse.second)))
                     yield self._reuse_finding(ctx, reuse, analysis, flow)
             yield from self._field_findings(ctx, analysis, info, flow, reported)
@@ -66,7 +67,7 @@ class PrngKeyReuse(Rule):
         module_flow = analysis.walk_module()
         if module_flow is not None:
             for reuse in module_flow.reuses.values():
-                if id(_where(reuse.second)) not in reported and _reported(reuse, module_flow, ctx):
+                if id(_where(reuse.second)) not in reported and _reported(reuse, module_flow, ctx, analysis):
                     reported.add(id(_where(reuse.second)))
                     yield self._reuse_finding(ctx, reuse, analysis, module_flow)
 
@@ -109,9 +110,10 @@ class PrngKeyReuse(Rule):
             return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
                 "Give the function a key argument and pass a fresh key to each call"))
         if second.repeated:
-            batched = second.over.split(" ", 1)[0] in {*BATCHING, *TREE_MAPS}
-            where = ("leaf" if second.over.split(" ", 1)[0] in TREE_MAPS else "row") if (
-                batched) else "step"
+            over = second.over.split(" ", 1)[0]
+            batched = over in {*BATCHING, *TREE_MAPS, *ITEM_MAPS}
+            where = ("leaf" if over in TREE_MAPS else "item" if over in ITEM_MAPS
+                     else "row") if batched else "step"
             message = (f"`{key}` is consumed by `{second.how}` in every {where} of "
                        f"`{second.over}`, and the {where.replace('leaf', 'leave')}s are not "
                        f"given keys of their own "
@@ -133,6 +135,9 @@ class PrngKeyReuse(Rule):
                                                         via.call}, fix_title=(
                 f"Return a fresh key: split it (`{ctx.code(via.key)}, subkey = "
                 f"jax.random.split({ctx.code(via.key)})`) and consume only `subkey`"))
+        if reuse.folded:
+            message, fix_title = folded_reuse_text(ctx, reuse, key, _at_line)
+            return Finding(_where(second), message, roles=_roles(reuse), fix_title=fix_title)
         if reuse.in_loop and reuse.first.call is second.call:
             message = (f"`{key}` is consumed by `{second.how}` in every iteration of the "
                        f"loop, and the loop never reassigns it: every iteration draws the same "
@@ -312,6 +317,8 @@ def _key_text(ctx: RuleContext, use: Consumption) -> str:
     if use.given_as is not None:
         mapping, entry = use.given_as
         return f'{mapping}["{entry}"]'
+    if use.followed:
+        return folded_text(use.followed) or use.followed
     if use.held_by and isinstance(use.key, cst.Attribute):
         return f"{use.held_by}.{use.key.attr.value}"
     return ctx.code(use.key)
@@ -360,7 +367,7 @@ def _path(ctx: RuleContext, reuse: Reuse) -> str:
     return f" (made at line {positions[reuse.origin].start.line}, first consumed at line {first})"
 
 
-def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext) -> bool:
+def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCalls) -> bool:
     """Leaves out the reuses real code makes on purpose.
 
     The same key to `permutation`/`choice`/`shuffle` twice keeps arrays aligned (`x` and `y`
@@ -379,7 +386,7 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext) -> bool:
         return True
     if _overwritten(reuse):
         return False
-    if id(first.call) in flow.discarded:
+    if id(first.call) in flow.discarded and id(first.call) not in analysis.library.keeping:
         return False  # a warm-up: the first draw's result is thrown away
     if id(second.call) in flow.assigned_away or (id(second.call) in flow.discarded and (
             ctx.qualify(second.call.func) or "").startswith(JAX_RANDOM + ".")):
@@ -387,6 +394,12 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext) -> bool:
     if (reuse.in_loop and not second.library and first.call is second.call
             and (second.stepping or id(second.call) in flow.threaded)):
         return True  # a training step threading its state, given one key on every step
+    if reuse.in_loop and reuse.counting and first.call is second.call and (
+            second.held_by or analysis.constructs(second.call)):
+        # A class of the file built on every step (`[Block(key=key) for _ in range(n)]`:
+        # identical layers), or a method drawing from a key its object holds on every step
+        # (the caller passes no key it could have meant to keep fixed).
+        return True
     if reuse.in_loop and not reuse.counting:
         return False
     if first.library and second.library and {first.how.rsplit(".", 1)[-1],
