@@ -11,7 +11,6 @@ import libcst as cst
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import ClassInfo, FileIndex
 from optlint.analysis.key_record import KeyRecorder
-from optlint.analysis.binding import bind_arguments
 from optlint.analysis.prng_keys import FOLDED_WITH, Consumption, folded_name
 
 
