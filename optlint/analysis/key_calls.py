@@ -19,7 +19,7 @@ from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import LOOP_BODIES, STREAM_DRAWS
-from optlint.analysis.key_fields import held_key_consumptions
+from optlint.analysis.key_fields import given_object_consumptions, held_key_consumptions
 from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
@@ -150,6 +150,8 @@ class FileKeyCalls:
         if id(function) not in self.foreign.owner_of:
             uses += self.held.closures_called_again(call, function, bound, flow)
         uses += held_key_consumptions(self.ctx.index, call, function, flow, how)
+        if not bound and id(function) not in self.foreign.owner_of:
+            uses += given_object_consumptions(call, function, bound, flow, how)
         if self.nested(function):
             # A closure consuming a key of the enclosing function: each call consumes it.
             uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
@@ -252,7 +254,7 @@ class FileKeyCalls:
         if isinstance(value, (InstanceValue, ClassRef)):
             # An instance called runs `__call__`; a class called builds one with `__init__`.
             if value.path != self.ctx.inference.path:
-                return self._foreign(value)
+                return None
             method = own_method(value.info, "__call__" if isinstance(value, InstanceValue)
                              else "__init__")
             if method is None:

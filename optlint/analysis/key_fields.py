@@ -8,9 +8,9 @@ from collections.abc import Callable
 
 import libcst as cst
 
+from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import ClassInfo, FileIndex
 from optlint.analysis.key_record import KeyRecorder
-from optlint.analysis.binding import bind_arguments
 from optlint.analysis.prng_keys import FOLDED_WITH, Consumption, folded_name
 
 
@@ -134,3 +134,21 @@ def _assigned(node: cst.CSTNode) -> list[cst.BaseExpression]:
 def _sets(target: cst.BaseExpression, owner: str, field: str) -> bool:
     return (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
             and target.value.value == owner and target.attr.value == field)
+
+
+def given_object_consumptions(call: cst.Call, function: cst.FunctionDef, bound: bool,
+                              flow: KeyRecorder, how: str) -> list[Consumption]:
+    """`act(state, obs)` where `act` draws from `state.rng_key` before rebinding `state`: the
+    call consumes the caller's `state.rng_key` (followed under the name the caller gives)."""
+    uses = []
+    for param, given in bind_arguments(function, call, bound):
+        if not isinstance(given, cst.Name):
+            continue
+        for name, use in flow.attribute_uses.items():
+            base, _, field = name.partition(".")
+            if (base != param.name.value or "." in field or use.unseen or use.repeated
+                    or use.kind not in ("draw", "split") or not isinstance(use.key, cst.Attribute)):
+                continue
+            uses.append(Consumption(call, use.key, how, library=False, kind=use.kind,
+                                    held_by=given.value))
+    return uses

@@ -1,6 +1,5 @@
-"""Functions and classes of other files of the project that a call hands a key to: a sampler
-imported from the project's `utils.py`, a model class built with `key=` in `train.py` and
-defined in `models.py`. Each is summarised by the key flow of its own file, so that what it
+"""Functions of other files of the project that a call hands a key to: a sampler imported from
+the project's `utils.py`. Each is summarised by the key flow of its own file, so that what it
 does with its key parameter is read with that file's imports and helpers.
 
 The key flows of the files reached this way are shared along one chain of lookups (`owners`),
@@ -14,9 +13,8 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.key_syntax import own_method
 from optlint.analysis.project_files import LIBRARIES
-from optlint.analysis.values import ClassRef, InstanceValue, LibraryRef, Value
+from optlint.analysis.values import LibraryRef, Value
 
 if TYPE_CHECKING:
     from optlint.analysis.evaluator import Evaluator
@@ -38,31 +36,21 @@ class ForeignFunctions:
         self.owner_of: dict[int, KeyCallsView] = {}
 
     def function(self, value: Value) -> tuple[cst.FunctionDef, bool] | None:
-        """The function of another project file that calling `value` runs (a module-level
-        function, a class's `__init__`, an instance's `__call__`), and whether it is bound."""
+        """The module-level function of another project file that calling `value` runs, and
+        whether it is bound (never: a method is not followed)."""
         project = self.ctx.inference.project
         if project is None:
             return None
         here = self.ctx.inference.path
-        if isinstance(value, LibraryRef):
-            if value.name.split(".", 1)[0] in LIBRARIES:
-                return None
-            made = project.resolve_class(value.name, value.origin or here, gated=False)
-            if made is None:
-                found = project.resolve_function(value.name, value.origin or here, lambda: True)
-                if found is None or not isinstance(found[0].node, cst.FunctionDef):
-                    return None
-                return self._owned(found[0].node, False, found[1])
-            value = ClassRef(made[0], made[1].path)  # a class of another file built
-        if (not isinstance(value, (InstanceValue, ClassRef)) or value.path is None
-                or value.path == here):
+        # Module-level functions only: a class's `__init__` often draws from its key on some
+        # paths only (`if net is None: net = Net(key=key)`), which a summary cannot tell apart
+        # from what the caller gives, so classes of other files are not followed.
+        if not isinstance(value, LibraryRef) or value.name.split(".", 1)[0] in LIBRARIES:
             return None
-        method = own_method(value.info, "__call__" if isinstance(value, InstanceValue)
-                            else "__init__")
-        evaluator = project.evaluator_for(value.path)
-        if method is None or evaluator is None:
+        found = project.resolve_function(value.name, value.origin or here, lambda: True)
+        if found is None or not isinstance(found[0].node, cst.FunctionDef):
             return None
-        return self._owned(method, True, evaluator)
+        return self._owned(found[0].node, False, found[1])
 
     def _owned(self, node: cst.FunctionDef, bound: bool, evaluator: Evaluator
                ) -> tuple[cst.FunctionDef, bool] | None:

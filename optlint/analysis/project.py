@@ -63,7 +63,7 @@ class ProjectIndex:
             weakref.WeakValueDictionary())
         self._texts: dict[Path, str] = {}  # the text each of `_files` was parsed from
         # (qualified name, importing folder) -> the class, or None when it is not a project class
-        self._resolved: dict[tuple[str, ...], tuple[ClassInfo, Inference] | None] = {}
+        self._resolved: dict[tuple[str, str], tuple[ClassInfo, Inference] | None] = {}
         # (qualified name, importing folder, through the reach gate) -> the function, or None
         self._functions: dict[tuple[str, str, bool],
                               tuple[FunctionValue, Inference] | _Unreached | None] = {}
@@ -115,9 +115,7 @@ class ProjectIndex:
                 or self._reach.changed_on_disk())
 
     def resolve_class(self, qualified: str, from_file: str | None,
-                      hops: int = 0, gated: bool = True) -> tuple[ClassInfo, Inference] | None:
-        """`gated`: only in a file that reaches the libraries (where a class can be a module
-        or hold one); ungated for any class (one that draws from a key it is built with)."""
+                      hops: int = 0) -> tuple[ClassInfo, Inference] | None:
         self._consulted = True
         module, _, name = qualified.rpartition(".")
         # Classes are CapWords: a lower-case name is a function or module, not worth a parse.
@@ -125,19 +123,16 @@ class ProjectIndex:
                 or not module or not name[:1].isupper()):
             return None
         # Where the search starts depends on the importing file's folder, so that is in the key.
-        key: tuple[str, ...] = (qualified, str(self._folder_of(from_file)) if from_file else "")
-        if not gated:
-            key = (*key, "ungated")
+        key = (qualified, str(self._folder_of(from_file)) if from_file else "")
         if key not in self._resolved:
-            self._resolved[key] = self._resolve(module, name, from_file, hops, gated)
+            self._resolved[key] = self._resolve(module, name, from_file, hops)
         return self._resolved[key]
 
     def _resolve(self, module: str, name: str, from_file: str | None,
-                 hops: int, gated: bool = True) -> tuple[ClassInfo, Inference] | None:
+                 hops: int) -> tuple[ClassInfo, Inference] | None:
         # A class in a file that cannot reach the libraries can be neither a module nor hold one.
-        found = self._find(module, name, from_file, _module_class, gated,
-                           lambda reexported, path: self.resolve_class(reexported, path,
-                                                                       hops + 1, gated),
+        found = self._find(module, name, from_file, _module_class, True,
+                           lambda reexported, path: self.resolve_class(reexported, path, hops + 1),
                            admitted=self._reach.declares_settings)
         return None if isinstance(found, _Unreached) else found
 

@@ -45,7 +45,10 @@ class PrngKeyReuse(Rule):
         try:
             yield from self._check(ctx, analysis)
         finally:  # its walks hold its bound methods: a cycle that would keep the file's tree
-            analysis.__dict__.clear()  # alive until the garbage collector's next full pass
+            # alive until the garbage collector's next full pass (so do the flows of the other
+            # files it read, `owners`, this one among them)
+            for owner in list(analysis.foreign.owners.values()):
+                owner.__dict__.clear()
 
     def _check(self, ctx: RuleContext, analysis: FileKeyCalls) -> Iterator[Finding]:
         if not analysis.has_consumers():
@@ -369,7 +372,8 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
 
     The same key to `permutation`/`choice`/`shuffle` twice keeps arrays aligned (`x` and `y`
     shuffled alike); one method called on two objects with one key compares them on the same
-    draw (`layer.init(x, key=key)`, `layer2.init(x, key=key)`); a helper that consumes its key,
+    draw (`layer.init(x, key=key)`, `layer2.init(x, key=key)`), unless the two are parts of one
+    object (`self.hidden`, `self.output`); a helper that consumes its key,
     called on every iteration of a loop with one key, is usually an evaluation meant to see the
     same draw each time (a fixed validation key). A loop over settings (`for beta in betas`)
     rather than steps often means to use one key for each; a call whose result is thrown away
@@ -405,7 +409,15 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
         return False
     a, b = first.call.func, second.call.func
     return not (not first.library and isinstance(a, cst.Attribute) and isinstance(b, cst.Attribute)
-                and a.attr.value == b.attr.value and not a.value.deep_equals(b.value))
+                and a.attr.value == b.attr.value and not a.value.deep_equals(b.value)
+                and not _parts_of_one(a.value, b.value))
+
+
+def _parts_of_one(a: cst.BaseExpression, b: cst.BaseExpression) -> bool:
+    """`self.hidden` and `self.output`: two parts of one object (the layers of one model), whose
+    draws both go into it, not two objects compared on one draw."""
+    return (isinstance(a, cst.Attribute) and isinstance(b, cst.Attribute)
+            and isinstance(a.value, cst.Name) and a.value.deep_equals(b.value))
 
 
 def _overwritten(reuse: Reuse) -> bool:
