@@ -404,8 +404,13 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
     if reuse.in_loop and not (first.library and second.library):
         return False
     a, b = first.call.func, second.call.func
-    return not (not first.library and isinstance(a, cst.Attribute) and isinstance(b, cst.Attribute)
-                and a.attr.value == b.attr.value and not a.value.deep_equals(b.value))
+    if (not first.library and isinstance(a, cst.Attribute) and isinstance(b, cst.Attribute)
+            and a.attr.value == b.attr.value and not a.value.deep_equals(b.value)):
+        # Unless both objects are parts of one (`self.hidden`, `self.output`): one model's
+        # layers initialised alike.
+        return (isinstance(a.value, cst.Attribute) and isinstance(b.value, cst.Attribute)
+                and a.value.value.deep_equals(b.value.value))
+    return True
 
 
 def _overwritten(reuse: Reuse) -> bool:
