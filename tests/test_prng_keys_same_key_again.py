@@ -353,3 +353,43 @@ def test_a_sampler_run_as_a_statement_keeps_what_it_draws(tmp_path: Path) -> Non
     with the same key repeats them (numpyro's row says the call keeps its result); a bare call
     of anything else is a warm-up, whose result nothing sees."""
     assert _opt020_lines(tmp_path, "runs.py", KEPT_BY_THE_SAMPLER) == [13]
+
+
+PARTS_OF_ONE = '''\
+import jax
+
+
+class Dense:
+    def __init__(self, n):
+        self.n = n
+
+    def init(self, key):
+        return jax.random.normal(key, (self.n,))
+
+
+class Net:
+    def __init__(self, n):
+        self.hidden = Dense(n)
+        self.output = Dense(n)
+
+    def init(self, seed):
+        key = jax.random.key(seed)
+        return self.hidden.init(key), self.output.init(key)
+
+
+def compare(n, key):
+    first, second = Dense(n), Dense(n)
+    return first.init(key) - second.init(key)
+'''
+
+
+def test_the_parts_of_one_object_initialised_from_one_key(tmp_path: Path) -> None:
+    """`self.hidden.init(key)` and `self.output.init(key)`: one model's two layers start
+    identical; two objects compared on one draw (`first.init(key) - second.init(key)`) are
+    left alone, as before."""
+    import numpy as np
+
+    program = _run(PARTS_OF_ONE)
+    hidden, output = program["Net"](3).init(0)
+    assert np.array_equal(hidden, output)
+    assert _opt020_lines(tmp_path, "parts.py", PARTS_OF_ONE) == [19]
