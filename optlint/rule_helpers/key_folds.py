@@ -26,9 +26,9 @@ def folded_reuse_text(ctx: RuleContext, reuse: Reuse, key: str,
     second = reuse.second
     folded = f"`{reuse.folded}`"
     if reuse.in_loop and reuse.first.call is second.call:
-        return (f"`{key}` is {folded} in every iteration of the loop, which changes neither: "
-                f"folding one key with the same data makes the same key, so every iteration "
-                f"draws the same random numbers from it (`{second.how}`)",
+        return (f"`{key}` is {folded}, the same key in every iteration of the loop (the loop "
+                f"changes neither the key nor the data folded in), so every iteration draws the "
+                f"same random numbers from it (`{second.how}`)",
                 "Fold in the step (`jax.random.fold_in(key, i)`)")
     again = " in the previous iteration of the loop" if reuse.in_loop else ""
     first = f"`{shown(ctx, reuse.first.call)}`{at_line(ctx, reuse.first.call)}"
