@@ -93,7 +93,9 @@ class RuleContext:
         return self.inference.value_of(expr, site.scope, site.order)
 
     def qualify(self, expr: cst.BaseExpression) -> str | None:
-        return self.inference.qualify(expr)
+        # The file's import table (`inference.qualify` reads the same one), asked directly:
+        # every rule asks of every call.
+        return self.index.imports.qualify(expr)
 
     def import_alias(self, module: str, default: str) -> str:
         """The name this file uses for `module`, or `default` when a fix must import it."""

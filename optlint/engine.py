@@ -165,8 +165,9 @@ class Linter:
         ctx = RuleContext(module, index, inference, self.options.versions, filename)
         ctx.source = text
         findings: list[tuple[Rule, Finding]] = []
+        enabled = self.options.selection.enabled_in(relative)
         for rule in self.rules:
-            if not self.options.selection.is_enabled(rule.code, relative):
+            if rule.code not in enabled:
                 continue
             try:
                 findings.extend((rule, finding) for finding in rule.check(ctx)

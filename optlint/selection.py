@@ -72,3 +72,9 @@ class Selection:
 
     def is_enabled(self, code: str, relative_path: str) -> bool:
         return code in self.enabled and not _matches(code, self.ignored_in(relative_path))
+
+    def enabled_in(self, relative_path: str) -> frozenset[str]:
+        """The codes `is_enabled` gives for this path, its per-file-ignores read once (a file
+        is linted by every rule)."""
+        ignored = self.ignored_in(relative_path)
+        return frozenset(code for code in self.enabled if not _matches(code, ignored))

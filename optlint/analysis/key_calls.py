@@ -20,13 +20,16 @@ from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import LOOP_BODIES, STREAM_DRAWS
 from optlint.analysis.key_fields import held_key_consumptions
+from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
 from optlint.analysis.key_reads import FileReads
+from optlint.analysis.key_seeds import default_seeds
 from optlint.analysis.key_library_calls import (
     RANDOM_LAYERS,
     LibraryKeyCalls,
     draws_nothing,
+    frame_readers,
     last_name,
 )
 from optlint.analysis.key_syntax import body_of, module_constants, own_method
@@ -64,8 +67,12 @@ class FileKeyCalls:
     """Which calls of one file consume which keys, the summaries of the file's functions, and
     the walks of their bodies, shared by the checks of one file."""
 
-    def __init__(self, ctx: RuleContext) -> None:
+    def __init__(self, ctx: RuleContext, owners: dict | None = None) -> None:
         self.ctx = ctx
+        # Functions of other project files the file's calls run, summarised by their files.
+        owners = {} if owners is None else owners
+        owners.setdefault(ctx.inference.path or ctx.filename, self)
+        self.foreign = ForeignFunctions(ctx, FileKeyCalls, owners)
         self.sites: dict[int, CallSite] = {id(site.node): site for site in ctx.calls()}
         self.summaries: dict[int, KeyFlow | None] = {}
         self.callees: dict[int, str] = {}
@@ -78,9 +85,7 @@ class FileKeyCalls:
         self._summarising: list[int] = []  # the functions being summarised, outermost first
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         # What each statement reads, for every walk of the file.
-        self.read_caches = FileReads(frames=any(
-            isinstance(site.node.func, cst.Name) and site.node.func.value in ("locals", "vars")
-            for site in ctx.calls()), library=self.library)
+        self.read_caches = FileReads(frames=frame_readers(ctx), library=self.library)
         self.made_keys: dict[int, str] = {}
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
         self.constants = module_constants(ctx.index)
@@ -141,7 +146,9 @@ class FileKeyCalls:
                             proof=flow.param_uses[param.name.value].proof)
                 for param, expr in bind_arguments(function, call, bound)
                 if param.name.value in flow.consumed_params]
-        uses += self.held.closures_called_again(call, function, bound, flow)
+        uses += default_seeds(call, function, bound, flow, how, stepping)
+        if id(function) not in self.foreign.owner_of:
+            uses += self.held.closures_called_again(call, function, bound, flow)
         uses += held_key_consumptions(self.ctx.index, call, function, flow, how)
         if self.nested(function):
             # A closure consuming a key of the enclosing function: each call consumes it.
@@ -245,18 +252,27 @@ class FileKeyCalls:
         if isinstance(value, (InstanceValue, ClassRef)):
             # An instance called runs `__call__`; a class called builds one with `__init__`.
             if value.path != self.ctx.inference.path:
-                return None
+                return self._foreign(value)
             method = own_method(value.info, "__call__" if isinstance(value, InstanceValue)
                              else "__init__")
             if method is None:
                 return None
             value = FunctionValue(method, bound=True)
         if not isinstance(value, FunctionValue) or value.node not in self.ctx.index.functions:
-            return None
+            return self._foreign(value) if passes_key(call) else None
         if not isinstance(value.node, cst.FunctionDef):
             return None
         return value.node, value.bound, stepping
 
+    def _foreign(self, value: object) -> tuple[cst.FunctionDef, bool, bool] | None:
+        """A function or class of another project file that the call runs."""
+        found = self.foreign.function(value)  # type: ignore[arg-type]
+        return None if found is None else (found[0], found[1], False)
+
+    def constructs(self, call: cst.Call) -> bool:
+        """`call` builds an instance of a class of the file (runs its `__init__`)."""
+        resolved = self._resolve(call)
+        return isinstance(resolved, tuple) and resolved[0].name.value == "__init__"
 
     def nested(self, function: cst.FunctionDef | cst.Lambda) -> bool:
         info = self.ctx.index.functions.get(function)
@@ -266,6 +282,9 @@ class FileKeyCalls:
     def summary(self, node: cst.FunctionDef | cst.Lambda) -> KeyFlow | None:
         """The walk of a function's body: the parameters it consumes (on some path) before
         reassigning them, the enclosing keys it consumes, the consumed keys it returns."""
+        owner = self.foreign.owner_of.get(id(node))
+        if owner is not None and owner is not self:
+            return owner.summary(node)  # summarised by its own file's flow
         if id(node) in self.summaries:
             if id(node) in self._summarising:
                 # Called again while summarised: it and what it called since see it as
@@ -291,7 +310,7 @@ class FileKeyCalls:
     def returned_keys(self, call: cst.Call) -> dict[tuple[int, ...], Consumption]:
         """The keys a project function returns after consuming them, as consumed by `call`."""
         resolved = self._resolve(call)
-        if not isinstance(resolved, tuple):
+        if not isinstance(resolved, tuple) or id(resolved[0]) in self.foreign.owner_of:
             return {}
         flow = self.summary(resolved[0])
         if flow is None:
@@ -342,10 +361,27 @@ class FileKeyCalls:
                     for scope in self.ctx.index.every_scope
                     for name, bindings in scope.bindings.items() for binding in bindings
                     if isinstance(binding.value, cst.Call) and not binding.path]
+        # The functions each function defines (`make_dropout` defines `apply`), and names
+        # bound to what a function returns (`drop = make_dropout(0.5)`): a factory's closure.
+        defines: dict[str, set[str]] = {}
+        for info in self.ctx.index.functions.values():
+            parent = info.scope.parent
+            if (isinstance(info.node, cst.FunctionDef) and parent is not None
+                    and isinstance(parent.node, cst.FunctionDef)):
+                defines.setdefault(parent.node.name.value, set()).add(info.node.name.value)
+        made = [(name, factory) for name, factory in (
+            (name, last_name(binding.value.func))
+            for scope in self.ctx.index.every_scope
+            for name, bindings in scope.bindings.items() for binding in bindings
+            if isinstance(binding.value, cst.Call)) if factory in defines]
         for found in (consuming, drawing):
             changed = True
             while changed:
                 changed = False
+                for name, factory in made:
+                    if name not in found and defines[factory] & found:
+                        found.add(name)
+                        changed = True
                 for function, called in calls_in.items():
                     if function not in found and called & found:
                         found.add(function)
@@ -428,6 +464,8 @@ def passes_key(call: cst.Call) -> bool:
     resolving (a cheap gate; what the callee does with it decides)."""
     return any((arg.keyword is not None and arg.keyword.value == "key")
                or (isinstance(arg.value, cst.Name) and _KEYISH.search(arg.value.value))
+               or (isinstance(arg.value, cst.Attribute) and isinstance(arg.value.value, cst.Name)
+                   and _KEYISH.search(arg.value.attr.value))  # `self.rng`, `state.key`
                for arg in call.args)
 
 

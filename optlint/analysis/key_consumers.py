@@ -38,6 +38,9 @@ class KeyConsumer:
     in_dict: bool = False
     # Every keyword argument is a key (`nnx.Rngs(params=key, dropout=key)`).
     all_keywords: bool = False
+    # The call keeps what it draws in its object (`mcmc.run(key)`, then `mcmc.get_samples()`):
+    # a call made as a bare statement is made for that, not a warm-up thrown away.
+    keeps_result: bool = False
 
 
 # Haiku's transforms by their public names and by where Haiku defines them
@@ -77,7 +80,8 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
                 made_by=_DISTRIBUTIONS),
     # numpyro: `handlers.seed(model, rng_seed=key)`, `MCMC(...).run(key, ...)`.
     KeyConsumer("numpyro", "numpyro.handlers.seed", 1, "rng_seed"),
-    KeyConsumer("numpyro", "run", 0, "rng_key", made_by=("numpyro.infer.MCMC",)),
+    KeyConsumer("numpyro", "run", 0, "rng_key", made_by=("numpyro.infer.MCMC",),
+                keeps_result=True),
     # numpyro distributions: `dist.Normal(loc, scale).sample(key, shape)`.
     KeyConsumer("numpyro", "sample", 0, "key", made_by=_DISTRIBUTIONS),
     # numpyro's first, scipy-like distributions: `dist.norm(0, 1).rvs(random_state=key)`.
@@ -141,6 +145,12 @@ LOOP_BODIES: dict[str, tuple[int, tuple[int, ...] | None]] = {
 BATCHING: dict[str, int | None] = {
     "jax.vmap": 1, "jax.pmap": 1, "equinox.filter_vmap": None, "equinox.filter_pmap": None,
 }
+
+# Python's `map`: its function runs once per item, given one item of each iterable after it.
+ITEM_MAPS = frozenset({"map"})
+# Iterables that give one value as every item (`itertools.repeat(seed)`), beside `[seed] * n`
+# and `[seed for _ in range(n)]`: a key or seed mapped so reaches every item unchanged.
+REPEATING_ITERABLES = frozenset({"itertools.repeat"})
 
 # Calls that give every device the same copy of a value: a key replicated into `pmap` reaches
 # every device unchanged, and each draws the same numbers.

@@ -4,11 +4,14 @@ one in a loop) draw the same numbers, like two draws from one key."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from optlint.analysis.index import ClassInfo, FileIndex
 from optlint.analysis.key_record import KeyRecorder
-from optlint.analysis.prng_keys import Consumption
+from optlint.analysis.binding import bind_arguments
+from optlint.analysis.prng_keys import FOLDED_WITH, Consumption, folded_name
 
 
 def held_key_consumptions(index: FileIndex, call: cst.Call, method: cst.FunctionDef,
@@ -25,16 +28,44 @@ def held_key_consumptions(index: FileIndex, call: cst.Call, method: cst.Function
         return []
     uses = []
     for name, use in flow.attribute_uses.items():
+        name, marker, data = name.partition(FOLDED_WITH)
         base, _, field = name.partition(".")
         if (base != info.scope.self_name or "." in field or use.unseen or use.repeated
                 or use.kind not in ("draw", "split")
                 or not set_when_built(info.scope.owner, field)):
             continue
-        uses.append(Consumption(call, use.key, how, library=False, kind=use.kind,
-                                held_by=func.value.value,
-                                proof=f"`{method.name.value}` draws from `self.{field}`, "
-                                      f"which only `__init__` sets"))
+        held = f"{func.value.value}.{field}"
+        if not marker:
+            uses.append(Consumption(call, use.key, how, library=False, kind=use.kind,
+                                    held_by=func.value.value,
+                                    proof=f"`{method.name.value}` draws from `self.{field}`, "
+                                          f"which only `__init__` sets"))
+            continue
+        folded = _folded_by_call(call, method, flow, held, data)
+        fold = flow.first_fold.get(f"{name}{FOLDED_WITH}{data}")
+        if folded is not None and fold is not None:
+            # Reported at the method's `fold_in`, where the data must change.
+            at_fold = Consumption(fold, use.key, "jax.random.fold_in", kind="fold")
+            uses.append(Consumption(call, use.key, how, library=False, kind=use.kind,
+                                    held_by=func.value.value, followed=folded, closed=at_fold,
+                                    proof=f"`{method.name.value}` draws from `fold_in(self."
+                                          f"{field}, {data})`, and only `__init__` sets "
+                                          f"`self.{field}`"))
     return uses
+
+
+def _folded_by_call(call: cst.Call, method: cst.FunctionDef, flow: KeyRecorder, held: str,
+                    data: str) -> str | None:
+    """The name `fold_in(self.<field>, data)` in `method` is followed under at `call`: the
+    object's key folded with the literal the method folds, or with what the call gives the
+    parameter it folds (a literal or a name); None for anything else."""
+    if data.isdigit():
+        return folded_name(held, cst.Integer(data))
+    if data not in flow.params or data in flow.bound:
+        return None  # a name the method binds itself
+    given = next((expr for param, expr in bind_arguments(method, call, True)
+                  if param.name.value == data), None)
+    return None if given is None else folded_name(held, given)
 
 
 def set_when_built(owner: ClassInfo, field: str) -> bool:
@@ -45,3 +76,61 @@ def set_when_built(owner: ClassInfo, field: str) -> bool:
     return all(binding.scope is not None and isinstance(binding.scope.node, cst.FunctionDef)
                and binding.scope.node.name.value in ("__init__", "__post_init__")
                for binding in bindings)
+
+
+# Transformations that make a method a compiled step, run again and again with what it is given.
+_COMPILED = frozenset({"jax.jit", "equinox.filter_jit", "jax.pmap", "equinox.filter_pmap"})
+
+
+def compiled_step(method: cst.FunctionDef, qualify: Callable[[cst.BaseExpression], str | None]
+                  ) -> bool:
+    """`method` is decorated as a compiled step: `@jax.jit`, `@eqx.filter_jit`, or
+    `@functools.partial(jax.jit, static_argnums=(0,))` (a method of an object held static)."""
+    for decorator in method.decorators:
+        expr = decorator.decorator
+        if isinstance(expr, cst.Call):
+            if qualify(expr.func) == "functools.partial" and expr.args:
+                expr = expr.args[0].value
+            else:
+                expr = expr.func  # `@jax.jit(...)`-style factories
+        if qualify(expr) in _COMPILED:
+            return True
+    return False
+
+
+def set_on_class(owner: ClassInfo, field: str) -> cst.FunctionDef | None:
+    """The classmethod that keeps a key on the class (`cls.<field> = ...`) where no instance
+    gets one of its own when built: `self.<field>` reads the class's key until a method stores
+    one on the instance, so every new instance starts from the same key. None: not so."""
+    if any(binding.scope is not None and isinstance(binding.scope.node, cst.FunctionDef)
+           and binding.scope.node.name.value in ("__init__", "__post_init__")
+           for binding in owner.attributes.get(field, [])):
+        return None
+    for item in owner.node.body.body:
+        if not isinstance(item, cst.FunctionDef) or not item.params.params or not any(
+                isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod"
+                for d in item.decorators):
+            continue
+        cls = item.params.params[0].name.value
+        if any(_sets(target, cls, field) for target in _assigned(item)):
+            return item
+    return None
+
+
+def _assigned(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The targets of the assignments in `node`'s body (tuple targets' elements too)."""
+    found: list[cst.BaseExpression] = []
+
+    class _Targets(cst.CSTVisitor):
+        def visit_AssignTarget(self, target: cst.AssignTarget) -> None:
+            found.append(target.target)
+            if isinstance(target.target, (cst.Tuple, cst.List)):
+                found.extend(element.value for element in target.target.elements)
+
+    node.visit(_Targets())
+    return found
+
+
+def _sets(target: cst.BaseExpression, owner: str, field: str) -> bool:
+    return (isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+            and target.value.value == owner and target.attr.value == field)

@@ -24,7 +24,7 @@ import libcst as cst
 from optlint.analysis.key_handed_back import note_kept, note_returned, note_stored
 from optlint.analysis.key_reads import FileReads, UnreadResults
 from optlint.analysis.key_record import KeyRecorder
-from optlint.analysis.key_state import KeyState, merge_states
+from optlint.analysis.key_state import KeyState, mentions, merge_states
 from optlint.analysis.key_syntax import (
     COMPREHENSIONS,
     chains,
@@ -224,6 +224,10 @@ class KeyFlow(KeyRecorder):
                 note_kept(target.target, node.value, state, self.kept, given)
                 self._bind_target(target.target, state)
                 seed = self._seeded_calls.get(id(node.value))
+                folded = self.folded_calls.get(id(node.value))
+                if (folded is not None and isinstance(target.target, cst.Name)
+                        and not mentions(folded, target.target.value)):
+                    seed = folded  # not `key = fold_in(key, i)`: the old `key` is gone
                 if seed is not None and isinstance(target.target, cst.Name):
                     state.seeded[target.target.value] = (seed, id(node.value))
             if isinstance(node.value, cst.Call):

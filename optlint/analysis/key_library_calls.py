@@ -25,6 +25,7 @@ from optlint.analysis.key_consumers import (
     SHAPE_ONLY_NAMES,
     KeyConsumer,
 )
+from optlint.analysis.key_reads import FRAME_READER_NAMES, FRAME_READERS
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
 from optlint.analysis.values import ModuleValue
 
@@ -45,6 +46,8 @@ class LibraryKeyCalls:
         self.sites = sites
         self.callee = callee
         self._shims: dict[str, str] | None = None  # `hk.transform` -> what the file set it to
+        # Calls that keep what they draw in their object (`mcmc.run(key)`), by id.
+        self.keeping: set[int] = set()
         # The library module this file is, by its public name (jax's own `random.py`), or "".
         filename = ctx.filename.replace("\\", "/")
         self._own_module = next((public for file, public in KEY_API_FILES.items()
@@ -108,6 +111,15 @@ class LibraryKeyCalls:
         return last_name(call.func) in SHAPE_ONLY_NAMES and self.ctx.qualify(
             call.func) in SHAPE_ONLY_CALLS
 
+    def drawn_key(self, call: cst.Call) -> cst.BaseExpression | None:
+        """The key a `jax.random` sampler draws from (None: `call` is none): the shape of
+        what it draws is the same for every key."""
+        name = last_name(call.func)
+        if name not in SAMPLERS or name == "split":
+            return None
+        qualified = self.ctx.qualify(call.func) or ""
+        return key_argument(call, 0, "key") if qualified == f"jax.random.{name}" else None
+
     def drawn_fields(self, call: cst.Call) -> frozenset[str]:
         """The fields the layer `call` builds draws from its key (empty: not known)."""
         rows = DRAWN_FIELDS.get(self.ctx.qualify(call.func) or "", ())
@@ -123,6 +135,8 @@ class LibraryKeyCalls:
 
     def _library(self, call: cst.Call, row: KeyConsumer) -> list[Consumption]:
         """The keys `call` gives where `row` says its library draws from them."""
+        if row.keeps_result:
+            self.keeping.add(id(call))
         given: list[cst.BaseExpression] = []
         # The key given by its name first: then the argument at the row's position is another
         # parameter of a callee that is not the row's (`plan.sample(pipeline, key=key)`).
@@ -145,7 +159,7 @@ class LibraryKeyCalls:
                 keys += [element.value for element in expr.elements
                          if isinstance(element, cst.DictElement)]
             else:
-                keys.append(self._unwrapped(expr))
+                keys.append(self._unwrapped(self._wrapped_by_name(expr, call)))
         how = self.callee(call)
         # A key held by a name or an attribute (`self.rng`), as the flow follows them, or made
         # in place (`rvs(random_state=PRNGKey(0))`: the flow names it by its seed).
@@ -169,6 +183,20 @@ class LibraryKeyCalls:
                         and element.key.evaluated_value == keyword):
                     return arg.value.value, element.value
         return None
+
+    def _wrapped_by_name(self, expr: cst.BaseExpression, call: cst.Call) -> cst.BaseExpression:
+        """`seed = np.asarray(jax.random.key_data(key))` then `default_rng(seed)`: the converting
+        call the name is bound to, once in its scope (else `expr` itself)."""
+        site = self.sites.get(id(call))
+        if not isinstance(expr, cst.Name) or site is None:
+            return expr
+        binding = self.ctx.binding(expr.value, site)
+        if (binding is None or binding.kind != "assign" or binding.path or binding.scope is None
+                or len(binding.scope.bindings.get(expr.value, [])) != 1
+                or not isinstance(binding.value, cst.Call)):
+            return expr
+        unwrapped = self._unwrapped(binding.value)
+        return binding.value if unwrapped is not binding.value else expr
 
     def _unwrapped(self, expr: cst.BaseExpression) -> cst.BaseExpression:
         """The key inside calls that only convert it (`np.asarray(jax.random.key_data(key))`)."""
@@ -265,6 +293,24 @@ class LibraryKeyCalls:
         return bool(made) and all(isinstance(value, cst.Call) and draws_nothing(value)
                                   for value in made)
 
+
+
+def frame_readers(ctx: RuleContext) -> frozenset[str]:
+    """The names by which the file calls what may read any name of a frame (`locals()`,
+    `breakpoint()`, `pdb` of `pdb.set_trace()`): the calls named as `FRAME_READERS` are."""
+    found: set[str] = set()
+    for site in ctx.calls():
+        func = site.node.func
+        if last_name(func) not in FRAME_READER_NAMES:
+            continue
+        if (ctx.qualify(func) or (func.value if isinstance(func, cst.Name) else "")) not in (
+                FRAME_READERS):
+            continue
+        while isinstance(func, cst.Attribute):
+            func = func.value
+        if isinstance(func, cst.Name):
+            found.add(func.value)
+    return frozenset(found)
 
 
 def draws_nothing(call: cst.Call) -> bool:

@@ -4,7 +4,7 @@ Such a draw is no draw for a reuse: it leaves nothing identical behind."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -19,14 +19,12 @@ from optlint.analysis.key_syntax import (
 )
 from optlint.analysis.walk import child_nodes
 
-# Whether a call reads only the shapes of the arrays it is given (`chex.assert_shape(x, s)`).
-ShapeOnly = Callable[[cst.Call], bool]
-
-
 class ReadsLibrary(Protocol):
     """What the reads of a file ask of the libraries' models (`LibraryKeyCalls`)."""
 
     def reads_only_shapes(self, call: cst.Call) -> bool: ...
+
+    def drawn_key(self, call: cst.Call) -> cst.BaseExpression | None: ...
 
     def drawn_fields(self, call: cst.Call) -> frozenset[str]: ...
 
@@ -38,7 +36,16 @@ CHECK_PREFIX = "assert"
 
 # Attributes that read an array's shape, not its values (a draw read only for them reaches
 # no result).
-SHAPE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim"})
+SHAPE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "nbytes", "itemsize"})
+
+# Calls through which code may read any name of the frame it runs in: `locals()`, `vars()`, a
+# debugger opened there. By qualified name (the builtins by their own).
+FRAME_READERS = frozenset({
+    "locals", "vars", "breakpoint", "pdb.set_trace", "ipdb.set_trace", "IPython.embed",
+    "sys._getframe", "inspect.currentframe",
+})
+FRAME_READER_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in FRAME_READERS)
+NAMESPACE_READERS = frozenset({"locals", "vars"})
 
 
 def reads_in(node: cst.CSTNode | Sequence[cst.BaseStatement], shared: FileReads,
@@ -50,69 +57,78 @@ def reads_in(node: cst.CSTNode | Sequence[cst.BaseStatement], shared: FileReads,
         found: set[str] = set()
         shaped: set[str] = set()
         for statement in [node] if isinstance(node, cst.CSTNode) else node:
-            _collect_reads(statement, found, shaped, shared.library.reads_only_shapes
-                           if shared.library is not None else None)
+            _collect_reads(statement, found, shaped, shared.library)
         known = shared.reads[id(node)] = (frozenset(found), frozenset(found | shaped))
     return known[1] if shapes else known[0]
 
 
 def _target_reads(target: cst.CSTNode, found: set[str], shaped: set[str] | None,
-                  shape_only: ShapeOnly | None = None) -> None:
+                  library: ReadsLibrary | None = None) -> None:
     if isinstance(target, cst.Name):
         return
     if isinstance(target, (cst.Tuple, cst.List)):
         for element in target.elements:
-            _target_reads(element.value, found, shaped, shape_only)
+            _target_reads(element.value, found, shaped, library)
     elif isinstance(target, cst.StarredElement):
-        _target_reads(target.value, found, shaped, shape_only)
+        _target_reads(target.value, found, shaped, library)
     else:
-        _collect_reads(target, found, shaped, shape_only)
+        _collect_reads(target, found, shaped, library)
 
 
 def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None = None,
-                   shape_only: ShapeOnly | None = None) -> None:
+                   library: ReadsLibrary | None = None) -> None:
     """Adds the names `node` reads to `found`, those read only for their shape to `shaped`
-    (None: left out; `found` itself: counted as reads). `shape_only` tells the calls that read
-    only their arguments' shapes (`chex.assert_equal_shape([a, b])`)."""
-    if isinstance(node, cst.Call) and shape_only is not None and shape_only(node):
-        _collect_reads(node.func, found, shaped, shape_only)
+    (None: left out; `found` itself: counted as reads). `library` tells the calls that read
+    only their arguments' shapes (`chex.assert_equal_shape([a, b])`), and the draws."""
+    if isinstance(node, cst.Call) and library is not None and library.reads_only_shapes(node):
+        _collect_reads(node.func, found, shaped, library)
         for arg in node.args:
-            _shape_reads(arg.value, found, shaped, shape_only)
+            _shape_reads(arg.value, found, shaped, library)
         return
     if isinstance(node, cst.Name):
         found.add(node.value)
     elif isinstance(node, cst.Attribute):
+        drawn = library.drawn_key(node.value) if (
+            library is not None and isinstance(node.value, cst.Call)
+            and node.attr.value in SHAPE_ATTRIBUTES) else None
         if isinstance(node.value, cst.Name) and node.attr.value in SHAPE_ATTRIBUTES:
             if shaped is not None:
                 shaped.add(node.value.value)
+        elif drawn is not None and isinstance(node.value, cst.Call):
+            # `normal(key, s).nbytes`: a draw's shape is the same for every key, so the key is
+            # not read (neither its values nor its shape).
+            _collect_reads(node.value.func, found, shaped, library)
+            for arg in node.value.args:
+                if arg.value is not drawn:
+                    _collect_reads(arg, found, shaped, library)
         else:
-            _collect_reads(node.value, found, shaped, shape_only)
+            _collect_reads(node.value, found, shaped, library)
     elif isinstance(node, cst.Arg):
-        _collect_reads(node.value, found, shaped, shape_only)
+        _collect_reads(node.value, found, shaped, library)
     elif isinstance(node, cst.Assign):
         for target in node.targets:
-            _target_reads(target.target, found, shaped, shape_only)
-        _collect_reads(node.value, found, shaped, shape_only)
+            _target_reads(target.target, found, shaped, library)
+        _collect_reads(node.value, found, shaped, library)
     elif isinstance(node, cst.AnnAssign):
-        _target_reads(node.target, found, shaped, shape_only)
+        _target_reads(node.target, found, shaped, library)
         if node.value is not None:
-            _collect_reads(node.value, found, shaped, shape_only)
+            _collect_reads(node.value, found, shaped, library)
     elif isinstance(node, (cst.For, cst.CompFor)):
-        _target_reads(node.target, found, shaped, shape_only)
+        _target_reads(node.target, found, shaped, library)
         for child in child_nodes(node):
             if child is not node.target:
-                _collect_reads(child, found, shaped, shape_only)
+                _collect_reads(child, found, shaped, library)
     elif isinstance(node, cst.NamedExpr):
-        _collect_reads(node.value, found, shaped, shape_only)
+        _collect_reads(node.value, found, shaped, library)
     elif isinstance(node, cst.AsName):
-        _target_reads(node.name, found, shaped, shape_only)
+        _target_reads(node.name, found, shaped, library)
     elif isinstance(node, (cst.FunctionDef, cst.Lambda)):
         # A nested function's own locals (`k1` assigned in it) are not the enclosing names.
         inner: set[str] = set()
         inner_shaped = inner if shaped is found else None if shaped is None else set()
         for child in child_nodes(node):
             if not isinstance(node, cst.FunctionDef) or child is not node.name:
-                _collect_reads(child, inner, inner_shaped, shape_only)
+                _collect_reads(child, inner, inner_shaped, library)
         own = _locals(node)
         found.update(inner - own)
         if shaped is not None and inner_shaped is not None and inner_shaped is not inner:
@@ -120,22 +136,22 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None =
     elif isinstance(node, cst.ClassDef):
         for child in child_nodes(node):
             if child is not node.name:
-                _collect_reads(child, found, shaped, shape_only)
+                _collect_reads(child, found, shaped, library)
     elif isinstance(node, cst.Param):
         for part in (node.default, node.annotation):
             if part is not None:
-                _collect_reads(part, found, shaped, shape_only)
+                _collect_reads(part, found, shaped, library)
     elif isinstance(node, (cst.Import, cst.ImportFrom, cst.Del)):
         return
     elif isinstance(node, (cst.Global, cst.Nonlocal)):
         found.update(item.name.value for item in node.names)
     else:
         for child in child_nodes(node):
-            _collect_reads(child, found, shaped, shape_only)
+            _collect_reads(child, found, shaped, library)
 
 
 def _shape_reads(node: cst.BaseExpression, found: set[str], shaped: set[str] | None,
-                 shape_only: ShapeOnly) -> None:
+                 library: ReadsLibrary) -> None:
     """An argument of a call that reads only shapes: its names (alone or listed) are read for
     their shape; anything else is read as usual."""
     if isinstance(node, cst.Name):
@@ -143,9 +159,9 @@ def _shape_reads(node: cst.BaseExpression, found: set[str], shaped: set[str] | N
             shaped.add(node.value)
     elif isinstance(node, (cst.List, cst.Tuple)):
         for element in node.elements:
-            _shape_reads(element.value, found, shaped, shape_only)
+            _shape_reads(element.value, found, shaped, library)
     else:
-        _collect_reads(node, found, shaped, shape_only)
+        _collect_reads(node, found, shaped, library)
 
 
 def _locals(function: cst.FunctionDef | cst.Lambda) -> set[str]:
@@ -264,10 +280,10 @@ def _suites(statement: cst.BaseCompoundStatement) -> list[cst.IndentedBlock]:
 @dataclass
 class FileReads:
     """What the walks of one file share: the names each statement reads, cached by node
-    (without and with `.shape` reads), and whether the file calls `locals()`/`vars()`, through
-    which any name may be read."""
+    (without and with `.shape` reads), and the names by which the file calls what may read any
+    name of a frame (`locals`, `vars`, `breakpoint`, `pdb` of `pdb.set_trace()`)."""
 
-    frames: bool = False
+    frames: frozenset[str] = FRAME_READER_NAMES
     # By node: the names it reads, without and with those read only for their shape.
     reads: dict[int, tuple[frozenset[str], frozenset[str]]] = field(default_factory=dict)
     closures: dict[int, frozenset[str]] = field(default_factory=dict)  # what nested defs read
@@ -287,7 +303,7 @@ class UnreadResults:
         self._root = root
         self._module = module
         self._constants = constants
-        shared = shared or FileReads(frames=True)
+        shared = shared or FileReads()
         self._frames = shared.frames
         self._shared = shared
         self._closures = shared.closures
@@ -343,9 +359,11 @@ class UnreadResults:
                     later, self._constants):
                 return not self._reads_frames()
             # Outliving the function after feeding names nothing reads counts as a result,
-            # unless `read_only`; so does a shape kept (returned, printed), not one checked.
-            fed = fed or (not read_only if read else not seen and name in reads_in(
-                later, shared, shapes=True) and not _checks_only(later))
+            # unless `read_only` or those names are a function's that nothing in it ever
+            # reads; so does a shape kept (returned, printed), not one checked.
+            fed = fed or (not read_only and not self._feeds_nothing(later) if read else (
+                not seen and name in reads_in(later, shared, shapes=True)
+                and not _checks_only(later)))
         if self._reads_frames():
             return False
         if not self._module and name not in self._everywhere():
@@ -435,9 +453,25 @@ class UnreadResults:
                   for statement in self._root))
         return known
 
-    def _reads_frames(self) -> bool:
-        """The body calls `locals()` or `vars()`: any name may be read through them."""
-        return self._frames and ("locals" in self._everywhere() or "vars" in self._everywhere())
+    def _reads_frames(self, debugged: bool = False) -> bool:
+        """The body calls `locals()` or `vars()` (with `debugged`, or opens a debugger there:
+        `breakpoint()`, `pdb.set_trace()`): any name may be read through them."""
+        readers = self._frames if debugged else self._frames & NAMESPACE_READERS
+        return not readers.isdisjoint(self._everywhere())
+
+    def _feeds_nothing(self, statement: cst.CSTNode) -> bool:
+        """`statement` assigns only names of a function that nothing in it reads (no later
+        statement, no nested function, no `global`, no debugger): they end with the function,
+        so what it reads reaches no result through them (`dg = Data(x)  # noqa: F841`). A
+        module's names outlive it (a script's are there for `python -i`, a notebook's for the
+        cells run later)."""
+        if (self._module or not isinstance(statement, cst.SimpleStatementLine)
+                or len(statement.body) != 1 or not isinstance(statement.body[0], cst.Assign)
+                or self._reads_frames(debugged=True)):
+            return False
+        names = {bound for target in statement.body[0].targets
+                 for bound in target_names(target.target)}
+        return bool(names) and names.isdisjoint(self._everywhere())
 
     def _feeds_unread(self, name: str, statement: cst.CSTNode,
                       block: Sequence[cst.BaseStatement], depth: int,

@@ -13,7 +13,15 @@ from optlint.analysis.binding import argument
 from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_state import KeyState
 from optlint.analysis.key_syntax import chains
-from optlint.analysis.prng_keys import FOLDED, Consumption, Reuse, key_name
+from optlint.analysis.prng_keys import (
+    FOLDED,
+    FOLDED_WITH,
+    Consumption,
+    Reuse,
+    folded_name,
+    folded_text,
+    key_name,
+)
 
 
 class KeyRecorder:
@@ -47,6 +55,9 @@ class KeyRecorder:
         # `jax.random.PRNGKey(0)` calls, by id, with the name keys of that seed go under.
         self._seeded_calls: dict[int, str] = {}
         self._made_by: dict[int, int] = {}  # consumption id -> the seeding call of its key
+        # `fold_in(key, data)` calls, by id, with the name the key they make goes under.
+        self.folded_calls: dict[int, str] = {}
+        self.first_fold: dict[str, cst.Call] = {}  # by that name, the first such call
         self._results: UnreadResults | None = None  # None: a lambda's body, one expression
         # The keys a `fold_in` or a split made, by the name they were bound to (`keys =
         # split(key, n)`, `step_key = fold_in(key, i)`), and what consumed them, by the id of
@@ -82,7 +93,8 @@ class KeyRecorder:
                                  state.origin.get(name) or (state.origin.get(use.key.value) if isinstance(
                                      use.key, cst.Name) else None), span,
                                  seed=name[4:] if name.startswith("int:") and self._made_by.get(
-                                     id(before)) != self._made_by.get(id(use)) else "")
+                                     id(before)) != self._made_by.get(id(use)) else "",
+                                 folded=folded_text(name))
 
     def _result_unread(self, call: cst.Call, read_only: bool = False) -> bool:
         return self._results is not None and self._results.unread(call, self._statement,
@@ -90,8 +102,12 @@ class KeyRecorder:
 
     def _name_of(self, use: Consumption, state: KeyState) -> str | None:
         """The name the key `use` consumes is followed under (None: not followed)."""
+        if use.followed:
+            return use.followed
         if use.given_as is not None:
             return ".".join(use.given_as)
+        if isinstance(use.key, cst.Call) and id(use.key) in self.folded_calls:
+            return self.folded_calls[id(use.key)]  # `normal(fold_in(key, 7))`
         if use.held_by and isinstance(use.key, cst.Attribute):
             return f"{use.held_by}.{use.key.attr.value}"
         name = key_name(use.key, literal=not use.library)
@@ -151,14 +167,27 @@ class KeyRecorder:
         name = self._name_of(use, state)
         if name is None:
             return
-        base = name.split(".", 1)[0]
+        root, _, data = name.partition(FOLDED_WITH)
+        base = root.split(".", 1)[0]
+        # A key folded with a name of this function (`fold_in(key, i)`, `i` a parameter)
+        # changes with it: not one key of the enclosing scope.
+        local_data = bool(data) and (data in self.params or data in state.rebound)
         if use.kind == "seed":
-            # A key made from a seed parameter: the function draws the same for the same seed.
+            # A key made from a seed parameter: the function draws the same for the same seed;
+            # from a seed of the enclosing scope, the same at every call.
             if name in self.params and name not in state.rebound:
                 self.consumed_params.add(name)
                 _first_seen(self.param_uses, name, use)
+            elif (isinstance(use.key, cst.Name) and name == use.key.value
+                  and name not in state.rebound):
+                _first_seen(self.free_uses, name, use)
             return
         if use.kind == "fold":
+            folded_with = argument(use.call, 1, "data")
+            made = None if folded_with is None else folded_name(name, folded_with.value)
+            if made is not None and FOLDED_WITH not in name:
+                self.folded_calls[id(use.call)] = made
+                self.first_fold.setdefault(made, use.call)
             split = state.consumed.get(name)
             if (split is not None and split.kind == "split" and name not in state.maybe
                     and not folds_past(use.call, split.call)):
@@ -168,7 +197,7 @@ class KeyRecorder:
         if name in self.params and name not in state.rebound:
             self.consumed_params.add(name)
             _first_seen(self.param_uses, name, use)
-        elif (base not in self.params and base not in state.rebound
+        elif (base not in self.params and base not in state.rebound and not local_data
               and name not in state.rebound and not name.startswith(("int:", "made:"))):
             _first_seen(self.free_uses, name, use)
         elif "." in name and base in self.params and base not in state.rebound \

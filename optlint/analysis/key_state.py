@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from optlint.analysis.prng_keys import FOLDED, Consumption
+from optlint.analysis.prng_keys import FOLDED, FOLDED_WITH, Consumption
 
 @dataclass
 class KeyState:
@@ -42,17 +42,28 @@ class KeyState:
         self.maybe.discard(name)
         self.consumed.pop(name, None)
         self.consumed.pop(name + FOLDED, None)
-        # A new object under the name: its attributes (`state.key`) are new too.
-        for dotted in [known for known in self.consumed if known.startswith(name + ".")]:
+        # A new object under the name: its attributes (`state.key`) are new too, and so are
+        # the keys folded from it or with it (`fold_in(key, step)` after `step` changes).
+        for dotted in [known for known in self.consumed if known.startswith(name + ".")
+                       or mentions(known, name)]:
             del self.consumed[dotted]
         self.where.pop(name, None)
         self.unread.pop(name, None)
         self.seeded.pop(name, None)
+        for held in [held for held, (followed, _) in self.seeded.items()
+                     if FOLDED_WITH in followed and mentions(followed, name)]:
+            del self.seeded[held]  # `k = fold_in(key, step)`, then `step` changes
         self.rebound.add(name)
         if node is not None:
             self.origin[name] = node
         else:
             self.origin.pop(name, None)
+
+
+def mentions(followed: str, name: str) -> bool:
+    """`followed` is a key folded from `name` or with it (see `prng_keys.folded_name`)."""
+    base, marker, data = followed.partition(FOLDED_WITH)
+    return bool(marker) and (data == name or base == name or base.startswith(name + "."))
 
 
 def merge_states(states: list[KeyState | None]) -> KeyState | None:

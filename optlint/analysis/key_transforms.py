@@ -15,7 +15,9 @@ from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo
 from optlint.analysis.key_consumers import (
     BATCHING,
+    ITEM_MAPS,
     LOOP_BODIES,
+    REPEATING_ITERABLES,
     REPLICATING,
     REPLICATING_NAMES,
     STATEFUL_BATCHING,
@@ -25,12 +27,13 @@ from optlint.analysis.key_consumers import (
 )
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_library_calls import last_name
-from optlint.analysis.key_syntax import own_method
+from optlint.analysis.key_syntax import own_method, target_names
 from optlint.analysis.prng_keys import Consumption
 from optlint.analysis.values import (
     FunctionValue,
     InstanceValue,
     ModuleValue,
+    PartialValue,
     TransformedFunction,
 )
 
@@ -80,16 +83,25 @@ class TransformedKeyCalls:
                         binding.node if binding is not None
                         and isinstance(binding.node, cst.FunctionDef) else None)
         if isinstance(function, cst.Lambda):
-            flow: KeyFlow | None = KeyFlow(self.calls.consumer, [
-                param.name.value for param in function.params.params])
-            assert flow is not None
-            flow.run_expression(function.body)
+            flow: KeyFlow | None = self._lambda_flow(function)
         elif isinstance(function, cst.FunctionDef) and self.calls.nested(function):
             flow = self.calls.summary(function)
         else:
             return []
         if flow is None:
             return []
+        return self._closed_over(call, flow, f"{qualified} (a key closed over)")
+
+    def _lambda_flow(self, function: cst.Lambda) -> KeyFlow:
+        flow = KeyFlow(self.calls.consumer, [param.name.value for param in (
+            *function.params.posonly_params, *function.params.params,
+            *function.params.kwonly_params)])
+        flow.run_expression(function.body)
+        return flow
+
+    def _closed_over(self, call: cst.Call, flow: KeyFlow, over: str) -> list[Consumption]:
+        """The keys a function run once per leaf or row (`flow`, its walk) draws from without
+        being given them: each is drawn from by `call`, and again on every leaf or row."""
         uses = []
         for inner in flow.free_consumed().values():
             if inner.repeated or inner.kind == "fold":
@@ -99,8 +111,7 @@ class TransformedKeyCalls:
             # Reported at the draw, where each leaf needs a key of its own.
             uses.append(Consumption(inner.call, inner.key, self.calls.callee(inner.call),
                                     library=False, repeated=True, repeated_by=call,
-                                    unseen=inner.unseen,
-                                    over=f"{qualified} (a key closed over)"))
+                                    unseen=inner.unseen, over=over))
         return uses
 
     def consumptions(self, call: cst.Call) -> list[Consumption] | None:
@@ -123,6 +134,8 @@ class TransformedKeyCalls:
                          for path, inner in flow.returned.items()
                          if path[:len(carry)] == carry and not inner.repeated]
             return uses
+        if site is not None and _item_map(self.ctx, call, site):
+            return self._item_mapped(call, site)
         stream = self._stream_broadcast(call)
         if stream is not None:
             return stream
@@ -132,6 +145,11 @@ class TransformedKeyCalls:
         batching, transform = made
         function = self._function_arg(transform, 0, "fun")
         if function is None:
+            given = argument(transform, 0, "fun")
+            if given is not None and isinstance(given.value, cst.Lambda):
+                # `vmap(lambda x: draw(key, x))(xs)`: the key it closes over, in every row.
+                return self._closed_over(call, self._lambda_flow(given.value),
+                                         f"{batching} (a key closed over)")
             return self._given_batched(call, batching, transform)
         flow = self.calls.summary(function)
         if flow is None:
@@ -159,6 +177,46 @@ class TransformedKeyCalls:
                                     over=f"{batching} " + (
                                         "(in_axes=None)" if replicated is None
                                         else "(a replicated key)")))
+        return uses
+
+    def _item_mapped(self, call: cst.Call, site: CallSite) -> list[Consumption]:
+        """`map(f, jobs, [seed] * n)`: `f` runs once per item, and an iterable that repeats one
+        key or seed gives every run the same one; where `f` consumes that parameter, every item
+        draws the same numbers."""
+        if not call.args or any(arg.keyword is not None or arg.star for arg in call.args):
+            return []
+        mapped = self.ctx.value(call.args[0].value, site)
+        fixed, keywords = 0, set()
+        if isinstance(mapped, PartialValue):  # `partial(f, a, k=v)`: `a` fills f's first
+            given = mapped.call.args[1:]
+            if any(arg.star for arg in given):
+                return []
+            fixed = sum(1 for arg in given if arg.keyword is None)
+            keywords = {arg.keyword.value for arg in given if arg.keyword is not None}
+            mapped = mapped.func
+        if (not isinstance(mapped, FunctionValue) or not isinstance(mapped.node, cst.FunctionDef)
+                or mapped.node not in self.ctx.index.functions):
+            return []
+        function = mapped.node
+        flow = self.calls.summary(function)
+        if flow is None:
+            return []
+        params = [*function.params.posonly_params, *function.params.params][
+            1 if mapped.bound else 0:]
+        uses = []
+        for index, arg in enumerate(call.args[1:]):
+            position = fixed + index
+            if position >= len(params) or params[position].name.value in keywords:
+                break
+            inner = flow.param_uses.get(params[position].name.value)
+            repeated = None if inner is None else _repeated_item(self.ctx, arg.value, site)
+            if inner is None or repeated is None:
+                continue
+            how = function.name.value
+            proof = f"`{self.ctx.code(arg.value)}` gives the same value as every item"
+            uses.append(Consumption(call, repeated, how, library=False, unseen=inner.unseen))
+            uses.append(Consumption(call, repeated, how, library=False, repeated=True,
+                                    unseen=inner.unseen, proof=proof, over="map"))
         return uses
 
     def _given_batched(self, call: cst.Call, batching: str, transform: cst.Call
@@ -311,9 +369,47 @@ def runs_per_step_or_row(ctx: RuleContext, site: CallSite) -> bool:
         return True
     if qualified in TREE_MAPS:
         return bool(call.args) and isinstance(call.args[0].value, (cst.Lambda, cst.Name))
+    if _item_map(ctx, call, site):
+        return len(call.args) > 1
     return isinstance(call.func, cst.Call) and (
         ctx.qualify(call.func.func) in BATCHING or ctx.qualify(call.func.func) in STREAM_BROADCASTS
         or ctx.qualify(call.func.func) in STATEFUL_BATCHING)
+
+
+def _item_map(ctx: RuleContext, call: cst.Call, site: CallSite) -> bool:
+    """A call of Python's own `map` (not a name the file binds)."""
+    return (isinstance(call.func, cst.Name) and call.func.value in ITEM_MAPS
+            and ctx.binding(call.func.value, site) is None)
+
+
+def _repeated_item(ctx: RuleContext, iterable: cst.BaseExpression, site: CallSite,
+                   depth: int = 2) -> cst.BaseExpression | None:
+    """The one value an iterable gives as every item: `[seed] * n`, `n * [seed]`,
+    `[seed for _ in range(n)]`, `itertools.repeat(seed)`, or a name bound to one (None: not
+    such an iterable)."""
+    if isinstance(iterable, cst.Name) and depth > 0:
+        binding = ctx.binding(iterable.value, site)
+        if (binding is None or binding.kind != "assign" or binding.path
+                or binding.value is None or binding.scope is None
+                or len(binding.scope.bindings.get(iterable.value, [])) != 1):
+            return None
+        return _repeated_item(ctx, binding.value, site, depth - 1)
+    if isinstance(iterable, cst.BinaryOperation) and isinstance(iterable.operator, cst.Multiply):
+        for side in (iterable.left, iterable.right):
+            if isinstance(side, (cst.List, cst.Tuple)) and len(side.elements) == 1 \
+                    and not isinstance(side.elements[0], cst.StarredElement):
+                return side.elements[0].value
+        return None
+    if (isinstance(iterable, cst.ListComp) and iterable.for_in.inner_for_in is None
+            and not iterable.for_in.ifs and isinstance(iterable.elt, (cst.Name, cst.Integer))
+            and not (isinstance(iterable.elt, cst.Name)
+                     and iterable.elt.value in set(target_names(iterable.for_in.target)))):
+        return iterable.elt
+    if (isinstance(iterable, cst.Call) and iterable.args
+            and ctx.qualify(iterable.func) in REPEATING_ITERABLES
+            and iterable.args[0].keyword is None):
+        return iterable.args[0].value
+    return None
 
 
 def _broadcast_positions(axes: cst.BaseExpression | None, count: int) -> set[int]:

@@ -57,7 +57,8 @@ class Consumption:
     repeated: bool = False
     over: str = ""
     # For a call of a function that consumes a key it closes over: the innermost consumption,
-    # where the closure draws (a finding is reported there, where the key must change).
+    # where the closure draws (a finding is reported there, where the key must change); for a
+    # method drawing from a key it folds from what its object holds, the `fold_in` there.
     closed: Consumption | None = None
     # The call that repeats it (`tree_map(noise, grads)`), where that is not `call`.
     repeated_by: cst.Call | None = None
@@ -80,6 +81,10 @@ class Consumption:
     # For a method drawing from a key its object holds (`self.key`, `key` the node in the
     # method): the object it is called on (`loader`); the key is followed as `loader.key`.
     held_by: str = ""
+    # The name the flow follows the key under, where the consumer knows it: a method given
+    # `tick` drawing from `fold_in(self.key, tick)` draws from `loader.key` folded with the
+    # call's `tick` (see `folded_name`).
+    followed: str = ""
 
 
 def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:
@@ -96,6 +101,25 @@ def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:
 
 # The names under which `fold_in` consumptions are kept, beside the key's own name.
 FOLDED = "\x00fold"
+# The name a key `fold_in(base, data)` makes is followed under, for data a literal or a plain
+# name: folding one key with the same data makes the same key again.
+FOLDED_WITH = "\x00folded with\x00"
+
+
+def folded_name(base: str, data: cst.BaseExpression) -> str | None:
+    """The name `fold_in(<base>, data)` is followed under (None: data the flow cannot
+    compare: anything but an int literal or a plain name)."""
+    if isinstance(data, cst.Integer):
+        return f"{base}{FOLDED_WITH}{data.value}"
+    if isinstance(data, cst.Name):
+        return f"{base}{FOLDED_WITH}{data.value}"
+    return None
+
+
+def folded_text(name: str) -> str:
+    """`fold_in(key, 7)` for the name a folded key is followed under ("" for any other)."""
+    base, marker, data = name.partition(FOLDED_WITH)
+    return f"fold_in({base}, {data})" if marker else ""
 
 
 @dataclass(frozen=True)
@@ -117,6 +141,8 @@ class Reuse:
     span: tuple[cst.BaseStatement, ...] = ()
     # The literal seed both keys were made from (`PRNGKey(0)` twice), when they are two keys.
     seed: str = ""
+    # Both keys are one key folded with the same data (`fold_in(key, 7)` twice), as shown.
+    folded: str = ""
 
 
 # (call) -> the keys it consumes; None when it consumes nothing the analysis can tell.

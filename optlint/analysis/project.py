@@ -36,6 +36,11 @@ if TYPE_CHECKING:
     from optlint.import_graph import ImportGraph
 
 _MAX_REEXPORT_HOPS = 4
+# Callers are looked for by scanning every project file's text for the function's name; past
+# this many names, the files' words are indexed once instead (a run asks for hundreds, a
+# one-file run for a few, where indexing every file would cost more than it saves).
+_SCANS_BEFORE_WORD_INDEX = 16
+_WORD = re.compile(r"\w+")
 _Found = TypeVar("_Found", ClassInfo, FunctionValue)
 
 
@@ -58,7 +63,7 @@ class ProjectIndex:
             weakref.WeakValueDictionary())
         self._texts: dict[Path, str] = {}  # the text each of `_files` was parsed from
         # (qualified name, importing folder) -> the class, or None when it is not a project class
-        self._resolved: dict[tuple[str, str], tuple[ClassInfo, Inference] | None] = {}
+        self._resolved: dict[tuple[str, ...], tuple[ClassInfo, Inference] | None] = {}
         # (qualified name, importing folder, through the reach gate) -> the function, or None
         self._functions: dict[tuple[str, str, bool],
                               tuple[FunctionValue, Inference] | _Unreached | None] = {}
@@ -74,6 +79,10 @@ class ProjectIndex:
         self._where = graph.files
         # (file, function name) -> the calls from other files that run it; None: unknown
         self._callers: dict[tuple[Path, str], list[Invocation] | None] = {}
+        # word -> the files of the project texts (`_word_source`) where it stands as a word
+        self._word_files: dict[str, list[Path]] | None = None
+        self._word_source: dict[Path, str] | None = None
+        self._scans = 0
         # What the file being linted has read of the project so far (see `Dependencies`).
         self._consulted = False
         self._words: set[str] = set()
@@ -106,7 +115,9 @@ class ProjectIndex:
                 or self._reach.changed_on_disk())
 
     def resolve_class(self, qualified: str, from_file: str | None,
-                      hops: int = 0) -> tuple[ClassInfo, Inference] | None:
+                      hops: int = 0, gated: bool = True) -> tuple[ClassInfo, Inference] | None:
+        """`gated`: only in a file that reaches the libraries (where a class can be a module
+        or hold one); ungated for any class (one that draws from a key it is built with)."""
         self._consulted = True
         module, _, name = qualified.rpartition(".")
         # Classes are CapWords: a lower-case name is a function or module, not worth a parse.
@@ -114,16 +125,19 @@ class ProjectIndex:
                 or not module or not name[:1].isupper()):
             return None
         # Where the search starts depends on the importing file's folder, so that is in the key.
-        key = (qualified, str(self._folder_of(from_file)) if from_file else "")
+        key: tuple[str, ...] = (qualified, str(self._folder_of(from_file)) if from_file else "")
+        if not gated:
+            key = (*key, "ungated")
         if key not in self._resolved:
-            self._resolved[key] = self._resolve(module, name, from_file, hops)
+            self._resolved[key] = self._resolve(module, name, from_file, hops, gated)
         return self._resolved[key]
 
     def _resolve(self, module: str, name: str, from_file: str | None,
-                 hops: int) -> tuple[ClassInfo, Inference] | None:
+                 hops: int, gated: bool = True) -> tuple[ClassInfo, Inference] | None:
         # A class in a file that cannot reach the libraries can be neither a module nor hold one.
-        found = self._find(module, name, from_file, _module_class, True,
-                           lambda reexported, path: self.resolve_class(reexported, path, hops + 1),
+        found = self._find(module, name, from_file, _module_class, gated,
+                           lambda reexported, path: self.resolve_class(reexported, path,
+                                                                       hops + 1, gated),
                            admitted=self._reach.declares_settings)
         return None if isinstance(found, _Unreached) else found
 
@@ -220,11 +234,8 @@ class ProjectIndex:
         self._callers[key] = None  # asked again while collecting: unknown
         sources = self._project_sources()
         found: list[Invocation] | None = [] if sources is not None else None
-        word = re.compile(rf"\b{re.escape(name)}\b")
-        for file, text in (sources or {}).items():
-            # `in` first: far cheaper than the regular expression (and than comparing paths)
-            # on the many files without it.
-            if name not in text or file == target or not word.search(text):
+        for file in self._files_naming(name, sources):
+            if file == target:
                 continue
             if not self._reach.reaches(file):
                 # A caller that never reaches equinox or optax passes on what it is given: not
@@ -248,6 +259,24 @@ class ProjectIndex:
             found.extend(sites)
         self._callers[key] = found
         return found
+
+    def _files_naming(self, name: str, sources: dict[Path, str] | None) -> list[Path]:
+        """The files of `sources` where `name` stands as a word, in their order there."""
+        if sources is None:
+            return []
+        if _WORD.fullmatch(name) and (self._word_source is sources
+                                      or self._scans >= _SCANS_BEFORE_WORD_INDEX):
+            if self._word_source is not sources or self._word_files is None:
+                self._word_files = {}
+                for file, text in sources.items():
+                    for word in set(_WORD.findall(text)):
+                        self._word_files.setdefault(word, []).append(file)
+                self._word_source = sources
+            return self._word_files.get(name, [])
+        self._scans += 1
+        pattern = re.compile(rf"\b{re.escape(name)}\b")
+        # `in` first: far cheaper than the regular expression on the many files without it.
+        return [file for file, text in sources.items() if name in text and pattern.search(text)]
 
     def _resolver(self, origin: str | None, classes: bool) -> Resolver:
         """Resolves a name imported in file `origin` to its class or function definition."""

@@ -21,13 +21,14 @@ import libcst as cst
 from optlint.analysis.index import FunctionInfo
 from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_texts import called_text, shown
-from optlint.analysis.key_consumers import BATCHING, TREE_MAPS
-from optlint.analysis.key_fields import set_when_built
+from optlint.analysis.key_consumers import BATCHING, ITEM_MAPS, TREE_MAPS
+from optlint.analysis.key_fields import compiled_step, set_on_class, set_when_built
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.library_names import JAX_RANDOM
-from optlint.analysis.prng_keys import Consumption, Reuse
+from optlint.analysis.prng_keys import Consumption, Reuse, folded_text
 from optlint.context import RuleContext
 from optlint.edits import source_lines
+from optlint.rule_helpers.key_folds import folded_reuse_text
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 from optlint.analysis.walk import child_nodes
 
@@ -53,16 +54,17 @@ class PrngKeyReuse(Rule):
         for info in analysis.functions_to_walk():
             flow = analysis.walk(info)
             for reuse in flow.reuses.values():
-                if id(_where(reuse.second)) not in reported and _reported(reuse, flow, ctx):
+                if id(_where(reuse.second)) not in reported and _reported(reuse, flow, ctx, analysis):
                     reported.add(id(_where(reuse.second)))
                     yield self._reuse_finding(ctx, reuse, analysis, flow)
             yield from self._field_findings(ctx, analysis, info, flow, reported)
+            yield from self._class_key_findings(ctx, info, flow, reported)
             yield from self._stored_findings(ctx, flow, reported)
             yield from self._kept_findings(ctx, flow, reported)
         module_flow = analysis.walk_module()
         if module_flow is not None:
             for reuse in module_flow.reuses.values():
-                if id(_where(reuse.second)) not in reported and _reported(reuse, module_flow, ctx):
+                if id(_where(reuse.second)) not in reported and _reported(reuse, module_flow, ctx, analysis):
                     reported.add(id(_where(reuse.second)))
                     yield self._reuse_finding(ctx, reuse, analysis, module_flow)
 
@@ -105,9 +107,10 @@ class PrngKeyReuse(Rule):
             return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
                 "Give the function a key argument and pass a fresh key to each call"))
         if second.repeated:
-            batched = second.over.split(" ", 1)[0] in {*BATCHING, *TREE_MAPS}
-            where = ("leaf" if second.over.split(" ", 1)[0] in TREE_MAPS else "row") if (
-                batched) else "step"
+            over = second.over.split(" ", 1)[0]
+            batched = over in {*BATCHING, *TREE_MAPS, *ITEM_MAPS}
+            where = ("leaf" if over in TREE_MAPS else "item" if over in ITEM_MAPS
+                     else "row") if batched else "step"
             message = (f"`{key}` is consumed by `{second.how}` in every {where} of "
                        f"`{second.over}`, and the {where.replace('leaf', 'leave')}s are not "
                        f"given keys of their own "
@@ -129,6 +132,9 @@ class PrngKeyReuse(Rule):
                                                         via.call}, fix_title=(
                 f"Return a fresh key: split it (`{ctx.code(via.key)}, subkey = "
                 f"jax.random.split({ctx.code(via.key)})`) and consume only `subkey`"))
+        if reuse.folded:
+            message, fix_title = folded_reuse_text(ctx, reuse, key, _at_line)
+            return Finding(_where(second), message, roles=_roles(reuse), fix_title=fix_title)
         if reuse.in_loop and reuse.first.call is second.call:
             message = (f"`{key}` is consumed by `{second.how}` in every iteration of the "
                        f"loop, and the loop never reassigns it: every iteration draws the same "
@@ -228,8 +234,12 @@ class PrngKeyReuse(Rule):
         node = info.node
         scope = info.scope
         owner = scope.owner
-        if (not isinstance(node, cst.FunctionDef) or node.name.value != "__call__"
-                or owner is None or scope.self_name is None or not analysis.is_module(owner)):
+        if not isinstance(node, cst.FunctionDef) or owner is None or scope.self_name is None:
+            return
+        # A module's `__call__` runs once per step; so does any method compiled as a step
+        # (`@partial(jax.jit, static_argnums=(0,))`), whatever its class.
+        module = node.name.value == "__call__" and analysis.is_module(owner)
+        if not module and not compiled_step(node, ctx.qualify):
             return
         for use in flow.every:
             key = use.key
@@ -238,15 +248,46 @@ class PrngKeyReuse(Rule):
                     or key.value.value != scope.self_name or id(use.call) in reported):
                 continue
             field = key.attr.value
-            if not set_when_built(owner, field) or not analysis.holds_fixed_key(owner, field):
+            if not set_when_built(owner, field) or (
+                    module and not analysis.holds_fixed_key(owner, field)):
                 continue
             reported.add(id(use.call))
-            message = (f"`{ctx.code(key)}` is a key stored on module `{owner.name}` and consumed "
-                       f"by `{use.how}` in `__call__`: every call (every training step) draws "
-                       f"the same random numbers, e.g. the same dropout mask")
+            step = "every training step" if module else f"`{node.name.value}` is compiled as a step"
+            message = (f"`{ctx.code(key)}` is a key stored on {'module' if module else 'class'} "
+                       f"`{owner.name}` and consumed by `{use.how}` in `{node.name.value}`: "
+                       f"every call ({step}) draws the same random numbers, e.g. the same "
+                       f"dropout mask")
             yield Finding(use.call, message, fix_title=(
                 f"Pass a fresh key to `__call__`, or fold in a per-call value "
                 f"(`jax.random.fold_in({ctx.code(key)}, step)`)"))
+
+    def _class_key_findings(self, ctx: RuleContext, info: FunctionInfo, flow: KeyFlow,
+                            reported: set[int]) -> Iterator[Finding]:
+        """A method consuming `self.<field>` where the key is the class's (a classmethod sets
+        `cls.<field>`, no constructor sets one per instance) and the method stores the next key
+        on the instance: every new instance consumes the class's key again."""
+        owner, self_name = info.scope.owner, info.scope.self_name
+        if owner is None or self_name is None:
+            return
+        for use in flow.every:
+            key = use.key
+            if (use.kind not in ("draw", "split") or use.repeated or use.unseen
+                    or not isinstance(key, cst.Attribute) or not isinstance(key.value, cst.Name)
+                    or key.value.value != self_name or id(use.call) in reported
+                    or not any(binding.scope is info.scope
+                               for binding in owner.attributes.get(key.attr.value, []))):
+                continue
+            setter = set_on_class(owner, key.attr.value)
+            if setter is None:
+                continue
+            reported.add(id(use.call))
+            message = (f"`{ctx.code(key)}` reads the key `{setter.name.value}` keeps on class "
+                       f"`{owner.name}` until this instance stores its own: every new instance "
+                       f"consumes the class's key again in `{use.how}`, so instances draw the "
+                       f"same random numbers")
+            yield Finding(use.call, message, fix_title=(
+                f"Split the class's key and store it back on the class (`cls = type(self)`, "
+                f"`cls.{key.attr.value}, subkey = jax.random.split(cls.{key.attr.value})`)"))
 
 
 def _drawn_apart(reuse: Reuse, flow: KeyFlow) -> str | None:
@@ -273,6 +314,8 @@ def _key_text(ctx: RuleContext, use: Consumption) -> str:
     if use.given_as is not None:
         mapping, entry = use.given_as
         return f'{mapping}["{entry}"]'
+    if use.followed:
+        return folded_text(use.followed) or use.followed
     if use.held_by and isinstance(use.key, cst.Attribute):
         return f"{use.held_by}.{use.key.attr.value}"
     return ctx.code(use.key)
@@ -321,7 +364,7 @@ def _path(ctx: RuleContext, reuse: Reuse) -> str:
     return f" (made at line {positions[reuse.origin].start.line}, first consumed at line {first})"
 
 
-def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext) -> bool:
+def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCalls) -> bool:
     """Leaves out the reuses real code makes on purpose.
 
     The same key to `permutation`/`choice`/`shuffle` twice keeps arrays aligned (`x` and `y`
@@ -339,7 +382,7 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext) -> bool:
         return True
     if _overwritten(reuse):
         return False
-    if id(first.call) in flow.discarded:
+    if id(first.call) in flow.discarded and id(first.call) not in analysis.library.keeping:
         return False  # a warm-up: the first draw's result is thrown away
     if id(second.call) in flow.assigned_away or (id(second.call) in flow.discarded and (
             ctx.qualify(second.call.func) or "").startswith(JAX_RANDOM + ".")):
@@ -347,6 +390,12 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext) -> bool:
     if (reuse.in_loop and not second.library and first.call is second.call
             and (second.stepping or id(second.call) in flow.threaded)):
         return True  # a training step threading its state, given one key on every step
+    if reuse.in_loop and reuse.counting and first.call is second.call and (
+            second.held_by or analysis.constructs(second.call)):
+        # A class of the file built on every step (`[Block(key=key) for _ in range(n)]`:
+        # identical layers), or a method drawing from a key its object holds on every step
+        # (the caller passes no key it could have meant to keep fixed).
+        return True
     if reuse.in_loop and not reuse.counting:
         return False
     if first.library and second.library and {first.how.rsplit(".", 1)[-1],

@@ -43,7 +43,7 @@ def train(args, class_latents, rngs, steps=3):
         noise = jax.random.normal(rngs.noise(), class_latents.shape)
         noises.append(noise)
 
-        def loss_fn(m):
+        def loss_fn(m, noise=noise):
             return jnp.mean((m(class_latents + noise) - noise) ** 2)
 
         loss, grads = nnx.value_and_grad(loss_fn)(model)

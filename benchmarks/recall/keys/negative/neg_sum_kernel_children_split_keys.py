@@ -31,10 +31,10 @@ class SumKernel:
 
     def init_params(self, key):
         keys = jax.random.split(key, len(self.kernels))
-        return [kernel.init_params(k) for k, kernel in zip(keys, self.kernels)]
+        return [kernel.init_params(k) for k, kernel in zip(keys, self.kernels, strict=True)]
 
     def __call__(self, params, x, y):
-        return sum(k(p, x, y) for k, p in zip(self.kernels, params))
+        return sum(k(p, x, y) for k, p in zip(self.kernels, params, strict=True))
 
 
 if __name__ == "__main__":

@@ -32,7 +32,7 @@ class SumKernel:
         return [kernel.init_params(key) for kernel in self.kernels]  # expect
 
     def __call__(self, params, x, y):
-        return sum(k(p, x, y) for k, p in zip(self.kernels, params))
+        return sum(k(p, x, y) for k, p in zip(self.kernels, params, strict=True))
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ def train(args, class_latents, steps=3):
         noise = jax.random.normal(rngs.noise(), class_latents.shape)  # expect
         first_noise = noise if first_noise is None else first_noise
 
-        def loss_fn(m):
+        def loss_fn(m, noise=noise):
             return jnp.mean((m(class_latents + noise) - noise) ** 2)
 
         loss, grads = nnx.value_and_grad(loss_fn)(model)

@@ -1,0 +1,28 @@
+"""Keys a callee makes from a seed its call does not give: `noise(shape)` where `noise(shape,
+seed=0)` makes its key from `seed` makes the key of the default seed at every such call, one key
+drawn from again and again."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from optlint.analysis.binding import bind_arguments
+from optlint.analysis.key_record import KeyRecorder
+from optlint.analysis.prng_keys import Consumption
+
+
+def default_seeds(call: cst.Call, function: cst.FunctionDef, bound: bool, flow: KeyRecorder,
+                  how: str, stepping: bool) -> list[Consumption]:
+    """`noise(shape)` where `noise(shape, seed=0)` makes its key from `seed`: the call makes
+    the key of the default seed, as every other call leaving it out does."""
+    if any(arg.star for arg in call.args):
+        return []
+    passed = {param.name.value for param, _ in bind_arguments(function, call, bound)}
+    return [Consumption(call, param.default, how, library=False, stepping=stepping,
+                        proof=f"`{function.name.value}` makes its key from `{param.name.value}`,"
+                              f" whose default is {param.default.value}")
+            for param in (*function.params.posonly_params, *function.params.params,
+                          *function.params.kwonly_params)
+            if param.name.value not in passed and isinstance(param.default, cst.Integer)
+            and param.name.value in flow.consumed_params
+            and flow.param_uses[param.name.value].kind == "seed"]
