@@ -2,7 +2,9 @@
 `uniform(PRNGKey(0), ...)`), a test's data and labels drawn from one key (issue #25, a numpyro
 fix commit): every `PRNGKey(0)` is the same key, whether bound to a name or not. Seeds that
 differ are two keys; a draw beside a split of one seed gives correlated values, not identical
-ones (`--preview`). The programs also run with JAX."""
+ones. Reuses of keys made in place go to `--preview` (labelled by running on the package
+benchmark, about half were true: tests compare two samplers on one key on purpose). The
+programs also run with JAX."""
 
 from __future__ import annotations
 
@@ -70,10 +72,11 @@ def _findings(tmp_path: Path, name: str, source: str, *extra: str) -> dict[int, 
 
 def test_a_key_made_twice_in_place_is_one_key(tmp_path: Path) -> None:
     found = _findings(tmp_path, "seeds.py", MADE_IN_PLACE)
-    assert sorted(found) == [6, 13]
-    assert "makes the same key at every call" in found[6]
+    assert sorted(found) == []
     preview = _findings(tmp_path, "seeds.py", MADE_IN_PLACE, "--preview")
     assert sorted(preview) == [6, 13, 24]
+    assert "makes the same key at every call" in preview[6]
+    assert "made in place from one literal seed" in preview[6]
     assert "correlated, not identical" in preview[24]
 
 
@@ -90,4 +93,5 @@ def test_keys_made_in_place_when_run(tmp_path: Path) -> None:
 
 def test_numpyro_scipy_like_rvs_draws_from_its_random_state(tmp_path: Path) -> None:
     """numpyro's first distributions sampled with `rvs(random_state=key)`."""
-    assert sorted(_findings(tmp_path, "test_model.py", NUMPYRO_RVS)) == [7]
+    assert sorted(_findings(tmp_path, "test_model.py", NUMPYRO_RVS)) == []
+    assert sorted(_findings(tmp_path, "test_model.py", NUMPYRO_RVS, "--preview")) == [7]
