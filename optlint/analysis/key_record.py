@@ -59,6 +59,7 @@ class KeyRecorder:
         # `jax.random.PRNGKey(0)` calls, by id, with the name keys of that seed go under.
         self._seeded_calls: dict[int, str] = {}
         self._made_by: dict[int, int] = {}  # consumption id -> the seeding call of its key
+        self._in_place: set[int] = set()  # consumptions of a key made in place from a seed
         # `fold_in(key, data)` calls, by id, with the name the key they make goes under.
         self.folded_calls: dict[int, str] = {}
         self.first_fold: dict[str, cst.Call] = {}  # by that name, the first such call
@@ -93,7 +94,7 @@ class KeyRecorder:
                 span = tuple(block[block.index(statement):block.index(self._statement) + 1])
         counting = in_loop and (any(self._walking_again) or (
             self._statement is not None and chains(self._statement, use.call)))
-        if id(use.key) in self._seeded_calls or id(before.key) in self._seeded_calls:
+        if id(use) in self._in_place or id(before) in self._in_place:
             # Labelled by running on the package benchmark, reuses of keys made in place from one
             # literal seed were true about half the time (tests comparing two samplers on one
             # key on purpose, draws that reach only shapes): `--preview` until that is better.
@@ -126,6 +127,7 @@ class KeyRecorder:
                 # A key made in place from a literal seed (`normal(PRNGKey(0), ...)`): one key
                 # with every other key of that seed.
                 self._made_by[id(use)] = id(use.key)
+                self._in_place.add(id(use))
                 return seed
             return self.made_key(use.key) if self.made_key is not None else None
         return self._seed_name(name, use, state)
