@@ -11,7 +11,7 @@ parsed, and a run whose files all miss the prefilter never imports the parser.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
@@ -102,22 +102,29 @@ class ImportGraph:
         be, or hold, what the rules look at (see optlint/analysis/reach.py)."""
         if path in self._reaches:
             return self._reaches[path]
+        seen: list[Path] = []
+        for current, facts in self._imported_below([path]):
+            seen.append(current)
+            if facts.reach_words or self._reaches.get(current):
+                self._reaches[path] = True
+                return True
+        # Nothing reachable from here names the libraries, so nothing reachable from any file
+        # seen on the way does either.
+        self._reaches.update(dict.fromkeys(seen, False))
+        return False
+
+    def _imported_below(self, starts: Iterable[Path]) -> Iterator[tuple[Path, FileFacts]]:
+        """`starts` and every project file they import, transitively, each once with its facts."""
         seen: set[Path] = set()
-        pending = [path]
+        pending = list(starts)
         while pending:
             current = pending.pop()
             if current in seen:
                 continue
             seen.add(current)
             facts = self.facts(current)
-            if facts.reach_words or self._reaches.get(current):
-                self._reaches[path] = True
-                return True
+            yield current, facts
             pending.extend(facts.imported)
-        # Nothing reachable from here names the libraries, so nothing reachable from any file
-        # seen on the way does either.
-        self._reaches.update(dict.fromkeys(seen, False))
-        return False
 
     def declares_settings(self, path: Path) -> bool:
         """Whether the file declares a configuration class (see `reach.declares_settings`)."""
@@ -144,16 +151,8 @@ class ImportGraph:
         if len(starts) == 1 and starts[0] in self._below:
             return self._below[starts[0]]
         named: set[str] = set()
-        seen: set[Path] = set()
-        pending = list(starts)
-        while pending:
-            current = pending.pop()
-            if current in seen:
-                continue
-            seen.add(current)
-            facts = self.facts(current)
+        for _, facts in self._imported_below(starts):
             named.update(facts.libraries)
-            pending.extend(facts.imported)
         if len(starts) == 1:
             self._below[starts[0]] = frozenset(named)
         return frozenset(named)
