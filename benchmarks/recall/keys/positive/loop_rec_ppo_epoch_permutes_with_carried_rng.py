@@ -17,8 +17,8 @@ import optax
 config = {
     "LR": 5e-4,
     "NUM_ENVS": 8,
-    "NUM_STEPS": 16,
-    "UPDATE_EPOCHS": 3,
+    "NUM_STEPS": 4,
+    "UPDATE_EPOCHS": 2,
     "NUM_MINIBATCHES": 2,
     "CLIP_EPS": 0.2,
     "GRU_HIDDEN_DIM": 16,
@@ -129,7 +129,8 @@ def main() -> None:
     params = network.init(init_rng, hstate, init_x)
     tx = optax.chain(optax.clip_by_global_norm(0.5), optax.adam(config["LR"]))
     opt_state = tx.init(params)
-    init_hstate, traj_batch, advantages = collect_dummy_rollout(rollout_rng, network, params)
+    collect = jax.jit(collect_dummy_rollout, static_argnums=1)
+    init_hstate, traj_batch, advantages = collect(rollout_rng, network, params)
 
     update = make_update(config, network, tx)
     _, _, losses = jax.jit(update)(params, opt_state, init_hstate, traj_batch, advantages, update_rng)
