@@ -134,7 +134,39 @@ def parse_screened(text: str, filename: str) -> cst.Module:
         error = python_syntax_error(text, filename)
         if error is not None and rejects_everywhere(error):
             raise Unanalysable(f"{filename}: {error.msg}")
-    return deep_call(cst.parse_module, text)
+    return deep_call(parse_module, text)
+
+
+# libcst checks every node it builds (`CSTNode.__post_init__` calls `_validate`): what a program
+# constructs by hand may break the node's rules, what its parser builds from a text never does
+# (its grammar is CPython's). On levanter the checks are a quarter of the parse. So a text is
+# parsed with them off; libcst's own comment there suggests as much ("avoid validating the tree
+# when parsing a file"). tests/test_parse_unvalidated.py compares trees and errors with libcst's
+# parse on every test file and on thousands of damaged texts.
+_unvalidated_lock = threading.Lock()
+_unvalidated_parses = 0
+_VALIDATING_POST_INIT = cst.CSTNode.__post_init__
+
+
+def _skip_validation(node: cst.CSTNode) -> None:
+    pass
+
+
+def parse_module(text: str) -> cst.Module:
+    """`libcst.parse_module(text)`, without the checks libcst makes of each node it builds (see
+    above). Nodes other threads build meanwhile skip them too: a fix's nodes are checked all
+    the same, by parsing the fixed text before it is written."""
+    global _unvalidated_parses
+    with _unvalidated_lock:
+        _unvalidated_parses += 1
+        cst.CSTNode.__post_init__ = _skip_validation  # type: ignore[method-assign, assignment]
+    try:
+        return cst.parse_module(text)
+    finally:
+        with _unvalidated_lock:
+            _unvalidated_parses -= 1
+            if not _unvalidated_parses:
+                cst.CSTNode.__post_init__ = _VALIDATING_POST_INIT  # type: ignore[method-assign]
 
 
 def deep_call(function: Callable[..., _Result], *args: object) -> _Result:
