@@ -14,6 +14,7 @@ import bisect
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import overload
 
 import libcst as cst
 from libcst.metadata import CodeRange
@@ -55,8 +56,9 @@ class TopLevel:
 
     def __init__(self, module: cst.Module, positions: Mapping[cst.CSTNode, CodeRange]) -> None:
         self.body = list(module.body)
-        # Non-decreasing: statements follow each other.
-        self.end_lines = [positions[statement].end.line for statement in self.body]
+        # Non-decreasing: statements follow each other. Each read when the bisection for a
+        # use's statement reaches it: positions worked out on demand cost one statement each.
+        self.end_lines = _EndLines(self.body, positions)
         self.first_binding: dict[tuple[str, str], int] = {}
         for number, statement in enumerate(self.body):
             for binding in _top_level_bindings(statement):
@@ -67,6 +69,28 @@ class TopLevel:
             if isinstance(statement, cst.SimpleStatementLine) and (
                 any(isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body)
                 or (number == 0 and _is_docstring(statement)))]
+
+
+class _EndLines(Sequence[int]):
+    """The last line of each statement of `body`, read when asked for."""
+
+    def __init__(self, body: Sequence[cst.BaseStatement],
+                 positions: Mapping[cst.CSTNode, CodeRange]) -> None:
+        self._body, self._positions = body, positions
+
+    def __len__(self) -> int:
+        return len(self._body)
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[int]: ...
+
+    def __getitem__(self, index: int | slice) -> int | Sequence[int]:
+        if isinstance(index, slice):
+            return [self._positions[statement].end.line for statement in self._body[index]]
+        return self._positions[self._body[index]].end.line
 
 
 def _is_docstring(statement: cst.SimpleStatementLine) -> bool:
