@@ -41,7 +41,13 @@ from optlint.analysis.key_syntax import (
     target_names,
 )
 from optlint.analysis.prng_keys import Consumer, Consumption, Returns, key_name
-from optlint.analysis.walk import child_nodes
+from optlint.analysis.walk import Kinds, child_nodes
+
+
+# The expressions `KeyFlow._expr` walks in their own way; it walks any other through its
+# children (a name has none).
+_EXPR_KINDS = Kinds(("lambda", cst.Lambda), ("special", (
+    cst.Call, cst.IfExp, cst.BooleanOperation, cst.NamedExpr, *COMPREHENSIONS)))
 
 
 class KeyFlow(KeyRecorder):
@@ -381,7 +387,12 @@ class KeyFlow(KeyRecorder):
     # expressions --------------------------------------------------------------------------
     def _expr(self, node: cst.CSTNode, state: KeyState) -> None:
         """Walks `node` in evaluation order: arguments before the call that receives them."""
-        if isinstance(node, cst.Lambda):
+        kind = _EXPR_KINDS(node)
+        if kind == Kinds.OTHER:
+            for child in child_nodes(node):
+                self._expr(child, state)
+            return
+        if kind == "lambda":
             return  # its body runs later, when it is called
         if isinstance(node, cst.Call):
             self._expr(node.func, state)

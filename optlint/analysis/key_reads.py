@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, cast
 
 import libcst as cst
 
@@ -17,7 +17,7 @@ from optlint.analysis.key_syntax import (
     plain_target,
     target_names,
 )
-from optlint.analysis.walk import child_nodes
+from optlint.analysis.walk import Kinds, child_nodes
 
 class ReadsLibrary(Protocol):
     """What the reads of a file ask of the libraries' models (`LibraryKeyCalls`)."""
@@ -75,19 +75,33 @@ def _target_reads(target: cst.CSTNode, found: set[str], shaped: set[str] | None,
         _collect_reads(target, found, shaped, library)
 
 
+# The nodes `_collect_reads` reads in their own way, in the order it tests them.
+_READ_KINDS = Kinds(
+    ("call", cst.Call), ("name", cst.Name), ("attribute", cst.Attribute), ("arg", cst.Arg),
+    ("assign", cst.Assign), ("annotated", cst.AnnAssign), ("loop", (cst.For, cst.CompFor)),
+    ("walrus", cst.NamedExpr), ("as", cst.AsName), ("function", (cst.FunctionDef, cst.Lambda)),
+    ("class", cst.ClassDef), ("param", cst.Param),
+    ("unread", (cst.Import, cst.ImportFrom, cst.Del)), ("declared", (cst.Global, cst.Nonlocal)),
+)
+
+
 def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None = None,
                    library: ReadsLibrary | None = None) -> None:
     """Adds the names `node` reads to `found`, those read only for their shape to `shaped`
     (None: left out; `found` itself: counted as reads). `library` tells the calls that read
     only their arguments' shapes (`chex.assert_equal_shape([a, b])`), and the draws."""
-    if isinstance(node, cst.Call) and library is not None and library.reads_only_shapes(node):
-        _collect_reads(node.func, found, shaped, library)
-        for arg in node.args:
+    kind = _READ_KINDS(node)
+    if kind == "call" and library is not None and library.reads_only_shapes(
+            call := cast(cst.Call, node)):
+        _collect_reads(call.func, found, shaped, library)
+        for arg in call.args:
             _shape_reads(arg.value, found, shaped, library)
         return
-    if isinstance(node, cst.Name):
+    if kind == "name":
+        node = cast(cst.Name, node)
         found.add(node.value)
-    elif isinstance(node, cst.Attribute):
+    elif kind == "attribute":
+        node = cast(cst.Attribute, node)
         drawn = library.drawn_key(node.value) if (
             library is not None and isinstance(node.value, cst.Call)
             and node.attr.value in SHAPE_ATTRIBUTES) else None
@@ -103,26 +117,33 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None =
                     _collect_reads(arg, found, shaped, library)
         else:
             _collect_reads(node.value, found, shaped, library)
-    elif isinstance(node, cst.Arg):
+    elif kind == "arg":
+        node = cast(cst.Arg, node)
         _collect_reads(node.value, found, shaped, library)
-    elif isinstance(node, cst.Assign):
+    elif kind == "assign":
+        node = cast(cst.Assign, node)
         for target in node.targets:
             _target_reads(target.target, found, shaped, library)
         _collect_reads(node.value, found, shaped, library)
-    elif isinstance(node, cst.AnnAssign):
+    elif kind == "annotated":
+        node = cast(cst.AnnAssign, node)
         _target_reads(node.target, found, shaped, library)
         if node.value is not None:
             _collect_reads(node.value, found, shaped, library)
-    elif isinstance(node, (cst.For, cst.CompFor)):
+    elif kind == "loop":
+        node = cast("cst.For | cst.CompFor", node)
         _target_reads(node.target, found, shaped, library)
         for child in child_nodes(node):
             if child is not node.target:
                 _collect_reads(child, found, shaped, library)
-    elif isinstance(node, cst.NamedExpr):
+    elif kind == "walrus":
+        node = cast(cst.NamedExpr, node)
         _collect_reads(node.value, found, shaped, library)
-    elif isinstance(node, cst.AsName):
+    elif kind == "as":
+        node = cast(cst.AsName, node)
         _target_reads(node.name, found, shaped, library)
-    elif isinstance(node, (cst.FunctionDef, cst.Lambda)):
+    elif kind == "function":
+        node = cast("cst.FunctionDef | cst.Lambda", node)
         # A nested function's own locals (`k1` assigned in it) are not the enclosing names.
         inner: set[str] = set()
         inner_shaped = inner if shaped is found else None if shaped is None else set()
@@ -133,17 +154,20 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None =
         found.update(inner - own)
         if shaped is not None and inner_shaped is not None and inner_shaped is not inner:
             shaped.update(inner_shaped - own)
-    elif isinstance(node, cst.ClassDef):
+    elif kind == "class":
+        node = cast(cst.ClassDef, node)
         for child in child_nodes(node):
             if child is not node.name:
                 _collect_reads(child, found, shaped, library)
-    elif isinstance(node, cst.Param):
+    elif kind == "param":
+        node = cast(cst.Param, node)
         for part in (node.default, node.annotation):
             if part is not None:
                 _collect_reads(part, found, shaped, library)
-    elif isinstance(node, (cst.Import, cst.ImportFrom, cst.Del)):
+    elif kind == "unread":
         return
-    elif isinstance(node, (cst.Global, cst.Nonlocal)):
+    elif kind == "declared":
+        node = cast("cst.Global | cst.Nonlocal", node)
         found.update(item.name.value for item in node.names)
     else:
         for child in child_nodes(node):
@@ -164,6 +188,12 @@ def _shape_reads(node: cst.BaseExpression, found: set[str], shaped: set[str] | N
         _collect_reads(node, found, shaped, library)
 
 
+# The nodes `_locals` reads a binding or a declaration from (or does not enter).
+_LOCALS_KINDS = Kinds(("binding", (
+    cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.AsName,
+    cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global, cst.Nonlocal)))
+
+
 def _locals(function: cst.FunctionDef | cst.Lambda) -> set[str]:
     """The names a function binds itself: its parameters and what its body assigns (not
     what it declares `global`/`nonlocal`, nor what its nested functions bind)."""
@@ -176,6 +206,10 @@ def _locals(function: cst.FunctionDef | cst.Lambda) -> set[str]:
     declared: set[str] = set()
 
     def visit(node: cst.CSTNode) -> None:
+        if _LOCALS_KINDS(node) == Kinds.OTHER:
+            for child in child_nodes(node):
+                visit(child)
+            return
         if isinstance(node, (cst.Assign,)):
             for target in node.targets:
                 bound.update(target_names(target.target))
@@ -212,8 +246,12 @@ def _closure_reads(root: Sequence[cst.BaseStatement],
     return frozenset(found)
 
 
+_CLOSURES = Kinds(("closure", (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global,
+                               cst.Nonlocal)))
+
+
 def _visit_closures(node: cst.CSTNode, found: set[str]) -> None:
-    if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global, cst.Nonlocal)):
+    if _CLOSURES(node) == "closure":
         _collect_reads(node, found, found)
         return
     for child in child_nodes(node):
