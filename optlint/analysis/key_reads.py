@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, cast
+from typing import Protocol
 
 import libcst as cst
 
+from optlint.analysis.key_locals import function_locals
 from optlint.analysis.key_syntax import (
     evaluated_within,
     is_main_guard,
@@ -75,14 +76,11 @@ def _target_reads(target: cst.CSTNode, found: set[str], shaped: set[str] | None,
         _collect_reads(target, found, shaped, library)
 
 
-# The nodes `_collect_reads` reads in their own way, in the order it tests them.
-_READ_KINDS = Kinds(
-    ("call", cst.Call), ("name", cst.Name), ("attribute", cst.Attribute), ("arg", cst.Arg),
-    ("assign", cst.Assign), ("annotated", cst.AnnAssign), ("loop", (cst.For, cst.CompFor)),
-    ("walrus", cst.NamedExpr), ("as", cst.AsName), ("function", (cst.FunctionDef, cst.Lambda)),
-    ("class", cst.ClassDef), ("param", cst.Param),
-    ("unread", (cst.Import, cst.ImportFrom, cst.Del)), ("declared", (cst.Global, cst.Nonlocal)),
-)
+# The nodes `_collect_reads` tests for (any other is read through its children).
+_READ_KINDS = Kinds(("tested", (
+    cst.Call, cst.Name, cst.Attribute, cst.Arg, cst.Assign, cst.AnnAssign, cst.For, cst.CompFor,
+    cst.NamedExpr, cst.AsName, cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.Param, cst.Import,
+    cst.ImportFrom, cst.Del, cst.Global, cst.Nonlocal)))
 
 
 def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None = None,
@@ -90,18 +88,18 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None =
     """Adds the names `node` reads to `found`, those read only for their shape to `shaped`
     (None: left out; `found` itself: counted as reads). `library` tells the calls that read
     only their arguments' shapes (`chex.assert_equal_shape([a, b])`), and the draws."""
-    kind = _READ_KINDS(node)
-    if kind == "call" and library is not None and library.reads_only_shapes(
-            call := cast(cst.Call, node)):
-        _collect_reads(call.func, found, shaped, library)
-        for arg in call.args:
+    if _READ_KINDS(node) == Kinds.OTHER:  # most nodes: none of the tests below holds
+        for child in child_nodes(node):
+            _collect_reads(child, found, shaped, library)
+        return
+    if isinstance(node, cst.Call) and library is not None and library.reads_only_shapes(node):
+        _collect_reads(node.func, found, shaped, library)
+        for arg in node.args:
             _shape_reads(arg.value, found, shaped, library)
         return
-    if kind == "name":
-        node = cast(cst.Name, node)
+    if isinstance(node, cst.Name):
         found.add(node.value)
-    elif kind == "attribute":
-        node = cast(cst.Attribute, node)
+    elif isinstance(node, cst.Attribute):
         drawn = library.drawn_key(node.value) if (
             library is not None and isinstance(node.value, cst.Call)
             and node.attr.value in SHAPE_ATTRIBUTES) else None
@@ -117,57 +115,47 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None =
                     _collect_reads(arg, found, shaped, library)
         else:
             _collect_reads(node.value, found, shaped, library)
-    elif kind == "arg":
-        node = cast(cst.Arg, node)
+    elif isinstance(node, cst.Arg):
         _collect_reads(node.value, found, shaped, library)
-    elif kind == "assign":
-        node = cast(cst.Assign, node)
+    elif isinstance(node, cst.Assign):
         for target in node.targets:
             _target_reads(target.target, found, shaped, library)
         _collect_reads(node.value, found, shaped, library)
-    elif kind == "annotated":
-        node = cast(cst.AnnAssign, node)
+    elif isinstance(node, cst.AnnAssign):
         _target_reads(node.target, found, shaped, library)
         if node.value is not None:
             _collect_reads(node.value, found, shaped, library)
-    elif kind == "loop":
-        node = cast("cst.For | cst.CompFor", node)
+    elif isinstance(node, (cst.For, cst.CompFor)):
         _target_reads(node.target, found, shaped, library)
         for child in child_nodes(node):
             if child is not node.target:
                 _collect_reads(child, found, shaped, library)
-    elif kind == "walrus":
-        node = cast(cst.NamedExpr, node)
+    elif isinstance(node, cst.NamedExpr):
         _collect_reads(node.value, found, shaped, library)
-    elif kind == "as":
-        node = cast(cst.AsName, node)
+    elif isinstance(node, cst.AsName):
         _target_reads(node.name, found, shaped, library)
-    elif kind == "function":
-        node = cast("cst.FunctionDef | cst.Lambda", node)
+    elif isinstance(node, (cst.FunctionDef, cst.Lambda)):
         # A nested function's own locals (`k1` assigned in it) are not the enclosing names.
         inner: set[str] = set()
         inner_shaped = inner if shaped is found else None if shaped is None else set()
         for child in child_nodes(node):
             if not isinstance(node, cst.FunctionDef) or child is not node.name:
                 _collect_reads(child, inner, inner_shaped, library)
-        own = _locals(node)
+        own = function_locals(node)
         found.update(inner - own)
         if shaped is not None and inner_shaped is not None and inner_shaped is not inner:
             shaped.update(inner_shaped - own)
-    elif kind == "class":
-        node = cast(cst.ClassDef, node)
+    elif isinstance(node, cst.ClassDef):
         for child in child_nodes(node):
             if child is not node.name:
                 _collect_reads(child, found, shaped, library)
-    elif kind == "param":
-        node = cast(cst.Param, node)
+    elif isinstance(node, cst.Param):
         for part in (node.default, node.annotation):
             if part is not None:
                 _collect_reads(part, found, shaped, library)
-    elif kind == "unread":
+    elif isinstance(node, (cst.Import, cst.ImportFrom, cst.Del)):
         return
-    elif kind == "declared":
-        node = cast("cst.Global | cst.Nonlocal", node)
+    elif isinstance(node, (cst.Global, cst.Nonlocal)):
         found.update(item.name.value for item in node.names)
     else:
         for child in child_nodes(node):
@@ -186,49 +174,6 @@ def _shape_reads(node: cst.BaseExpression, found: set[str], shaped: set[str] | N
             _shape_reads(element.value, found, shaped, library)
     else:
         _collect_reads(node, found, shaped, library)
-
-
-# The nodes `_locals` reads a binding or a declaration from (or does not enter).
-_LOCALS_KINDS = Kinds(("binding", (
-    cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.AsName,
-    cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global, cst.Nonlocal)))
-
-
-def _locals(function: cst.FunctionDef | cst.Lambda) -> set[str]:
-    """The names a function binds itself: its parameters and what its body assigns (not
-    what it declares `global`/`nonlocal`, nor what its nested functions bind)."""
-    bound = {param.name.value for param in (
-        *function.params.posonly_params, *function.params.params,
-        *function.params.kwonly_params)}
-    for star in (function.params.star_arg, function.params.star_kwarg):
-        if isinstance(star, cst.Param):
-            bound.add(star.name.value)
-    declared: set[str] = set()
-
-    def visit(node: cst.CSTNode) -> None:
-        if _LOCALS_KINDS(node) == Kinds.OTHER:
-            for child in child_nodes(node):
-                visit(child)
-            return
-        if isinstance(node, (cst.Assign,)):
-            for target in node.targets:
-                bound.update(target_names(target.target))
-        elif isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor,
-                               cst.NamedExpr)):
-            bound.update(target_names(node.target))
-        elif isinstance(node, cst.AsName):
-            bound.update(target_names(node.name))
-        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            bound.add(node.name.value)
-            return
-        elif isinstance(node, cst.Lambda):
-            return
-        elif isinstance(node, (cst.Global, cst.Nonlocal)):
-            declared.update(item.name.value for item in node.names)
-        for child in child_nodes(node):
-            visit(child)
-    visit(function.body)
-    return bound - declared
 
 
 def _closure_reads(root: Sequence[cst.BaseStatement],
