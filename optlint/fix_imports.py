@@ -25,15 +25,25 @@ from optlint.diagnostics import Edit, Location
 def import_edits(module: cst.Module, positions: Mapping[cst.CSTNode, CodeRange],
                  imports: Sequence[tuple[str, str]], use_line: int,
                  first_party: Callable[[str], bool] = lambda name: False,
-                 top: TopLevel | None = None) -> list[Edit]:
+                 top: TopLevel | None = None,
+                 use_path: Sequence[cst.CSTNode] | None = None) -> list[Edit]:
     """Edits adding each (module, alias) of `imports` not bound at `use_line`, placed as isort
     (ruff's I001) would: among the plain third-party imports, in order of module name, so the
     fix does not fail the project's import-sorting check. `first_party` tells the project's own
-    top-level modules. `top`: the module's TopLevel, when the caller asks for several fixes."""
+    top-level modules. `top`: the module's TopLevel, when the caller asks for several fixes.
+    `use_path`: a node at `use_line` and the nodes holding it up to the module, which place the
+    use among the statements without their ranges (each costs its statement's code)."""
     top = top if top is not None else TopLevel(module, positions)
     body = top.body
-    use_index = bisect.bisect_left(top.end_lines, use_line)
-    later = use_index < len(body) and _inside_function(body[use_index], positions, use_line)
+    holding = None
+    if use_path is not None and len(use_path) > 1:
+        holding = {id(node) for node in use_path[1:]}
+        use_index = next(number for number, statement in enumerate(body)
+                         if statement is use_path[-2])
+    else:
+        use_index = bisect.bisect_left(top.end_lines, use_line)
+    later = use_index < len(body) and _inside_function(body[use_index], positions, use_line,
+                                                       holding)
     edits = []
     for import_module, alias in imports:
         first = top.first_binding.get((alias, import_module))
@@ -169,13 +179,21 @@ def _top_level_bindings(statement: cst.BaseStatement) -> set[tuple[str, str]]:
 
 
 def _inside_function(statement: cst.BaseStatement | cst.BaseSmallStatement,
-                     positions: Mapping[cst.CSTNode, CodeRange], line: int) -> bool:
-    """Whether `line` of top-level `statement` is in a function body (which runs later)."""
+                     positions: Mapping[cst.CSTNode, CodeRange], line: int,
+                     holding: set[int] | None = None) -> bool:
+    """Whether `line` of top-level `statement` is in a function body (which runs later).
+    `holding`: the ids of the nodes holding the use at `line`, where known: an indented body
+    holds the use exactly when the use's line is in it (statements of a block never share a
+    line)."""
     if isinstance(statement, cst.FunctionDef):
+        if holding is not None and isinstance(statement.body, cst.IndentedBlock):
+            return id(statement.body) in holding
         return positions[statement.body].start.line <= line
     if isinstance(statement, cst.ClassDef):
-        return any(_inside_function(inner, positions, line) for inner in statement.body.body
-                   if positions[inner].start.line <= line <= positions[inner].end.line)
+        return any(_inside_function(inner, positions, line, holding)
+                   for inner in statement.body.body
+                   if (id(inner) in holding if holding is not None else
+                       positions[inner].start.line <= line <= positions[inner].end.line))
     return False
 
 

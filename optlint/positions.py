@@ -80,6 +80,15 @@ class PositionsOnDemand(Mapping[cst.CSTNode, CodeRange]):
     def __len__(self) -> int:
         return len(self._everything())
 
+    def holding(self, node: cst.CSTNode) -> list[cst.CSTNode] | None:
+        """`node` and the nodes holding it, innermost first, the module last (None: not a node
+        of the module's tree, or trivia), found without any range."""
+        parents = self._parents()
+        path = [node]
+        while (parent := parents.get(id(path[-1]))) is not None:
+            path.append(parent)
+        return path if path[-1] is self._module else None
+
     def _everything(self) -> Mapping[cst.CSTNode, CodeRange]:
         if self._whole is None:
             self._whole = node_positions(self._module)

@@ -178,3 +178,38 @@ def test_reporting_places_findings_without_the_whole_pass(
         "(line " in str(found["message"]) for found in expected) and sum(
             len(found["fix"]["edits"]) > 1 for found in expected  # type: ignore[index]
             if found.get("fix")) > 3
+
+
+IMPORT_PLACES = {
+    "functions_and_classes": (
+        '"""Doc."""\nimport os\nimport numpy as np\n\n\ndef f(x):\n    return g(x)\n\n\n'
+        "@deco(h(1))\ndef k(a=m(2)): return n(a)\n\n\nclass A:\n    z = q(3)\n\n"
+        "    def method(self, b=r(4)):\n        if b:\n            return s(b)\n\n"
+        "    class Inner:\n        def deep(self):\n            return t(5)\n\n\n"
+        "class B: w = u(6)\n\n\nv = p(7)\nif v:\n    def late():\n        return y(8)\n"
+        "import jax\nimport optax\n"),
+    "no_imports": "x = a(1)\n\ndef f():\n    return b(2)\n",
+    "imports_below": "def f():\n    return b(2)\n\nimport optax\nc(3)\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(IMPORT_PLACES))
+def test_imports_placed_by_the_use_node_as_by_its_line(name: str) -> None:
+    """An import a fix adds goes where the line-based placement (the statements' ranges) puts
+    it, for a use anywhere: in a function body, a default, a decorator, a method, at top level."""
+    from optlint.fix_imports import import_edits
+
+    text = IMPORT_PLACES[name]
+    module = cst.parse_module(text)
+    whole = node_positions(module)
+    parents = parent_map(module)
+    on_demand = PositionsOnDemand(module, text, lambda: parents)
+    calls = [node for node in whole if isinstance(node, cst.Call)]
+    assert calls
+    for call in calls:
+        line = whole[call].start.line
+        for imports in ([("jax", "jax")], [("equinox", "eqx"), ("numpy", "np")],
+                        [("optax", "optax")]):
+            expected = import_edits(module, whole, imports, line)
+            path = on_demand.holding(call)
+            assert import_edits(module, on_demand, imports, line, use_path=path) == expected
