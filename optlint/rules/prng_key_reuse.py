@@ -21,6 +21,7 @@ from optlint.analysis.index import FunctionInfo
 from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_fields import compiled_step, set_on_class, set_when_built
 from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_syntax import builds_item
 from optlint.analysis.key_texts import shown
 from optlint.analysis.library_names import JAX_RANDOM
 from optlint.analysis.prng_keys import Consumption, Reuse
@@ -198,6 +199,9 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
     first, second = reuse.first, reuse.second
     if second.repeated:
         return True
+    if reuse.in_loop and first.call is second.call and builds_item(second.call,
+                                                                   ctx.index.parents()):
+        return True  # `[draw(key, x) for x in xs]`: every item is drawn from one key
     if _overwritten(reuse):
         return False
     if id(first.call) in flow.discarded and id(first.call) not in analysis.library.keeping:
