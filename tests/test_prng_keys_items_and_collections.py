@@ -102,3 +102,17 @@ def test_a_comprehension_over_split_keys_is_silent(tmp_path: Path) -> None:
     assert not _raises_key_reuse(
         PER_ITEM_SPLIT, "Encoder(['a', 'b']).encode_all({'a': jax.numpy.ones(2), 'b': jax.numpy.ones(2)}, jax.random.key(0))")
     assert opt020_lines(tmp_path, "views.py", PER_ITEM_SPLIT) == []
+
+
+ALIGNED = '''\
+import jax.random as jr
+
+
+def shuffle_together(key, arrays):
+    return [jr.permutation(key, a) for a in arrays]
+'''
+
+
+def test_arrays_permuted_alike_on_purpose_are_silent(tmp_path: Path) -> None:
+    """One key to `permutation` for every array keeps rows aligned (features with labels)."""
+    assert opt020_lines(tmp_path, "loader.py", ALIGNED) == []

@@ -82,6 +82,9 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     KeyConsumer("numpyro", "numpyro.handlers.seed", 1, "rng_seed"),
     KeyConsumer("numpyro", "run", 0, "rng_key", made_by=("numpyro.infer.MCMC",),
                 keeps_result=True),
+    # `Predictive(model, ...)(key, x)`: the object called runs the model seeded with the key.
+    KeyConsumer("numpyro", "__call__", 0, "rng_key",
+                made_by=("numpyro.infer.Predictive", "numpyro.infer.util.Predictive")),
     # numpyro distributions: `dist.Normal(loc, scale).sample(key, shape)`.
     KeyConsumer("numpyro", "sample", 0, "key", made_by=_DISTRIBUTIONS),
     # numpyro's first, scipy-like distributions: `dist.norm(0, 1).rvs(random_state=key)`.

@@ -32,6 +32,8 @@ from optlint.analysis.values import ModuleValue
 if TYPE_CHECKING:
     from optlint.context import RuleContext
 
+# The method a row names for an object called itself.
+CALLED = "__call__"
 # equinox.nn layers whose `__call__` draws from its `key` (the others ignore it).
 RANDOM_LAYERS = frozenset({"Dropout", "MultiheadAttention"})
 
@@ -83,6 +85,13 @@ class LibraryKeyCalls:
                     uses = self._library(call, row)
                     if uses:
                         return uses
+        if isinstance(func, (cst.Name, cst.Call)) and CALLED in METHOD_CONSUMERS:
+            # An object called (`predictive(key, x)`, `Predictive(model)(key, x)`).
+            site = self.sites.get(id(call))
+            made = self._made_by(func, site) if site is not None else set()
+            for row in METHOD_CONSUMERS[CALLED]:
+                if made & set(row.made_by):
+                    return self._library(call, row)
         if isinstance(func, cst.Call):
             inner = ctx.qualify(func.func) or ""
             if inner.rsplit(".", 1)[-1] in RANDOM_LAYERS and inner.startswith("equinox.nn."):

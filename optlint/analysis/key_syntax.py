@@ -293,7 +293,7 @@ def module_constants(index: FileIndex) -> dict[str, bool]:
             continue
         if isinstance(value, cst.Name) and value.value in ("True", "False"):
             found[name] = value.value == "True"
-        elif surely_runs(value, {}) and isinstance(value, (cst.List, cst.Tuple)):
+        elif isinstance(value, (cst.List, cst.Tuple)) and surely_runs(value, {}):
             found[name] = True
     for scope in index.every_scope:
         if scope is not index.module_scope:

@@ -199,9 +199,12 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
     first, second = reuse.first, reuse.second
     if second.repeated:
         return True
-    if reuse.in_loop and first.call is second.call and builds_item(second.call,
-                                                                   ctx.index.parents()):
-        return True  # `[draw(key, x) for x in xs]`: every item is drawn from one key
+    if (reuse.in_loop and first.call is second.call
+            and not (second.library and second.how.rsplit(".", 1)[-1] in ALIGNING)
+            and builds_item(second.call, ctx.index.parents())):
+        # `[draw(key, x) for x in xs]`: every item is drawn from one key (but arrays are
+        # permuted alike on purpose: `[permutation(key, a) for a in arrays]`)
+        return True
     if _overwritten(reuse):
         return False
     if id(first.call) in flow.discarded and id(first.call) not in analysis.library.keeping:
