@@ -308,3 +308,12 @@ def body_of(node: cst.FunctionDef) -> list[cst.BaseStatement]:
         return list(body.body)
     assert isinstance(body, cst.SimpleStatementSuite)
     return [cst.SimpleStatementLine(body=list(body.body))]
+
+
+def small_statements(function: cst.FunctionDef) -> Iterator[cst.BaseSmallStatement]:
+    """The simple statements of a function's own body (not of blocks or nested functions)."""
+    body = function.body
+    lines = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    for line in lines:
+        if isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            yield from line.body
