@@ -25,6 +25,7 @@ from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
 from optlint.analysis.key_reads import FileReads
 from optlint.analysis.key_seeds import default_seeds
+from optlint.analysis.key_methods import NamedMethods
 from optlint.analysis.key_library_calls import (
     RANDOM_LAYERS,
     LibraryKeyCalls,
@@ -92,6 +93,7 @@ class FileKeyCalls:
         self.transformed = TransformedKeyCalls(self)
         self.held = HeldCallables(self)
         self.given = GivenCallables(self)
+        self.named = NamedMethods(self)
         # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
         self.candidates: set[int] = set()
         for site in ctx.calls():
@@ -131,7 +133,8 @@ class FileKeyCalls:
             site = self.sites.get(id(call))
             if site is None or not passes_key(call):
                 return []
-            return self.held.consumptions(call, site) or self.given.consumptions(call, site)
+            return (self.held.consumptions(call, site) or self.given.consumptions(call, site)
+                    or self.named.consumptions(call, site))
         if isinstance(resolved, list):
             return resolved
         function, bound, stepping = resolved
@@ -151,7 +154,7 @@ class FileKeyCalls:
             uses += self.held.closures_called_again(call, function, bound, flow)
         uses += held_key_consumptions(self.ctx.index, call, function, flow, how)
         if not bound and id(function) not in self.foreign.owner_of:
-            uses += given_object_consumptions(call, function, bound, flow, how)
+            uses += given_object_consumptions(call, function, bound, flow, how, self.ctx)
         if self.nested(function):
             # A closure consuming a key of the enclosing function: each call consumes it.
             uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,

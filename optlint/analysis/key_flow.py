@@ -37,6 +37,7 @@ from optlint.analysis.key_syntax import (
     name_at_path,
     once_branch,
     replaced_from,
+    surely_runs,
     taken_branch,
     target_name_nodes,
     target_names,
@@ -374,7 +375,8 @@ class KeyFlow(KeyRecorder):
             self._walking_again.pop()
             self._loop_depth -= 1
             self._again = outer_again
-        after = merge_states([entry, *ends])
+        surely = isinstance(node, cst.For) and surely_runs(node.iter, self.constants)
+        after = merge_states(ends if surely else [entry, *ends])  # `for x in [a, b]` runs
         if node.orelse is not None:
             after = self._suite(node.orelse.body, after)
         return merge_states([after, *breaks])
