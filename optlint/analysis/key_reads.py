@@ -36,7 +36,8 @@ CHECK_PREFIX = "assert"
 
 # Attributes that read an array's shape, not its values (a draw read only for them reaches
 # no result).
-SHAPE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "nbytes", "itemsize"})
+SHAPE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "nbytes", "itemsize",
+                              "batch_shape", "event_shape"})
 
 # Calls through which code may read any name of the frame it runs in: `locals()`, `vars()`, a
 # debugger opened there. By qualified name (the builtins by their own).
@@ -307,7 +308,8 @@ class UnreadResults:
         self._frames = shared.frames
         self._shared = shared
         self._closures = shared.closures
-        self._body_reads: dict[int, frozenset[str]] = {}  # by a list's id: this walk's only
+        # By a list's id and whether shapes count: this walk's only.
+        self._body_reads: dict[tuple[int, bool], frozenset[str]] = {}
 
     def unread(self, call: cst.Call, statement: cst.BaseStatement | None,
                block: Sequence[cst.BaseStatement] | None, read_only: bool = False) -> bool:
@@ -443,13 +445,14 @@ class UnreadResults:
             and part.value.value == param}
         return drawn <= fields
 
-    def _everywhere(self) -> frozenset[str]:
-        """Every name the body reads, `.shape` reads included (from the statements' reads,
-        which other walks share)."""
-        known = self._body_reads.get(id(self._root))
+    def _everywhere(self, shapes: bool = True) -> frozenset[str]:
+        """Every name the body reads, `.shape` reads included unless not `shapes` (from the
+        statements' reads, which other walks share)."""
+        place = (id(self._root), shapes)
+        known = self._body_reads.get(place)
         if known is None:
-            known = self._body_reads[id(self._root)] = frozenset().union(
-                *(reads_in(statement, self._shared, shapes=True)
+            known = self._body_reads[place] = frozenset().union(
+                *(reads_in(statement, self._shared, shapes=shapes)
                   for statement in self._root))
         return known
 
@@ -471,7 +474,9 @@ class UnreadResults:
             return False
         names = {bound for target in statement.body[0].targets
                  for bound in target_names(target.target)}
-        return bool(names) and names.isdisjoint(self._everywhere())
+        # Read only for their shape (`assert wrapped.batch_shape == (10,)`), they hold no
+        # drawn value either: a shape kept is a read `_dead` already counts.
+        return bool(names) and names.isdisjoint(self._everywhere(shapes=False))
 
     def _feeds_unread(self, name: str, statement: cst.CSTNode,
                       block: Sequence[cst.BaseStatement], depth: int,
