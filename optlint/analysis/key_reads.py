@@ -308,8 +308,7 @@ class UnreadResults:
         self._frames = shared.frames
         self._shared = shared
         self._closures = shared.closures
-        # By a list's id and whether shapes count: this walk's only.
-        self._body_reads: dict[tuple[int, bool], frozenset[str]] = {}
+        self._body_reads: dict[int, frozenset[str]] = {}  # by a list's id: this walk's only
 
     def unread(self, call: cst.Call, statement: cst.BaseStatement | None,
                block: Sequence[cst.BaseStatement] | None, read_only: bool = False) -> bool:
@@ -445,14 +444,13 @@ class UnreadResults:
             and part.value.value == param}
         return drawn <= fields
 
-    def _everywhere(self, shapes: bool = True) -> frozenset[str]:
-        """Every name the body reads, `.shape` reads included unless not `shapes` (from the
-        statements' reads, which other walks share)."""
-        place = (id(self._root), shapes)
-        known = self._body_reads.get(place)
+    def _everywhere(self) -> frozenset[str]:
+        """Every name the body reads, `.shape` reads included (from the statements' reads,
+        which other walks share)."""
+        known = self._body_reads.get(id(self._root))
         if known is None:
-            known = self._body_reads[place] = frozenset().union(
-                *(reads_in(statement, self._shared, shapes=shapes)
+            known = self._body_reads[id(self._root)] = frozenset().union(
+                *(reads_in(statement, self._shared, shapes=True)
                   for statement in self._root))
         return known
 
@@ -463,20 +461,15 @@ class UnreadResults:
         return not readers.isdisjoint(self._everywhere())
 
     def _feeds_nothing(self, statement: cst.CSTNode) -> bool:
-        """`statement` assigns only names of a function that nothing in it reads (no later
-        statement, no nested function, no `global`, no debugger): they end with the function,
-        so what it reads reaches no result through them (`dg = Data(x)  # noqa: F841`). A
-        module's names outlive it (a script's are there for `python -i`, a notebook's for the
-        cells run later)."""
-        if (self._module or not isinstance(statement, cst.SimpleStatementLine)
-                or len(statement.body) != 1 or not isinstance(statement.body[0], cst.Assign)
-                or self._reads_frames(debugged=True)):
-            return False
-        names = {bound for target in statement.body[0].targets
-                 for bound in target_names(target.target)}
-        # Read only for their shape (`assert wrapped.batch_shape == (10,)`), they hold no
-        # drawn value either: a shape kept is a read `_dead` already counts.
-        return bool(names) and names.isdisjoint(self._everywhere(shapes=False))
+        """`statement` assigns only names of a function (or notebook) that `_dead` found
+        unread from there on (bound anew first, or never read again before the end, where no
+        nested function nor `global` reaches them) and no debugger can read: what it reads
+        reaches no result through them (`dg = Data(x)  # noqa: F841`; `obs_data = Data(x)`,
+        then `obs_data = None`). A module's names outlive it (a script's are there for
+        `python -i`)."""
+        return not self._module and isinstance(statement, cst.SimpleStatementLine) and len(
+            statement.body) == 1 and isinstance(statement.body[0], cst.Assign) and not (
+            self._reads_frames(debugged=True))
 
     def _feeds_unread(self, name: str, statement: cst.CSTNode,
                       block: Sequence[cst.BaseStatement], depth: int,
