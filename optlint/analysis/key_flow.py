@@ -211,6 +211,11 @@ class KeyFlow(KeyRecorder):
         return self._suite(branch, state)
 
     def _small(self, node: cst.BaseSmallStatement, state: KeyState) -> KeyState | None:
+        if self.raises is not None and self.raises(node):
+            if isinstance(getattr(node, "value", None), cst.Call):  # its arguments run first
+                for arg in node.value.args:  # type: ignore[attr-defined]
+                    self._expr(arg.value, state)
+            return None
         if isinstance(node, cst.Assign):
             if isinstance(node.value, cst.Call) and all(
                     isinstance(target.target, cst.Name) and target.target.value == "_"
@@ -465,11 +470,9 @@ class KeyFlow(KeyRecorder):
                 self._walking_again[-1] = counting and walk == 1
                 inner = start.copy()
                 clause: cst.CompFor | None = node.for_in
-                first = True
                 while clause is not None:
-                    if not first:
+                    if clause is not node.for_in:
                         self._expr(clause.iter, inner)
-                    first = False
                     self._bind_target(clause.target, inner)
                     for condition in clause.ifs:
                         self._expr(condition.test, inner)
