@@ -48,3 +48,22 @@ def run_optlint_in_process(*args: str, cwd: Path | str | None = None, stdin: str
         os.chdir(previous)
     return subprocess.CompletedProcess(["optlint", *args], result.exit_code, result.stdout,
                                        result.stderr)
+
+
+def opt020_findings(tmp_path: Path, name: str, source: str, *extra: str) -> list[dict]:
+    """OPT020's findings (JSON) on `source` written to `tmp_path / name`, checked in process."""
+    import json
+
+    (tmp_path / name).write_text(source)
+    result = run_optlint_in_process("check", name, "--select", "OPT020", "--no-cache",
+                                    "--output-format", "json", *extra, cwd=tmp_path)
+    return json.loads(result.stdout)
+
+
+def finding_line(finding: dict) -> int:
+    return finding["location"]["row"] if "location" in finding else finding["line"]
+
+
+def opt020_lines(tmp_path: Path, name: str, source: str, *extra: str) -> list[int]:
+    """The sorted lines of OPT020's findings on `source` written to `tmp_path / name`."""
+    return sorted(finding_line(f) for f in opt020_findings(tmp_path, name, source, *extra))

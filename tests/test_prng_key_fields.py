@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 from conftest import run_optlint_in_process as run_optlint
+from conftest import opt020_lines
 
 NOISE_HELD_BY_AN_OBJECT = '''\
 import jax
@@ -29,11 +30,7 @@ SECOND = noise.sample((3,))
 
 
 def _opt020_lines(tmp_path: Path, source: str) -> list[int]:
-    (tmp_path / "noise.py").write_text(source)
-    result = run_optlint("check", "noise.py", "--select", "OPT020", "--no-cache",
-                         "--output-format", "json", cwd=tmp_path)
-    return sorted(f["location"]["row"] if "location" in f else f["line"]
-                  for f in json.loads(result.stdout))
+    return opt020_lines(tmp_path, "noise.py", source)
 
 
 def test_two_draws_from_the_key_an_object_holds_are_equal_with_real_jax() -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_optlint_in_process as run_optlint
+from conftest import opt020_lines
 
 BROADCAST_TO_A_GIVEN_MODEL = '''\
 import functools
@@ -48,11 +49,7 @@ OUT, _ = train_step(model, jnp.ones((4, 64)), jax.random.key(0))
 
 
 def _opt020_lines(tmp_path: Path, source: str, *extra: str) -> list[int]:
-    (tmp_path / "train.py").write_text(source)
-    result = run_optlint("check", "train.py", "--select", "OPT020", "--no-cache",
-                         "--output-format", "json", *extra, cwd=tmp_path)
-    return sorted(f["location"]["row"] if "location" in f else f["line"]
-                  for f in json.loads(result.stdout))
+    return opt020_lines(tmp_path, "train.py", source, *extra)
 
 
 def test_every_row_draws_the_same_mask_with_real_jax() -> None:

@@ -7,14 +7,7 @@ import json
 from pathlib import Path
 
 from conftest import run_optlint_in_process as run_optlint
-
-
-def _opt020_lines(tmp_path: Path, name: str, source: str, *extra: str) -> list[int]:
-    (tmp_path / name).write_text(source)
-    result = run_optlint("check", name, "--select", "OPT020", "--no-cache",
-                         "--output-format", "json", *extra, cwd=tmp_path)
-    return sorted(f["location"]["row"] if "location" in f else f["line"]
-                  for f in json.loads(result.stdout))
+from conftest import opt020_lines
 
 
 FIRST_ITERATION_SPECIAL = '''\
@@ -49,7 +42,7 @@ def test_a_loop_whose_first_iteration_is_special(tmp_path: Path) -> None:
     """`if i == 0: ... else: dropout(z, ...)`: every iteration but the first takes the `else`,
     so its draw repeats from the second iteration on; a draw only the first iteration makes
     (`if i == 0:` alone) is made once."""
-    assert _opt020_lines(tmp_path, "mlp.py", FIRST_ITERATION_SPECIAL) == [13]
+    assert opt020_lines(tmp_path, "mlp.py", FIRST_ITERATION_SPECIAL) == [13]
 
 
 SCAN_WRAPPERS = '''\
@@ -104,7 +97,7 @@ def test_a_closure_run_by_a_scan_written_in_the_project(tmp_path: Path) -> None:
     given to `jax.lax.scan` calls it, or a Python loop threads a carry through it): a closure
     given to it drawing from an enclosing key draws the same numbers at every step. A function
     that calls it once is no loop."""
-    assert _opt020_lines(tmp_path, "scan.py", SCAN_WRAPPERS) == [25, 33]
+    assert opt020_lines(tmp_path, "scan.py", SCAN_WRAPPERS) == [25, 33]
 
 
 TRAX_SCAN = '''\
@@ -139,7 +132,7 @@ class Scan(base.Layer):
 def test_a_trax_sublayer_run_with_the_layer_rng_in_every_step(tmp_path: Path) -> None:
     """trax's `pure_fn(x, weights, state, rng)` runs a layer with that rng; handed
     `self.rng` (a key held by an attribute) in every step of a scan, every step draws alike."""
-    assert _opt020_lines(tmp_path, "combinators.py", TRAX_SCAN) == [21]
+    assert opt020_lines(tmp_path, "combinators.py", TRAX_SCAN) == [21]
 
 
 THROWN_AWAY_LAST = '''\
@@ -179,7 +172,7 @@ def test_a_last_call_made_for_its_effect(tmp_path: Path) -> None:
     """A call made as a statement after a draw is made for what it does (`apply` of a
     function that records the modules it runs): its draw counts. A `jax.random` draw thrown
     away does nothing, nor does a call assigned to `_` (a warm-up)."""
-    assert _opt020_lines(tmp_path, "summarise.py", THROWN_AWAY_LAST) == [12]
+    assert opt020_lines(tmp_path, "summarise.py", THROWN_AWAY_LAST) == [12]
 
 
 SPLATTED_KEY = '''\
@@ -242,7 +235,7 @@ def eval_summary(f, logged):
 def test_haiku_through_a_module_object_the_file_builds(tmp_path: Path) -> None:
     """Haiku's own modules build `hk` as a module object and set `hk.transform_with_state =
     transform.transform_with_state`: `init` and `apply` of what it makes consume their key."""
-    assert _opt020_lines(tmp_path, "summarise.py", MODULE_OBJECT_SHIM) == [18]
+    assert opt020_lines(tmp_path, "summarise.py", MODULE_OBJECT_SHIM) == [18]
 
 
 GIVEN_FUNCTIONS = '''\
@@ -275,7 +268,7 @@ def test_a_key_handed_to_a_function_the_caller_gives(tmp_path: Path) -> None:
     """A key handed to a function given as a parameter (`model(rng, x)`; `vmap(classifier,
     in_axes=(0, None, None))(x, True, key)`) may be drawn from or ignored: the analysis cannot
     see which, so the reuse is reported under `--preview` only, saying so."""
-    assert _opt020_lines(tmp_path, "train.py", GIVEN_FUNCTIONS) == []
+    assert opt020_lines(tmp_path, "train.py", GIVEN_FUNCTIONS) == []
     (tmp_path / "train.py").write_text(GIVEN_FUNCTIONS)
     result = run_optlint("check", "train.py", "--select", "OPT020", "--no-cache", "--preview",
                          "--output-format", "json", cwd=tmp_path)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from conftest import run_optlint_in_process as run_optlint
+from conftest import opt020_lines
 
 
 TEST_REUSE = '''\
@@ -27,7 +28,7 @@ def test_test_code_is_checked(tmp_path: Path, name: str) -> None:
     """A key reused in a test is still reuse (JAX's checker raises there too); only code
     inside `pytest.raises(...)` fails on purpose."""
     (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-    assert _opt020_lines(tmp_path, name, TEST_REUSE) == [7]
+    assert opt020_lines(tmp_path, name, TEST_REUSE) == [7]
 
 
 def _notebook(cells: list[str]) -> str:
@@ -228,23 +229,15 @@ def read_by_closure(key):
 '''
 
 
-def _opt020_lines(tmp_path: Path, name: str, source: str) -> list[int]:
-    (tmp_path / name).write_text(source)
-    result = run_optlint("check", name, "--select", "OPT020", "--no-cache",
-                         "--output-format", "json", cwd=tmp_path)
-    return sorted(f["location"]["row"] if "location" in f else f["line"]
-                  for f in json.loads(result.stdout))
-
-
 def test_unread_draw_is_no_reuse(tmp_path: Path) -> None:
     """A draw whose result nothing reads (split keys never used, a value only read for its
     shape, a value overwritten before any read) reaches no result: no reuse with it."""
-    assert _opt020_lines(tmp_path, "demo.py", UNREAD_DRAWS) == []
+    assert opt020_lines(tmp_path, "demo.py", UNREAD_DRAWS) == []
 
 
 def test_read_draws_still_reuse(tmp_path: Path) -> None:
     # (an unread draw stands in for a call given the key that may consume it)
-    assert len(_opt020_lines(tmp_path, "demo.py", STILL_REUSED)) == 7
+    assert len(opt020_lines(tmp_path, "demo.py", STILL_REUSED)) == 7
 
 
 HELD_INITIALIZERS = '''\
@@ -313,7 +306,7 @@ class Conv:
 def test_callables_held_by_defaults_names_and_fields(tmp_path: Path) -> None:
     """An initializer held by a parameter's default, a name or a field draws from its key;
     one that draws nothing (`zeros`) does not."""
-    assert _opt020_lines(tmp_path, "inits.py", HELD_INITIALIZERS) == [18, 28, 43, 58]
+    assert opt020_lines(tmp_path, "inits.py", HELD_INITIALIZERS) == [18, 28, 43, 58]
 
 
 TREE_MAP_ALIAS = '''\
@@ -339,7 +332,7 @@ def per_leaf(grads, rng, std):
 def test_tree_map_through_a_local_alias(tmp_path: Path) -> None:
     """`tree_map = tree_util.tree_map` is still a tree map; reported at the draw each leaf
     repeats."""
-    assert _opt020_lines(tmp_path, "dp.py", TREE_MAP_ALIAS) == [6]
+    assert opt020_lines(tmp_path, "dp.py", TREE_MAP_ALIAS) == [6]
 
 
 CHAINED_LOOP = '''\
@@ -369,7 +362,7 @@ def test_a_loop_over_layers_chaining_its_draws(tmp_path: Path) -> None:
     """`x = hk.dropout(z, rate, x)` in a loop over layers: each iteration transforms the value
     the last one made (one computation), so one key gives every layer the same mask; a loop
     trying settings on one key (`for rate in rates`) is not reported."""
-    assert _opt020_lines(tmp_path, "mlp.py", CHAINED_LOOP) == [9]
+    assert opt020_lines(tmp_path, "mlp.py", CHAINED_LOOP) == [9]
 
 
 KEPT_KEYS = '''\
@@ -409,7 +402,7 @@ def test_a_consumed_key_kept_in_an_attribute_read_later(tmp_path: Path) -> None:
     """`self._state = TrainingState(key=random_key)` after splitting `random_key`: the step
     that splits the kept key repeats the split made in `__init__`. An attribute nothing reads
     (`self.seed_used`) keeps nothing that draws."""
-    assert _opt020_lines(tmp_path, "learner.py", KEPT_KEYS) == [17]
+    assert opt020_lines(tmp_path, "learner.py", KEPT_KEYS) == [17]
 
 
 STATIC_METHOD = '''\
@@ -434,7 +427,7 @@ class NoisyDense:
 
 def test_a_static_method_called_on_its_class(tmp_path: Path) -> None:
     """`NoisyDense.sample_noise(self.rng_key, ...)` twice: the static method draws from its key."""
-    assert _opt020_lines(tmp_path, "static.py", STATIC_METHOD) == [15]
+    assert opt020_lines(tmp_path, "static.py", STATIC_METHOD) == [15]
 
 
 RANDOM_BY_NAME = '''\
@@ -457,7 +450,7 @@ def sampler(name):
 def test_a_jax_random_function_chosen_by_name(tmp_path: Path) -> None:
     """`getattr(jax.random, name)` is a sampler: drawing from `rng_key` and then splitting it
     for the next state repeats bits (correlated draws)."""
-    assert _opt020_lines(tmp_path, "getattr.py", RANDOM_BY_NAME) == [10]
+    assert opt020_lines(tmp_path, "getattr.py", RANDOM_BY_NAME) == [10]
 
 
 SAME_SEED = '''\
@@ -486,7 +479,7 @@ def fresh_each(n):
 def test_two_keys_made_from_one_literal_seed(tmp_path: Path) -> None:
     """`key = PRNGKey(0)` made again and drawn from again: the same key, the same numbers. A
     loop making a key per seed (`PRNGKey(seed)`) is not that."""
-    assert _opt020_lines(tmp_path, "seeds.py", SAME_SEED) == [8]
+    assert opt020_lines(tmp_path, "seeds.py", SAME_SEED) == [8]
 
 
 MADE_KEYS = '''\
@@ -510,7 +503,7 @@ def weights_and_noise(n):
 def test_a_helper_making_a_key_from_constants(tmp_path: Path) -> None:
     """`make_key()` returns `PRNGKey(SEED)`: every call with the same literals makes the same
     key (`make_key(3)` is another)."""
-    assert _opt020_lines(tmp_path, "made.py", MADE_KEYS) == [12]
+    assert opt020_lines(tmp_path, "made.py", MADE_KEYS) == [12]
 
 
 CLOSURE_GIVEN = '''\
@@ -544,7 +537,7 @@ def run(x, key):
 def test_a_closure_given_to_a_function_that_calls_it_twice(tmp_path: Path) -> None:
     """`two_steps(make_noise(key, 0.1), x)`: the jitted closure draws from the key it closes
     over at each of the two calls; `once` calls it once."""
-    assert _opt020_lines(tmp_path, "steps.py", CLOSURE_GIVEN) == [7]
+    assert opt020_lines(tmp_path, "steps.py", CLOSURE_GIVEN) == [7]
 
 
 FLAX_KEY_FIELDS = '''\
@@ -581,7 +574,7 @@ class Net(nn.Module):
 def test_a_flax_module_field_holding_one_key(tmp_path: Path) -> None:
     """A Flax module drawing from a key field it is built with from a fixed key draws the same
     numbers at every `apply`; one built with `self.make_rng(...)` gets a fresh key each time."""
-    assert _opt020_lines(tmp_path, "noise.py", FLAX_KEY_FIELDS) == [10]
+    assert opt020_lines(tmp_path, "noise.py", FLAX_KEY_FIELDS) == [10]
 
 
 ATTRIBUTE_IN_TUPLE = '''\
@@ -603,7 +596,7 @@ class Sampler:
 def test_a_key_attribute_reassigned_in_a_tuple_target(tmp_path: Path) -> None:
     """`self.key, self.a = self.draw(self.key, n)`: `draw` returns a fresh key, which
     replaces `self.key`; the next draw is given the new key."""
-    assert _opt020_lines(tmp_path, "sampler.py", ATTRIBUTE_IN_TUPLE) == []
+    assert opt020_lines(tmp_path, "sampler.py", ATTRIBUTE_IN_TUPLE) == []
 
 
 FOLD_PAST_THE_SPLIT = '''\
@@ -626,7 +619,7 @@ def step_noise(key, n, step):
 def test_fold_in_of_the_split_count_repeats_no_split_key(tmp_path: Path) -> None:
     """`fold_in(key, n)` beside `split(key, n)` is index `n`, outside the split's `0..n-1`;
     `fold_in(key, step)` may be any of them."""
-    assert _opt020_lines(tmp_path, "fold.py", FOLD_PAST_THE_SPLIT) == [12]
+    assert opt020_lines(tmp_path, "fold.py", FOLD_PAST_THE_SPLIT) == [12]
 
 
 SEEDED_PATHS = '''\
@@ -654,4 +647,4 @@ def seeded_loop(flags):
 def test_a_key_from_a_literal_seed_through_branches_and_unknown_calls(tmp_path: Path) -> None:
     """A key made from `PRNGKey(0)` stays followed through a loop, a conditional expression,
     and an unread draw standing in for a call the analysis cannot tell."""
-    assert _opt020_lines(tmp_path, "seeded.py", SEEDED_PATHS) == [8, 17]
+    assert opt020_lines(tmp_path, "seeded.py", SEEDED_PATHS) == [8, 17]

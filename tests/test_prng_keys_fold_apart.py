@@ -5,14 +5,13 @@ consumer than the split keys, the finding goes to `--preview`. Each case is also
 
 from __future__ import annotations
 
-import json
 import runpy
 from pathlib import Path
 
 import jax.numpy as jnp
 import numpy as np
 
-from conftest import run_optlint_in_process as run_optlint
+from conftest import opt020_findings
 
 FOLDS = '''\
 import equinox as eqx
@@ -46,10 +45,7 @@ def same_draws(key):
 
 
 def _findings(tmp_path: Path, *extra: str) -> list[dict]:
-    (tmp_path / "folds.py").write_text(FOLDS)
-    result = run_optlint("check", "folds.py", "--select", "OPT020", "--no-cache",
-                         "--output-format", "json", *extra, cwd=tmp_path)
-    return json.loads(result.stdout)
+    return opt020_findings(tmp_path, "folds.py", FOLDS, *extra)
 
 
 def _row(finding: dict) -> int:

@@ -8,13 +8,12 @@ programs also run with JAX."""
 
 from __future__ import annotations
 
-import json
 import runpy
 from pathlib import Path
 
 import numpy as np
 
-from conftest import run_optlint_in_process as run_optlint
+from conftest import opt020_findings, finding_line
 
 MADE_IN_PLACE = '''\
 import jax
@@ -63,11 +62,7 @@ def test_regression_fixed():
 
 
 def _findings(tmp_path: Path, name: str, source: str, *extra: str) -> dict[int, str]:
-    (tmp_path / name).write_text(source)
-    result = run_optlint("check", name, "--select", "OPT020", "--no-cache",
-                         "--output-format", "json", *extra, cwd=tmp_path)
-    return {(f["location"]["row"] if "location" in f else f["line"]): f["message"]
-            for f in json.loads(result.stdout)}
+    return {finding_line(f): f["message"] for f in opt020_findings(tmp_path, name, source, *extra)}
 
 
 def test_a_key_made_twice_in_place_is_one_key(tmp_path: Path) -> None:

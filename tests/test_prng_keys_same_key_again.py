@@ -7,21 +7,12 @@ look-alike)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conftest import run_optlint_in_process as run_optlint
-
-
-def _opt020_lines(tmp_path: Path, name: str, source: str) -> list[int]:
-    (tmp_path / name).write_text(source)
-    result = run_optlint("check", name, "--select", "OPT020", "--no-cache",
-                         "--output-format", "json", cwd=tmp_path)
-    return sorted(f["location"]["row"] if "location" in f else f["line"]
-                  for f in json.loads(result.stdout))
+from conftest import opt020_lines
 
 
 def _run(source: str) -> dict[str, Any]:
@@ -77,8 +68,8 @@ def test_two_methods_folding_their_objects_key_with_one_tick(tmp_path: Path) -> 
     assert np.array_equal(sensor.drift(7), sensor.noise(7))
     apart = _run(SENSOR_APART)["Sensor"](0)
     assert not np.array_equal(apart.drift(7), apart.noise(7))
-    assert _opt020_lines(tmp_path, "sensor.py", SENSOR) == [13]
-    assert _opt020_lines(tmp_path, "apart.py", SENSOR_APART) == []
+    assert opt020_lines(tmp_path, "sensor.py", SENSOR) == [13]
+    assert opt020_lines(tmp_path, "apart.py", SENSOR_APART) == []
 
 
 FOLDS = '''\
@@ -129,7 +120,7 @@ def test_one_key_folded_with_the_same_data_in_one_function(tmp_path: Path) -> No
     first, second = program["fixed_in_loop"](key, 2)
     assert first == second
     assert len({float(x) for x in program["per_step"](key, 3)}) == 3
-    assert _opt020_lines(tmp_path, "folds.py", FOLDS) == [7, 24, 31]
+    assert opt020_lines(tmp_path, "folds.py", FOLDS) == [7, 24, 31]
 
 
 MAPPED = '''\
@@ -178,7 +169,7 @@ def test_map_over_an_iterable_repeating_one_seed(tmp_path: Path) -> None:
     assert np.array_equal(first, second)
     first, second = program["fit_apart"](datasets, 7)
     assert not np.array_equal(first, second)
-    assert _opt020_lines(tmp_path, "mapped.py", MAPPED) == [18]
+    assert opt020_lines(tmp_path, "mapped.py", MAPPED) == [18]
 
 
 LOADER = '''\
@@ -226,8 +217,8 @@ def test_a_method_drawing_from_its_objects_key_on_every_step(tmp_path: Path) -> 
     first, second = advancing["orders"](
         advancing["Loader"](10, key=advancing["jax"].random.key(0)), 2)
     assert not np.array_equal(first, second)
-    assert _opt020_lines(tmp_path, "loader.py", LOADER) == [18]
-    assert _opt020_lines(tmp_path, "advancing.py", LOADER_ADVANCING) == []
+    assert opt020_lines(tmp_path, "loader.py", LOADER) == [18]
+    assert opt020_lines(tmp_path, "advancing.py", LOADER_ADVANCING) == []
 
 
 SEEDED_INSIDE = '''\
@@ -284,7 +275,7 @@ def test_a_callee_making_its_key_from_a_seed_it_is_not_given(tmp_path: Path) -> 
     assert np.array_equal(first, second)
     first, second = program["one_pass_each"](x)
     assert not np.array_equal(first, second)
-    assert _opt020_lines(tmp_path, "seeded.py", SEEDED_INSIDE) == [11, 18]
+    assert opt020_lines(tmp_path, "seeded.py", SEEDED_INSIDE) == [11, 18]
 
 
 BUILT_IN_A_LOOP = '''\
@@ -322,7 +313,7 @@ def test_a_class_of_the_file_built_with_one_key_on_every_step(tmp_path: Path) ->
     assert np.array_equal(first.linear.weight, second.linear.weight)
     first, second = program["own_keys"](3, 2, key)
     assert not np.array_equal(first.linear.weight, second.linear.weight)
-    assert _opt020_lines(tmp_path, "blocks.py", BUILT_IN_A_LOOP) == [16]
+    assert opt020_lines(tmp_path, "blocks.py", BUILT_IN_A_LOOP) == [16]
 
 
 KEPT_BY_THE_SAMPLER = '''\
@@ -352,7 +343,7 @@ def test_a_sampler_run_as_a_statement_keeps_what_it_draws(tmp_path: Path) -> Non
     """`mcmc.run(rng_key)` as a bare statement keeps its samples in the object: a second run
     with the same key repeats them (numpyro's row says the call keeps its result); a bare call
     of anything else is a warm-up, whose result nothing sees."""
-    assert _opt020_lines(tmp_path, "runs.py", KEPT_BY_THE_SAMPLER) == [13]
+    assert opt020_lines(tmp_path, "runs.py", KEPT_BY_THE_SAMPLER) == [13]
 
 
 PARTS_OF_ONE = '''\
@@ -392,4 +383,4 @@ def test_the_parts_of_one_object_initialised_from_one_key(tmp_path: Path) -> Non
     program = _run(PARTS_OF_ONE)
     hidden, output = program["Net"](3).init(0)
     assert np.array_equal(hidden, output)
-    assert _opt020_lines(tmp_path, "parts.py", PARTS_OF_ONE) == [19]
+    assert opt020_lines(tmp_path, "parts.py", PARTS_OF_ONE) == [19]

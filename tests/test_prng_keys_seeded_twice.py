@@ -5,14 +5,13 @@ finding goes to `--preview` with the reason. Both programs also run with JAX."""
 
 from __future__ import annotations
 
-import json
 import runpy
 from pathlib import Path
 
 import jax
 import numpy as np
 
-from conftest import run_optlint_in_process as run_optlint
+from conftest import opt020_findings
 
 SEEDED = '''\
 import jax
@@ -36,10 +35,7 @@ def drawn_then_split():
 
 
 def _findings(tmp_path: Path, *extra: str) -> list[dict]:
-    (tmp_path / "seeded.py").write_text(SEEDED)
-    result = run_optlint("check", "seeded.py", "--select", "OPT020", "--no-cache",
-                         "--output-format", "json", *extra, cwd=tmp_path)
-    return json.loads(result.stdout)
+    return opt020_findings(tmp_path, "seeded.py", SEEDED, *extra)
 
 
 def _row(finding: dict) -> int:

@@ -7,30 +7,36 @@ on every iteration; a key stored on an Equinox (or Flax) module in `__init__` an
 `__call__` gives the same dropout mask or noise on every training step. Nothing raises: training
 just gets the wrong randomness. The key-flow analysis is `optlint.analysis.key_calls` (and the
 modules `optlint.analysis.prng_keys` lists); a key passed to a function the analysis cannot see
-is never a finding. This module says which reuses are reported, and how.
+is never a finding. This module says which reuses are reported; `optlint.rule_helpers.key_messages` says how.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import replace
 from collections.abc import Iterator
+from dataclasses import replace
 
 import libcst as cst
 
 from optlint.analysis.index import FunctionInfo
 from optlint.analysis.key_calls import FileKeyCalls
-from optlint.analysis.key_texts import called_text, shown
-from optlint.analysis.key_consumers import BATCHING, ITEM_MAPS, TREE_MAPS
 from optlint.analysis.key_fields import compiled_step, set_on_class, set_when_built
 from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_syntax import builds_item
+from optlint.analysis.key_texts import shown
+from optlint.analysis.key_fixed_closures import fixed_closure_keys
+from optlint.analysis.key_trace_time import traced_draws
 from optlint.analysis.library_names import JAX_RANDOM
-from optlint.analysis.prng_keys import Consumption, Reuse, folded_text
-from optlint.context import RuleContext
-from optlint.edits import source_lines
-from optlint.rule_helpers.key_folds import folded_reuse_text
-from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
+from optlint.analysis.prng_keys import Consumption, Reuse
 from optlint.analysis.walk import child_nodes
+from optlint.context import RuleContext
+from optlint.rule_helpers.key_messages import (
+    at_line,
+    fixed_closure_finding,
+    reported_at,
+    reuse_finding,
+    traced_finding,
+)
+from optlint.rules.base import Finding, Rule, RuntimeCheck
 
 # Samplers given one key on purpose to draw the same indices for several arrays.
 ALIGNING = frozenset({"permutation", "choice", "shuffle"})
@@ -57,8 +63,8 @@ class PrngKeyReuse(Rule):
         for info in analysis.functions_to_walk():
             flow = analysis.walk(info)
             for reuse in flow.reuses.values():
-                if id(_where(reuse.second)) not in reported and _reported(reuse, flow, ctx, analysis):
-                    reported.add(id(_where(reuse.second)))
+                if id(reported_at(reuse.second)) not in reported and _reported(reuse, flow, ctx, analysis):
+                    reported.add(id(reported_at(reuse.second)))
                     yield self._reuse_finding(ctx, reuse, analysis, flow)
             yield from self._field_findings(ctx, analysis, info, flow, reported)
             yield from self._class_key_findings(ctx, info, flow, reported)
@@ -67,13 +73,21 @@ class PrngKeyReuse(Rule):
         module_flow = analysis.walk_module()
         if module_flow is not None:
             for reuse in module_flow.reuses.values():
-                if id(_where(reuse.second)) not in reported and _reported(reuse, module_flow, ctx, analysis):
-                    reported.add(id(_where(reuse.second)))
+                if id(reported_at(reuse.second)) not in reported and _reported(reuse, module_flow, ctx, analysis):
+                    reported.add(id(reported_at(reuse.second)))
                     yield self._reuse_finding(ctx, reuse, analysis, module_flow)
+        for found in traced_draws(ctx):  # keys fixed while `jax.jit` traces
+            if id(found.draw) not in reported:
+                reported.add(id(found.draw))
+                yield traced_finding(ctx, found)
+        for fixed in fixed_closure_keys(ctx):  # keys made from a factory's seed
+            if id(fixed.draw) not in reported and id(fixed.made) not in reported:
+                reported.update((id(fixed.draw), id(fixed.made)))
+                yield fixed_closure_finding(ctx, fixed)
 
     def _reuse_finding(self, ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls,
                        flow: KeyFlow) -> Finding:
-        finding = self._proven_reuse_finding(ctx, reuse, analysis, flow)
+        finding = reuse_finding(ctx, reuse, analysis, flow)
         unseen = next((use.unseen for use in (reuse.first, reuse.second, reuse.second.closed)
                        if use is not None and use.unseen), "")
         # A reuse resting on a function the analysis cannot see draw: `--preview` only.
@@ -81,121 +95,6 @@ class PrngKeyReuse(Rule):
             return replace(finding, unproven=unseen)
         proof = next((use.proof for use in (reuse.first, reuse.second) if use.proof), "")
         return replace(finding, message=f"{finding.message} ({proof})") if proof else finding
-
-    def _proven_reuse_finding(self, ctx: RuleContext, reuse: Reuse,
-                              analysis: FileKeyCalls, flow: KeyFlow) -> Finding:
-        key = _key_text(ctx, reuse.second)
-        first = shown(ctx, reuse.first.call)
-        split = f"`{key}, subkey = jax.random.split({key})`"
-        second = reuse.second
-        inside = ""
-        if second.closed is not None and not second.repeated:
-            # Reported at the closure's draw: say which call runs it.
-            called = _at_line(ctx, second.call).replace(" (line", " at line").rstrip(")")
-            called = f", called{called}," if called else ""
-            inside = f" (inside `{second.how}`{called} which closes over `{key}`)"
-            second = replace(second, how=second.closed.how)
-        if second.stream:
-            message = (f"`{key}` draws from the rng stream in every row of `{second.over}`, "
-                       f"which gives every row the same stream: every row draws the same random "
-                       f"numbers (the same dropout mask)")
-            return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
-                "Give each row its own stream (`split_rng=True`)"))
-        if second.repeated and second.over.startswith("calls of "):
-            message = (f"`{key}` is closed over by a function that draws from it "
-                       f"(`{second.how}`); that function is given"
-                       f"{_at_line(ctx, second.repeated_by or second.call)} where the "
-                       f"{second.over} run it more than once: every call draws the same "
-                       f"random numbers")
-            return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
-                "Give the function a key argument and pass a fresh key to each call"))
-        if second.repeated:
-            over = second.over.split(" ", 1)[0]
-            batched = over in {*BATCHING, *TREE_MAPS, *ITEM_MAPS}
-            where = ("leaf" if over in TREE_MAPS else "item" if over in ITEM_MAPS
-                     else "row") if batched else "step"
-            message = (f"`{key}` is consumed by `{second.how}` in every {where} of "
-                       f"`{second.over}`, and the {where.replace('leaf', 'leave')}s are not "
-                       f"given keys of their own "
-                       f"(it is {'broadcast' if batched else 'closed over or carried back'} "
-                       f"unchanged): every {where} draws the same random numbers")
-            fix_title = (f"Split it into one key per {where} (`jax.random.split({key}, n)`), "
-                         f"mapped or carried" if batched else
-                         f"Split it in the body and carry the new key, or fold in the step "
-                         f"(`jax.random.fold_in({key}, i)`)")
-            return Finding(_where(second), message, roles=_roles(reuse), fix_title=fix_title)
-        via = reuse.first.via
-        if via is not None:
-            # Reported where the returned key is consumed again, like every reuse; the roles
-            # hold the callee's consumption, the cause.
-            message = (f"`{key}` was returned by `{called_text(ctx, reuse.first.call)}` after "
-                       f"`{shown(ctx, via.call)}` consumed it there{_at_line(ctx, via.call)}, and is consumed again by "
-                       f"`{second.how}`: both draw from one key")
-            return Finding(_where(second), message, roles={**_roles(reuse), "returned_consumed":
-                                                        via.call}, fix_title=(
-                f"Return a fresh key: split it (`{ctx.code(via.key)}, subkey = "
-                f"jax.random.split({ctx.code(via.key)})`) and consume only `subkey`"))
-        if reuse.folded:
-            message, fix_title = folded_reuse_text(ctx, reuse, key, _at_line)
-            return Finding(_where(second), message, roles=_roles(reuse), fix_title=fix_title)
-        if reuse.in_loop and reuse.first.call is second.call:
-            message = (f"`{key}` is consumed by `{second.how}` in every iteration of the "
-                       f"loop, and the loop never reassigns it: every iteration draws the same "
-                       f"random numbers")
-            return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
-                f"Split it in the loop ({split}) or fold in the step "
-                f"(`jax.random.fold_in({key}, i)`)"))
-        path = _path(ctx, reuse)
-        if reuse.in_loop:
-            message = (f"`{key}`{path} is consumed by `{second.how}`{inside} after `{first}` "
-                       f"consumed "
-                       f"the same key in the previous iteration of the loop, with no split in "
-                       f"between: both derive their random numbers from one key")
-            return Finding(_where(second), message, roles=_roles(reuse),
-                           fix_title=f"Split it ({split})")
-        kinds = {reuse.first.kind, second.kind}
-        if kinds == {"split", "fold"}:
-            message = (f"`{key}`{path} is split by `{first}` and folded by `{second.how}` "
-                       if reuse.first.kind == "split" else
-                       f"`{key}`{path} is folded by `{first}` and split by `{second.how}` ")
-            message += ("too: `fold_in(key, i)` equals `split(key, n)[i]` (threefry), so the "
-                        "folded key repeats one of the split keys")
-            return Finding(_where(second), message, roles=_roles(reuse),
-                           unproven=_drawn_apart(reuse, flow), fix_title=(
-                f"Split off a key for folding (`{key}, fold_key = jax.random.split({key})`)"))
-        effect = ("identical or correlated samples, the same dropout mask"
-                  if "split" not in kinds or kinds == {"split"} else
-                  "the draws are correlated, not identical: the sample comes from the same "
-                  "bits as the split keys")
-        # Two keys made from one seed are two objects to JAX's checker: a draw and a split of
-        # them give correlated values, never identical ones.
-        apart = ("the key is made from the seed twice and one is drawn from, the other "
-                 "split: the values are correlated, not identical"
-                 if reuse.seed and kinds == {"draw", "split"} else None)
-        if isinstance(second.key, cst.Call) and second.given_as is None:
-            message = (f"`{key}` makes the same key at every call: the key "
-                       f"`{first}` consumed{_at_line(ctx, reuse.first.call)} is the key "
-                       f"`{second.how}` consumes, so both draw the same random numbers "
-                       f"({effect})")
-            return Finding(_where(second), message, roles=_roles(reuse), unproven=apart,
-                           fix_title="Make the key once and split it for each use")
-        if reuse.seed and not isinstance(second.key, cst.Integer):
-            message = (f"`{key}` is made from the seed {reuse.seed}, like the key "
-                       f"`{ctx.code(reuse.first.key)}` that `{first}` consumed"
-                       f"{_at_line(ctx, reuse.first.call)}: keys made from one "
-                       f"seed are one key, so `{second.how}` draws the same random numbers "
-                       f"({effect})")
-            return Finding(_where(second), message, roles=_roles(reuse), unproven=apart,
-                           fix_title="Make one key from the seed and split it for each use")
-        shown_key = f"the seed `{key}`" if isinstance(second.key, cst.Integer) else f"`{key}`"
-        message = (f"{shown_key}{path} was already consumed by `{first}` and is consumed again by "
-                   f"`{second.how}`{inside} without a split: both derive their random numbers "
-                   f"from one key ({effect})")
-        if isinstance(second.key, cst.Integer):
-            return Finding(_where(second), message, roles=_roles(reuse), fix_title=(
-                "Give each call its own seed, or make one key and split it"))
-        return Finding(_where(second), message, _fix(ctx, reuse, analysis), roles=_roles(reuse),
-                       fix_title=f"Split it first ({split})")
 
     def _stored_findings(self, ctx: RuleContext, flow: KeyFlow,
                          reported: set[int]) -> Iterator[Finding]:
@@ -224,7 +123,7 @@ class PrngKeyReuse(Rule):
                 continue
             reported.add(id(use.call))
             key = ctx.code(use.key)
-            message = (f"`{key}` is consumed by `{shown(ctx, use.call)}`{_at_line(ctx, use.call)} and then kept unchanged in "
+            message = (f"`{key}` is consumed by `{shown(ctx, use.call)}`{at_line(ctx, use.call)} and then kept unchanged in "
                        f"`{ctx.code(target)}`: whatever later draws from the kept key draws "
                        f"the same random numbers again")
             yield Finding(held, message, roles={"call": use.call, "key": use.key,
@@ -244,11 +143,8 @@ class PrngKeyReuse(Rule):
         module = node.name.value == "__call__" and analysis.is_module(owner)
         if not module and not compiled_step(node, ctx.qualify):
             return
-        for use in flow.every:
-            key = use.key
-            if (use.kind in ("fold", "seed") or use.repeated or use.unseen
-                    or not isinstance(key, cst.Attribute) or not isinstance(key.value, cst.Name)
-                    or key.value.value != scope.self_name or id(use.call) in reported):
+        for use, key in _self_key_uses(flow, scope.self_name, reported):
+            if use.kind in ("fold", "seed"):
                 continue
             field = key.attr.value
             if not set_when_built(owner, field) or (
@@ -272,13 +168,10 @@ class PrngKeyReuse(Rule):
         owner, self_name = info.scope.owner, info.scope.self_name
         if owner is None or self_name is None:
             return
-        for use in flow.every:
-            key = use.key
-            if (use.kind not in ("draw", "split") or use.repeated or use.unseen
-                    or not isinstance(key, cst.Attribute) or not isinstance(key.value, cst.Name)
-                    or key.value.value != self_name or id(use.call) in reported
-                    or not any(binding.scope is info.scope
-                               for binding in owner.attributes.get(key.attr.value, []))):
+        for use, key in _self_key_uses(flow, self_name, reported):
+            if use.kind not in ("draw", "split") or not any(
+                    binding.scope is info.scope
+                    for binding in owner.attributes.get(key.attr.value, [])):
                 continue
             setter = set_on_class(owner, key.attr.value)
             if setter is None:
@@ -293,78 +186,16 @@ class PrngKeyReuse(Rule):
                 f"`cls.{key.attr.value}, subkey = jax.random.split(cls.{key.attr.value})`)"))
 
 
-def _drawn_apart(reuse: Reuse, flow: KeyFlow) -> str | None:
-    """Why a folded key equal to a split key may still draw nothing the split keys draw
-    (None: nothing says so). JAX's key-reuse checker does not see `fold_in`: the pair is a
-    reuse only where the equal keys are consumed alike, giving identical values."""
-    fold, split = ((reuse.first, reuse.second) if reuse.first.kind == "fold"
-                   else (reuse.second, reuse.first))
-    folded = flow.derived_uses.get(id(fold.call), [])
-    if folded and all(use.kind == "split" for use in folded):
-        return ("the folded key is split again, so its draws repeat the split keys' only "
-                "where one of those is split the same way")
-    split_off = flow.derived_uses.get(id(split.call), [])
-    if folded and split_off and not {use.how for use in folded} & {
-            use.how for use in split_off}:
-        return (f"the folded key is consumed by `{folded[0].how}`, the split keys by "
-                f"`{split_off[0].how}`: the equal keys draw different things")
-    return None
-
-
-def _key_text(ctx: RuleContext, use: Consumption) -> str:
-    """The key as the code names it: `key`, or `common["key"]` for a key given in a mapping
-    splatted into the call (`**common`)."""
-    if use.given_as is not None:
-        mapping, entry = use.given_as
-        return f'{mapping}["{entry}"]'
-    if use.followed:
-        return folded_text(use.followed) or use.followed
-    if use.held_by and isinstance(use.key, cst.Attribute):
-        return f"{use.held_by}.{use.key.attr.value}"
-    return ctx.code(use.key)
-
-
-def _where(use: Consumption) -> cst.Call:
-    """Where a consumption is reported: the call, or for a function drawing from a key it
-    closes over, the draw inside it (where the key must change)."""
-    return use.closed.call if use.closed is not None else use.call
-
-
-def _at_line(ctx: RuleContext, node: cst.CSTNode) -> str:
-    """` (line 12)` for a message; nothing in a notebook, whose program lines are not the
-    cells' (the roles carry the positions)."""
-    if ctx.filename.endswith(".ipynb"):
-        return ""
-    return f" (line {ctx.positions()[node].start.line})"
-
-
-def _read_elsewhere(ctx: RuleContext, target: cst.Attribute) -> bool:
-    """The file reads the attribute `target` sets somewhere else (`self._state.key`)."""
-    return any(site.node is not target
-               for site in ctx.index.attributes.get(target.attr.value, []))
-
-
-def _roles(reuse: Reuse) -> dict[str, cst.CSTNode]:
-    """Both consumers and the key each is given (what `optlint verify` records keys at), and
-    where the key was made."""
-    roles: dict[str, cst.CSTNode] = {"call": reuse.second.call, "key": reuse.second.key,
-             "first_call": reuse.first.call, "first_key": reuse.first.key}
-    if reuse.origin is not None:
-        roles["key_origin"] = reuse.origin
-    if reuse.second.repeated_by is not None:
-        roles["repeated_by"] = reuse.second.repeated_by
-    return roles
-
-
-def _path(ctx: RuleContext, reuse: Reuse) -> str:
-    """` (made at line 3, first consumed at line 5)`: the key's path, for the message."""
-    if ctx.filename.endswith(".ipynb"):
-        return ""  # the program's lines are not the cells' (the roles carry the positions)
-    positions = ctx.positions()
-    first = positions[reuse.first.call].start.line
-    if reuse.origin is None:
-        return f" (first consumed at line {first})"
-    return f" (made at line {positions[reuse.origin].start.line}, first consumed at line {first})"
+def _self_key_uses(flow: KeyFlow, self_name: str,
+                   reported: set[int]) -> Iterator[tuple[Consumption, cst.Attribute]]:
+    """The consumptions of a key the object holds (`self.key`), each once, not yet reported, and
+    neither repeated by a loop nor resting on a function the analysis cannot see."""
+    for use in flow.every:
+        key = use.key
+        if (not use.repeated and not use.unseen and id(use.call) not in reported
+                and isinstance(key, cst.Attribute) and isinstance(key.value, cst.Name)
+                and key.value.value == self_name):
+            yield use, key
 
 
 def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCalls) -> bool:
@@ -383,6 +214,12 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
     rng)` recording the modules it runs)."""
     first, second = reuse.first, reuse.second
     if second.repeated:
+        return True
+    if (reuse.in_loop and first.call is second.call
+            and not (second.library and second.how.rsplit(".", 1)[-1] in ALIGNING)
+            and builds_item(second.call, ctx.index.parents())):
+        # `[draw(key, x) for x in xs]`: every item is drawn from one key (but arrays are
+        # permuted alike on purpose: `[permutation(key, a) for a in arrays]`)
         return True
     if _overwritten(reuse):
         return False
@@ -450,51 +287,7 @@ def _reads(node: cst.CSTNode, names: set[str]) -> bool:
         return node.value in names
     return any(_reads(child, names) for child in child_nodes(node))
 
-
-
-
-# the fix --------------------------------------------------------------------------------------
-def _fix(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls) -> FixPlan | None:
-    """`key, subkey = jax.random.split(key)` before the first consumption, which then takes
-    `subkey`: only for two plain statements of one block, outside loops."""
-    statement = reuse.first_statement
-    key = reuse.first.key
-    if (statement is None or not isinstance(key, cst.Name)
-            or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1):
-        return None
-    site = ctx.site_of(reuse.first.call)
-    if site is not None and site.scope.kind == "function" and key.value not in site.scope.bindings:
-        return None  # a key of an enclosing scope: assigning it would make it local (unbound)
-    small = statement.body[0]
-    start = ctx.positions()[small].start
-    # The parser's lines (a form feed or U+2028 does not end a line, `str.splitlines` says it
-    # does), and the file's own line ending for the inserted line.
-    code = analysis.module_code()
-    line = source_lines(code)[start.line - 1]
-    indent = line[:start.column]
-    if indent.strip():
-        return None
-    fresh = _fresh_name(code, key.value)
-    replaced = small.deep_replace(key, cst.Name(fresh))
-    assert isinstance(replaced, cst.BaseSmallStatement)
-    random_module, imports = _random_module(ctx)
-    code = (f"{key.value}, {fresh} = {random_module}.split({key.value})"
-            f"{ctx.module.default_newline}"
-            f"{indent}{ctx.module.code_for_node(replaced)}")
-    return FixPlan("unsafe", f"Split `{key.value}` before its first use", [(small, code)], imports)
-
-
-def _fresh_name(text: str, key: str) -> str:
-    for candidate in ("subkey", f"{key}_sub", *(f"subkey{n}" for n in range(1, 100))):
-        if not re.search(rf"\b{re.escape(candidate)}\b", text):
-            return candidate
-    return f"{key}_subkey_unused"
-
-
-def _random_module(ctx: RuleContext) -> tuple[str, list[tuple[str, str]]]:
-    """How this file names `jax.random`, and the import a fix needs for it."""
-    direct = ctx.index.imports.local_alias_for(JAX_RANDOM)
-    if direct is not None:
-        return direct, []
-    jax = ctx.import_alias("jax", "jax")
-    return f"{jax}.random", [("jax", jax)]
+def _read_elsewhere(ctx: RuleContext, target: cst.Attribute) -> bool:
+    """The file reads the attribute `target` sets somewhere else (`self._state.key`)."""
+    return any(site.node is not target
+               for site in ctx.index.attributes.get(target.attr.value, []))

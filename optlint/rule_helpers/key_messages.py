@@ -1,0 +1,242 @@
+"""OPT020's wording: the message, fix title and roles of a reported key reuse, and where it is
+reported. `optlint.rules.prng_key_reuse` decides which reuses are reported; this module says how,
+with the key's path (where it was made, the first consumer, the second)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import libcst as cst
+
+from optlint.analysis.key_calls import FileKeyCalls
+from optlint.analysis.key_consumers import BATCHING, ITEM_MAPS, TREE_MAPS
+from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_texts import called_text, shown
+from optlint.analysis.key_fixed_closures import FixedClosureKey
+from optlint.analysis.key_trace_time import TracedDraw
+from optlint.analysis.prng_keys import Consumption, Reuse, folded_text
+from optlint.context import RuleContext
+from optlint.rule_helpers.key_fix import split_fix
+from optlint.rule_helpers.key_folds import folded_reuse_text
+from optlint.rules.base import Finding
+
+
+def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: KeyFlow) -> Finding:
+    """The finding for one reported reuse, worded for how the key travelled (a loop, a row of a
+    batch, a closure, a returned key, a fold), before any `--preview` mark for what is unseen."""
+    key = key_text(ctx, reuse.second)
+    first = shown(ctx, reuse.first.call)
+    split = f"`{key}, subkey = jax.random.split({key})`"
+    second = reuse.second
+    inside = ""
+    if second.closed is not None and not second.repeated:
+        # Reported at the closure's draw: say which call runs it.
+        called = at_line(ctx, second.call).replace(" (line", " at line").rstrip(")")
+        called = f", called{called}," if called else ""
+        inside = f" (inside `{second.how}`{called} which closes over `{key}`)"
+        second = replace(second, how=second.closed.how)
+    if second.stream:
+        message = (f"`{key}` draws from the rng stream in every row of `{second.over}`, "
+                   f"which gives every row the same stream: every row draws the same random "
+                   f"numbers (the same dropout mask)")
+        return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
+            "Give each row its own stream (`split_rng=True`)"))
+    if second.repeated and second.over.startswith("calls of "):
+        message = (f"`{key}` is closed over by a function that draws from it "
+                   f"(`{second.how}`); that function is given"
+                   f"{at_line(ctx, second.repeated_by or second.call)} where the "
+                   f"{second.over} run it more than once: every call draws the same "
+                   f"random numbers")
+        return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
+            "Give the function a key argument and pass a fresh key to each call"))
+    if second.repeated and second.carried_on:
+        message = (f"`{key}` is split in every step of `{second.over}`, then drawn from by "
+                   f"`{second.how}` and carried on as the next step's key, which splits it "
+                   f"again: each step splits the key the previous step drew from (JAX's "
+                   f"key-reuse checker rejects it; the draws are correlated, not identical)")
+        return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
+            f"Draw from the other split key and carry this one (`{key}, draw_key = "
+            f"jax.random.split({key})`, then draw from `draw_key`)"))
+    if second.repeated:
+        over = second.over.split(" ", 1)[0]
+        batched = over in {*BATCHING, *TREE_MAPS, *ITEM_MAPS}
+        where = ("leaf" if over in TREE_MAPS else "item" if over in ITEM_MAPS
+                 else "row") if batched else "step"
+        message = (f"`{key}` is consumed by `{second.how}` in every {where} of "
+                   f"`{second.over}`, and the {where.replace('leaf', 'leave')}s are not "
+                   f"given keys of their own "
+                   f"(it is {'broadcast' if batched else 'closed over or carried back'} "
+                   f"unchanged): every {where} draws the same random numbers")
+        fix_title = (f"Split it into one key per {where} (`jax.random.split({key}, n)`), "
+                     f"mapped or carried" if batched else
+                     f"Split it in the body and carry the new key, or fold in the step "
+                     f"(`jax.random.fold_in({key}, i)`)")
+        return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=fix_title)
+    via = reuse.first.via
+    if via is not None:
+        # Reported where the returned key is consumed again, like every reuse; the roles
+        # hold the callee's consumption, the cause.
+        message = (f"`{key}` was returned by `{called_text(ctx, reuse.first.call)}` after "
+                   f"`{shown(ctx, via.call)}` consumed it there{at_line(ctx, via.call)}, and is consumed again by "
+                   f"`{second.how}`: both draw from one key")
+        return Finding(reported_at(second), message, roles={**key_roles(reuse), "returned_consumed":
+                                                    via.call}, fix_title=(
+            f"Return a fresh key: split it (`{ctx.code(via.key)}, subkey = "
+            f"jax.random.split({ctx.code(via.key)})`) and consume only `subkey`"))
+    if reuse.folded:
+        message, fix_title = folded_reuse_text(ctx, reuse, key, at_line)
+        return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=fix_title)
+    if reuse.in_loop and reuse.first.call is second.call:
+        message = (f"`{key}` is consumed by `{second.how}` in every iteration of the "
+                   f"loop, and the loop never reassigns it: every iteration draws the same "
+                   f"random numbers")
+        return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
+            f"Split it in the loop ({split}) or fold in the step "
+            f"(`jax.random.fold_in({key}, i)`)"))
+    path = _path(ctx, reuse)
+    if reuse.in_loop:
+        message = (f"`{key}`{path} is consumed by `{second.how}`{inside} after `{first}` "
+                   f"consumed "
+                   f"the same key in the previous iteration of the loop, with no split in "
+                   f"between: both derive their random numbers from one key")
+        return Finding(reported_at(second), message, roles=key_roles(reuse),
+                       fix_title=f"Split it ({split})")
+    kinds = {reuse.first.kind, second.kind}
+    if kinds == {"split", "fold"}:
+        message = (f"`{key}`{path} is split by `{first}` and folded by `{second.how}` "
+                   if reuse.first.kind == "split" else
+                   f"`{key}`{path} is folded by `{first}` and split by `{second.how}` ")
+        message += ("too: `fold_in(key, i)` equals `split(key, n)[i]` (threefry), so the "
+                    "folded key repeats one of the split keys")
+        return Finding(reported_at(second), message, roles=key_roles(reuse),
+                       unproven=_drawn_apart(reuse, flow), fix_title=(
+            f"Split off a key for folding (`{key}, fold_key = jax.random.split({key})`)"))
+    effect = ("identical or correlated samples, the same dropout mask"
+              if "split" not in kinds or kinds == {"split"} else
+              "the draws are correlated, not identical: the sample comes from the same "
+              "bits as the split keys")
+    # Two keys made from one seed are two objects to JAX's checker: a draw and a split of
+    # them give correlated values, never identical ones.
+    apart = ("the key is made from the seed twice and one is drawn from, the other "
+             "split: the values are correlated, not identical"
+             if reuse.seed and kinds == {"draw", "split"} else None)
+    if isinstance(second.key, cst.Call) and second.given_as is None:
+        message = (f"`{key}` makes the same key at every call: the key "
+                   f"`{first}` consumed{at_line(ctx, reuse.first.call)} is the key "
+                   f"`{second.how}` consumes, so both draw the same random numbers "
+                   f"({effect})")
+        return Finding(reported_at(second), message, roles=key_roles(reuse), unproven=apart,
+                       fix_title="Make the key once and split it for each use")
+    if reuse.seed and not isinstance(second.key, cst.Integer):
+        message = (f"`{key}` is made from the seed {reuse.seed}, like the key "
+                   f"`{ctx.code(reuse.first.key)}` that `{first}` consumed"
+                   f"{at_line(ctx, reuse.first.call)}: keys made from one "
+                   f"seed are one key, so `{second.how}` draws the same random numbers "
+                   f"({effect})")
+        return Finding(reported_at(second), message, roles=key_roles(reuse), unproven=apart,
+                       fix_title="Make one key from the seed and split it for each use")
+    shown_key = f"the seed `{key}`" if isinstance(second.key, cst.Integer) else f"`{key}`"
+    message = (f"{shown_key}{path} was already consumed by `{first}` and is consumed again by "
+               f"`{second.how}`{inside} without a split: both derive their random numbers "
+               f"from one key ({effect})")
+    if isinstance(second.key, cst.Integer):
+        return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
+            "Give each call its own seed, or make one key and split it"))
+    return Finding(reported_at(second), message, split_fix(ctx, reuse, analysis),
+                   roles=key_roles(reuse),
+                   fix_title=f"Split it first ({split})")
+
+
+def _drawn_apart(reuse: Reuse, flow: KeyFlow) -> str | None:
+    """Why a folded key equal to a split key may still draw nothing the split keys draw
+    (None: nothing says so). JAX's key-reuse checker does not see `fold_in`: the pair is a
+    reuse only where the equal keys are consumed alike, giving identical values."""
+    fold, split = ((reuse.first, reuse.second) if reuse.first.kind == "fold"
+                   else (reuse.second, reuse.first))
+    folded = flow.derived_uses.get(id(fold.call), [])
+    if folded and all(use.kind == "split" for use in folded):
+        return ("the folded key is split again, so its draws repeat the split keys' only "
+                "where one of those is split the same way")
+    split_off = flow.derived_uses.get(id(split.call), [])
+    if folded and split_off and not {use.how for use in folded} & {
+            use.how for use in split_off}:
+        return (f"the folded key is consumed by `{folded[0].how}`, the split keys by "
+                f"`{split_off[0].how}`: the equal keys draw different things")
+    return None
+
+
+def key_text(ctx: RuleContext, use: Consumption) -> str:
+    """The key as the code names it: `key`, or `common["key"]` for a key given in a mapping
+    splatted into the call (`**common`)."""
+    if use.given_as is not None:
+        mapping, entry = use.given_as
+        return f'{mapping}["{entry}"]'
+    if use.followed:
+        return folded_text(use.followed) or use.followed
+    if use.held_by and isinstance(use.key, cst.Attribute):
+        return f"{use.held_by}.{use.key.attr.value}"
+    return ctx.code(use.key)
+
+
+def reported_at(use: Consumption) -> cst.Call:
+    """Where a consumption is reported: the call, or for a function drawing from a key it
+    closes over, the draw inside it (where the key must change)."""
+    return use.closed.call if use.closed is not None else use.call
+
+
+def at_line(ctx: RuleContext, node: cst.CSTNode) -> str:
+    """` (line 12)` for a message; nothing in a notebook, whose program lines are not the
+    cells' (the roles carry the positions)."""
+    if ctx.filename.endswith(".ipynb"):
+        return ""
+    return f" (line {ctx.positions()[node].start.line})"
+
+
+
+def key_roles(reuse: Reuse) -> dict[str, cst.CSTNode]:
+    """Both consumers and the key each is given (what `optlint verify` records keys at), and
+    where the key was made."""
+    roles: dict[str, cst.CSTNode] = {"call": reuse.second.call, "key": reuse.second.key,
+             "first_call": reuse.first.call, "first_key": reuse.first.key}
+    if reuse.origin is not None:
+        roles["key_origin"] = reuse.origin
+    if reuse.second.repeated_by is not None:
+        roles["repeated_by"] = reuse.second.repeated_by
+    return roles
+
+
+def _path(ctx: RuleContext, reuse: Reuse) -> str:
+    """` (made at line 3, first consumed at line 5)`: the key's path, for the message."""
+    if ctx.filename.endswith(".ipynb"):
+        return ""  # the program's lines are not the cells' (the roles carry the positions)
+    positions = ctx.positions()
+    first = positions[reuse.first.call].start.line
+    if reuse.origin is None:
+        return f" (first consumed at line {first})"
+    return f" (made at line {positions[reuse.origin].start.line}, first consumed at line {first})"
+
+
+def traced_finding(ctx: RuleContext, found: TracedDraw) -> Finding:
+    """A draw from a key fixed while `jax.jit` traces (`key_trace_time.py`)."""
+    source = shown(ctx, found.source)
+    if found.stream:
+        how = (f"`{source}` advances its key stream in Python, which runs only while "
+               f"`{found.traced}` is traced")
+    else:
+        how = (f"the key is made from `{source}`, which runs only while `{found.traced}` is "
+               f"traced")
+    message = (f"{how}: the key is a constant of the compiled function, so every call of "
+               f"`{found.traced}` draws the same random numbers")
+    return Finding(found.draw, message, roles={"call": found.draw, "source": found.source},
+                   fix_title=f"Pass a key to `{found.traced}` and split it there")
+
+
+def fixed_closure_finding(ctx: RuleContext, found: FixedClosureKey) -> Finding:
+    """A returned function making its key from its factory's seed (`key_fixed_closures.py`)."""
+    made = shown(ctx, found.made)
+    message = (f"`{made}` makes the same key at every call of `{found.closure}`, which "
+               f"`{found.factory}` returns: `{found.seed}` is fixed when `{found.factory}` is "
+               f"called, so every call of `{found.closure}` draws the same random numbers in "
+               f"`{shown(ctx, found.draw)}` (the same mask or noise)")
+    return Finding(found.made, message, roles={"call": found.draw, "made": found.made},
+                   fix_title=f"Give `{found.closure}` a key parameter (`rng`) and draw from it")
