@@ -6,6 +6,7 @@
 # style: electrochemical-impedance toolkit: numpyro model per candidate circuit built from string expressions, prior predictive + NUTS in a loop over circuits
 """Bayesian inference on candidate equivalent circuits (EIS spectra)."""
 import numpy as np
+import jax
 import jax.numpy as jnp
 import numpyro
 import numpyro.distributions as dist
@@ -32,7 +33,7 @@ def generate_circuit_fn(circuit: str):
 def make_model(circuit_fn, variables, initial_values):
     def model(freq, Z=None):
         params = []
-        for name, value in zip(variables, initial_values, strict=False):
+        for name, value in zip(variables, initial_values):
             params.append(numpyro.sample(name, dist.LogNormal(jnp.log(value), 1.0)))
         sigma = numpyro.sample("sigma", dist.HalfNormal(0.1))
         Z_pred = circuit_fn(params, freq)
@@ -75,7 +76,7 @@ def main() -> None:
     priors, mcmcs = perform_bayesian_inference(ecms, freq, Z)
     r0_a, r0_b = priors[0]["R0"], priors[1]["R0"]
     print("prior R0 draws, circuit 1:", np.asarray(r0_a[:3]), "circuit 2:", np.asarray(r0_b[:3]))
-    for (circuit, *_), mcmc in zip(ecms, mcmcs, strict=False):
+    for (circuit, *_), mcmc in zip(ecms, mcmcs):
         print(circuit, "posterior mean R0:", float(mcmc.get_samples()["R0"].mean()))
     if np.array_equal(np.asarray(r0_a), np.asarray(r0_b)):
         raise SystemExit("both circuits' prior-predictive R0 draws are identical")

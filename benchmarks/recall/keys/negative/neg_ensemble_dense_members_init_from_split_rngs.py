@@ -6,7 +6,7 @@
 # style: flax.linen deep-ensemble regressor: a batched dense layer with a custom param initialiser, an ensemble MLP, optax training of all members at once
 """Deep ensemble as one network: every dense layer carries a leading ensemble axis."""
 import sys
-from collections.abc import Callable, Sequence
+from typing import Callable, Sequence
 
 import flax.linen as nn
 import jax
@@ -68,7 +68,7 @@ def main() -> None:
         updates, opt_state = tx.update(grads, opt_state)
         return optax.apply_updates(params, updates), opt_state, loss
 
-    for _i in range(50):
+    for i in range(50):
         params, opt_state, loss = step(params, opt_state)
     preds = model.apply(params, np.linspace(-4, 4, 5, dtype=np.float32)[:, None])
     print(f"final loss {float(loss):.4f}; ensemble spread at x=4: {float(preds[:, -1].std()):.6f}")

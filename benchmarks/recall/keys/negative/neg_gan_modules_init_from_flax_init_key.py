@@ -37,7 +37,7 @@ class MappingNetwork(nn.Module):
     @nn.compact
     def __call__(self, z):
         x = z / jnp.sqrt(jnp.mean(z**2, axis=1, keepdims=True) + 1e-8)
-        for _i in range(self.num_layers):
+        for i in range(self.num_layers):
             x = nn.leaky_relu(LinearLayer(x.shape[1], self.w_dim, lr_multiplier=0.01)(x), 0.2)
         return x
 

@@ -83,7 +83,7 @@ def main() -> None:
         finetune_masks.append(keep)
         print(f"finetune step {step}: ensemble mse {float(jnp.mean((preds[..., 0] - y) ** 2)):.3f}")
 
-    same = [bool(jnp.array_equal(a, b)) for a, b in zip(pretrain_masks, finetune_masks, strict=False)]
+    same = [bool(jnp.array_equal(a, b)) for a, b in zip(pretrain_masks, finetune_masks)]
     if any(same):
         raise SystemExit("a fine-tuning step reused a pre-training dropout mask")
     print("OK")

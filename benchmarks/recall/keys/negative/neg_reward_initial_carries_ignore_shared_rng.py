@@ -6,7 +6,7 @@
 # style: RL reward terms as small classes (stateless and stateful), a get_rewards function looping over them and resetting stateful carries on episode end
 """Reward computation over a trajectory chunk, with stateful reward terms."""
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Dict, NamedTuple
 
 import jax
 import jax.numpy as jnp
@@ -69,7 +69,7 @@ class CommandTracking(StatefulReward):
         return jax.lax.scan(step, carry, traj.command)[::-1]
 
 
-def get_rewards(traj: Trajectory, rewards: tuple[Reward, ...], rewards_carry: dict[str, Array], rng: PRNGKeyArray):
+def get_rewards(traj: Trajectory, rewards: tuple[Reward, ...], rewards_carry: Dict[str, Array], rng: PRNGKeyArray):
     reward_dict, next_carry = {}, {}
     for reward in rewards:
         if isinstance(reward, StatefulReward):

@@ -11,7 +11,7 @@ The actor outputs a squashed-Gaussian policy; the acting loop scans over
 """
 import sys
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Tuple
 
 import distrax
 import flax.linen as nn
@@ -54,7 +54,7 @@ class Actor(nn.Module):
         return distrax.Transformed(base, distrax.Block(distrax.Tanh(), ndims=1))
 
 
-def env_step(state: EnvState, action: jax.Array) -> tuple[EnvState, jax.Array]:
+def env_step(state: EnvState, action: jax.Array) -> Tuple[EnvState, jax.Array]:
     pos = state.pos + 0.1 * jnp.pad(action, ((0, 0), (0, 1)))
     return EnvState(pos, state.t + 1), pos
 
@@ -74,7 +74,7 @@ def make_act_fn(cfg: SystemConfig, actor_net: Actor):
         pre_tanh = jnp.arctanh(jnp.clip(action, -0.999999, 0.999999))
         return (pre_tanh - pi.distribution.loc) / pi.distribution.scale_diag
 
-    def act(carry: tuple[Any, jax.Array, EnvState, BufferState, jax.Array], _: Any):
+    def act(carry: Tuple[Any, jax.Array, EnvState, BufferState, jax.Array], _: Any):
         """Acting loop: select action, step env, add to buffer."""
         actor_params, obs, env_state, buffer_state, key = carry
         key, act_key = jax.random.split(key)

@@ -99,8 +99,8 @@ class PPOTask:
             losses = []
             for b in range(self.config.num_batches):
                 idx = indices_by_batch[b]
-                batch = jax.tree.map(lambda x, idx=idx: x[idx], trajectories)
-                batch_vars = jax.tree.map(lambda x, idx=idx: x[idx], on_policy_variables)
+                batch = jax.tree.map(lambda x: x[idx], trajectories)
+                batch_vars = jax.tree.map(lambda x: x[idx], on_policy_variables)
                 new_model, opt_state, loss = self.update_model_on_batch(
                     eqx.combine(params, static), opt_state, batch, batch_vars, batch_rngs[b]
                 )

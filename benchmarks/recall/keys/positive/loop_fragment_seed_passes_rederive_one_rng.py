@@ -7,10 +7,10 @@
 """Fragment dataset for autoregressive molecule generation."""
 import itertools
 import sys
-from typing import NamedTuple
-from collections.abc import Iterator
+from typing import Iterator, NamedTuple
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 
 

@@ -6,7 +6,7 @@
 # style: distributed MARL system builder: config dataclasses, a builder that makes one executor environment loop per executor id, each loop holding its PRNG key as state and splitting it per step
 """Executors of a distributed system, run one after another in a single process."""
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Dict, List
 
 import jax
 import jax.numpy as jnp
@@ -36,11 +36,11 @@ class ToyEnv:
     def __init__(self, num_agents: int, episode_length: int):
         self.num_agents, self.episode_length, self.t = num_agents, episode_length, 0
 
-    def reset(self) -> dict[str, np.ndarray]:
+    def reset(self) -> Dict[str, np.ndarray]:
         self.t = 0
         return {f"agent_{i}": np.zeros(3, np.float32) for i in range(self.num_agents)}
 
-    def step(self, actions: dict[str, int]):
+    def step(self, actions: Dict[str, int]):
         self.t += 1
         obs = {a: np.full(3, act, np.float32) for a, act in actions.items()}
         return obs, self.t >= self.episode_length
@@ -53,10 +53,10 @@ class Executor:
         self.executor_id = executor_id
         self.num_actions = num_actions
 
-    def select_actions(self, observations: dict[str, np.ndarray], key: jax.Array) -> dict[str, int]:
+    def select_actions(self, observations: Dict[str, np.ndarray], key: jax.Array) -> Dict[str, int]:
         keys = jax.random.split(key, len(observations))
         actions = {}
-        for (agent, obs), agent_key in zip(sorted(observations.items()), keys, strict=False):
+        for (agent, obs), agent_key in zip(sorted(observations.items()), keys):
             logits = jnp.zeros(self.num_actions) + 0.1 * obs.sum()
             actions[agent] = int(jax.random.categorical(agent_key, logits))
         return actions
@@ -69,7 +69,7 @@ class JAXParallelExecutorEnvironmentLoop:
         self._should_update = should_update
         self.rng_key = jax.random.PRNGKey(rng_seed)  # expect
 
-    def run_episode(self) -> list[dict[str, int]]:
+    def run_episode(self) -> List[Dict[str, int]]:
         observations = self._environment.reset()
         done, trajectory = False, []
         while not done:
@@ -95,7 +95,7 @@ class Builder:
         )
 
 
-def launch(config: SystemConfig) -> dict[str, Any]:
+def launch(config: SystemConfig) -> Dict[str, Any]:
     builder = Builder(config)
     loops = {f"executor_{i}": builder.executor(f"executor_{i}") for i in range(config.num_executors)}
     return {name: loop.run_episode() for name, loop in loops.items()}

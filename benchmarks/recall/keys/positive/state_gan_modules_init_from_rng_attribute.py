@@ -42,7 +42,7 @@ class MappingNetwork(nn.Module):
     def __call__(self, z):
         x = z / jnp.sqrt(jnp.mean(z**2, axis=1, keepdims=True) + 1e-8)
         rng = self.rng
-        for _i in range(self.num_layers):
+        for i in range(self.num_layers):
             rng, layer_rng = jax.random.split(rng)
             x = nn.leaky_relu(LinearLayer(x.shape[1], self.w_dim, lr_multiplier=0.01, rng=layer_rng)(x), 0.2)
         return x

@@ -6,6 +6,7 @@
 # style: flax.nnx video tokenizer (patchify, masked encoder, decoder) trained with nnx.Optimizer in a jitted train_step over a Python loop
 """Masked video tokenizer, diffusion-baseline style (training loop)."""
 from dataclasses import dataclass
+from typing import Dict
 
 import jax
 import jax.numpy as jnp
@@ -41,7 +42,7 @@ class Tokenizer(nnx.Module):
         self.decoder = nnx.Linear(args.latent_dim, patch_dim, rngs=rngs)
         self.mask_token = nnx.Param(jnp.zeros((patch_dim,)))
 
-    def mask_and_encode(self, videos: jax.Array, rng: nnx.Rngs, training: bool = True) -> dict[str, jax.Array]:
+    def mask_and_encode(self, videos: jax.Array, rng: nnx.Rngs, training: bool = True) -> Dict[str, jax.Array]:
         # --- Preprocess videos ---
         B, T = videos.shape[:2]
         patch_BTNP = patchify(videos, self.patch_size)
@@ -57,7 +58,7 @@ class Tokenizer(nnx.Module):
             mask = jnp.zeros((B, T, N), bool)
         return {"latents": self.encoder(patch_BTNP), "mask": mask, "patches": patchify(videos, self.patch_size)}
 
-    def __call__(self, videos: jax.Array, rng: nnx.Rngs, training: bool = True) -> dict[str, jax.Array]:
+    def __call__(self, videos: jax.Array, rng: nnx.Rngs, training: bool = True) -> Dict[str, jax.Array]:
         out = self.mask_and_encode(videos, rng, training)
         out["recon"] = self.decoder(out["latents"])
         return out
