@@ -47,13 +47,13 @@ def header(text: str) -> dict[str, list[str]]:
     return fields
 
 
-def run_case(path: Path, python: str) -> subprocess.CompletedProcess:
+def run_case(path: Path, python: str, timeout: float) -> subprocess.CompletedProcess:
     command = [python, str(HERE / "run_notebook.py"), str(path)] if path.suffix == ".ipynb" \
         else [python, str(path)]
-    return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=path.parent)
+    return subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=path.parent)
 
 
-def check(path: Path, python: str) -> Result:
+def check(path: Path, python: str, timeout: float = 300) -> Result:
     text = case_text(path)
     fields = header(text)
     missing = [name for name in REQUIRED if name not in fields]
@@ -63,7 +63,11 @@ def check(path: Path, python: str) -> Result:
     if fields["class"][0] not in CLASSES:
         return Result(path, False, f"unknown class {fields['class'][0]}")
     marked = "# expect" in text
-    proc = run_case(path, python)
+    try:
+        proc = run_case(path, python, timeout)
+    except subprocess.TimeoutExpired:
+        # One slow case (a loaded machine) must not lose the results of the others.
+        return Result(path, False, f"timed out after {timeout:g} s")
     lines = [line for line in (proc.stdout + proc.stderr).splitlines() if line.strip()]
     stdout_lines = [line for line in proc.stdout.splitlines() if line.strip()]
     if kind == "positive":
@@ -80,6 +84,7 @@ def check(path: Path, python: str) -> Result:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--timeout", type=float, default=300, help="seconds per case")
     parser.add_argument("cases", nargs="*", type=Path)
     args = parser.parse_args()
     cases = args.cases or sorted(
@@ -87,7 +92,7 @@ def main() -> None:
         if p.suffix in (".py", ".ipynb"))
     failures = 0
     for path in cases:
-        result = check(path.resolve(), args.python)
+        result = check(path.resolve(), args.python, args.timeout)
         failures += not result.ok
         print(f"{'pass' if result.ok else 'FAIL'}  {path.parent.name}/{path.name}  {result.detail}")
     print(f"{len(cases) - failures}/{len(cases)} cases behave as labelled")
