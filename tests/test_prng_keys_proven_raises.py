@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import finding_line
 from conftest import run_optlint_in_process as run_optlint
 
 PACKAGE = '''\
@@ -135,3 +136,31 @@ def test_the_scripts_when_run(tmp_path: Path, name: str) -> None:
         assert ran.returncode != 0 and f"{error}:" in ran.stderr
     else:
         assert ran.returncode == 0, ran.stderr
+
+
+STDLIB_NAMED = '''\
+import jax
+from types import FrameType
+
+from pkg import fit
+
+key = jax.random.key(0)
+first = fit(1.0, key=key)
+second = fit(2.0, key=key)
+print(first + second, FrameType)
+'''
+
+
+def test_a_project_module_named_like_the_standard_library_proves_nothing(tmp_path: Path) -> None:
+    """A package with its own `types.py` (ksim): `from types import FrameType` inside it is the
+    standard library's `types`, which binds the name; the reuse after it is still found."""
+    _project(tmp_path)
+    (tmp_path / "pkg" / "types.py").write_text("Frame = int\n")
+    (tmp_path / "pkg" / "train.py").write_text(STDLIB_NAMED)
+    result = run_optlint("check", "pkg/train.py", "--select", "OPT020", "--no-cache",
+                         "--output-format", "json", cwd=tmp_path)
+    assert [finding_line(f) for f in json.loads(result.stdout)] == [8]
+    ran = subprocess.run([sys.executable, "-m", "pkg.train"], cwd=tmp_path, text=True,
+                         capture_output=True, env={"PYTHONPATH": str(tmp_path),
+                                                   "JAX_PLATFORMS": "cpu"})
+    assert ran.returncode == 0, ran.stderr

@@ -13,6 +13,7 @@ A module that may bind names in ways its syntax does not show (`__getattr__`, `g
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 
 import libcst as cst
@@ -33,6 +34,10 @@ def failing_import(node: cst.ImportFrom, inference: Evaluator, filename: str) ->
         return False
     module = "." * len(node.relative) + (
         cst.Module([]).code_for_node(node.module) if node.module is not None else "")
+    if not node.relative and module.split(".", 1)[0] in sys.stdlib_module_names:
+        # `from types import FrameType` in a package holding a `types.py`: an absolute import
+        # finds the standard library's module first, whatever file the project has of that name.
+        return False
     files = project.project_files(module, filename)
     if not files:
         return False
