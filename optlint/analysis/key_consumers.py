@@ -41,6 +41,10 @@ class KeyConsumer:
     # The call keeps what it draws in its object (`mcmc.run(key)`, then `mcmc.get_samples()`):
     # a call made as a bare statement is made for that, not a warm-up thrown away.
     keeps_result: bool = False
+    # The call draws only what the function its object transformed draws from the library's
+    # rng stream (`hk.next_rng_key()`, `hk.dropout`): nothing when that function is the file's
+    # and nothing in the file draws from the stream (see `STREAM_USES`).
+    stream_only: bool = False
 
 
 # Haiku's transforms by their public names and by where Haiku defines them
@@ -68,8 +72,8 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     # haiku: `f = hk.transform(fn)`; `f.init(key, x)`, `f.apply(params, key, x)`,
     # `f.apply(params, state, key, x)` after `transform_with_state`.
     KeyConsumer("haiku", "init", 0, "rng", made_by=_HAIKU),
-    KeyConsumer("haiku", "apply", 1, "rng", made_by=_HAIKU_RNG_APPLY),
-    KeyConsumer("haiku", "apply", 2, "rng", made_by=_HAIKU_STATE_APPLY),
+    KeyConsumer("haiku", "apply", 1, "rng", made_by=_HAIKU_RNG_APPLY, stream_only=True),
+    KeyConsumer("haiku", "apply", 2, "rng", made_by=_HAIKU_STATE_APPLY, stream_only=True),
     # `hk.dropout(rng, rate, x)`: draws its mask from the key it is given.
     KeyConsumer("haiku", "haiku.dropout", 0, "rng"),
     # distrax and TensorFlow Probability distributions: `dist.sample(seed=key)`.
@@ -82,6 +86,9 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     KeyConsumer("numpyro", "numpyro.handlers.seed", 1, "rng_seed"),
     KeyConsumer("numpyro", "run", 0, "rng_key", made_by=("numpyro.infer.MCMC",),
                 keeps_result=True),
+    # `Predictive(model, ...)(key, x)`: the object called runs the model seeded with the key.
+    KeyConsumer("numpyro", "__call__", 0, "rng_key",
+                made_by=("numpyro.infer.Predictive", "numpyro.infer.util.Predictive")),
     # numpyro distributions: `dist.Normal(loc, scale).sample(key, shape)`.
     KeyConsumer("numpyro", "sample", 0, "key", made_by=_DISTRIBUTIONS),
     # numpyro's first, scipy-like distributions: `dist.norm(0, 1).rvs(random_state=key)`.
@@ -192,6 +199,11 @@ PASSING_TRANSFORMS = frozenset({
 
 # Library calls that draw from an implicit rng stream rather than a key argument.
 STREAM_DRAWS = frozenset({"haiku.next_rng_key", "haiku.maybe_next_rng_key"})
+# What may draw from Haiku's rng stream in `apply`: the stream's own calls, `hk.dropout`, its
+# key reservations, and any call given an `rng=` or a `dropout_rate=` (`hk.nets.MLP` applied
+# with dropout).
+STREAM_USES = STREAM_DRAWS | {"haiku.dropout", "haiku.reserve_rng_keys", "haiku.PRNGSequence"}
+STREAM_KEYWORDS = frozenset({"rng", "dropout_rate"})
 # Batching transformations that give every row the same stream when a keyword says so.
 STREAM_BROADCASTS: dict[str, tuple[str, bool]] = {"haiku.vmap": ("split_rng", False)}
 # Batching transformations of stateful modules, and their `in_axes` position: a module given a
@@ -212,3 +224,10 @@ INITIALIZER_MODULES: dict[str, int] = {
 }
 # Factories among them whose initializer draws nothing (`constant(0.1)`, `zeros_init()`).
 NON_DRAWING_INITIALIZERS = frozenset({"constant", "zeros_init", "ones_init", "zeros", "ones"})
+
+# Transformations that trace their function once and run the compiled result afterwards: Python
+# code in it (NumPy's random numbers, a key stream object advanced in Python) runs only while
+# tracing, so what it makes is fixed for every later call.
+TRACING = frozenset({"jax.jit", "equinox.filter_jit", "jax.pmap", "equinox.filter_pmap"})
+# Python-side seed sources (by the prefix of their qualified name): random numbers, the clock.
+PYTHON_RANDOM = ("numpy.random.", "random.", "time.time", "secrets.", "os.urandom")

@@ -5,13 +5,18 @@ one in a loop) draw the same numbers, like two draws from one key."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import ClassInfo, FileIndex
 from optlint.analysis.key_record import KeyRecorder
+from optlint.analysis.key_syntax import constructs, replaced_from
 from optlint.analysis.prng_keys import FOLDED_WITH, Consumption, folded_name
+
+if TYPE_CHECKING:
+    from optlint.context import RuleContext
 
 
 def held_key_consumptions(index: FileIndex, call: cst.Call, method: cst.FunctionDef,
@@ -137,9 +142,12 @@ def _sets(target: cst.BaseExpression, owner: str, field: str) -> bool:
 
 
 def given_object_consumptions(call: cst.Call, function: cst.FunctionDef, bound: bool,
-                              flow: KeyRecorder, how: str) -> list[Consumption]:
+                              flow: KeyRecorder, how: str,
+                              ctx: RuleContext | None = None) -> list[Consumption]:
     """`act(state, obs)` where `act` draws from `state.rng_key` before rebinding `state`: the
-    call consumes the caller's `state.rng_key` (followed under the name the caller gives)."""
+    call consumes the caller's `state.rng_key` (followed under the name the caller gives), or
+    the caller's `key` where `state = State(rng_key=key)` built it and `key` still names that
+    key at the call."""
     uses = []
     for param, given in bind_arguments(function, call, bound):
         if not isinstance(given, cst.Name):
@@ -149,6 +157,27 @@ def given_object_consumptions(call: cst.Call, function: cst.FunctionDef, bound: 
             if (base != param.name.value or "." in field or use.unseen or use.repeated
                     or use.kind not in ("draw", "split") or not isinstance(use.key, cst.Attribute)):
                 continue
-            uses.append(Consumption(call, use.key, how, library=False, kind=use.kind,
-                                    held_by=given.value))
+            held = None if ctx is None else built_with(ctx, call, given.value, field)
+            uses.append(Consumption(call, use.key if held is None else held, how,
+                                    library=False, kind=use.kind, held_by=given.value,
+                                    followed="" if held is None else held.value))
     return uses
+
+
+def built_with(ctx: RuleContext, call: cst.Call, holder: str, field: str) -> cst.Name | None:
+    """The name `holder` was given as `field` where it was built (`holder = State(rng_key=key)`,
+    `holder = state.replace(rng_key=key)`), when `holder` at `call` is that object and the
+    name still holds the same key there (None otherwise)."""
+    site = ctx.site_of(call)
+    binding = ctx.binding(holder, site) if site is not None else None
+    value = binding.value if binding is not None and not binding.path else None
+    if (not isinstance(value, cst.Call) or binding is None or binding.kind != "assign"
+            or not (constructs(value) or replaced_from(value) is not None)):
+        return None
+    given = next((arg.value for arg in value.args
+                  if arg.keyword is not None and arg.keyword.value == field), None)
+    built = ctx.site_of(value)
+    if not isinstance(given, cst.Name) or built is None or site is None:
+        return None
+    same = ctx.binding(given.value, built) is ctx.binding(given.value, site)
+    return given if same else None

@@ -37,6 +37,7 @@ from optlint.analysis.key_syntax import (
     name_at_path,
     once_branch,
     replaced_from,
+    surely_runs,
     taken_branch,
     target_name_nodes,
     target_names,
@@ -210,6 +211,11 @@ class KeyFlow(KeyRecorder):
         return self._suite(branch, state)
 
     def _small(self, node: cst.BaseSmallStatement, state: KeyState) -> KeyState | None:
+        if self.raises is not None and self.raises(node):
+            if isinstance(getattr(node, "value", None), cst.Call):  # its arguments run first
+                for arg in node.value.args:  # type: ignore[attr-defined]
+                    self._expr(arg.value, state)
+            return None
         if isinstance(node, cst.Assign):
             if isinstance(node.value, cst.Call) and all(
                     isinstance(target.target, cst.Name) and target.target.value == "_"
@@ -374,7 +380,8 @@ class KeyFlow(KeyRecorder):
             self._walking_again.pop()
             self._loop_depth -= 1
             self._again = outer_again
-        after = merge_states([entry, *ends])
+        surely = isinstance(node, cst.For) and surely_runs(node.iter, self.constants)
+        after = merge_states(ends if surely else [entry, *ends])  # `for x in [a, b]` runs
         if node.orelse is not None:
             after = self._suite(node.orelse.body, after)
         return merge_states([after, *breaks])
@@ -463,11 +470,9 @@ class KeyFlow(KeyRecorder):
                 self._walking_again[-1] = counting and walk == 1
                 inner = start.copy()
                 clause: cst.CompFor | None = node.for_in
-                first = True
                 while clause is not None:
-                    if not first:
+                    if clause is not node.for_in:
                         self._expr(clause.iter, inner)
-                    first = False
                     self._bind_target(clause.target, inner)
                     for condition in clause.ifs:
                         self._expr(condition.test, inner)

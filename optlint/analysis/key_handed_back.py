@@ -9,7 +9,7 @@ import libcst as cst
 
 from optlint.analysis.key_state import KeyState
 from optlint.analysis.key_syntax import constructs, replaced_from
-from optlint.analysis.prng_keys import Consumption, key_name
+from optlint.analysis.prng_keys import ITEM, Consumption, key_name
 
 
 def note_stored(value: cst.BaseExpression, state: KeyState, own: set[int],
@@ -23,8 +23,9 @@ def note_stored(value: cst.BaseExpression, state: KeyState, own: set[int],
         return
     carried: list[str] = []
     if isinstance(value, cst.Name):
+        # (not the items of a list of keys: `return keys` hands on the ones left unused)
         carried = [dotted for dotted in state.consumed
-                   if dotted.startswith(value.value + ".")]
+                   if dotted.startswith(value.value + ".") and ITEM not in dotted]
     elif isinstance(value, cst.Call):
         copied = replaced_from(value)
         if copied is not None:

@@ -23,9 +23,12 @@ from optlint.analysis.key_consumers import (
     NO_DRAW_SWITCHES,
     SHAPE_ONLY_CALLS,
     SHAPE_ONLY_NAMES,
+    STREAM_KEYWORDS,
+    STREAM_USES,
     KeyConsumer,
 )
 from optlint.analysis.key_reads import FRAME_READER_NAMES, FRAME_READERS
+from optlint.analysis.project_files import LIBRARIES
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
 from optlint.analysis.values import ModuleValue
 from optlint.analysis.walk import NAME_OR_ATTRIBUTE
@@ -33,6 +36,8 @@ from optlint.analysis.walk import NAME_OR_ATTRIBUTE
 if TYPE_CHECKING:
     from optlint.context import RuleContext
 
+# The method a row names for an object called itself.
+CALLED = "__call__"
 # equinox.nn layers whose `__call__` draws from its `key` (the others ignore it).
 RANDOM_LAYERS = frozenset({"Dropout", "MultiheadAttention"})
 
@@ -51,6 +56,7 @@ class LibraryKeyCalls:
         self.keeping: set[int] = set()
         # The library module this file is, by its public name (jax's own `random.py`), or "".
         filename = ctx.filename.replace("\\", "/")
+        self._stream_free: bool | None = None  # `_draws_no_stream`'s answer for the file
         self._own_module = next((public for file, public in KEY_API_FILES.items()
                                  if filename == file or filename.endswith("/" + file)), "")
 
@@ -81,9 +87,19 @@ class LibraryKeyCalls:
             made = self._made_by(func.value, site) if site is not None else set()
             for row in METHOD_CONSUMERS[func.attr.value]:
                 if made & set(row.made_by) or ("*" in row.made_by and self._imports(row.library)):
+                    if row.stream_only and site is not None and self._draws_no_stream(
+                            func.value, site):
+                        return []
                     uses = self._library(call, row)
                     if uses:
                         return uses
+        if isinstance(func, (cst.Name, cst.Call)) and CALLED in METHOD_CONSUMERS:
+            # An object called (`predictive(key, x)`, `Predictive(model)(key, x)`).
+            site = self.sites.get(id(call))
+            made = self._made_by(func, site) if site is not None else set()
+            for row in METHOD_CONSUMERS[CALLED]:
+                if made & set(row.made_by):
+                    return self._library(call, row)
         if isinstance(func, cst.Call):
             inner = ctx.qualify(func.func) or ""
             if inner.rsplit(".", 1)[-1] in RANDOM_LAYERS and inner.startswith("equinox.nn."):
@@ -247,6 +263,41 @@ class LibraryKeyCalls:
                 made |= self.bases(receiver.func.value, set())
         made.discard("")
         return made
+
+    def _draws_no_stream(self, receiver: cst.BaseExpression, site: CallSite) -> bool:
+        """`receiver` was made by transforming a function of this file (`hk.transform(lambda
+        x: Net()(x))`), and nothing in the file draws from the rng stream, nor does the file
+        import code of its project that might: its `apply` draws nothing."""
+        made = self._making_call(receiver, site)
+        given: cst.CSTNode | None = made.args[0].value if made is not None and made.args else None
+        if isinstance(given, cst.Name):
+            binding = self.ctx.binding(given.value, site)
+            given = binding.node if binding is not None else None
+        if not isinstance(given, (cst.Lambda, cst.FunctionDef)):
+            return False
+        if self._stream_free is None:
+            self._stream_free = all(
+                full.split(".", 1)[0] in LIBRARIES
+                for full in self.ctx.index.imports.aliases.values()) and not any(
+                self.ctx.qualify(site.node.func) in STREAM_USES
+                or any(arg.keyword is not None and arg.keyword.value in STREAM_KEYWORDS
+                       for arg in site.node.args)
+                for site in self.ctx.calls())
+        return self._stream_free
+
+    def _making_call(self, receiver: cst.BaseExpression, site: CallSite) -> cst.Call | None:
+        """The call that made the object `receiver` names (`f = hk.transform(g)`, or
+        `self.f = ...` once in its class)."""
+        if isinstance(receiver, cst.Name):
+            binding = self.ctx.binding(receiver.value, site)
+            value = binding.value if binding is not None and not binding.path else None
+            return value if isinstance(value, cst.Call) else None
+        if isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name):
+            owner = site.scope.owner if site.scope.self_name == receiver.value.value else None
+            values = [b.value for b in (owner.attributes.get(receiver.attr.value, [])
+                                        if owner else []) if not b.path]
+            return values[0] if len(values) == 1 and isinstance(values[0], cst.Call) else None
+        return receiver if isinstance(receiver, cst.Call) else None
 
     def _module_attribute(self, func: cst.BaseExpression) -> str:
         """The qualified name of `hk.transform` where the file builds its own module object

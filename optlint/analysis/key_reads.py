@@ -37,7 +37,8 @@ CHECK_PREFIX = "assert"
 
 # Attributes that read an array's shape, not its values (a draw read only for them reaches
 # no result).
-SHAPE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "nbytes", "itemsize"})
+SHAPE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "nbytes", "itemsize",
+                              "batch_shape", "event_shape"})
 
 # Calls through which code may read any name of the frame it runs in: `locals()`, `vars()`, a
 # debugger opened there. By qualified name (the builtins by their own).
@@ -447,18 +448,15 @@ class UnreadResults:
         return not readers.isdisjoint(self._everywhere())
 
     def _feeds_nothing(self, statement: cst.CSTNode) -> bool:
-        """`statement` assigns only names of a function that nothing in it reads (no later
-        statement, no nested function, no `global`, no debugger): they end with the function,
-        so what it reads reaches no result through them (`dg = Data(x)  # noqa: F841`). A
-        module's names outlive it (a script's are there for `python -i`, a notebook's for the
-        cells run later)."""
-        if (self._module or not isinstance(statement, cst.SimpleStatementLine)
-                or len(statement.body) != 1 or not isinstance(statement.body[0], cst.Assign)
-                or self._reads_frames(debugged=True)):
-            return False
-        names = {bound for target in statement.body[0].targets
-                 for bound in target_names(target.target)}
-        return bool(names) and names.isdisjoint(self._everywhere())
+        """`statement` assigns only names of a function (or notebook) that `_dead` found
+        unread from there on (bound anew first, or never read again before the end, where no
+        nested function nor `global` reaches them) and no debugger can read: what it reads
+        reaches no result through them (`dg = Data(x)  # noqa: F841`; `obs_data = Data(x)`,
+        then `obs_data = None`). A module's names outlive it (a script's are there for
+        `python -i`)."""
+        return not self._module and isinstance(statement, cst.SimpleStatementLine) and len(
+            statement.body) == 1 and isinstance(statement.body[0], cst.Assign) and not (
+            self._reads_frames(debugged=True))
 
     def _feeds_unread(self, name: str, statement: cst.CSTNode,
                       block: Sequence[cst.BaseStatement], depth: int,

@@ -86,6 +86,28 @@ def counts_steps(iterable: cst.BaseExpression, target: cst.BaseExpression) -> bo
     return False
 
 
+def surely_runs(iterable: cst.BaseExpression, constants: Mapping[str, bool]) -> bool:
+    """A `for` over this runs its body at least once: a non-empty list, tuple or set display,
+    `range(3)`, a module name bound once to a non-empty display (true in `constants`), or
+    `enumerate`/`zip`/`tqdm` of such."""
+    while isinstance(iterable, cst.Call) and isinstance(iterable.func, cst.Name):
+        name, args = iterable.func.value, iterable.args
+        if name == "range":
+            bounds = [arg.value for arg in args]
+            if not bounds or len(bounds) > 2 or any(arg.keyword or arg.star for arg in args) \
+                    or not all(isinstance(bound, cst.Integer) for bound in bounds):
+                return False
+            numbers = [int(bound.value, 0) for bound in bounds]  # type: ignore[attr-defined]
+            return (numbers[0] > 0) if len(numbers) == 1 else numbers[1] > numbers[0]
+        if name not in ("enumerate", "zip", "tqdm") or not args or args[0].star:
+            return False
+        iterable = args[0].value
+    if isinstance(iterable, cst.Name):
+        return constants.get(iterable.value) is True
+    return isinstance(iterable, (cst.List, cst.Tuple, cst.Set)) and bool(iterable.elements) \
+        and not any(isinstance(element, cst.StarredElement) for element in iterable.elements)
+
+
 def comprehension_clauses(node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp
              ) -> list[cst.CompFor]:
     found = []
@@ -106,6 +128,22 @@ def comprehension_names(node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cs
     return names
 
 
+
+
+def builds_item(call: cst.Call, parents: Mapping[int, cst.CSTNode]) -> bool:
+    """`call` is evaluated for each item a comprehension builds (in its element, or a dict
+    comprehension's key or value, not in a lambda there): `[draw(key, x) for x in xs]`."""
+    node: cst.CSTNode = call
+    while True:
+        parent = parents.get(id(node))
+        if parent is None or isinstance(parent, (cst.Lambda, cst.BaseStatement,
+                                                 cst.BaseSmallStatement)):
+            return False
+        if isinstance(parent, COMPREHENSIONS):
+            built = ((parent.key, parent.value) if isinstance(parent, cst.DictComp)
+                     else (parent.elt,))
+            return any(node is item for item in built)
+        node = parent
 
 
 def plain_target(target: cst.BaseExpression) -> bool:
@@ -250,13 +288,17 @@ def once_branch(test: cst.BaseExpression, counters: set[str]) -> bool | None:
 
 def module_constants(index: FileIndex) -> dict[str, bool]:
     """Names the module binds once, to `True` or `False`, and nothing else binds: switches
-    (`USE_DROPOUT = False`) whose `if` always takes one branch."""
+    (`USE_DROPOUT = False`) whose `if` always takes one branch; and names bound so to a
+    non-empty list or tuple display (true: `feature_sets = [a, b]`, a loop over it runs)."""
     found = {}
     for name, bindings in index.module_scope.bindings.items():
         value = bindings[0].value if len(bindings) == 1 else None
-        if (bindings[0].kind == "assign" and not bindings[0].path and isinstance(value, cst.Name)
-                and value.value in ("True", "False")):
+        if bindings[0].kind != "assign" or bindings[0].path:
+            continue
+        if isinstance(value, cst.Name) and value.value in ("True", "False"):
             found[name] = value.value == "True"
+        elif isinstance(value, (cst.List, cst.Tuple)) and surely_runs(value, {}):
+            found[name] = True
     for scope in index.every_scope:
         if scope is not index.module_scope:
             for name in set(found) & set(scope.bindings):
@@ -270,3 +312,12 @@ def body_of(node: cst.FunctionDef) -> list[cst.BaseStatement]:
         return list(body.body)
     assert isinstance(body, cst.SimpleStatementSuite)
     return [cst.SimpleStatementLine(body=list(body.body))]
+
+
+def small_statements(function: cst.FunctionDef) -> Iterator[cst.BaseSmallStatement]:
+    """The simple statements of a function's own body (not of blocks or nested functions)."""
+    body = function.body
+    lines = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    for line in lines:
+        if isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            yield from line.body

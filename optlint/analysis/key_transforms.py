@@ -123,6 +123,11 @@ class TransformedKeyCalls:
             return self._tree_mapped(call, qualified)
         if qualified in LOOP_BODIES:
             position, carry = LOOP_BODIES[qualified]
+            given = argument(call, position, "body_fun" if position else "f")
+            if given is not None and isinstance(given.value, cst.Lambda):
+                # `lax.map(lambda x: draw(x, key), xs)`: the key it closes over, every step.
+                return self._closed_over(call, self._lambda_flow(given.value),
+                                         f"{qualified} (a key closed over)")
             body = self._function_arg(call, position, "body_fun" if position else "f")
             flow = self.calls.summary(body) if body is not None else None
             if body is None or flow is None:
@@ -130,7 +135,9 @@ class TransformedKeyCalls:
             uses = self._closure_uses(call, body, flow, qualified)
             if carry is not None:
                 # The carry handed back with a key the step consumed: the next step draws again.
-                uses += [replace(inner, repeated=True, over=qualified)
+                split = {id(use) for made in flow.derived_uses.values() for use in made}
+                uses += [replace(inner, repeated=True, over=qualified,
+                                 carried_on=id(inner) in split)
                          for path, inner in flow.returned.items()
                          if path[:len(carry)] == carry and not inner.repeated]
             return uses

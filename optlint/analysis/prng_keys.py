@@ -56,6 +56,10 @@ class Consumption:
     # `call` and `key` are then the draw inside the body; `over` says what repeats it.
     repeated: bool = False
     over: str = ""
+    # With `repeated`, for a loop's carry: the key the step drew from is one it split from
+    # the carried key, carried on as the next step's key, which splits it again (the steps'
+    # draws are correlated, not the same numbers).
+    carried_on: bool = False
     # For a call of a function that consumes a key it closes over: the innermost consumption,
     # where the closure draws (a finding is reported there, where the key must change); for a
     # method drawing from a key it folds from what its object holds, the `fold_in` there.
@@ -89,14 +93,37 @@ class Consumption:
 
 def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:
     """The name the flow follows a key under: `key`, or `state.key` for an attribute of a
-    name; with `literal`, an int seed (`make(0)`) as `0`, for project functions seeding a key."""
+    name, `keys.[6]` for an item of a name at a literal index (`keys[6]` of a split: binding
+    `keys` again forgets it, as it does an attribute); with `literal`, an int seed (`make(0)`)
+    as `0`, for project functions seeding a key."""
     if isinstance(expr, cst.Name):
         return expr.value
     if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
         return f"{expr.value.value}.{expr.attr.value}"
+    if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name):
+        index = literal_index(expr)
+        if index is not None:
+            return f"{expr.value.value}{ITEM}{index}]"
     if literal and isinstance(expr, cst.Integer):
         return f"int:{expr.value}"
     return None
+
+
+# How an item at a literal index is followed: `keys[6]` as `keys.[6]`, an attribute of `keys`.
+ITEM = ".["
+
+
+def literal_index(expr: cst.Subscript) -> int | None:
+    """The index of `keys[6]` (`keys[-1]` too); None for anything but one int literal."""
+    if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+        return None
+    value = expr.slice[0].slice.value
+    negative = isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus)
+    if negative:
+        value = value.expression  # type: ignore[attr-defined]
+    if not isinstance(value, cst.Integer):
+        return None
+    return -int(value.value, 0) if negative else int(value.value, 0)
 
 
 # The names under which `fold_in` consumptions are kept, beside the key's own name.

@@ -12,6 +12,8 @@ from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_consumers import BATCHING, ITEM_MAPS, TREE_MAPS
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_texts import called_text, shown
+from optlint.analysis.key_fixed_closures import FixedClosureKey
+from optlint.analysis.key_trace_time import TracedDraw
 from optlint.analysis.prng_keys import Consumption, Reuse, folded_text
 from optlint.context import RuleContext
 from optlint.rule_helpers.key_fix import split_fix
@@ -47,6 +49,14 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
                    f"random numbers")
         return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
             "Give the function a key argument and pass a fresh key to each call"))
+    if second.repeated and second.carried_on:
+        message = (f"`{key}` is split in every step of `{second.over}`, then drawn from by "
+                   f"`{second.how}` and carried on as the next step's key, which splits it "
+                   f"again: each step splits the key the previous step drew from (JAX's "
+                   f"key-reuse checker rejects it; the draws are correlated, not identical)")
+        return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
+            f"Draw from the other split key and carry this one (`{key}, draw_key = "
+            f"jax.random.split({key})`, then draw from `draw_key`)"))
     if second.repeated:
         over = second.over.split(" ", 1)[0]
         batched = over in {*BATCHING, *TREE_MAPS, *ITEM_MAPS}
@@ -204,3 +214,29 @@ def _path(ctx: RuleContext, reuse: Reuse) -> str:
     if reuse.origin is None:
         return f" (first consumed at line {first})"
     return f" (made at line {positions[reuse.origin].start.line}, first consumed at line {first})"
+
+
+def traced_finding(ctx: RuleContext, found: TracedDraw) -> Finding:
+    """A draw from a key fixed while `jax.jit` traces (`key_trace_time.py`)."""
+    source = shown(ctx, found.source)
+    if found.stream:
+        how = (f"`{source}` advances its key stream in Python, which runs only while "
+               f"`{found.traced}` is traced")
+    else:
+        how = (f"the key is made from `{source}`, which runs only while `{found.traced}` is "
+               f"traced")
+    message = (f"{how}: the key is a constant of the compiled function, so every call of "
+               f"`{found.traced}` draws the same random numbers")
+    return Finding(found.draw, message, roles={"call": found.draw, "source": found.source},
+                   fix_title=f"Pass a key to `{found.traced}` and split it there")
+
+
+def fixed_closure_finding(ctx: RuleContext, found: FixedClosureKey) -> Finding:
+    """A returned function making its key from its factory's seed (`key_fixed_closures.py`)."""
+    made = shown(ctx, found.made)
+    message = (f"`{made}` makes the same key at every call of `{found.closure}`, which "
+               f"`{found.factory}` returns: `{found.seed}` is fixed when `{found.factory}` is "
+               f"called, so every call of `{found.closure}` draws the same random numbers in "
+               f"`{shown(ctx, found.draw)}` (the same mask or noise)")
+    return Finding(found.made, message, roles={"call": found.draw, "made": found.made},
+                   fix_title=f"Give `{found.closure}` a key parameter (`rng`) and draw from it")

@@ -21,12 +21,21 @@ from optlint.analysis.index import FunctionInfo
 from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_fields import compiled_step, set_on_class, set_when_built
 from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_syntax import builds_item
 from optlint.analysis.key_texts import shown
+from optlint.analysis.key_fixed_closures import fixed_closure_keys
+from optlint.analysis.key_trace_time import traced_draws
 from optlint.analysis.library_names import JAX_RANDOM
 from optlint.analysis.prng_keys import Consumption, Reuse
 from optlint.analysis.walk import child_nodes
 from optlint.context import RuleContext
-from optlint.rule_helpers.key_messages import at_line, reported_at, reuse_finding
+from optlint.rule_helpers.key_messages import (
+    at_line,
+    fixed_closure_finding,
+    reported_at,
+    reuse_finding,
+    traced_finding,
+)
 from optlint.rules.base import Finding, Rule, RuntimeCheck
 
 # Samplers given one key on purpose to draw the same indices for several arrays.
@@ -67,6 +76,14 @@ class PrngKeyReuse(Rule):
                 if id(reported_at(reuse.second)) not in reported and _reported(reuse, module_flow, ctx, analysis):
                     reported.add(id(reported_at(reuse.second)))
                     yield self._reuse_finding(ctx, reuse, analysis, module_flow)
+        for found in traced_draws(ctx):  # keys fixed while `jax.jit` traces
+            if id(found.draw) not in reported:
+                reported.add(id(found.draw))
+                yield traced_finding(ctx, found)
+        for fixed in fixed_closure_keys(ctx):  # keys made from a factory's seed
+            if id(fixed.draw) not in reported and id(fixed.made) not in reported:
+                reported.update((id(fixed.draw), id(fixed.made)))
+                yield fixed_closure_finding(ctx, fixed)
 
     def _reuse_finding(self, ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls,
                        flow: KeyFlow) -> Finding:
@@ -197,6 +214,12 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
     rng)` recording the modules it runs)."""
     first, second = reuse.first, reuse.second
     if second.repeated:
+        return True
+    if (reuse.in_loop and first.call is second.call
+            and not (second.library and second.how.rsplit(".", 1)[-1] in ALIGNING)
+            and builds_item(second.call, ctx.index.parents())):
+        # `[draw(key, x) for x in xs]`: every item is drawn from one key (but arrays are
+        # permuted alike on purpose: `[permutation(key, a) for a in arrays]`)
         return True
     if _overwritten(reuse):
         return False

@@ -1,0 +1,79 @@
+"""A method called with a key on an object whose class the analysis cannot tell (`kernel`
+of `for kernel in self.kernels`, `flow` given by a caller): `kernel.init_params(key)` consumes
+the key when the file defines the method in at least one class and every class of the file
+defining it draws from that argument (a composite calling the same method on its parts, a
+family of classes sharing one interface). What other files define is not seen, so the
+message says what proved it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis.binding import bind_arguments
+from optlint.analysis.index import CallSite, Scope
+from optlint.analysis.prng_keys import Consumption
+from optlint.analysis.values import UNKNOWN
+
+if TYPE_CHECKING:
+    from optlint.analysis.key_calls_view import KeyCallsView
+
+
+class NamedMethods:
+    """The methods of one file's classes by name, and what a call of one on an object of an
+    unknown class consumes."""
+
+    def __init__(self, calls: KeyCallsView) -> None:
+        self.calls = calls
+        self.ctx = calls.ctx
+        self._by_name: dict[str, list[cst.FunctionDef]] | None = None
+
+    def _methods(self, name: str) -> list[cst.FunctionDef]:
+        if self._by_name is None:
+            self._by_name = {}
+            for info in self.ctx.index.functions.values():
+                if (isinstance(info.node, cst.FunctionDef) and info.scope.owner is not None
+                        and not info.node.decorators):
+                    self._by_name.setdefault(info.node.name.value, []).append(info.node)
+        return self._by_name.get(name, [])
+
+    def consumptions(self, call: cst.Call, site: CallSite) -> list[Consumption]:
+        func = call.func
+        if (not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name)
+                or func.attr.value.startswith("__") or func.attr.value not in self.calls.helpers
+                or func.value.value == site.scope.self_name
+                or self.ctx.value(func.value, site) is not UNKNOWN):
+            return []
+        methods = self._methods(func.attr.value)
+        if not methods:
+            return []
+        drawn: set[int] | None = None
+        for method in methods:
+            if _encloses(method, site):
+                continue  # a composite calling the method on its parts: what the parts do
+            flow = self.calls.summary(method)
+            if flow is None:
+                return []
+            found = {id(expr) for param, expr in bind_arguments(method, call, True)
+                     if param.name.value in flow.consumed_params
+                     and not flow.param_uses[param.name.value].unseen}
+            drawn = found if drawn is None else drawn & found
+        classes = sorted({info.scope.owner.name for info in (
+            self.ctx.index.functions.get(method) for method in methods)
+            if info is not None and info.scope.owner is not None})
+        proof = (f"every class of the file defining `{func.attr.value}` "
+                 f"({', '.join(classes)}) draws from the key")
+        return [Consumption(call, arg.value, self.calls.callee(call), library=False,
+                            proof=proof)
+                for arg in call.args if id(arg.value) in (drawn or set())][:1]
+
+
+def _encloses(function: cst.FunctionDef, site: CallSite) -> bool:
+    """`site` is in `function`'s body (or in a function nested there)."""
+    scope: Scope | None = site.scope
+    while scope is not None:
+        if scope.node is function:
+            return True
+        scope = scope.parent
+    return False
