@@ -166,3 +166,7 @@ def descendants(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
         node = stack.pop()
         yield node
         stack.extend(node.children)
+
+
+# `f` or `obj.attr`: how calls are made and keys held, asked of every call and argument.
+NAME_OR_ATTRIBUTE = Kinds(("name", cst.Name), ("attribute", cst.Attribute))
