@@ -12,7 +12,7 @@ from libcst.metadata import CodeRange
 from optlint.analysis.index import Binding, CallSite, FileIndex
 from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.values import TransformedFunction, Value
-from optlint.positions import node_positions
+from optlint.positions import PositionsOnDemand
 from optlint.versions import LibraryVersions
 
 
@@ -45,10 +45,11 @@ class RuleContext:
         return found
 
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
-        """Every node's range, computed once per file, when a finding or a fix first asks: most
-        files have no finding and never pay for it."""
+        """Every node's range, each worked out when a finding or a fix first asks for it, from
+        the statement that holds it (`PositionsOnDemand`): a file pays for the few nodes it
+        reports, not for a pass over its whole tree."""
         if self._positions is None:
-            self._positions = node_positions(self.module)
+            self._positions = PositionsOnDemand(self.module, self.source, self.index.parents)
         return self._positions
 
     def calls(self) -> Iterator[CallSite]:

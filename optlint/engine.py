@@ -6,7 +6,6 @@ Many files at once: `optlint.pool`; fixes applied round after round: `optlint.fi
 from __future__ import annotations
 
 import hashlib
-import traceback
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -174,7 +173,7 @@ class Linter:
                                 if finding.unproven is None or self.options.preview)
             except Exception as error:  # noqa: BLE001 - a rule bug must not stop other rules or files
                 result.internal_error = True
-                detail = traceback.format_exc() if self.options.verbose else f"{error!r}"
+                detail = _described(error, self.options.verbose)
                 result.errors.append(
                     f"{filename}: internal error in rule {rule.code} ({rule.name}): {detail}")
         findings = _outside_expected_failures(findings, ctx)
@@ -218,7 +217,7 @@ class Linter:
         try:
             return self._check_path(path)
         except Exception as error:  # noqa: BLE001 - one file's failure must not end the run
-            detail = traceback.format_exc() if self.options.verbose else f"{error!r}"
+            detail = _described(error, self.options.verbose)
             return FileResult(str(path), errors=[f"{path}: internal error: {detail}"],
                               internal_error=True)
 
@@ -304,3 +303,13 @@ def _outside_expected_failures(findings: list[tuple[Rule, Finding]],
     return [(rule, finding) for rule, finding in findings
             if not any(start <= positions[finding.node].start.line <= end
                        for start, end in spans)]
+
+
+def _described(error: Exception, verbose: bool) -> str:
+    """An internal error as a file's result states it: its traceback with --verbose (imported
+    then: a run without an error never pays for the traceback module)."""
+    if not verbose:
+        return f"{error!r}"
+    import traceback
+
+    return traceback.format_exc()

@@ -14,6 +14,7 @@ import bisect
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import overload
 
 import libcst as cst
 from libcst.metadata import CodeRange
@@ -24,15 +25,25 @@ from optlint.diagnostics import Edit, Location
 def import_edits(module: cst.Module, positions: Mapping[cst.CSTNode, CodeRange],
                  imports: Sequence[tuple[str, str]], use_line: int,
                  first_party: Callable[[str], bool] = lambda name: False,
-                 top: TopLevel | None = None) -> list[Edit]:
+                 top: TopLevel | None = None,
+                 use_path: Sequence[cst.CSTNode] | None = None) -> list[Edit]:
     """Edits adding each (module, alias) of `imports` not bound at `use_line`, placed as isort
     (ruff's I001) would: among the plain third-party imports, in order of module name, so the
     fix does not fail the project's import-sorting check. `first_party` tells the project's own
-    top-level modules. `top`: the module's TopLevel, when the caller asks for several fixes."""
+    top-level modules. `top`: the module's TopLevel, when the caller asks for several fixes.
+    `use_path`: a node at `use_line` and the nodes holding it up to the module, which place the
+    use among the statements without their ranges (each costs its statement's code)."""
     top = top if top is not None else TopLevel(module, positions)
     body = top.body
-    use_index = bisect.bisect_left(top.end_lines, use_line)
-    later = use_index < len(body) and _inside_function(body[use_index], positions, use_line)
+    holding = None
+    if use_path is not None and len(use_path) > 1:
+        holding = {id(node) for node in use_path[1:]}
+        use_index = next(number for number, statement in enumerate(body)
+                         if statement is use_path[-2])
+    else:
+        use_index = bisect.bisect_left(top.end_lines, use_line)
+    later = use_index < len(body) and _inside_function(body[use_index], positions, use_line,
+                                                       holding)
     edits = []
     for import_module, alias in imports:
         first = top.first_binding.get((alias, import_module))
@@ -55,8 +66,9 @@ class TopLevel:
 
     def __init__(self, module: cst.Module, positions: Mapping[cst.CSTNode, CodeRange]) -> None:
         self.body = list(module.body)
-        # Non-decreasing: statements follow each other.
-        self.end_lines = [positions[statement].end.line for statement in self.body]
+        # Non-decreasing: statements follow each other. Each read when the bisection for a
+        # use's statement reaches it: positions worked out on demand cost one statement each.
+        self.end_lines = _EndLines(self.body, positions)
         self.first_binding: dict[tuple[str, str], int] = {}
         for number, statement in enumerate(self.body):
             for binding in _top_level_bindings(statement):
@@ -67,6 +79,28 @@ class TopLevel:
             if isinstance(statement, cst.SimpleStatementLine) and (
                 any(isinstance(small, (cst.Import, cst.ImportFrom)) for small in statement.body)
                 or (number == 0 and _is_docstring(statement)))]
+
+
+class _EndLines(Sequence[int]):
+    """The last line of each statement of `body`, read when asked for."""
+
+    def __init__(self, body: Sequence[cst.BaseStatement],
+                 positions: Mapping[cst.CSTNode, CodeRange]) -> None:
+        self._body, self._positions = body, positions
+
+    def __len__(self) -> int:
+        return len(self._body)
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[int]: ...
+
+    def __getitem__(self, index: int | slice) -> int | Sequence[int]:
+        if isinstance(index, slice):
+            return [self._positions[statement].end.line for statement in self._body[index]]
+        return self._positions[self._body[index]].end.line
 
 
 def _is_docstring(statement: cst.SimpleStatementLine) -> bool:
@@ -145,13 +179,21 @@ def _top_level_bindings(statement: cst.BaseStatement) -> set[tuple[str, str]]:
 
 
 def _inside_function(statement: cst.BaseStatement | cst.BaseSmallStatement,
-                     positions: Mapping[cst.CSTNode, CodeRange], line: int) -> bool:
-    """Whether `line` of top-level `statement` is in a function body (which runs later)."""
+                     positions: Mapping[cst.CSTNode, CodeRange], line: int,
+                     holding: set[int] | None = None) -> bool:
+    """Whether `line` of top-level `statement` is in a function body (which runs later).
+    `holding`: the ids of the nodes holding the use at `line`, where known: an indented body
+    holds the use exactly when the use's line is in it (statements of a block never share a
+    line)."""
     if isinstance(statement, cst.FunctionDef):
+        if holding is not None and isinstance(statement.body, cst.IndentedBlock):
+            return id(statement.body) in holding
         return positions[statement.body].start.line <= line
     if isinstance(statement, cst.ClassDef):
-        return any(_inside_function(inner, positions, line) for inner in statement.body.body
-                   if positions[inner].start.line <= line <= positions[inner].end.line)
+        return any(_inside_function(inner, positions, line, holding)
+                   for inner in statement.body.body
+                   if (id(inner) in holding if holding is not None else
+                       positions[inner].start.line <= line <= positions[inner].end.line))
     return False
 
 

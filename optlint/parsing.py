@@ -49,10 +49,13 @@ _SCREEN_ABOVE_CHARACTERS = 256 * 1024
 _NOT_BRACKET = re.compile(r"[^()\[\]{}]+")
 _BRACKET_STEP = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
 # Unary operators nest like brackets: `- - - x`, `not not x` (CPython gives up ~2,000 deep).
+# Runs of 50, as brackets 100 deep: what is nested less deep is parsed unscreened. (`- not x` is
+# no valid Python: a chain is `not`s, then `-`, `+` or `~`, each part a run of its own.) A run
+# of dashes on a comment line (`# ------`, a section rule) nests nothing; one `not -1` in a
+# message nests two deep. Both screened every such file before: a tenth of libcst's parse each.
 _UNARY_RUN = re.compile(r"[-+~](?:[ \t]*[-+~]){49}")
-# (`- not x` is no valid Python, so a chain with `not` in it has `not not` or `not -` in it.
-# No `\b` before `not`: a pattern starting with a literal is searched for far faster.)
-_NOT_CHAIN = re.compile(r"not[ \t]*(?:not\b|[-+~])")
+# No `\b` before `not`: a pattern starting with a literal is searched for far faster.
+_NOT_RUN = re.compile(r"not(?:[\s\\]*not\b){49}")
 
 
 def at_risk(text: str) -> bool:
@@ -61,11 +64,22 @@ def at_risk(text: str) -> bool:
     string, CPython nowhere). False says it is neither, so libcst's parse can go first."""
     if "\0" in text or len(text) > _SCREEN_ABOVE_CHARACTERS:
         return True
-    if _UNARY_RUN.search(text) or _NOT_CHAIN.search(text):
+    if _NOT_RUN.search(text) or any(not _on_comment_line(text, run.start())
+                                    for run in _UNARY_RUN.finditer(text)):
         return True
     depths = list(itertools.accumulate(map(_BRACKET_STEP.__getitem__,
                                            _NOT_BRACKET.sub("", text))))
     return bool(depths) and max(depths) - min(0, min(depths)) >= _SCREEN_BRACKET_DEPTH
+
+
+def _on_comment_line(text: str, position: int) -> bool:
+    """Whether `position` is on a line whose first character past its indentation is `#` and
+    that has no quote on it: a comment, or a line inside a string that does not end there; no
+    code either way (a quote could end a string and start code on the same line)."""
+    start = max(text.rfind("\n", 0, position), text.rfind("\r", 0, position)) + 1
+    ends = [end for end in (text.find("\n", position), text.find("\r", position)) if end >= 0]
+    line = text[start:min(ends, default=len(text))]
+    return line.lstrip(" \t\f").startswith("#") and "'" not in line and '"' not in line
 
 
 class Unanalysable(Exception):
@@ -134,7 +148,39 @@ def parse_screened(text: str, filename: str) -> cst.Module:
         error = python_syntax_error(text, filename)
         if error is not None and rejects_everywhere(error):
             raise Unanalysable(f"{filename}: {error.msg}")
-    return deep_call(cst.parse_module, text)
+    return deep_call(parse_module, text)
+
+
+# libcst checks every node it builds (`CSTNode.__post_init__` calls `_validate`): what a program
+# constructs by hand may break the node's rules, what its parser builds from a text never does
+# (its grammar is CPython's). On levanter the checks are a quarter of the parse. So a text is
+# parsed with them off; libcst's own comment there suggests as much ("avoid validating the tree
+# when parsing a file"). tests/test_parse_unvalidated.py compares trees and errors with libcst's
+# parse on every test file and on thousands of damaged texts.
+_unvalidated_lock = threading.Lock()
+_unvalidated_parses = 0
+_VALIDATING_POST_INIT = cst.CSTNode.__post_init__
+
+
+def _skip_validation(node: cst.CSTNode) -> None:
+    pass
+
+
+def parse_module(text: str) -> cst.Module:
+    """`libcst.parse_module(text)`, without the checks libcst makes of each node it builds (see
+    above). Nodes other threads build meanwhile skip them too: a fix's nodes are checked all
+    the same, by parsing the fixed text before it is written."""
+    global _unvalidated_parses
+    with _unvalidated_lock:
+        _unvalidated_parses += 1
+        cst.CSTNode.__post_init__ = _skip_validation  # type: ignore[method-assign, assignment]
+    try:
+        return cst.parse_module(text)
+    finally:
+        with _unvalidated_lock:
+            _unvalidated_parses -= 1
+            if not _unvalidated_parses:
+                cst.CSTNode.__post_init__ = _VALIDATING_POST_INIT  # type: ignore[method-assign]
 
 
 def deep_call(function: Callable[..., _Result], *args: object) -> _Result:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import tempfile
 import tokenize
 from dataclasses import dataclass
 from pathlib import Path
@@ -81,6 +80,8 @@ def write_fixes(path: Path, text: str, encoding: str, read: bytes) -> None:
             handle.write(data)
             handle.truncate()
         return
+    import tempfile  # only a run that writes fixes pays for it (it imports `random`)
+
     handle_number, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.",
                                                 suffix=".tmp")
     try:

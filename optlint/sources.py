@@ -9,7 +9,6 @@ lints a program and never needs to know what a notebook is (ruff's `SourceKind` 
 
 from __future__ import annotations
 
-import difflib
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
@@ -227,6 +226,8 @@ def cell_at(cells: list[CodeCell], where: Location) -> tuple[CodeCell, Location]
 def unified_diff(old: str, new: str, old_name: str, new_name: str) -> str:
     """A unified diff on the parser's line model; a last line without a line break is marked as
     `diff` and `git` mark it, so that it does not run into the next line of the output."""
+    import difflib  # only --diff pays for it
+
     lines = difflib.unified_diff(source_lines(old), source_lines(new), old_name, new_name)
     return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of "
                    "file\n" for line in lines)

@@ -12,6 +12,7 @@ from libcst.metadata import CodeRange
 from optlint.context import RuleContext
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location, Role
 from optlint.fix_imports import TopLevel, first_party_test, import_edits
+from optlint.positions import PositionsOnDemand
 from optlint.rules.base import Finding, FixPlan, Rule
 
 
@@ -47,12 +48,16 @@ class _ImportPlaces:
         self._top: TopLevel | None = None
         self._first_party: Callable[[str], bool] | None = None
 
-    def edits(self, imports: Sequence[tuple[str, str]], use_line: int) -> list[Edit]:
+    def edits(self, imports: Sequence[tuple[str, str]], use_line: int,
+              use: cst.CSTNode | None) -> list[Edit]:
+        """`use`: a node at `use_line`, which places it among the top-level statements."""
         if self._top is None or self._first_party is None:
             self._top = TopLevel(self.module, self.positions)
             self._first_party = first_party_test(self.filename)
+        use_path = (self.positions.holding(use) if use is not None
+                    and isinstance(self.positions, PositionsOnDemand) else None)
         return import_edits(self.module, self.positions, imports, use_line, self._first_party,
-                            self._top)
+                            self._top, use_path)
 
 
 def to_fix(plan: FixPlan, span: Callable[[cst.CSTNode], tuple[Location, Location]],
@@ -62,6 +67,8 @@ def to_fix(plan: FixPlan, span: Callable[[cst.CSTNode], tuple[Location, Location
         start, end = span(node)
         edits.append(Edit(start, end, content))
     if plan.imports:
-        use_line = min((edit.start.line for edit in edits), default=sys.maxsize)
-        edits.extend(imports.edits(plan.imports, use_line))
+        use_line, use = min(((edit.start.line, node) for edit, (node, _) in zip(
+            edits, plan.replacements, strict=True)), default=(sys.maxsize, None),
+            key=lambda line_and_node: line_and_node[0])
+        edits.extend(imports.edits(plan.imports, use_line, use))
     return Fix(plan.applicability, plan.message, tuple(edits))

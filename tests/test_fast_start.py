@@ -151,3 +151,6 @@ def test_one_named_file_pays_for_no_walk_and_no_pool(tmp_path: Path) -> None:
     assert "libcst" in loaded  # it was analysed
     assert sorted(loaded.intersection({"pathspec", "multiprocessing", "concurrent.futures",
                                        "importlib.metadata"})) == []
+    # What only fixes (tempfile), --diff (difflib) and --verbose internal errors (traceback)
+    # need.
+    assert sorted(loaded.intersection({"tempfile", "difflib", "traceback"})) == []

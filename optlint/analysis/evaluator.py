@@ -8,6 +8,7 @@ is defined in, and `evaluator_for` finds that file's evaluator through the proje
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import NamedTuple, Protocol
 from weakref import ReferenceType
 
@@ -47,6 +48,8 @@ class Project(Protocol):
                               called: str | None = None) -> list[Invocation] | None: ...
 
     def evaluator_for(self, path: str) -> Evaluator | None: ...
+
+    def project_files(self, module: str, from_file: str) -> list[Path]: ...
 
 
 class Evaluator(Protocol):

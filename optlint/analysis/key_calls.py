@@ -41,6 +41,7 @@ from optlint.analysis.key_transforms import (
     runs_per_step_or_row,
 )
 from optlint.analysis.prng_keys import Consumption, key_argument
+from optlint.analysis.proven_raises import ProvenRaises
 from optlint.analysis.values import (
     ClassRef,
     FunctionValue,
@@ -88,6 +89,7 @@ class FileKeyCalls:
         # What each statement reads, for every walk of the file.
         self.read_caches = FileReads(frames=frame_readers(ctx), library=self.library)
         self.made_keys: dict[int, str] = {}
+        self.raises = ProvenRaises(ctx.inference, ctx.filename, self._resolve)
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
         self.constants = module_constants(ctx.index)
         self.transformed = TransformedKeyCalls(self)
@@ -117,7 +119,6 @@ class FileKeyCalls:
         if text is None:
             text = self.callees[id(call)] = called_text(self.ctx, call)
         return text
-
 
     def consumer(self, call: cst.Call) -> list[Consumption]:
         if draws_nothing(call):
@@ -302,8 +303,7 @@ class FileKeyCalls:
             return None
         params = [param.name for param in (
             *node.params.posonly_params, *node.params.params, *node.params.kwonly_params)]
-        flow = KeyFlow(self.consumer, [param.value for param in params], self.returned_keys,
-                       self.constants, self.made_key, self.read_caches)
+        flow = self._new_flow([param.value for param in params])
         self._summarising.append(id(node))
         try:
             flow.run(body_of(node), {param.value: param for param in params})
@@ -399,8 +399,14 @@ class FileKeyCalls:
         return consuming
 
     # walking ------------------------------------------------------------------------------
-    def has_consumers(self) -> bool:
-        return bool(self.candidates)
+    def has_consumers(self) -> bool:  # and the file can run: no import of it fails
+        return bool(self.candidates) and not self.raises.module_fails(self.ctx.module)
+
+    def _new_flow(self, params: list[str] | None = None) -> KeyFlow:
+        flow = KeyFlow(self.consumer, params or (), self.returned_keys, self.constants,
+                       self.made_key, self.read_caches)
+        flow.raises = self.raises
+        return flow
 
     def _worth_walking(self, node: cst.FunctionDef) -> bool:
         return node.name.value in self.helpers or node.name.value in self.higher_order
@@ -418,8 +424,7 @@ class FileKeyCalls:
         if summary is not None and id(info.node) not in self.recursive:
             return summary
         if id(info.node) not in self.walks:
-            flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants,
-                           made_key=self.made_key, read_caches=self.read_caches)
+            flow = self._new_flow()
             assert isinstance(info.node, cst.FunctionDef)
             flow.run(body_of(info.node), {param.name.value: param.name for param in (
                 *info.node.params.posonly_params, *info.node.params.params,
@@ -432,8 +437,7 @@ class FileKeyCalls:
                 id(site.node) in self.candidates or last_name(site.node.func) in self.helpers)
                 for site in self.ctx.calls()):
             return None
-        flow = KeyFlow(self.consumer, returns=self.returned_keys, constants=self.constants,
-                           made_key=self.made_key, read_caches=self.read_caches)
+        flow = self._new_flow()
         # A notebook is run, not imported: its names do not outlive its last cell.
         flow.run(self.ctx.module.body, module=not self.ctx.filename.endswith(".ipynb"))
         return flow

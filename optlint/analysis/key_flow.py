@@ -27,6 +27,7 @@ from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.key_state import KeyState, mentions, merge_states
 from optlint.analysis.key_syntax import (
     COMPREHENSIONS,
+    EXPRESSION_KINDS,
     chains,
     comprehension_clauses,
     comprehension_names,
@@ -42,7 +43,7 @@ from optlint.analysis.key_syntax import (
     target_names,
 )
 from optlint.analysis.prng_keys import Consumer, Consumption, Returns, key_name
-from optlint.analysis.walk import child_nodes
+from optlint.analysis.walk import Kinds, child_nodes
 
 
 class KeyFlow(KeyRecorder):
@@ -210,6 +211,11 @@ class KeyFlow(KeyRecorder):
         return self._suite(branch, state)
 
     def _small(self, node: cst.BaseSmallStatement, state: KeyState) -> KeyState | None:
+        if self.raises is not None and self.raises(node):
+            if isinstance(getattr(node, "value", None), cst.Call):  # its arguments run first
+                for arg in node.value.args:  # type: ignore[attr-defined]
+                    self._expr(arg.value, state)
+            return None
         if isinstance(node, cst.Assign):
             if isinstance(node.value, cst.Call) and all(
                     isinstance(target.target, cst.Name) and target.target.value == "_"
@@ -383,7 +389,12 @@ class KeyFlow(KeyRecorder):
     # expressions --------------------------------------------------------------------------
     def _expr(self, node: cst.CSTNode, state: KeyState) -> None:
         """Walks `node` in evaluation order: arguments before the call that receives them."""
-        if isinstance(node, cst.Lambda):
+        kind = EXPRESSION_KINDS(node)
+        if kind == Kinds.OTHER:
+            for child in child_nodes(node):
+                self._expr(child, state)
+            return
+        if kind == "lambda":
             return  # its body runs later, when it is called
         if isinstance(node, cst.Call):
             self._expr(node.func, state)
@@ -410,23 +421,20 @@ class KeyFlow(KeyRecorder):
             body, orelse = state.copy(), state.copy()
             self._expr(node.body, body)
             self._expr(node.orelse, orelse)
-            self._replace(state, merge_states([body, orelse]))
+            state.take(merge_states([body, orelse]))
             return
         if isinstance(node, cst.BooleanOperation):
             self._expr(node.left, state)
             right = state.copy()
             self._expr(node.right, right)
-            self._replace(state, merge_states([state, right]))
+            state.take(merge_states([state, right]))
             return
         if isinstance(node, cst.NamedExpr):
             self._expr(node.value, state)
             self._bind_target(node.target, state)
             return
-        if isinstance(node, COMPREHENSIONS):
+        if isinstance(node, COMPREHENSIONS):  # the last of EXPRESSION_KINDS
             self._comprehension(node, state)
-            return
-        for child in child_nodes(node):
-            self._expr(child, state)
 
     def _note_param_call(self, call: cst.Call, state: KeyState) -> None:
         """A parameter called (`act(obs)`) where it surely runs: a statement of the body
@@ -462,11 +470,9 @@ class KeyFlow(KeyRecorder):
                 self._walking_again[-1] = counting and walk == 1
                 inner = start.copy()
                 clause: cst.CompFor | None = node.for_in
-                first = True
                 while clause is not None:
-                    if not first:
+                    if clause is not node.for_in:
                         self._expr(clause.iter, inner)
-                    first = False
                     self._bind_target(clause.target, inner)
                     for condition in clause.ifs:
                         self._expr(condition.test, inner)
@@ -489,11 +495,4 @@ class KeyFlow(KeyRecorder):
             self._again = outer_again
         merged = merge_states([entry, start])
         assert merged is not None
-        self._replace(state, merged)
-
-    @staticmethod
-    def _replace(state: KeyState, new: KeyState | None) -> None:
-        if new is not None:
-            state.consumed, state.rebound, state.where = new.consumed, new.rebound, new.where
-            state.maybe, state.origin = new.maybe, new.origin
-            state.unread, state.seeded = new.unread, new.seeded
+        state.take(merged)

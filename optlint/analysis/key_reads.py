@@ -10,6 +10,7 @@ from typing import Protocol
 
 import libcst as cst
 
+from optlint.analysis.key_locals import function_locals
 from optlint.analysis.key_syntax import (
     evaluated_within,
     is_main_guard,
@@ -17,7 +18,7 @@ from optlint.analysis.key_syntax import (
     plain_target,
     target_names,
 )
-from optlint.analysis.walk import child_nodes
+from optlint.analysis.walk import Kinds, child_nodes
 
 class ReadsLibrary(Protocol):
     """What the reads of a file ask of the libraries' models (`LibraryKeyCalls`)."""
@@ -36,7 +37,8 @@ CHECK_PREFIX = "assert"
 
 # Attributes that read an array's shape, not its values (a draw read only for them reaches
 # no result).
-SHAPE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "nbytes", "itemsize"})
+SHAPE_ATTRIBUTES = frozenset({"shape", "dtype", "ndim", "size", "nbytes", "itemsize",
+                              "batch_shape", "event_shape"})
 
 # Calls through which code may read any name of the frame it runs in: `locals()`, `vars()`, a
 # debugger opened there. By qualified name (the builtins by their own).
@@ -75,11 +77,22 @@ def _target_reads(target: cst.CSTNode, found: set[str], shaped: set[str] | None,
         _collect_reads(target, found, shaped, library)
 
 
+# The nodes `_collect_reads` tests for (any other is read through its children).
+_READ_KINDS = Kinds(("tested", (
+    cst.Call, cst.Name, cst.Attribute, cst.Arg, cst.Assign, cst.AnnAssign, cst.For, cst.CompFor,
+    cst.NamedExpr, cst.AsName, cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.Param, cst.Import,
+    cst.ImportFrom, cst.Del, cst.Global, cst.Nonlocal)))
+
+
 def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None = None,
                    library: ReadsLibrary | None = None) -> None:
     """Adds the names `node` reads to `found`, those read only for their shape to `shaped`
     (None: left out; `found` itself: counted as reads). `library` tells the calls that read
     only their arguments' shapes (`chex.assert_equal_shape([a, b])`), and the draws."""
+    if _READ_KINDS(node) == Kinds.OTHER:  # most nodes: none of the tests below holds
+        for child in child_nodes(node):
+            _collect_reads(child, found, shaped, library)
+        return
     if isinstance(node, cst.Call) and library is not None and library.reads_only_shapes(node):
         _collect_reads(node.func, found, shaped, library)
         for arg in node.args:
@@ -129,7 +142,7 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None =
         for child in child_nodes(node):
             if not isinstance(node, cst.FunctionDef) or child is not node.name:
                 _collect_reads(child, inner, inner_shaped, library)
-        own = _locals(node)
+        own = function_locals(node)
         found.update(inner - own)
         if shaped is not None and inner_shaped is not None and inner_shaped is not inner:
             shaped.update(inner_shaped - own)
@@ -164,39 +177,6 @@ def _shape_reads(node: cst.BaseExpression, found: set[str], shaped: set[str] | N
         _collect_reads(node, found, shaped, library)
 
 
-def _locals(function: cst.FunctionDef | cst.Lambda) -> set[str]:
-    """The names a function binds itself: its parameters and what its body assigns (not
-    what it declares `global`/`nonlocal`, nor what its nested functions bind)."""
-    bound = {param.name.value for param in (
-        *function.params.posonly_params, *function.params.params,
-        *function.params.kwonly_params)}
-    for star in (function.params.star_arg, function.params.star_kwarg):
-        if isinstance(star, cst.Param):
-            bound.add(star.name.value)
-    declared: set[str] = set()
-
-    def visit(node: cst.CSTNode) -> None:
-        if isinstance(node, (cst.Assign,)):
-            for target in node.targets:
-                bound.update(target_names(target.target))
-        elif isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor,
-                               cst.NamedExpr)):
-            bound.update(target_names(node.target))
-        elif isinstance(node, cst.AsName):
-            bound.update(target_names(node.name))
-        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            bound.add(node.name.value)
-            return
-        elif isinstance(node, cst.Lambda):
-            return
-        elif isinstance(node, (cst.Global, cst.Nonlocal)):
-            declared.update(item.name.value for item in node.names)
-        for child in child_nodes(node):
-            visit(child)
-    visit(function.body)
-    return bound - declared
-
-
 def _closure_reads(root: Sequence[cst.BaseStatement],
                    cache: dict[int, frozenset[str]]) -> frozenset[str]:
     """The names the functions, lambdas and classes defined anywhere in `root` read (or declare
@@ -212,8 +192,12 @@ def _closure_reads(root: Sequence[cst.BaseStatement],
     return frozenset(found)
 
 
+_CLOSURES = Kinds(("closure", (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global,
+                               cst.Nonlocal)))
+
+
 def _visit_closures(node: cst.CSTNode, found: set[str]) -> None:
-    if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Global, cst.Nonlocal)):
+    if _CLOSURES(node) == "closure":
         _collect_reads(node, found, found)
         return
     for child in child_nodes(node):
@@ -460,18 +444,15 @@ class UnreadResults:
         return not readers.isdisjoint(self._everywhere())
 
     def _feeds_nothing(self, statement: cst.CSTNode) -> bool:
-        """`statement` assigns only names of a function that nothing in it reads (no later
-        statement, no nested function, no `global`, no debugger): they end with the function,
-        so what it reads reaches no result through them (`dg = Data(x)  # noqa: F841`). A
-        module's names outlive it (a script's are there for `python -i`, a notebook's for the
-        cells run later)."""
-        if (self._module or not isinstance(statement, cst.SimpleStatementLine)
-                or len(statement.body) != 1 or not isinstance(statement.body[0], cst.Assign)
-                or self._reads_frames(debugged=True)):
-            return False
-        names = {bound for target in statement.body[0].targets
-                 for bound in target_names(target.target)}
-        return bool(names) and names.isdisjoint(self._everywhere())
+        """`statement` assigns only names of a function (or notebook) that `_dead` found
+        unread from there on (bound anew first, or never read again before the end, where no
+        nested function nor `global` reaches them) and no debugger can read: what it reads
+        reaches no result through them (`dg = Data(x)  # noqa: F841`; `obs_data = Data(x)`,
+        then `obs_data = None`). A module's names outlive it (a script's are there for
+        `python -i`)."""
+        return not self._module and isinstance(statement, cst.SimpleStatementLine) and len(
+            statement.body) == 1 and isinstance(statement.body[0], cst.Assign) and not (
+            self._reads_frames(debugged=True))
 
     def _feeds_unread(self, name: str, statement: cst.CSTNode,
                       block: Sequence[cst.BaseStatement], depth: int,

@@ -38,6 +38,13 @@ class KeyState:
         return KeyState(dict(self.consumed), set(self.rebound), dict(self.where), set(self.maybe),
                         dict(self.origin), dict(self.unread), dict(self.seeded))
 
+    def take(self, new: KeyState | None) -> None:
+        """Becomes `new` (the join of paths an expression splits into); None changes nothing."""
+        if new is not None:
+            self.consumed, self.rebound, self.where = new.consumed, new.rebound, new.where
+            self.maybe, self.origin = new.maybe, new.origin
+            self.unread, self.seeded = new.unread, new.seeded
+
     def bind(self, name: str, node: cst.CSTNode | None = None) -> None:
         self.maybe.discard(name)
         self.consumed.pop(name, None)

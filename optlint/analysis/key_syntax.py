@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping
 import libcst as cst
 
 from optlint.analysis.index import ClassInfo, FileIndex
-from optlint.analysis.walk import child_nodes
+from optlint.analysis.walk import Kinds, child_nodes
 
 # Methods that copy an object with some fields replaced: the other fields keep their keys.
 REPLACING = frozenset({"replace", "_replace"})
@@ -26,6 +26,10 @@ def target_names(target: cst.BaseExpression | cst.CSTNode) -> Iterator[str]:
 
 
 COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)
+# The expressions the key-flow walk (`KeyFlow._expr`) walks in their own way, comprehensions
+# last; it walks any other through its children (a name has none).
+EXPRESSION_KINDS = Kinds(("lambda", cst.Lambda), ("special", (
+    cst.Call, cst.IfExp, cst.BooleanOperation, cst.NamedExpr, *COMPREHENSIONS)))
 
 
 def target_name_nodes(target: cst.BaseExpression | cst.CSTNode) -> Iterator[cst.Name]:

@@ -135,7 +135,9 @@ class TransformedKeyCalls:
             uses = self._closure_uses(call, body, flow, qualified)
             if carry is not None:
                 # The carry handed back with a key the step consumed: the next step draws again.
-                uses += [replace(inner, repeated=True, over=qualified)
+                split = {id(use) for made in flow.derived_uses.values() for use in made}
+                uses += [replace(inner, repeated=True, over=qualified,
+                                 carried_on=id(inner) in split)
                          for path, inner in flow.returned.items()
                          if path[:len(carry)] == carry and not inner.repeated]
             return uses

@@ -56,6 +56,10 @@ class Consumption:
     # `call` and `key` are then the draw inside the body; `over` says what repeats it.
     repeated: bool = False
     over: str = ""
+    # With `repeated`, for a loop's carry: the key the step drew from is one it split from
+    # the carried key, carried on as the next step's key, which splits it again (the steps'
+    # draws are correlated, not the same numbers).
+    carried_on: bool = False
     # For a call of a function that consumes a key it closes over: the innermost consumption,
     # where the closure draws (a finding is reported there, where the key must change); for a
     # method drawing from a key it folds from what its object holds, the `fold_in` there.

@@ -29,7 +29,7 @@ from optlint.analysis.parameters import (
 )
 from optlint.analysis.values import FunctionValue, LibraryRef
 from optlint.source import SourceError, decode, read_bytes
-from optlint.parsing import Unanalysable, parse_screened
+from optlint.parsing import Unanalysable, parse_module, parse_screened
 
 if TYPE_CHECKING:
     from optlint.analysis.inference import Inference
@@ -294,7 +294,7 @@ class ProjectIndex:
             # Parsed for another file's lookup: what it already inferred may come from others.
             self._consulted = True
             return found
-        return self._index(cst.parse_module(text), filename, text)
+        return self._index(parse_module(text), filename, text)
 
     def parsed_files(self) -> list[Path]:
         """The files parsed for class lookups so far, in the order they were parsed."""

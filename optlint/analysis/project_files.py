@@ -34,6 +34,7 @@ class ProjectFiles:
         self._folders: dict[str, Path] = {}  # file name -> its resolved folder
         self._sources: dict[Path, str] | None = None  # every project file's text, for callers
         self._too_large = False  # more files than callers are looked for in
+        self._walked: tuple[list[str] | None] | None = None  # see `_walk`
 
     def project_files(self, module: str, from_file: str) -> list[Path]:
         """The project files `import module` in `from_file` may name; none for the libraries."""
@@ -126,34 +127,41 @@ class ProjectFiles:
     def project_paths(self) -> list[str] | None:
         """Every Python file under the project root (as `project_texts` finds them), read
         nowhere; None past MAX_CALLER_FILES."""
-        paths: list[str] = []
-        for folder, subfolders, files in os.walk(self.root):
-            subfolders[:] = [name for name in subfolders if not name.startswith(".")
-                             and name not in _SKIPPED_FOLDERS]
-            paths.extend(os.path.join(folder, name) for name in files if name.endswith(".py"))
-            if len(paths) > MAX_CALLER_FILES:
-                return None
-        return sorted(paths)
+        walked = self._walk()
+        return None if walked is None else sorted(walked)
 
-    def project_texts(self) -> dict[Path, str] | None:
-        """The text of every Python file under the project root; None when there are too many
-        for callers to be looked for."""
-        if self._sources is None:
-            sources: dict[Path, str] = {}
+    def _walk(self) -> list[str] | None:
+        """Every Python file under the project root in the order the walk meets them (one walk
+        per instance); None past MAX_CALLER_FILES."""
+        if self._walked is None:
+            paths: list[str] = []
             for folder, subfolders, files in os.walk(self.root):
                 subfolders[:] = [name for name in subfolders if not name.startswith(".")
                                  and name not in _SKIPPED_FOLDERS]
-                for name in files:
-                    if not name.endswith(".py"):
-                        continue
-                    if len(sources) >= MAX_CALLER_FILES:
-                        self._sources, self._too_large = {}, True
-                        return None
-                    file = Path(folder, name).resolve()
-                    try:
-                        sources[file] = decode(self._read(file), str(file)).text
-                    except (OSError, SourceError):
-                        continue
+                paths.extend(os.path.join(folder, name) for name in files if name.endswith(".py"))
+                if len(paths) > MAX_CALLER_FILES:
+                    self._walked = (None,)
+                    return None
+            self._walked = (paths,)
+        return self._walked[0]
+
+    def project_texts(self) -> dict[Path, str] | None:
+        """The text of every Python file under the project root; None when there are too many
+        for callers to be looked for. Too many is known from the folders' listings, before any
+        file is read: a one-file run in a large folder without a project of its own (a home
+        directory) read 4,000 files and then dropped them."""
+        if self._sources is None:
+            walked = self._walk()
+            if walked is None:
+                self._sources, self._too_large = {}, True
+                return None
+            sources: dict[Path, str] = {}
+            for name in walked:
+                file = Path(name).resolve()
+                try:
+                    sources[file] = decode(self._read(file), str(file)).text
+                except (OSError, SourceError):
+                    continue
             self._sources = sources
         return None if self._too_large else self._sources
 

@@ -91,14 +91,51 @@ def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
     plan = _PLANS.get((_NoVisitor, type(node)))
     fields = plan[2] if plan is not None else _plan(_NoVisitor, type(node))[2]
     found: list[cst.CSTNode] = []
+    enter = _ENTER.get
     for field in fields:
         value = getattr(node, field)
         value_type = type(value)
         if value_type is tuple or value_type is list:
-            found.extend(item for item in value if _enters(type(item)))
-        elif _enters(value_type):
-            found.append(value)
+            for item in value:
+                # `_enters`, its cache read inline: this runs for every child of every node.
+                enters = enter(type(item))
+                if enters or (enters is None and _enters(type(item))):
+                    found.append(item)
+        else:
+            enters = enter(value_type)
+            if enters or (enters is None and _enters(value_type)):
+                found.append(value)
     return found
+
+
+class Kinds:
+    """Which of some node classes a node is, asked of every node a walk meets: named classes,
+    tested in order; a node of none is `OTHER`. libcst's node classes are ABCs, whose
+    `isinstance` checks cost a Python-level call each: the answer is kept by node type."""
+
+    OTHER = ""
+
+    def __init__(self, *kinds: tuple[str, type | tuple[type, ...]]) -> None:
+        self._kinds = kinds
+        self._by_type: dict[type, str] = {}
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(name for name, _ in self._kinds)
+
+    @property
+    def classes(self) -> tuple[type, ...]:
+        """Every class named."""
+        return tuple(cls for _, classes in self._kinds
+                     for cls in (classes if isinstance(classes, tuple) else (classes,)))
+
+    def __call__(self, node: cst.CSTNode) -> str:
+        kind = self._by_type.get(type(node))
+        if kind is None:
+            kind = self._by_type[type(node)] = next(
+                (name for name, classes in self._kinds if issubclass(type(node), classes)),
+                self.OTHER)
+        return kind
 
 
 def parent_map(root: cst.CSTNode) -> dict[int, cst.CSTNode]:

@@ -50,6 +50,14 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
                    f"random numbers")
         return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
             "Give the function a key argument and pass a fresh key to each call"))
+    if second.repeated and second.carried_on:
+        message = (f"`{key}` is split in every step of `{second.over}`, then drawn from by "
+                   f"`{second.how}` and carried on as the next step's key, which splits it "
+                   f"again: each step splits the key the previous step drew from (JAX's "
+                   f"key-reuse checker rejects it; the draws are correlated, not identical)")
+        return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
+            f"Draw from the other split key and carry this one (`{key}, draw_key = "
+            f"jax.random.split({key})`, then draw from `draw_key`)"))
     if second.repeated:
         over = second.over.split(" ", 1)[0]
         batched = over in {*BATCHING, *TREE_MAPS, *ITEM_MAPS}

@@ -1,0 +1,144 @@
+"""Statements that must raise, proven from the project's own files: the code after them never
+runs, so no key consumed there (or later) is consumed at all.
+
+Two kinds, both read from the checked project's files, never guessed for other packages:
+- `from pkg import name` at a module's top level where `pkg` is a project module that binds no
+  `name` and has no submodule of that name: `ImportError` when the file runs (a script written
+  against another version of its own package), so nothing in the file ever runs;
+- a call of a project function (resolved by the key analysis) given a keyword its plain,
+  undecorated `def` does not accept and no `**kwargs` takes: `TypeError` before its body runs.
+A module that may bind names in ways its syntax does not show (`__getattr__`, `globals()`,
+`setattr`, a star import) proves nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+
+import libcst as cst
+
+from optlint.analysis.evaluator import Evaluator
+from optlint.analysis.key_syntax import target_names
+from optlint.analysis.walk import child_nodes
+
+# Names through which a module may bind names its syntax does not show.
+_DYNAMIC_BINDERS = frozenset({"globals", "setattr", "exec", "vars", "__getattr__", "__dict__",
+                              "modules", "__import__", "import_module"})
+
+
+def failing_import(node: cst.ImportFrom, inference: Evaluator, filename: str) -> bool:
+    """`from module import a, b` names something every project file `module` may be lacks."""
+    project = inference.project
+    if project is None or isinstance(node.names, cst.ImportStar):
+        return False
+    module = "." * len(node.relative) + (
+        cst.Module([]).code_for_node(node.module) if node.module is not None else "")
+    if not node.relative and module.split(".", 1)[0] in sys.stdlib_module_names:
+        # `from types import FrameType` in a package holding a `types.py`: an absolute import
+        # finds the standard library's module first, whatever file the project has of that name.
+        return False
+    files = project.project_files(module, filename)
+    if not files:
+        return False
+    names = [alias.evaluated_name for alias in node.names]
+    for path in files:
+        owner = project.evaluator_for(str(path))
+        if owner is None:
+            return False
+        bound = module_bindings(owner.index.module_scope.node)
+        if bound is None:
+            return False
+        separator = "" if module.endswith(".") else "."
+        if all(name in bound or project.project_files(f"{module}{separator}{name}", filename)
+               for name in names):
+            return False
+    return True
+
+
+def module_bindings(module: cst.CSTNode) -> frozenset[str] | None:
+    """Every name the module binds anywhere (its top level's in any branch, loop or `try`, its
+    functions' `global` ones, and, more than needed, their locals); None when it may bind
+    others unseen."""
+    bound: set[str] = set()
+    for node in _every_node(module):
+        if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
+            return None
+        if isinstance(node, cst.Name) and node.value in _DYNAMIC_BINDERS:
+            return None
+        if isinstance(node, cst.Attribute) and node.attr.value in _DYNAMIC_BINDERS:
+            return None
+        bound.update(_bound_by(node))
+    return frozenset(bound)
+
+
+def _every_node(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        yield current
+        pending.extend(child_nodes(current))
+
+
+def _bound_by(node: cst.CSTNode) -> Iterator[str]:
+    if isinstance(node, cst.Assign):
+        for target in node.targets:
+            yield from target_names(target.target)
+    elif isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr)):
+        yield from target_names(node.target)
+    elif isinstance(node, cst.AsName):
+        yield from target_names(node.name)
+    elif isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.TypeAlias)):
+        yield node.name.value
+    elif isinstance(node, cst.Global):
+        yield from (item.name.value for item in node.names)
+    elif isinstance(node, cst.ImportAlias) and node.asname is None:
+        yield node.evaluated_name.split(".", 1)[0]
+    elif isinstance(node, (cst.MatchAs, cst.MatchStar)) and node.name is not None:
+        yield node.name.value
+
+
+def rejects_keywords(call: cst.Call, function: cst.FunctionDef) -> bool:
+    """`call` gives `function` a keyword it does not accept: `TypeError` before it runs. Only
+    for a plain `def` (a decorator may change what it accepts) without `**kwargs`."""
+    params = function.params
+    if function.decorators or isinstance(params.star_kwarg, cst.Param):
+        return False
+    accepted = {param.name.value for param in (*params.params, *params.kwonly_params)}
+    return any(arg.keyword is not None and arg.keyword.value not in accepted
+               for arg in call.args if not arg.star)
+
+
+class ProvenRaises:
+    """Which small statements of one file must raise (a failing import, a rejected keyword),
+    and whether the file itself fails at a top-level import. `resolve`: the project function
+    a call runs, where the key analysis knows it (`(def, bound, stepping)`, or anything else)."""
+
+    def __init__(self, inference: Evaluator, filename: str,
+                 resolve: Callable[[cst.Call], object]) -> None:
+        self._inference = inference
+        self._filename = filename
+        self._resolve = resolve
+        self._imports: dict[int, bool] = {}
+
+    def __call__(self, node: cst.BaseSmallStatement) -> bool:
+        if isinstance(node, cst.ImportFrom):
+            return self._import_fails(node)
+        value = node.value if isinstance(node, (cst.Assign, cst.Expr)) else None
+        if not isinstance(value, cst.Call) or not any(arg.keyword for arg in value.args):
+            return False
+        resolved = self._resolve(value)
+        return isinstance(resolved, tuple) and rejects_keywords(value, resolved[0])
+
+    def module_fails(self, module: cst.Module) -> bool:
+        """A top-level `from ... import` of the file fails: none of its code ever runs."""
+        return any(isinstance(small, cst.ImportFrom) and self._import_fails(small)
+                   for statement in module.body if isinstance(statement, cst.SimpleStatementLine)
+                   for small in statement.body)
+
+    def _import_fails(self, node: cst.ImportFrom) -> bool:
+        known = self._imports.get(id(node))
+        if known is None:
+            known = self._imports[id(node)] = failing_import(node, self._inference,
+                                                             self._filename)
+        return known

@@ -1,0 +1,65 @@
+"""OPT020's message for a loop body that splits the carried key, draws from a split key and
+carries that key on (issue #25, numpyro infer/ensemble.py:804): the next step splits the key the
+previous step drew from, which JAX's checker rejects, but no step draws what another drew, so
+the message says the draws are correlated, not that every step draws the same numbers. A body
+carrying the key back unchanged still says every step draws the same numbers. Both run with
+JAX: two eager steps of the split body raise under the checker and draw different numbers; the
+unchanged carry draws the same numbers twice."""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+import jax
+import numpy as np
+import pytest
+
+from conftest import finding_line, opt020_findings
+
+SOURCE = '''\
+import jax
+
+
+def split_and_carry(state):
+    rng_key, total = state
+    rng_key, _ = jax.random.split(rng_key)
+    draw = jax.random.uniform(rng_key, (3,))
+    return rng_key, total + draw
+
+
+def carry_unchanged(state):
+    rng_key, total = state
+    draw = jax.random.uniform(rng_key, (3,))
+    return rng_key, total + draw
+'''
+
+
+def test_the_messages_say_what_each_step_draws(tmp_path: Path) -> None:
+    source = SOURCE + '''
+
+def sample(key):
+    return (jax.lax.while_loop(lambda s: s[1].sum() < 5.0, split_and_carry, (key, 0.0)),
+            jax.lax.while_loop(lambda s: s[1].sum() < 5.0, carry_unchanged, (key, 0.0)))
+'''
+    messages = {finding_line(f): f["message"]
+                for f in opt020_findings(tmp_path, "carried.py", source)}
+    assert sorted(messages) == [7, 13]
+    assert "split in every step of `jax.lax.while_loop`" in messages[7]
+    assert "correlated, not identical" in messages[7]
+    assert "same random numbers" not in messages[7]
+    assert "every step draws the same random numbers" in messages[13]
+
+
+def test_two_steps_when_run(tmp_path: Path) -> None:
+    (tmp_path / "carried.py").write_text(SOURCE)
+    namespace = runpy.run_path(str(tmp_path / "carried.py"))
+    for name, same in (("split_and_carry", False), ("carry_unchanged", True)):
+        body = namespace[name]
+        first = body((jax.random.key(0), 0.0))
+        second = body((first[0], 0.0))
+        assert np.array_equal(np.asarray(first[1]), np.asarray(second[1])) == same
+        with jax.debug_key_reuse(True), pytest.raises(jax.errors.KeyReuseError):
+            state = (jax.random.key(0), 0.0)
+            for _ in range(2):
+                state = body(state)
