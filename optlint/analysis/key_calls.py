@@ -271,15 +271,13 @@ class FileKeyCalls:
                 return None
             value = FunctionValue(method, bound=True)
         if not isinstance(value, FunctionValue) or value.node not in self.ctx.index.functions:
-            return self._foreign(value) if passes_key(call) else None
+            # A function or class of another project file that the call runs.
+            found = (self.foreign.function(value)  # type: ignore[arg-type]
+                     if passes_key(call) else None)
+            return None if found is None else (found[0], found[1], False)
         if not isinstance(value.node, cst.FunctionDef):
             return None
         return value.node, value.bound, stepping
-
-    def _foreign(self, value: object) -> tuple[cst.FunctionDef, bool, bool] | None:
-        """A function or class of another project file that the call runs."""
-        found = self.foreign.function(value)  # type: ignore[arg-type]
-        return None if found is None else (found[0], found[1], False)
 
     def constructs(self, call: cst.Call) -> bool:
         """`call` builds an instance of a class of the file (runs its `__init__`)."""
@@ -411,16 +409,15 @@ class FileKeyCalls:
     def _new_flow(self, params: list[str] | None = None) -> KeyFlow:
         flow = KeyFlow(self.consumer, params or (), self.returned_keys, self.constants,
                        self.made_key, self.read_caches)
-        flow.raises = self.raises
+        flow.raises = self.raises  # no path goes past a statement proven to raise
         return flow
 
     def _worth_walking(self, node: cst.FunctionDef) -> bool:
         return node.name.value in self.helpers or node.name.value in self.higher_order
 
     def functions_to_walk(self) -> Iterator[FunctionInfo]:
-        for info in self.ctx.index.functions.values():
-            if isinstance(info.node, cst.FunctionDef) and self._worth_walking(info.node):
-                yield info
+        return (info for info in self.ctx.index.functions.values()
+                if isinstance(info.node, cst.FunctionDef) and self._worth_walking(info.node))
 
     def walk(self, info: FunctionInfo) -> KeyFlow:
         """The function's walk for its own findings: its summary's walk, the same statements
@@ -431,7 +428,6 @@ class FileKeyCalls:
             return summary
         if id(info.node) not in self.walks:
             flow = self._new_flow()
-            assert isinstance(info.node, cst.FunctionDef)
             flow.run(body_of(info.node), {param.name.value: param.name for param in (
                 *info.node.params.posonly_params, *info.node.params.params,
                 *info.node.params.kwonly_params)})
