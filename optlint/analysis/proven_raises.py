@@ -13,14 +13,17 @@ A module that may bind names in ways its syntax does not show (`__getattr__`, `g
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import libcst as cst
 
 from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.key_syntax import target_names
 from optlint.analysis.walk import child_nodes
+from optlint.source import SourceError, decode, read_bytes
 
 # Names through which a module may bind names its syntax does not show.
 _DYNAMIC_BINDERS = frozenset({"globals", "setattr", "exec", "vars", "__getattr__", "__dict__",
@@ -43,6 +46,12 @@ def failing_import(node: cst.ImportFrom, inference: Evaluator, filename: str) ->
         return False
     names = [alias.evaluated_name for alias in node.names]
     for path in files:
+        text = _text_of(path)
+        if text is not None and all(re.search(rf"\b{re.escape(name)}\b", text) for name in names):
+            # Every name is written in the module: it may well bind them. Proving it would
+            # parse the module and walk its every node; only a name the text never spells
+            # (a script against another version of its package) is worth the proof.
+            return False
         owner = project.evaluator_for(str(path))
         if owner is None:
             return False
@@ -54,6 +63,13 @@ def failing_import(node: cst.ImportFrom, inference: Evaluator, filename: str) ->
                for name in names):
             return False
     return True
+
+
+def _text_of(path: Path) -> str | None:
+    try:
+        return decode(read_bytes(path), str(path)).text
+    except (OSError, SourceError):
+        return None
 
 
 def module_bindings(module: cst.CSTNode) -> frozenset[str] | None:
