@@ -2,7 +2,7 @@
 (`second = Observations(subkey, normal(key, s))  # noqa: F841`, a draw read afterwards only for
 its `.nbytes`): inside a function those names end with it, so the draw reaches no result and is
 no draw for a reuse. The same draw still counts where the name escapes: read later, declared
-`global`, read by a nested function, reachable through a debugger, or bound at module level (a
+`global`, read by a nested function, or bound at module level outside a `__main__` block (a
 script's or notebook's names outlive the statement). Each case also runs with JAX: the draws
 the analysis finds unread (`jax.random.normal` in every case) drawing from another key change
 no result where the finding goes, and change one where it stays."""
@@ -98,7 +98,9 @@ def test_draws_feeding_unread_names_are_no_reuse(tmp_path: Path) -> None:
 
 
 def test_draws_feeding_names_that_escape_still_reuse(tmp_path: Path) -> None:
-    assert _rows(tmp_path, "reused.py", STILL_REUSED) == [7, 15, 21, 28, 36]
+    # Not fed_debugged (line 28): a debugger opened on `kept` shows it but makes no result of
+    # it (the labelling rule: returned, printed, stored for a later read, trained on, asserted).
+    assert _rows(tmp_path, "reused.py", STILL_REUSED) == [7, 15, 21, 36]
 
 
 def _results(tmp_path: Path, name: str, source: str) -> list[np.ndarray]:
@@ -145,6 +147,27 @@ def test_escaping_names_reach_results_when_run(tmp_path: Path,
     _with_other_first_draw(monkeypatch)
     other = _results(tmp_path, "reused.py", STILL_REUSED)
     # Every first draw reaches a result: the sum, the global, the closure, the module's name;
-    # fed_debugged's `kept` is there for the debugger, which this run does not open.
+    # fed_debugged's `kept` only for the debugger (not opened here): no result, no finding.
     assert [np.array_equal(a, b) for a, b in zip(same, other, strict=True)] == [
         False, False, False, True, False]
+
+
+MAIN_DEMO = '''\
+import pdb
+
+import jax
+
+if __name__ == "__main__":
+    key = jax.random.PRNGKey(0)
+    x = jax.random.normal(key, (3,))
+    y = jax.random.uniform(key, (3,))
+    out = x * y
+    {last}
+'''
+
+
+def test_a_main_demo_left_for_the_debugger_reaches_no_result(tmp_path: Path) -> None:
+    """generax's demos end in `pdb.set_trace()`: `out` is only there to be looked at, so the
+    first draw reaches no result; printed, it does."""
+    assert _rows(tmp_path, "demo.py", MAIN_DEMO.format(last="pdb.set_trace()")) == []
+    assert _rows(tmp_path, "shown.py", MAIN_DEMO.format(last="print(out)")) == [8]

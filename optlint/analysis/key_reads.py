@@ -349,7 +349,7 @@ class UnreadResults:
             # Outliving the function after feeding names nothing reads counts as a result,
             # unless `read_only` or those names are a function's that nothing in it ever
             # reads; so does a shape kept (returned, printed), not one checked.
-            fed = fed or (not read_only and not self._feeds_nothing(later) if read else (
+            fed = fed or (not read_only and not self._feeds_nothing(later, owner) if read else (
                 not seen and name in reads_in(later, shared, shapes=True)
                 and not _checks_only(later)))
         if self._reads_frames():
@@ -447,16 +447,21 @@ class UnreadResults:
         readers = self._frames if debugged else self._frames & NAMESPACE_READERS
         return not readers.isdisjoint(self._everywhere())
 
-    def _feeds_nothing(self, statement: cst.CSTNode) -> bool:
-        """`statement` assigns only names of a function (or notebook) that `_dead` found
-        unread from there on (bound anew first, or never read again before the end, where no
-        nested function nor `global` reaches them) and no debugger can read: what it reads
-        reaches no result through them (`dg = Data(x)  # noqa: F841`; `obs_data = Data(x)`,
-        then `obs_data = None`). A module's names outlive it (a script's are there for
-        `python -i`)."""
-        return not self._module and isinstance(statement, cst.SimpleStatementLine) and len(
-            statement.body) == 1 and isinstance(statement.body[0], cst.Assign) and not (
-            self._reads_frames(debugged=True))
+    def _feeds_nothing(self, statement: cst.CSTNode,
+                       block: Sequence[cst.BaseStatement]) -> bool:
+        """`statement` (of `block`) assigns only names of a function, notebook or `__main__`
+        block that `_dead` found unread from there on (bound anew first, or never read again
+        before the end, where no nested function nor `global` reaches them) and no
+        `locals()`/`vars()` reads: what it reads reaches no result through them (`dg =
+        Data(x)  # noqa: F841`; `obs_data = Data(x)`, then `obs_data = None`). A debugger
+        opened there (`pdb.set_trace()`) shows them but makes no result of them. A module's
+        other names outlive it (an importer reads them)."""
+        main = self._module and any(isinstance(top, cst.If) and is_main_guard(top.test)
+                                    and isinstance(top.body, cst.IndentedBlock)
+                                    and top.body.body is block for top in self._root)
+        return (not self._module or main) and isinstance(
+            statement, cst.SimpleStatementLine) and len(statement.body) == 1 and isinstance(
+            statement.body[0], cst.Assign) and not self._reads_frames()
 
     def _feeds_unread(self, name: str, statement: cst.CSTNode,
                       block: Sequence[cst.BaseStatement], depth: int,
