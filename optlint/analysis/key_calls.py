@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import argument, bind_arguments
-from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
+from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import LOOP_BODIES, STREAM_DRAWS
 from optlint.analysis.key_fields import given_object_consumptions, held_key_consumptions
@@ -33,7 +33,14 @@ from optlint.analysis.key_library_calls import (
     frame_readers,
     last_name,
 )
-from optlint.analysis.key_syntax import body_of, module_constants, own_method
+from optlint.analysis.key_syntax import (
+    body_of,
+    calls_in,
+    enclosing_def,
+    module_constants,
+    own_method,
+    param_owner,
+)
 from optlint.analysis.key_texts import called_text
 from optlint.analysis.key_transforms import (
     TransformedKeyCalls,
@@ -49,7 +56,6 @@ from optlint.analysis.values import (
     ModuleValue,
     TransformedFunction,
 )
-from optlint.analysis.walk import child_nodes
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -171,7 +177,7 @@ class FileKeyCalls:
     @staticmethod
     def given_function(name: cst.Name, site: CallSite) -> bool:
         """`name` is a parameter, of the function `site` is in or of one it is nested in."""
-        return _param_owner(site.scope, name) is not None
+        return param_owner(site.scope, name) is not None
 
     @staticmethod
     def reads_as_key(expr: cst.BaseExpression) -> bool:
@@ -265,15 +271,13 @@ class FileKeyCalls:
                 return None
             value = FunctionValue(method, bound=True)
         if not isinstance(value, FunctionValue) or value.node not in self.ctx.index.functions:
-            return self._foreign(value) if passes_key(call) else None
+            # A function or class of another project file that the call runs.
+            found = (self.foreign.function(value)  # type: ignore[arg-type]
+                     if passes_key(call) else None)
+            return None if found is None else (found[0], found[1], False)
         if not isinstance(value.node, cst.FunctionDef):
             return None
         return value.node, value.bound, stepping
-
-    def _foreign(self, value: object) -> tuple[cst.FunctionDef, bool, bool] | None:
-        """A function or class of another project file that the call runs."""
-        found = self.foreign.function(value)  # type: ignore[arg-type]
-        return None if found is None else (found[0], found[1], False)
 
     def constructs(self, call: cst.Call) -> bool:
         """`call` builds an instance of a class of the file (runs its `__init__`)."""
@@ -336,11 +340,11 @@ class FileKeyCalls:
         consuming: set[str] = set()
         drawing: set[str] = set()  # functions drawing from an rng stream (`hk.next_rng_key()`)
         # Functions running a `jax.lax` loop (by name first: a cheap gate).
-        looping = {_enclosing_def(site) for site in self.ctx.calls()
+        looping = {enclosing_def(site) for site in self.ctx.calls()
                    if last_name(site.node.func) in _LOOP_NAMES
                    and aliased_qualify(self.ctx, site.node.func, site) in LOOP_BODIES}
         for site in self.ctx.calls():
-            function = _enclosing_def(site)
+            function = enclosing_def(site)
             if function is None:
                 continue
             if id(site.node) in self.candidates:
@@ -348,7 +352,7 @@ class FileKeyCalls:
             if self.ctx.qualify(site.node.func) in STREAM_DRAWS:
                 drawing.add(function)
             last = last_name(site.node.func)
-            given_to = _param_owner(site.scope, site.node.func) if isinstance(
+            given_to = param_owner(site.scope, site.node.func) if isinstance(
                 site.node.func, cst.Name) else None
             if given_to is not None and (given_to == function or given_to in looping):
                 # Calls a function it is given, itself or in a function nested in it that a
@@ -405,16 +409,15 @@ class FileKeyCalls:
     def _new_flow(self, params: list[str] | None = None) -> KeyFlow:
         flow = KeyFlow(self.consumer, params or (), self.returned_keys, self.constants,
                        self.made_key, self.read_caches)
-        flow.raises = self.raises
+        flow.raises = self.raises  # no path goes past a statement proven to raise
         return flow
 
     def _worth_walking(self, node: cst.FunctionDef) -> bool:
         return node.name.value in self.helpers or node.name.value in self.higher_order
 
     def functions_to_walk(self) -> Iterator[FunctionInfo]:
-        for info in self.ctx.index.functions.values():
-            if isinstance(info.node, cst.FunctionDef) and self._worth_walking(info.node):
-                yield info
+        return (info for info in self.ctx.index.functions.values()
+                if isinstance(info.node, cst.FunctionDef) and self._worth_walking(info.node))
 
     def walk(self, info: FunctionInfo) -> KeyFlow:
         """The function's walk for its own findings: its summary's walk, the same statements
@@ -425,7 +428,6 @@ class FileKeyCalls:
             return summary
         if id(info.node) not in self.walks:
             flow = self._new_flow()
-            assert isinstance(info.node, cst.FunctionDef)
             flow.run(body_of(info.node), {param.name.value: param.name for param in (
                 *info.node.params.posonly_params, *info.node.params.params,
                 *info.node.params.kwonly_params)})
@@ -463,7 +465,7 @@ class FileKeyCalls:
         for call in built:
             given = argument(call, order.index(field), field)
             if given is None or any(last_name(node.func) == "make_rng"
-                                    for node in _calls_in(given.value)):
+                                    for node in calls_in(given.value)):
                 return False
         return True
 
@@ -476,28 +478,3 @@ def passes_key(call: cst.Call) -> bool:
                or (isinstance(arg.value, cst.Attribute) and isinstance(arg.value.value, cst.Name)
                    and _KEYISH.search(arg.value.attr.value))  # `self.rng`, `state.key`
                for arg in call.args)
-
-
-def _param_owner(scope: Scope | None, name: cst.Name) -> str | None:
-    """The function whose parameter `name` is, seen from `scope` (None: not a parameter)."""
-    while scope is not None and name.value not in scope.bindings:
-        scope = scope.parent
-    if scope is None or not isinstance(scope.node, cst.FunctionDef) or not any(
-            binding.kind == "param" for binding in scope.bindings[name.value]):
-        return None
-    return scope.node.name.value
-
-
-def _enclosing_def(site: CallSite) -> str | None:
-    scope: Scope | None = site.scope
-    while scope is not None and not isinstance(scope.node, cst.FunctionDef):
-        scope = scope.parent
-    return scope.node.name.value if scope is not None and isinstance(
-        scope.node, cst.FunctionDef) else None
-
-
-def _calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
-    if isinstance(node, cst.Call):
-        yield node
-    for child in child_nodes(node):
-        yield from _calls_in(child)

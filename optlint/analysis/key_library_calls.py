@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
@@ -31,6 +31,7 @@ from optlint.analysis.key_reads import FRAME_READER_NAMES, FRAME_READERS
 from optlint.analysis.project_files import LIBRARIES
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
 from optlint.analysis.values import ModuleValue
+from optlint.analysis.walk import NAME_OR_ATTRIBUTE
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -376,8 +377,9 @@ def draws_nothing(call: cst.Call) -> bool:
 
 def last_name(func: cst.BaseExpression) -> str | None:
     """The name a call is made by: `f` for `f(...)`, `method` for `obj.method(...)`."""
-    if isinstance(func, cst.Name):
-        return func.value
-    if isinstance(func, cst.Attribute):
-        return func.attr.value
+    kind = NAME_OR_ATTRIBUTE(func)
+    if kind == "name":
+        return cast(cst.Name, func).value
+    if kind == "attribute":
+        return cast(cst.Attribute, func).attr.value
     return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, cast
 
 import libcst as cst
 
@@ -78,8 +78,8 @@ def _target_reads(target: cst.CSTNode, found: set[str], shaped: set[str] | None,
 
 
 # The nodes `_collect_reads` tests for (any other is read through its children).
-_READ_KINDS = Kinds(("tested", (
-    cst.Call, cst.Name, cst.Attribute, cst.Arg, cst.Assign, cst.AnnAssign, cst.For, cst.CompFor,
+_READ_KINDS = Kinds(("name", cst.Name), ("tested", (
+    cst.Call, cst.Attribute, cst.Arg, cst.Assign, cst.AnnAssign, cst.For, cst.CompFor,
     cst.NamedExpr, cst.AsName, cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.Param, cst.Import,
     cst.ImportFrom, cst.Del, cst.Global, cst.Nonlocal)))
 
@@ -89,9 +89,13 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None =
     """Adds the names `node` reads to `found`, those read only for their shape to `shaped`
     (None: left out; `found` itself: counted as reads). `library` tells the calls that read
     only their arguments' shapes (`chex.assert_equal_shape([a, b])`), and the draws."""
-    if _READ_KINDS(node) == Kinds.OTHER:  # most nodes: none of the tests below holds
+    kind = _READ_KINDS(node)
+    if kind == Kinds.OTHER:  # most nodes: none of the tests below holds
         for child in child_nodes(node):
             _collect_reads(child, found, shaped, library)
+        return
+    if kind == "name":  # the next most: read as the test for a name below does
+        found.add(cast(cst.Name, node).value)
         return
     if isinstance(node, cst.Call) and library is not None and library.reads_only_shapes(node):
         _collect_reads(node.func, found, shaped, library)

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Mapping
 
 import libcst as cst
 
-from optlint.analysis.index import ClassInfo, FileIndex
+from optlint.analysis.index import CallSite, ClassInfo, FileIndex, Scope
 from optlint.analysis.walk import Kinds, child_nodes
 
 # Methods that copy an object with some fields replaced: the other fields keep their keys.
@@ -321,3 +321,30 @@ def small_statements(function: cst.FunctionDef) -> Iterator[cst.BaseSmallStateme
     for line in lines:
         if isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
             yield from line.body
+
+
+def param_owner(scope: Scope | None, name: cst.Name) -> str | None:
+    """The function whose parameter `name` is, seen from `scope` (None: not a parameter)."""
+    while scope is not None and name.value not in scope.bindings:
+        scope = scope.parent
+    if scope is None or not isinstance(scope.node, cst.FunctionDef) or not any(
+            binding.kind == "param" for binding in scope.bindings[name.value]):
+        return None
+    return scope.node.name.value
+
+
+def enclosing_def(site: CallSite) -> str | None:
+    """The name of the function a call is in (None: at module level or in a class body)."""
+    scope: Scope | None = site.scope
+    while scope is not None and not isinstance(scope.node, cst.FunctionDef):
+        scope = scope.parent
+    return scope.node.name.value if scope is not None and isinstance(
+        scope.node, cst.FunctionDef) else None
+
+
+def calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
+    """Every call in `node`, itself included."""
+    if isinstance(node, cst.Call):
+        yield node
+    for child in child_nodes(node):
+        yield from calls_in(child)

@@ -12,6 +12,7 @@ from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_consumers import BATCHING, ITEM_MAPS, TREE_MAPS
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_texts import called_text, shown
+from optlint.analysis.key_default_fields import DefaultKey
 from optlint.analysis.key_fixed_closures import FixedClosureKey
 from optlint.analysis.key_trace_time import TracedDraw
 from optlint.analysis.prng_keys import Consumption, Reuse, folded_text
@@ -240,3 +241,15 @@ def fixed_closure_finding(ctx: RuleContext, found: FixedClosureKey) -> Finding:
                f"`{shown(ctx, found.draw)}` (the same mask or noise)")
     return Finding(found.made, message, roles={"call": found.draw, "made": found.made},
                    fix_title=f"Give `{found.closure}` a key parameter (`rng`) and draw from it")
+
+
+def default_key_finding(ctx: RuleContext, found: DefaultKey) -> Finding:
+    """A state class's default key, left in states built apart (`key_default_fields.py`)."""
+    message = (f"`{shown(ctx, found.default)}` is the key every `{found.owner}` built without "
+               f"`{found.field}` holds (`{shown(ctx, found.built)}`{at_line(ctx, found.built)} "
+               f"leaves it out), and `{shown(ctx, found.draw)}`{at_line(ctx, found.draw)} draws "
+               f"from it: states built apart (other seeds, other episodes) draw the same random "
+               f"numbers")
+    return Finding(found.default, message,
+                   roles={"call": found.draw, "built": found.built, "default": found.default},
+                   fix_title=f"Give `{found.field}` a key where `{found.owner}` is built")

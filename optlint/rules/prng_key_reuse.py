@@ -23,6 +23,7 @@ from optlint.analysis.key_fields import compiled_step, set_on_class, set_when_bu
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_syntax import builds_item
 from optlint.analysis.key_texts import shown
+from optlint.analysis.key_default_fields import default_keys
 from optlint.analysis.key_fixed_closures import fixed_closure_keys
 from optlint.analysis.key_trace_time import traced_draws
 from optlint.analysis.library_names import JAX_RANDOM
@@ -31,6 +32,7 @@ from optlint.analysis.walk import child_nodes
 from optlint.context import RuleContext
 from optlint.rule_helpers.key_messages import (
     at_line,
+    default_key_finding,
     fixed_closure_finding,
     reported_at,
     reuse_finding,
@@ -84,6 +86,8 @@ class PrngKeyReuse(Rule):
             if id(fixed.draw) not in reported and id(fixed.made) not in reported:
                 reported.update((id(fixed.draw), id(fixed.made)))
                 yield fixed_closure_finding(ctx, fixed)
+        for default in default_keys(ctx):  # a state class's default key
+            yield default_key_finding(ctx, default)
 
     def _reuse_finding(self, ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls,
                        flow: KeyFlow) -> Finding:

@@ -1,0 +1,80 @@
+"""A key a state class holds by default: `rng_key: jax.Array = jax.random.PRNGKey(0)` in a
+NamedTuple or dataclass. Every state built without that field (`RoundState(wall=w, turn=0)` in
+`init(key)`) holds the same key, so states built apart (two environments, two episodes reset
+with different seeds) draw the same numbers from it. Reported when a function of the file builds
+the class without the field, the file never replaces the field (`state._replace(rng_key=k)`,
+`state.rng_key = k`), and something of the file draws from `<state>.<field>`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis.prng_keys import SAMPLERS
+from optlint.analysis.values import ClassRef
+
+if TYPE_CHECKING:
+    from optlint.context import RuleContext
+
+_KEY_MAKERS = ("jax.random.PRNGKey", "jax.random.key")
+
+
+@dataclass(frozen=True)
+class DefaultKey:
+    default: cst.Call  # `jax.random.PRNGKey(0)` in the class body
+    owner: str  # the class
+    field: str
+    built: cst.Call  # a construction leaving the field out, in a function
+    draw: cst.Call  # a draw from `<state>.<field>`
+
+
+def default_keys(ctx: RuleContext) -> Iterator[DefaultKey]:
+    for info in ctx.index.classes.values():
+        fields = list(info.fields)
+        for position, (name, field) in enumerate(info.fields.items()):
+            default = field.default
+            if not (isinstance(default, cst.Call) and ctx.qualify(default.func) in _KEY_MAKERS
+                    and default.args and isinstance(default.args[0].value, cst.Integer)):
+                continue
+            draw = next((site.node for site in ctx.calls() if _draws_field(ctx, site.node, name)),
+                        None)
+            if draw is None or _replaced(ctx, name):
+                continue
+            built = next((site.node for site in ctx.calls()
+                          if site.scope.kind == "function"
+                          and isinstance(ctx.value(site.node.func, site), ClassRef)
+                          and ctx.value(site.node.func, site).info is info  # type: ignore[union-attr]
+                          and _leaves_out(site.node, name, position, len(fields))), None)
+            if built is not None:
+                yield DefaultKey(default, info.name, name, built, draw)
+
+
+def _draws_field(ctx: RuleContext, call: cst.Call, field: str) -> bool:
+    """`jax.random.split(state.rng_key)`: a draw from the field of some object."""
+    qualified = ctx.qualify(call.func) or ""
+    key = call.args[0].value if call.args else None
+    return (qualified.startswith("jax.random.") and qualified.rsplit(".", 1)[1] in SAMPLERS
+            and isinstance(key, cst.Attribute) and key.attr.value == field)
+
+
+def _leaves_out(call: cst.Call, field: str, position: int, count: int) -> bool:
+    if any(arg.star for arg in call.args):
+        return False
+    positional = sum(1 for arg in call.args if arg.keyword is None)
+    return positional <= position and not any(
+        arg.keyword is not None and arg.keyword.value == field for arg in call.args)
+
+
+def _replaced(ctx: RuleContext, field: str) -> bool:
+    """The file gives the field a value after building (`state._replace(rng_key=k)`,
+    `replace(state, rng_key=k)`, `state.rng_key = k`)."""
+    if any(arg.keyword is not None and arg.keyword.value == field
+           and not isinstance(ctx.value(site.node.func, site), ClassRef)
+           for site in ctx.calls() for arg in site.node.args):
+        return True
+    return any(binding.scope is not None
+               for info in ctx.index.classes.values()
+               for binding in info.attributes.get(field, []))
