@@ -191,7 +191,7 @@ def test_loops_and_a_parameter_named_anyhow_are_confirmed(tmp_path: Path, jax_ca
         '''))
     loops = verified(tmp_path / "loops.py")
     assert {line: v.verdict for line, v in loops.items()} == {
-        line: "confirmed" for line in (7, 13, 21, 28, 33, 41, 48)}
+        line: "confirmed" for line in (7, 13, 21, 28, 33, 41, 48, 57)}
     assert "`jax.random.normal(key, (8,))` was given the same key twice" in (
         loops[13].reason)
     # Folded with the step, the key differs per iteration; the first consumer of the previous
