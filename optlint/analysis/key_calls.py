@@ -19,10 +19,15 @@ from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import LOOP_BODIES, STREAM_DRAWS
-from optlint.analysis.key_fields import given_object_consumptions, held_key_consumptions
+from optlint.analysis.key_fields import (
+    given_object_consumptions,
+    held_key_consumptions,
+    stores_on_object,
+)
 from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
+from optlint.analysis.key_holders import fields_held
 from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_seeds import default_seeds
 from optlint.analysis.key_methods import NamedMethods
@@ -148,6 +153,8 @@ class FileKeyCalls:
         flow = self.summary(function)
         if flow is None:
             return []
+        if bound and stores_on_object(self.ctx.index, function):
+            self.library.keeping.add(id(call))  # `self.init()` keeps its draw in the object
         how = self.callee(call)
         # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
         uses = [Consumption(call, expr, how, library=False, stepping=stepping,
@@ -410,6 +417,7 @@ class FileKeyCalls:
         flow = KeyFlow(self.consumer, params or (), self.returned_keys, self.constants,
                        self.made_key, self.read_caches)
         flow.raises = self.raises  # no path goes past a statement proven to raise
+        flow.holds = lambda call: fields_held(self.ctx, call, self._resolve(call))
         return flow
 
     def _worth_walking(self, node: cst.FunctionDef) -> bool:

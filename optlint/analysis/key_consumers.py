@@ -161,7 +161,9 @@ REPEATING_ITERABLES = frozenset({"itertools.repeat"})
 
 # Calls that give every device the same copy of a value: a key replicated into `pmap` reaches
 # every device unchanged, and each draws the same numbers.
-REPLICATING = frozenset({"flax.jax_utils.replicate", "jax.device_put_replicated"})
+REPLICATING = frozenset({"flax.jax_utils.replicate", "jax.device_put_replicated",
+                         # copies of one key along a new leading axis, one per row
+                         "jax.numpy.broadcast_to", "jax.numpy.tile", "jax.numpy.repeat"})
 # The project's own helpers named so do the same (`replicate(tree, n)` stacking copies).
 REPLICATING_NAMES = frozenset({"replicate"})
 
