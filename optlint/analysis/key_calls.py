@@ -18,7 +18,8 @@ import libcst as cst
 from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo
 from optlint.analysis.key_callables import HeldCallables
-from optlint.analysis.key_consumers import LOOP_BODIES, STREAM_DRAWS
+from optlint.analysis.key_consumers import LIFTED_TRANSFORMS, LOOP_BODIES, STREAM_DRAWS
+from optlint.analysis.key_default_fields import fixed_default
 from optlint.analysis.key_fields import (
     given_object_consumptions,
     held_key_consumptions,
@@ -111,7 +112,8 @@ class FileKeyCalls:
         self.candidates: set[int] = set()
         for site in ctx.calls():
             if (passes_key(site.node) or self.library.consumptions(site.node)
-                    or runs_per_step_or_row(self.ctx, site)):
+                    or runs_per_step_or_row(self.ctx, site)
+                    or ctx.qualify(site.node.func) in LIFTED_TRANSFORMS):
                 self.candidates.add(id(site.node))
         self.stream_drawers: set[str] = set()
         self.higher_order: set[str] = set()  # functions calling a function they are given
@@ -472,6 +474,8 @@ class FileKeyCalls:
             return False
         for call in built:
             given = argument(call, order.index(field), field)
+            if given is None and fixed_default(self.ctx, info.fields[field].default):
+                continue  # left with its default key, made from a literal seed
             if given is None or any(last_name(node.func) == "make_rng"
                                     for node in calls_in(given.value)):
                 return False
