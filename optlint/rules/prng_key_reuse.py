@@ -54,9 +54,8 @@ class PrngKeyReuse(Rule):
             yield from self._check(ctx, analysis)
         finally:  # its walks hold its bound methods: a cycle that would keep the file's tree
             # alive until the garbage collector's next full pass (so do the flows of the other
-            # files it read, `owners`, this one among them)
-            for owner in list(analysis.foreign.owners.values()):
-                owner.__dict__.clear()
+            # files it read that their evaluators do not keep for the run, this one among them)
+            analysis.foreign.release()
 
     def _check(self, ctx: RuleContext, analysis: FileKeyCalls) -> Iterator[Finding]:
         if not analysis.has_consumers():
@@ -67,7 +66,7 @@ class PrngKeyReuse(Rule):
             for reuse in flow.reuses.values():
                 if id(reported_at(reuse.second)) not in reported and _reported(reuse, flow, ctx, analysis):
                     reported.add(id(reported_at(reuse.second)))
-                    yield self._reuse_finding(ctx, reuse, analysis, flow)
+                    yield from self._reuse_finding(ctx, reuse, analysis, flow)
             yield from self._field_findings(ctx, analysis, info, flow, reported)
             yield from self._class_key_findings(ctx, info, flow, reported)
             yield from self._stored_findings(ctx, flow, reported)
@@ -77,7 +76,7 @@ class PrngKeyReuse(Rule):
             for reuse in module_flow.reuses.values():
                 if id(reported_at(reuse.second)) not in reported and _reported(reuse, module_flow, ctx, analysis):
                     reported.add(id(reported_at(reuse.second)))
-                    yield self._reuse_finding(ctx, reuse, analysis, module_flow)
+                    yield from self._reuse_finding(ctx, reuse, analysis, module_flow)
         for found in traced_draws(ctx):  # keys fixed while `jax.jit` traces
             if id(found.draw) not in reported:
                 reported.add(id(found.draw))
@@ -90,15 +89,20 @@ class PrngKeyReuse(Rule):
             yield default_key_finding(ctx, default)
 
     def _reuse_finding(self, ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls,
-                       flow: KeyFlow) -> Finding:
-        finding = reuse_finding(ctx, reuse, analysis, flow)
+                       flow: KeyFlow) -> Iterator[Finding]:
+        """The finding for a reported reuse; none where it is `--preview` only and the caller
+        drops those (its message's line numbers would cost the positions of its nodes)."""
         unseen = next((use.unseen for use in (reuse.first, reuse.second, reuse.second.closed)
                        if use is not None and use.unseen), "")
+        if unseen and not ctx.wants_unproven:
+            return
+        finding = reuse_finding(ctx, reuse, analysis, flow)
         # A reuse resting on a function the analysis cannot see draw: `--preview` only.
         if unseen and finding.unproven is None:
-            return replace(finding, unproven=unseen)
+            yield replace(finding, unproven=unseen)
+            return
         proof = next((use.proof for use in (reuse.first, reuse.second) if use.proof), "")
-        return replace(finding, message=f"{finding.message} ({proof})") if proof else finding
+        yield replace(finding, message=f"{finding.message} ({proof})") if proof else finding
 
     def _stored_findings(self, ctx: RuleContext, flow: KeyFlow,
                          reported: set[int]) -> Iterator[Finding]:
