@@ -9,9 +9,9 @@ consume a key, directly or through one another, are walked (`helpers`, a cheap g
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from copy import copy
+from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
@@ -46,6 +46,7 @@ from optlint.analysis.key_syntax import (
     module_constants,
     own_method,
     param_owner,
+    reads_as_key,
 )
 from optlint.analysis.key_texts import called_text
 from optlint.analysis.key_transforms import (
@@ -71,8 +72,6 @@ FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 # Transformations (by a part of their qualified name) whose function runs as written, once per
 # training step: `jax.jit`, `eqx.filter_value_and_grad`, `jax.checkpoint`.
 STEPPING_TRANSFORMS = ("jit", "grad", "checkpoint", "remat")
-# Arguments that read as a key (`rng`, `subkey`, `init_key`): calls given one are resolved.
-_KEYISH = re.compile(r"(key|rng|prng)s?(_?\d+)?$|^(key|rng)_", re.IGNORECASE)
 # The last names of the `jax.lax` loops (a cheap gate before qualifying a call).
 _LOOP_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in LOOP_BODIES)
 
@@ -110,9 +109,11 @@ class FileKeyCalls:
         self.named = NamedMethods(self)
         # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
         self.candidates: set[int] = set()
+        # What each call consumes as a library's consumer, worked out once: every walk asks.
+        self._library_uses: dict[int, list[Consumption]] = {}
         for site in ctx.calls():
-            if (passes_key(site.node) or self.library.consumptions(site.node)
-                    or runs_per_step_or_row(self.ctx, site)
+            direct = self._library_uses[id(site.node)] = self.library.consumptions(site.node)
+            if (direct or passes_key(site.node) or runs_per_step_or_row(self.ctx, site)
                     or ctx.qualify(site.node.func) in LIFTED_TRANSFORMS):
                 self.candidates.add(id(site.node))
         self.stream_drawers: set[str] = set()
@@ -136,9 +137,13 @@ class FileKeyCalls:
     def consumer(self, call: cst.Call) -> list[Consumption]:
         if draws_nothing(call):
             return []
-        direct = self.library.consumptions(call)
+        direct = self._library_uses.get(id(call))
+        if direct is None:  # a call not of the file's (one a summary of another file meets)
+            direct = self.library.consumptions(call)
         if direct:
-            return direct
+            # A consumption of its own each time, as when worked out anew: walks tell the
+            # consumptions they record apart by identity.
+            return [copy(use) for use in direct]
         transformed = self.transformed.consumptions(call)
         if transformed is not None:
             return transformed
@@ -191,7 +196,7 @@ class FileKeyCalls:
     @staticmethod
     def reads_as_key(expr: cst.BaseExpression) -> bool:
         """A name that reads as a key (`rng`, `subkey`, `dropout_key`)."""
-        return isinstance(expr, cst.Name) and bool(_KEYISH.search(expr.value))
+        return isinstance(expr, cst.Name) and reads_as_key(expr.value)
 
     def made_key(self, expr: cst.BaseExpression) -> str | None:
         """`prng_key()`: a call of a function of the file that returns a key made from
@@ -484,9 +489,18 @@ class FileKeyCalls:
 
 def passes_key(call: cst.Call) -> bool:
     """Given `key=`, or a name that reads as a key (`rng`, `subkey`, `init_key`): worth
-    resolving (a cheap gate; what the callee does with it decides)."""
-    return any((arg.keyword is not None and arg.keyword.value == "key")
-               or (isinstance(arg.value, cst.Name) and _KEYISH.search(arg.value.value))
-               or (isinstance(arg.value, cst.Attribute) and isinstance(arg.value.value, cst.Name)
-                   and _KEYISH.search(arg.value.attr.value))  # `self.rng`, `state.key`
-               for arg in call.args)
+    resolving (a cheap gate; what the callee does with it decides). Exact types: `isinstance`
+    on libcst's classes costs, and this is asked of every call."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "key":
+            return True
+        value = arg.value
+        if type(value) is cst.Name:
+            name: str | None = cast(cst.Name, value).value
+        elif type(value) is cst.Attribute and type(cast(cst.Attribute, value).value) is cst.Name:
+            name = cast(cst.Attribute, value).attr.value  # `self.rng`, `state.key`
+        else:
+            name = None
+        if name is not None and reads_as_key(name):
+            return True
+    return False
