@@ -23,7 +23,7 @@ from optlint.analysis.key_fields import given_object_consumptions, held_key_cons
 from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
-from optlint.analysis.key_reads import FileReads
+from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_seeds import default_seeds
 from optlint.analysis.key_methods import NamedMethods
 from optlint.analysis.key_library_calls import (

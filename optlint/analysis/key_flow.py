@@ -22,22 +22,18 @@ from dataclasses import replace
 import libcst as cst
 
 from optlint.analysis.key_handed_back import note_kept, note_returned, note_stored
-from optlint.analysis.key_reads import FileReads, UnreadResults
-from optlint.analysis.key_record import KeyRecorder
+from optlint.analysis.key_name_reads import FileReads
+from optlint.analysis.key_reads import UnreadResults
+from optlint.analysis.key_loops import KeyLoops
 from optlint.analysis.key_state import KeyState, mentions, merge_states
 from optlint.analysis.key_syntax import (
     COMPREHENSIONS,
     EXPRESSION_KINDS,
     chains,
-    comprehension_clauses,
-    comprehension_names,
     constant_test,
-    counts_steps,
-    loop_counters,
     name_at_path,
     once_branch,
     replaced_from,
-    surely_runs,
     taken_branch,
     target_name_nodes,
     target_names,
@@ -46,7 +42,7 @@ from optlint.analysis.prng_keys import Consumer, Consumption, Returns, key_name
 from optlint.analysis.walk import Kinds, child_nodes
 
 
-class KeyFlow(KeyRecorder):
+class KeyFlow(KeyLoops):
     """One walk of a function body (or a module's statements), collecting reuses.
 
     `params`: the function's parameters, to tell which of them the body consumes (before any
@@ -339,53 +335,6 @@ class KeyFlow(KeyRecorder):
                     state.maybe.discard(name.value)
                     state.where.pop(name.value, None)
 
-    def _loop(self, node: cst.For | cst.While, state: KeyState) -> KeyState | None:
-        if isinstance(node, cst.For):
-            self._expr(node.iter, state)
-        else:
-            self._expr(node.test, state)
-        entry = state.copy()
-        ends: list[KeyState | None] = []
-        breaks: list[KeyState] = []
-        start: KeyState | None = state
-        self._loop_depth += 1
-        outer_again = self._again
-        counting = isinstance(node, cst.While) or counts_steps(node.iter, node.target)
-        self._walking_again.append(False)
-        self._counters.append(loop_counters(node) if isinstance(node, cst.For) else set())
-        self._first_walk.append(True)
-        try:
-            for walk in range(2):  # twice: what one iteration consumes, the next consumes again
-                assert start is not None
-                self._first_walk[-1] = walk == 0
-                self._again = outer_again + walk
-                self._walking_again[-1] = counting and walk == 1
-                start = start.copy()
-                if isinstance(node, cst.For):
-                    self._bind_target(node.target, start)
-                else:
-                    self._expr(node.test, start)
-                continues: list[KeyState] = []
-                self._loops.append((breaks, continues))
-                end = self._suite(node.body, start)
-                self._loops.pop()
-                ends = [end, *continues]
-                # The next iteration starts where this one ended.
-                start = merge_states(ends)
-                if start is None:
-                    break
-        finally:
-            self._counters.pop()
-            self._first_walk.pop()
-            self._walking_again.pop()
-            self._loop_depth -= 1
-            self._again = outer_again
-        surely = isinstance(node, cst.For) and surely_runs(node.iter, self.constants)
-        after = merge_states(ends if surely else [entry, *ends])  # `for x in [a, b]` runs
-        if node.orelse is not None:
-            after = self._suite(node.orelse.body, after)
-        return merge_states([after, *breaks])
-
     # expressions --------------------------------------------------------------------------
     def _expr(self, node: cst.CSTNode, state: KeyState) -> None:
         """Walks `node` in evaluation order: arguments before the call that receives them."""
@@ -452,47 +401,3 @@ class KeyFlow(KeyRecorder):
             # A loop threading a value through the call (`carry, y = f(carry, x)`, a scan
             # written in Python) runs it once per item, whatever it loops over.
             calls.update((id(call), -id(call)))
-
-    def _comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,
-                       state: KeyState) -> None:
-        entry = state.copy()
-        self._expr(node.for_in.iter, state)
-        start = state.copy()
-        self._loop_depth += 1
-        outer_again = self._again
-        counting = all(counts_steps(clause.iter, clause.target) for clause in comprehension_clauses(node))
-        self._walking_again.append(False)
-        self._counters.append(set())
-        self._first_walk.append(True)
-        try:
-            for walk in range(2):
-                self._again = outer_again + walk
-                self._walking_again[-1] = counting and walk == 1
-                inner = start.copy()
-                clause: cst.CompFor | None = node.for_in
-                while clause is not None:
-                    if clause is not node.for_in:
-                        self._expr(clause.iter, inner)
-                    self._bind_target(clause.target, inner)
-                    for condition in clause.ifs:
-                        self._expr(condition.test, inner)
-                    clause = clause.inner_for_in
-                if isinstance(node, cst.DictComp):
-                    self._expr(node.key, inner)
-                    self._expr(node.value, inner)
-                else:
-                    self._expr(node.elt, inner)
-                # The comprehension's own names do not leak out.
-                for name in set(inner.consumed) - set(start.consumed):
-                    if name in comprehension_names(node):
-                        inner.consumed.pop(name)
-                start = inner
-        finally:
-            self._counters.pop()
-            self._first_walk.pop()
-            self._walking_again.pop()
-            self._loop_depth -= 1
-            self._again = outer_again
-        merged = merge_states([entry, start])
-        assert merged is not None
-        state.take(merged)

@@ -27,7 +27,7 @@ from optlint.analysis.key_consumers import (
     STREAM_USES,
     KeyConsumer,
 )
-from optlint.analysis.key_reads import FRAME_READER_NAMES, FRAME_READERS
+from optlint.analysis.key_name_reads import FRAME_READER_NAMES, FRAME_READERS
 from optlint.analysis.project_files import LIBRARIES
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
 from optlint.analysis.values import ModuleValue

@@ -1,0 +1,130 @@
+"""How `KeyFlow` walks loops and comprehensions: the body twice, so that a key consumed in one
+iteration and not made anew is seen consumed again by the next.
+
+A base of `KeyFlow` (`key_flow.py`), which supplies the walks of statements and expressions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import libcst as cst
+
+from optlint.analysis.key_record import KeyRecorder
+from optlint.analysis.key_state import KeyState, merge_states
+from optlint.analysis.key_syntax import (
+    comprehension_clauses,
+    comprehension_names,
+    counts_steps,
+    loop_counters,
+    surely_runs,
+)
+
+
+class KeyLoops(KeyRecorder):
+    """The loop walks of `KeyFlow`; the statement and expression walks are its."""
+
+    constants: Mapping[str, bool]
+    _loops: list[tuple[list[KeyState], list[KeyState]]]
+    _counters: list[set[str]]
+    _first_walk: list[bool]
+
+    def _expr(self, node: cst.CSTNode, state: KeyState) -> None:
+        raise NotImplementedError
+
+    def _suite(self, suite: cst.BaseSuite, state: KeyState | None) -> KeyState | None:
+        raise NotImplementedError
+
+    def _bind_target(self, target: cst.BaseExpression, state: KeyState) -> None:
+        raise NotImplementedError
+
+    def _loop(self, node: cst.For | cst.While, state: KeyState) -> KeyState | None:
+        if isinstance(node, cst.For):
+            self._expr(node.iter, state)
+        else:
+            self._expr(node.test, state)
+        entry = state.copy()
+        ends: list[KeyState | None] = []
+        breaks: list[KeyState] = []
+        start: KeyState | None = state
+        self._loop_depth += 1
+        outer_again = self._again
+        counting = isinstance(node, cst.While) or counts_steps(node.iter, node.target)
+        self._walking_again.append(False)
+        self._counters.append(loop_counters(node) if isinstance(node, cst.For) else set())
+        self._first_walk.append(True)
+        try:
+            for walk in range(2):  # twice: what one iteration consumes, the next consumes again
+                assert start is not None
+                self._first_walk[-1] = walk == 0
+                self._again = outer_again + walk
+                self._walking_again[-1] = counting and walk == 1
+                start = start.copy()
+                if isinstance(node, cst.For):
+                    self._bind_target(node.target, start)
+                else:
+                    self._expr(node.test, start)
+                continues: list[KeyState] = []
+                self._loops.append((breaks, continues))
+                end = self._suite(node.body, start)
+                self._loops.pop()
+                ends = [end, *continues]
+                # The next iteration starts where this one ended.
+                start = merge_states(ends)
+                if start is None:
+                    break
+        finally:
+            self._counters.pop()
+            self._first_walk.pop()
+            self._walking_again.pop()
+            self._loop_depth -= 1
+            self._again = outer_again
+        surely = isinstance(node, cst.For) and surely_runs(node.iter, self.constants)
+        after = merge_states(ends if surely else [entry, *ends])  # `for x in [a, b]` runs
+        if node.orelse is not None:
+            after = self._suite(node.orelse.body, after)
+        return merge_states([after, *breaks])
+
+    def _comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,
+                       state: KeyState) -> None:
+        entry = state.copy()
+        self._expr(node.for_in.iter, state)
+        start = state.copy()
+        self._loop_depth += 1
+        outer_again = self._again
+        counting = all(counts_steps(clause.iter, clause.target) for clause in comprehension_clauses(node))
+        self._walking_again.append(False)
+        self._counters.append(set())
+        self._first_walk.append(True)
+        try:
+            for walk in range(2):
+                self._again = outer_again + walk
+                self._walking_again[-1] = counting and walk == 1
+                inner = start.copy()
+                clause: cst.CompFor | None = node.for_in
+                while clause is not None:
+                    if clause is not node.for_in:
+                        self._expr(clause.iter, inner)
+                    self._bind_target(clause.target, inner)
+                    for condition in clause.ifs:
+                        self._expr(condition.test, inner)
+                    clause = clause.inner_for_in
+                if isinstance(node, cst.DictComp):
+                    self._expr(node.key, inner)
+                    self._expr(node.value, inner)
+                else:
+                    self._expr(node.elt, inner)
+                # The comprehension's own names do not leak out.
+                for name in set(inner.consumed) - set(start.consumed):
+                    if name in comprehension_names(node):
+                        inner.consumed.pop(name)
+                start = inner
+        finally:
+            self._counters.pop()
+            self._first_walk.pop()
+            self._walking_again.pop()
+            self._loop_depth -= 1
+            self._again = outer_again
+        merged = merge_states([entry, start])
+        assert merged is not None
+        state.take(merged)
