@@ -18,7 +18,7 @@ import libcst as cst
 from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo
 from optlint.analysis.key_callables import HeldCallables
-from optlint.analysis.key_consumers import LIFTED_TRANSFORMS, LOOP_BODIES, STREAM_DRAWS
+from optlint.analysis.key_consumers import LIFTED_TRANSFORMS
 from optlint.analysis.key_default_fields import fixed_default
 from optlint.analysis.key_fields import (
     given_object_consumptions,
@@ -28,6 +28,7 @@ from optlint.analysis.key_fields import (
 from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
+from optlint.analysis.key_helpers import key_helpers
 from optlint.analysis.key_holders import fields_held
 from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_seeds import default_seeds
@@ -42,7 +43,6 @@ from optlint.analysis.key_library_calls import (
 from optlint.analysis.key_syntax import (
     body_of,
     calls_in,
-    enclosing_def,
     module_constants,
     own_method,
     param_owner,
@@ -51,7 +51,6 @@ from optlint.analysis.key_syntax import (
 from optlint.analysis.key_texts import called_text
 from optlint.analysis.key_transforms import (
     TransformedKeyCalls,
-    aliased_qualify,
     runs_per_step_or_row,
 )
 from optlint.analysis.prng_keys import Consumption, key_argument
@@ -72,8 +71,6 @@ FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 # Transformations (by a part of their qualified name) whose function runs as written, once per
 # training step: `jax.jit`, `eqx.filter_value_and_grad`, `jax.checkpoint`.
 STEPPING_TRANSFORMS = ("jit", "grad", "checkpoint", "remat")
-# The last names of the `jax.lax` loops (a cheap gate before qualifying a call).
-_LOOP_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in LOOP_BODIES)
 
 
 class FileKeyCalls:
@@ -119,7 +116,7 @@ class FileKeyCalls:
         self.stream_drawers: set[str] = set()
         self.higher_order: set[str] = set()  # functions calling a function they are given
         # No call that consumes a key: nothing to find, no helper to look for.
-        self.helpers = self._helpers() if self.candidates else set()
+        self.helpers = key_helpers(self) if self.candidates else set()
 
     def module_code(self) -> str:
         """The file's text, generated once (libcst writes the whole module at each ask)."""
@@ -342,79 +339,6 @@ class FileKeyCalls:
         return {path: Consumption(call, inner.key, f"{how} (which returns it consumed)",
                                   library=False, via=inner.via or inner, unseen=inner.unseen)
                 for path, inner in flow.returned.items() if not inner.repeated}
-
-    def _helpers(self) -> set[str]:
-        """Names of the file's functions that consume a key, directly or through one another
-        (a cheap gate: only calls by these names are resolved and summarised)."""
-        by_function: dict[str, list[tuple[bool, set[str]]]] = {}
-        for info in self.ctx.index.functions.values():
-            if isinstance(info.node, cst.FunctionDef):
-                by_function.setdefault(info.node.name.value, [])
-        calls_in: dict[str, set[str]] = {name: set() for name in by_function}
-        consuming: set[str] = set()
-        drawing: set[str] = set()  # functions drawing from an rng stream (`hk.next_rng_key()`)
-        # Functions running a `jax.lax` loop (by name first: a cheap gate).
-        looping = {enclosing_def(site) for site in self.ctx.calls()
-                   if last_name(site.node.func) in _LOOP_NAMES
-                   and aliased_qualify(self.ctx, site.node.func, site) in LOOP_BODIES}
-        for site in self.ctx.calls():
-            function = enclosing_def(site)
-            if function is None:
-                continue
-            if id(site.node) in self.candidates:
-                consuming.add(function)
-            if self.ctx.qualify(site.node.func) in STREAM_DRAWS:
-                drawing.add(function)
-            last = last_name(site.node.func)
-            given_to = param_owner(site.scope, site.node.func) if isinstance(
-                site.node.func, cst.Name) else None
-            if given_to is not None and (given_to == function or given_to in looping):
-                # Calls a function it is given, itself or in a function nested in it that a
-                # loop it runs steps (`scan(lambda c, x: f(x, c), ...)`).
-                self.higher_order.add(given_to)
-            called = calls_in.setdefault(function, set())
-            if last is not None:
-                called.add(last)
-            # A helper handed to a transformation or loop (`jax.grad(loss)`, `scan(body, ...)`).
-            called.update(arg.value.value for arg in site.node.args
-                          if isinstance(arg.value, cst.Name))
-        # Names bound to a transformed helper (`grad_fn = eqx.filter_value_and_grad(loss)`).
-        wrapping = [(name, {arg.value.value for arg in binding.value.args
-                            if isinstance(arg.value, cst.Name)})
-                    for scope in self.ctx.index.every_scope
-                    for name, bindings in scope.bindings.items() for binding in bindings
-                    if isinstance(binding.value, cst.Call) and not binding.path]
-        # The functions each function defines (`make_dropout` defines `apply`), and names
-        # bound to what a function returns (`drop = make_dropout(0.5)`): a factory's closure.
-        defines: dict[str, set[str]] = {}
-        for info in self.ctx.index.functions.values():
-            parent = info.scope.parent
-            if (isinstance(info.node, cst.FunctionDef) and parent is not None
-                    and isinstance(parent.node, cst.FunctionDef)):
-                defines.setdefault(parent.node.name.value, set()).add(info.node.name.value)
-        made = [(name, factory) for name, factory in (
-            (name, last_name(binding.value.func))
-            for scope in self.ctx.index.every_scope
-            for name, bindings in scope.bindings.items() for binding in bindings
-            if isinstance(binding.value, cst.Call)) if factory in defines]
-        for found in (consuming, drawing):
-            changed = True
-            while changed:
-                changed = False
-                for name, factory in made:
-                    if name not in found and defines[factory] & found:
-                        found.add(name)
-                        changed = True
-                for function, called in calls_in.items():
-                    if function not in found and called & found:
-                        found.add(function)
-                        changed = True
-                for name, wrapped in wrapping:
-                    if name not in found and wrapped & found:
-                        found.add(name)
-                        changed = True
-        self.stream_drawers = drawing
-        return consuming
 
     # walking ------------------------------------------------------------------------------
     def has_consumers(self) -> bool:  # and the file can run: no import of it fails
