@@ -28,7 +28,7 @@ from optlint.analysis.key_fields import (
 from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
-from optlint.analysis.key_helpers import key_helpers
+from optlint.analysis.key_helpers import KeyHelpers, key_helpers
 from optlint.analysis.key_holders import fields_held
 from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_seeds import default_seeds
@@ -113,10 +113,12 @@ class FileKeyCalls:
             if (direct or passes_key(site.node) or runs_per_step_or_row(self.ctx, site)
                     or ctx.qualify(site.node.func) in LIFTED_TRANSFORMS):
                 self.candidates.add(id(site.node))
-        self.stream_drawers: set[str] = set()
-        self.higher_order: set[str] = set()  # functions calling a function they are given
         # No call that consumes a key: nothing to find, no helper to look for.
-        self.helpers = key_helpers(self) if self.candidates else set()
+        found = key_helpers(ctx, self.candidates) if self.candidates else KeyHelpers(
+            set(), set(), set())
+        self.helpers = found.consuming
+        self.stream_drawers = found.drawing
+        self.higher_order = found.higher_order  # functions calling a function they are given
 
     def module_code(self) -> str:
         """The file's text, generated once (libcst writes the whole module at each ask)."""
