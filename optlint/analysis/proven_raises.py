@@ -131,15 +131,20 @@ class ProvenRaises:
     a call runs, where the key analysis knows it (`(def, bound, stepping)`, or anything else)."""
 
     def __init__(self, inference: Evaluator, filename: str,
-                 resolve: Callable[[cst.Call], object]) -> None:
+                 resolve: Callable[[cst.Call], object],
+                 missing: Callable[[cst.BaseSmallStatement], bool] | None = None) -> None:
         self._inference = inference
         self._filename = filename
         self._resolve = resolve
         self._imports: dict[int, bool] = {}
+        # A third kind: an attribute read its object cannot have (`proven_attributes.py`).
+        self._missing = missing
 
     def __call__(self, node: cst.BaseSmallStatement) -> bool:
         if isinstance(node, cst.ImportFrom):
             return self._import_fails(node)
+        if self._missing is not None and self._missing(node):
+            return True
         value = node.value if isinstance(node, (cst.Assign, cst.Expr)) else None
         if not isinstance(value, cst.Call) or not any(arg.keyword for arg in value.args):
             return False
