@@ -30,6 +30,9 @@ from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
 from optlint.analysis.key_helpers import KeyHelpers, key_helpers
 from optlint.analysis.key_holders import fields_held
+from optlint.analysis.key_ignored import IgnoredArguments
+from optlint.analysis.project_values import ProjectValues, statement_scope
+from optlint.analysis.proven_attributes import MissingAttributes
 from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_seeds import default_seeds
 from optlint.analysis.key_methods import NamedMethods
@@ -95,9 +98,12 @@ class FileKeyCalls:
         self._summarising: list[int] = []  # the functions being summarised, outermost first
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         # What each statement reads, for every walk of the file.
-        self.read_caches = FileReads(frames=frame_readers(ctx), library=self.library)
+        values = ProjectValues(ctx.inference, self.sites)  # what the project's files prove
+        self.read_caches = FileReads(frames=frame_readers(ctx), library=self.library,
+                                     ignored=IgnoredArguments(values))
         self.made_keys: dict[int, str] = {}
-        self.raises = ProvenRaises(ctx.inference, ctx.filename, self._resolve)
+        self.raises = ProvenRaises(ctx.inference, ctx.filename, self._resolve,
+                                   MissingAttributes(values, statement_scope(ctx.index)))
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
         self.constants = module_constants(ctx.index)
         self.transformed = TransformedKeyCalls(self)

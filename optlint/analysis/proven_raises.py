@@ -171,11 +171,14 @@ class ProvenRaises:
     a call runs, where the key analysis knows it (`(def, bound, stepping)`, or anything else)."""
 
     def __init__(self, inference: Evaluator, filename: str,
-                 resolve: Callable[[cst.Call], object]) -> None:
+                 resolve: Callable[[cst.Call], object],
+                 missing: Callable[[cst.BaseSmallStatement], bool] | None = None) -> None:
         self._inference = inference
         self._filename = filename
         self._resolve = resolve
         self._imports: dict[int, bool] = {}
+        # A third kind: an attribute read its object cannot have (`proven_attributes.py`).
+        self._missing = missing
 
     def __call__(self, node: cst.BaseSmallStatement) -> bool:
         # Asked of every small statement every walk meets: the kinds that may raise are told
@@ -183,6 +186,8 @@ class ProvenRaises:
         kind = type(node)
         if kind is cst.ImportFrom:
             return self._import_fails(cast(cst.ImportFrom, node))
+        if self._missing is not None and self._missing(node):
+            return True
         if kind is not cst.Assign and kind is not cst.Expr:
             return False
         value = cast("cst.Assign | cst.Expr", node).value
