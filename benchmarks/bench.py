@@ -7,6 +7,9 @@ ratio holds from run to run where absolute times do not.
 
 - cold: `optlint check --no-cache` with --jobs 1 and --jobs 2 against libcst's parse of the same
   files (all of them, and those passing optlint's prefilter), `ast.parse` and ruff's default rules.
+  The reference is `libcst.parse_module`, which checks every node it builds; optlint's own parse
+  skips those checks (optlint.parsing.parse_module), and is shown too, with the ratio to it: what
+  the analysis costs beyond a parse it cannot skip.
 - warm: with the cache filled and nothing changed, against ruff's cold run of its default rules.
 - latency: one 200-line file (benchmarks/latency_train.py) in a cold process, against the floor of
   any libcst linter: the interpreter, `import libcst` and the parse of that file; medians of N
@@ -38,16 +41,26 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 LATENCY_FILE = HERE / "latency_train.py"
+# The parse alone: libcst's (`libcst.parse_module`, which checks every node it builds), optlint's
+# own (`optlint.parsing.parse_module`: the same tree without those checks, see there) or CPython's
+# `ast` (compile to a tree only).
 PARSE_ONLY = """
 import sys, time
 import libcst
+if sys.argv[1] == "optlint":
+    from optlint.parsing import parse_module
 texts = [open(path, "rb").read() for path in sys.argv[2:]]
 cpu = time.process_time()
 for text in texts:
-    (libcst.parse_module if sys.argv[1] == "libcst" else compile)(*(
-        [text] if sys.argv[1] == "libcst" else [text, "f", "exec", 1024]))
+    if sys.argv[1] == "libcst":
+        libcst.parse_module(text)
+    elif sys.argv[1] == "optlint":
+        parse_module(text.decode("utf-8", "replace"))
+    else:
+        compile(text, "f", "exec", 1024)
 print(time.process_time() - cpu)
 """
+OWN_PARSE = "optlint's own parse (nodes unchecked), prefiltered"
 FLOOR = "import sys, libcst; libcst.parse_module(open(sys.argv[1], 'rb').read())"
 PARSE_PEAK = "import sys, libcst; libcst.parse_module(open(sys.argv[1], 'rb').read())"
 TARGETS = {"cold": 1.3, "warm": 1.0, "latency": 1.2, "per line": 1.5, "memory": 3.0, "jobs": 1.7}
@@ -142,6 +155,8 @@ def cold(corpus: list[Path]) -> None:
     for name, files in (("libcst parse, every file", every), ("libcst parse, prefiltered", parsed)):
         _, _, peak, out = measured([sys.executable, "-c", PARSE_ONLY, "libcst", *map(str, files)])
         rows[name] = (float("nan"), float(out), peak)
+    _, _, peak, out = measured([sys.executable, "-c", PARSE_ONLY, "optlint", *map(str, parsed)])
+    rows[OWN_PARSE] = (float("nan"), float(out), peak)
     _, _, peak, out = measured([sys.executable, "-c", PARSE_ONLY, "ast", *map(str, every)])
     rows["ast.parse, every file"] = (float("nan"), float(out), peak)
     optlint = [sys.executable, "-m", "optlint", "check", "--no-cache", "--exit-zero", "-q", *paths]
@@ -161,6 +176,9 @@ def cold(corpus: list[Path]) -> None:
           rows["libcst parse, every file"][1], "cold")
     ratio("optlint --jobs 1 cpu / libcst parse of prefiltered files", one[1],
           rows["libcst parse, prefiltered"][1], "cold")
+    # The analysis beyond the parse it cannot skip: against the parse optlint itself makes.
+    print(f"  {'optlint --jobs 1 cpu / its own parse of prefiltered files':<58}"
+          f"{one[1] / rows[OWN_PARSE][1]:>6.2f}x")
     ratio("--jobs 1 wall / --jobs 2 wall", one[0], two[0], "jobs",
           f"   [{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}: shared]")
     # Wall time on a shared machine says little; the CPU the pool adds is work, counted alike

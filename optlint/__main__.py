@@ -1,3 +1,3 @@
-from optlint.cli import main
+from optlint.launch import run
 
-main()
+run()

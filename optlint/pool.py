@@ -217,9 +217,24 @@ def _pool(workers: int, options: LintOptions, order: list[Path] | None = None,
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    if _start_method() is None and (graph is None or order is None or any(
+            graph.facts(path.resolve()).libraries for path in order)):
+        _import_analysis()  # unless no file names a library: then likely none is parsed
     context = multiprocessing.get_context(_start_method())
     return ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
                                initargs=(options, os.getpid(), order, kept_until, graph))
+
+
+def _import_analysis() -> None:
+    """What a worker imports for its first parsed file (libcst, the analysis, the rules),
+    imported here once before the workers are forked, which then share it: each imported it
+    for itself before (~0.4 s of CPU per worker, a fifth of what two workers added on levanter).
+    """
+    import optlint.analysis.inference  # noqa: F401 - imported for the workers
+    import optlint.analysis.project  # noqa: F401
+    import optlint.context  # noqa: F401
+    import optlint.rules  # noqa: F401
+    import optlint.to_diagnostics  # noqa: F401
 
 
 def _start_method() -> str | None:

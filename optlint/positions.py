@@ -18,6 +18,7 @@ it. tests/test_positions.py checks both against libcst's own provider.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import cast
@@ -63,6 +64,8 @@ class PositionsOnDemand(Mapping[cst.CSTNode, CodeRange]):
         self._whole: Mapping[cst.CSTNode, CodeRange] | None = None
         # Where each top-level statement begins in the text, for the first ones (`_offset_of`).
         self._offsets: list[int] = []
+        # Where each line ending of the text begins (`_lines_before`).
+        self._line_endings: list[int] | None = None
 
     def __getitem__(self, node: cst.CSTNode) -> CodeRange:
         if self._whole is not None:
@@ -130,7 +133,7 @@ class PositionsOnDemand(Mapping[cst.CSTNode, CodeRange]):
                 return False  # the text is not the tree's: the whole pass places it
             if text.find(code, start + 1) >= 0:
                 start = self._offset_of(statement)
-            self._place(ranges, _count_lines(text, start))
+            self._place(ranges, self._lines_before(start))
             return True
         return False
 
@@ -166,6 +169,13 @@ class PositionsOnDemand(Mapping[cst.CSTNode, CodeRange]):
             self._offsets.append(self._offsets[-1] + len(self._module.code_for_node(before)))
         return self._offsets[target]
 
+    def _lines_before(self, end: int) -> int:
+        """The line endings in the text before `end`, as the provider counts them: found once
+        for the file (a count per statement placed was quadratic in a big file's length)."""
+        if self._line_endings is None:
+            self._line_endings = [found.start() for found in _NEWLINE.finditer(self._text())]
+        return bisect.bisect_left(self._line_endings, end)
+
     def _place(self, ranges: dict[cst.CSTNode, CodeRange], lines_before: int) -> None:
         known = self._known
         for node, where in ranges.items():
@@ -179,8 +189,3 @@ def _last_newline(code: str) -> str:
     return ending.group() if ending is not None and ending.end() == len(code) else ""
 
 
-def _count_lines(text: str, end: int) -> int:
-    """The line endings in `text[:end]`, as the provider counts them."""
-    if "\r" not in text:
-        return text.count("\n", 0, end)
-    return len(_NEWLINE.findall(text, 0, end))

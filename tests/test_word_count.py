@@ -7,6 +7,7 @@ import re
 from collections import Counter
 
 import libcst as cst
+import pytest
 
 from optlint.analysis.index import build_index
 from optlint.analysis.inference import Inference
@@ -35,3 +36,35 @@ def test_comments_and_import_lines_left_out() -> None:
     assert evaluator.word_count("step_fn", skip_imports=True) == 4
     assert evaluator.word_count("step") == 1
     assert evaluator.word_count("step", skip_imports=True) == 0
+
+
+def test_many_words_are_counted_from_one_split(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big file asks about hundreds of names: past a few searches its text is split once
+    (a search per name was quadratic in the file's length), with the same counts."""
+    from optlint.analysis import parameters
+
+    names = [f"helper_{number}" for number in range(200)]
+    text = TEXT + "".join(f"def {name}(x):\n    return {name}(x)  # {name}\n" for name in names)
+    evaluator = Inference(build_index(cst.parse_module(text)), None, "f.py", text)
+    searches: list[str] = []
+    counted = parameters._count_word
+    monkeypatch.setattr(parameters, "_count_word",
+                        lambda text, word: searches.append(word) or counted(text, word))
+    for skip_imports in (False, True):
+        assert [evaluator.word_count(name, skip_imports) for name in names] == [2] * 200
+        assert evaluator.word_count("step_fn", skip_imports) == (4 if skip_imports else 6)
+        assert evaluator.word_count("jax.jit", skip_imports) == 0
+    assert len(searches) <= 2 * parameters._SEARCHES_BEFORE_SPLIT
+
+
+def test_assignments_of_a_name_across_scopes() -> None:
+    text = ("x = 1\nx = 2\ndef f():\n    x = 3\n    y = x\n    def g():\n        x = 4\n"
+            "class C:\n    x = 5\n    def h(self, x):\n        x = 6\n")
+    index = build_index(cst.parse_module(text))
+    every = {id(scope): scope for scope in index.every_scope}
+    for name in ("x", "y", "f", "missing"):
+        for outside in [None, *every.values()]:
+            expected = sum(1 for scope in index.every_scope if scope is not outside
+                           for binding in scope.bindings.get(name, [])
+                           if binding.kind == "assign")
+            assert index.assignments(name, outside) == expected, (name, outside)

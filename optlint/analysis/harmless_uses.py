@@ -31,8 +31,7 @@ def harmless_uses(owner: Evaluator, function: cst.FunctionDef, info: FunctionInf
     name = function.name.value
     defined_in = info.scope.parent
     count = len(owner.index.attributes.get(name, []))
-    count += sum(1 for scope in owner.index.every_scope if scope is not defined_in
-                 for binding in scope.bindings.get(name, []) if binding.kind == "assign")
+    count += owner.index.assignments(name, outside=defined_in)
     factory = defined_in.node if defined_in is not None and defined_in.kind == "function" else None
     factory_info = owner.index.functions.get(factory) if factory is not None else None
     if isinstance(factory, cst.FunctionDef) and factory_info is not None:

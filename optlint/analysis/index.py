@@ -120,6 +120,7 @@ class FileIndex:
     comprehension_ends: dict[cst.CSTNode, int] = field(default_factory=dict)
     _calls_on: dict[str, list[CallSite]] | None = field(default=None, repr=False)
     _parents: dict[int, cst.CSTNode] | None = field(default=None, repr=False)
+    _assignments: dict[str, int] | None = field(default=None, repr=False)
 
     def parents(self) -> dict[int, cst.CSTNode]:
         """id of each node of the file -> its parent (`walk.parent_map`): built when first
@@ -140,6 +141,23 @@ class FileIndex:
                     self._calls_on.setdefault(func.value.value, []).append(site)
         return self._calls_on.get(name, [])
 
+    def assignments(self, name: str, outside: Scope | None = None) -> int:
+        """How many assignments to `name` the file's scopes hold (those of scope `outside` left
+        out): counted once for every name, since a file asks about each of its functions (a
+        pass over every scope per function was quadratic: 6 s of a 30k-line file)."""
+        if self._assignments is None:
+            self._assignments = {}
+            for scope in self.every_scope:
+                for named, bindings in scope.bindings.items():
+                    count = sum(1 for binding in bindings if binding.kind == "assign")
+                    if count:
+                        self._assignments[named] = self._assignments.get(named, 0) + count
+        total = self._assignments.get(name, 0)
+        if outside is not None and total:
+            total -= sum(1 for binding in outside.bindings.get(name, [])
+                         if binding.kind == "assign")
+        return total
+
     def release(self) -> None:
         """Break the index's reference cycles (a scope holds its bindings, a binding its scope;
         a method's scope its class, the class the method's `self.x` bindings), so the tree and
@@ -155,6 +173,7 @@ class FileIndex:
         self.comprehension_ends = {}
         self._calls_on = None
         self._parents = None
+        self._assignments = None
 
 
 class _IndexBuilder:

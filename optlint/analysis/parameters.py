@@ -55,6 +55,8 @@ class CallerJoins:
         self._text = text  # the file's source, when the caller has it (else regenerated)
         self._searched_texts: dict[bool, str] = {}  # see `word_count`
         self._word_counts: dict[tuple[bool, str], int] = {}
+        # Every word of a searched text counted at once, once a file has asked about many.
+        self._all_words: dict[bool, Counter[str]] = {}
         self._call_names: CallNames | None = None
 
     @property
@@ -212,7 +214,8 @@ class CallerJoins:
         lines with `skip_imports`). The text is cleaned once per file, since every parameter
         asks; each word is then counted by one search for it: a file is asked about a few
         names, and splitting its whole text into words cost more (a third of a second of a
-        cold run on levanter)."""
+        cold run on levanter). Past `_SEARCHES_BEFORE_SPLIT` words, the text is split once: a
+        big file asks about hundreds, and a search each was quadratic in its length."""
         key = (skip_imports, word)
         count = self._word_counts.get(key)
         if count is None:
@@ -222,7 +225,11 @@ class CallerJoins:
                 text = without_comments(self.file_text())
                 text = self._searched_texts[skip_imports] = (
                     _without_imports(text) if skip_imports else text)
-            count = self._word_counts[key] = _count_word(text, word)
+            every_word = self._all_words.get(skip_imports)
+            if every_word is None and len(self._word_counts) >= _SEARCHES_BEFORE_SPLIT:
+                every_word = self._all_words[skip_imports] = Counter(_WORD.findall(text))
+            count = self._word_counts[key] = (
+                _count_word(text, word) if every_word is None else every_word[word])
         return count
 
     def file_text(self) -> str:
@@ -396,6 +403,7 @@ def _decorator_name(decorator: cst.BaseExpression) -> str | None:
 
 
 _WORD = re.compile(r"\w+")
+_SEARCHES_BEFORE_SPLIT = 32
 
 
 _WORD_CHARACTER = re.compile(r"\w")

@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import re
 import sys
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import cast
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
-from optlint.analysis.evaluator import Evaluator
+from optlint.analysis.evaluator import Evaluator, Project
 from optlint.analysis.key_syntax import target_names
 from optlint.analysis.walk import child_nodes
 from optlint.source import SourceError, decode, read_bytes
@@ -28,6 +31,17 @@ from optlint.source import SourceError, decode, read_bytes
 # Names through which a module may bind names its syntax does not show.
 _DYNAMIC_BINDERS = frozenset({"globals", "setattr", "exec", "vars", "__getattr__", "__dict__",
                               "modules", "__import__", "import_module"})
+_WORD = re.compile(r"\w+")
+# What a run has learnt of its project's files, kept with the project (its index) and for as
+# long: every file importing `from pkg.utils import a` asks the same of `pkg/utils.py`.
+# (module, imported names, importing folder) -> whether the import fails
+_FAILS: weakref.WeakKeyDictionary[object, dict[tuple[str, tuple[str, ...], str], bool]] = (
+    weakref.WeakKeyDictionary())
+# A project file's path -> the words of its text (None: unreadable)
+_WORDS: weakref.WeakKeyDictionary[object, dict[Path, frozenset[str] | None]] = (
+    weakref.WeakKeyDictionary())
+# The name a module's bindings are kept by in its evaluator's `derived`.
+_BINDINGS = "module_bindings"
 
 
 def failing_import(node: cst.ImportFrom, inference: Evaluator, filename: str) -> bool:
@@ -36,18 +50,27 @@ def failing_import(node: cst.ImportFrom, inference: Evaluator, filename: str) ->
     if project is None or isinstance(node.names, cst.ImportStar):
         return False
     module = "." * len(node.relative) + (
-        cst.Module([]).code_for_node(node.module) if node.module is not None else "")
+        (get_full_name_for_node(node.module) or "") if node.module is not None else "")
     if not node.relative and module.split(".", 1)[0] in sys.stdlib_module_names:
         # `from types import FrameType` in a package holding a `types.py`: an absolute import
         # finds the standard library's module first, whatever file the project has of that name.
         return False
+    names = tuple(alias.evaluated_name for alias in node.names)
+    # Where `module` leads depends on the importing file's folder alone (`candidate_files`).
+    key = (module, names, str(Path(filename).parent))
+    known = _FAILS.setdefault(project, {})
+    if key not in known:
+        known[key] = _fails(module, names, project, filename)
+    return known[key]
+
+
+def _fails(module: str, names: tuple[str, ...], project: Project, filename: str) -> bool:
     files = project.project_files(module, filename)
     if not files:
         return False
-    names = [alias.evaluated_name for alias in node.names]
     for path in files:
-        text = _text_of(path)
-        if text is not None and all(re.search(rf"\b{re.escape(name)}\b", text) for name in names):
+        words = _words_of(project, path)
+        if words is not None and all(name in words for name in names):
             # Every name is written in the module: it may well bind them. Proving it would
             # parse the module and walk its every node; only a name the text never spells
             # (a script against another version of its package) is worth the proof.
@@ -55,7 +78,7 @@ def failing_import(node: cst.ImportFrom, inference: Evaluator, filename: str) ->
         owner = project.evaluator_for(str(path))
         if owner is None:
             return False
-        bound = module_bindings(owner.index.module_scope.node)
+        bound = _bindings_of(owner)
         if bound is None:
             return False
         separator = "" if module.endswith(".") else "."
@@ -65,11 +88,28 @@ def failing_import(node: cst.ImportFrom, inference: Evaluator, filename: str) ->
     return True
 
 
-def _text_of(path: Path) -> str | None:
-    try:
-        return decode(read_bytes(path), str(path)).text
-    except (OSError, SourceError):
-        return None
+def _words_of(project: Project, path: Path) -> frozenset[str] | None:
+    """The words of a project file's text (a name is spelt there when it is one of them), read
+    once per run."""
+    words = _WORDS.setdefault(project, {})
+    if path not in words:
+        try:
+            words[path] = frozenset(_WORD.findall(decode(read_bytes(path), str(path)).text))
+        except (OSError, SourceError):
+            words[path] = None
+    return words[path]
+
+
+def _bindings_of(owner: Evaluator) -> frozenset[str] | None:
+    """`module_bindings` of a project file, worked out once and kept with its evaluator."""
+    derived = getattr(owner, "derived", None)
+    if derived is None:
+        return module_bindings(owner.index.module_scope.node)
+    if _BINDINGS not in derived:
+        derived[_BINDINGS] = module_bindings(owner.index.module_scope.node)
+    found = derived[_BINDINGS]
+    assert found is None or isinstance(found, frozenset)
+    return found
 
 
 def module_bindings(module: cst.CSTNode) -> frozenset[str] | None:
@@ -138,13 +178,21 @@ class ProvenRaises:
         self._imports: dict[int, bool] = {}
 
     def __call__(self, node: cst.BaseSmallStatement) -> bool:
-        if isinstance(node, cst.ImportFrom):
-            return self._import_fails(node)
-        value = node.value if isinstance(node, (cst.Assign, cst.Expr)) else None
-        if not isinstance(value, cst.Call) or not any(arg.keyword for arg in value.args):
+        # Asked of every small statement every walk meets: the kinds that may raise are told
+        # by their exact types (libcst's are final; `isinstance` on its abstract classes costs).
+        kind = type(node)
+        if kind is cst.ImportFrom:
+            return self._import_fails(cast(cst.ImportFrom, node))
+        if kind is not cst.Assign and kind is not cst.Expr:
             return False
-        resolved = self._resolve(value)
-        return isinstance(resolved, tuple) and rejects_keywords(value, resolved[0])
+        value = cast("cst.Assign | cst.Expr", node).value
+        if type(value) is not cst.Call:
+            return False
+        call = cast(cst.Call, value)
+        if not any(arg.keyword for arg in call.args):
+            return False
+        resolved = self._resolve(call)
+        return isinstance(resolved, tuple) and rejects_keywords(call, resolved[0])
 
     def module_fails(self, module: cst.Module) -> bool:
         """A top-level `from ... import` of the file fails: none of its code ever runs."""

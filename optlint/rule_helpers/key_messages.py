@@ -12,7 +12,9 @@ from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_consumers import BATCHING, ITEM_MAPS, TREE_MAPS
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_texts import called_text, shown
+from optlint.analysis.key_constant_seeds import ConstantDraw
 from optlint.analysis.key_default_fields import DefaultKey
+from optlint.analysis.key_lifted_streams import UnsplitStream
 from optlint.analysis.key_fixed_closures import FixedClosureKey
 from optlint.analysis.key_trace_time import TracedDraw
 from optlint.analysis.prng_keys import Consumption, Reuse, folded_text
@@ -253,3 +255,33 @@ def default_key_finding(ctx: RuleContext, found: DefaultKey) -> Finding:
     return Finding(found.default, message,
                    roles={"call": found.draw, "built": found.built, "default": found.default},
                    fix_title=f"Give `{found.field}` a key where `{found.owner}` is built")
+
+
+def constant_seed_finding(ctx: RuleContext, found: ConstantDraw) -> Finding:
+    """A key (or rng streams) made from a constant seed in a function run on every step
+    (`key_constant_seeds.py`)."""
+    made = shown(ctx, found.made)
+    if found.draw is found.made:
+        message = (f"`{made}` makes rng streams from a constant seed in {found.where}: every "
+                   f"call makes the same streams and draws the same random numbers")
+    else:
+        message = (f"`{shown(ctx, found.draw)}` draws from `{made}`, a key made from a constant "
+                   f"seed in {found.where}: every call makes the same key and draws the same "
+                   f"random numbers")
+    return Finding(found.draw, message, roles={"call": found.draw, "key_origin": found.made},
+                   fix_title="Take a key argument (or draw from the `Rngs` given) and pass a "
+                             "fresh key on every call")
+
+
+def unsplit_stream_finding(ctx: RuleContext, found: UnsplitStream) -> Finding:
+    """A Flax lifted transformation handing every step one key of a stream
+    (`key_lifted_streams.py`)."""
+    lifted = shown(ctx, found.transform.func)
+    message = (f"`{lifted}` is given `split_rngs` with `{found.stream!r}: False`, so every "
+               f"{'step' if lifted.endswith('scan') else 'row'} of `{found.module}` gets the "
+               f"same `{found.stream}` key, and `{shown(ctx, found.draw)}`"
+               f"{at_line(ctx, found.draw)} draws the same random numbers (the same dropout "
+               f"mask) in each")
+    return Finding(found.entry, message,
+                   roles={"call": found.draw, "transform": found.transform},
+                   fix_title=f"Split the stream (`{found.stream!r}: True`)")

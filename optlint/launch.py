@@ -1,0 +1,58 @@
+"""The `optlint` program (`python -m optlint`, the console script): the click commands, run so that
+a `check` costs no more than its work.
+
+Two costs come before and after any work: the cyclic collector, which runs again and again while
+thousands of classes and functions are created by the imports (none of them garbage), and the
+interpreter's teardown, which frees every module, class and libcst table one by one before the
+process ends. On the one-file benchmark (benchmarks/bench.py --only latency) the two were ~10% of the
+run's CPU. So the collector is paused while the commands are imported, and for all of a `check`
+(whose analysis runs it when memory has grown: optlint.pool), and a `check`, once its output is
+written and flushed, ends the process at once. Other commands (the language server, `verify` with
+its subprocesses) keep the collector and end the ordinary way.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+
+_CHILD_FAILED = 120  # what CPython exits with when flushing standard output fails at exit
+
+
+def run() -> None:
+    gc.disable()
+    from optlint.cli import main
+
+    if sys.argv[1:2] != ["check"]:
+        gc.enable()
+        main()
+        return
+    try:
+        main()
+        code: object = 0
+    except SystemExit as exit_:
+        code = exit_.code
+    os._exit(_flushed(_exit_status(code)))
+
+
+def _exit_status(code: object) -> int:
+    """The status `sys.exit(code)` gives: None is 0, a number itself, anything else is printed
+    to standard error and is 1."""
+    if code is None:
+        return 0
+    if isinstance(code, int):
+        return code
+    print(code, file=sys.stderr)
+    return 1
+
+
+def _flushed(status: int) -> int:
+    """`status`, once what the run wrote is out; 120 (as CPython) when it cannot be (a closed
+    pipe: `optlint check | head`)."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # ValueError: the stream was closed
+            status = _CHILD_FAILED
+    return status
