@@ -29,8 +29,9 @@ from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
 from optlint.analysis.key_helpers import KeyHelpers, key_helpers
-from optlint.analysis.key_holders import fields_held
+from optlint.analysis.key_holders import values_held
 from optlint.analysis.key_ignored import IgnoredArguments
+from optlint.analysis.key_module_keys import module_key_uses
 from optlint.analysis.project_values import ProjectValues, statement_scope
 from optlint.analysis.proven_attributes import MissingAttributes
 from optlint.analysis.key_name_reads import FileReads
@@ -181,12 +182,14 @@ class FileKeyCalls:
         uses += held_key_consumptions(self.ctx.index, call, function, flow, how)
         if not bound and id(function) not in self.foreign.owner_of:
             uses += given_object_consumptions(call, function, bound, flow, how, self.ctx)
-        if self.nested(function):
-            # A closure consuming a key of the enclosing function: each call consumes it.
+        if self.nested(function) or (not bound and id(function) not in self.foreign.owner_of):
+            # A closure consuming a key of the enclosing function (or of the module, for a
+            # function of the module): each call consumes it.
+            free = (list(flow.free_consumed().values()) if self.nested(function)
+                    else module_key_uses(self.ctx, flow.free_consumed()))
             uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
                                  closed=inner.closed or inner, unseen=inner.unseen,
-                                 proof=inner.proof)
-                     for inner in flow.free_consumed().values()]
+                                 proof=inner.proof) for inner in free]
         return uses
 
     def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call
@@ -356,7 +359,7 @@ class FileKeyCalls:
         flow = KeyFlow(self.consumer, params or (), self.returned_keys, self.constants,
                        self.made_key, self.read_caches)
         flow.raises = self.raises  # no path goes past a statement proven to raise
-        flow.holds = lambda call: fields_held(self.ctx, call, self._resolve(call))
+        flow.holds = lambda call: values_held(self.ctx, call, self._resolve(call), self.summary)
         return flow
 
     def _worth_walking(self, node: cst.FunctionDef) -> bool:
