@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
-from optlint.analysis.binding import argument, bind_arguments
+from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import LIFTED_TRANSFORMS
-from optlint.analysis.key_default_fields import fixed_default
+from optlint.analysis.key_default_fields import module_holds_fixed_key
 from optlint.analysis.key_fields import (
     given_object_consumptions,
     held_key_consumptions,
@@ -46,7 +46,6 @@ from optlint.analysis.key_library_calls import (
 )
 from optlint.analysis.key_syntax import (
     body_of,
-    calls_in,
     module_constants,
     own_method,
     param_owner,
@@ -401,25 +400,7 @@ class FileKeyCalls:
             self.library.bases(info.name, set()) & FLAX_MODULES)
 
     def holds_fixed_key(self, info: ClassInfo, field: str) -> bool:
-        """The module's `field` keeps one key for every call: an Equinox module's always; a
-        Flax module's when every place the file builds it gives the field a key made without
-        `make_rng` (Flax rebuilds submodules on each `apply`, often from a fresh
-        `self.make_rng(...)`)."""
-        if self.ctx.inference.is_equinox_module(info):
-            return True
-        order = list(info.fields)
-        built = [site.node for site in self.ctx.calls()
-                 if last_name(site.node.func) == info.name]
-        if not built or field not in order:
-            return False
-        for call in built:
-            given = argument(call, order.index(field), field)
-            if given is None and fixed_default(self.ctx, info.fields[field].default):
-                continue  # left with its default key, made from a literal seed
-            if given is None or any(last_name(node.func) == "make_rng"
-                                    for node in calls_in(given.value)):
-                return False
-        return True
+        return module_holds_fixed_key(self.ctx, info, field)
 
 
 def passes_key(call: cst.Call) -> bool:
