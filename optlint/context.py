@@ -35,6 +35,9 @@ class RuleContext:
     # The text `module` was parsed from, where the caller has it (`module.code` again, without
     # generating it from the tree).
     source: str | None = None
+    # False where the caller drops every finding resting on what is unseen (`unproven`: the
+    # engine without `--preview`): a rule need not word them (line numbers cost positions).
+    wants_unproven: bool = True
 
     def shared(self, name: str, compute: Callable[[], _Shared]) -> _Shared:
         """`compute()`, worked out once per file for every rule that asks by `name`: a pass

@@ -163,6 +163,7 @@ class Linter:
         assert isinstance(module, cst.Module)
         ctx = RuleContext(module, index, inference, self.options.versions, filename)
         ctx.source = text
+        ctx.wants_unproven = self.options.preview
         findings: list[tuple[Rule, Finding]] = []
         enabled = self.options.selection.enabled_in(relative)
         for rule in self.rules:

@@ -84,3 +84,29 @@ def test_the_other_file_when_run(tmp_path: Path) -> None:
     assert np.allclose(q / m1, q[0] / m1[0])  # every row drew the same uniform
     m1, q = namespace["masses_split"](jax.random.PRNGKey(0))
     assert not np.allclose(q / m1, q[0] / m1[0])
+
+
+def test_the_other_file_is_summarised_once_for_every_file_importing_it(
+        tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # Both importers are flagged alike, and `sampling.py`'s key flow is made once for the run
+    # (kept with its evaluator), not once per importing file.
+    from optlint.analysis import key_calls
+
+    made: list[str] = []
+    original = key_calls.FileKeyCalls.__init__
+
+    def counted(self, ctx, owners=None):  # type: ignore[no-untyped-def]
+        made.append(Path(ctx.filename).name)
+        original(self, ctx, owners)
+
+    monkeypatch.setattr(key_calls.FileKeyCalls, "__init__", counted)
+    (tmp_path / "sampling.py").write_text(SAMPLING)
+    (tmp_path / "models.py").write_text(MODELS)
+    (tmp_path / "more_models.py").write_text(MODELS)
+    result = run_optlint("check", "models.py", "more_models.py", "--select", "OPT020",
+                         "--no-cache", "--jobs", "1", "--output-format", "json", cwd=tmp_path)
+    rows = sorted((Path(f["filename"]).name, f["line"])
+                  for f in json.loads(result.stdout))
+    assert rows == [("models.py", 8), ("models.py", 8), ("more_models.py", 8),
+                    ("more_models.py", 8)]
+    assert made.count("sampling.py") == 1

@@ -51,6 +51,8 @@ class Project(Protocol):
 
     def project_files(self, module: str, from_file: str) -> list[Path]: ...
 
+    def module_text(self, path: Path) -> str | None: ...
+
 
 class Evaluator(Protocol):
     """What an expression of one file is known to be (`inference.Inference` implements it)."""

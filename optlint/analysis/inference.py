@@ -80,6 +80,9 @@ class Inference:
         self._memo: dict[tuple[int, int], Value] = {}
         self._active: set[tuple[int, int]] = set()
         self.frame: dict[int, Value] = {}
+        # What an analysis derives from the file once and keeps while the file is (OPT020's key
+        # flow of a file other files' calls reach, `key_foreign.py`), by the name it is kept by.
+        self.derived: dict[str, object] = {}
         self.attributes = AttributeValues(self)
         self.helpers = HelperReturns(self)
         self.parameters = CallerJoins(self, text)

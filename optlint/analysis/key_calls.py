@@ -9,20 +9,31 @@ consume a key, directly or through one another, are walked (`helpers`, a cheap g
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from copy import copy
+from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
-from optlint.analysis.binding import argument, bind_arguments
+from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo
 from optlint.analysis.key_callables import HeldCallables
-from optlint.analysis.key_consumers import LOOP_BODIES, STREAM_DRAWS
-from optlint.analysis.key_fields import given_object_consumptions, held_key_consumptions
+from optlint.analysis.key_consumers import LIFTED_TRANSFORMS
+from optlint.analysis.key_default_fields import module_holds_fixed_key
+from optlint.analysis.key_fields import (
+    given_object_consumptions,
+    held_key_consumptions,
+    stores_on_object,
+)
 from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
+from optlint.analysis.key_helpers import KeyHelpers, key_helpers
+from optlint.analysis.key_holders import values_held
+from optlint.analysis.key_ignored import IgnoredArguments
+from optlint.analysis.key_module_keys import module_key_uses
+from optlint.analysis.project_values import ProjectValues, statement_scope
+from optlint.analysis.proven_attributes import MissingAttributes
 from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_seeds import default_seeds
 from optlint.analysis.key_methods import NamedMethods
@@ -35,16 +46,14 @@ from optlint.analysis.key_library_calls import (
 )
 from optlint.analysis.key_syntax import (
     body_of,
-    calls_in,
-    enclosing_def,
     module_constants,
     own_method,
     param_owner,
+    reads_as_key,
 )
 from optlint.analysis.key_texts import called_text
 from optlint.analysis.key_transforms import (
     TransformedKeyCalls,
-    aliased_qualify,
     runs_per_step_or_row,
 )
 from optlint.analysis.prng_keys import Consumption, key_argument
@@ -65,10 +74,6 @@ FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 # Transformations (by a part of their qualified name) whose function runs as written, once per
 # training step: `jax.jit`, `eqx.filter_value_and_grad`, `jax.checkpoint`.
 STEPPING_TRANSFORMS = ("jit", "grad", "checkpoint", "remat")
-# Arguments that read as a key (`rng`, `subkey`, `init_key`): calls given one are resolved.
-_KEYISH = re.compile(r"(key|rng|prng)s?(_?\d+)?$|^(key|rng)_", re.IGNORECASE)
-# The last names of the `jax.lax` loops (a cheap gate before qualifying a call).
-_LOOP_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in LOOP_BODIES)
 
 
 class FileKeyCalls:
@@ -93,9 +98,12 @@ class FileKeyCalls:
         self._summarising: list[int] = []  # the functions being summarised, outermost first
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         # What each statement reads, for every walk of the file.
-        self.read_caches = FileReads(frames=frame_readers(ctx), library=self.library)
+        values = ProjectValues(ctx.inference, self.sites)  # what the project's files prove
+        self.read_caches = FileReads(frames=frame_readers(ctx), library=self.library,
+                                     ignored=IgnoredArguments(values))
         self.made_keys: dict[int, str] = {}
-        self.raises = ProvenRaises(ctx.inference, ctx.filename, self._resolve)
+        self.raises = ProvenRaises(ctx.inference, ctx.filename, self._resolve,
+                                   MissingAttributes(values, statement_scope(ctx.index)))
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
         self.constants = module_constants(ctx.index)
         self.transformed = TransformedKeyCalls(self)
@@ -104,14 +112,19 @@ class FileKeyCalls:
         self.named = NamedMethods(self)
         # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
         self.candidates: set[int] = set()
+        # What each call consumes as a library's consumer, worked out once: every walk asks.
+        self._library_uses: dict[int, list[Consumption]] = {}
         for site in ctx.calls():
-            if (passes_key(site.node) or self.library.consumptions(site.node)
-                    or runs_per_step_or_row(self.ctx, site)):
+            direct = self._library_uses[id(site.node)] = self.library.consumptions(site.node)
+            if (direct or passes_key(site.node) or runs_per_step_or_row(self.ctx, site)
+                    or ctx.qualify(site.node.func) in LIFTED_TRANSFORMS):
                 self.candidates.add(id(site.node))
-        self.stream_drawers: set[str] = set()
-        self.higher_order: set[str] = set()  # functions calling a function they are given
         # No call that consumes a key: nothing to find, no helper to look for.
-        self.helpers = self._helpers() if self.candidates else set()
+        found = key_helpers(ctx, self.candidates) if self.candidates else KeyHelpers(
+            set(), set(), set())
+        self.helpers = found.consuming
+        self.stream_drawers = found.drawing
+        self.higher_order = found.higher_order  # functions calling a function they are given
 
     def module_code(self) -> str:
         """The file's text, generated once (libcst writes the whole module at each ask)."""
@@ -129,9 +142,13 @@ class FileKeyCalls:
     def consumer(self, call: cst.Call) -> list[Consumption]:
         if draws_nothing(call):
             return []
-        direct = self.library.consumptions(call)
+        direct = self._library_uses.get(id(call))
+        if direct is None:  # a call not of the file's (one a summary of another file meets)
+            direct = self.library.consumptions(call)
         if direct:
-            return direct
+            # A consumption of its own each time, as when worked out anew: walks tell the
+            # consumptions they record apart by identity.
+            return [copy(use) for use in direct]
         transformed = self.transformed.consumptions(call)
         if transformed is not None:
             return transformed
@@ -148,6 +165,8 @@ class FileKeyCalls:
         flow = self.summary(function)
         if flow is None:
             return []
+        if bound and stores_on_object(self.ctx.index, function):
+            self.library.keeping.add(id(call))  # `self.init()` keeps its draw in the object
         how = self.callee(call)
         # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
         uses = [Consumption(call, expr, how, library=False, stepping=stepping,
@@ -162,12 +181,14 @@ class FileKeyCalls:
         uses += held_key_consumptions(self.ctx.index, call, function, flow, how)
         if not bound and id(function) not in self.foreign.owner_of:
             uses += given_object_consumptions(call, function, bound, flow, how, self.ctx)
-        if self.nested(function):
-            # A closure consuming a key of the enclosing function: each call consumes it.
+        if self.nested(function) or (not bound and id(function) not in self.foreign.owner_of):
+            # A closure consuming a key of the enclosing function (or of the module, for a
+            # function of the module): each call consumes it.
+            free = (list(flow.free_consumed().values()) if self.nested(function)
+                    else module_key_uses(self.ctx, flow.free_consumed()))
             uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
                                  closed=inner.closed or inner, unseen=inner.unseen,
-                                 proof=inner.proof)
-                     for inner in flow.free_consumed().values()]
+                                 proof=inner.proof) for inner in free]
         return uses
 
     def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call
@@ -182,7 +203,7 @@ class FileKeyCalls:
     @staticmethod
     def reads_as_key(expr: cst.BaseExpression) -> bool:
         """A name that reads as a key (`rng`, `subkey`, `dropout_key`)."""
-        return isinstance(expr, cst.Name) and bool(_KEYISH.search(expr.value))
+        return isinstance(expr, cst.Name) and reads_as_key(expr.value)
 
     def made_key(self, expr: cst.BaseExpression) -> str | None:
         """`prng_key()`: a call of a function of the file that returns a key made from
@@ -329,79 +350,6 @@ class FileKeyCalls:
                                   library=False, via=inner.via or inner, unseen=inner.unseen)
                 for path, inner in flow.returned.items() if not inner.repeated}
 
-    def _helpers(self) -> set[str]:
-        """Names of the file's functions that consume a key, directly or through one another
-        (a cheap gate: only calls by these names are resolved and summarised)."""
-        by_function: dict[str, list[tuple[bool, set[str]]]] = {}
-        for info in self.ctx.index.functions.values():
-            if isinstance(info.node, cst.FunctionDef):
-                by_function.setdefault(info.node.name.value, [])
-        calls_in: dict[str, set[str]] = {name: set() for name in by_function}
-        consuming: set[str] = set()
-        drawing: set[str] = set()  # functions drawing from an rng stream (`hk.next_rng_key()`)
-        # Functions running a `jax.lax` loop (by name first: a cheap gate).
-        looping = {enclosing_def(site) for site in self.ctx.calls()
-                   if last_name(site.node.func) in _LOOP_NAMES
-                   and aliased_qualify(self.ctx, site.node.func, site) in LOOP_BODIES}
-        for site in self.ctx.calls():
-            function = enclosing_def(site)
-            if function is None:
-                continue
-            if id(site.node) in self.candidates:
-                consuming.add(function)
-            if self.ctx.qualify(site.node.func) in STREAM_DRAWS:
-                drawing.add(function)
-            last = last_name(site.node.func)
-            given_to = param_owner(site.scope, site.node.func) if isinstance(
-                site.node.func, cst.Name) else None
-            if given_to is not None and (given_to == function or given_to in looping):
-                # Calls a function it is given, itself or in a function nested in it that a
-                # loop it runs steps (`scan(lambda c, x: f(x, c), ...)`).
-                self.higher_order.add(given_to)
-            called = calls_in.setdefault(function, set())
-            if last is not None:
-                called.add(last)
-            # A helper handed to a transformation or loop (`jax.grad(loss)`, `scan(body, ...)`).
-            called.update(arg.value.value for arg in site.node.args
-                          if isinstance(arg.value, cst.Name))
-        # Names bound to a transformed helper (`grad_fn = eqx.filter_value_and_grad(loss)`).
-        wrapping = [(name, {arg.value.value for arg in binding.value.args
-                            if isinstance(arg.value, cst.Name)})
-                    for scope in self.ctx.index.every_scope
-                    for name, bindings in scope.bindings.items() for binding in bindings
-                    if isinstance(binding.value, cst.Call) and not binding.path]
-        # The functions each function defines (`make_dropout` defines `apply`), and names
-        # bound to what a function returns (`drop = make_dropout(0.5)`): a factory's closure.
-        defines: dict[str, set[str]] = {}
-        for info in self.ctx.index.functions.values():
-            parent = info.scope.parent
-            if (isinstance(info.node, cst.FunctionDef) and parent is not None
-                    and isinstance(parent.node, cst.FunctionDef)):
-                defines.setdefault(parent.node.name.value, set()).add(info.node.name.value)
-        made = [(name, factory) for name, factory in (
-            (name, last_name(binding.value.func))
-            for scope in self.ctx.index.every_scope
-            for name, bindings in scope.bindings.items() for binding in bindings
-            if isinstance(binding.value, cst.Call)) if factory in defines]
-        for found in (consuming, drawing):
-            changed = True
-            while changed:
-                changed = False
-                for name, factory in made:
-                    if name not in found and defines[factory] & found:
-                        found.add(name)
-                        changed = True
-                for function, called in calls_in.items():
-                    if function not in found and called & found:
-                        found.add(function)
-                        changed = True
-                for name, wrapped in wrapping:
-                    if name not in found and wrapped & found:
-                        found.add(name)
-                        changed = True
-        self.stream_drawers = drawing
-        return consuming
-
     # walking ------------------------------------------------------------------------------
     def has_consumers(self) -> bool:  # and the file can run: no import of it fails
         return bool(self.candidates) and not self.raises.module_fails(self.ctx.module)
@@ -410,6 +358,7 @@ class FileKeyCalls:
         flow = KeyFlow(self.consumer, params or (), self.returned_keys, self.constants,
                        self.made_key, self.read_caches)
         flow.raises = self.raises  # no path goes past a statement proven to raise
+        flow.holds = lambda call: values_held(self.ctx, call, self._resolve(call), self.summary)
         return flow
 
     def _worth_walking(self, node: cst.FunctionDef) -> bool:
@@ -451,30 +400,23 @@ class FileKeyCalls:
             self.library.bases(info.name, set()) & FLAX_MODULES)
 
     def holds_fixed_key(self, info: ClassInfo, field: str) -> bool:
-        """The module's `field` keeps one key for every call: an Equinox module's always; a
-        Flax module's when every place the file builds it gives the field a key made without
-        `make_rng` (Flax rebuilds submodules on each `apply`, often from a fresh
-        `self.make_rng(...)`)."""
-        if self.ctx.inference.is_equinox_module(info):
-            return True
-        order = list(info.fields)
-        built = [site.node for site in self.ctx.calls()
-                 if last_name(site.node.func) == info.name]
-        if not built or field not in order:
-            return False
-        for call in built:
-            given = argument(call, order.index(field), field)
-            if given is None or any(last_name(node.func) == "make_rng"
-                                    for node in calls_in(given.value)):
-                return False
-        return True
+        return module_holds_fixed_key(self.ctx, info, field)
 
 
 def passes_key(call: cst.Call) -> bool:
     """Given `key=`, or a name that reads as a key (`rng`, `subkey`, `init_key`): worth
-    resolving (a cheap gate; what the callee does with it decides)."""
-    return any((arg.keyword is not None and arg.keyword.value == "key")
-               or (isinstance(arg.value, cst.Name) and _KEYISH.search(arg.value.value))
-               or (isinstance(arg.value, cst.Attribute) and isinstance(arg.value.value, cst.Name)
-                   and _KEYISH.search(arg.value.attr.value))  # `self.rng`, `state.key`
-               for arg in call.args)
+    resolving (a cheap gate; what the callee does with it decides). Exact types: `isinstance`
+    on libcst's classes costs, and this is asked of every call."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "key":
+            return True
+        value = arg.value
+        if type(value) is cst.Name:
+            name: str | None = cast(cst.Name, value).value
+        elif type(value) is cst.Attribute and type(cast(cst.Attribute, value).value) is cst.Name:
+            name = cast(cst.Attribute, value).attr.value  # `self.rng`, `state.key`
+        else:
+            name = None
+        if name is not None and reads_as_key(name):
+            return True
+    return False

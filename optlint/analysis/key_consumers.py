@@ -67,6 +67,11 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     KeyConsumer("flax", "apply", None, "rngs", made_by=_FLAX_MODULE, in_dict=True),
     # `state.apply_fn(variables, x, rngs={"dropout": key})` of a `flax.training` TrainState.
     KeyConsumer("flax", "apply_fn", None, "rngs", made_by=("*",), in_dict=True),
+    # `nn.Dropout(rate)(x, deterministic=False, rng=key)`: the mask comes from the key given
+    # (flax 0.12.8: two calls given one key drew the same mask; `Dropout.__call__(inputs,
+    # deterministic=None, rng=None)`).
+    KeyConsumer("flax", "__call__", 2, "rng",
+                made_by=("flax.linen.Dropout", "flax.linen.stochastic.Dropout")),
     # flax.nnx: `nnx.Rngs(key)`, `nnx.Rngs(params=key, dropout=key)`.
     KeyConsumer("flax", "flax.nnx.Rngs", 0, "default", all_keywords=True),
     # haiku: `f = hk.transform(fn)`; `f.init(key, x)`, `f.apply(params, key, x)`,
@@ -74,6 +79,10 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     KeyConsumer("haiku", "init", 0, "rng", made_by=_HAIKU),
     KeyConsumer("haiku", "apply", 1, "rng", made_by=_HAIKU_RNG_APPLY, stream_only=True),
     KeyConsumer("haiku", "apply", 2, "rng", made_by=_HAIKU_STATE_APPLY, stream_only=True),
+    # `hk.PRNGSequence(key)`: its keys are split from the key given (dm-haiku 0.0.17: the first
+    # is `split(key)[1]`, and two sequences of one key give the same keys).
+    KeyConsumer("haiku", "haiku.PRNGSequence", 0, "key_or_seed"),
+    KeyConsumer("haiku", "haiku._src.base.PRNGSequence", 0, "key_or_seed"),
     # `hk.dropout(rng, rate, x)`: draws its mask from the key it is given.
     KeyConsumer("haiku", "haiku.dropout", 0, "rng"),
     # distrax and TensorFlow Probability distributions: `dist.sample(seed=key)`.
@@ -126,6 +135,12 @@ DRAWN_FIELDS: dict[str, tuple[tuple[str, str | None], ...]] = {
         "equinox.nn.Linear", "equinox.nn.Conv", "equinox.nn.Conv1d", "equinox.nn.Conv2d",
         "equinox.nn.Conv3d", "equinox.nn.ConvTranspose", "equinox.nn.ConvTranspose1d",
         "equinox.nn.ConvTranspose2d", "equinox.nn.ConvTranspose3d")}
+# Field makers of dataclass-like classes and where they take a field's default: `default=`, or
+# `default_factory=` called for each instance (a lambda making `PRNGKey(0)` makes the same key
+# for every instance).
+FIELD_MAKERS = frozenset({
+    "dataclasses.field", "flax.struct.field", "equinox.field", "chex.dataclasses.field",
+})
 # Calls that return a copy of a pytree with the fields a function selects replaced.
 FIELD_REPLACERS = frozenset({"equinox.tree_at"})
 
@@ -147,10 +162,12 @@ LOOP_BODIES: dict[str, tuple[int, tuple[int, ...] | None]] = {
     "trax.fastmath.scan": (0, (0,)),
 }
 
-# Transformations that map a function over a batch; the position of their `in_axes` argument.
+# Transformations that map a function over a batch; the position of their `in_axes` argument
+# (None: keyword only; `jax.pmap(fun, axis_name=None, *, in_axes=0)` on jax 0.10.2, whose second
+# positional argument is the axis name: `pmap(step, "device", in_axes=(0, None))`).
 # A key given with a `None` axis reaches every row: each row draws the same numbers.
 BATCHING: dict[str, int | None] = {
-    "jax.vmap": 1, "jax.pmap": 1, "equinox.filter_vmap": None, "equinox.filter_pmap": None,
+    "jax.vmap": 1, "jax.pmap": None, "equinox.filter_vmap": None, "equinox.filter_pmap": None,
 }
 
 # Python's `map`: its function runs once per item, given one item of each iterable after it.
@@ -161,7 +178,9 @@ REPEATING_ITERABLES = frozenset({"itertools.repeat"})
 
 # Calls that give every device the same copy of a value: a key replicated into `pmap` reaches
 # every device unchanged, and each draws the same numbers.
-REPLICATING = frozenset({"flax.jax_utils.replicate", "jax.device_put_replicated"})
+REPLICATING = frozenset({"flax.jax_utils.replicate", "jax.device_put_replicated",
+                         # copies of one key along a new leading axis, one per row
+                         "jax.numpy.broadcast_to", "jax.numpy.tile", "jax.numpy.repeat"})
 # The project's own helpers named so do the same (`replicate(tree, n)` stacking copies).
 REPLICATING_NAMES = frozenset({"replicate"})
 
@@ -211,6 +230,25 @@ STREAM_BROADCASTS: dict[str, tuple[str, bool]] = {"haiku.vmap": ("split_rng", Fa
 STATEFUL_BATCHING: dict[str, int] = {"flax.nnx.vmap": 1}
 # Layers that draw from an rng stream they are built with (`rngs=`).
 STREAM_LAYERS = frozenset({"flax.nnx.Dropout", "flax.nnx.MultiHeadAttention"})
+# Flax linen's lifted transformations and where they take `split_rngs` (position, keyword): a
+# stream given `False` there reaches every step or row unsplit (`key_lifted_streams.py`).
+LIFTED_TRANSFORMS: dict[str, tuple[int, str]] = {
+    "flax.linen.scan": (4, "split_rngs"), "flax.linen.transforms.scan": (4, "split_rngs"),
+    "flax.linen.vmap": (2, "split_rngs"), "flax.linen.transforms.vmap": (2, "split_rngs"),
+}
+# Methods applying a Flax model with the keys given in a dict, by the keyword of that dict: a
+# `functools.partial` binding it keeps those keys for every call (`key_bound_partials.py`).
+KEYED_APPLY_METHODS: dict[str, str] = {"apply": "rngs", "apply_fn": "rngs"}
+# The stream a linen module's draws fall back to when `apply` is given no stream of their name
+# (a bare key given as `rngs=key` is that stream), and calls that make one bare key.
+FALLBACK_STREAM = "params"
+ONE_KEY_MAKERS = frozenset({"jax.random.PRNGKey", "jax.random.key", "jax.random.fold_in",
+                            "jax.random.wrap_key_data"})
+# Flax linen layers that draw from a named rng stream: the keyword naming it, and its default.
+STREAM_DRAWING_LAYERS: dict[str, tuple[str, str]] = {
+    "flax.linen.Dropout": ("rng_collection", "dropout"),
+    "flax.linen.stochastic.Dropout": ("rng_collection", "dropout"),
+}
 # Tree maps: their function runs once per leaf, so a key it closes over draws the same numbers
 # for every leaf (the same noise on every gradient leaf).
 TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map"})
@@ -228,6 +266,17 @@ NON_DRAWING_INITIALIZERS = frozenset({"constant", "zeros_init", "ones_init", "ze
 # Transformations that trace their function once and run the compiled result afterwards: Python
 # code in it (NumPy's random numbers, a key stream object advanced in Python) runs only while
 # tracing, so what it makes is fixed for every later call.
-TRACING = frozenset({"jax.jit", "equinox.filter_jit", "jax.pmap", "equinox.filter_pmap"})
+TRACING = frozenset({"jax.jit", "equinox.filter_jit", "jax.pmap", "equinox.filter_pmap",
+                     "flax.nnx.jit"})
+# Objects that hold rng streams made from a seed (`nnx.Rngs(0)`, `hk.PRNGSequence(0)`): made
+# from the same int, their draws are the same (flax 0.12.8: two `nnx.Rngs(0)` drew the same
+# keys, in order), so one made from a constant where a step runs gives every step the same.
+SEEDED_STREAMS = frozenset({"flax.nnx.Rngs", "flax.nnx.rnglib.Rngs", "haiku.PRNGSequence"})
+# Base classes of models, whose methods (but their constructors) run on every step: Flax linen
+# and NNX modules, Haiku modules (Equinox modules are told by the class itself).
+MODEL_BASES = frozenset({
+    "flax.linen.Module", "flax.linen.module.Module", "flax.nnx.Module", "flax.nnx.module.Module",
+    "haiku.Module", "haiku._src.module.Module",
+})
 # Python-side seed sources (by the prefix of their qualified name): random numbers, the clock.
 PYTHON_RANDOM = ("numpy.random.", "random.", "time.time", "secrets.", "os.urandom")

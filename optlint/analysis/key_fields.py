@@ -73,6 +73,16 @@ def _folded_by_call(call: cst.Call, method: cst.FunctionDef, flow: KeyRecorder, 
     return None if given is None else folded_name(held, given)
 
 
+def stores_on_object(index: FileIndex, method: cst.FunctionDef) -> bool:
+    """`method` sets an attribute of its object (`self.params = ...`): called as a bare
+    statement, it is called for that, not a warm-up whose draw is thrown away."""
+    info = index.functions.get(method)
+    owner = info.scope.owner if info is not None else None
+    return owner is not None and any(
+        binding.scope is not None and binding.scope.node is method
+        for bindings in owner.attributes.values() for binding in bindings)
+
+
 def set_when_built(owner: ClassInfo, field: str) -> bool:
     """`self.<field>` is set only when the object is built (`__init__`, a field)."""
     bindings = owner.attributes.get(field, [])

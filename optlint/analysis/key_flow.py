@@ -21,6 +21,7 @@ from dataclasses import replace
 
 import libcst as cst
 
+from optlint.analysis.key_aliases import forwarded_params, link_assigned
 from optlint.analysis.key_handed_back import note_kept, note_returned, note_stored
 from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_reads import UnreadResults
@@ -80,6 +81,12 @@ class KeyFlow(KeyLoops):
         # The counters of each loop being walked, innermost last (`i` of `for i in range(n)`).
         self._counters: list[set[str]] = []
         self._first_walk: list[bool] = []  # per loop being walked: in its first walk
+        # What the value a call returns holds of its arguments as given (where it holds it ->
+        # the argument): `Loader(data, key)` keeps `key` as `.key` (see `key_holders.py`).
+        self.holds: Callable[[cst.Call], Mapping[str, cst.BaseExpression]] | None = None
+        # The parameters this function returns as given, by where its value holds them
+        # (`""`, `.key`, `.[1]`; see `key_aliases.forwarded_params`).
+        self.forwarded: dict[str, str] = {}
         # Calls whose result is thrown away (`f(key)` as a statement, `_ = f(key)`): a warm-up
         # or a debugging call, which reuses a key without effect.
         self.discarded: set[int] = set()
@@ -226,6 +233,9 @@ class KeyFlow(KeyLoops):
             for target in node.targets:
                 note_kept(target.target, node.value, state, self.kept, given)
                 self._bind_target(target.target, state)
+                link_assigned(target.target, node.value, state, given,
+                              self.holds(node.value) if self.holds is not None
+                              and isinstance(node.value, cst.Call) else {})
                 seed = self._seeded_calls.get(id(node.value))
                 folded = self.folded_calls.get(id(node.value))
                 if (folded is not None and isinstance(target.target, cst.Name)
@@ -242,6 +252,8 @@ class KeyFlow(KeyLoops):
             if node.value is not None:
                 self._expr(node.value, state)
             self._bind_target(node.target, state)
+            if isinstance(node, cst.AnnAssign) and node.value is not None:
+                link_assigned(node.target, node.value, state)
             return state
         if isinstance(node, cst.Expr):
             if isinstance(node.value, cst.Call):
@@ -259,6 +271,7 @@ class KeyFlow(KeyLoops):
                     own = {id(use) for use in self.every[before:]}
                     note_returned(value, state, (), self.returned)
                     note_stored(value, state, own, self.stored)
+                    forwarded_params(value, state, self.params, self.forwarded)
             return None
         if isinstance(node, (cst.Break, cst.Continue)):
             if self._loops:
@@ -320,7 +333,9 @@ class KeyFlow(KeyLoops):
             source, replaced = copied
             for dotted, use in list(state.consumed.items()):
                 base, _, attr = dotted.partition(".")
-                if base != source or not attr or attr in replaced or dotted in state.maybe:
+                if (base != source or not attr or attr in replaced or dotted in state.maybe
+                        or attr.startswith("[")):
+                    # (an item by its place: which place a replaced field holds is unknown)
                     continue
                 for target in targets:
                     if isinstance(target, cst.Name):
@@ -344,7 +359,9 @@ class KeyFlow(KeyLoops):
                 self._expr(child, state)
             return
         if kind == "lambda":
-            return  # its body runs later, when it is called
+            assert isinstance(node, cst.Lambda)
+            self._lambda_loops(node, state)  # the rest of its body runs when it is called
+            return
         if isinstance(node, cst.Call):
             self._expr(node.func, state)
             for arg in node.args:

@@ -2,8 +2,12 @@
 the project's `utils.py`. Each is summarised by the key flow of its own file, so that what it
 does with its key parameter is read with that file's imports and helpers.
 
-The key flows of the files reached this way are shared along one chain of lookups (`owners`),
-so two files calling each other's functions reuse one summary each and a recursion stops."""
+The key flow of a file reached this way is made once per run: it is kept with that file's
+evaluator (`Inference.derived`), which the project index keeps for every file a lookup parsed,
+so every file importing the sampler reuses its summary rather than walking it again. Those
+flows reach one another the same way, never the linted file's own flow (which lives only while
+its file is checked), so two files calling each other's functions share one summary each and a
+recursion stops."""
 
 from __future__ import annotations
 
@@ -15,6 +19,9 @@ import libcst as cst
 
 from optlint.analysis.project_files import LIBRARIES
 from optlint.analysis.values import LibraryRef, Value
+
+# The name a file's key flow is kept by in its evaluator's `derived`.
+_FLOW = "key_flow"
 
 if TYPE_CHECKING:
     from optlint.analysis.evaluator import Evaluator
@@ -66,7 +73,24 @@ class ForeignFunctions:
         if path is None or index is None or not isinstance(index.module_scope.node, cst.Module):
             return None
         if path not in self.owners:
-            context = replace(self.ctx, module=index.module_scope.node, index=index,
-                              inference=evaluator, filename=path, source=None)
-            self.owners[path] = self.make(context, self.owners)
+            derived = getattr(evaluator, "derived", None)
+            kept = derived.get(_FLOW) if derived is not None else None
+            if kept is None:
+                context = replace(self.ctx, module=index.module_scope.node, index=index,
+                                  inference=evaluator, filename=path, source=None)
+                if derived is None:  # an evaluator keeping nothing: a flow for this chain
+                    kept = self.make(context, self.owners)
+                else:
+                    # Its own chain of lookups: what it summarises depends on its file alone.
+                    kept = derived[_FLOW] = self.make(context, {})
+            self.owners[path] = kept
         return self.owners[path]
+
+    def release(self) -> None:
+        """Break the cycles of the flows of this chain that no evaluator keeps (the linted
+        file's own among them): their walks hold their bound methods."""
+        for owner in list(self.owners.values()):
+            derived = getattr(getattr(owner, "ctx", None), "inference", None)
+            kept = getattr(derived, "derived", {})
+            if kept.get(_FLOW) is not owner:
+                owner.__dict__.clear()

@@ -22,7 +22,13 @@ def note_stored(value: cst.BaseExpression, state: KeyState, own: set[int],
             note_stored(element.value, state, own, stored, depth + 1)
         return
     carried: list[str] = []
-    if isinstance(value, cst.Name):
+    if isinstance(value, cst.Dict):
+        # `{"key": carry["key"], ...}` after drawing from `carry["key"]`.
+        carried = [name for element in value.elements
+                   if isinstance(element, cst.DictElement)
+                   for name in [key_name(element.value)] if name is not None
+                   and name in state.consumed]
+    elif isinstance(value, cst.Name):
         # (not the items of a list of keys: `return keys` hands on the ones left unused)
         carried = [dotted for dotted in state.consumed
                    if dotted.startswith(value.value + ".") and ITEM not in dotted]
@@ -52,6 +58,13 @@ def note_returned(value: cst.BaseExpression, state: KeyState, path: tuple[int, .
         use = state.consumed.get(value.value)
         if use is not None and value.value not in state.maybe:
             returned.setdefault(path, use)
+        if len(path) < 3:
+            # `return carry` after `carry = (params, key)`: its items, by their place.
+            prefix = value.value + ITEM
+            for dotted, held in state.consumed.items():
+                index = dotted[len(prefix):-1] if dotted.startswith(prefix) else ""
+                if index.isdigit() and dotted not in state.maybe:
+                    returned.setdefault((*path, int(index)), held)
     elif isinstance(value, (cst.Tuple, cst.List)) and len(path) < 3:
         for position, element in enumerate(value.elements):
             if isinstance(element, cst.StarredElement):

@@ -27,6 +27,7 @@ from optlint.analysis.key_consumers import (
     STREAM_USES,
     KeyConsumer,
 )
+from optlint.analysis.key_imported_libraries import imported_project_libraries
 from optlint.analysis.key_name_reads import FRAME_READER_NAMES, FRAME_READERS
 from optlint.analysis.project_files import LIBRARIES
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
@@ -54,6 +55,8 @@ class LibraryKeyCalls:
         self._shims: dict[str, str] | None = None  # `hk.transform` -> what the file set it to
         # Calls that keep what they draw in their object (`mcmc.run(key)`), by id.
         self.keeping: set[int] = set()
+        # What the project modules this file imports import (`key_imported_libraries.py`).
+        self._project_libraries: frozenset[str] | None = None
         # The library module this file is, by its public name (jax's own `random.py`), or "".
         filename = ctx.filename.replace("\\", "/")
         self._stream_free: bool | None = None  # `_draws_no_stream`'s answer for the file
@@ -223,8 +226,12 @@ class LibraryKeyCalls:
         return expr
 
     def _imports(self, library: str) -> bool:
-        return any(full == library or full.startswith(library + ".")
-                   for full in self.ctx.index.imports.aliases.values())
+        if any(full == library or full.startswith(library + ".")
+               for full in self.ctx.index.imports.aliases.values()):
+            return True
+        if self._project_libraries is None:
+            self._project_libraries = imported_project_libraries(self.ctx)
+        return library in self._project_libraries
 
     def _made_by(self, receiver: cst.BaseExpression, site: CallSite) -> set[str]:
         """What made the object a method is called on: the qualified name of the call, of its

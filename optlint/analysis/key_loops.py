@@ -12,6 +12,8 @@ import libcst as cst
 
 from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.key_state import KeyState, merge_states
+from optlint.analysis.prng_keys import Consumer
+from optlint.analysis.walk import child_nodes
 from optlint.analysis.key_syntax import (
     comprehension_clauses,
     comprehension_names,
@@ -25,6 +27,7 @@ class KeyLoops(KeyRecorder):
     """The loop walks of `KeyFlow`; the statement and expression walks are its."""
 
     constants: Mapping[str, bool]
+    consumer: Consumer
     _loops: list[tuple[list[KeyState], list[KeyState]]]
     _counters: list[set[str]]
     _first_walk: list[bool]
@@ -37,6 +40,20 @@ class KeyLoops(KeyRecorder):
 
     def _bind_target(self, target: cst.BaseExpression, state: KeyState) -> None:
         raise NotImplementedError
+
+    def _lambda_loops(self, node: cst.Lambda, state: KeyState) -> None:
+        """A lambda's body runs when it is called, not where it is written; but a `jax.lax`
+        loop or a batching in it (`lambda s: lax.scan(step, s, None, n)`) that draws from
+        one key on every step or row does so whenever it runs: a reuse by itself, recorded
+        here (nothing else of the body is, nor changes `state`)."""
+        pending: list[cst.CSTNode] = [node.body]
+        while pending:
+            current = pending.pop()
+            if isinstance(current, cst.Call):
+                for use in self.consumer(current):
+                    if use.repeated:
+                        self._consume(use, state)
+            pending.extend(child_nodes(current))
 
     def _loop(self, node: cst.For | cst.While, state: KeyState) -> KeyState | None:
         if isinstance(node, cst.For):

@@ -11,6 +11,7 @@ from dataclasses import replace
 import libcst as cst
 
 from optlint.analysis.binding import argument
+from optlint.analysis.key_aliases import linked
 from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_state import KeyState
 from optlint.analysis.key_syntax import chains
@@ -231,6 +232,14 @@ class KeyRecorder:
             state.where[name] = (id(self._block), id(self._statement), self._statement)
         else:
             state.where.pop(name, None)
+        for other in linked(name, state):
+            # The same value under another name (`k = key`): drawn from too.
+            state.consumed[other] = use
+            state.maybe.discard(other)
+            state.where.pop(other, None)
+            if other in self.params and other not in state.rebound:
+                self.consumed_params.add(other)
+                _first_seen(self.param_uses, other, use)
 
 
 def folds_past(fold: cst.Call, split: cst.Call) -> bool:

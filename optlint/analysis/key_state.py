@@ -33,10 +33,13 @@ class KeyState:
     # name every key of that seed is followed under (`int:0`) and the id of the call that made
     # it: two such keys are one key.
     seeded: dict[str, tuple[str, int]] = field(default_factory=dict)
+    # The other names holding the same key value (`k = key`, `carry = (params, key)`; see
+    # `key_aliases.py`): a draw from one draws from all.
+    same: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def copy(self) -> KeyState:
         return KeyState(dict(self.consumed), set(self.rebound), dict(self.where), set(self.maybe),
-                        dict(self.origin), dict(self.unread), dict(self.seeded))
+                        dict(self.origin), dict(self.unread), dict(self.seeded), dict(self.same))
 
     def take(self, new: KeyState | None) -> None:
         """Becomes `new` (the join of paths an expression splits into); None changes nothing."""
@@ -44,6 +47,7 @@ class KeyState:
             self.consumed, self.rebound, self.where = new.consumed, new.rebound, new.where
             self.maybe, self.origin = new.maybe, new.origin
             self.unread, self.seeded = new.unread, new.seeded
+            self.same = new.same
 
     def bind(self, name: str, node: cst.CSTNode | None = None) -> None:
         self.maybe.discard(name)
@@ -54,6 +58,8 @@ class KeyState:
         for dotted in [known for known in self.consumed if known.startswith(name + ".")
                        or mentions(known, name)]:
             del self.consumed[dotted]
+        if self.same:
+            self._unlink(name)
         self.where.pop(name, None)
         self.unread.pop(name, None)
         self.seeded.pop(name, None)
@@ -65,6 +71,17 @@ class KeyState:
             self.origin[name] = node
         else:
             self.origin.pop(name, None)
+
+
+    def _unlink(self, name: str) -> None:
+        """`name` (and its attributes and items) holds a new value: linked to nothing."""
+        for held in [held for held in self.same if held == name or held.startswith(name + ".")]:
+            for other in self.same.pop(held, frozenset()):
+                rest = self.same.get(other, frozenset()) - {held}
+                if rest:
+                    self.same[other] = rest
+                else:
+                    self.same.pop(other, None)
 
 
 def mentions(followed: str, name: str) -> bool:
@@ -88,6 +105,10 @@ def merge_states(states: list[KeyState | None]) -> KeyState | None:
             merged.unread.setdefault(name, use)
         for name, node in other.origin.items():
             merged.origin.setdefault(name, node)
+    merged.same = {name: others for name, others in (
+        (name, frozenset.intersection(others, *(state.same.get(name, frozenset())
+                                                for state in live[1:])))
+        for name, others in merged.same.items()) if others}
     merged.seeded = {name: seed for name, seed in merged.seeded.items()
                      if all(state.seeded.get(name) == seed for state in live)}
     merged.maybe |= {name for name in merged.consumed

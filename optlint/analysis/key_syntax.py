@@ -3,6 +3,7 @@ copies of an object with fields replaced, comprehensions and `__main__` guards."
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 
 import libcst as cst
@@ -12,6 +13,20 @@ from optlint.analysis.walk import Kinds, child_nodes
 
 # Methods that copy an object with some fields replaced: the other fields keep their keys.
 REPLACING = frozenset({"replace", "_replace"})
+# Names that read as a key (`rng`, `subkey`, `init_key`): calls given one are resolved.
+_KEYISH = re.compile(r"(key|rng|prng)s?(_?\d+)?$|^(key|rng)_", re.IGNORECASE)
+# Whether each name met reads as one: files name the same few hundred names again and again.
+_KEYISH_NAMES: dict[str, bool] = {}
+
+
+def reads_as_key(name: str) -> bool:
+    """`name` reads as a key (`rng`, `subkey`, `dropout_key`, `key_1`)."""
+    known = _KEYISH_NAMES.get(name)
+    if known is None:
+        if len(_KEYISH_NAMES) > 100_000:  # a bound for a long-lived process
+            _KEYISH_NAMES.clear()
+        known = _KEYISH_NAMES[name] = bool(_KEYISH.search(name))
+    return known
 
 
 def target_names(target: cst.BaseExpression | cst.CSTNode) -> Iterator[str]:

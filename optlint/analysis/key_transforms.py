@@ -337,7 +337,13 @@ class TransformedKeyCalls:
         if (isinstance(expr, cst.Call) and expr.args
                 and (self.ctx.qualify(expr.func) in REPLICATING
                      or last_name(expr.func) in REPLICATING_NAMES)):
-            return expr.args[0].value
+            copied = expr.args[0].value
+            if (isinstance(copied, cst.Subscript) and len(copied.slice) == 1
+                    and isinstance(copied.slice[0].slice, cst.Index)
+                    and isinstance(copied.slice[0].slice.value, cst.Name)
+                    and copied.slice[0].slice.value.value == "None"):
+                copied = copied.value  # `jnp.repeat(key[None], n, axis=0)`
+            return copied
         return None
 
     def _closure_uses(self, call: cst.Call, function: cst.FunctionDef, flow: KeyFlow,

@@ -12,6 +12,8 @@ The analysis, by job:
 - `key_flow.py`: the walk of one function body, statement by statement (`KeyFlow`), on top of
   `key_record.py` (the consumptions and reuses it records), with its state per path in
   `key_state.py` and the syntax it reads in `key_syntax.py`;
+- `key_aliases.py`: one key under several names (`k = key`, a carry tuple, `State(key=key)`,
+  an object of the file built holding it, `key_holders.py`), all consumed together;
 - `key_reads.py`: which names a statement reads, to leave out draws whose result reaches nothing;
 - `key_handed_back.py`: the consumed keys a function returns, stores or keeps in an attribute;
 - `key_calls.py`: which calls of a file consume which keys, and the summaries of the file's own
@@ -104,6 +106,9 @@ def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:
         index = literal_index(expr)
         if index is not None:
             return f"{expr.value.value}{ITEM}{index}]"
+        entry = literal_entry(expr)
+        if entry is not None:
+            return f"{expr.value.value}.{entry}"  # `carry["key"]`, followed as `carry.key`
     if literal and isinstance(expr, cst.Integer):
         return f"int:{expr.value}"
     return None
@@ -124,6 +129,17 @@ def literal_index(expr: cst.Subscript) -> int | None:
     if not isinstance(value, cst.Integer):
         return None
     return -int(value.value, 0) if negative else int(value.value, 0)
+
+
+def literal_entry(expr: cst.Subscript) -> str | None:
+    """The entry of `carry["key"]`: a string literal that spells a name (None otherwise)."""
+    if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+        return None
+    value = expr.slice[0].slice.value
+    if not isinstance(value, cst.SimpleString):
+        return None
+    entry = value.evaluated_value
+    return entry if isinstance(entry, str) and entry.isidentifier() else None
 
 
 # The names under which `fold_in` consumptions are kept, beside the key's own name.

@@ -334,6 +334,16 @@ class ProjectIndex:
                     dropped.index.release()
                 self._served.discard(path)
 
+    def module_text(self, path: Path) -> str | None:
+        """A project file's text, read as a dependency of the file being linted (None when
+        it cannot be read)."""
+        if path in self._texts:
+            return self._texts[path]
+        try:
+            return decode(self._read(path), str(path)).text
+        except (OSError, SourceError):
+            return None
+
     def _inference_for(self, path: Path) -> Inference | None:
         if path in self._held:
             self._served.add(path)

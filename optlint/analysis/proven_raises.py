@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import re
 import sys
+import weakref
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import cast
 
 import libcst as cst
+from libcst.helpers import get_full_name_for_node
 
-from optlint.analysis.evaluator import Evaluator
+from optlint.analysis.evaluator import Evaluator, Project
 from optlint.analysis.key_syntax import target_names
 from optlint.analysis.walk import child_nodes
 from optlint.source import SourceError, decode, read_bytes
@@ -28,6 +31,18 @@ from optlint.source import SourceError, decode, read_bytes
 # Names through which a module may bind names its syntax does not show.
 _DYNAMIC_BINDERS = frozenset({"globals", "setattr", "exec", "vars", "__getattr__", "__dict__",
                               "modules", "__import__", "import_module"})
+# What a run has learnt of its project's files, kept with the project (its index) and for as
+# long: every file importing `from pkg.utils import a` asks the same of `pkg/utils.py`.
+# (module, imported names, importing folder) -> whether the import fails
+_FAILS: weakref.WeakKeyDictionary[object, dict[tuple[str, tuple[str, ...], str], bool]] = (
+    weakref.WeakKeyDictionary())
+# A project file's path -> its text (None: unreadable), and (path, name) -> whether the text
+# spells the name as a word
+_TEXTS: weakref.WeakKeyDictionary[object, dict[Path, str | None]] = weakref.WeakKeyDictionary()
+_SPELT: weakref.WeakKeyDictionary[object, dict[tuple[Path, str], bool]] = (
+    weakref.WeakKeyDictionary())
+# The name a module's bindings are kept by in its evaluator's `derived`.
+_BINDINGS = "module_bindings"
 
 
 def failing_import(node: cst.ImportFrom, inference: Evaluator, filename: str) -> bool:
@@ -36,18 +51,26 @@ def failing_import(node: cst.ImportFrom, inference: Evaluator, filename: str) ->
     if project is None or isinstance(node.names, cst.ImportStar):
         return False
     module = "." * len(node.relative) + (
-        cst.Module([]).code_for_node(node.module) if node.module is not None else "")
+        (get_full_name_for_node(node.module) or "") if node.module is not None else "")
     if not node.relative and module.split(".", 1)[0] in sys.stdlib_module_names:
         # `from types import FrameType` in a package holding a `types.py`: an absolute import
         # finds the standard library's module first, whatever file the project has of that name.
         return False
+    names = tuple(alias.evaluated_name for alias in node.names)
+    # Where `module` leads depends on the importing file's folder alone (`candidate_files`).
+    key = (module, names, str(Path(filename).parent))
+    known = _FAILS.setdefault(project, {})
+    if key not in known:
+        known[key] = _fails(module, names, project, filename)
+    return known[key]
+
+
+def _fails(module: str, names: tuple[str, ...], project: Project, filename: str) -> bool:
     files = project.project_files(module, filename)
     if not files:
         return False
-    names = [alias.evaluated_name for alias in node.names]
     for path in files:
-        text = _text_of(path)
-        if text is not None and all(re.search(rf"\b{re.escape(name)}\b", text) for name in names):
+        if all(_spells(project, path, name) for name in names):
             # Every name is written in the module: it may well bind them. Proving it would
             # parse the module and walk its every node; only a name the text never spells
             # (a script against another version of its package) is worth the proof.
@@ -55,7 +78,7 @@ def failing_import(node: cst.ImportFrom, inference: Evaluator, filename: str) ->
         owner = project.evaluator_for(str(path))
         if owner is None:
             return False
-        bound = module_bindings(owner.index.module_scope.node)
+        bound = _bindings_of(owner)
         if bound is None:
             return False
         separator = "" if module.endswith(".") else "."
@@ -65,11 +88,35 @@ def failing_import(node: cst.ImportFrom, inference: Evaluator, filename: str) ->
     return True
 
 
-def _text_of(path: Path) -> str | None:
-    try:
-        return decode(read_bytes(path), str(path)).text
-    except (OSError, SourceError):
-        return None
+def _spells(project: Project, path: Path, name: str) -> bool:
+    """The text of project file `path` spells `name` as a word (False: unreadable); its text
+    read once per run."""
+    spelt = _SPELT.setdefault(project, {})
+    key = (path, name)
+    if key not in spelt:
+        texts = _TEXTS.setdefault(project, {})
+        if path not in texts:
+            try:
+                texts[path] = decode(read_bytes(path), str(path)).text
+            except (OSError, SourceError):
+                texts[path] = None
+        text = texts[path]
+        # `in` first: far cheaper than the regular expression where the name is not there.
+        spelt[key] = text is not None and name in text and bool(
+            re.search(rf"\b{re.escape(name)}\b", text))
+    return spelt[key]
+
+
+def _bindings_of(owner: Evaluator) -> frozenset[str] | None:
+    """`module_bindings` of a project file, worked out once and kept with its evaluator."""
+    derived = getattr(owner, "derived", None)
+    if derived is None:
+        return module_bindings(owner.index.module_scope.node)
+    if _BINDINGS not in derived:
+        derived[_BINDINGS] = module_bindings(owner.index.module_scope.node)
+    found = derived[_BINDINGS]
+    assert found is None or isinstance(found, frozenset)
+    return found
 
 
 def module_bindings(module: cst.CSTNode) -> frozenset[str] | None:
@@ -131,20 +178,33 @@ class ProvenRaises:
     a call runs, where the key analysis knows it (`(def, bound, stepping)`, or anything else)."""
 
     def __init__(self, inference: Evaluator, filename: str,
-                 resolve: Callable[[cst.Call], object]) -> None:
+                 resolve: Callable[[cst.Call], object],
+                 missing: Callable[[cst.BaseSmallStatement], bool] | None = None) -> None:
         self._inference = inference
         self._filename = filename
         self._resolve = resolve
         self._imports: dict[int, bool] = {}
+        # A third kind: an attribute read its object cannot have (`proven_attributes.py`).
+        self._missing = missing
 
     def __call__(self, node: cst.BaseSmallStatement) -> bool:
-        if isinstance(node, cst.ImportFrom):
-            return self._import_fails(node)
-        value = node.value if isinstance(node, (cst.Assign, cst.Expr)) else None
-        if not isinstance(value, cst.Call) or not any(arg.keyword for arg in value.args):
+        # Asked of every small statement every walk meets: the kinds that may raise are told
+        # by their exact types (libcst's are final; `isinstance` on its abstract classes costs).
+        kind = type(node)
+        if kind is cst.ImportFrom:
+            return self._import_fails(cast(cst.ImportFrom, node))
+        if self._missing is not None and self._missing(node):
+            return True
+        if kind is not cst.Assign and kind is not cst.Expr:
             return False
-        resolved = self._resolve(value)
-        return isinstance(resolved, tuple) and rejects_keywords(value, resolved[0])
+        value = cast("cst.Assign | cst.Expr", node).value
+        if type(value) is not cst.Call:
+            return False
+        call = cast(cst.Call, value)
+        if not any(arg.keyword for arg in call.args):
+            return False
+        resolved = self._resolve(call)
+        return isinstance(resolved, tuple) and rejects_keywords(call, resolved[0])
 
     def module_fails(self, module: cst.Module) -> bool:
         """A top-level `from ... import` of the file fails: none of its code ever runs."""

@@ -12,7 +12,10 @@ from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_consumers import BATCHING, ITEM_MAPS, TREE_MAPS
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_texts import called_text, shown
+from optlint.analysis.key_bound_partials import BoundPartial
+from optlint.analysis.key_constant_seeds import ConstantDraw
 from optlint.analysis.key_default_fields import DefaultKey
+from optlint.analysis.key_lifted_streams import UnsplitStream
 from optlint.analysis.key_fixed_closures import FixedClosureKey
 from optlint.analysis.key_trace_time import TracedDraw
 from optlint.analysis.prng_keys import Consumption, Reuse, folded_text
@@ -253,3 +256,54 @@ def default_key_finding(ctx: RuleContext, found: DefaultKey) -> Finding:
     return Finding(found.default, message,
                    roles={"call": found.draw, "built": found.built, "default": found.default},
                    fix_title=f"Give `{found.field}` a key where `{found.owner}` is built")
+
+
+def constant_seed_finding(ctx: RuleContext, found: ConstantDraw) -> Finding:
+    """A key (or rng streams) made from a constant seed in a function run on every step
+    (`key_constant_seeds.py`)."""
+    made = shown(ctx, found.made)
+    if found.draw is found.made:
+        message = (f"`{made}` makes rng streams from a constant seed in {found.where}: every "
+                   f"call makes the same streams and draws the same random numbers")
+    else:
+        message = (f"`{shown(ctx, found.draw)}` draws from `{made}`, a key made from a constant "
+                   f"seed in {found.where}: every call makes the same key and draws the same "
+                   f"random numbers")
+    return Finding(found.draw, message, roles={"call": found.draw, "key_origin": found.made},
+                   fix_title="Take a key argument (or draw from the `Rngs` given) and pass a "
+                             "fresh key on every call")
+
+
+def unsplit_stream_finding(ctx: RuleContext, found: UnsplitStream) -> Finding:
+    """A Flax lifted transformation handing every step one key of a stream
+    (`key_lifted_streams.py`)."""
+    lifted = shown(ctx, found.transform.func)
+    if found.applied is not None:
+        message = (f"`{lifted}` is given `split_rngs` with `{found.stream!r}: False`, and "
+                   f"`{shown(ctx, found.applied)}`{at_line(ctx, found.applied)} gives a bare "
+                   f"key, which becomes the `{found.stream}` stream that every other stream "
+                   f"falls back to: every row of `{found.module}` gets the same key, and "
+                   f"`{shown(ctx, found.draw)}`{at_line(ctx, found.draw)} draws the same random "
+                   f"numbers (the same dropout mask) in each")
+        return Finding(found.entry, message, roles={
+            "call": found.draw, "transform": found.transform, "applied": found.applied},
+            fix_title="Give `apply` a dict of streams (`rngs={\"dropout\": key}`)")
+    message = (f"`{lifted}` is given `split_rngs` with `{found.stream!r}: False`, so every "
+               f"{'step' if lifted.endswith('scan') else 'row'} of `{found.module}` gets the "
+               f"same `{found.stream}` key, and `{shown(ctx, found.draw)}`"
+               f"{at_line(ctx, found.draw)} draws the same random numbers (the same dropout "
+               f"mask) in each")
+    return Finding(found.entry, message,
+                   roles={"call": found.draw, "transform": found.transform},
+                   fix_title=f"Split the stream (`{found.stream!r}: True`)")
+
+
+def bound_partial_finding(ctx: RuleContext, found: BoundPartial) -> Finding:
+    """A key bound into a kept partial of a model's apply (`key_bound_partials.py`)."""
+    key = shown(ctx, found.key)
+    message = (f"`{key}` is bound into `{shown(ctx, found.partial)}`, kept as "
+               f"`{found.kept_in}`: the key is drawn once, when the partial is made, and every "
+               f"call of it applies the model with that same key (the same dropout mask on "
+               f"every step)")
+    return Finding(found.key, message, roles={"call": found.partial, "key": found.key},
+                   fix_title="Bind no key: pass `rngs={...}` with a fresh key at each call")

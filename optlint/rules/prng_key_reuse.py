@@ -23,7 +23,10 @@ from optlint.analysis.key_fields import compiled_step, set_on_class, set_when_bu
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_syntax import builds_item
 from optlint.analysis.key_texts import shown
+from optlint.analysis.key_bound_partials import bound_partials
+from optlint.analysis.key_constant_seeds import constant_seed_draws
 from optlint.analysis.key_default_fields import default_keys
+from optlint.analysis.key_lifted_streams import unsplit_streams
 from optlint.analysis.key_fixed_closures import fixed_closure_keys
 from optlint.analysis.key_trace_time import traced_draws
 from optlint.analysis.library_names import JAX_RANDOM
@@ -32,11 +35,14 @@ from optlint.analysis.walk import child_nodes
 from optlint.context import RuleContext
 from optlint.rule_helpers.key_messages import (
     at_line,
+    bound_partial_finding,
+    constant_seed_finding,
     default_key_finding,
     fixed_closure_finding,
     reported_at,
     reuse_finding,
     traced_finding,
+    unsplit_stream_finding,
 )
 from optlint.rules.base import Finding, Rule, RuntimeCheck
 
@@ -54,9 +60,8 @@ class PrngKeyReuse(Rule):
             yield from self._check(ctx, analysis)
         finally:  # its walks hold its bound methods: a cycle that would keep the file's tree
             # alive until the garbage collector's next full pass (so do the flows of the other
-            # files it read, `owners`, this one among them)
-            for owner in list(analysis.foreign.owners.values()):
-                owner.__dict__.clear()
+            # files it read that their evaluators do not keep for the run, this one among them)
+            analysis.foreign.release()
 
     def _check(self, ctx: RuleContext, analysis: FileKeyCalls) -> Iterator[Finding]:
         if not analysis.has_consumers():
@@ -64,11 +69,29 @@ class PrngKeyReuse(Rule):
         reported: set[int] = set()
         for info in analysis.functions_to_walk():
             flow = analysis.walk(info)
+            # A reuse only `--preview` shows gives way to a proven finding at the same call
+            # (the key a module holds, drawn from on every step).
+            unproven: dict[int, Finding | None] = {}
             for reuse in flow.reuses.values():
-                if id(reported_at(reuse.second)) not in reported and _reported(reuse, flow, ctx, analysis):
-                    reported.add(id(reported_at(reuse.second)))
-                    yield self._reuse_finding(ctx, reuse, analysis, flow)
+                at = id(reported_at(reuse.second))
+                if at not in reported and at not in unproven and _reported(
+                        reuse, flow, ctx, analysis):
+                    # None: a `--preview` finding not asked for, not worded (it still holds
+                    # its call, as a worded one would).
+                    unproven[at] = None
+                    for finding in self._reuse_finding(ctx, reuse, analysis, flow):
+                        if finding.unproven is None:
+                            del unproven[at]
+                            reported.add(at)
+                            yield finding
+                        else:
+                            unproven[at] = finding
             yield from self._field_findings(ctx, analysis, info, flow, reported)
+            for at, held in unproven.items():
+                if at not in reported:
+                    reported.add(at)
+                    if held is not None:
+                        yield held
             yield from self._class_key_findings(ctx, info, flow, reported)
             yield from self._stored_findings(ctx, flow, reported)
             yield from self._kept_findings(ctx, flow, reported)
@@ -77,7 +100,7 @@ class PrngKeyReuse(Rule):
             for reuse in module_flow.reuses.values():
                 if id(reported_at(reuse.second)) not in reported and _reported(reuse, module_flow, ctx, analysis):
                     reported.add(id(reported_at(reuse.second)))
-                    yield self._reuse_finding(ctx, reuse, analysis, module_flow)
+                    yield from self._reuse_finding(ctx, reuse, analysis, module_flow)
         for found in traced_draws(ctx):  # keys fixed while `jax.jit` traces
             if id(found.draw) not in reported:
                 reported.add(id(found.draw))
@@ -86,19 +109,34 @@ class PrngKeyReuse(Rule):
             if id(fixed.draw) not in reported and id(fixed.made) not in reported:
                 reported.update((id(fixed.draw), id(fixed.made)))
                 yield fixed_closure_finding(ctx, fixed)
-        for default in default_keys(ctx):  # a state class's default key
+        for default in default_keys(ctx, analysis.library.consumptions):  # a default key
             yield default_key_finding(ctx, default)
+        for bound in bound_partials(ctx):  # `partial(model.apply, rngs={...: key})` kept
+            if id(bound.partial) not in reported:
+                reported.add(id(bound.partial))
+                yield bound_partial_finding(ctx, bound)
+        for unsplit in unsplit_streams(ctx):  # `nn.scan(..., split_rngs={"dropout": False})`
+            yield unsplit_stream_finding(ctx, unsplit)
+        for constant in constant_seed_draws(ctx):  # `key(0)` made where a step runs
+            if id(constant.draw) not in reported:
+                reported.add(id(constant.draw))
+                yield constant_seed_finding(ctx, constant)
 
     def _reuse_finding(self, ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls,
-                       flow: KeyFlow) -> Finding:
-        finding = reuse_finding(ctx, reuse, analysis, flow)
+                       flow: KeyFlow) -> Iterator[Finding]:
+        """The finding for a reported reuse; none where it is `--preview` only and the caller
+        drops those (its message's line numbers would cost the positions of its nodes)."""
         unseen = next((use.unseen for use in (reuse.first, reuse.second, reuse.second.closed)
                        if use is not None and use.unseen), "")
+        if unseen and not ctx.wants_unproven:
+            return
+        finding = reuse_finding(ctx, reuse, analysis, flow)
         # A reuse resting on a function the analysis cannot see draw: `--preview` only.
         if unseen and finding.unproven is None:
-            return replace(finding, unproven=unseen)
+            yield replace(finding, unproven=unseen)
+            return
         proof = next((use.proof for use in (reuse.first, reuse.second) if use.proof), "")
-        return replace(finding, message=f"{finding.message} ({proof})") if proof else finding
+        yield replace(finding, message=f"{finding.message} ({proof})") if proof else finding
 
     def _stored_findings(self, ctx: RuleContext, flow: KeyFlow,
                          reported: set[int]) -> Iterator[Finding]:

@@ -1,0 +1,162 @@
+"""Keys made from a constant seed where a step runs: a method of a model (an Equinox, Flax or
+Haiku module) that draws from `jax.random.key(0)` made in its own body makes the same key on
+every call, so every call draws the same numbers (the same patches masked, the same noise)
+whatever key or `Rngs` its caller hands it. A constructor (`__init__`, Flax's `setup`) runs
+once per model and is left out: a fixed key there is a choice of weights. So is a method that
+reads a key parameter of its own: its constant key stands in where none is given (labelled on
+the package benchmark: `if key is None: keys = split(key(0), depth)` for layers that then draw
+nothing). A jitted function is not known to run more than once, and is left out too."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis.index import CallSite, FunctionInfo
+from optlint.analysis.key_consumers import MODEL_BASES, SEEDED_STREAMS
+from optlint.analysis.prng_keys import SAMPLERS
+
+if TYPE_CHECKING:
+    from optlint.context import RuleContext
+
+_KEY_MAKERS = frozenset({"jax.random.PRNGKey", "jax.random.key"})
+_KEYISH = re.compile(r"(key|rng|prng)s?(_?\d+)?$|^(key|rng)_", re.IGNORECASE)
+# Methods that run once per model, not once per step.
+_BUILDING = frozenset({"__init__", "__post_init__", "setup", "init", "__new__"})
+
+
+@dataclass(frozen=True)
+class ConstantDraw:
+    draw: cst.Call  # the sampler (or `split`) drawing from the constant key; `made` for streams
+    made: cst.Call  # `jax.random.key(0)`, `nnx.Rngs(0)`
+    where: str  # what runs it on every step, for the message
+
+
+def constant_seed_draws(ctx: RuleContext) -> Iterator[ConstantDraw]:
+    """Each first draw, in a function run once per step, from a key that function makes out of
+    an int literal."""
+    if not any(ctx.qualify(site.node.func) in _KEY_MAKERS | SEEDED_STREAMS
+               for site in ctx.calls()):
+        return
+    seen: set[int] = set()
+    for site in ctx.calls():
+        made = _constant_key(ctx, site) or _constant_stream(ctx, site)
+        if made is None or id(made) in seen:
+            continue
+        info = _function_info(ctx, site)
+        if info is None or not isinstance(info.node, cst.FunctionDef):
+            continue
+        where = _model_method(ctx, info)
+        if where is None or _reads_a_key_parameter(info.node):
+            continue
+        seen.add(id(made))
+        yield ConstantDraw(site.node, made, where)
+
+
+def _constant_key(ctx: RuleContext, site: CallSite) -> cst.Call | None:
+    """`site` is a `jax.random` sampler given `key(0)` in place, or a name the function binds
+    once, to `key(0)`, and never takes as a parameter: that `key(0)` call."""
+    call = site.node
+    qualified = ctx.qualify(call.func) or ""
+    if not qualified.startswith("jax.random.") or qualified.rsplit(".", 1)[1] not in SAMPLERS:
+        return None
+    key = call.args[0].value if call.args and call.args[0].keyword is None else next(
+        (arg.value for arg in call.args if arg.keyword is not None
+         and arg.keyword.value == "key"), None)
+    if isinstance(key, cst.Name):
+        binding = ctx.binding(key.value, site)
+        if (binding is None or binding.kind != "assign" or binding.path
+                or binding.scope is not site.scope
+                or len(site.scope.bindings.get(key.value, [])) != 1):
+            return None
+        key = binding.value
+    if (isinstance(key, cst.Call) and ctx.qualify(key.func) in _KEY_MAKERS and key.args
+            and isinstance(key.args[0].value, cst.Integer)):
+        return key
+    return None
+
+
+def _constant_stream(ctx: RuleContext, site: CallSite) -> cst.Call | None:
+    """`site` makes rng streams from int literals (`nnx.Rngs(0)`, `nnx.Rngs(dropout=1)`)
+    that the function uses: given in place to a call, or bound to a name read again."""
+    call = site.node
+    if (ctx.qualify(call.func) not in SEEDED_STREAMS or not call.args
+            or not all(isinstance(arg.value, cst.Integer) and not arg.star for arg in call.args)):
+        return None
+    parent = ctx.index.parents().get(id(call))
+    if isinstance(parent, cst.Arg):
+        return call
+    if not isinstance(parent, cst.Assign) or len(parent.targets) != 1:
+        return None
+    target = parent.targets[0].target
+    if not isinstance(target, cst.Name) or site.scope.node is None:
+        return None
+    names = _NameCount(target.value)
+    site.scope.node.visit(names)
+    return call if names.count > 1 else None
+
+
+class _NameCount(cst.CSTVisitor):
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.count = 0
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.count += node.value == self.name
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        node.value.visit(self)  # `jax.random.key` reads no `key`
+        return False
+
+
+def _reads_a_key_parameter(function: cst.FunctionDef) -> bool:
+    """The function reads a parameter named as a key (`key`, `rng`, `rngs`): its constant key
+    is then a stand-in where none is given (`if key is None: key = jax.random.key(0)`), not
+    the key it draws from on every call."""
+    params = function.params
+    names = {param.name.value for param in (*params.posonly_params, *params.params,
+                                            *params.kwonly_params)
+             if _KEYISH.search(param.name.value)}
+    for name in names:
+        count = _NameCount(name)
+        function.body.visit(count)
+        if count.count:
+            return True
+    return False
+
+
+def _function_info(ctx: RuleContext, site: CallSite) -> FunctionInfo | None:
+    scope = site.scope
+    return ctx.index.functions.get(scope.node) if scope.kind == "function" else None  # type: ignore[arg-type]
+
+
+def _model_method(ctx: RuleContext, info: FunctionInfo) -> str | None:
+    """`a method of model `Tokenizer``: a method of a module class of the file, run on every
+    step (None: not one, or one that builds the model)."""
+    owner = info.scope.owner
+    node = info.node
+    if (owner is None or not isinstance(node, cst.FunctionDef) or node.name.value in _BUILDING
+            or any(isinstance(d.decorator, cst.Name)
+                   and d.decorator.value in ("classmethod", "staticmethod")
+                   for d in node.decorators)):
+        return None
+    if ctx.inference.is_equinox_module(owner) or _bases(ctx, owner.name, set()) & MODEL_BASES:
+        return f"`{node.name.value}`, a method of model `{owner.name}` run on every step"
+    return None
+
+
+def _bases(ctx: RuleContext, name: str, seen: set[str]) -> set[str]:
+    info = ctx.index.classes.get(name)
+    if info is None or name in seen:
+        return set()
+    seen.add(name)
+    found: set[str] = set()
+    for base in info.bases:
+        found.add(ctx.qualify(base) or "")
+        if isinstance(base, cst.Name):
+            found |= _bases(ctx, base.value, seen)
+    return found
