@@ -432,3 +432,91 @@ def test_an_object_built_holding_the_key(tmp_path: Path) -> None:
     `self.key` again is not followed (what the field holds then depends on the calls made),
     though here its first split does reuse the model's key: a miss, not a finding."""
     assert opt020_lines(tmp_path, "loader.py", LOADER) == [32]
+
+
+MODULE_KEY = '''\
+import jax
+
+KEY = jax.random.PRNGKey(0)
+
+
+def init_a():
+    return jax.random.normal(KEY, (3,))
+
+
+def init_b():
+    return jax.random.normal(KEY, (3,))
+
+
+def advance():
+    global KEY
+    KEY, sub = jax.random.split(KEY)
+    return jax.random.normal(sub, (3,))
+
+
+if __name__ == "__main__":
+    a = init_a()
+    b = init_b()
+    c = advance()
+    d = advance()
+    print(a, b, c, d)
+'''
+
+
+def test_functions_drawing_from_the_module_key(tmp_path: Path) -> None:
+    """Two functions of the module drawing from its `KEY` draw the same numbers; a function
+    that splits the module key and stores it back draws anew each call."""
+    assert opt020_lines(tmp_path, "script.py", MODULE_KEY) == [11]
+
+
+FORWARDED = '''\
+from typing import NamedTuple
+
+import jax
+
+
+class State(NamedTuple):
+    params: jax.Array
+    key: jax.Array
+
+
+def make_state(init_key, key):
+    return State(params=jax.random.normal(init_key, (3,)), key=key)
+
+
+def make_runner(init_key, rng):
+    params = jax.random.normal(init_key, (3,))
+    runner = (params, rng)
+    return runner
+
+
+def use_state(key):
+    init_key, key = jax.random.split(key)
+    state = make_state(init_key, key)
+    a = jax.random.normal(key, (3,))
+    b = jax.random.normal(state.key, (3,))
+    return a, b
+
+
+def use_runner(key):
+    init_key, key = jax.random.split(key)
+    params, rng = make_runner(init_key, key)
+    a = jax.random.normal(key, (3,))
+    b = jax.random.normal(rng, (3,))
+    return a, b
+
+
+def use_runner_split(key):
+    init_key, key, rng = jax.random.split(key, 3)
+    params, rng = make_runner(init_key, rng)
+    a = jax.random.normal(key, (3,))
+    b = jax.random.normal(rng, (3,))
+    return a, b
+'''
+
+
+def test_a_function_returning_the_key_it_was_given(tmp_path: Path) -> None:
+    """`make_state(init_key, key)` returns `State(key=key)`, `make_runner` a tuple holding
+    its `rng`: the caller's names for what they return are its own key, so drawing from both
+    draws twice; given a key of its own, the runner is silent."""
+    assert opt020_lines(tmp_path, "forwarded.py", FORWARDED) == [25, 33]

@@ -10,6 +10,7 @@ while every path holds it: it says what the assignment proves, never a guess.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 
 import libcst as cst
@@ -28,11 +29,11 @@ def link_assigned(target: cst.BaseExpression, value: cst.BaseExpression,
     arguments in (`key_holders.py`)."""
     if isinstance(value, cst.Call):
         _link_fields(target, value, state, given)
-        holder = key_name(target)
-        for field, argument in (held or {}).items() if holder and ITEM not in holder else ():
+        for suffix, argument in (held or {}).items():
             source = key_name(argument)
-            if source is not None and source not in given:
-                _link(f"{holder}.{field}", source, state)
+            name = _name_at(target, suffix)
+            if source is not None and source not in given and name is not None:
+                _link(name, source, state)
         return
     if isinstance(value, cst.Dict):
         # `carry = {"key": key}`: `carry["key"]` is `key`.
@@ -82,6 +83,58 @@ def link_assigned(target: cst.BaseExpression, value: cst.BaseExpression,
     name = key_name(target)
     if name is not None and name != source:
         _link(name, source, state)
+
+
+def _name_at(target: cst.BaseExpression, suffix: str) -> str | None:
+    """The name the part `suffix` of an assigned value goes under (`""`: all of it, `.key`: its
+    field, `.[1]`: its second item): `state.key` for `state = ...`, `key` for `params, key =
+    ...` at `.[1]`."""
+    holder = key_name(target)
+    if holder is not None:
+        return None if ITEM in holder and suffix else holder + suffix
+    item = re.match(r"\.\[(\d+)\]", suffix)
+    if item is None or not isinstance(target, (cst.Tuple, cst.List)):
+        return None
+    names = _elements(target)
+    index = int(item.group(1))
+    if names is None or index >= len(names) or names[index] is None:
+        return None
+    rest = suffix[item.end():]
+    return None if rest and ITEM in str(names[index]) else f"{names[index]}{rest}"
+
+
+def forwarded_params(value: cst.BaseExpression, state: KeyState, params: Collection[str],
+                     forwarded: dict[str, str]) -> None:
+    """At `return value`: the parameters the function returns as they were given, by where
+    the returned value holds them (`""`: it is the parameter, `.key`: its field, `.[1]`: its
+    second item), added to `forwarded` (the summary callers link by, `key_holders.py`)."""
+    def given(name: str | None) -> str | None:
+        if name is None:
+            return None
+        for candidate in (name, *state.same.get(name, ())):
+            if candidate in params and candidate not in state.rebound:
+                return candidate
+        return None
+
+    whole = given(key_name(value)) if isinstance(value, cst.Name) else None
+    if whole is not None:
+        forwarded.setdefault("", whole)
+    if isinstance(value, cst.Name):
+        prefix = value.value + "."
+        for held in list(state.same):
+            param = given(held) if held.startswith(prefix) else None
+            if param is not None and held.count(".") == 1:
+                forwarded.setdefault(held[len(value.value):], param)
+    elif isinstance(value, (cst.Tuple, cst.List)):
+        for index, name in enumerate(_elements(value) or ()):
+            param = given(name)
+            if param is not None:
+                forwarded.setdefault(f"{ITEM}{index}]", param)
+    elif isinstance(value, cst.Call) and constructs(value):
+        for arg in value.args:
+            param = given(key_name(arg.value)) if arg.keyword is not None else None
+            if param is not None and arg.keyword is not None:
+                forwarded.setdefault(f".{arg.keyword.value}", param)
 
 
 def _link_fields(target: cst.BaseExpression, value: cst.Call, state: KeyState,

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
-from optlint.analysis.binding import argument, bind_arguments
+from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import LIFTED_TRANSFORMS
-from optlint.analysis.key_default_fields import fixed_default
+from optlint.analysis.key_default_fields import module_holds_fixed_key
 from optlint.analysis.key_fields import (
     given_object_consumptions,
     held_key_consumptions,
@@ -29,8 +29,9 @@ from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
 from optlint.analysis.key_helpers import KeyHelpers, key_helpers
-from optlint.analysis.key_holders import fields_held
+from optlint.analysis.key_holders import values_held
 from optlint.analysis.key_ignored import IgnoredArguments
+from optlint.analysis.key_module_keys import module_key_uses
 from optlint.analysis.project_values import ProjectValues, statement_scope
 from optlint.analysis.proven_attributes import MissingAttributes
 from optlint.analysis.key_name_reads import FileReads
@@ -45,7 +46,6 @@ from optlint.analysis.key_library_calls import (
 )
 from optlint.analysis.key_syntax import (
     body_of,
-    calls_in,
     module_constants,
     own_method,
     param_owner,
@@ -181,12 +181,14 @@ class FileKeyCalls:
         uses += held_key_consumptions(self.ctx.index, call, function, flow, how)
         if not bound and id(function) not in self.foreign.owner_of:
             uses += given_object_consumptions(call, function, bound, flow, how, self.ctx)
-        if self.nested(function):
-            # A closure consuming a key of the enclosing function: each call consumes it.
+        if self.nested(function) or (not bound and id(function) not in self.foreign.owner_of):
+            # A closure consuming a key of the enclosing function (or of the module, for a
+            # function of the module): each call consumes it.
+            free = (list(flow.free_consumed().values()) if self.nested(function)
+                    else module_key_uses(self.ctx, flow.free_consumed()))
             uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
                                  closed=inner.closed or inner, unseen=inner.unseen,
-                                 proof=inner.proof)
-                     for inner in flow.free_consumed().values()]
+                                 proof=inner.proof) for inner in free]
         return uses
 
     def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call
@@ -356,7 +358,7 @@ class FileKeyCalls:
         flow = KeyFlow(self.consumer, params or (), self.returned_keys, self.constants,
                        self.made_key, self.read_caches)
         flow.raises = self.raises  # no path goes past a statement proven to raise
-        flow.holds = lambda call: fields_held(self.ctx, call, self._resolve(call))
+        flow.holds = lambda call: values_held(self.ctx, call, self._resolve(call), self.summary)
         return flow
 
     def _worth_walking(self, node: cst.FunctionDef) -> bool:
@@ -398,25 +400,7 @@ class FileKeyCalls:
             self.library.bases(info.name, set()) & FLAX_MODULES)
 
     def holds_fixed_key(self, info: ClassInfo, field: str) -> bool:
-        """The module's `field` keeps one key for every call: an Equinox module's always; a
-        Flax module's when every place the file builds it gives the field a key made without
-        `make_rng` (Flax rebuilds submodules on each `apply`, often from a fresh
-        `self.make_rng(...)`)."""
-        if self.ctx.inference.is_equinox_module(info):
-            return True
-        order = list(info.fields)
-        built = [site.node for site in self.ctx.calls()
-                 if last_name(site.node.func) == info.name]
-        if not built or field not in order:
-            return False
-        for call in built:
-            given = argument(call, order.index(field), field)
-            if given is None and fixed_default(self.ctx, info.fields[field].default):
-                continue  # left with its default key, made from a literal seed
-            if given is None or any(last_name(node.func) == "make_rng"
-                                    for node in calls_in(given.value)):
-                return False
-        return True
+        return module_holds_fixed_key(self.ctx, info, field)
 
 
 def passes_key(call: cst.Call) -> bool:

@@ -21,7 +21,7 @@ from dataclasses import replace
 
 import libcst as cst
 
-from optlint.analysis.key_aliases import link_assigned
+from optlint.analysis.key_aliases import forwarded_params, link_assigned
 from optlint.analysis.key_handed_back import note_kept, note_returned, note_stored
 from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_reads import UnreadResults
@@ -81,9 +81,12 @@ class KeyFlow(KeyLoops):
         # The counters of each loop being walked, innermost last (`i` of `for i in range(n)`).
         self._counters: list[set[str]] = []
         self._first_walk: list[bool] = []  # per loop being walked: in its first walk
-        # What the object a call builds holds of its arguments as given (field -> argument):
-        # `Loader(data, key)` keeps `key` as `.key` (see `key_holders.py`).
+        # What the value a call returns holds of its arguments as given (where it holds it ->
+        # the argument): `Loader(data, key)` keeps `key` as `.key` (see `key_holders.py`).
         self.holds: Callable[[cst.Call], Mapping[str, cst.BaseExpression]] | None = None
+        # The parameters this function returns as given, by where its value holds them
+        # (`""`, `.key`, `.[1]`; see `key_aliases.forwarded_params`).
+        self.forwarded: dict[str, str] = {}
         # Calls whose result is thrown away (`f(key)` as a statement, `_ = f(key)`): a warm-up
         # or a debugging call, which reuses a key without effect.
         self.discarded: set[int] = set()
@@ -268,6 +271,7 @@ class KeyFlow(KeyLoops):
                     own = {id(use) for use in self.every[before:]}
                     note_returned(value, state, (), self.returned)
                     note_stored(value, state, own, self.stored)
+                    forwarded_params(value, state, self.params, self.forwarded)
             return None
         if isinstance(node, (cst.Break, cst.Continue)):
             if self._loops:

@@ -1,10 +1,13 @@
-"""Objects of the file's classes built holding a key as it was given: `loader =
+"""Values that hold a key as it was given: a function of the file returning its key parameter
+(as is, in a tuple, or as a field of what it builds: its summary's `forwarded`), and objects of
+the file's classes built holding it: `loader =
 Loader(data, key)` where `Loader.__init__` does `self.key = key`, and nothing but building the
 object sets `self.key`. `loader.key` then is the caller's `key` (`key_aliases.py` links the
 two names), so a draw from either after a draw from the other draws again."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -13,8 +16,28 @@ from optlint.analysis.binding import bind_arguments
 from optlint.analysis.key_fields import set_when_built
 
 if TYPE_CHECKING:
+    from optlint.analysis.key_record import KeyRecorder
     from optlint.analysis.prng_keys import Consumption
     from optlint.context import RuleContext
+
+
+def values_held(ctx: RuleContext, call: cst.Call,
+                resolved: tuple[cst.FunctionDef, bool, bool] | list[Consumption] | None,
+                summary: Callable[[cst.FunctionDef], KeyRecorder | None]
+                ) -> dict[str, cst.BaseExpression]:
+    """What the value `call` returns holds of its arguments as given, by where (`.key`: the
+    field of the object it builds; `""`, `.[1]`, `.key`: what a function of the file returns
+    of its parameters, its summary's `forwarded`)."""
+    held = {f".{field}": expr for field, expr in fields_held(ctx, call, resolved).items()}
+    flow = summary(resolved[0]) if isinstance(resolved, tuple) else None
+    forwarded: Mapping[str, str] = getattr(flow, "forwarded", {})
+    if forwarded and isinstance(resolved, tuple):
+        function, bound, _ = resolved
+        given = {param.name.value: expr for param, expr in bind_arguments(function, call, bound)}
+        for where, param in forwarded.items():
+            if param in given:
+                held.setdefault(where, given[param])
+    return held
 
 
 def fields_held(ctx: RuleContext, call: cst.Call,
