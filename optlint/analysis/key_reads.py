@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 import libcst as cst
 
 from optlint.analysis.key_name_reads import (
+    CHECK_PREFIX,
     NAMESPACE_READERS,
     FileReads,
     checks_only,
@@ -81,6 +82,43 @@ class UnreadResults:
         self._shared = shared
         self._closures = shared.closures
         self._body_reads: dict[int, frozenset[str]] = {}  # by a list's id: this walk's only
+        # While `thrown_away` asks: the calls made as statements that read the draw.
+        self._thrown: list[cst.Call] | None = None
+
+    def thrown_away(self, call: cst.Call, statement: cst.BaseStatement | None,
+                    block: Sequence[cst.BaseStatement] | None) -> cst.Call | None:
+        """The draw's names reach only calls of the file's own objects made as statements,
+        whose results are thrown away (`layer(t)` in a demo), and names nothing reads: the
+        first such call (None: something else reads them, or nothing does). Whatever the draw
+        gives then matters only through what that call does besides returning."""
+        if block is None or not any(_call_statement(later) is not None for later in block):
+            return None
+        self._thrown = []
+        try:
+            if self.unread(call, statement, block) and self._thrown:
+                return self._thrown[0]
+            return None
+        finally:
+            self._thrown = None
+
+    def _thrown_call(self, statement: cst.CSTNode) -> cst.Call | None:
+        """`statement` calls, as a statement, a callable object the file only ever assigns
+        (`layer = eqx.combine(...)`, then `layer(t, x)`): not a method (`buffer.add(x)` keeps
+        what it is given), a `def` (which may print or save), a parameter, an import or a
+        check (`assert_...`)."""
+        called = _call_statement(statement)
+        library = self._shared.library
+        ctx = getattr(library, "ctx", None)
+        if (called is None or ctx is None or not isinstance(called.func, cst.Name)
+                or called.func.value.startswith(CHECK_PREFIX)
+                or ctx.qualify(called.func) is not None):
+            return None
+        name = called.func.value
+        bindings = [binding for scope in ctx.index.every_scope
+                    for binding in scope.bindings.get(name, ())]
+        if not bindings or any(binding.kind != "assign" for binding in bindings):
+            return None
+        return called
 
     def unread(self, call: cst.Call, statement: cst.BaseStatement | None,
                block: Sequence[cst.BaseStatement] | None, read_only: bool = False) -> bool:
@@ -124,6 +162,10 @@ class UnreadResults:
         # The statements after it first: most draws are read in the next few (cheap).
         for later, owner in steps:
             seen = name in reads_in(later, shared)
+            thrown = self._thrown_call(later) if seen and self._thrown is not None else None
+            if thrown is not None and self._thrown is not None:
+                self._thrown.append(thrown)  # asked by `thrown_away`: no read of its own
+                continue
             if seen and shared.ignored is not None and shared.ignored.only_ignored(later, name):
                 # Read only as arguments the called functions never read (`act(obs, rng)`
                 # with `def act(obs, rng)` reading only `obs`): no read, not even a shape.
@@ -270,3 +312,11 @@ class UnreadResults:
         names = {bound for target in small.targets for bound in target_names(target.target)}
         return bool(names) and all(
             self._dead(bound, statement, block, depth + 1, read_only) for bound in names)
+
+
+def _call_statement(statement: cst.CSTNode) -> cst.Call | None:
+    if (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Expr)
+            and isinstance(statement.body[0].value, cst.Call)):
+        return statement.body[0].value
+    return None

@@ -29,6 +29,16 @@ IN_PLACE_SEEDS = ("both keys are made in place from one literal seed (`normal(PR
                   "twice), which code often does on purpose to compare two samplers")
 
 
+THROWN_AWAY = ("what it draws reaches only `{call}`, a call made as a statement whose result "
+               "is thrown away: it matters only through what that call does besides returning, "
+               "which the analysis does not see")
+
+
+def _short(call: cst.Call) -> str:
+    text = " ".join(cst.Module([]).code_for_node(call).split())
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 class KeyRecorder:
     """The consumptions and reuses of one walk; the walk (`KeyFlow`) keeps `_block`,
     `_statement` and the loop counters up to date as it goes."""
@@ -155,6 +165,13 @@ class KeyRecorder:
                      if use.call is key and use.kind in ("fold", "split")), None)
 
     def _consume(self, use: Consumption, state: KeyState) -> None:
+        if (self._results is not None and use.kind == "draw" and not use.repeated
+                and not use.unseen and self._statement is not None):
+            thrown = self._results.thrown_away(use.call, self._statement, self._block)
+            if thrown is not None:
+                # What it draws reaches only a call whose result is thrown away: a reuse
+                # resting on it rests on what that call does besides (`--preview`).
+                use = replace(use, unseen=THROWN_AWAY.format(call=_short(thrown)))
         self.every.append(use)
         source = self._derived_from(use.key)
         if source is not None:
