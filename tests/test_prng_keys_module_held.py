@@ -353,3 +353,90 @@ def test_a_linen_module_left_with_its_default_rng(tmp_path: Path) -> None:
     # Reported at the default (every `Head` built without `rng` holds it) and at the draw
     # (the module's key, drawn from on every step).
     assert opt020_lines(tmp_path, "head.py", LINEN_DEFAULT_RNG) == [9, 13]
+
+
+LINEN_VMAP_BARE_KEY = '''\
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+
+
+class Layer(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dropout(0.5, deterministic=False)(jnp.ones(8))
+
+
+def samples(key):
+    head = nn.vmap(Layer, in_axes=None, variable_axes={"params": None},
+                   split_rngs={"params": False, "dropout": True}, axis_size=3)
+    return head().apply({}, None, rngs=key)
+'''
+
+LINEN_VMAP_STREAMS = LINEN_VMAP_BARE_KEY.replace("rngs=key)", 'rngs={"dropout": key})')
+
+
+def test_a_lifted_vmap_applied_with_a_bare_key(tmp_path: Path) -> None:
+    assert opt020_lines(tmp_path, "head.py", LINEN_VMAP_BARE_KEY) == [14]
+
+
+def test_a_lifted_vmap_applied_with_a_dropout_stream_is_silent(tmp_path: Path) -> None:
+    assert opt020_lines(tmp_path, "head.py", LINEN_VMAP_STREAMS) == []
+
+
+def test_linen_vmap_rows_run_with_flax() -> None:
+    pytest.importorskip("flax")
+    import jax
+
+    bare = _program(LINEN_VMAP_BARE_KEY)["samples"](jax.random.key(0))
+    streams = _program(LINEN_VMAP_STREAMS)["samples"](jax.random.key(0))
+    assert bool((bare[0] == bare[1]).all())
+    assert not bool((streams[0] == streams[1]).all())
+
+
+BOUND_PARTIAL = '''\
+import functools
+
+import flax.linen as nn
+import jax
+
+
+class Net(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dropout(0.5, deterministic=False)(nn.Dense(4)(x))
+
+
+class Agent:
+    def __init__(self, key):
+        self.model = Net()
+        init_key, dropout_key = jax.random.split(key)
+        self.params = self.model.init(init_key, jax.numpy.ones((1, 4)))
+        self.apply_fn = functools.partial(self.model.apply, rngs={"dropout": dropout_key})
+
+    def step(self, x):
+        return self.apply_fn(self.params, x)
+'''
+
+PARTIAL_CALLED_AT_ONCE = BOUND_PARTIAL.replace(
+    '        self.apply_fn = functools.partial(self.model.apply, rngs={"dropout": dropout_key})',
+    '        self.first = functools.partial(self.model.apply, rngs={"dropout": dropout_key})('
+    'self.params, jax.numpy.ones((1, 4)))')
+
+
+def test_a_key_bound_into_a_kept_apply_partial(tmp_path: Path) -> None:
+    assert opt020_lines(tmp_path, "agent.py", BOUND_PARTIAL) == [18]
+
+
+def test_an_apply_partial_called_where_made_is_silent(tmp_path: Path) -> None:
+    assert opt020_lines(tmp_path, "agent.py", PARTIAL_CALLED_AT_ONCE) == []
+
+
+def test_a_kept_apply_partial_runs_with_flax() -> None:
+    pytest.importorskip("flax")
+    import jax
+    import jax.numpy as jnp
+
+    agent = _program(BOUND_PARTIAL)["Agent"](jax.random.key(0))
+    x = jnp.ones((1, 4))
+    assert bool((agent.step(x) == agent.step(x)).all())

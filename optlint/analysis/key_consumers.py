@@ -244,6 +244,14 @@ LIFTED_TRANSFORMS: dict[str, tuple[int, str]] = {
     "flax.linen.scan": (4, "split_rngs"), "flax.linen.transforms.scan": (4, "split_rngs"),
     "flax.linen.vmap": (2, "split_rngs"), "flax.linen.transforms.vmap": (2, "split_rngs"),
 }
+# Methods applying a Flax model with the keys given in a dict, by the keyword of that dict: a
+# `functools.partial` binding it keeps those keys for every call (`key_bound_partials.py`).
+KEYED_APPLY_METHODS: dict[str, str] = {"apply": "rngs", "apply_fn": "rngs"}
+# The stream a linen module's draws fall back to when `apply` is given no stream of their name
+# (a bare key given as `rngs=key` is that stream), and calls that make one bare key.
+FALLBACK_STREAM = "params"
+ONE_KEY_MAKERS = frozenset({"jax.random.PRNGKey", "jax.random.key", "jax.random.fold_in",
+                            "jax.random.wrap_key_data"})
 # Flax linen layers that draw from a named rng stream: the keyword naming it, and its default.
 STREAM_DRAWING_LAYERS: dict[str, tuple[str, str]] = {
     "flax.linen.Dropout": ("rng_collection", "dropout"),

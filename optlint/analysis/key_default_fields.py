@@ -13,7 +13,10 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from optlint.analysis.binding import argument
+from optlint.analysis.index import ClassInfo
 from optlint.analysis.key_consumers import FIELD_MAKERS
+from optlint.analysis.key_syntax import calls_in
 from optlint.analysis.prng_keys import SAMPLERS, Consumption
 from optlint.analysis.values import ClassRef
 
@@ -124,3 +127,24 @@ def _replaced(ctx: RuleContext, field: str) -> bool:
     return any(binding.scope is not None
                for info in ctx.index.classes.values()
                for binding in info.attributes.get(field, []))
+
+
+def module_holds_fixed_key(ctx: RuleContext, info: ClassInfo, field: str) -> bool:
+    """The module's `field` keeps one key for every call: an Equinox module's always; a Flax
+    module's when every place the file builds it gives the field a key made without `make_rng`
+    (Flax rebuilds submodules on each `apply`, often from a fresh `self.make_rng(...)`), or
+    leaves it its default key made from a literal seed."""
+    if ctx.inference.is_equinox_module(info):
+        return True
+    order = list(info.fields)
+    built = [site.node for site in ctx.calls() if _last_name(site.node.func) == info.name]
+    if not built or field not in order:
+        return False
+    for call in built:
+        given = argument(call, order.index(field), field)
+        if given is None and fixed_default(ctx, info.fields[field].default):
+            continue
+        if given is None or any(_last_name(node.func) == "make_rng"
+                                for node in calls_in(given.value)):
+            return False
+    return True

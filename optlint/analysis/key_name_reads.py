@@ -23,6 +23,12 @@ class ReadsLibrary(Protocol):
 
     def replaces_fields(self, call: cst.Call) -> bool: ...
 
+
+class ReadsIgnored(Protocol):
+    """Which reads go only to parameters their functions ignore (`IgnoredArguments`)."""
+
+    def only_ignored(self, node: cst.CSTNode, name: str) -> bool: ...
+
 # How checking functions are named (unittest's `assertEqual`, `chex.assert_shape`,
 # `numpy.testing.assert_allclose`): a line of calls so named only checks what it reads.
 CHECK_PREFIX = "assert"
@@ -230,3 +236,4 @@ class FileReads:
     with_parents: dict[int, dict[int, tuple[cst.With, Sequence[cst.BaseStatement]]]] = field(
         default_factory=dict)
     library: ReadsLibrary | None = None  # None: no library call is known
+    ignored: ReadsIgnored | None = None  # None: every argument is read

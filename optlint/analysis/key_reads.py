@@ -124,6 +124,13 @@ class UnreadResults:
         # The statements after it first: most draws are read in the next few (cheap).
         for later, owner in steps:
             seen = name in reads_in(later, shared)
+            if seen and shared.ignored is not None and shared.ignored.only_ignored(later, name):
+                # Read only as arguments the called functions never read (`act(obs, rng)`
+                # with `def act(obs, rng)` reading only `obs`): no read, not even a shape.
+                if isinstance(later, cst.BaseStatement) and name in names_rebound(
+                        later, self._constants):
+                    return not self._reads_frames()
+                continue
             read = seen and not (drawn and self._replaces_all(later, name, drawn))
             if read and not (depth < 2 and self._feeds_unread(name, later, owner, depth,
                                                                read_only)):

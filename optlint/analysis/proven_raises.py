@@ -31,14 +31,15 @@ from optlint.source import SourceError, decode, read_bytes
 # Names through which a module may bind names its syntax does not show.
 _DYNAMIC_BINDERS = frozenset({"globals", "setattr", "exec", "vars", "__getattr__", "__dict__",
                               "modules", "__import__", "import_module"})
-_WORD = re.compile(r"\w+")
 # What a run has learnt of its project's files, kept with the project (its index) and for as
 # long: every file importing `from pkg.utils import a` asks the same of `pkg/utils.py`.
 # (module, imported names, importing folder) -> whether the import fails
 _FAILS: weakref.WeakKeyDictionary[object, dict[tuple[str, tuple[str, ...], str], bool]] = (
     weakref.WeakKeyDictionary())
-# A project file's path -> the words of its text (None: unreadable)
-_WORDS: weakref.WeakKeyDictionary[object, dict[Path, frozenset[str] | None]] = (
+# A project file's path -> its text (None: unreadable), and (path, name) -> whether the text
+# spells the name as a word
+_TEXTS: weakref.WeakKeyDictionary[object, dict[Path, str | None]] = weakref.WeakKeyDictionary()
+_SPELT: weakref.WeakKeyDictionary[object, dict[tuple[Path, str], bool]] = (
     weakref.WeakKeyDictionary())
 # The name a module's bindings are kept by in its evaluator's `derived`.
 _BINDINGS = "module_bindings"
@@ -69,8 +70,7 @@ def _fails(module: str, names: tuple[str, ...], project: Project, filename: str)
     if not files:
         return False
     for path in files:
-        words = _words_of(project, path)
-        if words is not None and all(name in words for name in names):
+        if all(_spells(project, path, name) for name in names):
             # Every name is written in the module: it may well bind them. Proving it would
             # parse the module and walk its every node; only a name the text never spells
             # (a script against another version of its package) is worth the proof.
@@ -88,16 +88,23 @@ def _fails(module: str, names: tuple[str, ...], project: Project, filename: str)
     return True
 
 
-def _words_of(project: Project, path: Path) -> frozenset[str] | None:
-    """The words of a project file's text (a name is spelt there when it is one of them), read
-    once per run."""
-    words = _WORDS.setdefault(project, {})
-    if path not in words:
-        try:
-            words[path] = frozenset(_WORD.findall(decode(read_bytes(path), str(path)).text))
-        except (OSError, SourceError):
-            words[path] = None
-    return words[path]
+def _spells(project: Project, path: Path, name: str) -> bool:
+    """The text of project file `path` spells `name` as a word (False: unreadable); its text
+    read once per run."""
+    spelt = _SPELT.setdefault(project, {})
+    key = (path, name)
+    if key not in spelt:
+        texts = _TEXTS.setdefault(project, {})
+        if path not in texts:
+            try:
+                texts[path] = decode(read_bytes(path), str(path)).text
+            except (OSError, SourceError):
+                texts[path] = None
+        text = texts[path]
+        # `in` first: far cheaper than the regular expression where the name is not there.
+        spelt[key] = text is not None and name in text and bool(
+            re.search(rf"\b{re.escape(name)}\b", text))
+    return spelt[key]
 
 
 def _bindings_of(owner: Evaluator) -> frozenset[str] | None:
@@ -171,11 +178,14 @@ class ProvenRaises:
     a call runs, where the key analysis knows it (`(def, bound, stepping)`, or anything else)."""
 
     def __init__(self, inference: Evaluator, filename: str,
-                 resolve: Callable[[cst.Call], object]) -> None:
+                 resolve: Callable[[cst.Call], object],
+                 missing: Callable[[cst.BaseSmallStatement], bool] | None = None) -> None:
         self._inference = inference
         self._filename = filename
         self._resolve = resolve
         self._imports: dict[int, bool] = {}
+        # A third kind: an attribute read its object cannot have (`proven_attributes.py`).
+        self._missing = missing
 
     def __call__(self, node: cst.BaseSmallStatement) -> bool:
         # Asked of every small statement every walk meets: the kinds that may raise are told
@@ -183,6 +193,8 @@ class ProvenRaises:
         kind = type(node)
         if kind is cst.ImportFrom:
             return self._import_fails(cast(cst.ImportFrom, node))
+        if self._missing is not None and self._missing(node):
+            return True
         if kind is not cst.Assign and kind is not cst.Expr:
             return False
         value = cast("cst.Assign | cst.Expr", node).value

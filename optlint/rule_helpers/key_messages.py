@@ -12,6 +12,7 @@ from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_consumers import BATCHING, ITEM_MAPS, TREE_MAPS
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_texts import called_text, shown
+from optlint.analysis.key_bound_partials import BoundPartial
 from optlint.analysis.key_constant_seeds import ConstantDraw
 from optlint.analysis.key_default_fields import DefaultKey
 from optlint.analysis.key_lifted_streams import UnsplitStream
@@ -277,6 +278,16 @@ def unsplit_stream_finding(ctx: RuleContext, found: UnsplitStream) -> Finding:
     """A Flax lifted transformation handing every step one key of a stream
     (`key_lifted_streams.py`)."""
     lifted = shown(ctx, found.transform.func)
+    if found.applied is not None:
+        message = (f"`{lifted}` is given `split_rngs` with `{found.stream!r}: False`, and "
+                   f"`{shown(ctx, found.applied)}`{at_line(ctx, found.applied)} gives a bare "
+                   f"key, which becomes the `{found.stream}` stream that every other stream "
+                   f"falls back to: every row of `{found.module}` gets the same key, and "
+                   f"`{shown(ctx, found.draw)}`{at_line(ctx, found.draw)} draws the same random "
+                   f"numbers (the same dropout mask) in each")
+        return Finding(found.entry, message, roles={
+            "call": found.draw, "transform": found.transform, "applied": found.applied},
+            fix_title="Give `apply` a dict of streams (`rngs={\"dropout\": key}`)")
     message = (f"`{lifted}` is given `split_rngs` with `{found.stream!r}: False`, so every "
                f"{'step' if lifted.endswith('scan') else 'row'} of `{found.module}` gets the "
                f"same `{found.stream}` key, and `{shown(ctx, found.draw)}`"
@@ -285,3 +296,14 @@ def unsplit_stream_finding(ctx: RuleContext, found: UnsplitStream) -> Finding:
     return Finding(found.entry, message,
                    roles={"call": found.draw, "transform": found.transform},
                    fix_title=f"Split the stream (`{found.stream!r}: True`)")
+
+
+def bound_partial_finding(ctx: RuleContext, found: BoundPartial) -> Finding:
+    """A key bound into a kept partial of a model's apply (`key_bound_partials.py`)."""
+    key = shown(ctx, found.key)
+    message = (f"`{key}` is bound into `{shown(ctx, found.partial)}`, kept as "
+               f"`{found.kept_in}`: the key is drawn once, when the partial is made, and every "
+               f"call of it applies the model with that same key (the same dropout mask on "
+               f"every step)")
+    return Finding(found.key, message, roles={"call": found.partial, "key": found.key},
+                   fix_title="Bind no key: pass `rngs={...}` with a fresh key at each call")

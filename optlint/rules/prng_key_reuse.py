@@ -23,6 +23,7 @@ from optlint.analysis.key_fields import compiled_step, set_on_class, set_when_bu
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_syntax import builds_item
 from optlint.analysis.key_texts import shown
+from optlint.analysis.key_bound_partials import bound_partials
 from optlint.analysis.key_constant_seeds import constant_seed_draws
 from optlint.analysis.key_default_fields import default_keys
 from optlint.analysis.key_lifted_streams import unsplit_streams
@@ -34,6 +35,7 @@ from optlint.analysis.walk import child_nodes
 from optlint.context import RuleContext
 from optlint.rule_helpers.key_messages import (
     at_line,
+    bound_partial_finding,
     constant_seed_finding,
     default_key_finding,
     fixed_closure_finding,
@@ -109,6 +111,10 @@ class PrngKeyReuse(Rule):
                 yield fixed_closure_finding(ctx, fixed)
         for default in default_keys(ctx, analysis.library.consumptions):  # a default key
             yield default_key_finding(ctx, default)
+        for bound in bound_partials(ctx):  # `partial(model.apply, rngs={...: key})` kept
+            if id(bound.partial) not in reported:
+                reported.add(id(bound.partial))
+                yield bound_partial_finding(ctx, bound)
         for unsplit in unsplit_streams(ctx):  # `nn.scan(..., split_rngs={"dropout": False})`
             yield unsplit_stream_finding(ctx, unsplit)
         for constant in constant_seed_draws(ctx):  # `key(0)` made where a step runs

@@ -1,0 +1,132 @@
+"""Arguments handed to a parameter the called function never reads (`act(obs, rng)` where `def
+act(obs, rng)` reads only `obs`): what such an argument holds reaches no result through the call,
+so a draw read only that way is no read (`IgnoredArguments`).
+
+The called function is found only where the project's own files prove it: a `def` of the file
+or of another project file (through imports and re-exports), a method of a project class (on an
+instance made by the class, or by a classmethod returning `cls(...)`), the function a method or
+function returns (`act = agent.make_act(state)` returning its nested `def act`), each name bound
+once, and any transformation around it one that passes its arguments on unchanged (`jax.vmap`,
+`jax.jit`, `partial(jax.vmap, in_axes=...)` as a decorator). A parameter read only as such an
+argument of another call is ignored too (a few calls deep). Anything else is read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis.project_values import (
+    ProjectFile,
+    ProjectFunction,
+    ProjectValues,
+    names_in,
+    passing,
+    plain_decorators,
+)
+from optlint.analysis.walk import child_nodes
+
+if TYPE_CHECKING:
+    pass
+
+# How many calls deep a parameter is followed.
+_DEPTH = 3
+# Calls through which a function may read any local of its frame.
+_FRAME_READERS = frozenset({"locals", "vars", "eval", "exec", "breakpoint", "currentframe",
+                            "_getframe", "set_trace"})
+class IgnoredArguments:
+    """Whether a statement of one file reads a name only as arguments its callees ignore."""
+
+    def __init__(self, values: ProjectValues) -> None:
+        self._values = values
+        self._ignored: dict[tuple[int, int], bool] = {}  # (call, argument) -> ignored
+
+    def only_ignored(self, node: cst.CSTNode, name: str) -> bool:
+        """Every read of `name` in `node` is an argument that its callee ignores."""
+        return self._only_ignored(node, name, self._values.here, 0)
+
+    def _only_ignored(self, node: cst.CSTNode, name: str, file: ProjectFile, depth: int) -> bool:
+        found = False
+        for read in _reads_of(node, name):
+            if read is None:
+                return False
+            call, arg = read
+            if not self._argument_ignored(call, arg, file, depth):
+                return False
+            found = True
+        return found
+
+    def _argument_ignored(self, call: cst.Call, arg: cst.Arg, file: ProjectFile, depth: int) -> bool:
+        key = (id(call), id(arg))
+        known = self._ignored.get(key)
+        if known is None:
+            self._ignored[key] = False  # a call reached again while asked: read
+            known = self._ignored[key] = self._ignores(call, arg, file, depth)
+        return known
+
+    def _ignores(self, call: cst.Call, arg: cst.Arg, file: ProjectFile, depth: int) -> bool:
+        if depth >= _DEPTH or arg.star:
+            return False
+        func = call.func
+        site = file.sites.get(id(call))
+        if site is None:
+            return False
+        # `jax.vmap(f, ...)(x, key)`: the transformed function gets the arguments as given.
+        while isinstance(func, cst.Call) and passing(func.func, file):
+            first = func.args[0] if func.args and func.args[0].keyword is None else None
+            if first is None or first.star:
+                return False
+            func = first.value
+        function = self._values.value(func, site.scope, site.order, file)
+        if not isinstance(function, ProjectFunction) or not plain_decorators(function):
+            return False
+        param = _parameter(function, call, arg)
+        if param is None:
+            return False
+        body = function.node.body
+        if any(_frame_reader(node) for node in names_in(body)):
+            return False
+        reads = list(_reads_of(body, param))
+        return not reads or self._only_ignored(body, param, function.file, depth + 1)
+
+    # resolving ------------------------------------------------------------------------------
+
+
+def _parameter(function: ProjectFunction, call: cst.Call, arg: cst.Arg) -> str | None:
+    """The parameter `arg` of `call` binds (None: a `*args`/`**kwargs` or unclear)."""
+    params = function.node.params
+    if arg.keyword is not None:
+        named = [p for p in (*params.params, *params.kwonly_params)
+                 if p.name.value == arg.keyword.value]
+        return named[0].name.value if named else None
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in positional[:positional.index(arg) + 1]):
+        return None
+    place = positional.index(arg) + function.skipped
+    ordered = [*params.posonly_params, *params.params]
+    return ordered[place].name.value if place < len(ordered) else None
+
+
+def _frame_reader(name: cst.Name) -> bool:
+    return name.value in _FRAME_READERS
+
+
+def _reads_of(node: cst.CSTNode, name: str) -> Iterator[tuple[cst.Call, cst.Arg] | None]:
+    """Each place `node` mentions `name`: as a call's argument (the call, the argument), or
+    otherwise (None). An attribute's name and a keyword's are no mention."""
+    pending: list[tuple[cst.CSTNode, tuple[cst.Call, cst.Arg] | None]] = [(node, None)]
+    while pending:
+        current, given = pending.pop()
+        if isinstance(current, cst.Name):
+            if current.value == name:
+                yield given
+            continue
+        if isinstance(current, cst.Attribute):
+            pending.append((current.value, None))
+        elif isinstance(current, cst.Call):
+            pending.append((current.func, None))
+            pending.extend((arg.value, (current, arg)) for arg in current.args)
+        else:
+            pending.extend((child, None) for child in child_nodes(current))
