@@ -39,8 +39,9 @@ def test_the_messages_say_what_each_step_draws(tmp_path: Path) -> None:
     source = SOURCE + '''
 
 def sample(key):
-    return (jax.lax.while_loop(lambda s: s[1].sum() < 5.0, split_and_carry, (key, 0.0)),
-            jax.lax.while_loop(lambda s: s[1].sum() < 5.0, carry_unchanged, (key, 0.0)))
+    first, second = jax.random.split(key)  # (one key for both loops: their first steps reuse it)
+    return (jax.lax.while_loop(lambda s: s[1].sum() < 5.0, split_and_carry, (first, 0.0)),
+            jax.lax.while_loop(lambda s: s[1].sum() < 5.0, carry_unchanged, (second, 0.0)))
 '''
     messages = {finding_line(f): f["message"]
                 for f in opt020_findings(tmp_path, "carried.py", source)}

@@ -91,9 +91,10 @@ def train(key, xs):
         out = acc, k
         return out
 
-    a = jax.lax.scan(epoch, (0.0, key), xs)
-    b = jax.lax.scan(epoch_fixed, (0.0, key), xs)
-    c = jax.lax.fori_loop(0, 3, accumulate, (0.0, key))
+    k1, k2, k3 = jax.random.split(key, 3)
+    a = jax.lax.scan(epoch, (0.0, k1), xs)
+    b = jax.lax.scan(epoch_fixed, (0.0, k2), xs)
+    c = jax.lax.fori_loop(0, 3, accumulate, (0.0, k3))
     return a, b, c
 '''
 
@@ -520,3 +521,94 @@ def test_a_function_returning_the_key_it_was_given(tmp_path: Path) -> None:
     its `rng`: the caller's names for what they return are its own key, so drawing from both
     draws twice; given a key of its own, the runner is silent."""
     assert opt020_lines(tmp_path, "forwarded.py", FORWARDED) == [25, 33]
+
+
+CARRIED_IN = '''\
+import jax
+
+
+def step(carry, x):
+    params, key = carry
+    key, sub = jax.random.split(key)
+    return (params + jax.random.normal(sub, (3,)), key), None
+
+
+def run(key, xs):
+    carry, _ = jax.lax.scan(step, (0.0, key), xs)
+    return carry, jax.random.normal(key, (3,))
+
+
+def run_named(key, xs):
+    init = (0.0, key)
+    carry, _ = jax.lax.scan(step, init, xs)
+    return carry, jax.random.normal(key, (3,))
+
+
+def run_split(key, xs):
+    key, sub = jax.random.split(key)
+    carry, _ = jax.lax.scan(step, (0.0, sub), xs)
+    return carry, jax.random.normal(key, (3,))
+'''
+
+
+def test_a_loop_draws_from_its_initial_carry(tmp_path: Path) -> None:
+    """`scan(step, (0.0, key), xs)` where `step` splits its carry's key: the loop's first step
+    consumes the caller's `key`, so drawing from it afterwards reuses it (built in place or
+    under a name); given a split key, the loop is silent."""
+    assert opt020_lines(tmp_path, "carried_in.py", CARRIED_IN) == [12, 18]
+
+
+RETURNS_ITS_INPUT = '''\
+from functools import partial
+
+import jax
+
+
+class Agent:
+    def __init__(self, seed):
+        self.key = jax.random.PRNGKey(seed)
+
+    @classmethod
+    @partial(jax.jit, static_argnames=["cls", "steps"])
+    def _train(cls, steps, params, key):
+        carry = {"params": params, "key": key}
+
+        def one_update(i, carry):
+            key, sub = jax.random.split(carry["key"])
+            return {"params": carry["params"] + jax.random.normal(sub, (3,)), "key": key}
+
+        carry = jax.lax.fori_loop(0, steps, one_update, carry)
+        return carry["params"], key
+
+    @classmethod
+    @partial(jax.jit, static_argnames=["cls", "steps"])
+    def _train_fixed(cls, steps, params, key):
+        carry = {"params": params, "key": key}
+
+        def one_update(i, carry):
+            key, sub = jax.random.split(carry["key"])
+            return {"params": carry["params"] + jax.random.normal(sub, (3,)), "key": key}
+
+        carry = jax.lax.fori_loop(0, steps, one_update, carry)
+        return carry["params"], carry["key"]
+
+    def train(self, params):
+        params, self.key = self._train(3, params, self.key)
+        return params
+
+    def train_fixed(self, params):
+        params, self.key = self._train_fixed(3, params, self.key)
+        return params
+
+    def act(self):
+        self.key, sub = jax.random.split(self.key)
+        return jax.random.normal(sub, (2,))
+'''
+
+
+def test_a_step_that_hands_back_the_key_it_was_given(tmp_path: Path) -> None:
+    """`params, self.key = self._train(..., self.key)` where the jitted classmethod runs its
+    loop from `key` and returns that input key instead of the carry's: `self.key` keeps a
+    consumed key, which the next call consumes again; the step returning the carry's key is
+    silent."""
+    assert opt020_lines(tmp_path, "agent.py", RETURNS_ITS_INPUT) == [35]

@@ -11,13 +11,14 @@ while every path holds it: it says what the assignment proves, never a guess.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from collections.abc import Collection, Mapping
 
 import libcst as cst
 
 from optlint.analysis.key_state import KeyState
 from optlint.analysis.key_syntax import constructs, replaced_from, target_names
-from optlint.analysis.prng_keys import ITEM, key_name
+from optlint.analysis.prng_keys import ITEM, Consumption, key_name
 
 
 def link_assigned(target: cst.BaseExpression, value: cst.BaseExpression,
@@ -183,3 +184,23 @@ def _link(name: str, source: str, state: KeyState) -> None:
 def linked(name: str, state: KeyState) -> frozenset[str]:
     """The other names holding the value `name` holds."""
     return state.same.get(name, frozenset())
+
+
+def kept_back(call: cst.Call, target: cst.BaseExpression, path: tuple[int, ...],
+              use: Consumption, state: KeyState,
+              kept: list[tuple[Consumption, cst.Attribute, cst.BaseExpression]]) -> None:
+    """`(..., self.key, ...) = step(..., self.key)` where `step` returns, at that place, the
+    key it was given after consuming it: `self.key` keeps a consumed key (noted in `kept`,
+    with the argument that handed it over), and the next call consumes it again."""
+    for position in path:
+        if not isinstance(target, (cst.Tuple, cst.List)) or position >= len(target.elements):
+            return
+        target = target.elements[position].value
+    dotted = key_name(target) if isinstance(target, cst.Attribute) else None
+    if dotted is None or not isinstance(target, cst.Attribute):
+        return
+    state.consumed[dotted] = replace(use, key=target)
+    state.where.pop(dotted, None)
+    given = next((arg.value for arg in call.args if key_name(arg.value) == dotted), None)
+    if given is not None:
+        kept.append((replace(use, key=given), target, given))

@@ -21,6 +21,7 @@ from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import LIFTED_TRANSFORMS
 from optlint.analysis.key_default_fields import module_holds_fixed_key
 from optlint.analysis.key_fields import (
+    compiled_step,
     given_object_consumptions,
     held_key_consumptions,
     stores_on_object,
@@ -229,18 +230,20 @@ class FileKeyCalls:
                 "made:" + " ".join(self.ctx.code(expr).split()) if makes else "")
         return known or None
 
-    def _static_method(self, func: cst.BaseExpression, site: CallSite) -> cst.FunctionDef | None:
-        """`Noise.sample(key, shape)`: a `@staticmethod` of a class of the file, called on it."""
-        if not isinstance(func, cst.Attribute):
-            return None
-        owner = self.ctx.value(func.value, site)
-        if not isinstance(owner, ClassRef) or owner.path != self.ctx.inference.path:
+    def _static_method(self, func: cst.BaseExpression, site: CallSite
+                       ) -> tuple[cst.FunctionDef, bool] | None:
+        """`Noise.sample(key, shape)`: a `@staticmethod` of a class of the file, called on it
+        or an instance; or a `@classmethod` (bound: given the class first)."""
+        owner = self.ctx.value(func.value, site) if isinstance(func, cst.Attribute) else None
+        if (not isinstance(owner, (ClassRef, InstanceValue))
+                or owner.path != self.ctx.inference.path or not isinstance(func, cst.Attribute)):
             return None
         for item in owner.info.node.body.body:
+            kinds = {d.decorator.value for d in getattr(item, "decorators", ())
+                     if isinstance(d.decorator, cst.Name)}
             if (isinstance(item, cst.FunctionDef) and item.name.value == func.attr.value
-                    and any(isinstance(d.decorator, cst.Name)
-                            and d.decorator.value == "staticmethod" for d in item.decorators)):
-                return item
+                    and kinds & {"staticmethod", "classmethod"}):
+                return item, "classmethod" in kinds
         return None
 
     def _resolve(self, call: cst.Call
@@ -269,7 +272,7 @@ class FileKeyCalls:
         value = self.ctx.value(call.func, site)
         static = self._static_method(call.func, site)
         if static is not None:
-            return static, False, False
+            return static[0], static[1], compiled_step(static[0], self.ctx.qualify)
         stepping = False
         while isinstance(value, TransformedFunction) and any(
                 part in value.transform for part in STEPPING_TRANSFORMS):

@@ -162,6 +162,14 @@ LOOP_BODIES: dict[str, tuple[int, tuple[int, ...] | None]] = {
     "trax.fastmath.scan": (0, (0,)),
 }
 
+# jax.lax loops with a carry: where they take the initial carry (position, keyword) and which
+# parameter of the body receives the carry. The first step draws from what the initial carry
+# holds.
+LOOP_INITS: dict[str, tuple[int, str, int]] = {
+    "jax.lax.scan": (1, "init", 0), "jax.lax.fori_loop": (3, "init_val", 1),
+    "jax.lax.while_loop": (2, "init_val", 0), "trax.fastmath.scan": (1, "init", 0),
+}
+
 # Transformations that map a function over a batch; the position of their `in_axes` argument
 # (None: keyword only; `jax.pmap(fun, axis_name=None, *, in_axes=0)` on jax 0.10.2, whose second
 # positional argument is the axis name: `pmap(step, "device", in_axes=(0, None))`).

@@ -21,7 +21,7 @@ from dataclasses import replace
 
 import libcst as cst
 
-from optlint.analysis.key_aliases import forwarded_params, link_assigned
+from optlint.analysis.key_aliases import forwarded_params, kept_back, link_assigned
 from optlint.analysis.key_handed_back import note_kept, note_returned, note_stored
 from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_reads import UnreadResults
@@ -349,6 +349,8 @@ class KeyFlow(KeyLoops):
                     state.consumed[name.value] = replace(use, key=name)
                     state.maybe.discard(name.value)
                     state.where.pop(name.value, None)
+                else:
+                    kept_back(call, target, path, use, state, self.kept)
 
     # expressions --------------------------------------------------------------------------
     def _expr(self, node: cst.CSTNode, state: KeyState) -> None:

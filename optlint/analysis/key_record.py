@@ -257,6 +257,9 @@ class KeyRecorder:
             if other in self.params and other not in state.rebound:
                 self.consumed_params.add(other)
                 _first_seen(self.param_uses, other, use)
+            elif ("." in other and other.split(".", 1)[0] in self.params
+                  and other.split(".", 1)[0] not in state.rebound and other not in state.rebound):
+                _first_seen(self.attribute_uses, other, use)  # `params, key = carry`: `carry[1]`
 
 
 def folds_past(fold: cst.Call, split: cst.Call) -> bool:

@@ -25,6 +25,7 @@ from optlint.analysis.key_consumers import (
     STREAM_LAYERS,
     TREE_MAPS,
 )
+from optlint.analysis.key_carried_in import carried_in
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_library_calls import last_name
 from optlint.analysis.key_syntax import own_method, target_names
@@ -140,6 +141,7 @@ class TransformedKeyCalls:
                                  carried_on=id(inner) in split)
                          for path, inner in flow.returned.items()
                          if path[:len(carry)] == carry and not inner.repeated]
+                uses += carried_in(call, body, flow, qualified, self.calls.callee(call))
             return uses
         if site is not None and _item_map(self.ctx, call, site):
             return self._item_mapped(call, site)
