@@ -440,3 +440,41 @@ def test_a_kept_apply_partial_runs_with_flax() -> None:
     agent = _program(BOUND_PARTIAL)["Agent"](jax.random.key(0))
     x = jnp.ones((1, 4))
     assert bool((agent.step(x) == agent.step(x)).all())
+
+
+NNX_DROPOUT_KEYS = '''\
+from flax import nnx
+
+
+class Head(nnx.Module):
+    def __init__(self, rngs: nnx.Rngs):
+        self.drop = nnx.Dropout(0.5)
+        self.lin = nnx.Linear(16, 16, rngs=rngs)
+
+    def __call__(self, x, dropout_key):
+        a = self.drop(self.lin(x), rngs=dropout_key)
+        return a, self.drop(x, rngs=dropout_key)
+'''
+
+NNX_DROPOUT_STREAMS = NNX_DROPOUT_KEYS.replace("dropout_key", "rngs")
+
+
+def test_an_nnx_dropout_given_one_key_twice(tmp_path: Path) -> None:
+    assert opt020_lines(tmp_path, "head.py", NNX_DROPOUT_KEYS) == [11]
+
+
+def test_an_nnx_dropout_given_an_rngs_twice_is_silent(tmp_path: Path) -> None:
+    assert opt020_lines(tmp_path, "head.py", NNX_DROPOUT_STREAMS) == []
+
+
+def test_nnx_dropout_masks_run_with_flax() -> None:
+    pytest.importorskip("flax")
+    import jax
+    import jax.numpy as jnp
+    from flax import nnx
+
+    x = jnp.ones((1, 16))
+    keyed = _program(NNX_DROPOUT_KEYS)["Head"](nnx.Rngs(0))(x, jax.random.key(1))
+    streamed = _program(NNX_DROPOUT_STREAMS)["Head"](nnx.Rngs(0))(x, nnx.Rngs(dropout=1))
+    assert bool(((keyed[0] != 0) == (keyed[1] != 0)).all())
+    assert not bool(((streamed[0] != 0) == (streamed[1] != 0)).all())

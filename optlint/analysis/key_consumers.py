@@ -9,7 +9,12 @@ of a `flax.linen.Module` subclass).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+# A name read as one key (`key`, `rng`, `mc_key`, `rng_1`), not a mapping or object of streams
+# (`rngs`).
+ONE_KEY_NAME = re.compile(r"(key|rng)(_?\d+)?$", re.IGNORECASE)
 
 # Where a library defines its key functions, by the module's dotted name and by its file: a
 # module importing `jax._src.random.normal` calls `jax.random.normal`, and in that file itself
@@ -45,6 +50,9 @@ class KeyConsumer:
     # rng stream (`hk.next_rng_key()`, `hk.dropout`): nothing when that function is the file's
     # and nothing in the file draws from the stream (see `STREAM_USES`).
     stream_only: bool = False
+    # The argument takes a key or an rng stream object: only a name read as one key (`key`,
+    # `dropout_rng`, not `rngs`) or a key made in place is followed (a stream advances).
+    one_key_only: bool = False
 
 
 # Haiku's transforms by their public names and by where Haiku defines them
@@ -72,6 +80,10 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     # deterministic=None, rng=None)`).
     KeyConsumer("flax", "__call__", 2, "rng",
                 made_by=("flax.linen.Dropout", "flax.linen.stochastic.Dropout")),
+    # `nnx.Dropout(rate)(x, rngs=key)` given a key, not an `Rngs`: the mask comes from that key
+    # (flax 0.12.8: two calls given one key drew the same mask; an `Rngs` advances instead).
+    KeyConsumer("flax", "__call__", None, "rngs", one_key_only=True,
+                made_by=("flax.nnx.Dropout", "flax.nnx.nn.stochastic.Dropout")),
     # flax.nnx: `nnx.Rngs(key)`, `nnx.Rngs(params=key, dropout=key)`.
     KeyConsumer("flax", "flax.nnx.Rngs", 0, "default", all_keywords=True),
     # haiku: `f = hk.transform(fn)`; `f.init(key, x)`, `f.apply(params, key, x)`,

@@ -13,6 +13,7 @@ from optlint.analysis.binding import argument
 from optlint.analysis.imports import dotted_name
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_consumers import (
+    ONE_KEY_NAME,
     DRAWN_FIELDS,
     FIELD_REPLACERS,
     FUNCTION_CONSUMERS,
@@ -96,8 +97,9 @@ class LibraryKeyCalls:
                     uses = self._library(call, row)
                     if uses:
                         return uses
-        if isinstance(func, (cst.Name, cst.Call)) and CALLED in METHOD_CONSUMERS:
-            # An object called (`predictive(key, x)`, `Predictive(model)(key, x)`).
+        if isinstance(func, (cst.Name, cst.Call, cst.Attribute)) and CALLED in METHOD_CONSUMERS:
+            # An object called (`predictive(key, x)`, `Predictive(model)(key, x)`, a layer
+            # its object holds: `self.dropout(x, rng=key)`).
             site = self.sites.get(id(call))
             made = self._made_by(func, site) if site is not None else set()
             for row in METHOD_CONSUMERS[CALLED]:
@@ -184,7 +186,9 @@ class LibraryKeyCalls:
         # A key held by a name or an attribute (`self.rng`), as the flow follows them, or made
         # in place (`rvs(random_state=PRNGKey(0))`: the flow names it by its seed).
         return [Consumption(call, key, how) for key in keys
-                if key_name(key) is not None or isinstance(key, cst.Call)]
+                if (key_name(key) is not None and not (
+                    row.one_key_only and not ONE_KEY_NAME.search(key_name(key) or "")))
+                or isinstance(key, cst.Call)]
 
     def _mapped(self, call: cst.Call, keyword: str | None
                 ) -> tuple[str, cst.BaseExpression] | None:
