@@ -18,7 +18,7 @@ from optlint.analysis.key_default_fields import DefaultKey
 from optlint.analysis.key_lifted_streams import UnsplitStream
 from optlint.analysis.key_fixed_closures import FixedClosureKey
 from optlint.analysis.key_trace_time import TracedDraw
-from optlint.analysis.prng_keys import Consumption, Reuse, folded_text
+from optlint.analysis.prng_keys import ITEM, Consumption, Reuse, folded_text
 from optlint.context import RuleContext
 from optlint.rule_helpers.key_fix import split_fix
 from optlint.rule_helpers.key_folds import folded_reuse_text
@@ -175,8 +175,8 @@ def key_text(ctx: RuleContext, use: Consumption) -> str:
     if use.given_as is not None:
         mapping, entry = use.given_as
         return f'{mapping}["{entry}"]'
-    if use.followed:
-        return folded_text(use.followed) or use.followed
+    if use.followed:  # `keys[6]` is followed as `keys.[6]`
+        return folded_text(use.followed) or use.followed.replace(ITEM, "[")
     if use.held_by and isinstance(use.key, cst.Attribute):
         return f"{use.held_by}.{use.key.attr.value}"
     return ctx.code(use.key)
@@ -217,7 +217,10 @@ def _path(ctx: RuleContext, reuse: Reuse) -> str:
     first = positions[reuse.first.call].start.line
     if reuse.origin is None:
         return f" (first consumed at line {first})"
-    return f" (made at line {positions[reuse.origin].start.line}, first consumed at line {first})"
+    made = positions[reuse.origin].start.line
+    if made > first:  # made under another name, consumed, then held under this one
+        return f" (first consumed at line {first}, held under this name from line {made})"
+    return f" (made at line {made}, first consumed at line {first})"
 
 
 def traced_finding(ctx: RuleContext, found: TracedDraw) -> Finding:
