@@ -151,7 +151,7 @@ class ProjectValues:
 
     def _name(self, name: str, scope: Scope, order: int, file: ProjectFile, steps: int,
               frame: dict[str, object] | None = None) -> ProjectValue:
-        bindings = _bindings(name, scope)
+        bindings = nearest_bindings(name, scope)
         if bindings is None:
             return None
         if not bindings:
@@ -364,7 +364,7 @@ def _decorator_name(expr: cst.BaseExpression) -> str | None:
     return expr.value if isinstance(expr, cst.Name) else None
 
 
-def _bindings(name: str, scope: Scope) -> list[Binding] | None:
+def nearest_bindings(name: str, scope: Scope) -> list[Binding] | None:
     """The bindings of `name` in the nearest scope binding it ([]: none; None: a
     comprehension's, not followed)."""
     current: Scope | None = scope

@@ -30,6 +30,7 @@ from optlint.analysis.project_values import (
     ProjectInstance,
     ProjectValues,
     binds,
+    nearest_bindings,
     plain_decorators,
 )
 
@@ -101,7 +102,7 @@ class MissingAttributes:
     def _name_uncached(self, name: str, scope: Scope, file: ProjectFile, depth: int,
                        given: cst.Call | None = None, method: cst.FunctionDef | None = None
                        ) -> set[_Held] | None:
-        bindings = _own_bindings(name, scope)
+        bindings = nearest_bindings(name, scope)
         if not bindings or depth <= 0:
             return None
         found: set[_Held] = set()
@@ -298,21 +299,6 @@ def _always_read(node: cst.CSTNode) -> list[cst.Attribute]:
         elif isinstance(current, cst.BinaryOperation):
             pending.extend((current.left, current.right))
     return found
-
-
-def _own_bindings(name: str, scope: Scope) -> list | None:  # type: ignore[type-arg]
-    current: Scope | None = scope
-    first = True
-    while current is not None:
-        if first or current.kind != "class":
-            if current.comprehension_targets.get(name):
-                return None
-            bindings = current.bindings.get(name)
-            if bindings:
-                return bindings
-        first = False
-        current = current.parent
-    return None
 
 
 def _given(method: cst.FunctionDef, call: cst.Call, name: str) -> cst.BaseExpression | None:
