@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
@@ -33,6 +33,7 @@ from optlint.analysis.project_values import (
     nearest_bindings,
     plain_decorators,
 )
+from optlint.analysis.walk import child_nodes
 
 if TYPE_CHECKING:
     from optlint.analysis.index import ClassInfo, Scope
@@ -66,15 +67,17 @@ class MissingAttributes:
         self._known: dict[int, bool] = {}  # by statement
         # By (scope, name), the scope kept alive with it: what the name may hold.
         self._held: dict[tuple[int, str], tuple[Scope, set[_Held] | None]] = {}
+        # By class node (kept alive with it): whether it names a `_DYNAMIC` name.
+        self._dynamic_classes: dict[int, tuple[cst.ClassDef, bool]] = {}
 
-    def __call__(self, node: cst.BaseSmallStatement) -> bool:
+    def __call__(self, node: cst.BaseSmallStatement, scope: Scope | None = None) -> bool:
+        """`scope`: the scope `node` runs in, where the caller knows it (looked up else)."""
         known = self._known.get(id(node))
         if known is None:
-            known = self._known[id(node)] = self._fails(node)
+            known = self._known[id(node)] = self._fails(node, scope)
         return known
 
-    def _fails(self, node: cst.BaseSmallStatement) -> bool:
-        scope: Scope | None = None
+    def _fails(self, node: cst.BaseSmallStatement, scope: Scope | None) -> bool:
         for attribute in _always_read(node):
             if not isinstance(attribute.value, cst.Name) or attribute.attr.value.startswith("__"):
                 continue
@@ -241,9 +244,18 @@ class MissingAttributes:
                     or any(binds(item, attr) or any(binds(item, name) for name in _DYNAMIC)
                            for item in info.node.body.body)):
                 return False
-            if any(name in _DYNAMIC for name in _words(info.node)):
+            if self._dynamic(info):
                 return False
         return not self._set_outside(attr)
+
+    def _dynamic(self, info: ClassInfo) -> bool:
+        """The class's code names something through which it may answer for attributes it
+        does not bind (worked out once per class: a walk of its whole body)."""
+        known = self._dynamic_classes.get(id(info.node))
+        if known is None:
+            known = self._dynamic_classes[id(info.node)] = (info.node, _mentions(
+                info.node, _DYNAMIC))
+        return known[1]
 
     def _set_outside(self, attr: str) -> bool:
         """A project file sets an attribute of that name on some object (`x.steps = ...`) or
@@ -279,25 +291,32 @@ def _known_order(order: list[OrderEntry] | None) -> list[tuple[ClassInfo, Projec
 
 def _always_read(node: cst.CSTNode) -> list[cst.Attribute]:
     """The attributes `node` reads whenever it runs: not inside a lambda, comprehension,
-    conditional expression, boolean operation or nested definition."""
+    conditional expression, boolean operation or nested definition. (Asked of every statement
+    a key walk meets: libcst's node classes are final, so exact types are tested, not the
+    costlier `isinstance`.)"""
     found: list[cst.Attribute] = []
     pending: list[cst.CSTNode] = [node]
     while pending:
         current = pending.pop()
-        if isinstance(current, cst.Attribute):
-            found.append(current)
-            pending.append(current.value)
-        elif isinstance(current, cst.Call):
-            pending.append(current.func)
-            pending.extend(arg.value for arg in current.args)
-        elif isinstance(current, (cst.Expr, cst.Arg, cst.Assign)):
-            pending.append(current.value)
-        elif isinstance(current, (cst.Tuple, cst.List)):
-            pending.extend(element.value for element in current.elements)
-        elif isinstance(current, cst.Subscript):
-            pending.append(current.value)
-        elif isinstance(current, cst.BinaryOperation):
-            pending.extend((current.left, current.right))
+        kind = type(current)
+        if kind is cst.Attribute:
+            attribute = cast(cst.Attribute, current)
+            found.append(attribute)
+            pending.append(attribute.value)
+        elif kind is cst.Call:
+            call = cast(cst.Call, current)
+            pending.append(call.func)
+            pending.extend(arg.value for arg in call.args)
+        elif kind is cst.Expr or kind is cst.Arg or kind is cst.Assign:
+            pending.append(cast("cst.Expr | cst.Arg | cst.Assign", current).value)
+        elif kind is cst.Tuple or kind is cst.List:
+            pending.extend(element.value
+                           for element in cast("cst.Tuple | cst.List", current).elements)
+        elif kind is cst.Subscript:
+            pending.append(cast(cst.Subscript, current).value)
+        elif kind is cst.BinaryOperation:
+            operation = cast(cst.BinaryOperation, current)
+            pending.extend((operation.left, operation.right))
     return found
 
 
@@ -321,13 +340,12 @@ def _given(method: cst.FunctionDef, call: cst.Call, name: str) -> cst.BaseExpres
     return None
 
 
-def _words(node: cst.CSTNode) -> set[str]:
-    """The names and attribute names written anywhere in `node`."""
-    found: set[str] = set()
-    pending = [node]
+def _mentions(node: cst.CSTNode, names: tuple[str, ...]) -> bool:
+    """A name or attribute name written anywhere in `node` is one of `names`."""
+    pending: list[cst.CSTNode] = [node]
     while pending:
         current = pending.pop()
-        if isinstance(current, cst.Name):
-            found.add(current.value)
-        pending.extend(current.children)
-    return found
+        if type(current) is cst.Name and cast(cst.Name, current).value in names:
+            return True
+        pending.extend(child_nodes(current))
+    return False
