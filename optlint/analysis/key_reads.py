@@ -292,7 +292,8 @@ class UnreadResults:
         """The body calls `locals()` or `vars()` (with `debugged`, or opens a debugger there:
         `breakpoint()`, `pdb.set_trace()`): any name may be read through them."""
         readers = self._frames if debugged else self._frames & NAMESPACE_READERS
-        return not readers.isdisjoint(self._everywhere())
+        # Most files call none (`_everywhere` reads the whole body: a module's, for its walk).
+        return bool(readers) and not readers.isdisjoint(self._everywhere())
 
     def _feeds_nothing(self, statement: cst.CSTNode,
                        block: Sequence[cst.BaseStatement]) -> bool:
