@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, cast
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
-from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo
+from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import LIFTED_TRANSFORMS
 from optlint.analysis.key_default_fields import module_holds_fixed_key
@@ -331,7 +331,7 @@ class FileKeyCalls:
             return None
         params = [param.name for param in (
             *node.params.posonly_params, *node.params.params, *node.params.kwonly_params)]
-        flow = self._new_flow([param.value for param in params])
+        flow = self._new_flow([param.value for param in params], self._scope_of(node))
         self._summarising.append(id(node))
         try:
             flow.run(body_of(node), {param.value: param for param in params})
@@ -357,10 +357,19 @@ class FileKeyCalls:
     def has_consumers(self) -> bool:  # and the file can run: no import of it fails
         return bool(self.candidates) and not self.raises.module_fails(self.ctx.module)
 
-    def _new_flow(self, params: list[str] | None = None) -> KeyFlow:
+    def _scope_of(self, node: cst.FunctionDef) -> Scope | None:
+        info = self.ctx.index.functions.get(node)
+        return None if info is None else info.scope
+
+    def _new_flow(self, params: list[str] | None = None, scope: Scope | None = None) -> KeyFlow:
+        """A walk of one body, whose statements all run in `scope` (a walk stops at nested
+        functions and classes): the raise proofs need not look it up per statement."""
         flow = KeyFlow(self.consumer, params or (), self.returned_keys, self.constants,
                        self.made_key, self.read_caches)
-        flow.raises = self.raises  # no path goes past a statement proven to raise
+        raises = self.raises
+        # No path goes past a statement proven to raise.
+        flow.raises = (raises if scope is None
+                       else lambda statement: raises(statement, scope))
         flow.holds = lambda call: values_held(self.ctx, call, self._resolve(call), self.summary)
         return flow
 
@@ -379,7 +388,7 @@ class FileKeyCalls:
         if summary is not None and id(info.node) not in self.recursive:
             return summary
         if id(info.node) not in self.walks:
-            flow = self._new_flow()
+            flow = self._new_flow(scope=info.scope)
             flow.run(body_of(info.node), {param.name.value: param.name for param in (
                 *info.node.params.posonly_params, *info.node.params.params,
                 *info.node.params.kwonly_params)})
@@ -391,7 +400,7 @@ class FileKeyCalls:
                 id(site.node) in self.candidates or last_name(site.node.func) in self.helpers)
                 for site in self.ctx.calls()):
             return None
-        flow = self._new_flow()
+        flow = self._new_flow(scope=self.ctx.index.module_scope)
         # A notebook is run, not imported: its names do not outlive its last cell.
         flow.run(self.ctx.module.body, module=not self.ctx.filename.endswith(".ipynb"))
         return flow
