@@ -47,6 +47,7 @@ from optlint.analysis.key_library_calls import (
 )
 from optlint.analysis.key_syntax import (
     body_of,
+    classmethod_owner,
     module_constants,
     own_method,
     param_owner,
@@ -235,10 +236,13 @@ class FileKeyCalls:
         """`Noise.sample(key, shape)`: a `@staticmethod` of a class of the file, called on it
         or an instance; or a `@classmethod` (bound: given the class first)."""
         owner = self.ctx.value(func.value, site) if isinstance(func, cst.Attribute) else None
-        if (not isinstance(owner, (ClassRef, InstanceValue))
-                or owner.path != self.ctx.inference.path or not isinstance(func, cst.Attribute)):
+        info = owner.info if (isinstance(owner, (ClassRef, InstanceValue))
+                              and owner.path == self.ctx.inference.path) else None
+        if info is None and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            info = classmethod_owner(func.value.value, site.scope)  # `cls.update(...)`
+        if info is None or not isinstance(func, cst.Attribute):
             return None
-        for item in owner.info.node.body.body:
+        for item in info.node.body.body:
             kinds = {d.decorator.value for d in getattr(item, "decorators", ())
                      if isinstance(d.decorator, cst.Name)}
             if (isinstance(item, cst.FunctionDef) and item.name.value == func.attr.value
@@ -301,7 +305,9 @@ class FileKeyCalls:
             return None if found is None else (found[0], found[1], False)
         if not isinstance(value.node, cst.FunctionDef):
             return None
-        return value.node, value.bound, stepping
+        # A function decorated as a compiled step (`@partial(jax.jit, static_argnums=(0,))`
+        # on a method) is one as much as `jax.jit(f)` is.
+        return value.node, value.bound, stepping or compiled_step(value.node, self.ctx.qualify)
 
     def constructs(self, call: cst.Call) -> bool:
         """`call` builds an instance of a class of the file (runs its `__init__`)."""
@@ -350,7 +356,8 @@ class FileKeyCalls:
             return {}
         how = self.callee(call)
         return {path: Consumption(call, inner.key, f"{how} (which returns it consumed)",
-                                  library=False, via=inner.via or inner, unseen=inner.unseen)
+                                  library=False, via=inner.via or inner, unseen=inner.unseen,
+                                  returned_at=flow.returned_at.get(path))
                 for path, inner in flow.returned.items() if not inner.repeated}
 
     # walking ------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ def default_seeds(call: cst.Call, function: cst.FunctionDef, bound: bool, flow: 
         return []
     passed = {param.name.value for param, _ in bind_arguments(function, call, bound)}
     return [Consumption(call, param.default, how, library=False, stepping=stepping,
+                        seeded_in=flow.param_uses[param.name.value].call,
                         proof=f"`{function.name.value}` makes its key from `{param.name.value}`,"
                               f" whose default is {param.default.value}")
             for param in (*function.params.posonly_params, *function.params.params,

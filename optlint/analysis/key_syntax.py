@@ -216,6 +216,22 @@ def own_method(info: ClassInfo, name: str) -> cst.FunctionDef | None:
     return None
 
 
+def classmethod_owner(name: str, scope: Scope | None) -> ClassInfo | None:
+    """The class `name` is inside a `@classmethod` that takes it first (`cls`), also from a
+    function nested in that method (None: `name` is something else there)."""
+    while scope is not None and scope.kind == "function":
+        node = scope.node
+        if isinstance(node, cst.FunctionDef) and scope.owner is not None and any(
+                isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod"
+                for d in node.decorators):
+            first = node.params.params[0].name.value if node.params.params else None
+            return scope.owner if first == name else None
+        if name in scope.bindings:
+            return None
+        scope = scope.parent
+    return None
+
+
 def constant_test(test: cst.BaseExpression, constants: Mapping[str, bool]) -> bool | None:
     """The value of an `if` test made of a module constant (`DEBUG`, `not USE_DROPOUT`), or
     None when it is not one."""

@@ -19,6 +19,7 @@ import libcst as cst
 
 from optlint.analysis.index import FunctionInfo
 from optlint.analysis.key_calls import FileKeyCalls
+from optlint.analysis.key_collected import collected_per_iteration
 from optlint.analysis.key_fields import compiled_step, set_on_class, set_when_built
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_syntax import builds_item
@@ -165,11 +166,15 @@ class PrngKeyReuse(Rule):
                 continue
             reported.add(id(use.call))
             key = ctx.code(use.key)
-            message = (f"`{key}` is consumed by `{shown(ctx, use.call)}`{at_line(ctx, use.call)} and then kept unchanged in "
+            back = ("" if use.returned_at is None else
+                    f", which hands it back{at_line(ctx, use.returned_at)},")
+            message = (f"`{key}` is consumed by `{shown(ctx, use.call)}`{at_line(ctx, use.call)}{back} and then kept unchanged in "
                        f"`{ctx.code(target)}`: whatever later draws from the kept key draws "
                        f"the same random numbers again")
-            yield Finding(held, message, roles={"call": use.call, "key": use.key,
-                                                "kept_in": target},
+            roles: dict[str, cst.CSTNode] = {"call": use.call, "key": use.key, "kept_in": target}
+            if use.returned_at is not None:  # where the callee hands the consumed key back
+                roles["returned_at"] = use.returned_at
+            yield Finding(held, message, roles=roles,
                           fix_title=(f"Split it and keep the new key (`{key}, subkey = "
                                      f"jax.random.split({key})`, then keep `{key}`)"))
 
@@ -273,12 +278,17 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
     if (reuse.in_loop and not second.library and first.call is second.call
             and (second.stepping or id(second.call) in flow.threaded)):
         return True  # a training step threading its state, given one key on every step
+    if reuse.in_loop and first.call is second.call and second.seeded_in is not None:
+        return True  # a callee making its key from the seed the call leaves at its default
     if reuse.in_loop and reuse.counting and first.call is second.call and (
             second.held_by or analysis.constructs(second.call)):
         # A class of the file built on every step (`[Block(key=key) for _ in range(n)]`:
         # identical layers), or a method drawing from a key its object holds on every step
         # (the caller passes no key it could have meant to keep fixed).
         return True
+    if reuse.in_loop and first.call is second.call and collected_per_iteration(
+            second.call, ctx.index.parents()):
+        return True  # every iteration's draw kept in one collection: the same numbers in it
     if reuse.in_loop and not reuse.counting:
         return False
     if first.library and second.library and {first.how.rsplit(".", 1)[-1],
