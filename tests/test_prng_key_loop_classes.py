@@ -180,3 +180,88 @@ def test_a_classmethod_handing_back_the_key_it_was_given(tmp_path: Path) -> None
     fixed = CLASSMETHOD_RETURNS_GIVEN_KEY.replace("return params, key\n\n    def train",
                                                   "return params, new_key\n\n    def train")
     assert opt020_lines(tmp_path, "agent.py", fixed) == []
+
+
+CONSTANT_SEED_CALLEE = '''\
+import jax
+from numpyro import handlers
+
+
+def simulator(k):
+    return k
+
+
+def rollout(k):
+    seeded = handlers.seed(simulator, rng_seed=0)
+    return handlers.trace(seeded).get_trace(k)
+
+
+def noise(x):
+    key = jax.random.PRNGKey(0)
+    return x + jax.random.normal(key, x.shape)
+
+
+def train(k, x):
+    for epoch in range(10):
+        loss, grad = jax.value_and_grad(rollout)(k)
+        k = k - grad
+        x = noise(x)
+    return k, x
+
+
+def finite_difference(k, eps):
+    return (rollout(k + eps) - rollout(k - eps)) / (2 * eps)
+'''
+
+
+def test_a_callee_seeded_from_a_literal_in_a_training_loop(tmp_path: Path) -> None:
+    # Every epoch draws the same noise; two calls outside a loop may mean to (a finite
+    # difference on one noise realisation), and stay silent.
+    findings = opt020_findings(tmp_path, "control.py", CONSTANT_SEED_CALLEE)
+    assert [finding_line(finding) for finding in findings] == [21, 23]
+    assert all("literal seed 0" in finding["message"] for finding in findings)
+
+
+TWO_OBJECTS = '''\
+import equinox as eqx
+import jax
+
+
+class Noise(eqx.Module):
+    key: jax.Array
+    scale: float = 1.0
+
+    def sample(self, shape):
+        return self.scale * jax.random.normal(self.key, shape)
+
+
+class Ice(Noise):
+    pass
+
+
+class Flow:
+    def sample(self, key, shape):
+        return jax.random.normal(key, shape)
+
+
+def built_with_one_key(key):
+    ice = Ice(key=key, scale=0.5)
+    detector = Noise(key=key)
+    return ice.sample((3,)) + detector.sample((3,))
+
+
+def split_then_unsplit(a: Flow, b: Flow, key):
+    key_a, key_b = jax.random.split(key)
+    return a.sample(key, (3,)), b.sample(key, (3,))
+
+
+def compared_on_one_draw(a: Flow, b: Flow, key):
+    return a.sample(key, (3,)) - b.sample(key, (3,))
+'''
+
+
+def test_two_objects_drawing_from_one_key(tmp_path: Path) -> None:
+    # Built holding one key (the subclass inherits the drawing method), or given the key
+    # just split into keys nothing reads; a key passed to two objects' methods to compare
+    # them on one draw stays silent.
+    assert opt020_lines(tmp_path, "noise.py", TWO_OBJECTS) == [25, 30]

@@ -36,7 +36,7 @@ from optlint.analysis.key_module_keys import module_key_uses
 from optlint.analysis.project_values import ProjectValues, statement_scope
 from optlint.analysis.proven_attributes import MissingAttributes
 from optlint.analysis.key_name_reads import FileReads
-from optlint.analysis.key_seeds import default_seeds
+from optlint.analysis.key_seeds import constant_seeds, default_seeds
 from optlint.analysis.key_methods import NamedMethods
 from optlint.analysis.key_library_calls import (
     RANDOM_LAYERS,
@@ -178,6 +178,7 @@ class FileKeyCalls:
                 for param, expr in bind_arguments(function, call, bound)
                 if param.name.value in flow.consumed_params]
         uses += default_seeds(call, function, bound, flow, how, stepping)
+        uses += constant_seeds(call, function, flow, how, stepping)
         if id(function) not in self.foreign.owner_of:
             uses += self.held.closures_called_again(call, function, bound, flow)
         uses += held_key_consumptions(self.ctx.index, call, function, flow, how)
