@@ -265,3 +265,46 @@ def test_two_objects_drawing_from_one_key(tmp_path: Path) -> None:
     # just split into keys nothing reads; a key passed to two objects' methods to compare
     # them on one draw stays silent.
     assert opt020_lines(tmp_path, "noise.py", TWO_OBJECTS) == [25, 30]
+
+
+SEEDS_GIVEN = '''\
+import jax
+
+
+class Env:
+    def __init__(self, seed: int):
+        self.key = jax.random.PRNGKey(seed)
+
+    def act(self):
+        self.key, key = jax.random.split(self.key)
+        return jax.random.normal(key)
+
+
+def noise(shape, seed):
+    return jax.random.normal(jax.random.PRNGKey(seed), shape)
+
+
+def rollouts(seed):
+    first, second = Env(seed), Env(seed)
+    return first.act(), second.act()
+
+
+def train(x, seed):
+    for step in range(10):
+        x = x + noise(x.shape, seed)
+    return x
+
+
+def train_seeded(x, seed):
+    for step in range(10):
+        x = x + noise(x.shape, seed + step)
+    return x
+'''
+
+
+def test_one_seed_turned_into_keys_by_callees(tmp_path: Path) -> None:
+    # A constructor and a function making their key from the seed they are given: two
+    # environments of one seed act alike, and every step draws the same noise.
+    findings = opt020_findings(tmp_path, "envs.py", SEEDS_GIVEN)
+    assert [finding_line(finding) for finding in findings] == [18, 24]
+    assert "`Env` makes its key from `seed`" in findings[0]["message"]

@@ -171,10 +171,7 @@ class FileKeyCalls:
             self.library.keeping.add(id(call))  # `self.init()` keeps its draw in the object
         how = self.callee(call)
         # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
-        uses = [Consumption(call, expr, how, library=False, stepping=stepping,
-                            kind="split" if flow.param_uses[param.name.value].kind == "split"
-                            else "draw", unseen=flow.param_uses[param.name.value].unseen,
-                            proof=flow.param_uses[param.name.value].proof)
+        uses = [self._param_use(call, expr, how, stepping, function, param.name.value, flow)
                 for param, expr in bind_arguments(function, call, bound)
                 if param.name.value in flow.consumed_params]
         uses += default_seeds(call, function, bound, flow, how, stepping)
@@ -193,6 +190,19 @@ class FileKeyCalls:
                                  closed=inner.closed or inner, unseen=inner.unseen,
                                  proof=inner.proof) for inner in free]
         return uses
+
+    @staticmethod
+    def _param_use(call: cst.Call, expr: cst.BaseExpression, how: str, stepping: bool,
+                   function: cst.FunctionDef, param: str, flow: KeyFlow) -> Consumption:
+        """What `call` consumes giving `expr` as `param`, which the callee consumes: a key, or
+        a seed it makes its key from (`PRNGKey(seed)`: the same seed, the same key)."""
+        inner = flow.param_uses[param]
+        seeded = inner.kind == "seed"
+        proof = inner.proof or (f"`{how}` makes its key from `{param}`" if seeded else "")
+        return Consumption(call, expr, how, library=False, stepping=stepping,
+                           kind="split" if inner.kind == "split" else "draw",
+                           unseen=inner.unseen, proof=proof,
+                           seeded_in=inner.call if seeded else None)
 
     def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call
                        ) -> tuple[set[int], str]:

@@ -172,8 +172,8 @@ def plain_target(target: cst.BaseExpression) -> bool:
     return False
 
 
-def evaluated_within(node: cst.CSTNode, call: cst.Call) -> bool:
-    """`call` is part of `node`, outside any lambda (which runs later)."""
+def evaluated_within(node: cst.CSTNode, call: cst.CSTNode) -> bool:
+    """`call` (or any node) is part of `node`, outside any lambda (which runs later)."""
     if node is call:
         return True
     if isinstance(node, cst.Lambda):

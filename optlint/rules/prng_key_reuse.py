@@ -22,7 +22,7 @@ from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_collected import collected_per_iteration, runs_in_loop
 from optlint.analysis.key_fields import compiled_step, set_on_class, set_when_built
 from optlint.analysis.key_flow import KeyFlow
-from optlint.analysis.key_syntax import builds_item
+from optlint.analysis.key_syntax import builds_item, evaluated_within
 from optlint.analysis.key_texts import shown
 from optlint.analysis.key_bound_partials import bound_partials
 from optlint.analysis.key_constant_seeds import constant_seed_draws
@@ -286,8 +286,11 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
         # may mean to draw alike (a finite difference on the same noise); a loop running it
         # on every step may not.
         return runs_in_loop(second.call, ctx.index.parents())
-    if reuse.in_loop and first.call is second.call and second.seeded_in is not None:
-        return True  # a callee making its key from the seed the call leaves at its default
+    if reuse.in_loop and first.call is second.call and second.seeded_in is not None and (
+            reuse.counting or not evaluated_within(second.call, second.key)):
+        # A callee making its key from the seed the call leaves at its default, or from one
+        # seed given on every step: the caller gives no key it could mean to keep fixed.
+        return True
     if reuse.in_loop and reuse.counting and first.call is second.call and (
             second.held_by or analysis.constructs(second.call)):
         # A class of the file built on every step (`[Block(key=key) for _ in range(n)]`:
