@@ -406,6 +406,13 @@ class FileKeyCalls:
         if summary is not None and id(info.node) not in self.recursive:
             return summary
         if id(info.node) not in self.walks:
+            # Its closures summarised while it was (a scan body calling back into the method
+            # being summarised): summarised again, now that what they call is known.
+            for nested in (self.ctx.index.functions.values() if self.recursive else ()):
+                parent = nested.scope.parent
+                if (parent is not None and parent.node is info.node
+                        and id(nested.node) in self.recursive):
+                    self.summaries.pop(id(nested.node), None)
             flow = self._new_flow(scope=info.scope)
             flow.run(body_of(info.node), {param.name.value: param.name for param in (
                 *info.node.params.posonly_params, *info.node.params.params,
