@@ -178,25 +178,23 @@ class KeyRecorder:
             self.derived_uses.setdefault(id(source.call), []).append(use)
         if use.kind == "seed" and isinstance(use.key, cst.Integer):
             self._seeded_calls[id(use.call)] = f"int:{use.key.value}"
-        if (not use.repeated and use.kind in ("draw", "split")
-                and (id(use.call) in self.unread or self._result_unread(use.call))):
-            # Its result reaches nothing: the key stays as it was for the reuse check (the
-            # summaries for callers still see the parameter consumed).
-            self.unread.add(id(use.call))
-            name = self._name_of(use, state)
-            if name is not None:
-                if name in self.params and name not in state.rebound:
-                    self.consumed_params.add(name)
-                    _first_seen(self.param_uses, name, use)
-                state.unread[name] = use
-            return
         if use.repeated:
             # The same key on every step: a reuse by itself, the draw against itself.
             self.reuses.setdefault((id(use.call), "\x00repeated"),
                                    Reuse(use, use, True, None, True))
             return
         name = self._name_of(use, state)
-        if name is None:
+        if name is None:  # a key not followed: whether its draw reaches a result is moot
+            return
+        if (use.kind in ("draw", "split")
+                and (id(use.call) in self.unread or self._result_unread(use.call))):
+            # Its result reaches nothing: the key stays as it was for the reuse check (the
+            # summaries for callers still see the parameter consumed).
+            self.unread.add(id(use.call))
+            if name in self.params and name not in state.rebound:
+                self.consumed_params.add(name)
+                _first_seen(self.param_uses, name, use)
+            state.unread[name] = use
             return
         root, _, data = name.partition(FOLDED_WITH)
         base = root.split(".", 1)[0]
