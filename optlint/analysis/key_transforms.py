@@ -15,6 +15,7 @@ from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo
 from optlint.analysis.key_consumers import (
     BATCHING,
+    CALLED_ONCE,
     ITEM_MAPS,
     LOOP_BODIES,
     REPEATING_ITERABLES,
@@ -25,6 +26,14 @@ from optlint.analysis.key_consumers import (
     STREAM_LAYERS,
     TREE_MAPS,
 )
+from optlint.analysis.key_batched_args import (
+    BROADCAST,
+    MAPPED,
+    axes_by_position,
+    in_axes_expression,
+    mapped_partial,
+)
+from optlint.analysis.key_batched_partials import BatchedPartials
 from optlint.analysis.key_carried_in import carried_in
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_library_calls import last_name
@@ -150,6 +159,14 @@ class TransformedKeyCalls:
             return uses
         if site is not None and _item_map(self.ctx, call, site):
             return self._item_mapped(call, site)
+        if isinstance(call.func, cst.Call) and self.ctx.qualify(call.func.func) in CALLED_ONCE:
+            given = argument(call.func, 0, "fun")
+            if given is not None and isinstance(given.value, cst.Lambda):
+                # `jax.grad(lambda p: loss(p, key))(params)`: the lambda runs once, here.
+                return [Consumption(call, inner.key, self.calls.callee(inner.call),
+                                    library=False, unseen=inner.unseen, proof=inner.proof)
+                        for inner in self._lambda_flow(given.value).free_consumed().values()
+                        if not inner.repeated]
         stream = self._stream_broadcast(call)
         if stream is not None:
             return stream
@@ -166,6 +183,9 @@ class TransformedKeyCalls:
                 # `vmap(lambda x: draw(key, x))(xs)`: the key it closes over, in every row.
                 return self._closed_over(call, self._lambda_flow(given.value),
                                          f"{batching} (a key closed over)")
+            partial = mapped_partial(self.ctx, transform, site) if site is not None else None
+            if partial is not None:
+                return BatchedPartials(self.calls).consumptions(call, batching, *partial)
             return self._given_batched(call, batching, transform)
         flow = self.calls.summary(function)
         if flow is None:
@@ -173,9 +193,8 @@ class TransformedKeyCalls:
         # Reported at the batched call, where the key is handed to every row.
         uses = [replace(use, call=call, how=use.how if not use.repeated else self.calls.callee(
             use.call)) for use in self._closure_uses(call, function, flow, batching)]
-        axes = argument(transform, BATCHING[batching], "in_axes")
-        broadcast = _broadcast_positions(axes.value if axes is not None else None,
-                                         len(call.args))
+        axes = axes_by_position(in_axes_expression(self.ctx, transform, BATCHING[batching],
+                                                   site), len(call.args))
         info = self.ctx.index.functions.get(function)
         method = info is not None and info.scope.owner is not None
         for param, expr in bind_arguments(function, call, method):
@@ -184,7 +203,13 @@ class TransformedKeyCalls:
             if inner is None or index is None:
                 continue
             replicated = self._replicated(expr, call)
-            if index not in broadcast and replicated is None:
+            if axes[index] == MAPPED and replicated is None:
+                # Each row draws from its own key of the batch: the batch is consumed once,
+                # by what draws in each row.
+                uses.append(Consumption(call, expr, inner.how, library=False,
+                                        unseen=inner.unseen, proof=inner.proof))
+                continue
+            if axes[index] != BROADCAST and replicated is None:
                 continue
             uses.append(Consumption(call, replicated or expr, self.calls.callee(call),
                                     library=False, unseen=inner.unseen))
@@ -245,9 +270,9 @@ class TransformedKeyCalls:
         if (given is None or not isinstance(given.value, cst.Name) or site is None
                 or not self.calls.given_function(given.value, site)):
             return []
-        axes = argument(transform, BATCHING[batching], "in_axes")
-        broadcast = _broadcast_positions(axes.value if axes is not None else None,
-                                         len(call.args))
+        axes = axes_by_position(in_axes_expression(self.ctx, transform, BATCHING[batching],
+                                                   site), len(call.args))
+        broadcast = {index for index, axis in enumerate(axes) if axis == BROADCAST}
         unseen = (f"`{given.value.value}` is a function given by a caller; the analysis "
                   f"cannot see it draw from the key")
         drawn, proof = self.calls.drawn_by_given(given.value, site, call)
@@ -289,10 +314,10 @@ class TransformedKeyCalls:
         (`nnx.Dropout(..., rngs=rngs)`): broadcast, every row draws from the same stream."""
         transform = call.func
         assert isinstance(transform, cst.Call)
-        axes = argument(transform, STATEFUL_BATCHING[batching], "in_axes")
-        broadcast = _broadcast_positions(axes.value if axes is not None else None,
-                                         len(call.args))
         site = self.sites.get(id(call))
+        axes = axes_by_position(in_axes_expression(
+            self.ctx, transform, STATEFUL_BATCHING[batching], site), len(call.args))
+        broadcast = {index for index, axis in enumerate(axes) if axis == BROADCAST}
         for index in sorted(broadcast):
             if site is None or index >= len(call.args):
                 break
@@ -432,17 +457,3 @@ def _repeated_item(ctx: RuleContext, iterable: cst.BaseExpression, site: CallSit
             and iterable.args[0].keyword is None):
         return iterable.args[0].value
     return None
-
-
-def _broadcast_positions(axes: cst.BaseExpression | None, count: int) -> set[int]:
-    """The argument positions `in_axes` gives no axis (`None`): broadcast to every row."""
-    if axes is None:
-        return set()
-    if isinstance(axes, cst.Name) and axes.value == "None":
-        return set(range(count))
-    if isinstance(axes, (cst.Tuple, cst.List)):
-        return {i for i, element in enumerate(axes.elements)
-                if isinstance(element.value, cst.Name) and element.value.value == "None"}
-    return set()
-
-
