@@ -53,6 +53,9 @@ class KeyConsumer:
     # The argument takes a key or an rng stream object: only a name read as one key (`key`,
     # `dropout_rng`, not `rngs`) or a key made in place is followed (a stream advances).
     one_key_only: bool = False
+    # The argument takes an int seed as well as a key (`seed(model, rng_seed=0)`): the same
+    # int makes the same key, so a literal given there is followed as that seed (`int:0`).
+    int_seeds: bool = False
 
 
 # Haiku's transforms by their public names and by where Haiku defines them
@@ -104,7 +107,7 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     KeyConsumer("tensorflow_probability", "experimental_sample_and_log_prob", None, "seed",
                 made_by=_DISTRIBUTIONS),
     # numpyro: `handlers.seed(model, rng_seed=key)`, `MCMC(...).run(key, ...)`.
-    KeyConsumer("numpyro", "numpyro.handlers.seed", 1, "rng_seed"),
+    KeyConsumer("numpyro", "numpyro.handlers.seed", 1, "rng_seed", int_seeds=True),
     KeyConsumer("numpyro", "run", 0, "rng_key", made_by=("numpyro.infer.MCMC",),
                 keeps_result=True),
     # `Predictive(model, ...)(key, x)`: the object called runs the model seeded with the key.

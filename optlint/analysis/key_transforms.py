@@ -63,6 +63,9 @@ class TransformedKeyCalls:
         self.calls = calls
         self.ctx = calls.ctx
         self.sites = calls.sites
+        # The file's calls found to be none of these (asked again by every walk that meets
+        # them): by id.
+        self._plain: set[int] = set()
 
     def _function_arg(self, call: cst.Call, position: int, keyword: str
                       ) -> cst.FunctionDef | None:
@@ -131,6 +134,8 @@ class TransformedKeyCalls:
     def consumptions(self, call: cst.Call) -> list[Consumption] | None:
         """A `jax.lax` loop or a batching transformation applied to a project function: the
         keys its body consumes once per step or per row (None: not such a call)."""
+        if id(call) in self._plain:
+            return None
         site = self.sites.get(id(call))
         qualified = aliased_qualify(self.ctx, call.func, site) if site is not None else None
         if qualified in TREE_MAPS:
@@ -171,6 +176,8 @@ class TransformedKeyCalls:
             return stream
         made = self._batching(call)
         if made is None:
+            if site is not None:  # what makes it none of these is fixed for the file's run
+                self._plain.add(id(call))
             return None
         batching, transform = made
         function = self._function_arg(transform, 0, "fun")
