@@ -74,7 +74,7 @@ class AttributeValues:
             return state_attribute(base, attr)
         return UNKNOWN
 
-    def of_class(self, info: ClassInfo, attr: str) -> Value:
+    def of_class(self, info: ClassInfo, attr: str, seen: set[int] | None = None) -> Value:
         """What `attr` of class `info` (of this evaluator's file) holds."""
         owner = self.evaluator
         bindings = info.attributes.get(attr)
@@ -102,7 +102,22 @@ class AttributeValues:
         if method is not None:
             return FunctionValue(method, bound=True)
         static = _method(info, attr, "staticmethod")
-        return FunctionValue(static) if static is not None else UNKNOWN
+        if static is not None:
+            return FunctionValue(static)
+        return self._inherited(info, attr, seen or set())
+
+    def _inherited(self, info: ClassInfo, attr: str, seen: set[int]) -> Value:
+        """`attr` of a base class of the same file (`class Ice(Noise): pass`), in order."""
+        seen.add(id(info))
+        for base in info.bases:
+            base_info = (self.evaluator.index.classes.get(base.value)
+                         if isinstance(base, cst.Name) else None)
+            if base_info is None or id(base_info) in seen or base_info.scope is not info.scope:
+                continue
+            value = self.of_class(base_info, attr, seen)
+            if value is not UNKNOWN:
+                return value
+        return UNKNOWN
 
     def _config_field(self, instance: InstanceValue, attr: str) -> Value:
         """A field of a dataclass or NamedTuple instance (a configuration object): what its

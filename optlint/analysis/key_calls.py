@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, cast
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
-from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo
+from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import LIFTED_TRANSFORMS
 from optlint.analysis.key_default_fields import module_holds_fixed_key
@@ -37,7 +37,7 @@ from optlint.analysis.key_module_keys import module_key_uses
 from optlint.analysis.project_values import ProjectValues, statement_scope
 from optlint.analysis.proven_attributes import MissingAttributes
 from optlint.analysis.key_name_reads import FileReads
-from optlint.analysis.key_seeds import default_seeds
+from optlint.analysis.key_seeds import constant_seeds, default_seeds
 from optlint.analysis.key_methods import NamedMethods
 from optlint.analysis.key_summary_cycles import ROUNDS, SummaryCycles, settled
 from optlint.analysis.key_library_calls import (
@@ -49,6 +49,7 @@ from optlint.analysis.key_library_calls import (
 )
 from optlint.analysis.key_syntax import (
     body_of,
+    classmethod_owner,
     module_constants,
     own_method,
     param_owner,
@@ -176,13 +177,11 @@ class FileKeyCalls:
         # Read only on branches this call's literal arguments rule out: not consumed here.
         skipped = self.branches.unread_params(function, call, bound, flow.consumed_params)
         # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
-        uses = [Consumption(call, expr, how, library=False, stepping=stepping,
-                            kind="split" if flow.param_uses[param.name.value].kind == "split"
-                            else "draw", unseen=flow.param_uses[param.name.value].unseen,
-                            proof=flow.param_uses[param.name.value].proof)
+        uses = [self._param_use(call, expr, how, stepping, function, param.name.value, flow)
                 for param, expr in bind_arguments(function, call, bound)
                 if param.name.value in flow.consumed_params and param.name.value not in skipped]
         uses += default_seeds(call, function, bound, flow, how, stepping)
+        uses += constant_seeds(call, function, flow, how, stepping)
         if id(function) not in self.foreign.owner_of:
             uses += self.held.closures_called_again(call, function, bound, flow)
         held = held_key_consumptions(self.ctx.index, call, function, flow, how)
@@ -202,6 +201,19 @@ class FileKeyCalls:
                                  closed=inner.closed or inner, unseen=inner.unseen,
                                  proof=inner.proof) for inner in free]
         return uses
+
+    @staticmethod
+    def _param_use(call: cst.Call, expr: cst.BaseExpression, how: str, stepping: bool,
+                   function: cst.FunctionDef, param: str, flow: KeyFlow) -> Consumption:
+        """What `call` consumes giving `expr` as `param`, which the callee consumes: a key, or
+        a seed it makes its key from (`PRNGKey(seed)`: the same seed, the same key)."""
+        inner = flow.param_uses[param]
+        seeded = inner.kind == "seed"
+        proof = inner.proof or (f"`{how}` makes its key from `{param}`" if seeded else "")
+        return Consumption(call, expr, how, library=False, stepping=stepping,
+                           kind="split" if inner.kind == "split" else "draw",
+                           unseen=inner.unseen, proof=proof,
+                           seeded_in=inner.call if seeded else None)
 
     def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call
                        ) -> tuple[set[int], str]:
@@ -246,10 +258,13 @@ class FileKeyCalls:
         """`Noise.sample(key, shape)`: a `@staticmethod` of a class of the file, called on it
         or an instance; or a `@classmethod` (bound: given the class first)."""
         owner = self.ctx.value(func.value, site) if isinstance(func, cst.Attribute) else None
-        if (not isinstance(owner, (ClassRef, InstanceValue))
-                or owner.path != self.ctx.inference.path or not isinstance(func, cst.Attribute)):
+        info = owner.info if (isinstance(owner, (ClassRef, InstanceValue))
+                              and owner.path == self.ctx.inference.path) else None
+        if info is None and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            info = classmethod_owner(func.value.value, site.scope)  # `cls.update(...)`
+        if info is None or not isinstance(func, cst.Attribute):
             return None
-        for item in owner.info.node.body.body:
+        for item in info.node.body.body:
             kinds = {d.decorator.value for d in getattr(item, "decorators", ())
                      if isinstance(d.decorator, cst.Name)}
             if (isinstance(item, cst.FunctionDef) and item.name.value == func.attr.value
@@ -312,7 +327,9 @@ class FileKeyCalls:
             return None if found is None else (found[0], found[1], False)
         if not isinstance(value.node, cst.FunctionDef):
             return None
-        return value.node, value.bound, stepping
+        # A function decorated as a compiled step (`@partial(jax.jit, static_argnums=(0,))`
+        # on a method) is one as much as `jax.jit(f)` is.
+        return value.node, value.bound, stepping or compiled_step(value.node, self.ctx.qualify)
 
     def constructs(self, call: cst.Call) -> bool:
         """`call` builds an instance of a class of the file (runs its `__init__`)."""
@@ -341,7 +358,7 @@ class FileKeyCalls:
         params = [param.name for param in (
             *node.params.posonly_params, *node.params.params, *node.params.kwonly_params)]
         for _ in range(ROUNDS):
-            flow = self._new_flow([param.value for param in params])
+            flow = self._new_flow([param.value for param in params], self._scope_of(node))
             mark = self.cycles.start(id(node))
             try:
                 flow.run(body_of(node), {param.value: param for param in params})
@@ -365,17 +382,27 @@ class FileKeyCalls:
             return {}
         how = self.callee(call)
         return {path: Consumption(call, inner.key, f"{how} (which returns it consumed)",
-                                  library=False, via=inner.via or inner, unseen=inner.unseen)
+                                  library=False, via=inner.via or inner, unseen=inner.unseen,
+                                  returned_at=flow.returned_at.get(path))
                 for path, inner in flow.returned.items() if not inner.repeated}
 
     # walking ------------------------------------------------------------------------------
     def has_consumers(self) -> bool:  # and the file can run: no import of it fails
         return bool(self.candidates) and not self.raises.module_fails(self.ctx.module)
 
-    def _new_flow(self, params: list[str] | None = None) -> KeyFlow:
+    def _scope_of(self, node: cst.FunctionDef) -> Scope | None:
+        info = self.ctx.index.functions.get(node)
+        return None if info is None else info.scope
+
+    def _new_flow(self, params: list[str] | None = None, scope: Scope | None = None) -> KeyFlow:
+        """A walk of one body, whose statements all run in `scope` (a walk stops at nested
+        functions and classes): the raise proofs need not look it up per statement."""
         flow = KeyFlow(self.consumer, params or (), self.returned_keys, self.constants,
                        self.made_key, self.read_caches)
-        flow.raises = self.raises  # no path goes past a statement proven to raise
+        raises = self.raises
+        # No path goes past a statement proven to raise.
+        flow.raises = (raises if scope is None
+                       else lambda statement: raises(statement, scope))
         flow.holds = lambda call: values_held(self.ctx, call, self._resolve(call), self.summary)
         return flow
 
@@ -394,7 +421,14 @@ class FileKeyCalls:
         if summary is not None and id(info.node) not in self.recursive:
             return summary
         if id(info.node) not in self.walks:
-            flow = self._new_flow()
+            # Its closures summarised while it was (a scan body calling back into the method
+            # being summarised): summarised again, now that what they call is known.
+            for nested in (self.ctx.index.functions.values() if self.recursive else ()):
+                parent = nested.scope.parent
+                if (parent is not None and parent.node is info.node
+                        and id(nested.node) in self.recursive):
+                    self.summaries.pop(id(nested.node), None)
+            flow = self._new_flow(scope=info.scope)
             flow.run(body_of(info.node), {param.name.value: param.name for param in (
                 *info.node.params.posonly_params, *info.node.params.params,
                 *info.node.params.kwonly_params)})
@@ -406,7 +440,7 @@ class FileKeyCalls:
                 id(site.node) in self.candidates or last_name(site.node.func) in self.helpers)
                 for site in self.ctx.calls()):
             return None
-        flow = self._new_flow()
+        flow = self._new_flow(scope=self.ctx.index.module_scope)
         # A notebook is run, not imported: its names do not outlive its last cell.
         flow.run(self.ctx.module.body, module=not self.ctx.filename.endswith(".ipynb"))
         return flow

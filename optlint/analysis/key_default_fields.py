@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import argument
-from optlint.analysis.index import ClassInfo
+from optlint.analysis.index import CallSite, ClassInfo
 from optlint.analysis.key_consumers import FIELD_MAKERS
 from optlint.analysis.key_syntax import calls_in
 from optlint.analysis.prng_keys import SAMPLERS, Consumption
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from optlint.context import RuleContext
 
 _KEY_MAKERS = ("jax.random.PRNGKey", "jax.random.key")
+# Calls deriving new keys from the key they are given.
+_DERIVING = frozenset({"jax.random.split", "jax.random.fold_in"})
 # Calls that copy an object with fields given anew (`state._replace(rng_key=k)`,
 # `dataclasses.replace(state, rng_key=k)`, `state.replace(...)` of a Flax struct): a layer
 # given `rng=self.rng` replaces nothing.
@@ -122,11 +124,28 @@ def _replaced(ctx: RuleContext, field: str) -> bool:
     if any(arg.keyword is not None and arg.keyword.value == field
            and _last_name(site.node.func) in _REPLACERS
            and not isinstance(ctx.value(site.node.func, site), ClassRef)
+           and not _split_from_field(ctx, site, arg.value, field)
            for site in ctx.calls() for arg in site.node.args):
         return True
     return any(binding.scope is not None
                for info in ctx.index.classes.values()
                for binding in info.attributes.get(field, []))
+
+
+def _split_from_field(ctx: RuleContext, site: CallSite, value: cst.BaseExpression,
+                      field: str) -> bool:
+    """`state.replace(rng_key=k)` after `k, sub = split(state.rng_key)`: the new key is
+    derived from the field's own key, so every state left its default follows one chain of
+    keys from it; that replaces nothing."""
+    if isinstance(value, cst.Name):
+        binding = ctx.binding(value.value, site)
+        if binding is None or binding.kind != "assign" or binding.value is None:
+            return False
+        value = binding.value
+    return (isinstance(value, cst.Call) and bool(value.args)
+            and (ctx.qualify(value.func) or "") in _DERIVING
+            and isinstance(value.args[0].value, cst.Attribute)
+            and value.args[0].value.attr.value == field)
 
 
 def module_holds_fixed_key(ctx: RuleContext, info: ClassInfo, field: str) -> bool:

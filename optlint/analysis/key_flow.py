@@ -64,6 +64,7 @@ class KeyFlow(KeyLoops):
         self.constants: Mapping[str, bool] = constants or {}
         # What the function returns already consumed, by its place in the returned value.
         self.returned: dict[tuple[int, ...], Consumption] = {}
+        self.returned_at: dict[tuple[int, ...], cst.CSTNode] = {}  # the returned names
         # Calls whose result is assigned to a name they are also given (`state = step(state,
         # key)`): a step threading state, not an evaluation.
         self.threaded: set[int] = set()
@@ -269,7 +270,7 @@ class KeyFlow(KeyLoops):
                     # What the returned expression consumes itself (`return Model(key=key)`)
                     # is a consumption, not a key handed back.
                     own = {id(use) for use in self.every[before:]}
-                    note_returned(value, state, (), self.returned)
+                    note_returned(value, state, (), self.returned, self.returned_at)
                     note_stored(value, state, own, self.stored)
                     forwarded_params(value, state, self.params, self.forwarded)
             return None

@@ -52,12 +52,16 @@ def note_stored(value: cst.BaseExpression, state: KeyState, own: set[int],
 
 
 def note_returned(value: cst.BaseExpression, state: KeyState, path: tuple[int, ...],
-                  returned: dict[tuple[int, ...], Consumption]) -> None:
-    """The consumed keys a returned value holds, by their place in it (`return x, key`)."""
+                  returned: dict[tuple[int, ...], Consumption],
+                  where: dict[tuple[int, ...], cst.CSTNode] | None = None) -> None:
+    """The consumed keys a returned value holds, by their place in it (`return x, key`);
+    `where`: the returned name of each, for the key's path in messages."""
     if isinstance(value, cst.Name):
         use = state.consumed.get(value.value)
         if use is not None and value.value not in state.maybe:
             returned.setdefault(path, use)
+            if where is not None:
+                where.setdefault(path, value)
         if len(path) < 3:
             # `return carry` after `carry = (params, key)`: its items, by their place.
             prefix = value.value + ITEM
@@ -69,7 +73,7 @@ def note_returned(value: cst.BaseExpression, state: KeyState, path: tuple[int, .
         for position, element in enumerate(value.elements):
             if isinstance(element, cst.StarredElement):
                 return
-            note_returned(element.value, state, (*path, position), returned)
+            note_returned(element.value, state, (*path, position), returned, where)
 
 
 def note_kept(target: cst.BaseExpression, value: cst.BaseExpression, state: KeyState,

@@ -69,6 +69,10 @@ def key_helpers(ctx: RuleContext, candidates: set[int]) -> KeyHelpers:
                 for scope in ctx.index.every_scope
                 for name, bindings in scope.bindings.items() for binding in bindings
                 if isinstance(binding.value, cst.Call) and not binding.path]
+    # A class built runs its constructor: `Env(seed)` consumes what its `__init__` does.
+    wrapping += [(info.name, {item.name.value}) for info in ctx.index.classes.values()
+                 for item in info.node.body.body if isinstance(item, cst.FunctionDef)
+                 and item.name.value in ("__init__", "__post_init__")]
     # The functions each function defines (`make_dropout` defines `apply`), and names
     # bound to what a function returns (`drop = make_dropout(0.5)`): a factory's closure.
     defines: dict[str, set[str]] = {}

@@ -48,15 +48,12 @@ class IgnoredArguments:
         return self._only_ignored(node, name, self._values.here, 0)
 
     def _only_ignored(self, node: cst.CSTNode, name: str, file: ProjectFile, depth: int) -> bool:
-        found = False
-        for read in _reads_of(node, name):
-            if read is None:
-                return False
-            call, arg = read
-            if not self._argument_ignored(call, arg, file, depth):
-                return False
-            found = True
-        return found
+        reads = list(_reads_of(node, name))
+        arguments = [read for read in reads if read is not None]
+        # A read that is no argument first: resolving a callee may parse another file.
+        if not reads or len(arguments) < len(reads):
+            return False
+        return all(self._argument_ignored(call, arg, file, depth) for call, arg in arguments)
 
     def _argument_ignored(self, call: cst.Call, arg: cst.Arg, file: ProjectFile, depth: int) -> bool:
         key = (id(call), id(arg))

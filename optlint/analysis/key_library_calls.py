@@ -188,7 +188,9 @@ class LibraryKeyCalls:
         return [Consumption(call, key, how) for key in keys
                 if (key_name(key) is not None and not (
                     row.one_key_only and not ONE_KEY_NAME.search(key_name(key) or "")))
-                or isinstance(key, cst.Call)]
+                or isinstance(key, cst.Call)] + [
+            Consumption(call, key, how, followed=f"int:{key.value}") for key in keys
+            if row.int_seeds and isinstance(key, cst.Integer)]  # `seed(model, rng_seed=0)`
 
     def _mapped(self, call: cst.Call, keyword: str | None
                 ) -> tuple[str, cst.BaseExpression] | None:

@@ -70,6 +70,10 @@ class KeyRecorder:
         # `jax.random.PRNGKey(0)` calls, by id, with the name keys of that seed go under.
         self._seeded_calls: dict[int, str] = {}
         self._made_by: dict[int, int] = {}  # consumption id -> the seeding call of its key
+        self._seed_literals: dict[int, tuple[cst.Call, cst.Integer]] = {}  # by seeding call id
+        # The first draw from each key made from a literal seed in the body (`int:0`), with
+        # the call making the key and its seed: every call of the function draws it again.
+        self.constant_uses: dict[str, tuple[Consumption, cst.Call, cst.Integer]] = {}
         self._in_place: set[int] = set()  # consumptions of a key made in place from a seed
         # `fold_in(key, data)` calls, by id, with the name the key they make goes under.
         self.folded_calls: dict[int, str] = {}
@@ -145,6 +149,17 @@ class KeyRecorder:
             return self.made_key(use.key) if self.made_key is not None else None
         return self._seed_name(name, use, state)
 
+    def _note_constant(self, name: str, use: Consumption) -> None:
+        """A draw from a key made from a literal seed: in the body (`key = PRNGKey(0)`), or
+        given in place to a consumer seeding itself from an int (`seed(model, rng_seed=0)`)."""
+        if name in self.constant_uses:
+            return
+        made = self._seed_literals.get(self._made_by.get(id(use), -1))
+        if made is not None:
+            self.constant_uses[name] = (use, *made)
+        elif isinstance(use.key, cst.Integer) and use.followed == name:
+            self.constant_uses[name] = (use, use.call, use.key)
+
     def _seed_name(self, name: str, use: Consumption, state: KeyState) -> str:
         """The name a key made from a literal seed is followed under (`int:0`), noting which
         call made the key `use` consumes."""
@@ -178,24 +193,25 @@ class KeyRecorder:
             self.derived_uses.setdefault(id(source.call), []).append(use)
         if use.kind == "seed" and isinstance(use.key, cst.Integer):
             self._seeded_calls[id(use.call)] = f"int:{use.key.value}"
-        if (not use.repeated and use.kind in ("draw", "split")
-                and (id(use.call) in self.unread or self._result_unread(use.call))):
-            # Its result reaches nothing: the key stays as it was for the reuse check, and a
-            # parameter drawn from only so is not consumed for callers either (a helper
-            # tracing a model for its shapes gives back nothing of its key).
-            self.unread.add(id(use.call))
-            name = self._name_of(use, state)
-            if name is not None:
-                state.unread[name] = use
-            return
+            self._seed_literals[id(use.call)] = (use.call, use.key)
         if use.repeated:
             # The same key on every step: a reuse by itself, the draw against itself.
             self.reuses.setdefault((id(use.call), "\x00repeated"),
                                    Reuse(use, use, True, None, True))
             return
         name = self._name_of(use, state)
-        if name is None:
+        if name is None:  # a key not followed: whether its draw reaches a result is moot
             return
+        if (use.kind in ("draw", "split")
+                and (id(use.call) in self.unread or self._result_unread(use.call))):
+            # Its result reaches nothing: the key stays as it was for the reuse check, and a
+            # parameter drawn from only so is not consumed for callers either (a helper
+            # tracing a model for its shapes gives back nothing of its key).
+            self.unread.add(id(use.call))
+            state.unread[name] = use
+            return
+        if name.startswith("int:") and use.kind in ("draw", "split"):
+            self._note_constant(name, use)
         root, _, data = name.partition(FOLDED_WITH)
         base = root.split(".", 1)[0]
         # A key folded with a name of this function (`fold_in(key, i)`, `i` a parameter)

@@ -1,6 +1,7 @@
 """Keys a callee makes from a seed its call does not give: `noise(shape)` where `noise(shape,
 seed=0)` makes its key from `seed` makes the key of the default seed at every such call, one key
-drawn from again and again."""
+drawn from again and again; so does a callee making its key from a literal seed in its body
+(`key = PRNGKey(0)`, `handlers.seed(model, rng_seed=0)`)."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ def default_seeds(call: cst.Call, function: cst.FunctionDef, bound: bool, flow: 
         return []
     passed = {param.name.value for param, _ in bind_arguments(function, call, bound)}
     return [Consumption(call, param.default, how, library=False, stepping=stepping,
+                        seeded_in=flow.param_uses[param.name.value].call,
                         proof=f"`{function.name.value}` makes its key from `{param.name.value}`,"
                               f" whose default is {param.default.value}")
             for param in (*function.params.posonly_params, *function.params.params,
@@ -26,3 +28,13 @@ def default_seeds(call: cst.Call, function: cst.FunctionDef, bound: bool, flow: 
             if param.name.value not in passed and isinstance(param.default, cst.Integer)
             and param.name.value in flow.consumed_params
             and flow.param_uses[param.name.value].kind == "seed"]
+
+
+def constant_seeds(call: cst.Call, function: cst.FunctionDef, flow: KeyRecorder, how: str,
+                   stepping: bool) -> list[Consumption]:
+    """`noise(x)` where `noise` draws from `PRNGKey(0)` made in its body: every call draws from
+    the key of that seed, followed as the seed itself (`int:0`)."""
+    return [Consumption(call, literal, how, library=False, stepping=stepping, seeded_in=made,
+                        proof=f"`{function.name.value}` makes its key from the literal seed "
+                              f"{literal.value} on every call")
+            for inner, made, literal in flow.constant_uses.values() if not inner.unseen]

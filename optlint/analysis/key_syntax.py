@@ -172,8 +172,8 @@ def plain_target(target: cst.BaseExpression) -> bool:
     return False
 
 
-def evaluated_within(node: cst.CSTNode, call: cst.Call) -> bool:
-    """`call` is part of `node`, outside any lambda (which runs later)."""
+def evaluated_within(node: cst.CSTNode, call: cst.CSTNode) -> bool:
+    """`call` (or any node) is part of `node`, outside any lambda (which runs later)."""
     if node is call:
         return True
     if isinstance(node, cst.Lambda):
@@ -213,6 +213,22 @@ def own_method(info: ClassInfo, name: str) -> cst.FunctionDef | None:
     for item in info.node.body.body:
         if isinstance(item, cst.FunctionDef) and item.name.value == name and not item.decorators:
             return item
+    return None
+
+
+def classmethod_owner(name: str, scope: Scope | None) -> ClassInfo | None:
+    """The class `name` is inside a `@classmethod` that takes it first (`cls`), also from a
+    function nested in that method (None: `name` is something else there)."""
+    while scope is not None and scope.kind == "function":
+        node = scope.node
+        if isinstance(node, cst.FunctionDef) and scope.owner is not None and any(
+                isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod"
+                for d in node.decorators):
+            first = node.params.params[0].name.value if node.params.params else None
+            return scope.owner if first == name else None
+        if name in scope.bindings:
+            return None
+        scope = scope.parent
     return None
 
 

@@ -91,6 +91,12 @@ class Consumption:
     # `tick` drawing from `fold_in(self.key, tick)` draws from `loader.key` folded with the
     # call's `tick` (see `folded_name`).
     followed: str = ""
+    # For a call leaving out the seed its callee makes its key from (`step(x)` where
+    # `step(x, seed=0)` draws from `PRNGKey(seed)`): the callee's call making the key. The
+    # caller gives no key it could mean to keep fixed.
+    seeded_in: cst.Call | None = None
+    # With `via`: where the callee returns the consumed key (`return state, key`).
+    returned_at: cst.CSTNode | None = None
 
 
 def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:

@@ -206,6 +206,10 @@ def key_roles(reuse: Reuse) -> dict[str, cst.CSTNode]:
         roles["key_origin"] = reuse.origin
     if reuse.second.repeated_by is not None:
         roles["repeated_by"] = reuse.second.repeated_by
+    if reuse.first.returned_at is not None:
+        roles["returned_at"] = reuse.first.returned_at  # where a callee handed it back
+    if reuse.second.seeded_in is not None:
+        roles["seeded_in"] = reuse.second.seeded_in  # where the callee makes the one key
     return roles
 
 

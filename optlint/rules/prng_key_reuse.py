@@ -19,6 +19,7 @@ import libcst as cst
 
 from optlint.analysis.index import FunctionInfo
 from optlint.analysis.key_calls import FileKeyCalls
+from optlint.analysis.key_collected import collected_per_iteration, runs_in_loop
 from optlint.analysis.key_fields import (
     compiled_step,
     set_on_class,
@@ -26,7 +27,7 @@ from optlint.analysis.key_fields import (
     stores_on_object,
 )
 from optlint.analysis.key_flow import KeyFlow
-from optlint.analysis.key_syntax import builds_item
+from optlint.analysis.key_syntax import builds_item, evaluated_within
 from optlint.analysis.key_texts import shown
 from optlint.analysis.key_bound_partials import bound_partials
 from optlint.analysis.key_constant_seeds import constant_seed_draws
@@ -35,7 +36,7 @@ from optlint.analysis.key_lifted_streams import unsplit_streams
 from optlint.analysis.key_fixed_closures import fixed_closure_keys
 from optlint.analysis.key_trace_time import traced_draws
 from optlint.analysis.library_names import JAX_RANDOM
-from optlint.analysis.prng_keys import Consumption, Reuse
+from optlint.analysis.prng_keys import Consumption, Reuse, key_name
 from optlint.analysis.walk import child_nodes
 from optlint.context import RuleContext
 from optlint.rule_helpers.key_messages import (
@@ -88,6 +89,8 @@ class PrngKeyReuse(Rule):
                         if finding.unproven is None:
                             del unproven[at]
                             reported.add(at)
+                            if reuse.second.seeded_in is not None:  # reported for its callee
+                                reported.add(id(reuse.second.seeded_in))
                             yield finding
                         else:
                             unproven[at] = finding
@@ -123,7 +126,7 @@ class PrngKeyReuse(Rule):
         for unsplit in unsplit_streams(ctx):  # `nn.scan(..., split_rngs={"dropout": False})`
             yield unsplit_stream_finding(ctx, unsplit)
         for constant in constant_seed_draws(ctx):  # `key(0)` made where a step runs
-            if id(constant.draw) not in reported:
+            if id(constant.draw) not in reported and id(constant.made) not in reported:
                 reported.add(id(constant.draw))
                 yield constant_seed_finding(ctx, constant)
 
@@ -178,11 +181,15 @@ class PrngKeyReuse(Rule):
                 continue
             reported.add(id(use.call))
             key = ctx.code(use.key)
-            message = (f"`{key}` is consumed by `{shown(ctx, use.call)}`{at_line(ctx, use.call)} and then kept unchanged in "
+            back = ("" if use.returned_at is None else
+                    f", which hands it back{at_line(ctx, use.returned_at)},")
+            message = (f"`{key}` is consumed by `{shown(ctx, use.call)}`{at_line(ctx, use.call)}{back} and then kept unchanged in "
                        f"`{ctx.code(target)}`: whatever later draws from the kept key draws "
                        f"the same random numbers again")
-            yield Finding(held, message, roles={"call": use.call, "key": use.key,
-                                                "kept_in": target},
+            roles: dict[str, cst.CSTNode] = {"call": use.call, "key": use.key, "kept_in": target}
+            if use.returned_at is not None:  # where the callee hands the consumed key back
+                roles["returned_at"] = use.returned_at
+            yield Finding(held, message, roles=roles,
                           fix_title=(f"Split it and keep the new key (`{key}, subkey = "
                                      f"jax.random.split({key})`, then keep `{key}`)"))
 
@@ -286,12 +293,26 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
     if (reuse.in_loop and not second.library and first.call is second.call
             and (second.stepping or id(second.call) in flow.threaded)):
         return True  # a training step threading its state, given one key on every step
+    if second.seeded_in is not None and any(arg.value is second.key
+                                            for arg in second.seeded_in.args):
+        # A callee drawing from a key it makes from a literal seed in its body: two calls
+        # may mean to draw alike (a finite difference on the same noise); a loop running it
+        # on every step may not.
+        return runs_in_loop(second.call, ctx.index.parents())
+    if reuse.in_loop and first.call is second.call and second.seeded_in is not None and (
+            reuse.counting or not evaluated_within(second.call, second.key)):
+        # A callee making its key from the seed the call leaves at its default, or from one
+        # seed given on every step: the caller gives no key it could mean to keep fixed.
+        return True
     if reuse.in_loop and reuse.counting and first.call is second.call and (
             second.held_by or analysis.constructs(second.call)):
         # A class of the file built on every step (`[Block(key=key) for _ in range(n)]`:
         # identical layers), or a method drawing from a key its object holds on every step
         # (the caller passes no key it could have meant to keep fixed).
         return True
+    if reuse.in_loop and first.call is second.call and collected_per_iteration(
+            second.call, ctx.index.parents()):
+        return True  # every iteration's draw kept in one collection: the same numbers in it
     if reuse.in_loop and not reuse.counting:
         return False
     if first.library and second.library and {first.how.rsplit(".", 1)[-1],
@@ -299,10 +320,27 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
         return False
     if reuse.in_loop and not (first.library and second.library):
         return False
+    if first.held_by and second.held_by:
+        return True  # two objects built holding one key: no call passes it to compare them
     a, b = first.call.func, second.call.func
     return not (not first.library and isinstance(a, cst.Attribute) and isinstance(b, cst.Attribute)
                 and a.attr.value == b.attr.value and not a.value.deep_equals(b.value)
-                and not _parts_of_one(a.value, b.value))
+                and not _parts_of_one(a.value, b.value)
+                and not _split_left_unread(reuse, flow))
+
+
+def _split_left_unread(reuse: Reuse, flow: KeyFlow) -> bool:
+    """The key was split before its first consumption into keys nothing reads (`ka, kb =
+    split(key)`, then `a.sample(key)`, `b.sample(key)`): the code meant the two to draw from
+    keys of their own."""
+    name = key_name(reuse.first.key)
+    for use in flow.every:
+        if use is reuse.first:
+            return False
+        if (use.kind == "split" and id(use.call) in flow.unread and name is not None
+                and key_name(use.key) == name):
+            return True
+    return False
 
 
 def _parts_of_one(a: cst.BaseExpression, b: cst.BaseExpression) -> bool:

@@ -1,0 +1,116 @@
+"""Draws a loop keeps together: `for circuit in circuits: pred = predictive(key, x);
+preds.append(pred)` draws from one key on every iteration and keeps every iteration's draw in one
+collection. A loop over settings (`for beta in betas`) may mean to draw each setting from one key
+(to compare them on the same numbers), but once the draws are gathered into one result, that
+result holds the same numbers again and again: a reuse by JAX's rule whatever was meant."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import libcst as cst
+
+from optlint.analysis.key_syntax import evaluated_within, target_names
+
+# Methods that add their argument to the collection they are called on.
+_ADDING = frozenset({"append", "extend", "add", "insert", "appendleft"})
+
+
+def collected_per_iteration(call: cst.Call, parents: Mapping[int, cst.CSTNode]) -> bool:
+    """`call` runs in a `for`/`while` body as `name = call` (or `obj.method(...)` as a
+    statement, kept in `obj`), and a later statement of that body adds `name` to a
+    collection (`names.append(name)`, `names[i] = name`) it does not bind itself."""
+    small, loop = _statement_and_loop(call, parents)
+    if small is None or loop is None:
+        return False
+    kept = _kept_name(small, call)
+    if kept is None:
+        return False
+    finder = _Collected(kept)
+    loop.body.visit(finder)
+    return finder.found and not _binds(loop, finder.collections)
+
+
+def runs_in_loop(call: cst.Call, parents: Mapping[int, cst.CSTNode]) -> bool:
+    """`call` is in the body of a `for` or `while` of its function (or module)."""
+    return _statement_and_loop(call, parents)[1] is not None
+
+
+def _statement_and_loop(call: cst.Call, parents: Mapping[int, cst.CSTNode]
+                        ) -> tuple[cst.BaseSmallStatement | None, cst.For | cst.While | None]:
+    node: cst.CSTNode = call
+    small: cst.BaseSmallStatement | None = None
+    while True:
+        parent = parents.get(id(node))
+        if parent is None or isinstance(parent, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return small, None
+        if small is None and isinstance(parent, cst.BaseSmallStatement):
+            small = parent
+        if isinstance(parent, (cst.For, cst.While)) and node is parent.body:
+            return small, parent
+        node = parent
+
+
+def _kept_name(small: cst.BaseSmallStatement, call: cst.Call) -> str | None:
+    """The name that holds what `call` drew: `name = <expression of call>`, or `obj` of
+    `obj.run(key)` made as a statement (an object keeping its draws)."""
+    if isinstance(small, cst.Assign) and len(small.targets) == 1:
+        target = small.targets[0].target
+        if isinstance(target, cst.Name) and evaluated_within(small.value, call):
+            return target.value
+    if (isinstance(small, cst.Expr) and small.value is call
+            and isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)):
+        return call.func.value.value
+    return None
+
+
+class _Collected(cst.CSTVisitor):
+    """Finds `<collection>.append(<name>)` and `<collection>[...] = <name>`."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.found = False
+        self.collections: set[str] = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if (isinstance(func, cst.Attribute) and func.attr.value in _ADDING
+                and isinstance(func.value, cst.Name)
+                and any(self._holds(arg.value) for arg in node.args)):
+            self.found = True
+            self.collections.add(func.value.value)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if not self._holds(node.value):
+            return
+        for target in node.targets:
+            if isinstance(target.target, cst.Subscript) and isinstance(target.target.value,
+                                                                       cst.Name):
+                self.found = True
+                self.collections.add(target.target.value.value)
+
+    def _holds(self, value: cst.BaseExpression) -> bool:
+        if isinstance(value, cst.Name):
+            return value.value == self.name
+        if isinstance(value, (cst.Tuple, cst.List)):
+            return any(self._holds(element.value) for element in value.elements)
+        return False
+
+
+def _binds(loop: cst.For | cst.While, names: set[str]) -> bool:
+    """The loop binds one of `names` itself (a collection made anew on every iteration)."""
+    if isinstance(loop, cst.For) and names & set(target_names(loop.target)):
+        return True
+    binder = _Binds(names)
+    loop.body.visit(binder)
+    return binder.found
+
+
+class _Binds(cst.CSTVisitor):
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+        self.found = False
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        if self.names & set(target_names(node.target)):
+            self.found = True
