@@ -112,11 +112,12 @@ def _repeated_axes(value: cst.BaseExpression) -> list[str] | None:
     return None
 
 
-def mapped_partial(ctx: RuleContext, transform: cst.Call, site: CallSite
-                   ) -> tuple[cst.Call, cst.BaseExpression] | None:
-    """`vmap(partial(f, key=key))` (also through a name bound to the partial): the partial's
-    call and the function it wraps, as written (`f`, a name or attribute)."""
-    given = argument(transform, 0, "fun")
+def mapped_partial(ctx: RuleContext, transform: cst.Call, site: CallSite, position: int = 0,
+                   keyword: str = "fun") -> tuple[cst.Call, cst.BaseExpression] | None:
+    """`vmap(partial(f, key=key))` (also through a name bound to the partial; or the body of a
+    loop at `position`): the partial's call and the function it wraps, as written (`f`, a name
+    or attribute)."""
+    given = argument(transform, position, keyword)
     if given is None:
         return None
     expr = given.value

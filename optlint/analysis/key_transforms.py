@@ -151,6 +151,10 @@ class TransformedKeyCalls:
                                          f"{qualified} (a key closed over)")
             body = self._function_arg(call, position, "body_fun" if position else "f")
             flow = self.calls.summary(body) if body is not None else None
+            partial = (mapped_partial(self.ctx, call, site, position, "body_fun" if position
+                                      else "f") if body is None and site is not None else None)
+            if partial is not None:  # `lax.map(partial(draw, key=key), xs)`: every step
+                return BatchedPartials(self.calls).consumptions(call, qualified, *partial, ())
             if body is None or flow is None:
                 return []
             uses = self._closure_uses(call, body, flow, qualified)
