@@ -262,3 +262,74 @@ def test_decorated_stacked_and_sharded(tmp_path: Path) -> None:
 ])
 def test_decorated_and_stacked_rows_are_the_same(call: str, expected: bool) -> None:
     assert _hazard(DECORATED_AND_SHARDED, call) is expected
+
+
+HELD_BY_THE_OBJECT = '''\
+import jax
+
+
+class Sampler:
+    def __init__(self, key):
+        self.key = key
+
+    def sample(self, x):
+        return x + jax.random.normal(self.key, x.shape)
+
+    def batch(self, xs):
+        return jax.vmap(self.sample)(xs)
+
+    def scaled(self, x):
+        return 2.0 * x
+
+    def batch_scaled(self, xs):
+        return jax.vmap(self.scaled)(xs)
+'''
+
+
+def test_a_vmapped_method_drawing_from_the_key_its_object_holds(tmp_path: Path) -> None:
+    """The object is not batched: every row of `vmap(self.sample)` draws from `self.key`."""
+    assert opt020_lines(tmp_path, "held.py", HELD_BY_THE_OBJECT) == [12]
+
+
+def test_a_vmapped_method_rows_are_the_same() -> None:
+    assert _hazard(HELD_BY_THE_OBJECT, "Sampler(jax.random.key(0)).batch(jnp.zeros((3, 2)))")
+
+
+LOOP_PARTIALS = '''\
+from functools import partial
+
+import jax
+
+
+def draw(x, key):
+    return x + jax.random.normal(key, x.shape)
+
+
+def mapped(xs, key):
+    return jax.lax.map(partial(draw, key=key), xs)
+
+
+def scanned(xs, key):
+    def step(c, x, key):
+        return c, x + jax.random.normal(key, x.shape)
+
+    return jax.lax.scan(partial(step, key=key), 0.0, xs)[1]
+
+
+def own_keys(xs, keys):
+    return jax.lax.map(lambda args: draw(*args), (xs, keys))
+'''
+
+
+def test_a_loop_body_bound_by_partial(tmp_path: Path) -> None:
+    """`lax.map(partial(draw, key=key), xs)`: every step draws from the bound key."""
+    assert opt020_lines(tmp_path, "loops.py", LOOP_PARTIALS) == [11, 18]
+
+
+@pytest.mark.parametrize(("call", "expected"), [
+    ("mapped(jnp.zeros((3, 2)), jax.random.key(0))", True),
+    ("scanned(jnp.zeros((3, 2)), jax.random.key(0))", True),
+    ("own_keys(jnp.zeros((3, 2)), jax.random.split(jax.random.key(0), 3))", False),
+])
+def test_loop_partial_steps_are_the_same(call: str, expected: bool) -> None:
+    assert _hazard(LOOP_PARTIALS, call) is expected

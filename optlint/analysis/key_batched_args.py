@@ -21,9 +21,11 @@ import libcst as cst
 from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_consumers import BATCHING, PARTITION_SPECS
+from optlint.analysis.prng_keys import FOLDED_WITH, Consumption
 from optlint.analysis.values import FunctionValue, PartialValue, TransformedFunction
 
 if TYPE_CHECKING:
+    from optlint.analysis.key_flow import KeyFlow
     from optlint.context import RuleContext
 
 # What `in_axes` gives an argument position.
@@ -110,11 +112,12 @@ def _repeated_axes(value: cst.BaseExpression) -> list[str] | None:
     return None
 
 
-def mapped_partial(ctx: RuleContext, transform: cst.Call, site: CallSite
-                   ) -> tuple[cst.Call, cst.BaseExpression] | None:
-    """`vmap(partial(f, key=key))` (also through a name bound to the partial): the partial's
-    call and the function it wraps, as written (`f`, a name or attribute)."""
-    given = argument(transform, 0, "fun")
+def mapped_partial(ctx: RuleContext, transform: cst.Call, site: CallSite, position: int = 0,
+                   keyword: str = "fun") -> tuple[cst.Call, cst.BaseExpression] | None:
+    """`vmap(partial(f, key=key))` (also through a name bound to the partial; or the body of a
+    loop at `position`): the partial's call and the function it wraps, as written (`f`, a name
+    or attribute)."""
+    given = argument(transform, position, keyword)
     if given is None:
         return None
     expr = given.value
@@ -180,3 +183,25 @@ def decorated_def(ctx: RuleContext, call: cst.Call, site: CallSite | None
             and value.node in ctx.index.functions):
         return value.node
     return None
+
+
+def held_in_every_row(ctx: RuleContext, call: cst.Call, transform: cst.Call,
+                      method: cst.FunctionDef, flow: KeyFlow, batching: str
+                      ) -> list[Consumption]:
+    """`jax.vmap(self.sample)(xs)` where `sample` draws from `self.key`: the object is not
+    batched, so every row draws from the one key it holds."""
+    given = argument(transform, 0, "fun")
+    info = ctx.index.functions.get(method)
+    if (given is None or not isinstance(given.value, cst.Attribute) or info is None
+            or info.scope.owner is None or info.scope.self_name is None):
+        return []
+    uses = []
+    for name, use in flow.attribute_uses.items():
+        base, _, field = name.partition(".")
+        if (base != info.scope.self_name or "." in field or FOLDED_WITH in name or use.unseen
+                or use.repeated or use.kind not in ("draw", "split")):
+            continue
+        uses += [Consumption(call, use.key, use.how, library=False),
+                 Consumption(call, use.key, use.how, library=False, repeated=True,
+                             over=f"{batching} (a key its object holds)")]
+    return uses

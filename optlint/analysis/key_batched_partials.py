@@ -11,6 +11,7 @@ draws from it (`key_given.py`), else a consumption for `--preview` only.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -29,9 +30,11 @@ class BatchedPartials:
         self.ctx = calls.ctx
 
     def consumptions(self, call: cst.Call, batching: str, partial: cst.Call,
-                     wrapped: cst.BaseExpression) -> list[Consumption]:
+                     wrapped: cst.BaseExpression,
+                     row_args: Sequence[cst.Arg] | None = None) -> list[Consumption]:
         """The keys `partial` binds that the function it wraps draws from, in every row of
-        the batched `call`."""
+        the batched `call` (or every step of a loop, whose steps' own arguments `row_args`
+        are not written: `()`)."""
         site = self.calls.sites.get(id(partial))
         if site is None or any(arg.star for arg in partial.args):
             return []
@@ -39,7 +42,8 @@ class BatchedPartials:
         # What each row's call passes: the partial's positionals, the row's, its keywords.
         bound = [arg for arg in partial.args[1:] if arg.keyword is None]
         keywords = [arg for arg in partial.args[1:] if arg.keyword is not None]
-        row = partial.with_changes(args=[*bound, *call.args, *keywords])
+        given = call.args if row_args is None else row_args
+        row = partial.with_changes(args=[*bound, *given, *keywords])
         function = partial_function(self.ctx, wrapped, site)
         bound_ids = {id(arg.value) for arg in (*bound, *keywords)}
         if function is not None:

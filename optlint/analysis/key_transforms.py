@@ -34,6 +34,7 @@ from optlint.analysis.key_batched_args import (
     axes_by_position,
     decorated_batching,
     decorated_def,
+    held_in_every_row,
     in_axes_expression,
     mapped_partial,
 )
@@ -41,6 +42,7 @@ from optlint.analysis.key_batched_partials import BatchedPartials
 from optlint.analysis.key_carried_in import carried_in
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_library_calls import last_name
+from optlint.analysis.key_stream_broadcast import broadcast_rngs
 from optlint.analysis.key_syntax import own_method, target_names
 from optlint.analysis.prng_keys import Consumption
 from optlint.analysis.values import (
@@ -149,6 +151,10 @@ class TransformedKeyCalls:
                                          f"{qualified} (a key closed over)")
             body = self._function_arg(call, position, "body_fun" if position else "f")
             flow = self.calls.summary(body) if body is not None else None
+            partial = (mapped_partial(self.ctx, call, site, position, "body_fun" if position
+                                      else "f") if body is None and site is not None else None)
+            if partial is not None:  # `lax.map(partial(draw, key=key), xs)`: every step
+                return BatchedPartials(self.calls).consumptions(call, qualified, *partial, ())
             if body is None or flow is None:
                 return []
             uses = self._closure_uses(call, body, flow, qualified)
@@ -199,6 +205,7 @@ class TransformedKeyCalls:
         # Reported at the batched call, where the key is handed to every row.
         uses = [replace(use, call=call, how=use.how if not use.repeated else self.calls.callee(
             use.call)) for use in self._closure_uses(call, function, flow, batching)]
+        uses += held_in_every_row(self.ctx, call, transform, function, flow, batching)
         axes = axes_by_position(in_axes_expression(
             self.ctx, transform, BATCHING[batching], site,
             AXES_KEYWORDS.get(batching, "in_axes")), len(call.args), self.ctx)
@@ -337,7 +344,10 @@ class TransformedKeyCalls:
                 return [Consumption(call, call.args[index].value, self.calls.callee(call),
                                     repeated=True, over=f"{batching} (in_axes=None)",
                                     stream=True)]
-        return []
+        rngs = broadcast_rngs(self.ctx, call, transform, broadcast, site) if site else None
+        return [] if rngs is None else [Consumption(
+            call, rngs, self.calls.callee(call), repeated=True,
+            over=f"{batching} (in_axes=None)", stream=True)]
 
     def _holds_stream(self, info: ClassInfo) -> bool:
         """A class of the file that builds a layer drawing from an rng stream it is given."""
