@@ -81,6 +81,8 @@ class KeyRecorder:
         self._results: UnreadResults | None = None  # None: a lambda's body, one expression
         # Whether a small statement must raise (`proven_raises.py`): no path goes past it.
         self.raises: Callable[[cst.BaseSmallStatement], bool] | None = None
+        # Which call of such a statement raises (its arguments still run).
+        self.raising_call: Callable[[cst.BaseSmallStatement], cst.Call | None] | None = None
         # The keys a `fold_in` or a split made, by the name they were bound to (`keys =
         # split(key, n)`, `step_key = fold_in(key, i)`), and what consumed them, by the id of
         # the call that made them: whether a folded key can equal a split key's draw.
