@@ -25,6 +25,7 @@ from optlint.lint_types import FileResult, LintOptions
 if TYPE_CHECKING:
     from concurrent.futures import ProcessPoolExecutor
 
+    from optlint.analysis.project import ProjectIndex
     from optlint.cache import LintCache
     from optlint.engine import Linter
     from optlint.import_graph import ImportGraph
@@ -72,6 +73,9 @@ def _peak_bytes() -> int | None:
 
 _worker: Linter | None = None
 _worker_collector: _Collector | None = None
+# The project index a forked worker starts from: the files every worker looks into, parsed by
+# the parent before the fork (`optlint.shared_lookups`); set only while such a pool starts.
+_inherited_project: ProjectIndex | None = None
 
 
 def _init_worker(options: LintOptions, parent: int, order: list[Path] | None = None,
@@ -81,7 +85,7 @@ def _init_worker(options: LintOptions, parent: int, order: list[Path] | None = N
     from optlint.engine import Linter
 
     _watch_parent(parent)
-    _worker = Linter(options)
+    _worker = Linter(options, _inherited_project)
     if graph is not None:
         _worker.prefilter.use_graph(graph)
     if order is not None and kept_until:
@@ -192,18 +196,24 @@ def _check_in_pool(paths: list[Path], options: LintOptions, workers: int,
     chunks = [paths[start:start + size] for start in range(0, len(paths), size)]
     done: dict[Path, FileResult] = {}
     lost: list[Path] = []
-    with _pool(workers, options, paths, kept_until, graph) as pool:
-        futures = []
-        for chunk in chunks:
-            try:  # a worker that died as it started breaks the pool before every chunk is sent
-                futures.append((chunk, pool.submit(_check_chunk, chunk)))
-            except BrokenProcessPool:
-                lost.extend(chunk)
-        for chunk, future in futures:
-            try:
-                done.update(zip(chunk, future.result(), strict=True))
-            except BrokenProcessPool:
-                lost.extend(chunk)
+    global _inherited_project
+    if graph is not None and _forks():  # the workers inherit it
+        _inherited_project = _parsed_for_every_worker(options, paths, graph)
+    try:
+        with _pool(workers, options, paths, kept_until, graph) as pool:
+            futures = []
+            for chunk in chunks:
+                try:  # a worker that died as it started breaks the pool before every chunk
+                    futures.append((chunk, pool.submit(_check_chunk, chunk)))  # is sent
+                except BrokenProcessPool:
+                    lost.extend(chunk)
+            for chunk, future in futures:
+                try:
+                    done.update(zip(chunk, future.result(), strict=True))
+                except BrokenProcessPool:
+                    lost.extend(chunk)
+    finally:
+        _inherited_project = None  # the pools of `_check_one_by_one` start from nothing
     if lost:
         done.update(_check_one_by_one(lost, options))
     return [done[path] for path in paths]
@@ -225,6 +235,21 @@ def _pool(workers: int, options: LintOptions, order: list[Path] | None = None,
                                initargs=(options, os.getpid(), order, kept_until, graph))
 
 
+def _parsed_for_every_worker(options: LintOptions, order: list[Path],
+                             graph: ImportGraph) -> ProjectIndex | None:
+    """A project index holding the files several of `order` look into (None when there are
+    none), which the workers forked next inherit rather than each parsing them."""
+    from optlint.analysis.project import ProjectIndex
+    from optlint.shared_lookups import parse_shared, shared_lookups
+
+    shared = shared_lookups(order, graph)
+    if not shared:
+        return None
+    project = ProjectIndex(options.project_root, graph)
+    parse_shared(project, shared)
+    return project
+
+
 def _import_analysis() -> None:
     """What a worker imports for its first parsed file (libcst, the analysis, the rules),
     imported here once before the workers are forked, which then share it: each imported it
@@ -239,6 +264,13 @@ def _import_analysis() -> None:
 
 def _start_method() -> str | None:
     return "spawn" if "jax" in sys.modules else None  # None: the platform's default (fork)
+
+
+def _forks() -> bool:
+    """Whether the pool's workers are forked (and so start with the parent's memory)."""
+    import multiprocessing
+
+    return multiprocessing.get_context(_start_method()).get_start_method() == "fork"
 
 
 def _check_chunk(paths: list[Path]) -> list[FileResult]:

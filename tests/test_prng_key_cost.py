@@ -64,3 +64,43 @@ def test_a_reuse_only_preview_shows_is_worded_only_for_preview(
     assert worded == []
     assert _lines(tmp_path, "train.py", "--preview") == [("train.py", 19)]
     assert worded == [1]
+
+
+TRAINER = '''\
+import jax
+
+
+class Trainer:
+    def __init__(self, scale):
+        self.scale = scale
+
+    def noise(self, key, shape):
+        key, sub = jax.random.split(key)
+        first = jax.random.normal(sub, shape) * self.scale
+        second = jax.random.normal(key, shape) * self.scale
+        return first + second
+'''
+
+
+def test_the_raise_proofs_are_given_the_walked_scope(
+        tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Every statement a walk meets is asked whether it must raise (`hist.steps` where `hist`
+    cannot have `steps`), which needs the scope the statement runs in: the walk knows it, so
+    no map of the file's every node to its parent is built to look it up (a finding's
+    position still builds one: hence a file without)."""
+    from optlint.analysis import index
+
+    built: list[int] = []
+    original = index.parent_map
+
+    def counted(node):  # type: ignore[no-untyped-def]
+        built.append(1)
+        return original(node)
+
+    monkeypatch.setattr(index, "parent_map", counted)
+    (tmp_path / "trainer.py").write_text(TRAINER)
+    assert _lines(tmp_path, "trainer.py") == []
+    assert built == []
+    reused = TRAINER.replace("jax.random.normal(key, shape)", "jax.random.normal(sub, shape)")
+    (tmp_path / "trainer.py").write_text(reused)
+    assert _lines(tmp_path, "trainer.py") == [("trainer.py", 11)]

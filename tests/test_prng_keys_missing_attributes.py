@@ -123,6 +123,20 @@ def test_an_attribute_set_from_outside_proves_nothing(tmp_path: Path) -> None:
     assert _lines(tmp_path, SCRIPT.format(attr="steps")) == [10]
 
 
+@pytest.mark.parametrize(("returned", "expected"), [("None", []), ("logger.history", [10])])
+def test_setattr_anywhere_leaves_only_none_proven(tmp_path: Path, returned: str,
+                                                  expected: list[int]) -> None:
+    """A project file calls `setattr`: any instance may have any attribute, so only `None`
+    proves the read fails (`fit` returning `None` on every path); a `History` proves nothing
+    (the analysis then leaves the instances a call makes unresolved: the same answer)."""
+    _project(tmp_path)
+    (tmp_path / "trainer" / "resume.py").write_text(
+        "def resume(log, name):\n    setattr(log, name, 0)\n")
+    training = TRAINING.replace("return model, logger.history", f"return model, {returned}")
+    (tmp_path / "trainer" / "training.py").write_text(training)
+    assert _lines(tmp_path, SCRIPT.format(attr="steps")) == expected
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_the_scripts_when_run(tmp_path: Path, case: str) -> None:
     attr, stored, expected = CASES[case]

@@ -191,7 +191,21 @@ LOOP_INITS: dict[str, tuple[int, str, int]] = {
 # A key given with a `None` axis reaches every row: each row draws the same numbers.
 BATCHING: dict[str, int | None] = {
     "jax.vmap": 1, "jax.pmap": None, "equinox.filter_vmap": None, "equinox.filter_pmap": None,
+    # `jax.shard_map(f, *, out_specs, in_specs, mesh)` and the older
+    # `jax.experimental.shard_map.shard_map(f, mesh, in_specs, out_specs)` (jax 0.10.2): a key
+    # given the spec `P()` is replicated to every shard, and each shard draws the same numbers
+    # (2 host devices: `normal(key, x.shape)` on each half of `x` gave equal halves).
+    "jax.shard_map": None, "jax.experimental.shard_map.shard_map": 2,
 }
+# Where they take their axes when not `in_axes`.
+AXES_KEYWORDS: dict[str, str] = {
+    "jax.shard_map": "in_specs", "jax.experimental.shard_map.shard_map": "in_specs",
+}
+PARTITION_SPECS = frozenset({"jax.sharding.PartitionSpec", "jax.P"})
+# Calls that stack the items of an iterable into one array: `jnp.stack([key] * n)` is `n`
+# copies of one key (jax 0.10.2: vmapped over them, every row drew the same numbers, typed
+# and raw keys alike).
+STACKING = frozenset({"jax.numpy.stack", "jax.numpy.array", "jax.numpy.asarray"})
 
 # Python's `map`: its function runs once per item, given one item of each iterable after it.
 ITEM_MAPS = frozenset({"map"})
@@ -214,7 +228,15 @@ SAME_PYTREE: dict[str, tuple[int, str]] = {
     "jax.device_put_replicated": (0, "x"), "jax.device_put": (0, "x"),
     "flax.jax_utils.replicate": (0, "tree"), "equinox.tree_deserialise_leaves": (1, "like"),
     "equinox.apply_updates": (0, "model"),
+    # `eqx.combine(params, static)`, `static` a part `eqx.partition` split off the model: the
+    # model's class again (equinox 0.13.8: `type(eqx.combine(*eqx.partition(m, eqx.is_array)))
+    # is type(m)`, and both parts are instances of it too).
+    "equinox.combine": (1, "static"),
 }
+# Library calls returning a tuple whose every item holds the pytree one of their arguments
+# holds (the same class, some leaves replaced by None), by where they take it (equinox 0.13.8:
+# both items of `eqx.partition(m, eqx.is_array)` are instances of `type(m)`).
+SPLIT_PYTREE: dict[str, tuple[int, str]] = {"equinox.partition": (0, "pytree")}
 # Objects that hold what they were made with, by the call that made them (its qualified name,
 # or the module of what made its receiver and the method's name): attribute -> the argument
 # (position, keyword) it holds. `optim.Adam(lr).create(model).target` is `model`;
@@ -238,6 +260,9 @@ PASSING_TRANSFORMS = frozenset({
     "equinox.filter_jit", "equinox.filter_pmap", "equinox.filter_vmap", "equinox.filter_grad",
     "equinox.filter_value_and_grad", "equinox.filter_checkpoint",
 })
+# Of those, the ones whose result runs the function once per call (not once per row).
+CALLED_ONCE = PASSING_TRANSFORMS - {"jax.pmap", "jax.vmap", "equinox.filter_pmap",
+                                    "equinox.filter_vmap"}
 
 # Library calls that draw from an implicit rng stream rather than a key argument.
 STREAM_DRAWS = frozenset({"haiku.next_rng_key", "haiku.maybe_next_rng_key"})

@@ -26,8 +26,9 @@ from optlint.analysis.key_consumers import (
     NO_DRAW_SWITCHES,
     PASSING_TRANSFORMS,
     SAME_PYTREE,
+    SPLIT_PYTREE,
 )
-from optlint.analysis.key_syntax import own_method
+from optlint.analysis.key_syntax import own_method, reads_as_key
 from optlint.analysis.prng_keys import Consumption
 from optlint.analysis.values import (
     UNKNOWN,
@@ -62,6 +63,10 @@ class GivenCallables:
         nested in) and `rng` reads as a key: proven when every caller gives something that
         draws from it, else a consumption for `--preview` only."""
         func = call.func
+        if (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Attribute)
+                and isinstance(func.value.value, cst.Name)
+                and _owner(site.scope, func.value.value) is not None):
+            return self._held_method_consumptions(call, func.value, func.attr.value, site)
         if not isinstance(func, cst.Name) or not self.calls.given_function(func, site):
             return []
         how = self.calls.callee(call)
@@ -76,13 +81,28 @@ class GivenCallables:
                 or (arg.keyword is not None and arg.keyword.value == "key"
                     and isinstance(arg.value, cst.Name))][:1]
 
-    def drawn_arguments(self, given: cst.Name, site: CallSite, call: cst.Call
-                        ) -> tuple[set[int], str]:
+    def _held_method_consumptions(self, call: cst.Call, held: cst.Attribute, method: str,
+                                  site: CallSite) -> list[Consumption]:
+        """`self.sublayer.pure_fn(x, w, state, self.rng)`: a method of the object an attribute
+        holds, proven to draw from the key when every value the class gives the attribute
+        (`self.sublayer = sublayer`, from every construction) is an instance of a class of the
+        file whose own `method` draws from it (nothing for `--preview` otherwise)."""
+        keys = [arg.value for arg in call.args
+                if self.calls.reads_as_key(arg.value) or _reads_as_held_key(arg.value)
+                or (arg.keyword is not None and arg.keyword.value == "key")]
+        if not keys:
+            return []
+        drawn, proof = self.drawn_arguments(held, site, call, method)
+        return [Consumption(call, key, self.calls.callee(call), library=False, proof=proof)
+                for key in keys if id(key) in drawn][:1]
+
+    def drawn_arguments(self, given: cst.Name | cst.Attribute, site: CallSite,
+                        call: cst.Call, method: str = "__call__") -> tuple[set[int], str]:
         """The ids of the arguments of `call` (which calls `given`, a parameter, with its
-        arguments) that every callable its callers give draws from (empty when not proven),
-        and what shows it, for the message."""
+        arguments; or its `method`) that every callable its callers give draws from (empty
+        when not proven), and what shows it, for the message."""
         self._steps_left = _STEPS
-        runs = self._runs_of(given, site, _DEPTH)
+        runs = self._runs_of(given, site, _DEPTH, method)
         if not runs:
             return set(), ""
         drawn: set[int] | None = None
@@ -90,7 +110,8 @@ class GivenCallables:
             found = self._drawn_by_call(function, bound, call)
             drawn = found if drawn is None else drawn & found
         names = sorted({self._named(function, bound) for function, bound in runs})
-        return drawn or set(), f"every caller gives `{given.value}` {' or '.join(names)}"
+        return drawn or set(), (f"every caller gives `{self.ctx.code(given)}` "
+                                f"{' or '.join(names)}")
 
     def _named(self, function: cst.FunctionDef, bound: bool) -> str:
         info = self.ctx.index.functions.get(function)
@@ -112,29 +133,29 @@ class GivenCallables:
                 if param.name.value in flow.consumed_params
                 and not flow.param_uses[param.name.value].unseen}
 
-    def _runs_of(self, expr: cst.BaseExpression, site: CallSite, depth: int
-                 ) -> list[tuple[cst.FunctionDef, bool]] | None:
-        """The functions of the file that calling the value of `expr` runs (bound: a method),
-        one per value that may reach it; None when one of them cannot be told."""
+    def _runs_of(self, expr: cst.BaseExpression, site: CallSite, depth: int,
+                 method: str = "__call__") -> list[tuple[cst.FunctionDef, bool]] | None:
+        """The functions of the file that calling the value of `expr` (or its `method`) runs
+        (bound: a method), one per value that may reach it; None when one of them cannot be
+        told."""
         origins = self._origins(expr, site, depth)
         if not origins:
             return None
         runs = []
         for origin, at in origins:
-            run = self._run_by(origin, at)
+            run = self._run_by(origin, at, method)
             if run is None:
                 return None
             runs.append(run)
         return runs
 
-    def _run_by(self, origin: cst.BaseExpression, site: CallSite
+    def _run_by(self, origin: cst.BaseExpression, site: CallSite, method: str = "__call__"
                 ) -> tuple[cst.FunctionDef, bool] | None:
         """What calling the value `origin` makes runs: a function of the file, the `__call__`
         of an instance of a class of the file, or the method a library wrapper of such a class
         calls (`flax.nn.Model(Seq2seq, params)` runs `Seq2seq.apply`)."""
         value = self.ctx.value(origin, site)
         here = self.ctx.inference.path
-        method = "__call__"
         if isinstance(origin, cst.Call) and not isinstance(self.ctx.value(origin.func, site),
                                                            ClassRef):
             # Only a class of the file built here is known by what it runs: a library call
@@ -142,7 +163,7 @@ class GivenCallables:
             value = UNKNOWN
         if isinstance(value, ModuleValue) and value.derived_by is None and value.cls is not None:
             value = InstanceValue(value.cls.info, value.cls.path)
-        if isinstance(origin, cst.Call):
+        if isinstance(origin, cst.Call) and method == "__call__":
             row = CALLING_WRAPPERS.get(self.ctx.qualify(origin.func) or "")
             wrapped = argument(origin, row[0], row[1]) if row is not None else None
             if row is not None and wrapped is not None:
@@ -153,7 +174,7 @@ class GivenCallables:
         if isinstance(value, InstanceValue) and value.path == here:
             found = own_method(value.info, method)
             return (found, True) if found is not None else None
-        if (isinstance(value, FunctionValue) and not value.bound
+        if (isinstance(value, FunctionValue) and not value.bound and method == "__call__"
                 and isinstance(value.node, cst.FunctionDef)
                 and value.node in self.ctx.index.functions):
             return value.node, False
@@ -197,8 +218,18 @@ class GivenCallables:
         if binding is None or binding.scope is None:
             return [(name, site)]
         if binding.kind == "assign":
-            if binding.path or binding.value is None:
+            if binding.value is None:
                 return None
+            if binding.path:  # `params, static = eqx.partition(model, ...)`: `model`'s tree
+                made = binding.value
+                split = (SPLIT_PYTREE.get(self.ctx.qualify(made.func) or "")
+                         if isinstance(made, cst.Call) else None)
+                whole = (argument(made, *split)
+                         if split is not None and isinstance(made, cst.Call) else None)
+                if whole is None or len(binding.path) != 1:
+                    return None
+                return self._origins(whole.value, CallSite(site.node, binding.scope,
+                                                            binding.order), depth - 1)
             return self._origins(binding.value, CallSite(site.node, binding.scope,
                                                          binding.order), depth - 1)
         if binding.kind != "param":
@@ -246,10 +277,10 @@ class GivenCallables:
                            ) -> list[tuple[cst.BaseExpression, CallSite]] | None:
         """Every value `self.<attr>` is given: each `self.<attr> = value` of a method, and the
         field's default."""
-        sources = [(binding.value, CallSite(site.node, binding.scope, binding.order))
+        sources = [(value, CallSite(site.node, binding.scope, binding.order))
                    for binding in owner.attributes.get(attr, [])
-                   if binding.value is not None and binding.scope is not None
-                   and not binding.path]
+                   if binding.scope is not None
+                   for value in [_element(binding.value, binding.path)] if value is not None]
         if len(sources) != len(owner.attributes.get(attr, [])):
             return None
         field = owner.fields.get(attr)
@@ -357,3 +388,21 @@ def _owner(scope: Scope, receiver: cst.Name) -> ClassInfo | None:
             return None
         current = current.parent
     return None
+
+
+def _element(value: cst.BaseExpression | None, path: tuple[int, ...]
+             ) -> cst.BaseExpression | None:
+    """The item of a tuple written out that unpacking gives the target at `path`
+    (`self.a, self.b = a, b`: `b` for `(1,)`); None where it is not written out."""
+    for index in path:
+        if not isinstance(value, (cst.Tuple, cst.List)) or index >= len(value.elements) or any(
+                isinstance(element, cst.StarredElement) for element in value.elements):
+            return None
+        value = value.elements[index].value
+    return value
+
+
+def _reads_as_held_key(expr: cst.BaseExpression) -> bool:
+    """`self.rng`, `state.key`: an attribute that reads as a key."""
+    return (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)
+            and reads_as_key(expr.attr.value))

@@ -48,15 +48,12 @@ class IgnoredArguments:
         return self._only_ignored(node, name, self._values.here, 0)
 
     def _only_ignored(self, node: cst.CSTNode, name: str, file: ProjectFile, depth: int) -> bool:
-        found = False
-        for read in _reads_of(node, name):
-            if read is None:
-                return False
-            call, arg = read
-            if not self._argument_ignored(call, arg, file, depth):
-                return False
-            found = True
-        return found
+        reads = list(_reads_of(node, name))
+        arguments = [read for read in reads if read is not None]
+        # A read that is no argument first: resolving a callee may parse another file.
+        if not reads or len(arguments) < len(reads):
+            return False
+        return all(self._argument_ignored(call, arg, file, depth) for call, arg in arguments)
 
     def _argument_ignored(self, call: cst.Call, arg: cst.Arg, file: ProjectFile, depth: int) -> bool:
         key = (id(call), id(arg))
@@ -114,8 +111,8 @@ def _frame_reader(name: cst.Name) -> bool:
 
 
 def _reads_of(node: cst.CSTNode, name: str) -> Iterator[tuple[cst.Call, cst.Arg] | None]:
-    """Each place `node` mentions `name`: as a call's argument (the call, the argument), or
-    otherwise (None). An attribute's name and a keyword's are no mention."""
+    """Each place `node` mentions `name`: as a call's argument or an item of one (the call, the
+    argument), or otherwise (None). An attribute's name and a keyword's are no mention."""
     pending: list[tuple[cst.CSTNode, tuple[cst.Call, cst.Arg] | None]] = [(node, None)]
     while pending:
         current, given = pending.pop()
@@ -128,5 +125,8 @@ def _reads_of(node: cst.CSTNode, name: str) -> Iterator[tuple[cst.Call, cst.Arg]
         elif isinstance(current, cst.Call):
             pending.append((current.func, None))
             pending.extend((arg.value, (current, arg)) for arg in current.args)
+        elif isinstance(current, (cst.Tuple, cst.List)) and given is not None:
+            # `f((a, b))`: an item of an argument is given with it.
+            pending.extend((element.value, given) for element in current.elements)
         else:
             pending.extend((child, None) for child in child_nodes(current))

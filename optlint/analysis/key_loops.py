@@ -6,7 +6,8 @@ A base of `KeyFlow` (`key_flow.py`), which supplies the walks of statements and 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 
 import libcst as cst
 
@@ -55,6 +56,31 @@ class KeyLoops(KeyRecorder):
                         self._consume(use, state)
             pending.extend(child_nodes(current))
 
+    @contextmanager
+    def _looping(self, counters: set[str]) -> Iterator[Callable[[int, bool], None]]:
+        """Inside one loop's (or comprehension's) walks: its counters and the flags of the
+        enclosing loops' stacks, restored after; what it gives starts walk `walk` (0 or 1)
+        of a loop that counts steps or not."""
+        self._loop_depth += 1
+        outer_again = self._again
+        self._walking_again.append(False)
+        self._counters.append(counters)
+        self._first_walk.append(True)
+
+        def again(walk: int, counting: bool) -> None:
+            self._first_walk[-1] = walk == 0
+            self._again = outer_again + walk
+            self._walking_again[-1] = counting and walk == 1
+
+        try:
+            yield again
+        finally:
+            self._counters.pop()
+            self._first_walk.pop()
+            self._walking_again.pop()
+            self._loop_depth -= 1
+            self._again = outer_again
+
     def _loop(self, node: cst.For | cst.While, state: KeyState) -> KeyState | None:
         if isinstance(node, cst.For):
             self._expr(node.iter, state)
@@ -64,18 +90,11 @@ class KeyLoops(KeyRecorder):
         ends: list[KeyState | None] = []
         breaks: list[KeyState] = []
         start: KeyState | None = state
-        self._loop_depth += 1
-        outer_again = self._again
         counting = isinstance(node, cst.While) or counts_steps(node.iter, node.target)
-        self._walking_again.append(False)
-        self._counters.append(loop_counters(node) if isinstance(node, cst.For) else set())
-        self._first_walk.append(True)
-        try:
+        with self._looping(loop_counters(node) if isinstance(node, cst.For) else set()) as again:
             for walk in range(2):  # twice: what one iteration consumes, the next consumes again
                 assert start is not None
-                self._first_walk[-1] = walk == 0
-                self._again = outer_again + walk
-                self._walking_again[-1] = counting and walk == 1
+                again(walk, counting)
                 start = start.copy()
                 if isinstance(node, cst.For):
                     self._bind_target(node.target, start)
@@ -90,12 +109,6 @@ class KeyLoops(KeyRecorder):
                 start = merge_states(ends)
                 if start is None:
                     break
-        finally:
-            self._counters.pop()
-            self._first_walk.pop()
-            self._walking_again.pop()
-            self._loop_depth -= 1
-            self._again = outer_again
         surely = isinstance(node, cst.For) and surely_runs(node.iter, self.constants)
         after = merge_states(ends if surely else [entry, *ends])  # `for x in [a, b]` runs
         if node.orelse is not None:
@@ -107,16 +120,10 @@ class KeyLoops(KeyRecorder):
         entry = state.copy()
         self._expr(node.for_in.iter, state)
         start = state.copy()
-        self._loop_depth += 1
-        outer_again = self._again
         counting = all(counts_steps(clause.iter, clause.target) for clause in comprehension_clauses(node))
-        self._walking_again.append(False)
-        self._counters.append(set())
-        self._first_walk.append(True)
-        try:
+        with self._looping(set()) as again:
             for walk in range(2):
-                self._again = outer_again + walk
-                self._walking_again[-1] = counting and walk == 1
+                again(walk, counting)
                 inner = start.copy()
                 clause: cst.CompFor | None = node.for_in
                 while clause is not None:
@@ -136,12 +143,6 @@ class KeyLoops(KeyRecorder):
                     if name in comprehension_names(node):
                         inner.consumed.pop(name)
                 start = inner
-        finally:
-            self._counters.pop()
-            self._first_walk.pop()
-            self._walking_again.pop()
-            self._loop_depth -= 1
-            self._again = outer_again
         merged = merge_states([entry, start])
         assert merged is not None
         state.take(merged)

@@ -84,6 +84,9 @@ class UnreadResults:
         self._body_reads: dict[int, frozenset[str]] = {}  # by a list's id: this walk's only
         # While `thrown_away` asks: the calls made as statements that read the draw.
         self._thrown: list[cst.Call] | None = None
+        # By (call, statement, read_only): what `unread` answered (a loop body is walked
+        # twice, a draw's statement asked again by each walk of it).
+        self._answers: dict[tuple[int, int, bool], bool] = {}
 
     def thrown_away(self, call: cst.Call, statement: cst.BaseStatement | None,
                     block: Sequence[cst.BaseStatement] | None) -> cst.Call | None:
@@ -126,6 +129,16 @@ class UnreadResults:
         afterwards (or only their `.shape`/`.dtype`/`.ndim`): the draw reaches no result.
         With `read_only`, names that only feed names nothing reads reach no result either,
         even when they outlive the function (for a call the analysis cannot tell)."""
+        if self._thrown is not None or statement is None:  # `thrown_away` asks its own
+            return self._unread(call, statement, block, read_only)
+        asked = (id(call), id(statement), read_only)
+        known = self._answers.get(asked)
+        if known is None:
+            known = self._answers[asked] = self._unread(call, statement, block, read_only)
+        return known
+
+    def _unread(self, call: cst.Call, statement: cst.BaseStatement | None,
+                block: Sequence[cst.BaseStatement] | None, read_only: bool) -> bool:
         if (statement is None or block is None
                 or not isinstance(statement, cst.SimpleStatementLine)
                 or len(statement.body) != 1):
@@ -279,7 +292,8 @@ class UnreadResults:
         """The body calls `locals()` or `vars()` (with `debugged`, or opens a debugger there:
         `breakpoint()`, `pdb.set_trace()`): any name may be read through them."""
         readers = self._frames if debugged else self._frames & NAMESPACE_READERS
-        return not readers.isdisjoint(self._everywhere())
+        # Most files call none (`_everywhere` reads the whole body: a module's, for its walk).
+        return bool(readers) and not readers.isdisjoint(self._everywhere())
 
     def _feeds_nothing(self, statement: cst.CSTNode,
                        block: Sequence[cst.BaseStatement]) -> bool:

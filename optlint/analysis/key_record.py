@@ -196,25 +196,21 @@ class KeyRecorder:
         if use.kind == "seed" and isinstance(use.key, cst.Integer):
             self._seeded_calls[id(use.call)] = f"int:{use.key.value}"
             self._seed_literals[id(use.call)] = (use.call, use.key)
-        if (not use.repeated and use.kind in ("draw", "split")
-                and (id(use.call) in self.unread or self._result_unread(use.call))):
-            # Its result reaches nothing: the key stays as it was for the reuse check (the
-            # summaries for callers still see the parameter consumed).
-            self.unread.add(id(use.call))
-            name = self._name_of(use, state)
-            if name is not None:
-                if name in self.params and name not in state.rebound:
-                    self.consumed_params.add(name)
-                    _first_seen(self.param_uses, name, use)
-                state.unread[name] = use
-            return
         if use.repeated:
             # The same key on every step: a reuse by itself, the draw against itself.
             self.reuses.setdefault((id(use.call), "\x00repeated"),
                                    Reuse(use, use, True, None, True))
             return
         name = self._name_of(use, state)
-        if name is None:
+        if name is None:  # a key not followed: whether its draw reaches a result is moot
+            return
+        if (use.kind in ("draw", "split")
+                and (id(use.call) in self.unread or self._result_unread(use.call))):
+            # Its result reaches nothing: the key stays as it was for the reuse check, and a
+            # parameter drawn from only so is not consumed for callers either (a helper
+            # tracing a model for its shapes gives back nothing of its key).
+            self.unread.add(id(use.call))
+            state.unread[name] = use
             return
         if name.startswith("int:") and use.kind in ("draw", "split"):
             self._note_constant(name, use)

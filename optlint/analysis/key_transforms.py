@@ -14,17 +14,30 @@ import libcst as cst
 from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo
 from optlint.analysis.key_consumers import (
+    AXES_KEYWORDS,
     BATCHING,
+    CALLED_ONCE,
     ITEM_MAPS,
     LOOP_BODIES,
     REPEATING_ITERABLES,
     REPLICATING,
     REPLICATING_NAMES,
+    STACKING,
     STATEFUL_BATCHING,
     STREAM_BROADCASTS,
     STREAM_LAYERS,
     TREE_MAPS,
 )
+from optlint.analysis.key_batched_args import (
+    BROADCAST,
+    MAPPED,
+    axes_by_position,
+    decorated_batching,
+    decorated_def,
+    in_axes_expression,
+    mapped_partial,
+)
+from optlint.analysis.key_batched_partials import BatchedPartials
 from optlint.analysis.key_carried_in import carried_in
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_library_calls import last_name
@@ -50,6 +63,9 @@ class TransformedKeyCalls:
         self.calls = calls
         self.ctx = calls.ctx
         self.sites = calls.sites
+        # The file's calls found to be none of these (asked again by every walk that meets
+        # them): by id.
+        self._plain: set[int] = set()
 
     def _function_arg(self, call: cst.Call, position: int, keyword: str
                       ) -> cst.FunctionDef | None:
@@ -118,6 +134,8 @@ class TransformedKeyCalls:
     def consumptions(self, call: cst.Call) -> list[Consumption] | None:
         """A `jax.lax` loop or a batching transformation applied to a project function: the
         keys its body consumes once per step or per row (None: not such a call)."""
+        if id(call) in self._plain:
+            return None
         site = self.sites.get(id(call))
         qualified = aliased_qualify(self.ctx, call.func, site) if site is not None else None
         if qualified in TREE_MAPS:
@@ -145,20 +163,35 @@ class TransformedKeyCalls:
             return uses
         if site is not None and _item_map(self.ctx, call, site):
             return self._item_mapped(call, site)
+        if isinstance(call.func, cst.Call) and self.ctx.qualify(call.func.func) in CALLED_ONCE:
+            given = argument(call.func, 0, "fun")
+            if given is not None and isinstance(given.value, cst.Lambda):
+                # `jax.grad(lambda p: loss(p, key))(params)`: the lambda runs once, here.
+                return [Consumption(call, inner.key, self.calls.callee(inner.call),
+                                    library=False, unseen=inner.unseen, proof=inner.proof)
+                        for inner in self._lambda_flow(given.value).free_consumed().values()
+                        if not inner.repeated]
         stream = self._stream_broadcast(call)
         if stream is not None:
             return stream
         made = self._batching(call)
         if made is None:
+            if site is not None:  # what makes it none of these is fixed for the file's run
+                self._plain.add(id(call))
             return None
         batching, transform = made
         function = self._function_arg(transform, 0, "fun")
+        if function is None and transform.args and transform.args[0].value is call.func:
+            function = decorated_def(self.ctx, call, site)  # `@partial(jax.vmap, ...)` def
         if function is None:
             given = argument(transform, 0, "fun")
             if given is not None and isinstance(given.value, cst.Lambda):
                 # `vmap(lambda x: draw(key, x))(xs)`: the key it closes over, in every row.
                 return self._closed_over(call, self._lambda_flow(given.value),
                                          f"{batching} (a key closed over)")
+            partial = mapped_partial(self.ctx, transform, site) if site is not None else None
+            if partial is not None:
+                return BatchedPartials(self.calls).consumptions(call, batching, *partial)
             return self._given_batched(call, batching, transform)
         flow = self.calls.summary(function)
         if flow is None:
@@ -166,9 +199,9 @@ class TransformedKeyCalls:
         # Reported at the batched call, where the key is handed to every row.
         uses = [replace(use, call=call, how=use.how if not use.repeated else self.calls.callee(
             use.call)) for use in self._closure_uses(call, function, flow, batching)]
-        axes = argument(transform, BATCHING[batching], "in_axes")
-        broadcast = _broadcast_positions(axes.value if axes is not None else None,
-                                         len(call.args))
+        axes = axes_by_position(in_axes_expression(
+            self.ctx, transform, BATCHING[batching], site,
+            AXES_KEYWORDS.get(batching, "in_axes")), len(call.args), self.ctx)
         info = self.ctx.index.functions.get(function)
         method = info is not None and info.scope.owner is not None
         for param, expr in bind_arguments(function, call, method):
@@ -177,15 +210,22 @@ class TransformedKeyCalls:
             if inner is None or index is None:
                 continue
             replicated = self._replicated(expr, call)
-            if index not in broadcast and replicated is None:
+            if axes[index] == MAPPED and replicated is None:
+                # Each row draws from its own key of the batch: the batch is consumed once,
+                # by what draws in each row.
+                uses.append(Consumption(call, expr, inner.how, library=False,
+                                        unseen=inner.unseen, proof=inner.proof))
+                continue
+            if axes[index] != BROADCAST and replicated is None:
                 continue
             uses.append(Consumption(call, replicated or expr, self.calls.callee(call),
                                     library=False, unseen=inner.unseen))
             uses.append(Consumption(call, replicated or expr, self.calls.callee(inner.call),
                                     library=False, repeated=True, unseen=inner.unseen,
                                     over=f"{batching} " + (
-                                        "(in_axes=None)" if replicated is None
-                                        else "(a replicated key)")))
+                                        "(a replicated key)" if replicated is not None
+                                        else "(in_specs=P())" if batching in AXES_KEYWORDS
+                                        else "(in_axes=None)")))
         return uses
 
     def _item_mapped(self, call: cst.Call, site: CallSite) -> list[Consumption]:
@@ -238,9 +278,10 @@ class TransformedKeyCalls:
         if (given is None or not isinstance(given.value, cst.Name) or site is None
                 or not self.calls.given_function(given.value, site)):
             return []
-        axes = argument(transform, BATCHING[batching], "in_axes")
-        broadcast = _broadcast_positions(axes.value if axes is not None else None,
-                                         len(call.args))
+        axes = axes_by_position(in_axes_expression(
+            self.ctx, transform, BATCHING[batching], site,
+            AXES_KEYWORDS.get(batching, "in_axes")), len(call.args), self.ctx)
+        broadcast = {index for index, axis in enumerate(axes) if axis == BROADCAST}
         unseen = (f"`{given.value.value}` is a function given by a caller; the analysis "
                   f"cannot see it draw from the key")
         drawn, proof = self.calls.drawn_by_given(given.value, site, call)
@@ -282,10 +323,10 @@ class TransformedKeyCalls:
         (`nnx.Dropout(..., rngs=rngs)`): broadcast, every row draws from the same stream."""
         transform = call.func
         assert isinstance(transform, cst.Call)
-        axes = argument(transform, STATEFUL_BATCHING[batching], "in_axes")
-        broadcast = _broadcast_positions(axes.value if axes is not None else None,
-                                         len(call.args))
         site = self.sites.get(id(call))
+        axes = axes_by_position(in_axes_expression(
+            self.ctx, transform, STATEFUL_BATCHING[batching], site), len(call.args))
+        broadcast = {index for index, axis in enumerate(axes) if axis == BROADCAST}
         for index in sorted(broadcast):
             if site is None or index >= len(call.args):
                 break
@@ -320,6 +361,9 @@ class TransformedKeyCalls:
         if (isinstance(value, TransformedFunction) and value.transform in BATCHING
                 and value.call is not None):
             return value.transform, value.call
+        decorated = decorated_batching(self.ctx, value, call.func)
+        if decorated is not None:
+            return decorated
         binding = self.ctx.binding(call.func.value, site) if site is not None else None
         if binding is not None and not binding.path and isinstance(binding.value, cst.Call):
             batching = self.ctx.qualify(binding.value.func)  # `draw = jax.pmap(f)`
@@ -346,6 +390,10 @@ class TransformedKeyCalls:
                     and copied.slice[0].slice.value.value == "None"):
                 copied = copied.value  # `jnp.repeat(key[None], n, axis=0)`
             return copied
+        if isinstance(expr, cst.Call) and expr.args and self.ctx.qualify(expr.func) in STACKING:
+            site = self.sites.get(id(call))  # `jnp.stack([key] * n)`: n copies of `key`
+            return (_repeated_item(self.ctx, expr.args[0].value, site)
+                    if site is not None else None)
         return None
 
     def _closure_uses(self, call: cst.Call, function: cst.FunctionDef, flow: KeyFlow,
@@ -425,17 +473,3 @@ def _repeated_item(ctx: RuleContext, iterable: cst.BaseExpression, site: CallSit
             and iterable.args[0].keyword is None):
         return iterable.args[0].value
     return None
-
-
-def _broadcast_positions(axes: cst.BaseExpression | None, count: int) -> set[int]:
-    """The argument positions `in_axes` gives no axis (`None`): broadcast to every row."""
-    if axes is None:
-        return set()
-    if isinstance(axes, cst.Name) and axes.value == "None":
-        return set(range(count))
-    if isinstance(axes, (cst.Tuple, cst.List)):
-        return {i for i, element in enumerate(axes.elements)
-                if isinstance(element.value, cst.Name) and element.value.value == "None"}
-    return set()
-
-

@@ -16,9 +16,10 @@ attribute of that name from outside (`x.steps = ...`, `setattr`).
 from __future__ import annotations
 
 import re
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
@@ -33,6 +34,7 @@ from optlint.analysis.project_values import (
     nearest_bindings,
     plain_decorators,
 )
+from optlint.analysis.walk import child_nodes
 
 if TYPE_CHECKING:
     from optlint.analysis.index import ClassInfo, Scope
@@ -42,6 +44,9 @@ ATTRIBUTE_FREE_BASES = frozenset({"abc.ABC", "typing.Generic", "typing.Protocol"
 # Names through which a class may answer for attributes it does not bind.
 _DYNAMIC = ("__getattr__", "__getattribute__", "__slots__", "__dict__", "setattr")
 _DEPTH = 12  # how many steps a name's values are followed
+_SETATTR = re.compile(r"\bsetattr\b")
+# By project (kept as long as it): whether `_SETATTR` matches one of its files.
+_SET_ANYWHERE: weakref.WeakKeyDictionary[object, bool] = weakref.WeakKeyDictionary()
 
 
 @dataclass(frozen=True, eq=False)  # held in sets by identity (a class's info is unhashable)
@@ -64,22 +69,25 @@ class MissingAttributes:
         self._scopes = scopes  # the scope a statement of the file runs in
         self._outside: dict[str, bool] = {}  # attribute -> a project file sets it from outside
         self._known: dict[int, bool] = {}  # by statement
-        # By (scope, name), the scope kept alive with it: what the name may hold.
-        self._held: dict[tuple[int, str], tuple[Scope, set[_Held] | None]] = {}
+        # By (scope, name, none_only), the scope kept alive with it: what the name may hold.
+        self._held: dict[tuple[int, str, bool], tuple[Scope, set[_Held] | None]] = {}
+        # By class node (kept alive with it): whether it names a `_DYNAMIC` name.
+        self._dynamic_classes: dict[int, tuple[cst.ClassDef, bool]] = {}
 
-    def __call__(self, node: cst.BaseSmallStatement) -> bool:
+    def __call__(self, node: cst.BaseSmallStatement, scope: Scope | None = None) -> bool:
+        """`scope`: the scope `node` runs in, where the caller knows it (looked up else)."""
         known = self._known.get(id(node))
         if known is None:
-            known = self._known[id(node)] = self._fails(node)
+            known = self._known[id(node)] = self._fails(node, scope)
         return known
 
-    def _fails(self, node: cst.BaseSmallStatement) -> bool:
-        scope: Scope | None = None
+    def _fails(self, node: cst.BaseSmallStatement, scope: Scope | None) -> bool:
         for attribute in _always_read(node):
             if not isinstance(attribute.value, cst.Name) or attribute.attr.value.startswith("__"):
                 continue
             scope = scope or self._scopes(node)
-            held = self._name(attribute.value.value, scope, self._values.here, _DEPTH)
+            held = self._name(attribute.value.value, scope, self._values.here, _DEPTH,
+                              none_only=self._set_anywhere())
             if held and all(self._lacks(value, attribute.attr.value) for value in held):
                 return True
         return False
@@ -87,21 +95,25 @@ class MissingAttributes:
     # what a name holds -------------------------------------------------------------------
 
     def _name(self, name: str, scope: Scope, file: ProjectFile, depth: int,
-              given: cst.Call | None = None, method: cst.FunctionDef | None = None
-              ) -> set[_Held] | None:
+              given: cst.Call | None = None, method: cst.FunctionDef | None = None,
+              none_only: bool = False) -> set[_Held] | None:
+        """What `name` may hold. `none_only`: only `None` can lack the attribute asked (an
+        instance may be given any, `_set_anywhere`): an instance a call makes is left unknown
+        (None) without resolving the call, which gives the same answer."""
         if given is None:
-            known = self._held.get((id(scope), name))
+            asked = (id(scope), name, none_only)
+            known = self._held.get(asked)
             if known is not None:
                 return known[1]
-            self._held[(id(scope), name)] = (scope, None)  # asked again meanwhile: unknown
-            found = self._name_uncached(name, scope, file, depth)
-            self._held[(id(scope), name)] = (scope, found)
+            self._held[asked] = (scope, None)  # asked again meanwhile: unknown
+            found = self._name_uncached(name, scope, file, depth, none_only=none_only)
+            self._held[asked] = (scope, found)
             return found
-        return self._name_uncached(name, scope, file, depth, given, method)
+        return self._name_uncached(name, scope, file, depth, given, method, none_only)
 
     def _name_uncached(self, name: str, scope: Scope, file: ProjectFile, depth: int,
-                       given: cst.Call | None = None, method: cst.FunctionDef | None = None
-                       ) -> set[_Held] | None:
+                       given: cst.Call | None = None, method: cst.FunctionDef | None = None,
+                       none_only: bool = False) -> set[_Held] | None:
         bindings = nearest_bindings(name, scope)
         if not bindings or depth <= 0:
             return None
@@ -111,10 +123,10 @@ class MissingAttributes:
                 value = _given(method, given, name)
                 if value is None:
                     return None
-                held = self._expr(value, scope, file, depth - 1)
+                held = self._expr(value, scope, file, depth - 1, none_only=none_only)
             elif binding.kind == "assign" and binding.value is not None and binding.node is None:
                 held = self._expr(binding.value, binding.scope or scope, file, depth - 1,
-                                  binding.path)
+                                  binding.path, none_only)
             else:
                 return None
             if held is None:
@@ -123,20 +135,22 @@ class MissingAttributes:
         return found
 
     def _expr(self, expr: cst.BaseExpression, scope: Scope, file: ProjectFile, depth: int,
-              path: tuple[int, ...] = ()) -> set[_Held] | None:
+              path: tuple[int, ...] = (), none_only: bool = False) -> set[_Held] | None:
         if depth <= 0:
             return None
         if path:
             if not isinstance(expr, cst.Call):
                 return None
-            return self._returned_item(expr, scope, file, depth, path)
+            return self._returned_item(expr, scope, file, depth, path, none_only)
         if isinstance(expr, cst.Name) and expr.value == "None":
             return {_NONE}
         if isinstance(expr, cst.IfExp):
-            body = self._expr(expr.body, scope, file, depth - 1)
-            orelse = self._expr(expr.orelse, scope, file, depth - 1)
+            body = self._expr(expr.body, scope, file, depth - 1, none_only=none_only)
+            orelse = self._expr(expr.orelse, scope, file, depth - 1, none_only=none_only)
             return None if body is None or orelse is None else body | orelse
         if isinstance(expr, cst.Call):
+            if none_only:
+                return None  # an instance at best, which lacks nothing then
             value = self._values.value(expr, scope, 1 << 30, file)
             if not isinstance(value, ProjectInstance):
                 return None
@@ -144,16 +158,16 @@ class MissingAttributes:
             built = isinstance(self._values.value(expr.func, scope, 1 << 30, file), ProjectClass)
             return {_Made(value, expr if built else None)}
         if isinstance(expr, cst.Name):
-            return self._name(expr.value, scope, file, depth - 1)
+            return self._name(expr.value, scope, file, depth - 1, none_only=none_only)
         if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
-            owners = self._name(expr.value.value, scope, file, depth - 1)
+            owners = self._name(expr.value.value, scope, file, depth - 1)  # every owner
             if not owners:
                 return None
             found: set[_Held] = set()
             for owner in owners:
                 if not isinstance(owner, _Made):
                     return None
-                held = self._stored(owner, expr.attr.value, depth - 1)
+                held = self._stored(owner, expr.attr.value, depth - 1, none_only)
                 if held is None:
                     return None
                 found |= held
@@ -161,7 +175,7 @@ class MissingAttributes:
         return None
 
     def _returned_item(self, call: cst.Call, scope: Scope, file: ProjectFile, depth: int,
-                       path: tuple[int, ...]) -> set[_Held] | None:
+                       path: tuple[int, ...], none_only: bool = False) -> set[_Held] | None:
         """What item `path` of the tuple a project function returns can be, on every
         `return` (`model, hist = fit(...)`)."""
         function = self._values.value(call.func, scope, 1 << 30, file)
@@ -177,13 +191,14 @@ class MissingAttributes:
                     isinstance(element, cst.StarredElement) for element in returned.elements):
                 return None
             held = self._expr(returned.elements[path[0]].value, info.scope, function.file,
-                              depth - 1)
+                              depth - 1, none_only=none_only)
             if held is None:
                 return None
             found |= held
         return found
 
-    def _stored(self, made: _Made, attr: str, depth: int) -> set[_Held] | None:
+    def _stored(self, made: _Made, attr: str, depth: int, none_only: bool = False
+                ) -> set[_Held] | None:
         """What `instance.attr` can hold: what its class's methods store there
         (`self.history = ...`), reading the constructor call's arguments in `__init__`."""
         order = _known_order(self._values.order(made.instance.info, made.instance.file))
@@ -207,22 +222,24 @@ class MissingAttributes:
                 held = self._expr_in(binding.value, binding.scope, owner, depth,
                                      made.call if init else None,
                                      method if init and isinstance(method, cst.FunctionDef)
-                                     else None)
+                                     else None, none_only)
                 if held is None:
                     return None
                 found |= held
         return found or None
 
     def _expr_in(self, expr: cst.BaseExpression, scope: Scope, file: ProjectFile, depth: int,
-                 given: cst.Call | None, method: cst.FunctionDef | None) -> set[_Held] | None:
+                 given: cst.Call | None, method: cst.FunctionDef | None,
+                 none_only: bool = False) -> set[_Held] | None:
         """`_expr` where the method's parameters hold what `given` passes them."""
         if isinstance(expr, cst.IfExp):
-            body = self._expr_in(expr.body, scope, file, depth - 1, given, method)
-            orelse = self._expr_in(expr.orelse, scope, file, depth - 1, given, method)
+            body = self._expr_in(expr.body, scope, file, depth - 1, given, method, none_only)
+            orelse = self._expr_in(expr.orelse, scope, file, depth - 1, given, method,
+                                   none_only)
             return None if body is None or orelse is None else body | orelse
         if isinstance(expr, cst.Name) and expr.value != "None":
-            return self._name(expr.value, scope, file, depth - 1, given, method)
-        return self._expr(expr, scope, file, depth)
+            return self._name(expr.value, scope, file, depth - 1, given, method, none_only)
+        return self._expr(expr, scope, file, depth, none_only=none_only)
 
     # what a value lacks ----------------------------------------------------------------------
 
@@ -241,13 +258,39 @@ class MissingAttributes:
                     or any(binds(item, attr) or any(binds(item, name) for name in _DYNAMIC)
                            for item in info.node.body.body)):
                 return False
-            if any(name in _DYNAMIC for name in _words(info.node)):
+            if self._dynamic(info):
                 return False
         return not self._set_outside(attr)
+
+    def _dynamic(self, info: ClassInfo) -> bool:
+        """The class's code names something through which it may answer for attributes it
+        does not bind (worked out once per class: a walk of its whole body)."""
+        known = self._dynamic_classes.get(id(info.node))
+        if known is None:
+            known = self._dynamic_classes[id(info.node)] = (info.node, _mentions(
+                info.node, _DYNAMIC))
+        return known[1]
+
+    def _set_anywhere(self) -> bool:
+        """A project file may set any attribute on any object (`setattr`), or the project
+        is too large to read: no instance lacks an attribute (`_set_outside`), only `None`
+        does. Read once per project."""
+        project = self._values.here.evaluator.project
+        known = _SET_ANYWHERE.get(project) if project is not None else None
+        if known is None:
+            texts = getattr(project, "project_texts", lambda: None)()
+            known = texts is None or any(
+                "setattr" in text and _SETATTR.search(text) is not None
+                for text in texts.values())
+            if project is not None:
+                _SET_ANYWHERE[project] = known
+        return known
 
     def _set_outside(self, attr: str) -> bool:
         """A project file sets an attribute of that name on some object (`x.steps = ...`) or
         may set any (`setattr`): an instance may hold it after all."""
+        if self._set_anywhere():
+            return True
         known = self._outside.get(attr)
         if known is None:
             project = self._values.here.evaluator.project
@@ -279,25 +322,32 @@ def _known_order(order: list[OrderEntry] | None) -> list[tuple[ClassInfo, Projec
 
 def _always_read(node: cst.CSTNode) -> list[cst.Attribute]:
     """The attributes `node` reads whenever it runs: not inside a lambda, comprehension,
-    conditional expression, boolean operation or nested definition."""
+    conditional expression, boolean operation or nested definition. (Asked of every statement
+    a key walk meets: libcst's node classes are final, so exact types are tested, not the
+    costlier `isinstance`.)"""
     found: list[cst.Attribute] = []
     pending: list[cst.CSTNode] = [node]
     while pending:
         current = pending.pop()
-        if isinstance(current, cst.Attribute):
-            found.append(current)
-            pending.append(current.value)
-        elif isinstance(current, cst.Call):
-            pending.append(current.func)
-            pending.extend(arg.value for arg in current.args)
-        elif isinstance(current, (cst.Expr, cst.Arg, cst.Assign)):
-            pending.append(current.value)
-        elif isinstance(current, (cst.Tuple, cst.List)):
-            pending.extend(element.value for element in current.elements)
-        elif isinstance(current, cst.Subscript):
-            pending.append(current.value)
-        elif isinstance(current, cst.BinaryOperation):
-            pending.extend((current.left, current.right))
+        kind = type(current)
+        if kind is cst.Attribute:
+            attribute = cast(cst.Attribute, current)
+            found.append(attribute)
+            pending.append(attribute.value)
+        elif kind is cst.Call:
+            call = cast(cst.Call, current)
+            pending.append(call.func)
+            pending.extend(arg.value for arg in call.args)
+        elif kind is cst.Expr or kind is cst.Arg or kind is cst.Assign:
+            pending.append(cast("cst.Expr | cst.Arg | cst.Assign", current).value)
+        elif kind is cst.Tuple or kind is cst.List:
+            pending.extend(element.value
+                           for element in cast("cst.Tuple | cst.List", current).elements)
+        elif kind is cst.Subscript:
+            pending.append(cast(cst.Subscript, current).value)
+        elif kind is cst.BinaryOperation:
+            operation = cast(cst.BinaryOperation, current)
+            pending.extend((operation.left, operation.right))
     return found
 
 
@@ -321,13 +371,12 @@ def _given(method: cst.FunctionDef, call: cst.Call, name: str) -> cst.BaseExpres
     return None
 
 
-def _words(node: cst.CSTNode) -> set[str]:
-    """The names and attribute names written anywhere in `node`."""
-    found: set[str] = set()
-    pending = [node]
+def _mentions(node: cst.CSTNode, names: tuple[str, ...]) -> bool:
+    """A name or attribute name written anywhere in `node` is one of `names`."""
+    pending: list[cst.CSTNode] = [node]
     while pending:
         current = pending.pop()
-        if isinstance(current, cst.Name):
-            found.add(current.value)
-        pending.extend(current.children)
-    return found
+        if type(current) is cst.Name and cast(cst.Name, current).value in names:
+            return True
+        pending.extend(child_nodes(current))
+    return False

@@ -24,6 +24,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from optlint.analysis.evaluator import Evaluator, Project
+from optlint.analysis.index import Scope
 from optlint.analysis.key_syntax import target_names
 from optlint.analysis.walk import child_nodes
 from optlint.source import SourceError, decode, read_bytes
@@ -179,7 +180,8 @@ class ProvenRaises:
 
     def __init__(self, inference: Evaluator, filename: str,
                  resolve: Callable[[cst.Call], object],
-                 missing: Callable[[cst.BaseSmallStatement], bool] | None = None) -> None:
+                 missing: Callable[[cst.BaseSmallStatement, Scope | None], bool] | None = None
+                 ) -> None:
         self._inference = inference
         self._filename = filename
         self._resolve = resolve
@@ -187,13 +189,14 @@ class ProvenRaises:
         # A third kind: an attribute read its object cannot have (`proven_attributes.py`).
         self._missing = missing
 
-    def __call__(self, node: cst.BaseSmallStatement) -> bool:
+    def __call__(self, node: cst.BaseSmallStatement, scope: Scope | None = None) -> bool:
+        """`scope`: the scope `node` runs in, where the caller knows it."""
         # Asked of every small statement every walk meets: the kinds that may raise are told
         # by their exact types (libcst's are final; `isinstance` on its abstract classes costs).
         kind = type(node)
         if kind is cst.ImportFrom:
             return self._import_fails(cast(cst.ImportFrom, node))
-        if self._missing is not None and self._missing(node):
+        if self._missing is not None and self._missing(node, scope):
             return True
         return self.raising_call(node) is not None
 
