@@ -132,6 +132,11 @@ class KeyRecorder:
     def _name_of(self, use: Consumption, state: KeyState) -> str | None:
         """The name the key `use` consumes is followed under (None: not followed)."""
         if use.followed:
+            if use.followed.startswith("int:") and isinstance(use.key, cst.Integer):
+                # An int seed given in place (`seed(model, rng_seed=0)`): a key made in place
+                # from a literal seed, as `normal(PRNGKey(0), ...)` is.
+                self._made_by[id(use)] = id(use.key)
+                self._in_place.add(id(use))
             return use.followed
         if use.given_as is not None:
             return ".".join(use.given_as)
