@@ -308,3 +308,52 @@ def test_one_seed_turned_into_keys_by_callees(tmp_path: Path) -> None:
     findings = opt020_findings(tmp_path, "envs.py", SEEDS_GIVEN)
     assert [finding_line(finding) for finding in findings] == [18, 24]
     assert "`Env` makes its key from `seed`" in findings[0]["message"]
+
+
+IN_PLACE_AND_ADVANCED = '''\
+import jax
+
+
+class Normal:
+    def sample(self, key):
+        return jax.random.normal(key)
+
+
+def sample_nodes(key, nodes):
+    values = {}
+    for node in nodes:
+        values[node] = Normal().sample(key)
+    return values
+
+
+def shots(key, circuits):
+    results = []
+    for circuit in circuits:
+        results.append(Normal().sample(key))
+    return results
+
+
+def chain(key, state, step):
+    for _ in range(100):
+        _, key = jax.random.split(key)
+        state = kernel(key, state)
+    return state
+
+
+@jax.jit
+def kernel(key, state):
+    return state + jax.random.normal(key)
+
+
+def chain_fresh(key, state):
+    for _ in range(100):
+        key, step_key = jax.random.split(key)
+        state = kernel(step_key, state)
+    return state
+'''
+
+
+def test_draws_collected_in_place_and_a_consumed_key_split_next(tmp_path: Path) -> None:
+    # Every node's and every circuit's draw kept in one collection from one key; a sampler
+    # stepping with the key it keeps and splits again in the next iteration.
+    assert opt020_lines(tmp_path, "graph.py", IN_PLACE_AND_ADVANCED) == [12, 19, 25]

@@ -361,8 +361,13 @@ def settings(x, key, rates):
 def test_a_loop_over_layers_chaining_its_draws(tmp_path: Path) -> None:
     """`x = hk.dropout(z, rate, x)` in a loop over layers: each iteration transforms the value
     the last one made (one computation), so one key gives every layer the same mask; a loop
-    trying settings on one key (`for rate in rates`) is not reported."""
-    assert opt020_lines(tmp_path, "mlp.py", CHAINED_LOOP) == [9]
+    trying settings on one key (`for rate in rates`) is reported once it keeps every draw in
+    one list (JAX's key-reuse checker raises there, and the list holds one mask again and
+    again)."""
+    assert opt020_lines(tmp_path, "mlp.py", CHAINED_LOOP) == [9, 18]
+    printed = CHAINED_LOOP.replace("outs.append(hk.dropout(key, rate, x))",
+                                   "print(rate, hk.dropout(key, rate, x))")
+    assert opt020_lines(tmp_path, "mlp.py", printed) == [9]
 
 
 KEPT_KEYS = '''\

@@ -331,6 +331,23 @@ class FileKeyCalls:
         # on a method) is one as much as `jax.jit(f)` is.
         return value.node, value.bound, stepping or compiled_step(value.node, self.ctx.qualify)
 
+    def surely_consumes(self, use: Consumption) -> bool:
+        """The call of `use` consumes its key on every path through the callee: a library's
+        consumer, or a function of the file no path of which returns without consuming the
+        parameter given it (not `if shots is None: return probs` before the draw)."""
+        if use.library:
+            return True
+        resolved = self._resolve(use.call)
+        if not isinstance(resolved, tuple):
+            # A method every class of the file defining it draws from (`dist.sample(key)`),
+            # or a function every caller gives: as proven as the draw itself.
+            return bool(use.proof)
+        function, bound, _ = resolved
+        flow = self.summary(function)
+        return flow is not None and any(
+            expr is use.key and param.name.value not in flow.not_surely
+            for param, expr in bind_arguments(function, use.call, bound))
+
     def constructs(self, call: cst.Call) -> bool:
         """`call` builds an instance of a class of the file (runs its `__init__`)."""
         resolved = self._resolve(call)
@@ -403,6 +420,7 @@ class FileKeyCalls:
         # No path goes past a statement proven to raise.
         flow.raises = (raises if scope is None
                        else lambda statement: raises(statement, scope))
+        flow.raising_call = raises.raising_call  # (its arguments still run)
         flow.holds = lambda call: values_held(self.ctx, call, self._resolve(call), self.summary)
         return flow
 

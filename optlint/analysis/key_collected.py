@@ -23,6 +23,9 @@ def collected_per_iteration(call: cst.Call, parents: Mapping[int, cst.CSTNode]) 
     small, loop = _statement_and_loop(call, parents)
     if small is None or loop is None:
         return False
+    direct = _collected_in_place(small, call)  # `draws[name] = call`, `draws.append(call)`
+    if direct is not None:
+        return not _binds(loop, {direct})
     kept = _kept_name(small, call)
     if kept is None:
         return False
@@ -49,6 +52,23 @@ def _statement_and_loop(call: cst.Call, parents: Mapping[int, cst.CSTNode]
         if isinstance(parent, (cst.For, cst.While)) and node is parent.body:
             return small, parent
         node = parent
+
+
+def _collected_in_place(small: cst.BaseSmallStatement, call: cst.Call) -> str | None:
+    """The collection `call`'s draw goes into in its own statement: `draws[i] = <call>`,
+    `draws.append(<call>)` (None: none)."""
+    if isinstance(small, cst.Assign) and evaluated_within(small.value, call):
+        for target in small.targets:
+            if isinstance(target.target, cst.Subscript) and isinstance(target.target.value,
+                                                                       cst.Name):
+                return target.target.value.value
+    if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+        func = small.value.func
+        if (isinstance(func, cst.Attribute) and func.attr.value in _ADDING
+                and isinstance(func.value, cst.Name)
+                and any(evaluated_within(arg.value, call) for arg in small.value.args)):
+            return func.value.value
+    return None
 
 
 def _kept_name(small: cst.BaseSmallStatement, call: cst.Call) -> str | None:

@@ -65,6 +65,8 @@ class KeyFlow(KeyLoops):
         # What the function returns already consumed, by its place in the returned value.
         self.returned: dict[tuple[int, ...], Consumption] = {}
         self.returned_at: dict[tuple[int, ...], cst.CSTNode] = {}  # the returned names
+        # Parameters some path returns without consuming (`if shots is None: return probs`).
+        self.not_surely: set[str] = set()
         # Calls whose result is assigned to a name they are also given (`state = step(state,
         # key)`): a step threading state, not an evaluation.
         self.threaded: set[int] = set()
@@ -101,7 +103,14 @@ class KeyFlow(KeyLoops):
         is the program's)."""
         self._results = UnreadResults(body, module, self.constants, self.read_caches)
         self._body = body
-        self._block_walk(body, KeyState(origin=dict(origins or {})))
+        end = self._block_walk(body, KeyState(origin=dict(origins or {})))
+        if end is not None:
+            self._note_exit(end)
+
+    def _note_exit(self, state: KeyState) -> None:
+        """A path leaving the function: the parameters it leaves unconsumed."""
+        self.not_surely |= {name for name in self.params
+                            if name not in state.consumed or name in state.maybe}
 
     def run_expression(self, expression: cst.BaseExpression) -> None:
         """A lambda's body: one expression."""
@@ -216,8 +225,11 @@ class KeyFlow(KeyLoops):
 
     def _small(self, node: cst.BaseSmallStatement, state: KeyState) -> KeyState | None:
         if self.raises is not None and self.raises(node):
-            if isinstance(getattr(node, "value", None), cst.Call):  # its arguments run first
-                for arg in node.value.args:  # type: ignore[attr-defined]
+            raising = self.raising_call(node) if self.raising_call is not None else None
+            if raising is None and isinstance(getattr(node, "value", None), cst.Call):
+                raising = node.value  # type: ignore[attr-defined]
+            if raising is not None:  # its arguments run first
+                for arg in raising.args:
                     self._expr(arg.value, state)
             return None
         if isinstance(node, cst.Assign):
@@ -271,8 +283,11 @@ class KeyFlow(KeyLoops):
                     # is a consumption, not a key handed back.
                     own = {id(use) for use in self.every[before:]}
                     note_returned(value, state, (), self.returned, self.returned_at)
+                    self._note_exit(state)
                     note_stored(value, state, own, self.stored)
                     forwarded_params(value, state, self.params, self.forwarded)
+            elif isinstance(node, cst.Return):
+                self._note_exit(state)
             return None
         if isinstance(node, (cst.Break, cst.Continue)):
             if self._loops:

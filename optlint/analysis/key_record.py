@@ -81,6 +81,8 @@ class KeyRecorder:
         self._results: UnreadResults | None = None  # None: a lambda's body, one expression
         # Whether a small statement must raise (`proven_raises.py`): no path goes past it.
         self.raises: Callable[[cst.BaseSmallStatement], bool] | None = None
+        # Which call of such a statement raises (its arguments still run).
+        self.raising_call: Callable[[cst.BaseSmallStatement], cst.Call | None] | None = None
         # The keys a `fold_in` or a split made, by the name they were bound to (`keys =
         # split(key, n)`, `step_key = fold_in(key, i)`), and what consumed them, by the id of
         # the call that made them: whether a folded key can equal a split key's draw.
@@ -130,6 +132,11 @@ class KeyRecorder:
     def _name_of(self, use: Consumption, state: KeyState) -> str | None:
         """The name the key `use` consumes is followed under (None: not followed)."""
         if use.followed:
+            if use.followed.startswith("int:") and isinstance(use.key, cst.Integer):
+                # An int seed given in place (`seed(model, rng_seed=0)`): a key made in place
+                # from a literal seed, as `normal(PRNGKey(0), ...)` is.
+                self._made_by[id(use)] = id(use.key)
+                self._in_place.add(id(use))
             return use.followed
         if use.given_as is not None:
             return ".".join(use.given_as)

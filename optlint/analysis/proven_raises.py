@@ -198,16 +198,26 @@ class ProvenRaises:
             return self._import_fails(cast(cst.ImportFrom, node))
         if self._missing is not None and self._missing(node, scope):
             return True
+        return self.raising_call(node) is not None
+
+    def raising_call(self, node: cst.BaseSmallStatement) -> cst.Call | None:
+        """The call of `node` given a keyword its project function does not accept: the
+        statement's call, or a call given to it (`results.append(fit(x, logger=print))`)."""
+        kind = type(node)
         if kind is not cst.Assign and kind is not cst.Expr:
-            return False
+            return None
         value = cast("cst.Assign | cst.Expr", node).value
         if type(value) is not cst.Call:
-            return False
+            return None
         call = cast(cst.Call, value)
-        if not any(arg.keyword for arg in call.args):
-            return False
-        resolved = self._resolve(call)
-        return isinstance(resolved, tuple) and rejects_keywords(call, resolved[0])
+        for candidate in (call, *(arg.value for arg in call.args if type(arg.value) is cst.Call)):
+            given = cast(cst.Call, candidate)
+            if not any(arg.keyword for arg in given.args):
+                continue
+            resolved = self._resolve(given)
+            if isinstance(resolved, tuple) and rejects_keywords(given, resolved[0]):
+                return given
+        return None
 
     def module_fails(self, module: cst.Module) -> bool:
         """A top-level `from ... import` of the file fails: none of its code ever runs."""

@@ -311,8 +311,13 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
         # (the caller passes no key it could have meant to keep fixed).
         return True
     if reuse.in_loop and first.call is second.call and collected_per_iteration(
-            second.call, ctx.index.parents()):
+            second.call, ctx.index.parents()) and analysis.surely_consumes(second):
         return True  # every iteration's draw kept in one collection: the same numbers in it
+    if (reuse.in_loop and second.library and second.kind == "split" and not first.library
+            and first.call is not second.call):
+        # `_, key = split(key); step(key, state)`: the loop advances the key it consumed,
+        # splitting it again in the next iteration; no key stays fixed on purpose.
+        return True
     if reuse.in_loop and not reuse.counting:
         return False
     if first.library and second.library and {first.how.rsplit(".", 1)[-1],
