@@ -202,3 +202,63 @@ def test_running_shows_the_reuse(source: str, call: str, expected: bool) -> None
     """The reuses above raise under `jax_debug_key_reuse` or give every row the same numbers
     (jax 0.10.2); the look-alikes do neither."""
     assert _hazard(source, call) is expected
+
+
+DECORATED_AND_SHARDED = '''\
+from functools import partial
+
+import jax
+import jax.numpy as jnp
+from jax.sharding import PartitionSpec as P
+
+
+@partial(jax.vmap, in_axes=(0, None))
+def decorated(x, key):
+    return x + jax.random.normal(key, x.shape)
+
+
+def use_decorated(xs, key):
+    return decorated(xs, key)
+
+
+def noisy(x, key):
+    return x + jax.random.normal(key, x.shape)
+
+
+def stacked(xs, key):
+    return jax.vmap(noisy)(xs, jnp.stack([key] * xs.shape[0]))
+
+
+def per_device(x, key):
+    key = jax.random.fold_in(key, jax.lax.axis_index("x"))
+    return x + jax.random.normal(key, x.shape)
+
+
+def sharded(mesh, xs, key):
+    return jax.shard_map(noisy, mesh=mesh, in_specs=(P("x"), P()), out_specs=P("x"))(xs, key)
+
+
+def sharded_keys(mesh, xs, keys):
+    return jax.shard_map(noisy, mesh=mesh, in_specs=(P("x"), P("x")), out_specs=P("x"))(
+        xs, keys)
+
+
+def sharded_folded(mesh, xs, key):
+    return jax.shard_map(per_device, mesh=mesh, in_specs=(P("x"), P()),
+                         out_specs=P("x"))(xs, key)
+'''
+
+
+def test_decorated_stacked_and_sharded(tmp_path: Path) -> None:
+    """`@partial(jax.vmap, in_axes=(0, None))`, `jnp.stack([key] * n)` and a key given
+    `P()` in `shard_map`'s specs reach every row or shard; keys sharded with `P("x")`, or a
+    key folded with the shard's index, do not."""
+    assert opt020_lines(tmp_path, "dec.py", DECORATED_AND_SHARDED) == [14, 22, 31]
+
+
+@pytest.mark.parametrize(("call", "expected"), [
+    ("use_decorated(jnp.zeros((3, 2)), jax.random.key(0))", True),
+    ("stacked(jnp.zeros((3, 2)), jax.random.key(0))", True),
+])
+def test_decorated_and_stacked_rows_are_the_same(call: str, expected: bool) -> None:
+    assert _hazard(DECORATED_AND_SHARDED, call) is expected

@@ -43,3 +43,18 @@ def test_a_key_made_and_consumed_under_one_name_keeps_its_path(tmp_path: Path) -
                            "    return jax.random.normal(key, (8,)) + particles")
     [finding] = opt020_findings(tmp_path, "plain.py", source)
     assert finding["message"].startswith("`key` (made at line 15, first consumed at line 16)")
+
+
+
+def test_a_literal_seed_is_named_as_written() -> None:
+    # Seeds given to a library's seeding call (`handlers.seed(model, rng_seed=0)`) are followed
+    # internally as `int:0`; the message names the seed as the code writes it.
+    import libcst as cst
+
+    from optlint.analysis.prng_keys import Consumption
+    from optlint.rule_helpers.key_messages import key_text
+
+    call = cst.parse_expression("handlers.seed(model, rng_seed=0)")
+    assert isinstance(call, cst.Call)
+    use = Consumption(call, call.args[1].value, "handlers.seed", followed="int:0")
+    assert key_text(None, use) == "0"  # type: ignore[arg-type]

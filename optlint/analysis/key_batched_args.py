@@ -20,6 +20,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite
+from optlint.analysis.key_consumers import BATCHING, PARTITION_SPECS
 from optlint.analysis.values import FunctionValue, PartialValue, TransformedFunction
 
 if TYPE_CHECKING:
@@ -33,10 +34,11 @@ _DEPTH = 2
 
 
 def in_axes_expression(ctx: RuleContext, transform: cst.Call, position: int | None,
-                       site: CallSite | None) -> cst.BaseExpression | None:
-    """The `in_axes` a batching call is given, followed through a name bound once in the
-    function (None: not given)."""
-    given = argument(transform, position, "in_axes")
+                       site: CallSite | None, keyword: str = "in_axes"
+                       ) -> cst.BaseExpression | None:
+    """The `in_axes` (`keyword`) a batching call is given, followed through a name bound once
+    in the function (None: not given)."""
+    given = argument(transform, position, keyword)
     if given is None:
         return None
     axes = given.value
@@ -52,12 +54,14 @@ def in_axes_expression(ctx: RuleContext, transform: cst.Call, position: int | No
     return axes
 
 
-def axes_by_position(axes: cst.BaseExpression | None, count: int) -> list[str]:
+def axes_by_position(axes: cst.BaseExpression | None, count: int,
+                     ctx: RuleContext | None = None) -> list[str]:
     """BROADCAST, MAPPED or UNKNOWN_AXIS for each of `count` argument positions (no `in_axes`:
-    every position mapped, the default `0`)."""
+    every position mapped, the default `0`). With `ctx`, `shard_map`'s specs are read too:
+    `P()` replicates the argument to every shard, `P("data")` splits it."""
     if axes is None or isinstance(axes, cst.Integer):
         return [MAPPED] * count
-    if isinstance(axes, cst.Name) and axes.value == "None":
+    if (isinstance(axes, cst.Name) and axes.value == "None") or _spec(ctx, axes) == BROADCAST:
         return [BROADCAST] * count
     if not isinstance(axes, (cst.Tuple, cst.List)):
         return [UNKNOWN_AXIS] * count
@@ -69,8 +73,17 @@ def axes_by_position(axes: cst.BaseExpression | None, count: int) -> list[str]:
                 break  # positions after it cannot be told
             found += repeated
             continue
-        found.append(_axis(element.value))
+        found.append(_spec(ctx, element.value) or _axis(element.value))
     return (found + [UNKNOWN_AXIS] * count)[:count]
+
+
+def _spec(ctx: RuleContext | None, value: cst.BaseExpression) -> str | None:
+    """`P()`: replicated to every shard (BROADCAST); `P("data")`: split (MAPPED); None: not a
+    partition spec."""
+    if (ctx is None or not isinstance(value, cst.Call)
+            or ctx.qualify(value.func) not in PARTITION_SPECS):
+        return None
+    return MAPPED if value.args else BROADCAST
 
 
 def _axis(value: cst.BaseExpression) -> str:
@@ -129,5 +142,41 @@ def partial_function(ctx: RuleContext, wrapped: cst.BaseExpression, site: CallSi
     value = ctx.value(wrapped, site)
     if (isinstance(value, FunctionValue) and not value.bound
             and isinstance(value.node, cst.FunctionDef) and value.node in ctx.index.functions):
+        return value.node
+    return None
+
+
+def decorated_batching(ctx: RuleContext, value: object, called: cst.BaseExpression
+                       ) -> tuple[str, cst.Call] | None:
+    """A def of the file decorated `@jax.vmap`, `@partial(jax.vmap, in_axes=(0, None))` or
+    `@eqx.filter_vmap(in_axes=...)`, called as `called` (whose value is `value`): the
+    transformation's name and a call applying it to `called` with the decorator's keywords
+    (as `jax.vmap(f, in_axes=...)` would be written)."""
+    if (not isinstance(value, FunctionValue) or value.bound
+            or not isinstance(value.node, cst.FunctionDef) or not value.node.decorators):
+        return None
+    for decorator in value.node.decorators:
+        made = decorator.decorator
+        batching = ctx.qualify(made)
+        keywords: list[cst.Arg] = []
+        if batching not in BATCHING and isinstance(made, cst.Call):
+            batching = ctx.qualify(made.func)
+            if batching == "functools.partial" and made.args:
+                batching = ctx.qualify(made.args[0].value)  # `@partial(jax.vmap, ...)`
+            elif batching in BATCHING and any(arg.keyword is None for arg in made.args):
+                continue  # not a decorator factory: `@vmap(f)` is not written
+            keywords = [arg for arg in made.args if arg.keyword is not None]
+        if batching in BATCHING:
+            return batching, cst.Call(func=made if not isinstance(made, cst.Call) else made.func,
+                                      args=[cst.Arg(called), *keywords])
+    return None
+
+
+def decorated_def(ctx: RuleContext, call: cst.Call, site: CallSite | None
+                  ) -> cst.FunctionDef | None:
+    """The def of the file `call` calls (the def of a decorated batching)."""
+    value = ctx.value(call.func, site) if site is not None else None
+    if (isinstance(value, FunctionValue) and isinstance(value.node, cst.FunctionDef)
+            and value.node in ctx.index.functions):
         return value.node
     return None

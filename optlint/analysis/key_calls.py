@@ -32,12 +32,14 @@ from optlint.analysis.key_given import GivenCallables
 from optlint.analysis.key_helpers import KeyHelpers, key_helpers
 from optlint.analysis.key_holders import values_held
 from optlint.analysis.key_ignored import IgnoredArguments
+from optlint.analysis.key_literal_branches import LiteralBranches
 from optlint.analysis.key_module_keys import module_key_uses
 from optlint.analysis.project_values import ProjectValues, statement_scope
 from optlint.analysis.proven_attributes import MissingAttributes
 from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_seeds import constant_seeds, default_seeds
 from optlint.analysis.key_methods import NamedMethods
+from optlint.analysis.key_summary_cycles import ROUNDS, SummaryCycles, settled
 from optlint.analysis.key_library_calls import (
     RANDOM_LAYERS,
     LibraryKeyCalls,
@@ -73,6 +75,8 @@ if TYPE_CHECKING:
 
 # The base classes of Flax modules.
 FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
+# What callers read of a summary: a cycle's summaries are made again until these agree.
+_SUMMARY_FACTS = ("consumed_params", "returned", "free_uses", "attribute_uses")
 # Transformations (by a part of their qualified name) whose function runs as written, once per
 # training step: `jax.jit`, `eqx.filter_value_and_grad`, `jax.checkpoint`.
 STEPPING_TRANSFORMS = ("jit", "grad", "checkpoint", "remat")
@@ -94,10 +98,9 @@ class FileKeyCalls:
         self.resolved: dict[int, tuple[cst.FunctionDef, bool, bool] | list[Consumption]
                             | None] = {}
         self.walks: dict[int, KeyFlow] = {}
-        # Functions whose summary met a call of themselves (taken as consuming nothing there):
-        # walked again for their own findings, once their summary is known.
-        self.recursive: set[int] = set()
-        self._summarising: list[int] = []  # the functions being summarised, outermost first
+        # The functions being summarised, and those whose summary met a call of themselves.
+        self.cycles = SummaryCycles()
+        self.recursive = self.cycles.recursive  # walked again for their own findings
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         # What each statement reads, for every walk of the file.
         values = ProjectValues(ctx.inference, self.sites)  # what the project's files prove
@@ -112,6 +115,7 @@ class FileKeyCalls:
         self.held = HeldCallables(self)
         self.given = GivenCallables(self)
         self.named = NamedMethods(self)
+        self.branches = LiteralBranches()  # parameters a call's literal arguments leave unread
         # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
         self.candidates: set[int] = set()
         # What each call consumes as a library's consumer, worked out once: every walk asks.
@@ -170,15 +174,22 @@ class FileKeyCalls:
         if bound and stores_on_object(self.ctx.index, function):
             self.library.keeping.add(id(call))  # `self.init()` keeps its draw in the object
         how = self.callee(call)
+        # Read only on branches this call's literal arguments rule out: not consumed here.
+        skipped = self.branches.unread_params(function, call, bound, flow.consumed_params)
         # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
         uses = [self._param_use(call, expr, how, stepping, function, param.name.value, flow)
                 for param, expr in bind_arguments(function, call, bound)
-                if param.name.value in flow.consumed_params]
+                if param.name.value in flow.consumed_params and param.name.value not in skipped]
         uses += default_seeds(call, function, bound, flow, how, stepping)
         uses += constant_seeds(call, function, flow, how, stepping)
         if id(function) not in self.foreign.owner_of:
             uses += self.held.closures_called_again(call, function, bound, flow)
-        uses += held_key_consumptions(self.ctx.index, call, function, flow, how)
+        held = held_key_consumptions(self.ctx.index, call, function, flow, how)
+        if held:  # `self.rng` read only on branches this call's literals rule out
+            unread = self.branches.unread_fields(function, call, {
+                use.key.attr.value for use in held if isinstance(use.key, cst.Attribute)})
+            uses += [use for use in held if not (isinstance(use.key, cst.Attribute)
+                                                 and use.key.attr.value in unread)]
         if not bound and id(function) not in self.foreign.owner_of:
             uses += given_object_consumptions(call, function, bound, flow, how, self.ctx)
         if self.nested(function) or (not bound and id(function) not in self.foreign.owner_of):
@@ -337,24 +348,28 @@ class FileKeyCalls:
         if owner is not None and owner is not self:
             return owner.summary(node)  # summarised by its own file's flow
         if id(node) in self.summaries:
-            if id(node) in self._summarising:
-                # Called again while summarised: it and what it called since see it as
-                # consuming nothing.
-                self.recursive.update(
-                    self._summarising[self._summarising.index(id(node)):])
+            # Called again while summarised: its summary so far stands for this call (see
+            # `key_summary_cycles.py`, which then summarises it again).
+            self.cycles.met_again(id(node))
             return self.summaries[id(node)]
         self.summaries[id(node)] = None  # a recursive call consumes nothing we can tell
         if isinstance(node, cst.Lambda) or not self._worth_walking(node):
             return None
         params = [param.name for param in (
             *node.params.posonly_params, *node.params.params, *node.params.kwonly_params)]
-        flow = self._new_flow([param.value for param in params], self._scope_of(node))
-        self._summarising.append(id(node))
-        try:
-            flow.run(body_of(node), {param.value: param for param in params})
-        finally:
-            self._summarising.pop()
-        self.summaries[id(node)] = flow
+        for _ in range(ROUNDS):
+            flow = self._new_flow([param.value for param in params], self._scope_of(node))
+            mark = self.cycles.start(id(node))
+            try:
+                flow.run(body_of(node), {param.value: param for param in params})
+            finally:
+                made = self.cycles.finish(id(node), mark)
+            before = self.summaries[id(node)]
+            self.summaries[id(node)] = flow
+            if made is None or settled(before, flow, _SUMMARY_FACTS):
+                break
+            for done in made:  # made assuming `before`: asked again when needed
+                self.summaries.pop(done, None)
         return flow
 
     def returned_keys(self, call: cst.Call) -> dict[tuple[int, ...], Consumption]:

@@ -191,7 +191,21 @@ LOOP_INITS: dict[str, tuple[int, str, int]] = {
 # A key given with a `None` axis reaches every row: each row draws the same numbers.
 BATCHING: dict[str, int | None] = {
     "jax.vmap": 1, "jax.pmap": None, "equinox.filter_vmap": None, "equinox.filter_pmap": None,
+    # `jax.shard_map(f, *, out_specs, in_specs, mesh)` and the older
+    # `jax.experimental.shard_map.shard_map(f, mesh, in_specs, out_specs)` (jax 0.10.2): a key
+    # given the spec `P()` is replicated to every shard, and each shard draws the same numbers
+    # (2 host devices: `normal(key, x.shape)` on each half of `x` gave equal halves).
+    "jax.shard_map": None, "jax.experimental.shard_map.shard_map": 2,
 }
+# Where they take their axes when not `in_axes`.
+AXES_KEYWORDS: dict[str, str] = {
+    "jax.shard_map": "in_specs", "jax.experimental.shard_map.shard_map": "in_specs",
+}
+PARTITION_SPECS = frozenset({"jax.sharding.PartitionSpec", "jax.P"})
+# Calls that stack the items of an iterable into one array: `jnp.stack([key] * n)` is `n`
+# copies of one key (jax 0.10.2: vmapped over them, every row drew the same numbers, typed
+# and raw keys alike).
+STACKING = frozenset({"jax.numpy.stack", "jax.numpy.array", "jax.numpy.asarray"})
 
 # Python's `map`: its function runs once per item, given one item of each iterable after it.
 ITEM_MAPS = frozenset({"map"})

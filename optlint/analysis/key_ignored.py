@@ -111,8 +111,8 @@ def _frame_reader(name: cst.Name) -> bool:
 
 
 def _reads_of(node: cst.CSTNode, name: str) -> Iterator[tuple[cst.Call, cst.Arg] | None]:
-    """Each place `node` mentions `name`: as a call's argument (the call, the argument), or
-    otherwise (None). An attribute's name and a keyword's are no mention."""
+    """Each place `node` mentions `name`: as a call's argument or an item of one (the call, the
+    argument), or otherwise (None). An attribute's name and a keyword's are no mention."""
     pending: list[tuple[cst.CSTNode, tuple[cst.Call, cst.Arg] | None]] = [(node, None)]
     while pending:
         current, given = pending.pop()
@@ -125,5 +125,8 @@ def _reads_of(node: cst.CSTNode, name: str) -> Iterator[tuple[cst.Call, cst.Arg]
         elif isinstance(current, cst.Call):
             pending.append((current.func, None))
             pending.extend((arg.value, (current, arg)) for arg in current.args)
+        elif isinstance(current, (cst.Tuple, cst.List)) and given is not None:
+            # `f((a, b))`: an item of an argument is given with it.
+            pending.extend((element.value, given) for element in current.elements)
         else:
             pending.extend((child, None) for child in child_nodes(current))

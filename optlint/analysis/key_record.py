@@ -204,12 +204,10 @@ class KeyRecorder:
             return
         if (use.kind in ("draw", "split")
                 and (id(use.call) in self.unread or self._result_unread(use.call))):
-            # Its result reaches nothing: the key stays as it was for the reuse check (the
-            # summaries for callers still see the parameter consumed).
+            # Its result reaches nothing: the key stays as it was for the reuse check, and a
+            # parameter drawn from only so is not consumed for callers either (a helper
+            # tracing a model for its shapes gives back nothing of its key).
             self.unread.add(id(use.call))
-            if name in self.params and name not in state.rebound:
-                self.consumed_params.add(name)
-                _first_seen(self.param_uses, name, use)
             state.unread[name] = use
             return
         if name.startswith("int:") and use.kind in ("draw", "split"):

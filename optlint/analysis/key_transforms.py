@@ -14,6 +14,7 @@ import libcst as cst
 from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo
 from optlint.analysis.key_consumers import (
+    AXES_KEYWORDS,
     BATCHING,
     CALLED_ONCE,
     ITEM_MAPS,
@@ -21,6 +22,7 @@ from optlint.analysis.key_consumers import (
     REPEATING_ITERABLES,
     REPLICATING,
     REPLICATING_NAMES,
+    STACKING,
     STATEFUL_BATCHING,
     STREAM_BROADCASTS,
     STREAM_LAYERS,
@@ -30,6 +32,8 @@ from optlint.analysis.key_batched_args import (
     BROADCAST,
     MAPPED,
     axes_by_position,
+    decorated_batching,
+    decorated_def,
     in_axes_expression,
     mapped_partial,
 )
@@ -177,6 +181,8 @@ class TransformedKeyCalls:
             return None
         batching, transform = made
         function = self._function_arg(transform, 0, "fun")
+        if function is None and transform.args and transform.args[0].value is call.func:
+            function = decorated_def(self.ctx, call, site)  # `@partial(jax.vmap, ...)` def
         if function is None:
             given = argument(transform, 0, "fun")
             if given is not None and isinstance(given.value, cst.Lambda):
@@ -193,8 +199,9 @@ class TransformedKeyCalls:
         # Reported at the batched call, where the key is handed to every row.
         uses = [replace(use, call=call, how=use.how if not use.repeated else self.calls.callee(
             use.call)) for use in self._closure_uses(call, function, flow, batching)]
-        axes = axes_by_position(in_axes_expression(self.ctx, transform, BATCHING[batching],
-                                                   site), len(call.args))
+        axes = axes_by_position(in_axes_expression(
+            self.ctx, transform, BATCHING[batching], site,
+            AXES_KEYWORDS.get(batching, "in_axes")), len(call.args), self.ctx)
         info = self.ctx.index.functions.get(function)
         method = info is not None and info.scope.owner is not None
         for param, expr in bind_arguments(function, call, method):
@@ -216,8 +223,9 @@ class TransformedKeyCalls:
             uses.append(Consumption(call, replicated or expr, self.calls.callee(inner.call),
                                     library=False, repeated=True, unseen=inner.unseen,
                                     over=f"{batching} " + (
-                                        "(in_axes=None)" if replicated is None
-                                        else "(a replicated key)")))
+                                        "(a replicated key)" if replicated is not None
+                                        else "(in_specs=P())" if batching in AXES_KEYWORDS
+                                        else "(in_axes=None)")))
         return uses
 
     def _item_mapped(self, call: cst.Call, site: CallSite) -> list[Consumption]:
@@ -270,8 +278,9 @@ class TransformedKeyCalls:
         if (given is None or not isinstance(given.value, cst.Name) or site is None
                 or not self.calls.given_function(given.value, site)):
             return []
-        axes = axes_by_position(in_axes_expression(self.ctx, transform, BATCHING[batching],
-                                                   site), len(call.args))
+        axes = axes_by_position(in_axes_expression(
+            self.ctx, transform, BATCHING[batching], site,
+            AXES_KEYWORDS.get(batching, "in_axes")), len(call.args), self.ctx)
         broadcast = {index for index, axis in enumerate(axes) if axis == BROADCAST}
         unseen = (f"`{given.value.value}` is a function given by a caller; the analysis "
                   f"cannot see it draw from the key")
@@ -352,6 +361,9 @@ class TransformedKeyCalls:
         if (isinstance(value, TransformedFunction) and value.transform in BATCHING
                 and value.call is not None):
             return value.transform, value.call
+        decorated = decorated_batching(self.ctx, value, call.func)
+        if decorated is not None:
+            return decorated
         binding = self.ctx.binding(call.func.value, site) if site is not None else None
         if binding is not None and not binding.path and isinstance(binding.value, cst.Call):
             batching = self.ctx.qualify(binding.value.func)  # `draw = jax.pmap(f)`
@@ -378,6 +390,10 @@ class TransformedKeyCalls:
                     and copied.slice[0].slice.value.value == "None"):
                 copied = copied.value  # `jnp.repeat(key[None], n, axis=0)`
             return copied
+        if isinstance(expr, cst.Call) and expr.args and self.ctx.qualify(expr.func) in STACKING:
+            site = self.sites.get(id(call))  # `jnp.stack([key] * n)`: n copies of `key`
+            return (_repeated_item(self.ctx, expr.args[0].value, site)
+                    if site is not None else None)
         return None
 
     def _closure_uses(self, call: cst.Call, function: cst.FunctionDef, flow: KeyFlow,

@@ -175,6 +175,8 @@ def key_text(ctx: RuleContext, use: Consumption) -> str:
     if use.given_as is not None:
         mapping, entry = use.given_as
         return f'{mapping}["{entry}"]'
+    if use.followed and use.followed.startswith("int:"):  # a literal seed, followed as `int:0`
+        return use.followed[len("int:"):]
     if use.followed:  # `keys[6]` is followed as `keys.[6]`
         return folded_text(use.followed) or use.followed.replace(ITEM, "[")
     if use.held_by and isinstance(use.key, cst.Attribute):

@@ -20,7 +20,12 @@ import libcst as cst
 from optlint.analysis.index import FunctionInfo
 from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_collected import collected_per_iteration, runs_in_loop
-from optlint.analysis.key_fields import compiled_step, set_on_class, set_when_built
+from optlint.analysis.key_fields import (
+    compiled_step,
+    set_on_class,
+    set_when_built,
+    stores_on_object,
+)
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_syntax import builds_item, evaluated_within
 from optlint.analysis.key_texts import shown
@@ -96,7 +101,7 @@ class PrngKeyReuse(Rule):
                     if held is not None:
                         yield held
             yield from self._class_key_findings(ctx, info, flow, reported)
-            yield from self._stored_findings(ctx, flow, reported)
+            yield from self._stored_findings(ctx, info, flow, reported)
             yield from self._kept_findings(ctx, flow, reported)
         module_flow = analysis.walk_module()
         if module_flow is not None:
@@ -141,12 +146,20 @@ class PrngKeyReuse(Rule):
         proof = next((use.proof for use in (reuse.first, reuse.second) if use.proof), "")
         yield replace(finding, message=f"{finding.message} ({proof})") if proof else finding
 
-    def _stored_findings(self, ctx: RuleContext, flow: KeyFlow,
+    def _stored_findings(self, ctx: RuleContext, info: FunctionInfo, flow: KeyFlow,
                          reported: set[int]) -> Iterator[Finding]:
         """A key consumed, then handed back in the returned state (`state.replace(params=p)`
-        after `split(state.key)`): the next step consumes it again."""
+        after `split(state.key)`): the next step consumes it again. Not a method that sets
+        attributes of its object and returns that object (`self.samples_ = ...; return
+        self`): the caller already holds it, so nothing new is handed on (whether the method
+        runs twice is the question of a key kept on an object, `_field_findings`)."""
+        returns_itself = info.scope.self_name is not None and isinstance(
+            info.node, cst.FunctionDef) and stores_on_object(ctx.index, info.node)
         for use, returned in flow.stored:
             if id(use.call) in reported or id(use.call) in flow.discarded or use.unseen:
+                continue
+            if returns_itself and isinstance(returned, cst.Name) and (
+                    returned.value == info.scope.self_name):
                 continue
             reported.add(id(use.call))
             key = ctx.code(use.key)

@@ -65,12 +65,12 @@ class RMHState(NamedTuple):
 
 def rmh(logdensity_fn, step_size):
     def init(position):
-        return RMHState(position, logdensity_fn(position))
+        return RMHState(position, logdensity_fn(position))  # expect
 
     def step(rng_key, state):
         k_move, k_accept = jr.split(rng_key)
         proposal = state.position + step_size * jr.normal(k_move)
-        proposal_logdensity = logdensity_fn(proposal)
+        proposal_logdensity = logdensity_fn(proposal)  # expect
         accept = jnp.log(jr.uniform(k_accept)) < proposal_logdensity - state.logdensity
         new = RMHState(jnp.where(accept, proposal, state.position),
                        jnp.where(accept, proposal_logdensity, state.logdensity))

@@ -51,7 +51,7 @@ class ActorCriticMLP(eqx.Module):
 
     def __init__(self, action_dim: int, input_dim: int, num_layers: int = 2, num_units: int = 32, *, key):
         actor_key, critic_key = jax.random.split(key)
-        self.actor = MLP([num_units] * num_layers + [action_dim], input_dim, key=actor_key)
+        self.actor = MLP([num_units] * num_layers + [action_dim], input_dim, key=actor_key)  # expect
         self.critic = MLP([num_units] * num_layers + [1], input_dim, key=actor_key)  # expect
 
     def __call__(self, x):
