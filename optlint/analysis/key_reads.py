@@ -87,6 +87,7 @@ class UnreadResults:
         # By (call, statement, read_only): what `unread` answered (a loop body is walked
         # twice, a draw's statement asked again by each walk of it).
         self._answers: dict[tuple[int, int, bool], bool] = {}
+        self._thrown_answers: dict[tuple[int, int], cst.Call | None] = {}  # `thrown_away`'s
 
     def thrown_away(self, call: cst.Call, statement: cst.BaseStatement | None,
                     block: Sequence[cst.BaseStatement] | None) -> cst.Call | None:
@@ -94,8 +95,16 @@ class UnreadResults:
         whose results are thrown away (`layer(t)` in a demo), and names nothing reads: the
         first such call (None: something else reads them, or nothing does). Whatever the draw
         gives then matters only through what that call does besides returning."""
-        if block is None or not any(_call_statement(later) is not None for later in block):
+        if block is None or statement is None or not any(
+                _call_statement(later) is not None for later in block):
             return None
+        asked = (id(call), id(statement))
+        if asked not in self._thrown_answers:  # asked again by a loop body's second walk
+            self._thrown_answers[asked] = self._thrown_away(call, statement, block)
+        return self._thrown_answers[asked]
+
+    def _thrown_away(self, call: cst.Call, statement: cst.BaseStatement,
+                     block: Sequence[cst.BaseStatement]) -> cst.Call | None:
         self._thrown = []
         try:
             if self.unread(call, statement, block) and self._thrown:
