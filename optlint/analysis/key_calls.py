@@ -96,6 +96,7 @@ class FileKeyCalls:
         self.read_caches = FileReads(frames=frame_readers(ctx), library=self.library,
                                      ignored=IgnoredArguments(values))
         self.made_keys: dict[int, str] = {}
+        self._raising: dict[int, bool] = {}  # by statement: proven to raise
         self.raises = ProvenRaises(ctx.inference, ctx.filename, self.targets.resolve,
                                    MissingAttributes(values, statement_scope(ctx.index)))
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
@@ -291,10 +292,17 @@ class FileKeyCalls:
         functions and classes): the raise proofs need not look it up per statement."""
         flow = KeyFlow(self.consumer, params or (), self.returned_keys, self.constants,
                        self.made_key, self.read_caches)
-        raises = self.raises
+        raises, known = self.raises, self._raising
+
+        def proven_to_raise(statement: cst.BaseSmallStatement) -> bool:
+            # Asked again of each statement by loops' second walks and summaries made again.
+            answer = known.get(id(statement))
+            if answer is None:
+                answer = known[id(statement)] = raises(statement, scope)
+            return answer
+
         # No path goes past a statement proven to raise.
-        flow.raises = (raises if scope is None
-                       else lambda statement: raises(statement, scope))
+        flow.raises = proven_to_raise
         flow.raising_call = raises.raising_call  # (its arguments still run)
         flow.holds = lambda call: values_held(self.ctx, call, self.targets.resolve(call), self.summary)
         return flow

@@ -18,11 +18,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
+from typing import cast
 
 import libcst as cst
 
 from optlint.analysis.key_aliases import forwarded_params, kept_back, link_assigned
 from optlint.analysis.key_handed_back import note_kept, note_returned, note_stored
+from optlint.analysis.key_deferred import UnreadDrawFound, settle
 from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_loops import KeyLoops
@@ -101,8 +103,26 @@ class KeyFlow(KeyLoops):
             origins: dict[str, cst.CSTNode] | None = None, module: bool = False) -> None:
         """`module`: `body` is a module's: its names outlive it (but a `__main__` block's end
         is the program's)."""
-        self._results = UnreadResults(body, module, self.constants, self.read_caches)
+        results = self._results = UnreadResults(body, module, self.constants, self.read_caches)
         self._body = body
+        self.unread.results = results
+        try:
+            self._walk(body, origins)
+        except UnreadDrawFound as found:
+            if found.flow is not self:
+                raise
+            # A draw put off reaches nothing: walked again from the start, every draw asked
+            # as it comes (the answers so far are kept with `results`).
+            given = self.raises, self.raising_call, self.holds
+            KeyFlow.__init__(self, self.consumer, tuple(self.params), self.returns,
+                             self.constants, self.made_key, self.read_caches)
+            self.raises, self.raising_call, self.holds = given
+            self._results, self._body, self.unread.results = results, body, results
+            self.defers = False
+            self._walk(body, origins)
+
+    def _walk(self, body: Sequence[cst.BaseStatement],
+              origins: dict[str, cst.CSTNode] | None) -> None:
         end = self._block_walk(body, KeyState(origin=dict(origins or {})))
         if end is not None:
             self._note_exit(end)
@@ -371,6 +391,10 @@ class KeyFlow(KeyLoops):
     # expressions --------------------------------------------------------------------------
     def _expr(self, node: cst.CSTNode, state: KeyState) -> None:
         """Walks `node` in evaluation order: arguments before the call that receives them."""
+        if state.pending and type(node) is cst.Name and cast(cst.Name, node).value in state.pending:
+            # A key whose draw was put off, read: whether the draw reached anything may
+            # change what follows (`key_deferred.py`).
+            settle(state, (cast(cst.Name, node).value,), self._results, self)
         kind = EXPRESSION_KINDS(node)
         if kind == Kinds.OTHER:
             for child in child_nodes(node):

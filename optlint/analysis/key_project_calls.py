@@ -37,8 +37,10 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
     """The keys the call consumes (`branches`: what its literal arguments leave unread;
     `held_callables`: the closures it runs again)."""
     call, function, bound, stepping, flow, how, foreign, nested = called
-    # Read only on branches this call's literal arguments rule out: not consumed here.
-    skipped = branches.unread_params(function, call, bound, flow.consumed_params)
+    # Read only on branches this call's literal arguments rule out: not consumed here (no
+    # parameter consumed, nothing to rule out: the function's facts are not read).
+    skipped = (branches.unread_params(function, call, bound, flow.consumed_params)
+               if flow.consumed_params else frozenset())
     # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
     uses = [_param_use(call, expr, how, stepping, param.name.value, flow)
             for param, expr in bind_arguments(function, call, bound)

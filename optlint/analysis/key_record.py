@@ -12,6 +12,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.key_aliases import linked
+from optlint.analysis.key_deferred import UnreadCalls, settle
 from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_state import KeyState
 from optlint.analysis.key_syntax import chains
@@ -43,6 +44,9 @@ class KeyRecorder:
     """The consumptions and reuses of one walk; the walk (`KeyFlow`) keeps `_block`,
     `_statement` and the loop counters up to date as it goes."""
 
+    # Whether draws from local keys are taken as drawn until met again (`key_deferred.py`).
+    defers = True
+
     def __init__(self, params: Sequence[str],
                  made_key: Callable[[cst.BaseExpression], str | None] | None) -> None:
         self.params = set(params)
@@ -61,7 +65,7 @@ class KeyRecorder:
         self.every: list[Consumption] = []
         self.reuses: dict[tuple[int, str], Reuse] = {}
         # Consumptions whose result nothing reads: no draw for a reuse.
-        self.unread: set[int] = set()
+        self.unread = UnreadCalls()
         self._block: Sequence[cst.BaseStatement] | None = None
         self._statement: cst.BaseStatement | None = None
         self._loop_depth = 0
@@ -124,6 +128,22 @@ class KeyRecorder:
                                  seed=name[4:] if name.startswith("int:") and self._made_by.get(
                                      id(before)) != self._made_by.get(id(use)) else "",
                                  folded=folded_text(name))
+
+    def _defer(self, use: Consumption, name: str, state: KeyState) -> bool:
+        """Puts off asking whether the draw's result reaches anything (True): a draw from a
+        plain name the body binds, not a parameter's (callers read what the body consumes of
+        those), neither consumed nor held under another name on this path (the draw is no
+        reuse by itself, and changes no other key's state)."""
+        statement, block = self._statement, self._block
+        if (not self.defers or self._results is None or statement is None or block is None
+                or not name.isidentifier() or name in self.params or name not in state.rebound
+                or name in state.consumed or name + FOLDED in state.consumed
+                or name in state.same):
+            return False
+        draw = (use.call, statement, block)
+        state.pending[name] = (*state.pending.get(name, ()), draw)
+        self.unread.deferred[id(use.call)] = draw
+        return True
 
     def _result_unread(self, call: cst.Call, read_only: bool = False) -> bool:
         return self._results is not None and self._results.unread(call, self._statement,
@@ -209,8 +229,12 @@ class KeyRecorder:
         name = self._name_of(use, state)
         if name is None:  # a key not followed: whether its draw reaches a result is moot
             return
+        if state.pending:  # the key (or one it holds, or folds) met again: asked now
+            settle(state, [held for held in state.pending if name.startswith(held)],
+                   self._results, self)
         if (use.kind in ("draw", "split")
-                and (id(use.call) in self.unread or self._result_unread(use.call))):
+                and (id(use.call) in self.unread.known or (
+                    not self._defer(use, name, state) and self._result_unread(use.call)))):
             # Its result reaches nothing: the key stays as it was for the reuse check, and a
             # parameter drawn from only so is not consumed for callers either (a helper
             # tracing a model for its shapes gives back nothing of its key).

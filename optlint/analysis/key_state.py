@@ -3,11 +3,16 @@ which paths, where, and where each name was bound. Paths join with `merge_states
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import libcst as cst
 
 from optlint.analysis.prng_keys import FOLDED, FOLDED_WITH, Consumption
+
+# A draw whose result may reach nothing, not yet asked (`key_record.py`): its call, and the
+# statement and block it is in.
+PendingDraw = tuple[cst.Call, cst.BaseStatement, Sequence[cst.BaseStatement]]
 
 @dataclass
 class KeyState:
@@ -36,10 +41,15 @@ class KeyState:
     # The other names holding the same key value (`k = key`, `carry = (params, key)`; see
     # `key_aliases.py`): a draw from one draws from all.
     same: dict[str, frozenset[str]] = field(default_factory=dict)
+    # The draws from each local key taken as drawn before asking whether their result reaches
+    # anything (the costly question): asked once the key is met again on this path, where the
+    # answer could change what follows. Binding the name again ends the question.
+    pending: dict[str, tuple[PendingDraw, ...]] = field(default_factory=dict)
 
     def copy(self) -> KeyState:
         return KeyState(dict(self.consumed), set(self.rebound), dict(self.where), set(self.maybe),
-                        dict(self.origin), dict(self.unread), dict(self.seeded), dict(self.same))
+                        dict(self.origin), dict(self.unread), dict(self.seeded), dict(self.same),
+                        dict(self.pending))
 
     def take(self, new: KeyState | None) -> None:
         """Becomes `new` (the join of paths an expression splits into); None changes nothing."""
@@ -47,7 +57,7 @@ class KeyState:
             self.consumed, self.rebound, self.where = new.consumed, new.rebound, new.where
             self.maybe, self.origin = new.maybe, new.origin
             self.unread, self.seeded = new.unread, new.seeded
-            self.same = new.same
+            self.same, self.pending = new.same, new.pending
 
     def bind(self, name: str, node: cst.CSTNode | None = None) -> None:
         self.maybe.discard(name)
@@ -62,6 +72,7 @@ class KeyState:
             self._unlink(name)
         self.where.pop(name, None)
         self.unread.pop(name, None)
+        self.pending.pop(name, None)
         self.seeded.pop(name, None)
         for held in [held for held, (followed, _) in self.seeded.items()
                      if FOLDED_WITH in followed and mentions(followed, name)]:
@@ -105,6 +116,11 @@ def merge_states(states: list[KeyState | None]) -> KeyState | None:
             merged.unread.setdefault(name, use)
         for name, node in other.origin.items():
             merged.origin.setdefault(name, node)
+        for name, draws in other.pending.items():
+            known = merged.pending.get(name, ())
+            calls = {id(draw[0]) for draw in known}
+            merged.pending[name] = known + tuple(draw for draw in draws
+                                                 if id(draw[0]) not in calls)
     merged.same = {name: others for name, others in (
         (name, frozenset.intersection(others, *(state.same.get(name, frozenset())
                                                 for state in live[1:])))
