@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 
 import libcst as cst
 
+from optlint.analysis.key_checked_shapes import only_checked_shapes
 from optlint.analysis.key_name_reads import (
     CHECK_PREFIX,
     NAMESPACE_READERS,
@@ -222,7 +223,9 @@ class UnreadResults:
                                   and top.body.body is block for top in root):
             main = True
         else:
-            return False
+            # A loop body or branch ends: later code may read the name, unless the function
+            # reads it nowhere but for its shape in checks.
+            return not self._module and only_checked_shapes(name, root, shared)
         if name in closure_reads(root, self._closures):
             return False
         if main:
