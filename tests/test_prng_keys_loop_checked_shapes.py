@@ -1,6 +1,7 @@
 """OPT020 on a draw made in a loop body whose result the function reads only for its shape, in
 checks (issue #25, numpyro test_distributions.py:4201: `sample(d)` from `key(0)` in each case
-of a loop, both draws reaching only `assert batched.shape == (1, *single.shape)`). The draw's
+of a loop, both draws reaching only `assert batched.shape == (1, *single.shape)`). The loops
+here count steps, where a literal seed's reuse is proven (`key_literal_seeds.py`). The draw's
 shape is the same for every key, so it reaches no result. Where the loop compares the values
 the finding stays; so it does where the shape is kept (returned). Each case also runs with
 JAX: the helper drawing from another key changes the result only where the finding stays."""
@@ -24,7 +25,8 @@ def sample(scale):
 
 
 def shapes_checked(scales):
-    for scale in scales:
+    for step in range(len(scales)):
+        scale = scales[step]
         single = sample(scale)
         batched = jax.vmap(sample)(scale[None])
         assert batched.shape == (1, *single.shape)
@@ -33,7 +35,8 @@ def shapes_checked(scales):
 
 def values_compared(scales):
     same = []
-    for scale in scales:
+    for step in range(len(scales)):
+        scale = scales[step]
         single = sample(scale)
         batched = jax.vmap(sample)(scale[None])
         same.append(bool((batched[0] == single).all()))
@@ -42,7 +45,8 @@ def values_compared(scales):
 
 def shapes_kept(scales):
     shapes = []
-    for scale in scales:
+    for step in range(len(scales)):
+        scale = scales[step]
         single = sample(scale)
         if single.ndim == 1:
             shapes.append(single.shape)
@@ -51,7 +55,7 @@ def shapes_kept(scales):
 
 
 def test_a_draw_in_a_loop_read_only_for_checked_shapes_is_no_draw(tmp_path: Path) -> None:
-    assert opt020_lines(tmp_path, "loop_shapes.py", SOURCE) == [19, 28]
+    assert opt020_lines(tmp_path, "loop_shapes.py", SOURCE) == [21, 31]
 
 
 def test_the_cases_when_run(tmp_path: Path) -> None:

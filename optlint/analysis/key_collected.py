@@ -37,11 +37,6 @@ def collected_per_iteration(call: cst.Call, parents: Mapping[int, cst.CSTNode]) 
     return (finder.found or finder.yielded) and not _binds(loop, finder.collections)
 
 
-def runs_in_loop(call: cst.Call, parents: Mapping[int, cst.CSTNode]) -> bool:
-    """`call` is in the body of a `for` or `while` of its function (or module)."""
-    return _statement_and_loop(call, parents)[1] is not None
-
-
 def _statement_and_loop(call: cst.Call, parents: Mapping[int, cst.CSTNode]
                         ) -> tuple[cst.BaseSmallStatement | None, cst.For | cst.While | None]:
     node: cst.CSTNode = call

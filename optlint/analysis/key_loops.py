@@ -64,6 +64,7 @@ class KeyLoops(KeyRecorder):
         self._loop_depth += 1
         outer_again = self._again
         self._walking_again.append(False)
+        self._step_loops.append(False)
         self._counters.append(counters)
         self._first_walk.append(True)
 
@@ -71,6 +72,7 @@ class KeyLoops(KeyRecorder):
             self._first_walk[-1] = walk == 0
             self._again = outer_again + walk
             self._walking_again[-1] = counting and walk == 1
+            self._step_loops[-1] = counting
 
         try:
             yield again
@@ -78,6 +80,7 @@ class KeyLoops(KeyRecorder):
             self._counters.pop()
             self._first_walk.pop()
             self._walking_again.pop()
+            self._step_loops.pop()
             self._loop_depth -= 1
             self._again = outer_again
 
