@@ -13,6 +13,7 @@ import libcst as cst
 
 from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.key_state import KeyState, merge_states
+from optlint.analysis.key_step_loops import carries_state
 from optlint.analysis.prng_keys import Consumer
 from optlint.analysis.walk import child_nodes
 from optlint.analysis.key_syntax import (
@@ -72,7 +73,6 @@ class KeyLoops(KeyRecorder):
             self._first_walk[-1] = walk == 0
             self._again = outer_again + walk
             self._walking_again[-1] = counting and walk == 1
-            self._step_loops[-1] = counting
 
         try:
             yield again
@@ -95,6 +95,7 @@ class KeyLoops(KeyRecorder):
         start: KeyState | None = state
         counting = isinstance(node, cst.While) or counts_steps(node.iter, node.target)
         with self._looping(loop_counters(node) if isinstance(node, cst.For) else set()) as again:
+            self._step_loops[-1] = carries_state(node)
             for walk in range(2):  # twice: what one iteration consumes, the next consumes again
                 assert start is not None
                 again(walk, counting)

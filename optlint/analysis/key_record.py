@@ -64,7 +64,7 @@ class KeyRecorder:
         self._loop_depth = 0
         self._again = 0  # inside the second walk of a loop body
         self._walking_again: list[bool] = []  # per enclosing loop: counts steps, in 2nd walk
-        self._step_loops: list[bool] = []  # per enclosing loop: counts steps
+        self._step_loops: list[bool] = []  # per enclosing loop: carries state (`key_step_loops`)
         # `jax.random.PRNGKey(0)` calls, by id, with the name keys of that seed go under.
         self._seeded_calls: dict[int, str] = {}
         self._made_by: dict[int, int] = {}  # consumption id -> the seeding call of its key
@@ -112,8 +112,7 @@ class KeyRecorder:
         counting = in_loop and (any(self._walking_again) or (
             self._statement is not None and chains(self._statement, use.call)))
         unproven = literal_seed_unproven(
-            before, use, id(use) in self._in_place or id(before) in self._in_place,
-            counting or any(self._step_loops))
+            use, id(use) in self._in_place or id(before) in self._in_place, any(self._step_loops))
         if unproven and not use.unseen:
             use = replace(use, unseen=unproven)  # a literal seed's draws, often equal on purpose
         self.reuses[key] = Reuse(before, use, in_loop, statement, counting,
