@@ -259,6 +259,10 @@ PASSING_TRANSFORMS = frozenset({
     "jax.jit", "jax.pmap", "jax.vmap", "jax.grad", "jax.value_and_grad", "jax.checkpoint",
     "equinox.filter_jit", "equinox.filter_pmap", "equinox.filter_vmap", "equinox.filter_grad",
     "equinox.filter_value_and_grad", "equinox.filter_checkpoint",
+    # Run (jaxtyping 0.3.11, /tmp/keyprec9/measure/jaxtyped_passes.py): `jaxtyped(f,
+    # typechecker=None)(key, x)` and `jaxtyped(typechecker=check)(f)(key, x)` call `f` once
+    # with the very key and array objects given, and return what `f` returns.
+    "jaxtyping.jaxtyped",
 })
 # Of those, the ones whose result runs the function once per call (not once per row).
 CALLED_ONCE = PASSING_TRANSFORMS - {"jax.pmap", "jax.vmap", "equinox.filter_pmap",
