@@ -117,6 +117,12 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     KeyConsumer("numpyro", "sample", 0, "key", made_by=_DISTRIBUTIONS),
     # numpyro's first, scipy-like distributions: `dist.norm(0, 1).rvs(random_state=key)`.
     KeyConsumer("numpyro", "rvs", None, "random_state", made_by=_DISTRIBUTIONS),
+    # blackjax: `algorithm.step(rng_key, state)` of what its top-level factories build draws
+    # from the key (blackjax 1.2.5: the `step` of meanfield_vi, nuts, hmc, mala and rmh given
+    # one key twice returned equal states, and another key a different one).
+    KeyConsumer("blackjax", "step", 0, "rng_key", made_by=(
+        "blackjax.meanfield_vi", "blackjax.nuts", "blackjax.hmc", "blackjax.mala",
+        "blackjax.rmh")),
     # trax: `layer.pure_fn(x, weights, state, rng)` runs the layer with that rng (its dropout
     # and other random sublayers draw from it).
     KeyConsumer("trax", "pure_fn", 3, "rng", made_by=("*",)),
