@@ -5,27 +5,27 @@ parameter), and the walks of its functions' bodies that find the reuses.
 A function of the file is summarised by walking its body (`KeyFlow`): the parameters it
 consumes, the enclosing keys it draws from, the consumed keys it returns. Only functions that
 consume a key, directly or through one another, are walked (`helpers`, a cheap gate by name).
+
+Which project function a call runs is `key_call_targets.py`; what such a call consumes, read
+from the function's summary, `key_project_calls.py`; calls of a transformation (`scan`, `vmap`,
+`tree_map`, `map`) `key_transforms.py` and the modules it names.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from copy import copy
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
+from optlint.analysis.key_call_targets import CallTargets, passes_key
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import LIFTED_TRANSFORMS
 from optlint.analysis.key_default_fields import module_holds_fixed_key
-from optlint.analysis.key_fields import (
-    compiled_step,
-    given_object_consumptions,
-    held_key_consumptions,
-    stores_on_object,
-)
+from optlint.analysis.key_fields import stores_on_object
 from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
@@ -33,15 +33,13 @@ from optlint.analysis.key_helpers import KeyHelpers, key_helpers
 from optlint.analysis.key_holders import values_held
 from optlint.analysis.key_ignored import IgnoredArguments
 from optlint.analysis.key_literal_branches import LiteralBranches
-from optlint.analysis.key_module_keys import module_key_uses
 from optlint.analysis.project_values import ProjectValues, statement_scope
 from optlint.analysis.proven_attributes import MissingAttributes
 from optlint.analysis.key_name_reads import FileReads
-from optlint.analysis.key_seeds import constant_seeds, default_seeds
 from optlint.analysis.key_methods import NamedMethods
+from optlint.analysis.key_project_calls import ProjectCall, project_call_uses
 from optlint.analysis.key_summary_cycles import ROUNDS, SummaryCycles, settled
 from optlint.analysis.key_library_calls import (
-    RANDOM_LAYERS,
     LibraryKeyCalls,
     draws_nothing,
     frame_readers,
@@ -49,9 +47,7 @@ from optlint.analysis.key_library_calls import (
 )
 from optlint.analysis.key_syntax import (
     body_of,
-    classmethod_owner,
     module_constants,
-    own_method,
     param_owner,
     reads_as_key,
 )
@@ -60,14 +56,10 @@ from optlint.analysis.key_transforms import (
     TransformedKeyCalls,
     runs_per_step_or_row,
 )
-from optlint.analysis.prng_keys import Consumption, key_argument
+from optlint.analysis.prng_keys import Consumption
 from optlint.analysis.proven_raises import ProvenRaises
 from optlint.analysis.values import (
-    ClassRef,
     FunctionValue,
-    InstanceValue,
-    ModuleValue,
-    TransformedFunction,
 )
 
 if TYPE_CHECKING:
@@ -77,9 +69,6 @@ if TYPE_CHECKING:
 FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 # What callers read of a summary: a cycle's summaries are made again until these agree.
 _SUMMARY_FACTS = ("consumed_params", "returned", "free_uses", "attribute_uses")
-# Transformations (by a part of their qualified name) whose function runs as written, once per
-# training step: `jax.jit`, `eqx.filter_value_and_grad`, `jax.checkpoint`.
-STEPPING_TRANSFORMS = ("jit", "grad", "checkpoint", "remat")
 
 
 class FileKeyCalls:
@@ -95,19 +84,19 @@ class FileKeyCalls:
         self.sites: dict[int, CallSite] = {id(site.node): site for site in ctx.calls()}
         self.summaries: dict[int, KeyFlow | None] = {}
         self.callees: dict[int, str] = {}
-        self.resolved: dict[int, tuple[cst.FunctionDef, bool, bool] | list[Consumption]
-                            | None] = {}
         self.walks: dict[int, KeyFlow] = {}
         # The functions being summarised, and those whose summary met a call of themselves.
         self.cycles = SummaryCycles()
         self.recursive = self.cycles.recursive  # walked again for their own findings
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
+        # The project function each call runs.
+        self.targets = CallTargets(ctx, self.sites, self.callee, self.library, self.foreign)
         # What each statement reads, for every walk of the file.
         values = ProjectValues(ctx.inference, self.sites)  # what the project's files prove
         self.read_caches = FileReads(frames=frame_readers(ctx), library=self.library,
                                      ignored=IgnoredArguments(values))
         self.made_keys: dict[int, str] = {}
-        self.raises = ProvenRaises(ctx.inference, ctx.filename, self._resolve,
+        self.raises = ProvenRaises(ctx.inference, ctx.filename, self.targets.resolve,
                                    MissingAttributes(values, statement_scope(ctx.index)))
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
         self.constants = module_constants(ctx.index)
@@ -131,6 +120,7 @@ class FileKeyCalls:
         self.helpers = found.consuming
         self.stream_drawers = found.drawing
         self.higher_order = found.higher_order  # functions calling a function they are given
+        self.targets.helpers, self.targets.higher_order = self.helpers, self.higher_order
 
     def module_code(self) -> str:
         """The file's text, generated once (libcst writes the whole module at each ask)."""
@@ -158,7 +148,7 @@ class FileKeyCalls:
         transformed = self.transformed.consumptions(call)
         if transformed is not None:
             return transformed
-        resolved = self._resolve(call)
+        resolved = self.targets.resolve(call)
         if resolved is None:
             site = self.sites.get(id(call))
             if site is None or not passes_key(call):
@@ -173,47 +163,10 @@ class FileKeyCalls:
             return []
         if bound and stores_on_object(self.ctx.index, function):
             self.library.keeping.add(id(call))  # `self.init()` keeps its draw in the object
-        how = self.callee(call)
-        # Read only on branches this call's literal arguments rule out: not consumed here.
-        skipped = self.branches.unread_params(function, call, bound, flow.consumed_params)
-        # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
-        uses = [self._param_use(call, expr, how, stepping, function, param.name.value, flow)
-                for param, expr in bind_arguments(function, call, bound)
-                if param.name.value in flow.consumed_params and param.name.value not in skipped]
-        uses += default_seeds(call, function, bound, flow, how, stepping)
-        uses += constant_seeds(call, function, flow, how, stepping)
-        if id(function) not in self.foreign.owner_of:
-            uses += self.held.closures_called_again(call, function, bound, flow)
-        held = held_key_consumptions(self.ctx.index, call, function, flow, how)
-        if held:  # `self.rng` read only on branches this call's literals rule out
-            unread = self.branches.unread_fields(function, call, {
-                use.key.attr.value for use in held if isinstance(use.key, cst.Attribute)})
-            uses += [use for use in held if not (isinstance(use.key, cst.Attribute)
-                                                 and use.key.attr.value in unread)]
-        if not bound and id(function) not in self.foreign.owner_of:
-            uses += given_object_consumptions(call, function, bound, flow, how, self.ctx)
-        if self.nested(function) or (not bound and id(function) not in self.foreign.owner_of):
-            # A closure consuming a key of the enclosing function (or of the module, for a
-            # function of the module): each call consumes it.
-            free = (list(flow.free_consumed().values()) if self.nested(function)
-                    else module_key_uses(self.ctx, flow.free_consumed()))
-            uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
-                                 closed=inner.closed or inner, unseen=inner.unseen,
-                                 proof=inner.proof) for inner in free]
-        return uses
-
-    @staticmethod
-    def _param_use(call: cst.Call, expr: cst.BaseExpression, how: str, stepping: bool,
-                   function: cst.FunctionDef, param: str, flow: KeyFlow) -> Consumption:
-        """What `call` consumes giving `expr` as `param`, which the callee consumes: a key, or
-        a seed it makes its key from (`PRNGKey(seed)`: the same seed, the same key)."""
-        inner = flow.param_uses[param]
-        seeded = inner.kind == "seed"
-        proof = inner.proof or (f"`{how}` makes its key from `{param}`" if seeded else "")
-        return Consumption(call, expr, how, library=False, stepping=stepping,
-                           kind="split" if inner.kind == "split" else "draw",
-                           unseen=inner.unseen, proof=proof,
-                           seeded_in=inner.call if seeded else None)
+        foreign = id(function) in self.foreign.owner_of
+        return project_call_uses(self.ctx, ProjectCall(
+            call, function, bound, stepping, flow, self.callee(call), foreign,
+            self.nested(function)), self.branches, self.held)
 
     def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call
                        ) -> tuple[set[int], str]:
@@ -253,91 +206,13 @@ class FileKeyCalls:
                 "made:" + " ".join(self.ctx.code(expr).split()) if makes else "")
         return known or None
 
-    def _static_method(self, func: cst.BaseExpression, site: CallSite
-                       ) -> tuple[cst.FunctionDef, bool] | None:
-        """`Noise.sample(key, shape)`: a `@staticmethod` of a class of the file, called on it
-        or an instance; or a `@classmethod` (bound: given the class first)."""
-        owner = self.ctx.value(func.value, site) if isinstance(func, cst.Attribute) else None
-        info = owner.info if (isinstance(owner, (ClassRef, InstanceValue))
-                              and owner.path == self.ctx.inference.path) else None
-        if info is None and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
-            info = classmethod_owner(func.value.value, site.scope)  # `cls.update(...)`
-        if info is None or not isinstance(func, cst.Attribute):
-            return None
-        for item in info.node.body.body:
-            kinds = {d.decorator.value for d in getattr(item, "decorators", ())
-                     if isinstance(d.decorator, cst.Name)}
-            if (isinstance(item, cst.FunctionDef) and item.name.value == func.attr.value
-                    and kinds & {"staticmethod", "classmethod"}):
-                return item, "classmethod" in kinds
-        return None
-
-    def _resolve(self, call: cst.Call
-                 ) -> tuple[cst.FunctionDef, bool, bool] | list[Consumption] | None:
-        """The project function `call` runs (bound: a method; stepping: jitted), or what a
-        library layer it calls consumes."""
-        if id(call) in self.resolved:
-            return self.resolved[id(call)]
-        self.resolved[id(call)] = None
-        result = self._resolve_uncached(call)
-        self.resolved[id(call)] = result
-        return result
-
-    def _resolve_uncached(self, call: cst.Call
-                          ) -> tuple[cst.FunctionDef, bool, bool] | list[Consumption] | None:
-        last = last_name(call.func)
-        if isinstance(call.func, cst.Call):  # `jax.grad(loss)(params)`: the helper it wraps
-            last = next((arg.value.value for arg in call.func.args[:1]
-                         if isinstance(arg.value, cst.Name)), None)
-        if last is None or (last not in self.helpers and last not in self.higher_order
-                            and not passes_key(call)):
-            return None
-        site = self.sites.get(id(call))
-        if site is None:
-            return None
-        value = self.ctx.value(call.func, site)
-        static = self._static_method(call.func, site)
-        if static is not None:
-            return static[0], static[1], compiled_step(static[0], self.ctx.qualify)
-        stepping = False
-        while isinstance(value, TransformedFunction) and any(
-                part in value.transform for part in STEPPING_TRANSFORMS):
-            # Jitted or differentiated: a training step, run once per step with new keys.
-            value, stepping = value.func, True
-        if isinstance(value, ModuleValue) and value.derived_by is None:
-            if value.cls is None:
-                if value.class_name in RANDOM_LAYERS and not self.library.built_off(value, call):
-                    key = key_argument(call, None, "key")
-                    return [] if key is None else [Consumption(call, key, self.callee(call))]
-                return None
-            value = InstanceValue(value.cls.info, value.cls.path)
-        if isinstance(value, (InstanceValue, ClassRef)):
-            # An instance called runs `__call__`; a class called builds one with `__init__`.
-            if value.path != self.ctx.inference.path:
-                return None
-            method = own_method(value.info, "__call__" if isinstance(value, InstanceValue)
-                             else "__init__")
-            if method is None:
-                return None
-            value = FunctionValue(method, bound=True)
-        if not isinstance(value, FunctionValue) or value.node not in self.ctx.index.functions:
-            # A function or class of another project file that the call runs.
-            found = (self.foreign.function(value)  # type: ignore[arg-type]
-                     if passes_key(call) else None)
-            return None if found is None else (found[0], found[1], False)
-        if not isinstance(value.node, cst.FunctionDef):
-            return None
-        # A function decorated as a compiled step (`@partial(jax.jit, static_argnums=(0,))`
-        # on a method) is one as much as `jax.jit(f)` is.
-        return value.node, value.bound, stepping or compiled_step(value.node, self.ctx.qualify)
-
     def surely_consumes(self, use: Consumption) -> bool:
         """The call of `use` consumes its key on every path through the callee: a library's
         consumer, or a function of the file no path of which returns without consuming the
         parameter given it (not `if shots is None: return probs` before the draw)."""
         if use.library:
             return True
-        resolved = self._resolve(use.call)
+        resolved = self.targets.resolve(use.call)
         if not isinstance(resolved, tuple):
             # A method every class of the file defining it draws from (`dist.sample(key)`),
             # or a function every caller gives: as proven as the draw itself.
@@ -350,7 +225,7 @@ class FileKeyCalls:
 
     def constructs(self, call: cst.Call) -> bool:
         """`call` builds an instance of a class of the file (runs its `__init__`)."""
-        resolved = self._resolve(call)
+        resolved = self.targets.resolve(call)
         return isinstance(resolved, tuple) and resolved[0].name.value == "__init__"
 
     def nested(self, function: cst.FunctionDef | cst.Lambda) -> bool:
@@ -391,7 +266,7 @@ class FileKeyCalls:
 
     def returned_keys(self, call: cst.Call) -> dict[tuple[int, ...], Consumption]:
         """The keys a project function returns after consuming them, as consumed by `call`."""
-        resolved = self._resolve(call)
+        resolved = self.targets.resolve(call)
         if not isinstance(resolved, tuple) or id(resolved[0]) in self.foreign.owner_of:
             return {}
         flow = self.summary(resolved[0])
@@ -421,7 +296,7 @@ class FileKeyCalls:
         flow.raises = (raises if scope is None
                        else lambda statement: raises(statement, scope))
         flow.raising_call = raises.raising_call  # (its arguments still run)
-        flow.holds = lambda call: values_held(self.ctx, call, self._resolve(call), self.summary)
+        flow.holds = lambda call: values_held(self.ctx, call, self.targets.resolve(call), self.summary)
         return flow
 
     def _worth_walking(self, node: cst.FunctionDef) -> bool:
@@ -472,21 +347,3 @@ class FileKeyCalls:
     def holds_fixed_key(self, info: ClassInfo, field: str) -> bool:
         return module_holds_fixed_key(self.ctx, info, field)
 
-
-def passes_key(call: cst.Call) -> bool:
-    """Given `key=`, or a name that reads as a key (`rng`, `subkey`, `init_key`): worth
-    resolving (a cheap gate; what the callee does with it decides). Exact types: `isinstance`
-    on libcst's classes costs, and this is asked of every call."""
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == "key":
-            return True
-        value = arg.value
-        if type(value) is cst.Name:
-            name: str | None = cast(cst.Name, value).value
-        elif type(value) is cst.Attribute and type(cast(cst.Attribute, value).value) is cst.Name:
-            name = cast(cst.Attribute, value).attr.value  # `self.rng`, `state.key`
-        else:
-            name = None
-        if name is not None and reads_as_key(name):
-            return True
-    return False

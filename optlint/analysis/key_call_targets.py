@@ -1,0 +1,152 @@
+"""Which project function a call of one file runs (`CallTargets.resolve`): a function or
+method of the file, a static or class method, a class built (its `__init__`) or an instance
+called (its `__call__`), a module-level function of another project file, or, for a library
+layer the call builds in training mode, what it consumes. Asked by every walk of the file, so
+each call is resolved once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
+
+import libcst as cst
+
+from optlint.analysis.index import CallSite
+from optlint.analysis.key_fields import compiled_step
+from optlint.analysis.key_library_calls import RANDOM_LAYERS, last_name
+from optlint.analysis.key_syntax import classmethod_owner, own_method, reads_as_key
+from optlint.analysis.prng_keys import Consumption, key_argument
+from optlint.analysis.values import (
+    ClassRef,
+    FunctionValue,
+    InstanceValue,
+    ModuleValue,
+    TransformedFunction,
+)
+
+if TYPE_CHECKING:
+    from optlint.analysis.key_foreign import ForeignFunctions
+    from optlint.analysis.key_library_calls import LibraryKeyCalls
+    from optlint.context import RuleContext
+
+# Transformations (by a part of their qualified name) whose function runs as written, once per
+# training step: `jax.jit`, `eqx.filter_value_and_grad`, `jax.checkpoint`.
+STEPPING_TRANSFORMS = ("jit", "grad", "checkpoint", "remat")
+
+# What a call runs: the function, whether it is bound (a method), whether it runs as a
+# compiled step; or what a library layer it builds consumes.
+Target = tuple[cst.FunctionDef, bool, bool] | list[Consumption]
+
+
+class CallTargets:
+    """The project functions the calls of one file run, resolved once per call."""
+
+    def __init__(self, ctx: RuleContext, sites: dict[int, CallSite],
+                 callee: Callable[[cst.Call], str], library: LibraryKeyCalls,
+                 foreign: ForeignFunctions) -> None:
+        self.ctx = ctx
+        self.sites = sites
+        self.callee = callee
+        self.library = library
+        self.foreign = foreign
+        # The names of the file's functions that consume a key or call a function they are
+        # given (`key_helpers.py`), set once found: a call by no such name is resolved only
+        # when it passes a key.
+        self.helpers: set[str] = set()
+        self.higher_order: set[str] = set()
+        self._resolved: dict[int, Target | None] = {}
+
+    def resolve(self, call: cst.Call) -> Target | None:
+        """The project function `call` runs (bound: a method; stepping: jitted), or what a
+        library layer it calls consumes."""
+        if id(call) in self._resolved:
+            return self._resolved[id(call)]
+        self._resolved[id(call)] = None
+        result = self._resolve_uncached(call)
+        self._resolved[id(call)] = result
+        return result
+
+    def _static_method(self, func: cst.BaseExpression, site: CallSite
+                       ) -> tuple[cst.FunctionDef, bool] | None:
+        """`Noise.sample(key, shape)`: a `@staticmethod` of a class of the file, called on it
+        or an instance; or a `@classmethod` (bound: given the class first)."""
+        owner = self.ctx.value(func.value, site) if isinstance(func, cst.Attribute) else None
+        info = owner.info if (isinstance(owner, (ClassRef, InstanceValue))
+                              and owner.path == self.ctx.inference.path) else None
+        if info is None and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            info = classmethod_owner(func.value.value, site.scope)  # `cls.update(...)`
+        if info is None or not isinstance(func, cst.Attribute):
+            return None
+        for item in info.node.body.body:
+            kinds = {d.decorator.value for d in getattr(item, "decorators", ())
+                     if isinstance(d.decorator, cst.Name)}
+            if (isinstance(item, cst.FunctionDef) and item.name.value == func.attr.value
+                    and kinds & {"staticmethod", "classmethod"}):
+                return item, "classmethod" in kinds
+        return None
+
+    def _resolve_uncached(self, call: cst.Call) -> Target | None:
+        last = last_name(call.func)
+        if isinstance(call.func, cst.Call):  # `jax.grad(loss)(params)`: the helper it wraps
+            last = next((arg.value.value for arg in call.func.args[:1]
+                         if isinstance(arg.value, cst.Name)), None)
+        if last is None or (last not in self.helpers and last not in self.higher_order
+                            and not passes_key(call)):
+            return None
+        site = self.sites.get(id(call))
+        if site is None:
+            return None
+        value = self.ctx.value(call.func, site)
+        static = self._static_method(call.func, site)
+        if static is not None:
+            return static[0], static[1], compiled_step(static[0], self.ctx.qualify)
+        stepping = False
+        while isinstance(value, TransformedFunction) and any(
+                part in value.transform for part in STEPPING_TRANSFORMS):
+            # Jitted or differentiated: a training step, run once per step with new keys.
+            value, stepping = value.func, True
+        if isinstance(value, ModuleValue) and value.derived_by is None:
+            if value.cls is None:
+                if value.class_name in RANDOM_LAYERS and not self.library.built_off(value, call):
+                    key = key_argument(call, None, "key")
+                    return [] if key is None else [Consumption(call, key, self.callee(call))]
+                return None
+            value = InstanceValue(value.cls.info, value.cls.path)
+        if isinstance(value, (InstanceValue, ClassRef)):
+            # An instance called runs `__call__`; a class called builds one with `__init__`.
+            if value.path != self.ctx.inference.path:
+                return None
+            method = own_method(value.info, "__call__" if isinstance(value, InstanceValue)
+                             else "__init__")
+            if method is None:
+                return None
+            value = FunctionValue(method, bound=True)
+        if not isinstance(value, FunctionValue) or value.node not in self.ctx.index.functions:
+            # A function or class of another project file that the call runs.
+            found = (self.foreign.function(value)  # type: ignore[arg-type]
+                     if passes_key(call) else None)
+            return None if found is None else (found[0], found[1], False)
+        if not isinstance(value.node, cst.FunctionDef):
+            return None
+        # A function decorated as a compiled step (`@partial(jax.jit, static_argnums=(0,))`
+        # on a method) is one as much as `jax.jit(f)` is.
+        return value.node, value.bound, stepping or compiled_step(value.node, self.ctx.qualify)
+
+
+def passes_key(call: cst.Call) -> bool:
+    """Given `key=`, or a name that reads as a key (`rng`, `subkey`, `init_key`): worth
+    resolving (a cheap gate; what the callee does with it decides). Exact types: `isinstance`
+    on libcst's classes costs, and this is asked of every call."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "key":
+            return True
+        value = arg.value
+        if type(value) is cst.Name:
+            name: str | None = cast(cst.Name, value).value
+        elif type(value) is cst.Attribute and type(cast(cst.Attribute, value).value) is cst.Name:
+            name = cast(cst.Attribute, value).attr.value  # `self.rng`, `state.key`
+        else:
+            name = None
+        if name is not None and reads_as_key(name):
+            return True
+    return False

@@ -1,0 +1,79 @@
+"""What a call of a project function consumes, read from the function's summary (its walk,
+`KeyFlow`): the keys given as parameters it consumes, the seeds it makes its key from, the
+keys its object or its closures hold, and the enclosing keys a closure draws from."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import libcst as cst
+
+from optlint.analysis.binding import bind_arguments
+from optlint.analysis.key_callables import HeldCallables
+from optlint.analysis.key_fields import given_object_consumptions, held_key_consumptions
+from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_literal_branches import LiteralBranches
+from optlint.analysis.key_module_keys import module_key_uses
+from optlint.analysis.key_seeds import constant_seeds, default_seeds
+from optlint.analysis.prng_keys import Consumption
+from optlint.context import RuleContext
+
+
+class ProjectCall(NamedTuple):
+    """A call of a project function, with what its summary and its place say."""
+
+    call: cst.Call
+    function: cst.FunctionDef
+    bound: bool  # a method, given its object first
+    stepping: bool  # run as a compiled step (jitted), once per step with new keys
+    flow: KeyFlow  # the function's summary
+    how: str  # what the call calls, as the messages show it
+    foreign: bool  # a function of another project file
+    nested: bool  # defined inside another function: a closure
+
+
+def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBranches,
+                      held_callables: HeldCallables) -> list[Consumption]:
+    """The keys the call consumes (`branches`: what its literal arguments leave unread;
+    `held_callables`: the closures it runs again)."""
+    call, function, bound, stepping, flow, how, foreign, nested = called
+    # Read only on branches this call's literal arguments rule out: not consumed here.
+    skipped = branches.unread_params(function, call, bound, flow.consumed_params)
+    # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
+    uses = [_param_use(call, expr, how, stepping, param.name.value, flow)
+            for param, expr in bind_arguments(function, call, bound)
+            if param.name.value in flow.consumed_params and param.name.value not in skipped]
+    uses += default_seeds(call, function, bound, flow, how, stepping)
+    uses += constant_seeds(call, function, flow, how, stepping)
+    if not foreign:
+        uses += held_callables.closures_called_again(call, function, bound, flow)
+    held = held_key_consumptions(ctx.index, call, function, flow, how)
+    if held:  # `self.rng` read only on branches this call's literals rule out
+        unread = branches.unread_fields(function, call, {
+            use.key.attr.value for use in held if isinstance(use.key, cst.Attribute)})
+        uses += [use for use in held if not (isinstance(use.key, cst.Attribute)
+                                             and use.key.attr.value in unread)]
+    if not bound and not foreign:
+        uses += given_object_consumptions(call, function, bound, flow, how, ctx)
+    if nested or (not bound and not foreign):
+        # A closure consuming a key of the enclosing function (or of the module, for a
+        # function of the module): each call consumes it.
+        free = (list(flow.free_consumed().values()) if nested
+                else module_key_uses(ctx, flow.free_consumed()))
+        uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
+                             closed=inner.closed or inner, unseen=inner.unseen,
+                             proof=inner.proof) for inner in free]
+    return uses
+
+
+def _param_use(call: cst.Call, expr: cst.BaseExpression, how: str, stepping: bool,
+               param: str, flow: KeyFlow) -> Consumption:
+    """What `call` consumes giving `expr` as `param`, which the callee consumes: a key, or
+    a seed it makes its key from (`PRNGKey(seed)`: the same seed, the same key)."""
+    inner = flow.param_uses[param]
+    seeded = inner.kind == "seed"
+    proof = inner.proof or (f"`{how}` makes its key from `{param}`" if seeded else "")
+    return Consumption(call, expr, how, library=False, stepping=stepping,
+                       kind="split" if inner.kind == "split" else "draw",
+                       unseen=inner.unseen, proof=proof,
+                       seeded_in=inner.call if seeded else None)
