@@ -270,6 +270,17 @@ PASSING_TRANSFORMS = frozenset({
 CALLED_ONCE = PASSING_TRANSFORMS - {"jax.pmap", "jax.vmap", "equinox.filter_pmap",
                                     "equinox.filter_vmap"}
 
+# Methods that run another method of their object's class, named by a keyword, with the
+# call's arguments after the ones they take first: flax.linen `model.apply(variables, x, key,
+# method=Model.sample)` runs `Model.sample(x, key)` on the module bound to `variables` (flax
+# 0.12.8: two such calls given one key drew equal values and raised KeyReuseError under
+# `jax_debug_key_reuse`; `method="sample"` by name ran the same method). By the method's name:
+# (the keyword naming the method run, how many leading arguments it does not pass on, the
+# base classes the object's class must have).
+METHOD_RUNNERS: dict[str, tuple[str, int, tuple[str, ...]]] = {
+    "apply": ("method", 1, _FLAX_MODULE),
+}
+
 # Library calls that draw from an implicit rng stream rather than a key argument.
 STREAM_DRAWS = frozenset({"haiku.next_rng_key", "haiku.maybe_next_rng_key"})
 # What may draw from Haiku's rng stream in `apply`: the stream's own calls, `hk.dropout`, its
