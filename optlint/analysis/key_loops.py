@@ -121,8 +121,10 @@ class KeyLoops(KeyRecorder):
 
     def _comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,
                        state: KeyState) -> None:
-        entry = state.copy()
+        # The first iterable is evaluated once, before any item: what it consumes is consumed
+        # whether or not the comprehension builds anything.
         self._expr(node.for_in.iter, state)
+        entry = state.copy()
         start = state.copy()
         counting = all(counts_steps(clause.iter, clause.target) for clause in comprehension_clauses(node))
         with self._looping(set()) as again:
