@@ -101,3 +101,20 @@ def test_without_the_importing_caller_nothing_is_reported(
     (tmp_path / "fit.py").write_text(FIT.format(module="steps").replace(
         "eqx.nn.MLP(2, 1, 8, 2, key=jax.random.PRNGKey(0))", '{"w": jax.numpy.ones(2)}'))
     assert _check(tmp_path, monkeypatch, "steps.py")[0] == []
+
+
+def test_imports_are_followed_through_other_files_and_cycles(tmp_path: Path) -> None:
+    from optlint.import_graph import ImportGraph
+
+    files = {"a.py": "import b\n", "b.py": "from pkg import helper\nimport a\n",
+             "pkg/__init__.py": "from .steps import helper\n", "pkg/steps.py": "import jax\n",
+             "plain.py": "import a_module_elsewhere\n", "cycle.py": "import b\nimport cycle\n"}
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    graph = ImportGraph(tmp_path)
+    steps = (tmp_path / "pkg" / "steps.py").resolve()
+    assert not graph.imports_transitively((tmp_path / "plain.py").resolve(), steps)
+    for name in ("a.py", "b.py", "cycle.py", "pkg/__init__.py"):
+        assert graph.imports_transitively((tmp_path / name).resolve(), steps), name
+    assert not graph.imports_transitively(steps, (tmp_path / "a.py").resolve())

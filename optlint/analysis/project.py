@@ -79,7 +79,6 @@ class ProjectIndex:
         self._where = graph.files
         # (file, function name) -> the calls from other files that run it; None: unknown
         self._callers: dict[tuple[Path, str], list[Invocation] | None] = {}
-        self._importers: dict[Path, frozenset[Path] | None] = {}  # see `_may_import`
         # word -> the files of the project texts (`_word_source`) where it stands as a word
         self._word_files: dict[str, list[Path]] | None = None
         self._word_source: dict[Path, str] | None = None
@@ -234,9 +233,9 @@ class ProjectIndex:
         # (directly, or through a package re-exporting it): a file that imports nothing leading
         # there calls a namesake or only mentions it, and is not worth a parse. In a project
         # checked one file at a time, most files naming a common name (`main`, `loss_fn`) are
-        # such files.
+        # such files. Only the imports of the files naming the function are followed.
         for file in self._files_naming(name, sources):
-            if file == target or not self._may_import(file, target):
+            if file == target or not self._reach.imports_transitively(file, target):
                 continue
             if not self._reach.reaches(file):
                 # A caller that never reaches equinox or optax passes on what it is given: not
@@ -260,15 +259,6 @@ class ProjectIndex:
             found.extend(sites)
         self._callers[key] = found
         return found
-
-    def _may_import(self, file: Path, target: Path) -> bool:
-        """Whether `file` imports `target`, transitively (asked only of files naming one of
-        its functions: most names are named nowhere else, and need no file's imports read)."""
-        if target not in self._importers:
-            above = self._reach.importers_above(target)
-            self._importers[target] = None if above is None else frozenset(above)
-        importers = self._importers[target]
-        return importers is None or file in importers
 
     def _files_naming(self, name: str, sources: dict[Path, str] | None) -> list[Path]:
         """The files of `sources` where `name` stands as a word, in their order there."""
