@@ -4,6 +4,7 @@ list it does not take whole (click then says what is wrong, as before)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -73,7 +74,8 @@ def test_a_plain_check_never_imports_click(tmp_path: Path) -> None:
     (tmp_path / "train.py").write_text("import optax\nopt = optax.adam(1e-3)\n")
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "optlint", "check",
                            "--no-cache", "-q", "train.py"], capture_output=True, text=True,
-                          cwd=tmp_path, timeout=120, env={"PYTHONPATH": str(REPO)})
+                          cwd=tmp_path, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(REPO)})
     assert done.returncode == 0, done.stderr[-800:]
     imported = {line.split("|")[-1].strip() for line in done.stderr.splitlines()
                 if line.startswith("import time:")}
