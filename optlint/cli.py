@@ -6,7 +6,6 @@ import importlib.util
 import json
 import math
 import sys
-
 from collections.abc import Callable
 from typing import Any
 
