@@ -11,7 +11,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-import click
+from optlint.console import echo
 
 from optlint.diagnostics import Diagnostic, NotChecked
 from optlint.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
@@ -32,9 +32,9 @@ def report(request: CheckRequest, results: list[FileResult]) -> int:
         for error in result.errors:
             if not request.verbose:  # one line each, even when a message quotes a line break
                 error = error.replace("\r", "\\r").replace("\n", "\\n")
-            click.echo(f"error: {error}", err=True)
+            echo(f"error: {error}", err=True)
         for notice in result.notices:
-            click.echo(f"note: {notice}", err=True)
+            echo(f"note: {notice}", err=True)
         # A file that could not be read or checked is an error too: "All checks passed" and
         # exit 0 would tell a pre-commit hook or CI that it was checked.
         internal = internal or result.internal_error or bool(result.errors)
@@ -48,9 +48,9 @@ def report(request: CheckRequest, results: list[FileResult]) -> int:
     stdin_fix = request.paths == ["-"] and request.fix and not request.diff
     if request.diff:
         diffs = [r.diff for r in results if r.diff]
-        click.echo("".join(diffs), nl=False)
+        echo("".join(diffs), nl=False)
         if not request.quiet:
-            click.echo(f"Would fix {sum(r.fixes_applied for r in results)} problems "
+            echo(f"Would fix {sum(r.fixes_applied for r in results)} problems "
                        f"in {len(diffs)} files.", err=True)
         return EXIT_ERROR if internal else (EXIT_FINDINGS if diffs else EXIT_CLEAN)
     report = (_statistics(diagnostics, request.output_format, request.unsafe_fixes) if request.statistics
@@ -63,13 +63,13 @@ def report(request: CheckRequest, results: list[FileResult]) -> int:
             Path(request.output_file).write_text(report, encoding="utf-8",
                                                  errors="surrogateescape")
         except OSError as error:
-            click.echo(f"error: cannot write {request.output_file}: {error.strerror or error}",
+            echo(f"error: cannot write {request.output_file}: {error.strerror or error}",
                        err=True)
             internal = output_failed = True
     else:  # with `- --fix` stdout carries the fixed source: the report goes to stderr
         _write(sys.stderr if stdin_fix else sys.stdout, report)
     if not request.quiet:
-        click.echo(_summary(request, results, diagnostics), err=True)
+        echo(_summary(request, results, diagnostics), err=True)
     # --exit-zero: files that could not be checked are in the report (a SARIF upload or a JUnit
     # step after this one still runs); an internal error or an unwritable report is still 2.
     if internal and not (request.exit_zero and not crashed and not output_failed):

@@ -6,12 +6,15 @@ import importlib.util
 import json
 import math
 import sys
+from collections.abc import Callable
+from typing import Any
 
 import click
 
 from optlint import __version__
+from optlint.check_command import OPTIONS, Option, check_request
+from optlint.console import internal_error
 from optlint.exits import EXIT_ERROR
-from optlint.report import FORMAT_NAMES
 
 # The runner, the engine and the rules are imported by the commands that need them, so that
 # `--version` and `--help` do not pay for libcst.
@@ -31,11 +34,7 @@ class _Commands(click.Group):
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except Exception as error:  # noqa: BLE001 - the last line of defence
-            if "--verbose" in sys.argv or "-v" in sys.argv:
-                import traceback
-
-                traceback.print_exc()
-            click.echo(f"error: internal error: {error!r} (--verbose shows where)", err=True)
+            internal_error(error)
             sys.exit(EXIT_ERROR)
 
 
@@ -51,80 +50,33 @@ def main() -> None:
     """optlint: find, fix and prove Equinox + Optax hazards in JAX training code."""
 
 
-@main.command()
-@click.argument("paths", nargs=-1)
-@click.option("--fix", is_flag=True, help="Apply safe fixes.")
-@click.option("--fix-only", is_flag=True, help="Apply fixes and report only how many were "
-              "applied, not what remains (implies --fix).")
-@click.option("--exit-non-zero-on-fix", is_flag=True, help="Exit 1 when a fix changed a file, "
-              "even if no finding remains.")
-@click.option("--unsafe-fixes", is_flag=True, help="Also apply unsafe fixes (with --fix).")
-@click.option("--diff", is_flag=True, help="Print the diff --fix would make; change nothing.")
-@click.option("--show-fixes", is_flag=True, help="List the fixes applied.")
-@click.option("--select", help="Comma-separated codes or prefixes to enable (replaces config).")
-@click.option("--extend-select", help="Codes or prefixes to enable in addition.")
-@click.option("--ignore", help="Codes or prefixes to disable.")
-@click.option("--unfixable", help="Codes or prefixes whose fixes are never applied.")
-@click.option("--per-file-ignores", "per_file_ignores", multiple=True,
-              help="GLOB:CODES, e.g. 'tests/*:OPT020' (repeatable; adds to the configuration's).")
-@click.option("--extend-exclude", help="Comma-separated patterns to exclude in addition.")
-@click.option("--isolated", is_flag=True, help="Ignore every configuration file.")
-@click.option("--show-files", is_flag=True, help="List the files that would be checked, and exit.")
-@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto",
-              help="Colour the text output (auto: on a terminal; FORCE_COLOR / NO_COLOR too).")
-@click.option("--statistics", is_flag=True, help="Count findings per rule instead of listing.")
-@click.option("--exit-zero", "-e", is_flag=True, help="Exit 0 even when there are findings.")
-@click.option("--output-format", type=click.Choice(FORMAT_NAMES), default="text")
-@click.option("--output-file", "-o", type=click.Path(dir_okay=False),
-              help="Write the report to this file instead of standard output.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Worker processes (default: cores).")
-@click.option("--no-cache", "-n", is_flag=True, help="Analyse every file; neither read nor write the "
-              "cache (.optlint_cache/).")
-@click.option("--add-noqa", is_flag=True, help="Add `# noqa: CODE` to every line with a finding "
-              "(keeps existing comments and codes).")
-@click.option("-q", "--quiet", is_flag=True, help="No summary line.")
-@click.option("--config", type=click.Path(dir_okay=False), help="Use this pyproject.toml.")
-@click.option("--show-settings", is_flag=True, help="Print the resolved settings and exit.")
-@click.option("--stdin-filename", help="The name of the file read from `-` (stdin).")
-@click.option("--force-exclude", is_flag=True, help="Apply excludes to files named explicitly.")
-@click.option("--verbose", "-v", is_flag=True, help="Tracebacks for internal errors.")
-@click.option("--optax-version", help="Check against this optax version.")
-@click.option("--equinox-version", help="Check against this equinox version.")
-@click.option("--jax-version", help="Check against this jax version.")
-@click.option("--preview/--no-preview", default=None,
-              help="Also report findings the analysis could not prove (each says what it could "
-              "not see).")
-@click.option("--verify", is_flag=True, help="With --fix: apply only fixes that `optlint verify` "
-              "does not find failing.")
-def check(paths: tuple[str, ...], fix: bool, fix_only: bool, exit_non_zero_on_fix: bool,
-          unsafe_fixes: bool, diff: bool, show_fixes: bool,
-          select: str | None, extend_select: str | None, ignore: str | None,
-          unfixable: str | None, per_file_ignores: tuple[str, ...], extend_exclude: str | None,
-          isolated: bool, show_files: bool, color: str, statistics: bool,
-          exit_zero: bool, output_format: str, output_file: str | None, jobs: int | None, no_cache: bool, add_noqa: bool,
-          quiet: bool,
-          config: str | None, show_settings: bool, stdin_filename: str | None,
-          force_exclude: bool, verbose: bool, optax_version: str | None,
-          equinox_version: str | None, jax_version: str | None, preview: bool | None,
-          verify: bool) -> None:
-    """Check PATHS (default: the current folder) for Equinox + Optax hazards."""
-    from optlint.runner import CheckRequest, run_check
+def _click_option(option: Option) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """`option` (optlint/check_command.py) as click declares it."""
+    names = (f"{option.names[0]}/{option.negative}", *option.names[1:]) if option.negative \
+        else option.names
+    kind: click.ParamType | None = (
+        click.Choice(option.choices) if option.choices is not None
+        else click.IntRange(min=option.minimum) if option.minimum is not None
+        else click.Path(dir_okay=False) if option.file else None)
+    if option.negative:  # a boolean pair: unset is None (the configuration decides)
+        return click.option(*names, option.dest, default=None, help=option.help)
+    extra: dict[str, Any] = {} if option.default is None else {"default": option.default}
+    return click.option(*names, option.dest, type=kind, help=option.help, is_flag=option.flag,
+                        multiple=option.multiple, **extra)
 
-    request = CheckRequest(
-        paths=list(paths), fix=fix or fix_only, fix_only=fix_only,
-        exit_non_zero_on_fix=exit_non_zero_on_fix, unsafe_fixes=unsafe_fixes, diff=diff,
-        show_fixes=show_fixes, select=_codes(select) if select is not None else None,
-        extend_select=_codes(extend_select), ignore=_codes(ignore),
-        unfixable=_codes(unfixable), per_file_ignores=list(per_file_ignores),
-        extend_exclude=[p.strip() for p in (extend_exclude or "").split(",") if p.strip()],
-        isolated=isolated, show_files=show_files, color=color, statistics=statistics,
-        exit_zero=exit_zero, output_format=output_format, jobs=jobs, quiet=quiet, config=config,
-        show_settings=show_settings, stdin_filename=stdin_filename,
-        force_exclude=force_exclude, verbose=verbose,
-        versions={"optax": optax_version, "equinox": equinox_version, "jax": jax_version},
-        verify=verify, preview=preview, no_cache=no_cache, add_noqa=add_noqa,
-        output_file=output_file)
-    sys.exit(run_check(request))
+
+def _check(paths: tuple[str, ...], **values: Any) -> None:
+    """Check PATHS (default: the current folder) for Equinox + Optax hazards."""
+    from optlint.runner import run_check
+
+    sys.exit(run_check(check_request(paths, values)))
+
+
+# The options are data shared with the plain parse that runs a plain `optlint check` without
+# click (optlint/check_command.py); declared in their order, so `--help` lists them so.
+for _option in reversed(OPTIONS):
+    _check = _click_option(_option)(_check)
+check = main.command("check")(click.argument("paths", nargs=-1)(_check))
 
 
 @main.command()

@@ -12,11 +12,6 @@ from typing import Any
 
 from optlint.source import SourceError, read_bytes
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 DEFAULT_EXCLUDE = [".git", ".venv", "venv", "__pycache__", "build", "dist", "site-packages",
                    ".tox", "node_modules"]
 
@@ -232,8 +227,19 @@ def read_bytes_or_error(path: Path) -> bytes:
         raise ConfigError(str(error)) from None
 
 
+def toml_parser() -> Any:
+    """tomllib (tomli before Python 3.11), imported when a TOML file is first read: a run with
+    no configuration file does not pay for the parser."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    return tomllib
+
+
 @functools.lru_cache(maxsize=64)
 def _parse_toml(path: Path, data: bytes) -> dict[str, Any]:
+    tomllib = toml_parser()
     try:
         return tomllib.loads(data.decode("utf-8"))
     except UnicodeDecodeError as error:

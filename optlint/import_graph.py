@@ -65,6 +65,8 @@ class ImportGraph:
         # server's) must be rebuilt when one changes.
         self._stamps: dict[Path, tuple[int, int] | None] = {}
         self._resolved: dict[Path, Path] = {}  # a candidate file -> its resolved path
+        # target -> files whose imports lead nowhere near it (see `imports_transitively`)
+        self._leading_elsewhere: dict[Path, set[Path]] = {}
 
     def changed_on_disk(self) -> bool:
         return any(file_stamp(path) != stamp for path, stamp in self._stamps.items())
@@ -125,6 +127,27 @@ class ImportGraph:
             facts = self.facts(current)
             yield current, facts
             pending.extend(facts.imported)
+
+    def imports_transitively(self, path: Path, target: Path) -> bool:
+        """Whether the file at resolved `path` imports `target`, directly or through other files
+        (a package re-exporting it). Only the files `path` reaches have their imports read (a
+        one-file check need not read every project file's), and what was found to lead nowhere
+        near `target` is not followed again."""
+        leading_elsewhere = self._leading_elsewhere.setdefault(target, set())
+        seen: set[Path] = set()
+        pending = [path]
+        while pending:
+            current = pending.pop()
+            if current in seen or current in leading_elsewhere:
+                continue
+            seen.add(current)
+            imported = self.facts(current).imported
+            if target in imported:
+                return True
+            pending.extend(imported)
+        # Every file seen had all it imports followed, and none leads to `target`.
+        leading_elsewhere.update(seen)
+        return False
 
     def declares_settings(self, path: Path) -> bool:
         """Whether the file declares a configuration class (see `reach.declares_settings`)."""

@@ -7,7 +7,8 @@ interpreter's teardown, which frees every module, class and libcst table one by 
 process ends. On the one-file benchmark (benchmarks/bench.py --only latency) the two were ~10% of the
 run's CPU. So the collector is paused while the commands are imported, and for all of a `check`
 (whose analysis runs it when memory has grown: optlint.pool), and a `check`, once its output is
-written and flushed, ends the process at once. Other commands (the language server, `verify` with
+written and flushed, ends the process at once. A `check` with plain arguments is parsed and run
+without importing click (optlint/check_command.py). Other commands (the language server, `verify` with
 its subprocesses) keep the collector and end the ordinary way.
 """
 
@@ -22,18 +23,30 @@ _CHILD_FAILED = 120  # what CPython exits with when flushing standard output fai
 
 def run() -> None:
     gc.disable()
-    from optlint.cli import main
-
     if sys.argv[1:2] != ["check"]:
+        from optlint.cli import main
+
         gc.enable()
         main()
         return
     try:
-        main()
-        code: object = 0
+        code: object = _check(sys.argv[2:])
     except SystemExit as exit_:
         code = exit_.code
     os._exit(_flushed(_exit_status(code)))
+
+
+def _check(args: list[str]) -> object:
+    """`optlint check ARGS`'s exit status: parsed without click where the arguments are plain
+    (optlint/check_command.py), else by the click command."""
+    from optlint.check_command import run_plain
+
+    status = run_plain(args)
+    if status is None:
+        from optlint.cli import main
+
+        main()
+    return status
 
 
 def _exit_status(code: object) -> int:

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -89,6 +88,8 @@ def parse_notebook(data: bytes, path: str) -> Notebook | None:
         raise NotebookError(f"{path}: not a valid notebook: no list of cells (nbformat 4)")
     if _language(content) not in ("python", None):
         return None
+    import uuid  # only a notebook pays for it
+
     token = uuid.uuid4().hex[:12]
     notebook = Notebook(raw, data, encoding, [], "", f"# optlint-cell-boundary-{token}",
                         f"optlint-ipython-{token}", [])

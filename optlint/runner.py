@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import click
+from optlint.console import echo
 
 from optlint.catalog import SYNTAX_ERROR
 from optlint.config import ConfigError, Settings, find_config
@@ -25,7 +25,7 @@ from optlint.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS  # noqa: F401 - 
 
 
 def fail(message: str) -> int:
-    click.echo(f"error: {message}", err=True)
+    echo(f"error: {message}", err=True)
     return EXIT_ERROR
 
 
@@ -63,7 +63,7 @@ def run_check(request: CheckRequest) -> int:
     except ConfigError as error:
         return fail(str(error))
     if request.show_settings:
-        click.echo(render_settings(settings, options.versions))
+        echo(render_settings(settings, options.versions))
         return EXIT_CLEAN
     request.unfixable_codes = options.selection.unfixable
     if request.verify and (not request.fix or request.diff or request.paths == ["-"]):
@@ -89,10 +89,10 @@ def run_check(request: CheckRequest) -> int:
         except DiscoveryError as error:
             return fail(str(error))
         if request.show_files:
-            click.echo("".join(f"{path}\n" for path in files), nl=False)
+            echo("".join(f"{path}\n" for path in files), nl=False)
             return EXIT_CLEAN
         if not files and not problems:
-            click.echo("warning: No Python files found under the given path(s)", err=True)
+            echo("warning: No Python files found under the given path(s)", err=True)
         try:
             groups = _by_configuration(request, files, settings, resolved)
             group_options = [options if group_settings is settings
@@ -128,7 +128,7 @@ def _check_group(request: CheckRequest, settings: Settings, files: list[Path],
         cache = LintCache(cache_folder(settings.project_root, settings.cache_dir), options)
     results = check_paths(files, options, request.jobs, cache, resolved)
     if cache is not None and request.verbose:
-        click.echo(f"cache: {cache.hits} of {len(files)} files unchanged since the last run",
+        echo(f"cache: {cache.hits} of {len(files)} files unchanged since the last run",
                    err=True)
     return results
 
@@ -142,7 +142,7 @@ def _add_noqa(results: list[FileResult]) -> int:
     added, files, failed = 0, 0, False
     for result in results:
         for error in result.errors:
-            click.echo(f"error: {error}", err=True)
+            echo(f"error: {error}", err=True)
         failed = failed or bool(result.errors)
         findings = [d for d in result.diagnostics if d.code != SYNTAX_ERROR.code]
         if not findings:
@@ -159,16 +159,16 @@ def _add_noqa(results: list[FileResult]) -> int:
             source = read_source(path)
             done = add_noqa(source.text, findings)
             for line in done.skipped:
-                click.echo(f"warning: {result.filename}:{line}: the line ends inside a string "
+                echo(f"warning: {result.filename}:{line}: the line ends inside a string "
                            f"or a continuation; no `# noqa` added", err=True)
             if done.text != source.text:
                 parse_screened(done.text, result.filename)  # never write what does not parse
                 write_fixes(path, done.text, source.encoding, source.data)
                 added, files = added + done.added, files + 1
         except (SourceError, OSError, Unanalysable, cst.ParserSyntaxError) as error:
-            click.echo(f"error: {result.filename}: no `# noqa` added: {error}", err=True)
+            echo(f"error: {result.filename}: no `# noqa` added: {error}", err=True)
             failed = True
-    click.echo(f"Added {added} noqa directive{'' if added == 1 else 's'} in {files} "
+    echo(f"Added {added} noqa directive{'' if added == 1 else 's'} in {files} "
                f"file{'' if files == 1 else 's'}.", err=True)
     return EXIT_ERROR if failed else EXIT_CLEAN
 
@@ -191,7 +191,7 @@ def _add_noqa_to_notebook(path: Path, findings: list[Diagnostic]) -> int | None:
         for number in sorted({d.cell for d in findings if d.cell is not None}):
             done = add_noqa(cells[number].text, [d for d in findings if d.cell == number])
             for line in done.skipped:
-                click.echo(f"warning: {path}:cell {number}:{line}: the line ends inside a "
+                echo(f"warning: {path}:cell {number}:{line}: the line ends inside a "
                            f"string or a continuation; no `# noqa` added", err=True)
             if done.text != cells[number].text:
                 changed[number - 1] = done.text
@@ -200,7 +200,7 @@ def _add_noqa_to_notebook(path: Path, findings: list[Diagnostic]) -> int | None:
             source.write(splice_sources(source.notebook.raw, changed))
         return added
     except (SourceError, OSError) as error:
-        click.echo(f"error: {path}: no `# noqa` added: {error}", err=True)
+        echo(f"error: {path}: no `# noqa` added: {error}", err=True)
         return None
 
 

@@ -8,17 +8,12 @@ pins in the project's own files, else unknown (any version).
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from optlint.config import toml_parser
 from optlint.installed import installed_version
 from optlint.source import SourceError, read_bytes
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 LIBRARIES = ("optax", "equinox", "jax")
 # `name[extras] == version`, then the end, a marker (`;`), a comment, or a line continuation.
@@ -158,6 +153,6 @@ def _read_lines(path: Path) -> list[str]:
 
 def _read_toml(path: Path) -> dict:  # type: ignore[type-arg]
     try:
-        return tomllib.loads(read_bytes(path).decode("utf-8"))
+        return toml_parser().loads(read_bytes(path).decode("utf-8"))
     except (SourceError, ValueError):  # ValueError: UnicodeDecodeError and TOMLDecodeError
         return {}

@@ -25,6 +25,7 @@ from optlint.analysis.key_batched_partials import BatchedPartials
 from optlint.analysis.key_consumers import (
     AXES_KEYWORDS,
     BATCHING,
+    CALLED_ONCE,
     REPLICATING,
     REPLICATING_NAMES,
     STACKING,
@@ -42,6 +43,7 @@ from optlint.analysis.values import TransformedFunction
 
 if TYPE_CHECKING:
     from optlint.analysis.key_calls_view import KeyCallsView
+    from optlint.context import RuleContext
 
 
 def batched_consumptions(calls: KeyCallsView, call: cst.Call, site: CallSite | None
@@ -138,8 +140,9 @@ def batching_of(calls: KeyCallsView, call: cst.Call) -> tuple[str, cst.Call] | N
     its call."""
     ctx = calls.ctx
     if isinstance(call.func, cst.Call):
-        batching = ctx.qualify(call.func.func)
-        return (batching, call.func) if batching in BATCHING else None
+        made = _inside_compiling(ctx, call.func)
+        batching = ctx.qualify(made.func)
+        return (batching, made) if batching in BATCHING else None
     if not isinstance(call.func, cst.Name) or call.func.value not in calls.helpers:
         return None
     site = calls.sites.get(id(call))
@@ -152,10 +155,20 @@ def batching_of(calls: KeyCallsView, call: cst.Call) -> tuple[str, cst.Call] | N
         return decorated
     binding = ctx.binding(call.func.value, site) if site is not None else None
     if binding is not None and not binding.path and isinstance(binding.value, cst.Call):
-        batching = ctx.qualify(binding.value.func)  # `draw = jax.pmap(f)`
+        made = _inside_compiling(ctx, binding.value)
+        batching = ctx.qualify(made.func)  # `draw = jax.pmap(f)`
         if batching in BATCHING:
-            return batching, binding.value
+            return batching, made
     return None
+
+
+def _inside_compiling(ctx: RuleContext, made: cst.Call) -> cst.Call:
+    """The transformation `jax.jit(jax.vmap(f))` compiles: jit passes its arguments on, once
+    per call, to what it wraps (`made` itself when it wraps no call)."""
+    while (ctx.qualify(made.func) in CALLED_ONCE and made.args
+           and isinstance(made.args[0].value, cst.Call)):
+        made = made.args[0].value
+    return made
 
 
 def _replicated(calls: KeyCallsView, expr: cst.BaseExpression, call: cst.Call

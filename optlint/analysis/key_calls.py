@@ -21,6 +21,7 @@ import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
+from optlint.analysis.key_applied_methods import AppliedMethods
 from optlint.analysis.key_call_targets import CallTargets, passes_key
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import LIFTED_TRANSFORMS
@@ -107,6 +108,7 @@ class FileKeyCalls:
         self.held = HeldCallables(self)
         self.given = GivenCallables(self)
         self.named = NamedMethods(self)
+        self.applied = AppliedMethods(self, self.library.bases)
         self.branches = LiteralBranches()  # parameters a call's literal arguments leave unread
         # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
         self.candidates: set[int] = set()
@@ -157,7 +159,8 @@ class FileKeyCalls:
             if site is None or not passes_key(call):
                 return []
             return (self.held.consumptions(call, site) or self.given.consumptions(call, site)
-                    or self.named.consumptions(call, site))
+                    or self.named.consumptions(call, site)
+                    or self.applied.consumptions(call, site))
         if isinstance(resolved, list):
             return resolved
         function, bound, stepping = resolved

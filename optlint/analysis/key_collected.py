@@ -1,8 +1,9 @@
 """Draws a loop keeps together: `for circuit in circuits: pred = predictive(key, x);
 preds.append(pred)` draws from one key on every iteration and keeps every iteration's draw in one
-collection. A loop over settings (`for beta in betas`) may mean to draw each setting from one key
-(to compare them on the same numbers), but once the draws are gathered into one result, that
-result holds the same numbers again and again: a reuse by JAX's rule whatever was meant."""
+collection (or a generator yields each to its caller). A loop over settings (`for beta in
+betas`) may mean to draw each setting from one key (to compare them on the same numbers), but
+once the draws are gathered into one result, that result holds the same numbers again and
+again: a reuse by JAX's rule whatever was meant."""
 
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ def collected_per_iteration(call: cst.Call, parents: Mapping[int, cst.CSTNode]) 
     small, loop = _statement_and_loop(call, parents)
     if small is None or loop is None:
         return False
+    if _yielded(small, call):  # `yield call`: every iteration's draw goes to the caller
+        return True
     direct = _collected_in_place(small, call)  # `draws[name] = call`, `draws.append(call)`
     if direct is not None:
         return not _binds(loop, {direct})
@@ -31,12 +34,7 @@ def collected_per_iteration(call: cst.Call, parents: Mapping[int, cst.CSTNode]) 
         return False
     finder = _Collected(kept)
     loop.body.visit(finder)
-    return finder.found and not _binds(loop, finder.collections)
-
-
-def runs_in_loop(call: cst.Call, parents: Mapping[int, cst.CSTNode]) -> bool:
-    """`call` is in the body of a `for` or `while` of its function (or module)."""
-    return _statement_and_loop(call, parents)[1] is not None
+    return (finder.found or finder.yielded) and not _binds(loop, finder.collections)
 
 
 def _statement_and_loop(call: cst.Call, parents: Mapping[int, cst.CSTNode]
@@ -71,6 +69,14 @@ def _collected_in_place(small: cst.BaseSmallStatement, call: cst.Call) -> str | 
     return None
 
 
+def _yielded(small: cst.BaseSmallStatement, call: cst.Call) -> bool:
+    """`yield <expression of call>`: a generator hands the draw of every iteration on, as a
+    list gathering them would keep them."""
+    value = small.value if isinstance(small, cst.Expr) else None
+    return (isinstance(value, cst.Yield) and isinstance(value.value, cst.BaseExpression)
+            and evaluated_within(value.value, call))
+
+
 def _kept_name(small: cst.BaseSmallStatement, call: cst.Call) -> str | None:
     """The name that holds what `call` drew: `name = <expression of call>`, or `obj` of
     `obj.run(key)` made as a statement (an object keeping its draws)."""
@@ -90,7 +96,12 @@ class _Collected(cst.CSTVisitor):
     def __init__(self, name: str) -> None:
         self.name = name
         self.found = False
+        self.yielded = False  # `yield name`: handed to the generator's caller
         self.collections: set[str] = set()
+
+    def visit_Yield(self, node: cst.Yield) -> None:
+        if isinstance(node.value, cst.BaseExpression) and self._holds(node.value):
+            self.yielded = True
 
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func

@@ -117,6 +117,12 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     KeyConsumer("numpyro", "sample", 0, "key", made_by=_DISTRIBUTIONS),
     # numpyro's first, scipy-like distributions: `dist.norm(0, 1).rvs(random_state=key)`.
     KeyConsumer("numpyro", "rvs", None, "random_state", made_by=_DISTRIBUTIONS),
+    # blackjax: `algorithm.step(rng_key, state)` of what its top-level factories build draws
+    # from the key (blackjax 1.2.5: the `step` of meanfield_vi, nuts, hmc, mala and rmh given
+    # one key twice returned equal states, and another key a different one).
+    KeyConsumer("blackjax", "step", 0, "rng_key", made_by=(
+        "blackjax.meanfield_vi", "blackjax.nuts", "blackjax.hmc", "blackjax.mala",
+        "blackjax.rmh")),
     # trax: `layer.pure_fn(x, weights, state, rng)` runs the layer with that rng (its dropout
     # and other random sublayers draw from it).
     KeyConsumer("trax", "pure_fn", 3, "rng", made_by=("*",)),
@@ -259,10 +265,25 @@ PASSING_TRANSFORMS = frozenset({
     "jax.jit", "jax.pmap", "jax.vmap", "jax.grad", "jax.value_and_grad", "jax.checkpoint",
     "equinox.filter_jit", "equinox.filter_pmap", "equinox.filter_vmap", "equinox.filter_grad",
     "equinox.filter_value_and_grad", "equinox.filter_checkpoint",
+    # Run (jaxtyping 0.3.11, /tmp/keyprec9/measure/jaxtyped_passes.py): `jaxtyped(f,
+    # typechecker=None)(key, x)` and `jaxtyped(typechecker=check)(f)(key, x)` call `f` once
+    # with the very key and array objects given, and return what `f` returns.
+    "jaxtyping.jaxtyped",
 })
 # Of those, the ones whose result runs the function once per call (not once per row).
 CALLED_ONCE = PASSING_TRANSFORMS - {"jax.pmap", "jax.vmap", "equinox.filter_pmap",
                                     "equinox.filter_vmap"}
+
+# Methods that run another method of their object's class, named by a keyword, with the
+# call's arguments after the ones they take first: flax.linen `model.apply(variables, x, key,
+# method=Model.sample)` runs `Model.sample(x, key)` on the module bound to `variables` (flax
+# 0.12.8: two such calls given one key drew equal values and raised KeyReuseError under
+# `jax_debug_key_reuse`; `method="sample"` by name ran the same method). By the method's name:
+# (the keyword naming the method run, how many leading arguments it does not pass on, the
+# base classes the object's class must have).
+METHOD_RUNNERS: dict[str, tuple[str, int, tuple[str, ...]]] = {
+    "apply": ("method", 1, _FLAX_MODULE),
+}
 
 # Library calls that draw from an implicit rng stream rather than a key argument.
 STREAM_DRAWS = frozenset({"haiku.next_rng_key", "haiku.maybe_next_rng_key"})

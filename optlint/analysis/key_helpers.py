@@ -64,8 +64,7 @@ def key_helpers(ctx: RuleContext, candidates: set[int]) -> KeyHelpers:
         called.update(arg.value.value for arg in site.node.args
                       if isinstance(arg.value, cst.Name))
     # Names bound to a transformed helper (`grad_fn = eqx.filter_value_and_grad(loss)`).
-    wrapping = [(name, {arg.value.value for arg in binding.value.args
-                        if isinstance(arg.value, cst.Name)})
+    wrapping = [(name, _wrapped_names(binding.value))
                 for scope in ctx.index.every_scope
                 for name, bindings in scope.bindings.items() for binding in bindings
                 if isinstance(binding.value, cst.Call) and not binding.path]
@@ -86,6 +85,9 @@ def key_helpers(ctx: RuleContext, candidates: set[int]) -> KeyHelpers:
         for scope in ctx.index.every_scope
         for name, bindings in scope.bindings.items() for binding in bindings
         if isinstance(binding.value, cst.Call)) if factory in defines]
+    # A transformation of a factory's closure (`train = jax.jit(jax.vmap(make_train(c)))`).
+    made += [(name, factory) for name, wrapped in wrapping for factory in wrapped
+             if factory in defines]
     for found in (consuming, drawing):
         changed = True
         while changed:
@@ -103,3 +105,22 @@ def key_helpers(ctx: RuleContext, candidates: set[int]) -> KeyHelpers:
                     found.add(name)
                     changed = True
     return KeyHelpers(consuming, drawing, higher_order)
+
+
+def _wrapped_names(call: cst.Call) -> set[str]:
+    """The names a call is given (`jax.jit(step)`: `step`), also inside the transformations
+    it is given and the factories they are given: `jax.jit(jax.vmap(make_train(c)))` gives
+    `make_train`."""
+    names: set[str] = set()
+    pending = [call]
+    while pending:
+        current = pending.pop()
+        for arg in current.args:
+            if isinstance(arg.value, cst.Name):
+                names.add(arg.value.value)
+            elif isinstance(arg.value, cst.Call) and arg is current.args[0]:
+                pending.append(arg.value)
+                name = last_name(arg.value.func)
+                if name is not None:
+                    names.add(name)
+    return names

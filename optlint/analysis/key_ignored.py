@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from optlint.analysis.key_partials import bound_partial
 from optlint.analysis.project_values import (
     ProjectFile,
     ProjectFunction,
@@ -76,10 +77,14 @@ class IgnoredArguments:
             if first is None or first.star:
                 return False
             func = first.value
+        # `partial(f, model, policy=p)(key, x)`: `f` gets the bound arguments first.
+        func, bound, keywords = bound_partial(func, site.scope, file)
+        if arg.keyword is not None and arg.keyword.value in keywords:
+            return False  # given again: the call's value replaces the bound one
         function = self._values.value(func, site.scope, site.order, file)
         if not isinstance(function, ProjectFunction) or not plain_decorators(function):
             return False
-        param = _parameter(function, call, arg)
+        param = _parameter(function, call, arg, bound)
         if param is None:
             return False
         body = function.node.body
@@ -91,8 +96,10 @@ class IgnoredArguments:
     # resolving ------------------------------------------------------------------------------
 
 
-def _parameter(function: ProjectFunction, call: cst.Call, arg: cst.Arg) -> str | None:
-    """The parameter `arg` of `call` binds (None: a `*args`/`**kwargs` or unclear)."""
+def _parameter(function: ProjectFunction, call: cst.Call, arg: cst.Arg,
+               bound: int = 0) -> str | None:
+    """The parameter `arg` of `call` binds, after `bound` positional arguments a `partial`
+    gave (None: a `*args`/`**kwargs` or unclear)."""
     params = function.node.params
     if arg.keyword is not None:
         named = [p for p in (*params.params, *params.kwonly_params)
@@ -101,7 +108,7 @@ def _parameter(function: ProjectFunction, call: cst.Call, arg: cst.Arg) -> str |
     positional = [a for a in call.args if a.keyword is None]
     if any(a.star for a in positional[:positional.index(arg) + 1]):
         return None
-    place = positional.index(arg) + function.skipped
+    place = positional.index(arg) + function.skipped + bound
     ordered = [*params.posonly_params, *params.params]
     return ordered[place].name.value if place < len(ordered) else None
 

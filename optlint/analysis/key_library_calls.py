@@ -13,6 +13,7 @@ from optlint.analysis.binding import argument
 from optlint.analysis.imports import dotted_name
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_consumers import (
+    CALLED_ONCE,
     ONE_KEY_NAME,
     DRAWN_FIELDS,
     FIELD_REPLACERS,
@@ -86,13 +87,14 @@ class LibraryKeyCalls:
             row = FUNCTION_CONSUMERS.get(qualified)
             return [] if row is None else self._library(call, row)
         func = call.func
-        if isinstance(func, cst.Attribute) and func.attr.value in METHOD_CONSUMERS:
+        method = func if isinstance(func, cst.Attribute) else self._compiled_method(func, call)
+        if method is not None and method.attr.value in METHOD_CONSUMERS:
             site = self.sites.get(id(call))
-            made = self._made_by(func.value, site) if site is not None else set()
-            for row in METHOD_CONSUMERS[func.attr.value]:
+            made = self._made_by(method.value, site) if site is not None else set()
+            for row in METHOD_CONSUMERS[method.attr.value]:
                 if made & set(row.made_by) or ("*" in row.made_by and self._imports(row.library)):
                     if row.stream_only and site is not None and self._draws_no_stream(
-                            func.value, site):
+                            method.value, site):
                         return []
                     uses = self._library(call, row)
                     if uses:
@@ -114,6 +116,22 @@ class LibraryKeyCalls:
                 key = key_argument(call, 0, "key")
                 return [] if key is None else [Consumption(call, key, self.callee(call))]
         return []
+
+    def _compiled_method(self, func: cst.BaseExpression, call: cst.Call
+                         ) -> cst.Attribute | None:
+        """The method a call runs through a transformation that passes its arguments on
+        unchanged, once per call: `jax.jit(sampler.step)(key, state)`, or `step(key, state)`
+        after `step = jax.jit(sampler.step)`."""
+        if isinstance(func, cst.Name):
+            site = self.sites.get(id(call))
+            binding = self.ctx.binding(func.value, site) if site is not None else None
+            func = (binding.value if binding is not None and binding.path == ()
+                    and isinstance(binding.value, cst.Call) else func)
+        if (isinstance(func, cst.Call) and func.args and func.args[0].keyword is None
+                and isinstance(func.args[0].value, cst.Attribute)
+                and self.ctx.qualify(func.func) in CALLED_ONCE):
+            return func.args[0].value
+        return None
 
     def _own_function(self, call: cst.Call) -> str | None:
         """In a library's own module, a call of one of its module-level functions, by the name

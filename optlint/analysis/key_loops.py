@@ -13,6 +13,7 @@ import libcst as cst
 
 from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.key_state import KeyState, merge_states
+from optlint.analysis.key_step_loops import carries_state
 from optlint.analysis.prng_keys import Consumer
 from optlint.analysis.walk import child_nodes
 from optlint.analysis.key_syntax import (
@@ -64,6 +65,7 @@ class KeyLoops(KeyRecorder):
         self._loop_depth += 1
         outer_again = self._again
         self._walking_again.append(False)
+        self._step_loops.append(False)
         self._counters.append(counters)
         self._first_walk.append(True)
 
@@ -78,6 +80,7 @@ class KeyLoops(KeyRecorder):
             self._counters.pop()
             self._first_walk.pop()
             self._walking_again.pop()
+            self._step_loops.pop()
             self._loop_depth -= 1
             self._again = outer_again
 
@@ -92,6 +95,7 @@ class KeyLoops(KeyRecorder):
         start: KeyState | None = state
         counting = isinstance(node, cst.While) or counts_steps(node.iter, node.target)
         with self._looping(loop_counters(node) if isinstance(node, cst.For) else set()) as again:
+            self._step_loops[-1] = carries_state(node)
             for walk in range(2):  # twice: what one iteration consumes, the next consumes again
                 assert start is not None
                 again(walk, counting)
@@ -117,8 +121,10 @@ class KeyLoops(KeyRecorder):
 
     def _comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,
                        state: KeyState) -> None:
-        entry = state.copy()
+        # The first iterable is evaluated once, before any item: what it consumes is consumed
+        # whether or not the comprehension builds anything.
         self._expr(node.for_in.iter, state)
+        entry = state.copy()
         start = state.copy()
         counting = all(counts_steps(clause.iter, clause.target) for clause in comprehension_clauses(node))
         with self._looping(set()) as again:

@@ -8,6 +8,8 @@ from collections.abc import Mapping, Sequence
 
 import libcst as cst
 
+from optlint.analysis.key_checked_shapes import only_checked_shapes
+from optlint.analysis.key_size_arguments import shapes_only_as_sizes
 from optlint.analysis.key_name_reads import (
     CHECK_PREFIX,
     NAMESPACE_READERS,
@@ -212,7 +214,7 @@ class UnreadResults:
             # reads; so does a shape kept (returned, printed), not one checked.
             fed = fed or (not read_only and not self._feeds_nothing(later, owner) if read else (
                 not seen and name in reads_in(later, shared, shapes=True)
-                and not checks_only(later)))
+                and not checks_only(later) and not self._sizes_only(later, name)))
         if self._reads_frames():
             return False
         if not self._module and name not in self._everywhere():
@@ -227,7 +229,9 @@ class UnreadResults:
                                   and top.body.body is block for top in root):
             main = True
         else:
-            return False
+            # A loop body or branch ends: later code may read the name, unless the function
+            # reads it nowhere but for its shape in checks.
+            return not self._module and only_checked_shapes(name, root, shared)
         if name in closure_reads(root, self._closures):
             return False
         if main:
@@ -291,6 +295,11 @@ class UnreadResults:
             if isinstance(part, cst.Attribute) and isinstance(part.value, cst.Name)
             and part.value.value == param}
         return drawn <= fields
+
+    def _sizes_only(self, statement: cst.CSTNode, name: str) -> bool:
+        """`statement` reads `name` only for its shape, given as a size to a call."""
+        ctx = getattr(self._shared.library, "ctx", None)
+        return ctx is not None and shapes_only_as_sizes(statement, name, ctx)
 
     def _everywhere(self) -> frozenset[str]:
         """Every name the body reads, `.shape` reads included (from the statements' reads,

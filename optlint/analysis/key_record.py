@@ -13,6 +13,7 @@ import libcst as cst
 from optlint.analysis.binding import argument
 from optlint.analysis.key_aliases import linked
 from optlint.analysis.key_deferred import UnreadCalls, settle
+from optlint.analysis.key_literal_seeds import literal_seed_unproven
 from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_state import KeyState
 from optlint.analysis.key_syntax import chains
@@ -25,10 +26,6 @@ from optlint.analysis.prng_keys import (
     folded_text,
     key_name,
 )
-
-IN_PLACE_SEEDS = ("both keys are made in place from one literal seed (`normal(PRNGKey(0), ...)` "
-                  "twice), which code often does on purpose to compare two samplers")
-
 
 THROWN_AWAY = ("what it draws reaches only `{call}`, a call made as a statement whose result "
                "is thrown away: it matters only through what that call does besides returning, "
@@ -71,6 +68,7 @@ class KeyRecorder:
         self._loop_depth = 0
         self._again = 0  # inside the second walk of a loop body
         self._walking_again: list[bool] = []  # per enclosing loop: counts steps, in 2nd walk
+        self._step_loops: list[bool] = []  # per enclosing loop: carries state (`key_step_loops`)
         # `jax.random.PRNGKey(0)` calls, by id, with the name keys of that seed go under.
         self._seeded_calls: dict[int, str] = {}
         self._made_by: dict[int, int] = {}  # consumption id -> the seeding call of its key
@@ -117,11 +115,10 @@ class KeyRecorder:
                 span = tuple(block[block.index(statement):block.index(self._statement) + 1])
         counting = in_loop and (any(self._walking_again) or (
             self._statement is not None and chains(self._statement, use.call)))
-        if id(use) in self._in_place or id(before) in self._in_place:
-            # Labelled by running on the package benchmark, reuses of keys made in place from one
-            # literal seed were true about half the time (tests comparing two samplers on one
-            # key on purpose, draws that reach only shapes): `--preview` until that is better.
-            use = replace(use, unseen=IN_PLACE_SEEDS)
+        unproven = literal_seed_unproven(
+            use, id(use) in self._in_place or id(before) in self._in_place, any(self._step_loops))
+        if unproven and not use.unseen:
+            use = replace(use, unseen=unproven)  # a literal seed's draws, often equal on purpose
         self.reuses[key] = Reuse(before, use, in_loop, statement, counting,
                                  state.origin.get(name) or (state.origin.get(use.key.value) if isinstance(
                                      use.key, cst.Name) else None), span,

@@ -229,8 +229,13 @@ class ProjectIndex:
         self._callers[key] = None  # asked again while collecting: unknown
         sources = self._project_sources()
         found: list[Invocation] | None = [] if sources is not None else None
+        # A call by name runs the function only through an import that leads to its file
+        # (directly, or through a package re-exporting it): a file that imports nothing leading
+        # there calls a namesake or only mentions it, and is not worth a parse. In a project
+        # checked one file at a time, most files naming a common name (`main`, `loss_fn`) are
+        # such files. Only the imports of the files naming the function are followed.
         for file in self._files_naming(name, sources):
-            if file == target:
+            if file == target or not self._reach.imports_transitively(file, target):
                 continue
             if not self._reach.reaches(file):
                 # A caller that never reaches equinox or optax passes on what it is given: not

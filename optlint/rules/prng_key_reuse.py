@@ -19,7 +19,7 @@ import libcst as cst
 
 from optlint.analysis.index import FunctionInfo
 from optlint.analysis.key_calls import FileKeyCalls
-from optlint.analysis.key_collected import collected_per_iteration, runs_in_loop
+from optlint.analysis.key_collected import collected_per_iteration
 from optlint.analysis.key_fields import (
     compiled_step,
     set_on_class,
@@ -33,6 +33,7 @@ from optlint.analysis.key_bound_partials import bound_partials
 from optlint.analysis.key_constant_seeds import constant_seed_draws
 from optlint.analysis.key_default_fields import default_keys
 from optlint.analysis.key_lifted_streams import unsplit_streams
+from optlint.analysis.key_literal_seeds import made_in_callee
 from optlint.analysis.key_fixed_closures import fixed_closure_keys
 from optlint.analysis.key_trace_time import traced_draws
 from optlint.analysis.library_names import JAX_RANDOM
@@ -293,12 +294,8 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
     if (reuse.in_loop and not second.library and first.call is second.call
             and (second.stepping or id(second.call) in flow.threaded)):
         return True  # a training step threading its state, given one key on every step
-    if second.seeded_in is not None and any(arg.value is second.key
-                                            for arg in second.seeded_in.args):
-        # A callee drawing from a key it makes from a literal seed in its body: two calls
-        # may mean to draw alike (a finite difference on the same noise); a loop running it
-        # on every step may not.
-        return runs_in_loop(second.call, ctx.index.parents())
+    if made_in_callee(second):
+        return True  # a literal seed's key: proven or `--preview` by `key_literal_seeds`
     if reuse.in_loop and first.call is second.call and second.seeded_in is not None and (
             reuse.counting or not evaluated_within(second.call, second.key)):
         # A callee making its key from the seed the call leaves at its default, or from one

@@ -1,0 +1,123 @@
+"""Where `optlint check --jobs 2` spends its CPU, process by process: the parent's parse of the
+files every worker looks into (before any worker is forked), and each worker's files and CPU.
+
+On two idle cores the wall time is at least what the parent does before the workers are forked
+plus the busier worker's CPU (the critical path); bench.py's `--jobs 2 cpu / --jobs 1 cpu` line
+counts the work the pool adds, not where it sits. Usage: `python benchmarks/pool_split.py [--rounds N] FOLDER` (run from anywhere;
+FOLDER is checked from inside it, as `optlint check .` there).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+
+_LOG = Path(os.devnull)  # where the wrappers below write; set by `_instrumented_run`
+_ORIGINAL: dict[str, Callable[..., Any]] = {}
+
+
+def _timed_chunk(paths: list[Path]) -> object:
+    """`optlint.pool._check_chunk`, noting the worker's CPU so far after each chunk (a module
+    function: the pool sends it to the workers by name)."""
+    results = _ORIGINAL["chunk"](paths)
+    with _LOG.open("a") as out:
+        out.write(f"worker {os.getpid()} {len(paths)} {sum(p.stat().st_size for p in paths)} "
+                  f"{time.process_time()}\n")
+    return results
+
+
+def _timed_shared(*args: object) -> object:
+    start = time.process_time()
+    project = _ORIGINAL["shared"](*args)
+    with _LOG.open("a") as out:
+        out.write(f"shared {time.process_time() - start} {time.process_time()}\n")
+    return project
+
+
+def _instrumented_run(folder: Path, log: Path) -> None:
+    """`optlint check --jobs 2 --no-cache .` in this process, each worker's chunks and the
+    parent's shared parse timed into `log` (forked workers inherit the wrappers)."""
+    global _LOG
+    import optlint.pool as pool
+    from optlint.check_command import run_plain
+
+    _LOG = log
+    _ORIGINAL.update(chunk=pool._check_chunk, shared=pool._parsed_for_every_worker)
+    pool._check_chunk = _timed_chunk  # type: ignore[assignment]
+    pool._parsed_for_every_worker = _timed_shared  # type: ignore[assignment]
+    os.chdir(folder)
+    with open(os.devnull, "w") as quiet:
+        sys.stdout = quiet
+        status = run_plain(["--no-cache", "--exit-zero", "-q", "--jobs", "2", "."])
+        sys.stdout = sys.__stdout__
+    if status != 0:
+        sys.exit(f"optlint check --jobs 2 exited {status}")
+    with log.open("a") as out:
+        out.write(f"parent {time.process_time()}\n")
+
+
+def _one_round(folder: Path) -> tuple[float, float, float, float, list[tuple[int, int, float]]]:
+    """CPU of `--jobs 1`; and of `--jobs 2`: the shared parse, the parent's before the workers
+    are forked (the parse, the plan, the imports), the parent's in all, each worker's."""
+    child = [sys.executable, "-m", "optlint", "check", "--no-cache", "--exit-zero", "-q",
+             "--jobs", "1", "."]
+    process = subprocess.Popen(child, cwd=folder, stdout=subprocess.DEVNULL)
+    _, _, usage = os.wait4(process.pid, 0)
+    alone = usage.ru_utime + usage.ru_stime
+    with tempfile.TemporaryDirectory() as scratch:
+        log = Path(scratch) / "split.log"
+        subprocess.run([sys.executable, __file__, "--instrumented", str(log), str(folder)],
+                       check=True)
+        shared = before_fork = parent = 0.0
+        workers: dict[str, list[float]] = {}
+        for line in log.read_text().splitlines():
+            kind, *fields = line.split()
+            if kind == "worker":
+                pid, files, size, cpu = fields
+                row = workers.setdefault(pid, [0, 0, 0.0])
+                row[0] += int(files)
+                row[1] += int(size)
+                row[2] = float(cpu)
+            elif kind == "shared":
+                shared, before_fork = float(fields[0]), float(fields[1])
+            else:
+                parent = float(fields[0])
+    return alone, shared, before_fork, parent, [(int(f), int(s), c)
+                                                for f, s, c in workers.values()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--instrumented", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("folder", type=Path)
+    options = parser.parse_args()
+    if options.instrumented is not None:
+        _instrumented_run(options.folder.resolve(), options.instrumented)
+        return
+    print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; {options.folder}")
+    print(f"  {'--jobs 1':>9} {'shared parse':>13} {'before fork':>12} {'parent':>7}  "
+          f"{'workers (files, KB, CPU s)':<34}{'critical path':>14} {'best speed-up':>14}")
+    paths = []
+    for _ in range(options.rounds):
+        alone, shared, before_fork, parent, workers = _one_round(options.folder.resolve())
+        critical = before_fork + max((cpu for _, _, cpu in workers), default=0.0)
+        paths.append(alone / critical if critical else float("nan"))
+        split = ", ".join(f"{files} {size // 1000} {cpu:.2f}" for files, size, cpu in workers)
+        print(f"  {alone:>9.2f} {shared:>13.2f} {before_fork:>12.2f} {parent:>7.2f}  "
+              f"{split:<34}{critical:>14.2f}{alone / critical:>14.2f}x")
+    print(f"  median best wall speed-up on 2 idle cores (--jobs 1 CPU / critical path): "
+          f"{statistics.median(paths):.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,3 @@
+from denoising.examples import MaskDenoiser, DenoisingExample
+
+__all__ = ["MaskDenoiser", "DenoisingExample"]

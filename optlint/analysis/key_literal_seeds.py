@@ -1,0 +1,39 @@
+"""One rule for reuses of a key made from a literal seed: made in place (`normal(PRNGKey(0),
+...)`, `seed(model, rng_seed=0)`) or made in the body of the function called (`def sample(d):
+return d.sample(key(0))`). Two such draws are identical, but code draws them on purpose about
+half the time (labelled by running on the package benchmark: tests comparing two samplers on one
+key, a finite difference on the same noise, a loop over test cases checking each case's shapes).
+A loop of steps, one carrying state from one iteration to the next (`params = update(params)`,
+`key_step_loops.py`), is where the same draw repeated is a bug: the reuse is proven there, and
+`--preview` shows it anywhere else, with the reason."""
+
+from __future__ import annotations
+
+from optlint.analysis.prng_keys import Consumption
+
+IN_PLACE_SEEDS = ("both keys are made in place from one literal seed (`normal(PRNGKey(0), ...)` "
+                  "twice), which code often does on purpose to compare two samplers")
+SEEDED_IN_CALLEE = ("`{callee}` makes its key from a literal seed on every call, which code often "
+                    "does on purpose (to compare draws on the same numbers) outside a loop that "
+                    "carries state from step to step")
+
+
+def made_in_callee(use: Consumption) -> bool:
+    """`use` is a call of a function that draws from a key it makes from a literal seed in its
+    own body (`PRNGKey(0)` there: the literal is the key maker's argument)."""
+    return use.seeded_in is not None and any(arg.value is use.key
+                                             for arg in use.seeded_in.args)
+
+
+def literal_seed_unproven(use: Consumption, in_place: bool, stepping: bool) -> str:
+    """Why a reuse of a key made from a literal seed is `--preview` only ('' where it is proven
+    or no such key is involved): `in_place` when either key is made where it is drawn from;
+    `stepping` when the second draw runs in a loop of steps (it then draws from the key of
+    that seed on every step, whatever the first)."""
+    if stepping:
+        return ""
+    if in_place:
+        return IN_PLACE_SEEDS
+    if made_in_callee(use):
+        return SEEDED_IN_CALLEE.format(callee=use.how)
+    return ""

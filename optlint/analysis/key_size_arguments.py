@@ -1,0 +1,78 @@
+"""A draw's shape given as a size: `Encoder(input_shape=x.shape[1:])`, `normal(key, x.shape)`,
+`jnp.zeros(x.shape)`. The size is the same for every key, and what the call builds or draws from
+it holds nothing of the draw's values, so it is no result of the draw (a shape returned, printed
+or kept in a name still is: `UnreadResults` counts those)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis.key_name_reads import SHAPE_ATTRIBUTES
+from optlint.analysis.library_names import JAX_RANDOM
+from optlint.analysis.walk import child_nodes
+
+if TYPE_CHECKING:
+    from optlint.context import RuleContext
+
+# Library calls that make an array of a size they are given, reading nothing else of it.
+ARRAY_MAKERS = frozenset({
+    "jax.numpy.zeros", "jax.numpy.ones", "jax.numpy.empty", "jax.numpy.full",
+    "numpy.zeros", "numpy.ones", "numpy.empty", "numpy.full",
+})
+
+
+def shapes_only_as_sizes(statement: cst.CSTNode, name: str, ctx: RuleContext) -> bool:
+    """Every read of `name` in `statement` is its shape (`name.shape`, `.ndim`, ...) inside an
+    argument of a call that takes it as a size: a class of the file built, a `jax.random`
+    sampler, an array maker."""
+    found = False
+    pending: list[tuple[cst.CSTNode, bool]] = [(statement, False)]
+    while pending:
+        node, sized = pending.pop()
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and (
+                node.value.value == name and node.attr.value in SHAPE_ATTRIBUTES):
+            if not sized:
+                return False
+            found = True
+            continue
+        if isinstance(node, cst.Name):
+            if node.value == name:
+                return False
+            continue
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            if name in _names(node):
+                return False  # read when called, maybe otherwise
+            continue
+        if isinstance(node, cst.Call):
+            takes_sizes = sized or _takes_sizes(node, ctx)
+            pending.append((node.func, sized))
+            pending.extend((arg.value, takes_sizes) for arg in node.args)
+            continue
+        pending.extend((child, sized) for child in child_nodes(node))
+    return found
+
+
+def _takes_sizes(call: cst.Call, ctx: RuleContext) -> bool:
+    qualified = ctx.qualify(call.func) or ""
+    if qualified.startswith(JAX_RANDOM + ".") or qualified in ARRAY_MAKERS:
+        return True
+    func = call.func
+    if not isinstance(func, cst.Name) or qualified:
+        return False
+    info = ctx.index.classes.get(func.value)
+    return info is not None and all(
+        binding.kind == "class" for scope in ctx.index.every_scope
+        for binding in scope.bindings.get(func.value, ()))
+
+
+def _names(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, cst.Name):
+            found.add(current.value)
+        pending.extend(child_nodes(current))
+    return found
