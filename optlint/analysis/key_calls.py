@@ -86,6 +86,8 @@ class FileKeyCalls:
         self.summaries: dict[int, KeyFlow | None] = {}
         self.callees: dict[int, str] = {}
         self.walks: dict[int, KeyFlow] = {}
+        # The functions defined in each function of the file, by its id (`_nested_in`).
+        self._nested: dict[int, list[FunctionInfo]] | None = None
         # The functions being summarised, and those whose summary met a call of themselves.
         self.cycles = SummaryCycles()
         self.recursive = self.cycles.recursive  # walked again for their own findings
@@ -327,10 +329,8 @@ class FileKeyCalls:
         if id(info.node) not in self.walks:
             # Its closures summarised while it was (a scan body calling back into the method
             # being summarised): summarised again, now that what they call is known.
-            for nested in (self.ctx.index.functions.values() if self.recursive else ()):
-                parent = nested.scope.parent
-                if (parent is not None and parent.node is info.node
-                        and id(nested.node) in self.recursive):
+            for nested in (self._nested_in(info.node) if self.recursive else ()):
+                if id(nested.node) in self.recursive:
                     self.summaries.pop(id(nested.node), None)
             flow = self._new_flow(scope=info.scope)
             flow.run(body_of(info.node), {param.name.value: param.name for param in (
@@ -338,6 +338,16 @@ class FileKeyCalls:
                 *info.node.params.kwonly_params)})
             self.walks[id(info.node)] = flow
         return self.walks[id(info.node)]
+
+    def _nested_in(self, function: cst.FunctionDef) -> list[FunctionInfo]:
+        """The functions defined directly in `function` (the file's map of them made once)."""
+        if self._nested is None:
+            self._nested = {}
+            for info in self.ctx.index.functions.values():
+                parent = info.scope.parent
+                if parent is not None:
+                    self._nested.setdefault(id(parent.node), []).append(info)
+        return self._nested.get(id(function), [])
 
     def walk_module(self) -> KeyFlow | None:
         if not any(site.scope.kind == "module" and (

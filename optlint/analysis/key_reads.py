@@ -107,6 +107,11 @@ class UnreadResults:
 
     def _thrown_away(self, call: cst.Call, statement: cst.BaseStatement,
                      block: Sequence[cst.BaseStatement]) -> cst.Call | None:
+        # Only a call made as a statement after the draw can be one its result reaches
+        # (`_dead` looks no further than what runs after it): none, nothing to follow.
+        steps, _, _ = self._after(statement, block)
+        if not any(self._thrown_call(later) is not None for later, _ in steps):
+            return None
         self._thrown = []
         try:
             if self.unread(call, statement, block) and self._thrown:
