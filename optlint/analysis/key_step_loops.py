@@ -21,6 +21,8 @@ def carries_state(loop: cst.For | cst.While) -> bool:
         bound |= _binds(statement)
     if not bound:
         return False
+    if isinstance(loop, cst.While) and _names(loop.test) & bound:
+        return True  # `while not done: ...; done = ...`: the test reads the last step's value
     seen: set[str] = set()
     for statement in statements:
         if isinstance(statement, cst.AugAssign) and _names(statement.target) & bound:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.key_consumers import PASSING_TRANSFORMS
+from optlint.analysis.passing_decorators import passing_decorator_name
 from optlint.analysis.walk import child_nodes
 
 if TYPE_CHECKING:
@@ -356,36 +357,9 @@ def plain_decorators(function: ProjectFunction) -> bool:
                 return False
         elif not (imports.qualify(expr) in PASSING_TRANSFORMS
                   or _decorator_name(expr) in _METHOD_KINDS
-                  or _passing_decorator_name(expr, function.file)):
+                  or passing_decorator_name(expr, function.file.index)):
             return False
     return True
-
-
-def _passing_decorator_name(expr: cst.BaseExpression, file: ProjectFile) -> bool:
-    """`@typecheck` where every module-level binding of `typecheck` makes a decorator that
-    passes its arguments on unchanged: `jaxtyped(typechecker=...)` (a passing transformation
-    given no function), or `lambda f: f` (a switch that turns checking off)."""
-    if not isinstance(expr, cst.Name):
-        return False
-    bindings = file.index.module_scope.bindings.get(expr.value, [])
-    return bool(bindings) and all(
-        binding.kind == "assign" and not binding.path and binding.value is not None
-        and (_identity(binding.value) or (
-            isinstance(binding.value, cst.Call)
-            and file.index.imports.qualify(binding.value.func) in PASSING_TRANSFORMS
-            and all(arg.keyword is not None for arg in binding.value.args)))
-        for binding in bindings)
-
-
-def _identity(value: cst.BaseExpression) -> bool:
-    """`lambda f: f`."""
-    if not isinstance(value, cst.Lambda):
-        return False
-    params = value.params
-    return (len(params.params) == 1 and not params.posonly_params and not params.kwonly_params
-            and params.star_arg is cst.MaybeSentinel.DEFAULT and params.star_kwarg is None
-            and isinstance(value.body, cst.Name)
-            and value.body.value == params.params[0].name.value)
 
 
 def _decorator_name(expr: cst.BaseExpression) -> str | None:
