@@ -105,7 +105,8 @@ def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:
     `keys` again forgets it, as it does an attribute); with `literal`, an int seed (`make(0)`)
     as `0`, for project functions seeding a key."""
     if isinstance(expr, cst.Name):
-        return expr.value
+        # `apply(params, None, x)`: a constant is never a key, whatever parameter it fills.
+        return None if expr.value in CONSTANTS else expr.value
     if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
         return f"{expr.value.value}.{expr.attr.value}"
     if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name):
@@ -119,6 +120,9 @@ def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:
         return f"int:{expr.value}"
     return None
 
+
+# Names that are constants: given where a key goes (`rng=None`), they give no key to follow.
+CONSTANTS = frozenset({"None", "True", "False"})
 
 # How an item at a literal index is followed: `keys[6]` as `keys.[6]`, an attribute of `keys`.
 ITEM = ".["
