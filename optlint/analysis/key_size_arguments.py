@@ -11,6 +11,7 @@ import libcst as cst
 
 from optlint.analysis.key_name_reads import SHAPE_ATTRIBUTES
 from optlint.analysis.library_names import JAX_RANDOM
+from optlint.analysis.project_values import names_in
 from optlint.analysis.walk import child_nodes
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ def shapes_only_as_sizes(statement: cst.CSTNode, name: str, ctx: RuleContext) ->
                 return False
             continue
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            if name in _names(node):
+            if any(read.value == name for read in names_in(node)):
                 return False  # read when called, maybe otherwise
             continue
         if isinstance(node, cst.Call):
@@ -65,14 +66,3 @@ def _takes_sizes(call: cst.Call, ctx: RuleContext) -> bool:
     return info is not None and all(
         binding.kind == "class" for scope in ctx.index.every_scope
         for binding in scope.bindings.get(func.value, ()))
-
-
-def _names(node: cst.CSTNode) -> set[str]:
-    found: set[str] = set()
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        if isinstance(current, cst.Name):
-            found.add(current.value)
-        pending.extend(child_nodes(current))
-    return found
