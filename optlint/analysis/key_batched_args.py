@@ -23,6 +23,7 @@ from optlint.analysis.index import CallSite
 from optlint.analysis.key_consumers import BATCHING, PARTITION_SPECS
 from optlint.analysis.prng_keys import FOLDED_WITH, Consumption
 from optlint.analysis.values import FunctionValue, PartialValue, TransformedFunction
+from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 
 if TYPE_CHECKING:
     from optlint.analysis.key_flow import KeyFlow
@@ -122,7 +123,7 @@ def mapped_partial(ctx: RuleContext, transform: cst.Call, site: CallSite, positi
         return None
     expr = given.value
     if isinstance(expr, cst.Call):
-        if ctx.qualify(expr.func) != "functools.partial" or not expr.args:
+        if ctx.qualify(expr.func) != FUNCTOOLS_PARTIAL or not expr.args:
             return None
         return expr, expr.args[0].value
     value = ctx.value(expr, site)
@@ -133,7 +134,7 @@ def mapped_partial(ctx: RuleContext, transform: cst.Call, site: CallSite, positi
     binding = ctx.binding(expr.value, site) if isinstance(expr, cst.Name) else None
     if (binding is not None and binding.kind == "assign" and not binding.path
             and isinstance(binding.value, cst.Call) and binding.value.args
-            and ctx.qualify(binding.value.func) == "functools.partial"):
+            and ctx.qualify(binding.value.func) == FUNCTOOLS_PARTIAL):
         return binding.value, binding.value.args[0].value  # `model = partial(model, key=key)`
     return None
 
@@ -164,7 +165,7 @@ def decorated_batching(ctx: RuleContext, value: object, called: cst.BaseExpressi
         keywords: list[cst.Arg] = []
         if batching not in BATCHING and isinstance(made, cst.Call):
             batching = ctx.qualify(made.func)
-            if batching == "functools.partial" and made.args:
+            if batching == FUNCTOOLS_PARTIAL and made.args:
                 batching = ctx.qualify(made.args[0].value)  # `@partial(jax.vmap, ...)`
             elif batching in BATCHING and any(arg.keyword is None for arg in made.args):
                 continue  # not a decorator factory: `@vmap(f)` is not written

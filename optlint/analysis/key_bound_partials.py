@@ -14,11 +14,10 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.key_consumers import KEYED_APPLY_METHODS
+from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
-
-_PARTIALS = frozenset({"functools.partial"})
 
 
 @dataclass(frozen=True)
@@ -32,7 +31,7 @@ def bound_partials(ctx: RuleContext) -> Iterator[BoundPartial]:
     parents = None
     for site in ctx.calls():
         call = site.node
-        if not call.args or ctx.qualify(call.func) not in _PARTIALS:
+        if not call.args or ctx.qualify(call.func) != FUNCTOOLS_PARTIAL:
             continue
         applied = call.args[0].value
         if not (isinstance(applied, cst.Attribute)

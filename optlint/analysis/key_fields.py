@@ -14,6 +14,7 @@ from optlint.analysis.index import ClassInfo, FileIndex
 from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.key_syntax import constructs, replaced_from
 from optlint.analysis.prng_keys import FOLDED_WITH, Consumption, folded_name
+from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -104,7 +105,7 @@ def compiled_step(method: cst.FunctionDef, qualify: Callable[[cst.BaseExpression
     for decorator in method.decorators:
         expr = decorator.decorator
         if isinstance(expr, cst.Call):
-            if qualify(expr.func) == "functools.partial" and expr.args:
+            if qualify(expr.func) == FUNCTOOLS_PARTIAL and expr.args:
                 expr = expr.args[0].value
             else:
                 expr = expr.func  # `@jax.jit(...)`-style factories

@@ -30,6 +30,7 @@ from optlint.analysis.key_consumers import (
 )
 from optlint.analysis.key_syntax import own_method, reads_as_key
 from optlint.analysis.prng_keys import Consumption
+from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 from optlint.analysis.values import (
     UNKNOWN,
     ClassRef,
@@ -358,7 +359,7 @@ class GivenCallables:
         if self.ctx.qualify(made.func) not in PASSING_TRANSFORMS or not made.args:
             return None
         wrapped = made.args[0].value
-        if isinstance(wrapped, cst.Call) and self.ctx.qualify(wrapped.func) == "functools.partial":
+        if isinstance(wrapped, cst.Call) and self.ctx.qualify(wrapped.func) == FUNCTOOLS_PARTIAL:
             if not wrapped.args or any(arg.keyword is None or arg.star
                                        for arg in wrapped.args[1:]):
                 return None

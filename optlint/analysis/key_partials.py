@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.project_values import nearest_bindings
+from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 
 if TYPE_CHECKING:
     from optlint.analysis.index import Scope
     from optlint.analysis.project_values import ProjectFile
-
-PARTIAL = "functools.partial"
 
 
 def bound_partial(func: cst.BaseExpression, scope: Scope, file: ProjectFile
@@ -31,7 +30,7 @@ def bound_partial(func: cst.BaseExpression, scope: Scope, file: ProjectFile
         if binding.kind != "assign" or binding.path or binding.value is None:
             return func, 0, frozenset()
         made = binding.value
-    if (not isinstance(made, cst.Call) or file.index.imports.qualify(made.func) != PARTIAL
+    if (not isinstance(made, cst.Call) or file.index.imports.qualify(made.func) != FUNCTOOLS_PARTIAL
             or not made.args or made.args[0].keyword is not None
             or any(arg.star for arg in made.args)):
         return func, 0, frozenset()

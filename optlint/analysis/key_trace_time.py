@@ -20,6 +20,7 @@ from optlint.analysis.key_syntax import small_statements
 from optlint.analysis.prng_keys import SAMPLERS
 from optlint.analysis.values import FunctionValue
 from optlint.analysis.walk import child_nodes
+from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -81,7 +82,7 @@ def _traced(ctx: RuleContext, sites: dict[int, list[CallSite]]
 def _tracing_decorator(ctx: RuleContext, decorator: cst.BaseExpression) -> bool:
     """`@jax.jit`, `@jax.jit(...)`, `@partial(jax.jit, ...)`."""
     if isinstance(decorator, cst.Call):
-        if ctx.qualify(decorator.func) == "functools.partial" and decorator.args:
+        if ctx.qualify(decorator.func) == FUNCTOOLS_PARTIAL and decorator.args:
             return ctx.qualify(decorator.args[0].value) in TRACING
         decorator = decorator.func
     return ctx.qualify(decorator) in TRACING

@@ -17,6 +17,7 @@ import libcst as cst
 from optlint.analysis.key_consumers import PASSING_TRANSFORMS
 from optlint.analysis.passing_decorators import passing_decorator_name
 from optlint.analysis.walk import child_nodes
+from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 
 if TYPE_CHECKING:
     from optlint.analysis.evaluator import Evaluator
@@ -351,7 +352,7 @@ def plain_decorators(function: ProjectFunction) -> bool:
         expr = decorator.decorator
         if isinstance(expr, cst.Call):
             qualified = imports.qualify(expr.func)
-            if qualified == "functools.partial" and expr.args:
+            if qualified == FUNCTOOLS_PARTIAL and expr.args:
                 qualified = imports.qualify(expr.args[0].value)
             if qualified not in PASSING_TRANSFORMS:
                 return False

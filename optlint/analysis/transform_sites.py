@@ -19,6 +19,7 @@ from optlint.analysis.index import FileIndex
 from optlint.analysis.binding import argument
 from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.values import FunctionValue, LibraryRef, PartialValue, TransformedFunction
+from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ def _decorator_site(decorator: cst.BaseExpression, function: cst.FunctionDef,
     head = inference.qualify(decorator.func)
     if head in apis.JAX_FUNCTION_TRANSFORMS:  # `@jax.jit(static_argnames="n")`
         return TransformSite(head, decorator.func, function, _keywords(decorator), direct)
-    if head == "functools.partial":
+    if head == FUNCTOOLS_PARTIAL:
         target = _partial_target(decorator, inference)
         transform = inference.qualify(target) if target is not None else None
         if transform in apis.JAX_FUNCTION_TRANSFORMS:
@@ -92,7 +93,7 @@ def _decorator_site(decorator: cst.BaseExpression, function: cst.FunctionDef,
 
 def _partial_target(partial: cst.Call, inference: Evaluator) -> cst.BaseExpression | None:
     """`jax.jit` in `functools.partial(jax.jit, ...)`; None for other calls."""
-    if inference.qualify(partial.func) != "functools.partial":
+    if inference.qualify(partial.func) != FUNCTOOLS_PARTIAL:
         return None
     first = argument(partial, 0, None)
     return first.value if first is not None else None

@@ -15,7 +15,7 @@ import libcst as cst
 
 from optlint.analysis.index import CallSite
 from optlint.analysis.binding import argument
-from optlint.analysis.library_names import OPTAX_MASKED, OPTAX_PREFIX
+from optlint.analysis.library_names import FUNCTOOLS_PARTIAL, OPTAX_MASKED, OPTAX_PREFIX
 from optlint.analysis.optax_model import calls_callable_tree
 from optlint.analysis.optax_table import ALWAYS, all_transforms, behaviour
 from optlint.analysis.values import InjectFactory, LibraryRef, ModuleValue
@@ -93,7 +93,7 @@ def _mask_arguments(ctx: RuleContext, site: CallSite) -> Iterator[tuple[str, cst
     callee = ctx.value(call.func, site)
     if isinstance(callee, LibraryRef):
         name = callee.name
-        if name == "functools.partial":  # functools.partial(optax.adamw, mask=...)
+        if name == FUNCTOOLS_PARTIAL:  # functools.partial(optax.adamw, mask=...)
             inner = argument(call, 0, None)
             inner_value = ctx.value(inner.value, site) if inner is not None else None
             if isinstance(inner_value, LibraryRef):

@@ -19,6 +19,7 @@ import libcst as cst
 from optlint.analysis.binding import positional_params
 from optlint.analysis.index import CallSite
 from optlint.analysis.library_names import EQUINOX_GRADIENT_WRAPPERS as GRADIENT_WRAPPERS
+from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 from optlint.analysis.values import FunctionValue, LibraryRef, TransformedFunction, Value
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
@@ -69,7 +70,7 @@ def _decorator_transform(ctx: RuleContext, decorator: cst.BaseExpression) -> str
     """`@eqx.filter_grad`, `@eqx.filter_value_and_grad(has_aux=True)`,
     `@partial(eqx.filter_value_and_grad, has_aux=True)`."""
     if isinstance(decorator, cst.Call):
-        if ctx.qualify(decorator.func) == "functools.partial" and decorator.args:
+        if ctx.qualify(decorator.func) == FUNCTOOLS_PARTIAL and decorator.args:
             decorator = decorator.args[0].value
         else:
             decorator = decorator.func
