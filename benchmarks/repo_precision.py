@@ -16,7 +16,8 @@ Trees are read with `git ls-tree` and `git cat-file`, not `git archive`, which f
 mirror lacks (a Git LFS object); such a blob is left out.
 
 Exit status: 0; 1 when a finding labelled TP is no longer reported, or with --check when the
-precision (TP / labelled findings) falls under --floor; 2 when optlint fails on a tree.
+precision (TP / labelled findings) falls under --floor; 2 when optlint fails on a tree or runs
+past --timeout there.
 Not part of the test suite (the mirrors are not): tests/test_repo_precision.py runs it on a tiny
 repository made for the test.
 """
@@ -163,10 +164,15 @@ def extract(repo: Repo, mirrors: Path, cache: Path) -> Path | None:
 # --- running optlint and counting -------------------------------------------------------------
 
 
-def run_optlint(repo: Repo, root: Path, python: str, extra: list[str]) -> list[Finding]:
+def run_optlint(repo: Repo, root: Path, python: str, extra: list[str],
+                timeout: float | None = None) -> list[Finding]:
     command = [python, "-m", "optlint", "check", ".", "--select", RULE, "--isolated", "--no-cache",
                "--output-format", "json", "--exit-zero", "--quiet", *extra]
-    result = subprocess.run(command, cwd=root, capture_output=True, text=True)
+    try:
+        result = subprocess.run(command, cwd=root, capture_output=True, text=True,
+                                timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"optlint ran past {timeout:.0f} s on {repo.slug}") from None
     if result.returncode != 0:
         raise RuntimeError(f"optlint failed on {repo.slug} (exit {result.returncode}):\n"
                            f"{result.stderr[-3000:]}")
@@ -242,6 +248,8 @@ def parse_args(argv: list[str]) -> tuple[argparse.Namespace, list[str]]:
     parser.add_argument("--labels", type=Path, default=LABELS_FILE)
     parser.add_argument("--only", action="append", default=[], metavar="OWNER/NAME",
                         help="check only this repository (repeatable)")
+    parser.add_argument("--timeout", type=float, default=900.0, metavar="SECONDS",
+                        help="give up on a tree after this long (default: %(default)s)")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 when the precision falls under --floor")
     parser.add_argument("--floor", type=float, default=DEFAULT_FLOOR,
@@ -273,7 +281,8 @@ def main(argv: list[str] | None = None) -> int:
             skipped.append(repo.slug)
             continue
         try:
-            findings.extend(run_optlint(repo, root, args.optlint_python, extra))
+            findings.extend(run_optlint(repo, root, args.optlint_python, extra,
+                                        args.timeout))
         except RuntimeError as error:
             failures.append(str(error))
             continue
