@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 import libcst as cst
 
 from optlint.analysis.key_checked_shapes import only_checked_shapes
+from optlint.analysis.key_first_touch import Touch, first_touch
 from optlint.analysis.key_size_arguments import shapes_only_as_sizes
 from optlint.analysis.key_name_reads import (
     CHECK_PREFIX,
@@ -191,6 +192,14 @@ class UnreadResults:
         # The statements after it first: most draws are read in the next few (cheap).
         for later, owner in steps:
             seen = name in reads_in(later, shared)
+            if seen and isinstance(later, cst.BaseCompoundStatement):
+                # A branch or loop may bind the name anew before any read on its paths.
+                touch = first_touch([later], name, shared)
+                if touch is Touch.BOUND:
+                    return not self._reads_frames() and name not in closure_reads(
+                        root, self._closures)
+                if touch is Touch.PASSED:
+                    continue
             thrown = self._thrown_call(later) if seen and self._thrown is not None else None
             if thrown is not None and self._thrown is not None:
                 self._thrown.append(thrown)  # asked by `thrown_away`: no read of its own
