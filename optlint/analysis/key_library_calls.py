@@ -30,6 +30,7 @@ from optlint.analysis.key_consumers import (
     KeyConsumer,
 )
 from optlint.analysis.key_imported_libraries import imported_project_libraries
+from optlint.analysis.key_shape_arguments import ShapeArguments
 from optlint.analysis.key_name_reads import FRAME_READER_NAMES, FRAME_READERS
 from optlint.analysis.project_files import LIBRARIES
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
@@ -57,6 +58,7 @@ class LibraryKeyCalls:
         self._shims: dict[str, str] | None = None  # `hk.transform` -> what the file set it to
         # Calls that keep what they draw in their object (`mcmc.run(key)`), by id.
         self.keeping: set[int] = set()
+        self.shape_arguments = ShapeArguments(ctx)
         # What the project modules this file imports import (`key_imported_libraries.py`).
         self._project_libraries: frozenset[str] | None = None
         # The library module this file is, by its public name (jax's own `random.py`), or "".
@@ -150,6 +152,10 @@ class LibraryKeyCalls:
         """`call` reads only the shapes of the arrays it is given (`chex.assert_shape`)."""
         return last_name(call.func) in SHAPE_ONLY_NAMES and self.ctx.qualify(
             call.func) in SHAPE_ONLY_CALLS
+
+    def shape_only_arguments(self, call: cst.Call) -> frozenset[int]:
+        """The ids of the arguments `call` reads only for shape and dtype (`zeros_like(x)`)."""
+        return self.shape_arguments.shape_only(call)
 
     def drawn_key(self, call: cst.Call) -> cst.BaseExpression | None:
         """The key a `jax.random` sampler draws from (None: `call` is none): the shape of

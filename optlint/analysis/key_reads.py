@@ -307,8 +307,10 @@ class UnreadResults:
 
     def _sizes_only(self, statement: cst.CSTNode, name: str) -> bool:
         """`statement` reads `name` only for its shape, given as a size to a call."""
-        ctx = getattr(self._shared.library, "ctx", None)
-        return ctx is not None and shapes_only_as_sizes(statement, name, ctx)
+        library = self._shared.library
+        ctx = getattr(library, "ctx", None)
+        return ctx is not None and shapes_only_as_sizes(
+            statement, name, ctx, getattr(library, "shape_only_arguments", None))
 
     def _everywhere(self) -> frozenset[str]:
         """Every name the body reads, `.shape` reads included (from the statements' reads,

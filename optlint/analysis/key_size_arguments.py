@@ -5,6 +5,7 @@ or kept in a name still is: `UnreadResults` counts those)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -24,10 +25,12 @@ ARRAY_MAKERS = frozenset({
 })
 
 
-def shapes_only_as_sizes(statement: cst.CSTNode, name: str, ctx: RuleContext) -> bool:
+def shapes_only_as_sizes(statement: cst.CSTNode, name: str, ctx: RuleContext,
+                         whole: Callable[[cst.Call], frozenset[int]] | None = None) -> bool:
     """Every read of `name` in `statement` is its shape (`name.shape`, `.ndim`, ...) inside an
     argument of a call that takes it as a size: a class of the file built, a `jax.random`
-    sampler, an array maker."""
+    sampler, an array maker; or `name` itself given as an argument `whole` says its call reads
+    only for shape and dtype (the ids of those arguments, `key_shape_arguments.py`)."""
     found = False
     pending: list[tuple[cst.CSTNode, bool]] = [(statement, False)]
     while pending:
@@ -48,8 +51,14 @@ def shapes_only_as_sizes(statement: cst.CSTNode, name: str, ctx: RuleContext) ->
             continue
         if isinstance(node, cst.Call):
             takes_sizes = sized or _takes_sizes(node, ctx)
+            shaped = whole(node) if whole is not None else frozenset()
             pending.append((node.func, sized))
-            pending.extend((arg.value, takes_sizes) for arg in node.args)
+            for arg in node.args:
+                if id(arg.value) in shaped and isinstance(arg.value, cst.Name) and (
+                        arg.value.value == name):
+                    found = True
+                else:
+                    pending.append((arg.value, takes_sizes))
             continue
         pending.extend((child, sized) for child in child_nodes(node))
     return found
