@@ -5,7 +5,7 @@
                                         [-- EXTRA OPTLINT ARGS, e.g. --preview]
 
 Reads the repositories and commits of `benchmarks/repo_opt020_repos.tsv`, extracts each tree's
-Python files and notebooks at its commit from a local git mirror (`DIR/owner+name/repo`, default
+Python files, notebooks and .gitignore files at its commit from a local git mirror (`DIR/owner+name/repo`, default
 `/work/.mirror`) into a cache outside the repository (default `~/.cache/optlint-repos/`, or
 `$OPTLINT_REPO_CACHE`), runs `optlint check . --select OPT020 --isolated --no-cache` in each tree
 and counts the findings against `benchmarks/repo_opt020_labels.tsv`: TP, FP and unlabelled per
@@ -46,6 +46,7 @@ DEFAULT_CACHE = Path(os.environ.get("OPTLINT_REPO_CACHE", "~/.cache/optlint-repo
 # 33 of 40 when the labels were first made (closing9): a run under it is a regression.
 DEFAULT_FLOOR = 0.82
 CHECKED_SUFFIXES = (".py", ".ipynb")
+KEPT_NAMES = (".gitignore",)  # optlint skips what a checkout's .gitignore files name
 RULE = "OPT020"
 
 Key = tuple[str, str, str, str]  # repository, commit, file, line ("12" or "cell 3:4")
@@ -138,9 +139,10 @@ def extract(repo: Repo, mirrors: Path, cache: Path) -> Path | None:
             continue
         meta, _, path = entry.partition(b"\t")
         mode, kind, oid = meta.split()
-        if kind == b"blob" and mode in (b"100644", b"100755") and path.decode().endswith(
-                CHECKED_SUFFIXES):
-            blobs.append((oid.decode(), path.decode()))
+        name = path.decode()
+        if kind == b"blob" and mode in (b"100644", b"100755") and (
+                name.endswith(CHECKED_SUFFIXES) or name.rsplit("/", 1)[-1] in KEPT_NAMES):
+            blobs.append((oid.decode(), name))
     if root.exists():
         shutil.rmtree(root)
     output = git(mirror, "cat-file", "--batch", stdin="".join(f"{o}\n" for o, _ in blobs).encode())

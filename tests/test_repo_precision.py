@@ -36,15 +36,18 @@ def git(cwd: Path, *args: str) -> str:
 
 
 def make_mirror(mirrors: Path) -> str:
-    """owner/tiny with one file that reuses a key on line 6, and a file only the work tree has
-    (it must not be checked); the commit's id."""
+    """owner/tiny with one file that reuses a key on line 6, a copy its .gitignore names and a
+    file only the work tree has (neither must be checked); the commit's id."""
     work = mirrors / "owner+tiny" / "repo"
     work.mkdir(parents=True)
     git(work, "init", "-q")
     (work / "pkg").mkdir()
     (work / "pkg" / "draws.py").write_text(REUSE, encoding="utf-8")
     (work / "README.md").write_text("not python\n", encoding="utf-8")
-    git(work, "add", ".")
+    (work / "build").mkdir()  # committed but ignored, as a checkout's optlint skips it
+    (work / "build" / "draws.py").write_text(REUSE, encoding="utf-8")
+    (work / ".gitignore").write_text("build/\n", encoding="utf-8")
+    git(work, "add", "-f", ".")
     git(work, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
     (work / "uncommitted.py").write_text(REUSE, encoding="utf-8")
     return git(work, "rev-parse", "HEAD")
@@ -77,6 +80,7 @@ def test_a_labelled_finding_is_counted(tmp_path: Path, capsys: pytest.CaptureFix
     tree = tmp_path / "cache" / f"owner+tiny@{commit[:12]}"
     assert (tree / "pkg" / "draws.py").read_text(encoding="utf-8") == REUSE
     assert not (tree / "uncommitted.py").exists() and not (tree / "README.md").exists()
+    assert (tree / ".gitignore").exists() and (tree / "build" / "draws.py").exists()
 
 
 def test_a_lost_true_finding_fails_and_a_false_one_fails_the_floor(
