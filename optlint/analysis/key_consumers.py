@@ -56,6 +56,11 @@ class KeyConsumer:
     # The argument takes an int seed as well as a key (`seed(model, rng_seed=0)`): the same
     # int makes the same key, so a literal given there is followed as that seed (`int:0`).
     int_seeds: bool = False
+    # A module's call: the position from which the arguments go to the `__call__` of the
+    # object's class, and the keywords the call keeps (the others go there too), so a switch
+    # given by position (`apply(v, x, False)` for `training`) is read as `training=False` is.
+    forwards_from: int | None = None
+    keeps_keywords: tuple[str, ...] = ()
 
 
 # Haiku's transforms by their public names and by where Haiku defines them
@@ -75,7 +80,9 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     # `model.apply(variables, x, rngs={"dropout": key})`.
     KeyConsumer("flax", "init", 0, "rngs", made_by=_FLAX_MODULE, in_dict=True),
     KeyConsumer("flax", "init_with_output", 0, "rngs", made_by=_FLAX_MODULE, in_dict=True),
-    KeyConsumer("flax", "apply", None, "rngs", made_by=_FLAX_MODULE, in_dict=True),
+    KeyConsumer("flax", "apply", None, "rngs", made_by=_FLAX_MODULE, in_dict=True,
+                forwards_from=1, keeps_keywords=("rngs", "method", "mutable",
+                                                 "capture_intermediates")),
     # `state.apply_fn(variables, x, rngs={"dropout": key})` of a `flax.training` TrainState.
     KeyConsumer("flax", "apply_fn", None, "rngs", made_by=("*",), in_dict=True),
     # `nn.Dropout(rate)(x, deterministic=False, rng=key)`: the mask comes from the key given

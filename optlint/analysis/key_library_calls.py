@@ -31,6 +31,7 @@ from optlint.analysis.key_consumers import (
 )
 from optlint.analysis.key_imported_libraries import imported_project_libraries
 from optlint.analysis.key_shape_arguments import ShapeArguments
+from optlint.analysis.key_switched_calls import switched_off
 from optlint.analysis.key_name_reads import FRAME_READER_NAMES, FRAME_READERS
 from optlint.analysis.project_files import LIBRARIES
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
@@ -97,6 +98,10 @@ class LibraryKeyCalls:
                 if made & set(row.made_by) or ("*" in row.made_by and self._imports(row.library)):
                     if row.stream_only and site is not None and self._draws_no_stream(
                             method.value, site):
+                        return []
+                    if row.forwards_from is not None and site is not None and switched_off(
+                            ctx, call, self._making_call(method.value, site),
+                            row.forwards_from, row.keeps_keywords):
                         return []
                     uses = self._library(call, row)
                     if uses:
