@@ -146,6 +146,17 @@ for _row in LIBRARY_CONSUMERS:
     if _row.made_by:
         METHOD_CONSUMERS[_row.name] = (*METHOD_CONSUMERS.get(_row.name, ()), _row)
 
+# Methods building a model's parameters from the key they are given and the shapes alone of
+# the inputs after it (tests/test_prng_keys_shaped_inputs.py runs them with inputs of one shape
+# drawn from two keys: haiku `transform(f).init` and flax.linen `init` give equal parameters,
+# flax's batch statistics too; `transform_with_state(f).init` does not, its state (a
+# BatchNorm's averages) holds the inputs' values): the method, what makes its object, the
+# first input's position and the keywords the call keeps for itself.
+SHAPED_INPUTS: tuple[tuple[str, tuple[str, ...], int, tuple[str, ...]], ...] = (
+    ("init", (*_HAIKU_RNG_APPLY, *(f"wrapped:{name}" for name in _HAIKU_RNG_APPLY)), 1, ()),
+    ("init", _FLAX_MODULE, 1, ("rngs", "method", "mutable", "capture_intermediates")),
+)
+
 # Calls that read only the shapes (or ranks, dtypes) of the arrays they are given: a draw they
 # alone read reaches no result, its shape being the same for every key.
 SHAPE_ONLY_CALLS = frozenset({

@@ -59,7 +59,7 @@ class LibraryKeyCalls:
         self._shims: dict[str, str] | None = None  # `hk.transform` -> what the file set it to
         # Calls that keep what they draw in their object (`mcmc.run(key)`), by id.
         self.keeping: set[int] = set()
-        self.shape_arguments = ShapeArguments(ctx)
+        self.shape_arguments = ShapeArguments(ctx, self._receiver_made_by)
         # What the project modules this file imports import (`key_imported_libraries.py`).
         self._project_libraries: frozenset[str] | None = None
         # The library module this file is, by its public name (jax's own `random.py`), or "".
@@ -161,6 +161,13 @@ class LibraryKeyCalls:
     def shape_only_arguments(self, call: cst.Call) -> frozenset[int]:
         """The ids of the arguments `call` reads only for shape and dtype (`zeros_like(x)`)."""
         return self.shape_arguments.shape_only(call)
+
+    def _receiver_made_by(self, call: cst.Call) -> set[str]:
+        """What made the object `call`'s method is called on (`_made_by`)."""
+        site = self.sites.get(id(call))
+        if site is None or not isinstance(call.func, cst.Attribute):
+            return set()
+        return self._made_by(call.func.value, site)
 
     def drawn_key(self, call: cst.Call) -> cst.BaseExpression | None:
         """The key a `jax.random` sampler draws from (None: `call` is none): the shape of

@@ -26,6 +26,7 @@ from optlint.analysis.key_syntax import (
     plain_target,
     target_names,
 )
+from optlint.analysis.project_values import names_in
 from optlint.analysis.walk import child_nodes
 
 
@@ -223,7 +224,8 @@ class UnreadResults:
             # reads; so does a shape kept (returned, printed), not one checked.
             fed = fed or (not read_only and not self._feeds_nothing(later, owner) if read else (
                 not seen and name in reads_in(later, shared, shapes=True)
-                and not checks_only(later) and not self._sizes_only(later, name)))
+                and not checks_only(later) and not self._sizes_only(later, name)
+                and not self._sizes_held(later, name)))
         if self._reads_frames():
             return False
         if not self._module and name not in self._everywhere():
@@ -311,6 +313,23 @@ class UnreadResults:
         ctx = getattr(library, "ctx", None)
         return ctx is not None and shapes_only_as_sizes(
             statement, name, ctx, getattr(library, "shape_only_arguments", None))
+
+    def _sizes_held(self, statement: cst.CSTNode, name: str) -> bool:
+        """`statement` is `n, = name.shape` (names bound to `name`'s shape alone), and the
+        function reads those names nowhere but as sizes (`Layer(index_dim=n)`, in a nested
+        function too): the shape kept reaches no result."""
+        ctx = getattr(self._shared.library, "ctx", None)
+        if (ctx is None or self._module or not isinstance(statement, cst.SimpleStatementLine)
+                or len(statement.body) != 1 or not isinstance(statement.body[0], cst.Assign)):
+            return False
+        small = statement.body[0]
+        names = {bound for target in small.targets for bound in target_names(target.target)}
+        if not names or not all(plain_target(target.target) for target in small.targets) or (
+                reads_in(small.value, self._shared, shapes=True) != {name}):
+            return False
+        return all(shapes_only_as_sizes(other, held, ctx, held=True) for held in names
+                   for other in self._root if other is not statement
+                   and any(read.value == held for read in names_in(other)))
 
     def _everywhere(self) -> frozenset[str]:
         """Every name the body reads, `.shape` reads included (from the statements' reads,

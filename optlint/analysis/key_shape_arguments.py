@@ -1,17 +1,19 @@
 """Arguments a call reads only for their shape and dtype, given whole: the array of
 `jnp.zeros_like(x)`, the tree of `tree_map(lambda x: jnp.zeros((n,) + x.shape, x.dtype), tree)`,
+the inputs of a model's `init` (`SHAPED_INPUTS`: its parameters hold their shapes alone),
 and a name given to a function of the file that reads that parameter only so
 (`buffer_init(example, n)` building its buffer from `example`'s shapes). A draw that reaches
 only such arguments reaches no result: its shape and dtype are the same for every key."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
-from optlint.analysis.key_consumers import TREE_MAPS
+from optlint.analysis.key_consumers import SHAPED_INPUTS, TREE_MAPS
 from optlint.analysis.key_size_arguments import shapes_only_as_sizes
 from optlint.analysis.project_values import names_in
 
@@ -25,6 +27,7 @@ LIKE_MAKERS = frozenset({
     f"{module}.{name}" for module in ("jax.numpy", "numpy")
     for name in ("zeros_like", "ones_like", "empty_like")})
 _LAST_NAMES = frozenset({name.rsplit(".", 1)[1] for name in (*LIKE_MAKERS, *TREE_MAPS)})
+_SHAPED_METHODS = frozenset(row[0] for row in SHAPED_INPUTS)
 # How deep functions of the file are followed (a function giving its parameter to another).
 _DEPTH = 3
 
@@ -33,8 +36,10 @@ class ShapeArguments:
     """`shape_only(call)` for the calls of one file, with what it found for each function's
     parameters kept."""
 
-    def __init__(self, ctx: RuleContext) -> None:
+    def __init__(self, ctx: RuleContext,
+                 made_by: Callable[[cst.Call], set[str]] | None = None) -> None:
         self.ctx = ctx
+        self._made_by = made_by  # what made the object a method is called on
         self._calls: dict[int, frozenset[int]] = {}
         self._params: dict[tuple[int, str], bool] = {}
         self._functions: dict[str, cst.FunctionDef | None] = {}
@@ -59,6 +64,8 @@ class ShapeArguments:
                 return frozenset({id(first.value)}) if first is not None else frozenset()
             if qualified in TREE_MAPS:
                 return self._tree_mapped(call, depth)
+        if isinstance(func, cst.Attribute) and last in _SHAPED_METHODS:
+            return self._shaped_inputs(call, last)
         function = self._function(func) if isinstance(func, cst.Name) else None
         if function is None or depth >= _DEPTH:
             return frozenset()
@@ -66,6 +73,20 @@ class ShapeArguments:
             id(expr) for target, expr in bind_arguments(function, call)
             if isinstance(expr, cst.Name) and self._param_sized(function, target.name.value,
                                                                  depth + 1))
+
+    def _shaped_inputs(self, call: cst.Call, method: str) -> frozenset[int]:
+        """The inputs of `model.init(key, x, ...)`, where a row of `SHAPED_INPUTS` says the
+        method reads them for their shapes alone."""
+        made = self._made_by(call) if self._made_by is not None else set()
+        for name, makers, first, kept in SHAPED_INPUTS:
+            if name == method and made & set(makers):
+                positional = [arg for arg in call.args if arg.keyword is None]
+                if any(arg.star for arg in positional[:first]):
+                    return frozenset()
+                inputs = {id(arg) for arg in positional[first:]}
+                return frozenset(id(arg.value) for arg in call.args if id(arg) in inputs or (
+                    arg.keyword is not None and arg.keyword.value not in kept))
+        return frozenset()
 
     def _tree_mapped(self, call: cst.Call, depth: int) -> frozenset[int]:
         """The trees of `tree_map(lambda x: ..., tree, ...)` whose lambda reads its one
