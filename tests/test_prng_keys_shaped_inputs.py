@@ -1,11 +1,11 @@
 """OPT020 on a draw that reaches only a model's `init` as an input and a size (issue #25;
 enn `networks/hypermodels.py:410` in `benchmarks/repo_opt020_labels.tsv`: `hk.PRNGSequence(seed)`
 made twice, the first sequence's draw `index` giving only `index_dim, = index.shape`, a size for
-the prior's layers, and a dummy input to `prior.init`). A haiku `transform(f).init` or flax
-`init` builds parameters from its key and the shapes alone of its inputs, so the draw reaches
-no result; where the draw is returned too, the reuse is still found. The run needs haiku and
-flax: the parameters are equal for inputs of one shape drawn from two keys, while
-`transform_with_state(f).init`'s state (a BatchNorm's averages) is not, which is why that
+the prior's layers, and a dummy input to `prior.init`). A haiku `transform(f).init` builds
+parameters from its key and the shapes alone of its inputs, so the draw reaches no result;
+where the draw is returned too, the reuse is still found. The run needs haiku and flax: the
+parameters are equal for inputs of one shape drawn from two keys (flax's `Dense.init` too),
+while `transform_with_state(f).init`'s state (a BatchNorm's averages) is not, which is why that
 transform has no row."""
 
 from __future__ import annotations

@@ -148,13 +148,14 @@ for _row in LIBRARY_CONSUMERS:
 
 # Methods building a model's parameters from the key they are given and the shapes alone of
 # the inputs after it (tests/test_prng_keys_shaped_inputs.py runs them with inputs of one shape
-# drawn from two keys: haiku `transform(f).init` and flax.linen `init` give equal parameters,
-# flax's batch statistics too; `transform_with_state(f).init` does not, its state (a
-# BatchNorm's averages) holds the inputs' values): the method, what makes its object, the
-# first input's position and the keywords the call keeps for itself.
+# drawn from two keys: haiku `transform(f).init` gives equal parameters; `transform_with_state(
+# f).init` does not, its state (a BatchNorm's averages) holds the inputs' values): the method,
+# what makes its object, the first input's position and the keywords the call keeps for itself.
+# flax.linen's `init` measured the same (Dense, BatchNorm, Dropout) but has no row: the fix pair
+# flax a307d47 (`test_vmap`) counts a dummy input drawn from a reused key as the reuse fixed, a
+# question for the labels (see the stop's report).
 SHAPED_INPUTS: tuple[tuple[str, tuple[str, ...], int, tuple[str, ...]], ...] = (
     ("init", (*_HAIKU_RNG_APPLY, *(f"wrapped:{name}" for name in _HAIKU_RNG_APPLY)), 1, ()),
-    ("init", _FLAX_MODULE, 1, ("rngs", "method", "mutable", "capture_intermediates")),
 )
 
 # Calls that read only the shapes (or ranks, dtypes) of the arrays they are given: a draw they
