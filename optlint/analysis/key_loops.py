@@ -1,7 +1,8 @@
 """How `KeyFlow` walks loops and comprehensions: the body twice, so that a key consumed in one
 iteration and not made anew is seen consumed again by the next.
 
-A base of `KeyFlow` (`key_flow.py`), which supplies the walks of statements and expressions.
+A base of `KeyFlow` (`key_flow.py`); the walks of statements and expressions are `KeyFlow`'s
+and `KeyExpressions`' (`key_expressions.py`).
 """
 
 from __future__ import annotations

@@ -10,7 +10,9 @@ rests on it.
 
 The analysis, by job:
 - `key_flow.py`: the walk of one function body, statement by statement (`KeyFlow`), on top of
-  `key_record.py` (the consumptions and reuses it records), with its state per path in
+  `key_expressions.py` (its walk of an expression), `key_bindings.py` (what binding a name does),
+  `key_loops.py` (loops walked twice) and `key_record.py` (the consumptions and reuses it
+  records), with its state per path in
   `key_state.py` and the syntax it reads in `key_syntax.py`;
 - `key_aliases.py`: one key under several names (`k = key`, a carry tuple, `State(key=key)`,
   an object of the file built holding it, `key_holders.py`), all consumed together;
