@@ -247,6 +247,14 @@ def traced_finding(ctx: RuleContext, found: TracedDraw) -> Finding:
 def fixed_closure_finding(ctx: RuleContext, found: FixedClosureKey) -> Finding:
     """A returned function making its key from its factory's seed (`key_fixed_closures.py`)."""
     made = shown(ctx, found.made)
+    if found.replaced:
+        message = (f"`{made}` replaces the key argument `{found.replaced}` of "
+                   f"`{found.closure}` (which `{found.factory}` returns) before it is read: "
+                   f"whatever key each call is given, every call of `{found.closure}` makes "
+                   f"the same key and draws the same random numbers in "
+                   f"`{shown(ctx, found.draw)}`")
+        return Finding(found.made, message, roles={"call": found.draw, "made": found.made},
+                       fix_title=f"Draw from the `{found.replaced}` given, not a new key")
     message = (f"`{made}` makes the same key at every call of `{found.closure}`, which "
                f"`{found.factory}` returns: `{found.seed}` is fixed when `{found.factory}` is "
                f"called, so every call of `{found.closure}` draws the same random numbers in "
