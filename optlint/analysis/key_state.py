@@ -75,8 +75,10 @@ class KeyState:
         self.pending.pop(name, None)
         self.seeded.pop(name, None)
         for held in [held for held, (followed, _) in self.seeded.items()
-                     if FOLDED_WITH in followed and mentions(followed, name)]:
-            del self.seeded[held]  # `k = fold_in(key, step)`, then `step` changes
+                     if (FOLDED_WITH in followed and mentions(followed, name))
+                     or followed == name or followed.startswith(name + ".")]:
+            # `k = fold_in(key, step)`, then `step` changes; `k = PRNGKey(seed)`, then `seed`
+            del self.seeded[held]
         self.rebound.add(name)
         if node is not None:
             self.origin[name] = node

@@ -196,6 +196,8 @@ class Reuse:
     seed: str = ""
     # Both keys are one key folded with the same data (`fold_in(key, 7)` twice), as shown.
     folded: str = ""
+    # Both keys are made from the seed the code names so (`PRNGKey(config.seed)` twice).
+    named_seed: str = ""
 
 
 # (call) -> the keys it consumes; None when it consumes nothing the analysis can tell.

@@ -123,7 +123,7 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
     # them give correlated values, never identical ones.
     apart = ("the key is made from the seed twice and one is drawn from, the other "
              "split: the values are correlated, not identical"
-             if reuse.seed and kinds == {"draw", "split"} else None)
+             if (reuse.seed or reuse.named_seed) and kinds == {"draw", "split"} else None)
     if isinstance(second.key, cst.Call) and second.given_as is None:
         message = (f"`{key}` makes the same key at every call: the key "
                    f"`{first}` consumed{at_line(ctx, reuse.first.call)} is the key "
@@ -146,6 +146,9 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
     if isinstance(second.key, cst.Integer):
         return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
             "Give each call its own seed, or make one key and split it"))
+    if reuse.named_seed:  # a seed, not a key: splitting it is no fix
+        return Finding(reported_at(second), message, roles=key_roles(reuse), unproven=apart,
+                       fix_title="Make one key from the seed and split it for each use")
     return Finding(reported_at(second), message, split_fix(ctx, reuse, analysis),
                    roles=key_roles(reuse),
                    fix_title=f"Split it first ({split})")
