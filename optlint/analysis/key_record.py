@@ -13,13 +13,14 @@ import libcst as cst
 from optlint.analysis.binding import argument
 from optlint.analysis.key_aliases import linked
 from optlint.analysis.key_deferred import UnreadCalls, settle
-from optlint.analysis.key_literal_seeds import literal_seed_unproven
+from optlint.analysis.key_literal_seeds import SEED_IN_LOOP, literal_seed_unproven
 from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_state import KeyState
 from optlint.analysis.key_syntax import chains
 from optlint.analysis.prng_keys import (
     FOLDED,
     FOLDED_WITH,
+    SEEDED,
     Consumption,
     Reuse,
     folded_name,
@@ -105,10 +106,7 @@ class KeyRecorder:
 
     def _record(self, before: Consumption, use: Consumption, name: str, state: KeyState) -> None:
         key = (id(use.call), name)
-        if key in self.reuses or (name in self._seed_names and self._made_from_seed(
-                before) != self._made_from_seed(use)):
-            # A key made from a seed and that seed given as it is (`default_rng(seed)`, an
-            # int seeding NumPy): two generators, not one key.
+        if key in self.reuses:
             return
         # Seen only when a loop body is walked again: the earlier use is the last iteration's.
         in_loop = self._again > 0
@@ -137,26 +135,31 @@ class KeyRecorder:
                                  seed=name[4:] if name.startswith("int:") and self._made_by.get(
                                      id(before)) != self._made_by.get(id(use)) else "",
                                  folded=folded_text(name),
-                                 named_seed=name if name in self._seed_names or (
-                                     use.seeded_in is not None and isinstance(
-                                         use.key, (cst.Name, cst.Attribute))) else "")
+                                 named_seed=name.removeprefix(SEEDED) if name.startswith(
+                                     SEEDED) or seeded_by_callee(use) else "")
 
-    def _consume_seed(self, seed: str, use: Consumption, state: KeyState) -> None:
-        """`use` draws from a key made from `seed` (`rng = PRNGKey(config.seed)`): so does
-        any other key made from it, here or in a function given it."""
+    def _consume_seed(self, seed: str, use: Consumption, state: KeyState, held: str) -> None:
+        """`use` draws from a key made from `seed` (`rng = PRNGKey(config.seed)`), or calls a
+        function making its key from it: so does any other key made from it, here or in a
+        function given it (followed as `SEEDED` + `seed`; `held`: the name `use` consumes,
+        a reuse of which is the one reported)."""
         base = seed.split(".", 1)[0]
         if "." in seed and base in self.params and base not in state.rebound:
             _first_seen(self.attribute_uses, seed, use)  # callers give the object
-        before = state.consumed.get(seed)
-        if before is not None and seed not in state.maybe:
-            self._record(before, use, seed, state)
-        state.consumed[seed] = use
+        name = SEEDED + seed
+        before = state.consumed.get(name)
+        if (before is not None and name not in state.maybe
+                and (id(use.call), held) not in self.reuses):
+            if self._again > 0 and not any(self._step_loops) and not use.unseen:
+                use = replace(use, unseen=SEED_IN_LOOP)
+            self._record(before, use, name, state)
+        state.consumed[name] = use
+        state.maybe.discard(name)
 
     def _made_from_seed(self, use: Consumption) -> bool:
         """`use` draws from a key made from a seed named in the code (`rng = PRNGKey(seed)`,
         or a callee making its key from the seed it is given), not from the seed as it is."""
-        return id(use) in self._from_named_seed or (
-            use.seeded_in is not None and isinstance(use.key, (cst.Name, cst.Attribute)))
+        return id(use) in self._from_named_seed or seeded_by_callee(use)
 
     def _defer(self, use: Consumption, name: str, state: KeyState) -> bool:
         """Puts off asking whether the draw's result reaches anything (True): a draw from a
@@ -335,7 +338,9 @@ class KeyRecorder:
         state.consumed[name] = use
         state.maybe.discard(name)
         if id(use) in self._from_named_seed:
-            self._consume_seed(self._from_named_seed[id(use)], use, state)
+            self._consume_seed(self._from_named_seed[id(use)], use, state, name)
+        elif self._made_from_seed(use):
+            self._consume_seed(name, use, state, name)  # `noise(seed)`: its key is `seed`'s
         if self._statement is not None and self._block is not None:
             state.where[name] = (id(self._block), id(self._statement), self._statement)
         else:
@@ -351,6 +356,12 @@ class KeyRecorder:
             elif ("." in other and other.split(".", 1)[0] in self.params
                   and other.split(".", 1)[0] not in state.rebound and other not in state.rebound):
                 _first_seen(self.attribute_uses, other, use)  # `params, key = carry`: `carry[1]`
+
+
+def seeded_by_callee(use: Consumption) -> bool:
+    """`use` calls a function making its key from the seed `use` gives it by name
+    (`noise(seed)`, `init(config)` reading `config.seed`)."""
+    return use.seeded_in is not None and isinstance(use.key, (cst.Name, cst.Attribute))
 
 
 def folds_past(fold: cst.Call, split: cst.Call) -> bool:

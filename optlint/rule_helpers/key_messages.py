@@ -90,6 +90,12 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
     if reuse.folded:
         message, fix_title = folded_reuse_text(ctx, reuse, key, at_line)
         return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=fix_title)
+    if reuse.in_loop and reuse.first.call is second.call and reuse.named_seed:
+        message = (f"`{key}` is made from `{reuse.named_seed}` again in every iteration of the "
+                   f"loop and consumed by `{second.how}`: one seed makes one key, so every "
+                   f"iteration draws the same random numbers")
+        return Finding(reported_at(second), message, roles=key_roles(reuse),
+                       fix_title="Make the key once before the loop and split it in the loop")
     if reuse.in_loop and reuse.first.call is second.call:
         message = (f"`{key}` is consumed by `{second.how}` in every iteration of the "
                    f"loop, and the loop never reassigns it: every iteration draws the same "
