@@ -54,7 +54,7 @@ class KeyExpressions(KeyBindings):
                 # (`layer1 = Layer(key=key)` only feeding names never read).
                 for arg in node.args:
                     name = key_name(arg.value)
-                    if name is not None and name in state.seeded:
+                    if name is not None and name in state.seeded and name not in state.unread:
                         name = state.seeded[name][0]  # a key made from a literal seed
                     if name is not None and name in state.unread:
                         state.consumed.setdefault(name, state.unread.pop(name))

@@ -159,6 +159,9 @@ FOLDED = "\x00fold"
 # The name a key `fold_in(base, data)` makes is followed under, for data a literal or a plain
 # name: folding one key with the same data makes the same key again.
 FOLDED_WITH = "\x00folded with\x00"
+# The name the key of a seed the code names is followed under (`seed:config.seed`), apart from
+# the seed's own name (an int: NumPy seeded from it, or a config returned holding it, holds no key).
+SEEDED = "seed:"
 
 
 def folded_name(base: str, data: cst.BaseExpression) -> str | None:
@@ -198,6 +201,8 @@ class Reuse:
     seed: str = ""
     # Both keys are one key folded with the same data (`fold_in(key, 7)` twice), as shown.
     folded: str = ""
+    # Both keys are made from the seed the code names so (`PRNGKey(config.seed)` twice).
+    named_seed: str = ""
 
 
 # (call) -> the keys it consumes; None when it consumes nothing the analysis can tell.

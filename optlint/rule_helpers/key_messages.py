@@ -90,6 +90,12 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
     if reuse.folded:
         message, fix_title = folded_reuse_text(ctx, reuse, key, at_line)
         return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=fix_title)
+    if reuse.in_loop and reuse.first.call is second.call and reuse.named_seed:
+        message = (f"`{key}` is made from `{reuse.named_seed}` again in every iteration of the "
+                   f"loop and consumed by `{second.how}`: one seed makes one key, so every "
+                   f"iteration draws the same random numbers")
+        return Finding(reported_at(second), message, roles=key_roles(reuse),
+                       fix_title="Make the key once before the loop and split it in the loop")
     if reuse.in_loop and reuse.first.call is second.call:
         message = (f"`{key}` is consumed by `{second.how}` in every iteration of the "
                    f"loop, and the loop never reassigns it: every iteration draws the same "
@@ -123,7 +129,7 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
     # them give correlated values, never identical ones.
     apart = ("the key is made from the seed twice and one is drawn from, the other "
              "split: the values are correlated, not identical"
-             if reuse.seed and kinds == {"draw", "split"} else None)
+             if (reuse.seed or reuse.named_seed) and kinds == {"draw", "split"} else None)
     if isinstance(second.key, cst.Call) and second.given_as is None:
         message = (f"`{key}` makes the same key at every call: the key "
                    f"`{first}` consumed{at_line(ctx, reuse.first.call)} is the key "
@@ -146,6 +152,9 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
     if isinstance(second.key, cst.Integer):
         return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
             "Give each call its own seed, or make one key and split it"))
+    if reuse.named_seed:  # a seed, not a key: splitting it is no fix
+        return Finding(reported_at(second), message, roles=key_roles(reuse), unproven=apart,
+                       fix_title="Make one key from the seed and split it for each use")
     return Finding(reported_at(second), message, split_fix(ctx, reuse, analysis),
                    roles=key_roles(reuse),
                    fix_title=f"Split it first ({split})")
