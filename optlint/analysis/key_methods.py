@@ -3,7 +3,11 @@ of `for kernel in self.kernels`, `flow` given by a caller): `kernel.init_params(
 the key when the file defines the method in at least one class and every class of the file
 defining it draws from that argument (a composite calling the same method on its parts, a
 family of classes sharing one interface). What other files define is not seen, so the
-message says what proved it."""
+message says what proved it.
+
+An object called itself runs `__call__`: `block(x, key=k)` for `block` an item of a loop or a
+comprehension (`for block in self.blocks`) consumes the key when every class of the file whose
+`__call__` accepts the call's arguments draws from it (an Equinox model's list of layers)."""
 
 from __future__ import annotations
 
@@ -40,12 +44,19 @@ class NamedMethods:
 
     def consumptions(self, call: cst.Call, site: CallSite) -> list[Consumption]:
         func = call.func
-        if (not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name)
+        if isinstance(func, cst.Name):
+            if not self._loop_item(func, site):
+                return []
+            name = "__call__"
+            methods = [method for method in self._methods(name) if accepts(method, call)]
+        elif (not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name)
                 or func.attr.value.startswith("__") or func.attr.value not in self.calls.helpers
                 or func.value.value == site.scope.self_name
                 or self.ctx.value(func.value, site) is not UNKNOWN):
             return []
-        methods = self._methods(func.attr.value)
+        else:
+            name = func.attr.value
+            methods = self._methods(name)
         if not methods:
             return []
         drawn: set[int] | None = None
@@ -62,11 +73,36 @@ class NamedMethods:
         classes = sorted({info.scope.owner.name for info in (
             self.ctx.index.functions.get(method) for method in methods)
             if info is not None and info.scope.owner is not None})
-        proof = (f"every class of the file defining `{func.attr.value}` "
+        proof = (f"every class of the file defining `{name}` "
                  f"({', '.join(classes)}) draws from the key")
         return [Consumption(call, arg.value, self.calls.callee(call), library=False,
                             proof=proof)
                 for arg in call.args if id(arg.value) in (drawn or set())][:1]
+
+
+    def _loop_item(self, func: cst.Name, site: CallSite) -> bool:
+        """`func` is an item a loop or comprehension binds, of no value the analysis can tell
+        (`block` of `for block in self.blocks`), and some `__call__` of the file consumes."""
+        if "__call__" not in self.calls.helpers:
+            return False
+        binding = self.ctx.binding(func.value, site)
+        return (binding is not None and isinstance(binding.node, (cst.For, cst.CompFor))
+                and self.ctx.value(func, site) is UNKNOWN)
+
+
+def accepts(method: cst.FunctionDef, call: cst.Call) -> bool:
+    """`call` can run `method` bound to an object: its keywords name parameters and its
+    positional arguments fit (or the method takes `*args` / `**kwargs`)."""
+    params = method.params
+    if any(arg.star for arg in call.args):
+        return True
+    named = {param.name.value for param in (*params.params, *params.kwonly_params)}
+    if not isinstance(params.star_kwarg, cst.Param) and any(
+            arg.keyword is not None and arg.keyword.value not in named for arg in call.args):
+        return False
+    positional = sum(arg.keyword is None for arg in call.args)
+    return isinstance(params.star_arg, cst.Param) or positional <= len(
+        (*params.posonly_params, *params.params)) - 1
 
 
 def _encloses(function: cst.FunctionDef, site: CallSite) -> bool:
