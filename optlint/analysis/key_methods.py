@@ -1,5 +1,5 @@
 """A method called with a key on an object whose class the analysis cannot tell (`kernel`
-of `for kernel in self.kernels`, `flow` given by a caller): `kernel.init_params(key)` consumes
+of `for kernel in self.kernels`, `flow` given by a caller, `self.policy` set from one): `kernel.init_params(key)` consumes
 the key when the file defines the method in at least one class and every class of the file
 defining it draws from that argument (a composite calling the same method on its parts, a
 family of classes sharing one interface). What other files define is not seen, so the
@@ -49,9 +49,8 @@ class NamedMethods:
                 return []
             name = "__call__"
             methods = [method for method in self._methods(name) if accepts(method, call)]
-        elif (not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name)
+        elif (not isinstance(func, cst.Attribute) or not _other_object(func.value, site)
                 or func.attr.value.startswith("__") or func.attr.value not in self.calls.helpers
-                or func.value.value == site.scope.self_name
                 or self.ctx.value(func.value, site) is not UNKNOWN):
             return []
         else:
@@ -88,6 +87,16 @@ class NamedMethods:
         binding = self.ctx.binding(func.value, site)
         return (binding is not None and isinstance(binding.node, (cst.For, cst.CompFor))
                 and self.ctx.value(func, site) is UNKNOWN)
+
+
+def _other_object(receiver: cst.BaseExpression, site: CallSite) -> bool:
+    """A name other than the method's own object (`kernel`), or an attribute of that object
+    (`self.policy`): an object whose class the call does not say."""
+    if isinstance(receiver, cst.Name):
+        return receiver.value != site.scope.self_name
+    return (isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name)
+            and site.scope.self_name is not None
+            and receiver.value.value == site.scope.self_name)
 
 
 def accepts(method: cst.FunctionDef, call: cst.Call) -> bool:
