@@ -6,8 +6,10 @@ family of classes sharing one interface). What other files define is not seen, s
 message says what proved it.
 
 An object called itself runs `__call__`: `block(x, key=k)` for `block` an item of a loop or a
-comprehension (`for block in self.blocks`) consumes the key when every class of the file whose
-`__call__` accepts the call's arguments draws from it (an Equinox model's list of layers)."""
+comprehension (`for block in self.blocks`) consumes the key when the class its items are built
+from draws from it (`self.blocks = [Block(...) for ...]`, `key_loop_items.py`), or, where that
+is not told, when every class of the file whose `__call__` accepts the call's arguments does
+(an Equinox model's list of layers)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, Scope
+from optlint.analysis.key_loop_items import item_classes
+from optlint.analysis.key_syntax import own_method
 from optlint.analysis.prng_keys import Consumption
 from optlint.analysis.values import UNKNOWN
 
@@ -48,7 +52,14 @@ class NamedMethods:
             if not self._loop_item(func, site):
                 return []
             name = "__call__"
-            methods = [method for method in self._methods(name) if accepts(method, call)]
+            built = item_classes(self.ctx, func, site)
+            if built is not None:  # the classes the items are built from: their own
+                own = [own_method(info, name) for info in built]
+                methods = [method for method in own if method is not None]
+                if len(methods) != len(own):
+                    return []
+            else:
+                methods = [method for method in self._methods(name) if accepts(method, call)]
         elif (not isinstance(func, cst.Attribute) or not _other_object(func.value, site)
                 or func.attr.value.startswith("__") or func.attr.value not in self.calls.helpers
                 or self.ctx.value(func.value, site) is not UNKNOWN):
@@ -73,7 +84,10 @@ class NamedMethods:
             self.ctx.index.functions.get(method) for method in methods)
             if info is not None and info.scope.owner is not None})
         proof = (f"every class of the file defining `{name}` "
-                 f"({', '.join(classes)}) draws from the key")
+                 f"({', '.join(classes)}) draws from the key" if not isinstance(func, cst.Name)
+                 or built is None else
+                 f"`{func.value}` is built as {' or '.join(classes)}, whose `{name}` draws "
+                 f"from the key")
         return [Consumption(call, arg.value, self.calls.callee(call), library=False,
                             proof=proof)
                 for arg in call.args if id(arg.value) in (drawn or set())][:1]
