@@ -15,6 +15,7 @@ from optlint.analysis.key_texts import called_text, shown
 from optlint.analysis.key_bound_partials import BoundPartial
 from optlint.analysis.key_constant_seeds import ConstantDraw
 from optlint.analysis.key_default_fields import DefaultKey
+from optlint.analysis.key_late_binding import LATE_BOUND
 from optlint.analysis.key_lifted_streams import UnsplitStream
 from optlint.analysis.key_fixed_closures import FixedClosureKey
 from optlint.analysis.key_trace_time import TracedDraw
@@ -53,6 +54,14 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
                    f"random numbers")
         return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
             "Give the function a key argument and pass a fresh key to each call"))
+    if second.repeated and second.over == LATE_BOUND:
+        message = (f"`{key}` is read by a lambda made in every iteration of the loop, which "
+                   f"reads it when called, after the loop has ended (Python binds closures "
+                   f"late): every lambda's `{second.how}` draws from the last `{key}`, the "
+                   f"same random numbers in each")
+        return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
+            f"Bind it when the lambda is made (`lambda ..., {key}={key}: ...` or "
+            f"`functools.partial`)"))
     if second.repeated and second.carried_on:
         message = (f"`{key}` is split in every step of `{second.over}`, then drawn from by "
                    f"`{second.how}` and carried on as the next step's key, which splits it "
