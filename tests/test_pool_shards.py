@@ -47,6 +47,18 @@ def test_files_that_import_one_another_share_a_shard(tmp_path: Path) -> None:
         assert shard == [path for path in order if path in shard]
 
 
+def test_files_that_share_nothing_are_balanced_by_size(tmp_path: Path) -> None:
+    sizes = [9, 1, 1, 1, 1, 1, 1, 1, 1, 1]  # thousands of bytes: one large file, nine small
+    paths = []
+    for number, size in enumerate(sizes):
+        path = tmp_path / f"f{number}.py"
+        path.write_text("import optax\n" + "x = 1\n" * (size * 1000 // 6))
+        paths.append(path)
+    shards = plan_shards(paths, ImportGraph(tmp_path), 2)
+    assert sorted(sorted(path.name for path in shard) for shard in shards) == [
+        ["f0.py"], [f"f{number}.py" for number in range(1, 10)]]
+
+
 def test_one_file_is_one_shard_and_every_file_is_in_one(tmp_path: Path) -> None:
     paths = write(tmp_path)
     graph = ImportGraph(tmp_path)
