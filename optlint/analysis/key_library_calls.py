@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, cast
 import libcst as cst
 
 from optlint.analysis.binding import argument
+from optlint.analysis.enclosing_self import self_owner
 from optlint.analysis.imports import dotted_name
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_consumers import (
@@ -297,7 +298,7 @@ class LibraryKeyCalls:
             elif isinstance(binding.value, cst.Call) and binding.path:
                 return made
         elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name):
-            owner = site.scope.owner if site.scope.self_name == receiver.value.value else None
+            owner = self_owner(site.scope, receiver.value.value)
             bindings = owner.attributes.get(receiver.attr.value, []) if owner else []
             values = [b.value for b in bindings if isinstance(b.value, cst.Call) and not b.path]
             if len(values) != 1:
@@ -342,7 +343,7 @@ class LibraryKeyCalls:
             value = binding.value if binding is not None and not binding.path else None
             return value if isinstance(value, cst.Call) else None
         if isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name):
-            owner = site.scope.owner if site.scope.self_name == receiver.value.value else None
+            owner = self_owner(site.scope, receiver.value.value)
             values = [b.value for b in (owner.attributes.get(receiver.attr.value, [])
                                         if owner else []) if not b.path]
             return values[0] if len(values) == 1 and isinstance(values[0], cst.Call) else None
