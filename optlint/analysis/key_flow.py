@@ -35,6 +35,7 @@ from optlint.analysis.key_syntax import (
     taken_branch,
     target_names,
 )
+from optlint.analysis.key_updated_entries import updated_entries
 from optlint.analysis.prng_keys import Consumer, Consumption, Returns, key_name
 
 
@@ -294,6 +295,9 @@ class KeyFlow(KeyExpressions):
             if isinstance(node.value, cst.Call):
                 self.discarded.add(id(node.value))
             self._expr(node.value, state)
+            if isinstance(node.value, cst.Call):  # `carry.update(key=key)` sets `carry["key"]`
+                for dotted in updated_entries(node.value):
+                    state.bind(dotted, node.value)
             return state
         if isinstance(node, (cst.Return, cst.Raise)):
             value = node.value if isinstance(node, cst.Return) else node.exc
