@@ -183,9 +183,9 @@ def cold(corpus: list[Path]) -> None:
     ratio("--jobs 1 wall / --jobs 2 wall", one[0], two[0], "jobs",
           f"   [{os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}: shared]")
     # Wall time on a shared machine says little; the CPU the pool adds is work, counted alike
-    # at any load (what the workers' lookups parse beyond the files the parent parsed for them
-    # before the fork, optlint/shared_lookups.py). The bound below takes the pool's CPU as
-    # split evenly: the parent's parse before the fork, on one core, makes the real one lower.
+    # at any load (what each worker's lookups parse of files outside its shard, which another
+    # worker parses too: optlint/pool_shards.py). The bound below takes the pool's CPU as split
+    # evenly; benchmarks/pool_split.py measures each worker's.
     print(f"  {'--jobs 2 cpu / --jobs 1 cpu (work the pool adds)':<58}{two[1] / one[1]:>6.2f}x"
           f"   [wall speed-up at best on 2 idle cores, were it all parallel: "
           f"{2 * one[1] / two[1]:.2f}x]")

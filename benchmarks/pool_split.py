@@ -1,5 +1,6 @@
-"""Where `optlint check --jobs 2` spends its CPU, process by process: the parent's parse of the
-files every worker looks into (before any worker is forked), and each worker's files and CPU.
+"""Where `optlint check --jobs 2` spends its CPU, process by process: the parent's before it starts
+the first worker (start-up, discovery, the import graph, the plan), and each worker's files and
+CPU.
 
 On two idle cores the wall time is at least what the parent does before the workers are forked
 plus the busier worker's CPU (the critical path); bench.py's `--jobs 2 cpu / --jobs 1 cpu` line
@@ -35,25 +36,30 @@ def _timed_chunk(paths: list[Path]) -> object:
     return results
 
 
-def _timed_shared(*args: object) -> object:
-    start = time.process_time()
-    project = _ORIGINAL["shared"](*args)
-    with _LOG.open("a") as out:
-        out.write(f"shared {time.process_time() - start} {time.process_time()}\n")
-    return project
+def _timed_pool(*args: object) -> object:
+    """`optlint.pool._pool`, noting the parent's CPU when it starts the first worker's pool."""
+    if os.getpid() == _PARENT[0] and not _PARENT[1:]:
+        _PARENT.append(time.process_time())
+        with _LOG.open("a") as out:
+            out.write(f"fork {_PARENT[1]}\n")
+    return _ORIGINAL["pool"](*args)
+
+
+_PARENT: list[float] = []  # this process's id, then its CPU when the first pool started
 
 
 def _instrumented_run(folder: Path, log: Path) -> None:
     """`optlint check --jobs 2 --no-cache .` in this process, each worker's chunks and the
-    parent's shared parse timed into `log` (forked workers inherit the wrappers)."""
+    parent's CPU when it starts the first worker timed into `log` (forked workers inherit the wrappers)."""
     global _LOG
     import optlint.pool as pool
     from optlint.check_command import run_plain
 
     _LOG = log
-    _ORIGINAL.update(chunk=pool._check_chunk, shared=pool._parsed_for_every_worker)
+    _ORIGINAL.update(chunk=pool._check_chunk, pool=pool._pool)
+    _PARENT[:] = [os.getpid()]
+    pool._pool = _timed_pool  # type: ignore[assignment]
     pool._check_chunk = _timed_chunk  # type: ignore[assignment]
-    pool._parsed_for_every_worker = _timed_shared  # type: ignore[assignment]
     os.chdir(folder)
     with open(os.devnull, "w") as quiet:
         sys.stdout = quiet
@@ -65,9 +71,9 @@ def _instrumented_run(folder: Path, log: Path) -> None:
         out.write(f"parent {time.process_time()}\n")
 
 
-def _one_round(folder: Path) -> tuple[float, float, float, float, list[tuple[int, int, float]]]:
-    """CPU of `--jobs 1`; and of `--jobs 2`: the shared parse, the parent's before the workers
-    are forked (the parse, the plan, the imports), the parent's in all, each worker's."""
+def _one_round(folder: Path) -> tuple[float, float, float, list[tuple[int, int, float]]]:
+    """CPU of `--jobs 1`; and of `--jobs 2`: the parent's before the first
+    worker is forked (the parse, the plan, the imports), the parent's in all, each worker's."""
     child = [sys.executable, "-m", "optlint", "check", "--no-cache", "--exit-zero", "-q",
              "--jobs", "1", "."]
     process = subprocess.Popen(child, cwd=folder, stdout=subprocess.DEVNULL)
@@ -77,7 +83,7 @@ def _one_round(folder: Path) -> tuple[float, float, float, float, list[tuple[int
         log = Path(scratch) / "split.log"
         subprocess.run([sys.executable, __file__, "--instrumented", str(log), str(folder)],
                        check=True)
-        shared = before_fork = parent = 0.0
+        before_fork = parent = 0.0
         workers: dict[str, list[float]] = {}
         for line in log.read_text().splitlines():
             kind, *fields = line.split()
@@ -87,11 +93,11 @@ def _one_round(folder: Path) -> tuple[float, float, float, float, list[tuple[int
                 row[0] += int(files)
                 row[1] += int(size)
                 row[2] = float(cpu)
-            elif kind == "shared":
-                shared, before_fork = float(fields[0]), float(fields[1])
+            elif kind == "fork":
+                before_fork = float(fields[0])
             else:
                 parent = float(fields[0])
-    return alone, shared, before_fork, parent, [(int(f), int(s), c)
+    return alone, before_fork, parent, [(int(f), int(s), c)
                                                 for f, s, c in workers.values()]
 
 
@@ -105,15 +111,15 @@ def main() -> None:
         _instrumented_run(options.folder.resolve(), options.instrumented)
         return
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; {options.folder}")
-    print(f"  {'--jobs 1':>9} {'shared parse':>13} {'before fork':>12} {'parent':>7}  "
+    print(f"  {'--jobs 1':>9} {'before fork':>12} {'parent':>7}  "
           f"{'workers (files, KB, CPU s)':<34}{'critical path':>14} {'best speed-up':>14}")
     paths = []
     for _ in range(options.rounds):
-        alone, shared, before_fork, parent, workers = _one_round(options.folder.resolve())
+        alone, before_fork, parent, workers = _one_round(options.folder.resolve())
         critical = before_fork + max((cpu for _, _, cpu in workers), default=0.0)
         paths.append(alone / critical if critical else float("nan"))
         split = ", ".join(f"{files} {size // 1000} {cpu:.2f}" for files, size, cpu in workers)
-        print(f"  {alone:>9.2f} {shared:>13.2f} {before_fork:>12.2f} {parent:>7.2f}  "
+        print(f"  {alone:>9.2f} {before_fork:>12.2f} {parent:>7.2f}  "
               f"{split:<34}{critical:>14.2f}{alone / critical:>14.2f}x")
     print(f"  median best wall speed-up on 2 idle cores (--jobs 1 CPU / critical path): "
           f"{statistics.median(paths):.2f}x")

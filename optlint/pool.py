@@ -23,9 +23,8 @@ from optlint.lint_types import FileResult, LintOptions
 # run) and the import graph are imported when some file needs analysis: a warm run whose every
 # result comes from the cache pays for none of them.
 if TYPE_CHECKING:
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
 
-    from optlint.analysis.project import ProjectIndex
     from optlint.cache import LintCache
     from optlint.engine import Linter
     from optlint.import_graph import ImportGraph
@@ -73,9 +72,6 @@ def _peak_bytes() -> int | None:
 
 _worker: Linter | None = None
 _worker_collector: _Collector | None = None
-# The project index a forked worker starts from: the files every worker looks into, parsed by
-# the parent before the fork (`optlint.shared_lookups`); set only while such a pool starts.
-_inherited_project: ProjectIndex | None = None
 
 
 def _init_worker(options: LintOptions, parent: int, order: list[Path] | None = None,
@@ -85,7 +81,7 @@ def _init_worker(options: LintOptions, parent: int, order: list[Path] | None = N
     from optlint.engine import Linter
 
     _watch_parent(parent)
-    _worker = Linter(options, _inherited_project)
+    _worker = Linter(options)
     if graph is not None:
         _worker.prefilter.use_graph(graph)
     if order is not None and kept_until:
@@ -188,35 +184,53 @@ def _check_uncached(paths: list[Path], options: LintOptions, jobs: int | None,
 def _check_in_pool(paths: list[Path], options: LintOptions, workers: int,
                    kept_until: dict[Path, int] | None = None,
                    graph: ImportGraph | None = None) -> list[FileResult]:
-    """Check in worker processes; files whose worker died (killed for memory, a crash in native
-    code) are checked again one by one, so one such file is reported and the rest still run."""
+    """Check in worker processes, each owning a fixed shard of the files for the whole run
+    (`optlint.pool_shards`), its own process pool of one; files whose worker died (killed for
+    memory, a crash in native code) are checked again one by one, so one such file is reported
+    and the rest still run."""
     from concurrent.futures.process import BrokenProcessPool
 
-    size = max(1, len(paths) // (workers * 32))
-    chunks = [paths[start:start + size] for start in range(0, len(paths), size)]
+    from optlint.pool_shards import plan_shards
+
+    shards = (plan_shards(paths, graph, workers) if graph is not None
+              else [paths[start::workers] for start in range(workers)])
     done: dict[Path, FileResult] = {}
     lost: list[Path] = []
-    global _inherited_project
-    if graph is not None and _forks():  # the workers inherit it
-        _inherited_project = _parsed_for_every_worker(options, paths, graph)
+    pools: list[ProcessPoolExecutor] = []
     try:
-        with _pool(workers, options, paths, kept_until, graph) as pool:
-            futures = []
-            for chunk in chunks:
-                try:  # a worker that died as it started breaks the pool before every chunk
-                    futures.append((chunk, pool.submit(_check_chunk, chunk)))  # is sent
-                except BrokenProcessPool:
-                    lost.extend(chunk)
-            for chunk, future in futures:
-                try:
-                    done.update(zip(chunk, future.result(), strict=True))
-                except BrokenProcessPool:
-                    lost.extend(chunk)
+        # A shard is sent in chunks (every worker's first before any second): what a worker
+        # finished before it died is kept, and only the rest of its shard is checked again.
+        futures: list[tuple[list[Path], Future[list[FileResult]]]] = []
+        chunked = [_chunks(shard) for shard in shards]
+        pools = [_pool(1, options, paths, kept_until, graph) for _ in chunked]
+        for round_ in range(max(len(chunks) for chunks in chunked)):
+            for pool, chunks in zip(pools, chunked, strict=True):
+                if round_ < len(chunks):
+                    try:  # a worker that died as it started breaks its pool before a chunk
+                        futures.append((chunks[round_], pool.submit(_check_chunk,
+                                                                    chunks[round_])))
+                    except BrokenProcessPool:  # is sent
+                        lost.extend(chunks[round_])
+        for chunk, future in futures:
+            try:
+                done.update(zip(chunk, future.result(), strict=True))
+            except BrokenProcessPool:
+                lost.extend(chunk)
     finally:
-        _inherited_project = None  # the pools of `_check_one_by_one` start from nothing
+        for pool in pools:
+            pool.shutdown()
     if lost:
         done.update(_check_one_by_one(lost, options))
     return [done[path] for path in paths]
+
+
+# Files per task sent to a worker: few enough that a crash costs little, enough that a task's
+# round trip is nothing beside its files' checks.
+_CHUNK_FILES = 8
+
+
+def _chunks(shard: list[Path]) -> list[list[Path]]:
+    return [shard[start:start + _CHUNK_FILES] for start in range(0, len(shard), _CHUNK_FILES)]
 
 
 def _pool(workers: int, options: LintOptions, order: list[Path] | None = None,
@@ -235,21 +249,6 @@ def _pool(workers: int, options: LintOptions, order: list[Path] | None = None,
                                initargs=(options, os.getpid(), order, kept_until, graph))
 
 
-def _parsed_for_every_worker(options: LintOptions, order: list[Path],
-                             graph: ImportGraph) -> ProjectIndex | None:
-    """A project index holding the files several of `order` look into (None when there are
-    none), which the workers forked next inherit rather than each parsing them."""
-    from optlint.analysis.project import ProjectIndex
-    from optlint.shared_lookups import parse_shared, shared_lookups
-
-    shared = shared_lookups(order, graph)
-    if not shared:
-        return None
-    project = ProjectIndex(options.project_root, graph)
-    parse_shared(project, shared)
-    return project
-
-
 def _import_analysis() -> None:
     """What a worker imports for its first parsed file (libcst, the analysis, the rules),
     imported here once before the workers are forked, which then share it: each imported it
@@ -264,13 +263,6 @@ def _import_analysis() -> None:
 
 def _start_method() -> str | None:
     return "spawn" if "jax" in sys.modules else None  # None: the platform's default (fork)
-
-
-def _forks() -> bool:
-    """Whether the pool's workers are forked (and so start with the parent's memory)."""
-    import multiprocessing
-
-    return multiprocessing.get_context(_start_method()).get_start_method() == "fork"
 
 
 def _check_chunk(paths: list[Path]) -> list[FileResult]:

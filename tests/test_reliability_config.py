@@ -142,7 +142,8 @@ def test_jobs_beyond_the_cores_are_not_started(tmp_path: Path,
     for number in range(70):  # enough files for 32 workers
         write(tmp_path, f"f{number}.py", "import optax\n")
     run = run_cli(monkeypatch, tmp_path, "check", "--jobs", "32", ".")
-    assert run.exit_code == 0 and started == [2]
+    # A pool of one worker per shard (optlint/pool_shards.py): two workers in all.
+    assert run.exit_code == 0 and sum(started) == 2
 
 
 NOTEBOOK = {"cells": [{"cell_type": "code", "source": FIXABLE.splitlines(keepends=True),

@@ -18,7 +18,7 @@ from optlint.analysis.walk import Kinds
 WALKS = [
     ("optlint.analysis.key_name_reads", "_collect_reads", "_READ_KINDS"),
     ("optlint.analysis.key_locals", "function_locals", "_LOCALS_KINDS"),
-    ("optlint.analysis.key_flow", "KeyFlow._expr", "EXPRESSION_KINDS"),
+    ("optlint.analysis.key_expressions", "KeyExpressions._expr", "EXPRESSION_KINDS"),
 ]
 
 

@@ -54,7 +54,33 @@ def in_axes_expression(ctx: RuleContext, transform: cst.Call, position: int | No
                 or len(binding.scope.bindings.get(axes.value, [])) != 1):
             return cst.Name("_unknown_axes")  # rebound or not an assignment: not told
         axes = binding.value
+    if isinstance(axes, (cst.Tuple, cst.List)) and site is not None:
+        # `in_specs=(specs["x"], specs["key"])`: the entries of a dict written out once.
+        axes = axes.with_changes(elements=[
+            element.with_changes(value=_dict_entry(ctx, element.value, site))
+            for element in axes.elements])
     return axes
+
+
+def _dict_entry(ctx: RuleContext, value: cst.BaseExpression, site: CallSite
+                ) -> cst.BaseExpression:
+    """`specs["key"]` for `specs` a name bound once to a dict written out: its entry's value
+    (`value` itself otherwise)."""
+    if (not isinstance(value, cst.Subscript) or not isinstance(value.value, cst.Name)
+            or len(value.slice) != 1 or not isinstance(value.slice[0].slice, cst.Index)
+            or not isinstance(value.slice[0].slice.value, cst.SimpleString)):
+        return value
+    binding = ctx.binding(value.value.value, site)
+    if (binding is None or binding.kind != "assign" or binding.path
+            or not isinstance(binding.value, cst.Dict) or binding.scope is None
+            or len(binding.scope.bindings.get(value.value.value, [])) != 1):
+        return value
+    wanted = value.slice[0].slice.value.evaluated_value
+    for entry in binding.value.elements:
+        if (isinstance(entry, cst.DictElement) and isinstance(entry.key, cst.SimpleString)
+                and entry.key.evaluated_value == wanted):
+            return entry.value
+    return value
 
 
 def axes_by_position(axes: cst.BaseExpression | None, count: int,
@@ -81,12 +107,14 @@ def axes_by_position(axes: cst.BaseExpression | None, count: int,
 
 
 def _spec(ctx: RuleContext | None, value: cst.BaseExpression) -> str | None:
-    """`P()`: replicated to every shard (BROADCAST); `P("data")`: split (MAPPED); None: not a
-    partition spec."""
+    """`P()` or `P(None)`: replicated to every shard (BROADCAST); `P("data")`: split (MAPPED);
+    None: not a partition spec. (jax 0.10.2, 2 host devices: a raw `PRNGKey` given `P(None)`
+    drew equal halves, as with `P()`; a typed key, of no axis, takes only `P()`.)"""
     if (ctx is None or not isinstance(value, cst.Call)
             or ctx.qualify(value.func) not in PARTITION_SPECS):
         return None
-    return MAPPED if value.args else BROADCAST
+    return MAPPED if any(not (isinstance(arg.value, cst.Name) and arg.value.value == "None")
+                         for arg in value.args) else BROADCAST
 
 
 def _axis(value: cst.BaseExpression) -> str:

@@ -29,8 +29,8 @@ def collected_per_iteration(call: cst.Call, parents: Mapping[int, cst.CSTNode]) 
     direct = _collected_in_place(small, call)  # `draws[name] = call`, `draws.append(call)`
     if direct is not None:
         return not _binds(loop, {direct})
-    kept = _kept_name(small, call)
-    if kept is None:
+    kept = _kept_names(small, call)
+    if not kept:
         return False
     finder = _Collected(kept)
     loop.body.visit(finder)
@@ -77,24 +77,28 @@ def _yielded(small: cst.BaseSmallStatement, call: cst.Call) -> bool:
             and evaluated_within(value.value, call))
 
 
-def _kept_name(small: cst.BaseSmallStatement, call: cst.Call) -> str | None:
-    """The name that holds what `call` drew: `name = <expression of call>`, or `obj` of
-    `obj.run(key)` made as a statement (an object keeping its draws)."""
+def _kept_names(small: cst.BaseSmallStatement, call: cst.Call) -> set[str]:
+    """The names that hold what `call` drew: `name = <expression of call>`, the names of
+    `actions, noise = <call>` (where the draw is among them), or `obj` of `obj.run(key)` made
+    as a statement (an object keeping its draws)."""
     if isinstance(small, cst.Assign) and len(small.targets) == 1:
         target = small.targets[0].target
         if isinstance(target, cst.Name) and evaluated_within(small.value, call):
-            return target.value
+            return {target.value}
+        if isinstance(target, (cst.Tuple, cst.List)) and small.value is call:
+            return set(target_names(target))
     if (isinstance(small, cst.Expr) and small.value is call
             and isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)):
-        return call.func.value.value
-    return None
+        return {call.func.value.value}
+    return set()
 
 
 class _Collected(cst.CSTVisitor):
-    """Finds `<collection>.append(<name>)` and `<collection>[...] = <name>`."""
+    """Finds `<collection>.append(<name>)` and `<collection>[...] = <name>` (also of a value
+    made from it in place: `noises.append(np.asarray(noise))`)."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
         self.found = False
         self.yielded = False  # `yield name`: handed to the generator's caller
         self.collections: set[str] = set()
@@ -122,9 +126,11 @@ class _Collected(cst.CSTVisitor):
 
     def _holds(self, value: cst.BaseExpression) -> bool:
         if isinstance(value, cst.Name):
-            return value.value == self.name
+            return value.value in self.names
         if isinstance(value, (cst.Tuple, cst.List)):
             return any(self._holds(element.value) for element in value.elements)
+        if isinstance(value, cst.Call) and value.args and value.args[0].keyword is None:
+            return self._holds(value.args[0].value)  # `np.asarray(noise)`
         return False
 
 

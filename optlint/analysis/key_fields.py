@@ -166,7 +166,16 @@ def given_object_consumptions(call: cst.Call, function: cst.FunctionDef, bound: 
         for name, use in flow.attribute_uses.items():
             base, _, field = name.partition(".")
             if (base != param.name.value or "." in field or use.unseen or use.repeated
-                    or use.kind not in ("draw", "split") or not isinstance(use.key, cst.Attribute)):
+                    or use.kind not in ("draw", "split")):
+                continue
+            if not isinstance(use.key, cst.Attribute):
+                # A key made from the object's field (`rng = PRNGKey(config.seed)`): the
+                # caller's object's field makes the same key.
+                made = flow.seeded_fields.get(name)
+                if made is not None:
+                    uses.append(Consumption(call, given, how, library=False, kind=use.kind,
+                                            followed=f"{given.value}.{field}", seeded_in=made,
+                                            proof=f"`{how}` makes its key from `{name}`"))
                 continue
             held = None if ctx is None else built_with(ctx, call, given.value, field)
             uses.append(Consumption(call, use.key if held is None else held, how,

@@ -17,35 +17,26 @@ back stored in the returned object (`state.replace(params=p)` after `split(state
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
-from typing import cast
 
 import libcst as cst
 
-from optlint.analysis.key_aliases import forwarded_params, kept_back, link_assigned
+from optlint.analysis.key_aliases import forwarded_params, link_assigned
+from optlint.analysis.key_deferred import UnreadDrawFound
+from optlint.analysis.key_expressions import KeyExpressions
 from optlint.analysis.key_handed_back import note_kept, note_returned, note_stored
-from optlint.analysis.key_deferred import UnreadDrawFound, settle
 from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_reads import UnreadResults
-from optlint.analysis.key_loops import KeyLoops
 from optlint.analysis.key_state import KeyState, mentions, merge_states
 from optlint.analysis.key_syntax import (
-    COMPREHENSIONS,
-    EXPRESSION_KINDS,
-    chains,
     constant_test,
-    name_at_path,
     once_branch,
-    replaced_from,
     taken_branch,
-    target_name_nodes,
     target_names,
 )
 from optlint.analysis.prng_keys import Consumer, Consumption, Returns, key_name
-from optlint.analysis.walk import Kinds, child_nodes
 
 
-class KeyFlow(KeyLoops):
+class KeyFlow(KeyExpressions):
     """One walk of a function body (or a module's statements), collecting reuses.
 
     `params`: the function's parameters, to tell which of them the body consumes (before any
@@ -325,138 +316,3 @@ class KeyFlow(KeyLoops):
         if isinstance(node, (cst.Global, cst.Nonlocal)):
             self.bound.update(item.name.value for item in node.names)
         return state
-
-    def _bind(self, state: KeyState, name: str, node: cst.CSTNode | None = None) -> None:
-        self.bound.add(name)
-        self._derived.pop(name, None)
-        state.bind(name, node)
-
-    def _note_derived(self, call: cst.Call, targets: list[cst.BaseExpression],
-                      uses: list[Consumption]) -> None:
-        """`targets = call` where `call` folds or splits a key: the names hold its keys."""
-        made = next((use for use in uses if use.call is call
-                     and use.kind in ("fold", "split")), None)
-        if made is not None:
-            for target in targets:
-                for name in target_names(target):
-                    self._derived[name] = made
-
-    def _bind_target(self, target: cst.BaseExpression, state: KeyState) -> None:
-        if isinstance(target, (cst.Attribute, cst.Subscript)):
-            self._expr(target, state)
-            dotted = key_name(target)
-            if dotted is not None:
-                state.bind(dotted, target)
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            # `self.key, x = draw(self.key)`: each element bound, attributes included.
-            for element in target.elements:
-                if isinstance(element.value, (cst.Attribute, cst.Subscript, cst.Tuple,
-                                              cst.List)):
-                    self._bind_target(element.value, state)
-        for name_node in target_name_nodes(target):
-            self._bind(state, name_node.value, name_node)
-
-    def _assigned_call(self, call: cst.Call, targets: list[cst.BaseExpression],
-                       state: KeyState) -> None:
-        """After `targets = call(...)`: a step threading state, and keys the call returned
-        already consumed (`noise, key = draw(key)` where `draw` consumed `key` and returns it)."""
-        given = {arg.value.value for arg in call.args if isinstance(arg.value, cst.Name)}
-        if any(name in given for target in targets for name in target_names(target)):
-            self.threaded.add(id(call))
-        copied = replaced_from(call)
-        if copied is not None:
-            # `new = state.replace(params=p)`: `new.key` is `state.key`, consumed or not.
-            source, replaced = copied
-            for dotted, use in list(state.consumed.items()):
-                base, _, attr = dotted.partition(".")
-                if (base != source or not attr or attr in replaced or dotted in state.maybe
-                        or attr.startswith("[")):
-                    # (an item by its place: which place a replaced field holds is unknown)
-                    continue
-                for target in targets:
-                    if isinstance(target, cst.Name):
-                        state.consumed[f"{target.value}.{attr}"] = use
-        if self.returns is None:
-            return
-        for path, use in self.returns(call).items():
-            for target in targets:
-                name = name_at_path(target, path)
-                if name is not None:
-                    state.consumed[name.value] = replace(use, key=name)
-                    state.maybe.discard(name.value)
-                    state.where.pop(name.value, None)
-                else:
-                    kept_back(call, target, path, use, state, self.kept)
-
-    # expressions --------------------------------------------------------------------------
-    def _expr(self, node: cst.CSTNode, state: KeyState) -> None:
-        """Walks `node` in evaluation order: arguments before the call that receives them."""
-        if state.pending and type(node) is cst.Name and cast(cst.Name, node).value in state.pending:
-            # A key whose draw was put off, read: whether the draw reached anything may
-            # change what follows (`key_deferred.py`).
-            settle(state, (cast(cst.Name, node).value,), self._results, self)
-        kind = EXPRESSION_KINDS(node)
-        if kind == Kinds.OTHER:
-            for child in child_nodes(node):
-                self._expr(child, state)
-            return
-        if kind == "lambda":
-            assert isinstance(node, cst.Lambda)
-            self._lambda_loops(node, state)  # the rest of its body runs when it is called
-            return
-        if isinstance(node, cst.Call):
-            self._expr(node.func, state)
-            for arg in node.args:
-                self._expr(arg.value, state)
-            self._note_param_call(node, state)
-            uses = self.consumer(node)
-            if (state.unread and all(use.unseen for use in uses)
-                    and not self._result_unread(node, read_only=True)):
-                # A call that may consume the key (none the analysis can see): the unread
-                # draw before it stands in for it; unless nothing reads its own result either
-                # (`layer1 = Layer(key=key)` only feeding names never read).
-                for arg in node.args:
-                    name = key_name(arg.value)
-                    if name is not None and name in state.seeded:
-                        name = state.seeded[name][0]  # a key made from a literal seed
-                    if name is not None and name in state.unread:
-                        state.consumed.setdefault(name, state.unread.pop(name))
-            for use in uses:
-                self._consume(use, state)
-            return
-        if isinstance(node, cst.IfExp):
-            self._expr(node.test, state)
-            body, orelse = state.copy(), state.copy()
-            self._expr(node.body, body)
-            self._expr(node.orelse, orelse)
-            state.take(merge_states([body, orelse]))
-            return
-        if isinstance(node, cst.BooleanOperation):
-            self._expr(node.left, state)
-            right = state.copy()
-            self._expr(node.right, right)
-            state.take(merge_states([state, right]))
-            return
-        if isinstance(node, cst.NamedExpr):
-            self._expr(node.value, state)
-            self._bind_target(node.target, state)
-            return
-        if isinstance(node, COMPREHENSIONS):  # the last of EXPRESSION_KINDS
-            self._comprehension(node, state)
-
-    def _note_param_call(self, call: cst.Call, state: KeyState) -> None:
-        """A parameter called (`act(obs)`) where it surely runs: a statement of the body
-        itself, or any iteration of a loop that counts steps or threads a value through the
-        call (seen twice)."""
-        func = call.func
-        if (not isinstance(func, cst.Name) or func.value not in self.params
-                or func.value in state.rebound):
-            return
-        calls = self.param_calls.setdefault(func.value, set())
-        if self._loop_depth == 0 and self._block is self._body:
-            calls.add(id(call))
-        elif self._loop_depth > 0 and (any(self._walking_again) or (
-                self._statement is not None and chains(self._statement, call))):
-            # A loop threading a value through the call (`carry, y = f(carry, x)`, a scan
-            # written in Python) runs it once per item, whatever it loops over.
-            calls.update((id(call), -id(call)))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, cast
 import libcst as cst
 
 from optlint.analysis.binding import argument
+from optlint.analysis.enclosing_self import self_owner
 from optlint.analysis.imports import dotted_name
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_consumers import (
@@ -30,6 +31,8 @@ from optlint.analysis.key_consumers import (
     KeyConsumer,
 )
 from optlint.analysis.key_imported_libraries import imported_project_libraries
+from optlint.analysis.key_shape_arguments import ShapeArguments
+from optlint.analysis.key_switched_calls import switched_off
 from optlint.analysis.key_name_reads import FRAME_READER_NAMES, FRAME_READERS
 from optlint.analysis.project_files import LIBRARIES
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
@@ -57,6 +60,7 @@ class LibraryKeyCalls:
         self._shims: dict[str, str] | None = None  # `hk.transform` -> what the file set it to
         # Calls that keep what they draw in their object (`mcmc.run(key)`), by id.
         self.keeping: set[int] = set()
+        self.shape_arguments = ShapeArguments(ctx, self._receiver_made_by)
         # What the project modules this file imports import (`key_imported_libraries.py`).
         self._project_libraries: frozenset[str] | None = None
         # The library module this file is, by its public name (jax's own `random.py`), or "".
@@ -95,6 +99,10 @@ class LibraryKeyCalls:
                 if made & set(row.made_by) or ("*" in row.made_by and self._imports(row.library)):
                     if row.stream_only and site is not None and self._draws_no_stream(
                             method.value, site):
+                        return []
+                    if row.forwards_from is not None and site is not None and switched_off(
+                            ctx, call, self._making_call(method.value, site),
+                            row.forwards_from, row.keeps_keywords):
                         return []
                     uses = self._library(call, row)
                     if uses:
@@ -150,6 +158,17 @@ class LibraryKeyCalls:
         """`call` reads only the shapes of the arrays it is given (`chex.assert_shape`)."""
         return last_name(call.func) in SHAPE_ONLY_NAMES and self.ctx.qualify(
             call.func) in SHAPE_ONLY_CALLS
+
+    def shape_only_arguments(self, call: cst.Call) -> frozenset[int]:
+        """The ids of the arguments `call` reads only for shape and dtype (`zeros_like(x)`)."""
+        return self.shape_arguments.shape_only(call)
+
+    def _receiver_made_by(self, call: cst.Call) -> set[str]:
+        """What made the object `call`'s method is called on (`_made_by`)."""
+        site = self.sites.get(id(call))
+        if site is None or not isinstance(call.func, cst.Attribute):
+            return set()
+        return self._made_by(call.func.value, site)
 
     def drawn_key(self, call: cst.Call) -> cst.BaseExpression | None:
         """The key a `jax.random` sampler draws from (None: `call` is none): the shape of
@@ -279,7 +298,7 @@ class LibraryKeyCalls:
             elif isinstance(binding.value, cst.Call) and binding.path:
                 return made
         elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name):
-            owner = site.scope.owner if site.scope.self_name == receiver.value.value else None
+            owner = self_owner(site.scope, receiver.value.value)
             bindings = owner.attributes.get(receiver.attr.value, []) if owner else []
             values = [b.value for b in bindings if isinstance(b.value, cst.Call) and not b.path]
             if len(values) != 1:
@@ -324,7 +343,7 @@ class LibraryKeyCalls:
             value = binding.value if binding is not None and not binding.path else None
             return value if isinstance(value, cst.Call) else None
         if isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name):
-            owner = site.scope.owner if site.scope.self_name == receiver.value.value else None
+            owner = self_owner(site.scope, receiver.value.value)
             values = [b.value for b in (owner.attributes.get(receiver.attr.value, [])
                                         if owner else []) if not b.path]
             return values[0] if len(values) == 1 and isinstance(values[0], cst.Call) else None

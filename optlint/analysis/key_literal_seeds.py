@@ -17,6 +17,11 @@ SEEDED_IN_CALLEE = ("`{callee}` makes its key from a literal seed on every call,
                     "does on purpose (to compare draws on the same numbers) outside a loop that "
                     "carries state from step to step")
 
+# A key made again from one named seed (`PRNGKey(config.seed)`) in every iteration of a loop.
+SEED_IN_LOOP = ("the key is made again from the same seed in every iteration, which code often "
+                "does on purpose (to time or compare runs on the same numbers) outside a loop "
+                "that carries state from step to step")
+
 
 def made_in_callee(use: Consumption) -> bool:
     """`use` is a call of a function that draws from a key it makes from a literal seed in its

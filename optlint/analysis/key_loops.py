@@ -1,20 +1,28 @@
 """How `KeyFlow` walks loops and comprehensions: the body twice, so that a key consumed in one
 iteration and not made anew is seen consumed again by the next.
 
-A base of `KeyFlow` (`key_flow.py`), which supplies the walks of statements and expressions.
+A base of `KeyFlow` (`key_flow.py`); the walks of statements and expressions are `KeyFlow`'s
+and `KeyExpressions`' (`key_expressions.py`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import replace
 
 import libcst as cst
 
+from optlint.analysis.key_late_binding import (
+    BUILDING_COMPREHENSIONS,
+    LATE_BOUND,
+    kept_lambdas_of_comprehension,
+    kept_lambdas_of_loop,
+)
 from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.key_state import KeyState, merge_states
 from optlint.analysis.key_step_loops import carries_state
-from optlint.analysis.prng_keys import Consumer
+from optlint.analysis.prng_keys import Consumer, key_name
 from optlint.analysis.walk import child_nodes
 from optlint.analysis.key_syntax import (
     comprehension_clauses,
@@ -56,6 +64,20 @@ class KeyLoops(KeyRecorder):
                     if use.repeated:
                         self._consume(use, state)
             pending.extend(child_nodes(current))
+
+    def _late_bound(self, lambdas: Iterable[tuple[cst.Lambda, frozenset[str]]],
+                    state: KeyState) -> None:
+        """Lambdas a loop keeps, each drawing from a key of the loop it reads when called
+        (`key_late_binding.py`): all draw from the last key, a reuse by itself."""
+        for function, names in lambdas:
+            pending: list[cst.CSTNode] = [function.body]
+            while pending:
+                current = pending.pop()
+                if isinstance(current, cst.Call):
+                    for use in self.consumer(current):
+                        if not use.repeated and key_name(use.key) in names:
+                            self._consume(replace(use, repeated=True, over=LATE_BOUND), state)
+                pending.extend(child_nodes(current))
 
     @contextmanager
     def _looping(self, counters: set[str]) -> Iterator[Callable[[int, bool], None]]:
@@ -113,6 +135,8 @@ class KeyLoops(KeyRecorder):
                 start = merge_states(ends)
                 if start is None:
                     break
+        if isinstance(node, cst.For):
+            self._late_bound(kept_lambdas_of_loop(node), state)
         surely = isinstance(node, cst.For) and surely_runs(node.iter, self.constants)
         after = merge_states(ends if surely else [entry, *ends])  # `for x in [a, b]` runs
         if node.orelse is not None:
@@ -149,6 +173,8 @@ class KeyLoops(KeyRecorder):
                     if name in comprehension_names(node):
                         inner.consumed.pop(name)
                 start = inner
+        if isinstance(node, BUILDING_COMPREHENSIONS):
+            self._late_bound(kept_lambdas_of_comprehension(node), start)
         merged = merge_states([entry, start])
         assert merged is not None
         state.take(merged)

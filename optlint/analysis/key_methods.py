@@ -1,9 +1,15 @@
 """A method called with a key on an object whose class the analysis cannot tell (`kernel`
-of `for kernel in self.kernels`, `flow` given by a caller): `kernel.init_params(key)` consumes
+of `for kernel in self.kernels`, `flow` given by a caller, `self.policy` set from one): `kernel.init_params(key)` consumes
 the key when the file defines the method in at least one class and every class of the file
 defining it draws from that argument (a composite calling the same method on its parts, a
 family of classes sharing one interface). What other files define is not seen, so the
-message says what proved it."""
+message says what proved it.
+
+An object called itself runs `__call__`: `block(x, key=k)` for `block` an item of a loop or a
+comprehension (`for block in self.blocks`) consumes the key when the class its items are built
+from draws from it (`self.blocks = [Block(...) for ...]`, `key_loop_items.py`), or, where that
+is not told, when every class of the file whose `__call__` accepts the call's arguments does
+(an Equinox model's list of layers)."""
 
 from __future__ import annotations
 
@@ -13,6 +19,8 @@ import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, Scope
+from optlint.analysis.key_loop_items import item_classes
+from optlint.analysis.key_syntax import own_method
 from optlint.analysis.prng_keys import Consumption
 from optlint.analysis.values import UNKNOWN
 
@@ -40,12 +48,25 @@ class NamedMethods:
 
     def consumptions(self, call: cst.Call, site: CallSite) -> list[Consumption]:
         func = call.func
-        if (not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name)
+        if isinstance(func, cst.Name):
+            if not self._loop_item(func, site):
+                return []
+            name = "__call__"
+            built = item_classes(self.ctx, func, site)
+            if built is not None:  # the classes the items are built from: their own
+                own = [own_method(info, name) for info in built]
+                methods = [method for method in own if method is not None]
+                if len(methods) != len(own):
+                    return []
+            else:
+                methods = [method for method in self._methods(name) if accepts(method, call)]
+        elif (not isinstance(func, cst.Attribute) or not _other_object(func.value, site)
                 or func.attr.value.startswith("__") or func.attr.value not in self.calls.helpers
-                or func.value.value == site.scope.self_name
                 or self.ctx.value(func.value, site) is not UNKNOWN):
             return []
-        methods = self._methods(func.attr.value)
+        else:
+            name = func.attr.value
+            methods = self._methods(name)
         if not methods:
             return []
         drawn: set[int] | None = None
@@ -62,11 +83,49 @@ class NamedMethods:
         classes = sorted({info.scope.owner.name for info in (
             self.ctx.index.functions.get(method) for method in methods)
             if info is not None and info.scope.owner is not None})
-        proof = (f"every class of the file defining `{func.attr.value}` "
-                 f"({', '.join(classes)}) draws from the key")
+        proof = (f"every class of the file defining `{name}` "
+                 f"({', '.join(classes)}) draws from the key" if not isinstance(func, cst.Name)
+                 or built is None else
+                 f"`{func.value}` is built as {' or '.join(classes)}, whose `{name}` draws "
+                 f"from the key")
         return [Consumption(call, arg.value, self.calls.callee(call), library=False,
                             proof=proof)
                 for arg in call.args if id(arg.value) in (drawn or set())][:1]
+
+
+    def _loop_item(self, func: cst.Name, site: CallSite) -> bool:
+        """`func` is an item a loop or comprehension binds, of no value the analysis can tell
+        (`block` of `for block in self.blocks`), and some `__call__` of the file consumes."""
+        if "__call__" not in self.calls.helpers:
+            return False
+        binding = self.ctx.binding(func.value, site)
+        return (binding is not None and isinstance(binding.node, (cst.For, cst.CompFor))
+                and self.ctx.value(func, site) is UNKNOWN)
+
+
+def _other_object(receiver: cst.BaseExpression, site: CallSite) -> bool:
+    """A name other than the method's own object (`kernel`), or an attribute of that object
+    (`self.policy`): an object whose class the call does not say."""
+    if isinstance(receiver, cst.Name):
+        return receiver.value != site.scope.self_name
+    return (isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name)
+            and site.scope.self_name is not None
+            and receiver.value.value == site.scope.self_name)
+
+
+def accepts(method: cst.FunctionDef, call: cst.Call) -> bool:
+    """`call` can run `method` bound to an object: its keywords name parameters and its
+    positional arguments fit (or the method takes `*args` / `**kwargs`)."""
+    params = method.params
+    if any(arg.star for arg in call.args):
+        return True
+    named = {param.name.value for param in (*params.params, *params.kwonly_params)}
+    if not isinstance(params.star_kwarg, cst.Param) and any(
+            arg.keyword is not None and arg.keyword.value not in named for arg in call.args):
+        return False
+    positional = sum(arg.keyword is None for arg in call.args)
+    return isinstance(params.star_arg, cst.Param) or positional <= len(
+        (*params.posonly_params, *params.params)) - 1
 
 
 def _encloses(function: cst.FunctionDef, site: CallSite) -> bool:

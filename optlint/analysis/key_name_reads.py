@@ -17,6 +17,8 @@ class ReadsLibrary(Protocol):
 
     def reads_only_shapes(self, call: cst.Call) -> bool: ...
 
+    def shape_only_arguments(self, call: cst.Call) -> frozenset[int]: ...
+
     def drawn_key(self, call: cst.Call) -> cst.BaseExpression | None: ...
 
     def drawn_fields(self, call: cst.Call) -> frozenset[str]: ...
@@ -99,6 +101,16 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None =
         _collect_reads(node.func, found, shaped, library)
         for arg in node.args:
             _shape_reads(arg.value, found, shaped, library)
+        return
+    whole = library.shape_only_arguments(node) if isinstance(node, cst.Call) and (
+        library is not None) else None
+    if whole and library is not None:  # `jnp.zeros_like(x)`: `x` read for shape and dtype
+        _collect_reads(cast(cst.Call, node).func, found, shaped, library)
+        for arg in cast(cst.Call, node).args:
+            if id(arg.value) in whole:
+                _shape_reads(arg.value, found, shaped, library)
+            else:
+                _collect_reads(arg, found, shaped, library)
         return
     if isinstance(node, cst.Name):
         found.add(node.value)

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 import libcst as cst
 
 from optlint.analysis.key_checked_shapes import only_checked_shapes
+from optlint.analysis.key_first_touch import Touch, first_touch
 from optlint.analysis.key_size_arguments import shapes_only_as_sizes
 from optlint.analysis.key_name_reads import (
     CHECK_PREFIX,
@@ -25,6 +26,7 @@ from optlint.analysis.key_syntax import (
     plain_target,
     target_names,
 )
+from optlint.analysis.project_values import names_in
 from optlint.analysis.walk import child_nodes
 
 
@@ -191,6 +193,14 @@ class UnreadResults:
         # The statements after it first: most draws are read in the next few (cheap).
         for later, owner in steps:
             seen = name in reads_in(later, shared)
+            if seen and isinstance(later, cst.BaseCompoundStatement):
+                # A branch or loop may bind the name anew before any read on its paths.
+                touch = first_touch([later], name, shared)
+                if touch is Touch.BOUND:
+                    return not self._reads_frames() and name not in closure_reads(
+                        root, self._closures)
+                if touch is Touch.PASSED:
+                    continue
             thrown = self._thrown_call(later) if seen and self._thrown is not None else None
             if thrown is not None and self._thrown is not None:
                 self._thrown.append(thrown)  # asked by `thrown_away`: no read of its own
@@ -214,7 +224,8 @@ class UnreadResults:
             # reads; so does a shape kept (returned, printed), not one checked.
             fed = fed or (not read_only and not self._feeds_nothing(later, owner) if read else (
                 not seen and name in reads_in(later, shared, shapes=True)
-                and not checks_only(later) and not self._sizes_only(later, name)))
+                and not checks_only(later) and not self._sizes_only(later, name)
+                and not self._sizes_held(later, name)))
         if self._reads_frames():
             return False
         if not self._module and name not in self._everywhere():
@@ -298,8 +309,27 @@ class UnreadResults:
 
     def _sizes_only(self, statement: cst.CSTNode, name: str) -> bool:
         """`statement` reads `name` only for its shape, given as a size to a call."""
+        library = self._shared.library
+        ctx = getattr(library, "ctx", None)
+        return ctx is not None and shapes_only_as_sizes(
+            statement, name, ctx, getattr(library, "shape_only_arguments", None))
+
+    def _sizes_held(self, statement: cst.CSTNode, name: str) -> bool:
+        """`statement` is `n, = name.shape` (names bound to `name`'s shape alone), and the
+        function reads those names nowhere but as sizes (`Layer(index_dim=n)`, in a nested
+        function too): the shape kept reaches no result."""
         ctx = getattr(self._shared.library, "ctx", None)
-        return ctx is not None and shapes_only_as_sizes(statement, name, ctx)
+        if (ctx is None or self._module or not isinstance(statement, cst.SimpleStatementLine)
+                or len(statement.body) != 1 or not isinstance(statement.body[0], cst.Assign)):
+            return False
+        small = statement.body[0]
+        names = {bound for target in small.targets for bound in target_names(target.target)}
+        if not names or not all(plain_target(target.target) for target in small.targets) or (
+                reads_in(small.value, self._shared, shapes=True) != {name}):
+            return False
+        return all(shapes_only_as_sizes(other, held, ctx, held=True) for held in names
+                   for other in self._root if other is not statement
+                   and any(read.value == held for read in names_in(other)))
 
     def _everywhere(self) -> frozenset[str]:
         """Every name the body reads, `.shape` reads included (from the statements' reads,

@@ -13,13 +13,14 @@ import libcst as cst
 from optlint.analysis.binding import argument
 from optlint.analysis.key_aliases import linked
 from optlint.analysis.key_deferred import UnreadCalls, settle
-from optlint.analysis.key_literal_seeds import literal_seed_unproven
+from optlint.analysis.key_literal_seeds import SEED_IN_LOOP, literal_seed_unproven
 from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_state import KeyState
 from optlint.analysis.key_syntax import chains
 from optlint.analysis.prng_keys import (
     FOLDED,
     FOLDED_WITH,
+    SEEDED,
     Consumption,
     Reuse,
     folded_name,
@@ -71,6 +72,11 @@ class KeyRecorder:
         self._step_loops: list[bool] = []  # per enclosing loop: carries state (`key_step_loops`)
         # `jax.random.PRNGKey(0)` calls, by id, with the name keys of that seed go under.
         self._seeded_calls: dict[int, str] = {}
+        # Fields a key is made from (`config.seed` of `PRNGKey(config.seed)`), with the call.
+        self.seeded_fields: dict[str, cst.Call] = {}
+        # Consumptions of a key made from a seed the code names, with the seed's name.
+        self._from_named_seed: dict[int, str] = {}
+        self._seed_names: set[str] = set()
         self._made_by: dict[int, int] = {}  # consumption id -> the seeding call of its key
         self._seed_literals: dict[int, tuple[cst.Call, cst.Integer]] = {}  # by seeding call id
         # The first draw from each key made from a literal seed in the body (`int:0`), with
@@ -119,12 +125,41 @@ class KeyRecorder:
             use, id(use) in self._in_place or id(before) in self._in_place, any(self._step_loops))
         if unproven and not use.unseen:
             use = replace(use, unseen=unproven)  # a literal seed's draws, often equal on purpose
-        self.reuses[key] = Reuse(before, use, in_loop, statement, counting,
-                                 state.origin.get(name) or (state.origin.get(use.key.value) if isinstance(
-                                     use.key, cst.Name) else None), span,
+        # Where the key was made: the name drawn from (`key = PRNGKey(seed)`), before the
+        # name it is followed under (`seed`, whose origin is the parameter).
+        held = use.key.value if isinstance(use.key, cst.Name) else None
+        origin = (state.origin.get(held) if held is not None and id(use) in self._from_named_seed
+                  else None) or state.origin.get(name) or (
+                      state.origin.get(held) if held is not None else None)
+        self.reuses[key] = Reuse(before, use, in_loop, statement, counting, origin, span,
                                  seed=name[4:] if name.startswith("int:") and self._made_by.get(
                                      id(before)) != self._made_by.get(id(use)) else "",
-                                 folded=folded_text(name))
+                                 folded=folded_text(name),
+                                 named_seed=name.removeprefix(SEEDED) if name.startswith(
+                                     SEEDED) or seeded_by_callee(use) else "")
+
+    def _consume_seed(self, seed: str, use: Consumption, state: KeyState, held: str) -> None:
+        """`use` draws from a key made from `seed` (`rng = PRNGKey(config.seed)`), or calls a
+        function making its key from it: so does any other key made from it, here or in a
+        function given it (followed as `SEEDED` + `seed`; `held`: the name `use` consumes,
+        a reuse of which is the one reported)."""
+        base = seed.split(".", 1)[0]
+        if "." in seed and base in self.params and base not in state.rebound:
+            _first_seen(self.attribute_uses, seed, use)  # callers give the object
+        name = SEEDED + seed
+        before = state.consumed.get(name)
+        if (before is not None and name not in state.maybe
+                and (id(use.call), held) not in self.reuses):
+            if self._again > 0 and not any(self._step_loops) and not use.unseen:
+                use = replace(use, unseen=SEED_IN_LOOP)
+            self._record(before, use, name, state)
+        state.consumed[name] = use
+        state.maybe.discard(name)
+
+    def _made_from_seed(self, use: Consumption) -> bool:
+        """`use` draws from a key made from a seed named in the code (`rng = PRNGKey(seed)`,
+        or a callee making its key from the seed it is given), not from the seed as it is."""
+        return id(use) in self._from_named_seed or seeded_by_callee(use)
 
     def _defer(self, use: Consumption, name: str, state: KeyState) -> bool:
         """Puts off asking whether the draw's result reaches anything (True): a draw from a
@@ -164,7 +199,7 @@ class KeyRecorder:
         name = key_name(use.key, literal=not use.library)
         if name is None:
             seed = self._seeded_calls.get(id(use.key))
-            if seed is not None:
+            if seed is not None and seed.startswith("int:"):
                 # A key made in place from a literal seed (`normal(PRNGKey(0), ...)`): one key
                 # with every other key of that seed.
                 self._made_by[id(use)] = id(use.key)
@@ -185,10 +220,15 @@ class KeyRecorder:
             self.constant_uses[name] = (use, use.call, use.key)
 
     def _seed_name(self, name: str, use: Consumption, state: KeyState) -> str:
-        """The name a key made from a literal seed is followed under (`int:0`), noting which
-        call made the key `use` consumes."""
+        """The name a key made from a seed is followed under (`int:0`, `config.seed`), noting
+        which call made the key `use` consumes."""
         seeded = state.seeded.get(name)
         if seeded is None:
+            return name
+        if seeded[0] in self._seed_names:
+            # Followed under its own name (what it is carried and aliased as), and consumes
+            # the seed's key too (`_consume_seed`).
+            self._from_named_seed[id(use)] = seeded[0]
             return name
         self._made_by[id(use)] = seeded[1]
         return seeded[0]
@@ -218,6 +258,16 @@ class KeyRecorder:
         if use.kind == "seed" and isinstance(use.key, cst.Integer):
             self._seeded_calls[id(use.call)] = f"int:{use.key.value}"
             self._seed_literals[id(use.call)] = (use.call, use.key)
+        elif use.kind == "seed":
+            # `rng = PRNGKey(config.seed)`: the same seed makes the same key, so a draw from
+            # `rng` draws from the key of `config.seed` too, as one from another key made from
+            # it does (`_consume_seed`).
+            named = key_name(use.key)
+            if named is not None:
+                self._seeded_calls[id(use.call)] = named
+                self._seed_names.add(named)
+                if "." in named:
+                    self.seeded_fields.setdefault(named, use.call)
         if use.repeated:
             # The same key on every step: a reuse by itself, the draw against itself.
             self.reuses.setdefault((id(use.call), "\x00repeated"),
@@ -287,6 +337,10 @@ class KeyRecorder:
             return  # a later reuse is proven against the draw the analysis saw
         state.consumed[name] = use
         state.maybe.discard(name)
+        if id(use) in self._from_named_seed:
+            self._consume_seed(self._from_named_seed[id(use)], use, state, name)
+        elif self._made_from_seed(use):
+            self._consume_seed(name, use, state, name)  # `noise(seed)`: its key is `seed`'s
         if self._statement is not None and self._block is not None:
             state.where[name] = (id(self._block), id(self._statement), self._statement)
         else:
@@ -302,6 +356,12 @@ class KeyRecorder:
             elif ("." in other and other.split(".", 1)[0] in self.params
                   and other.split(".", 1)[0] not in state.rebound and other not in state.rebound):
                 _first_seen(self.attribute_uses, other, use)  # `params, key = carry`: `carry[1]`
+
+
+def seeded_by_callee(use: Consumption) -> bool:
+    """`use` calls a function making its key from the seed `use` gives it by name
+    (`noise(seed)`, `init(config)` reading `config.seed`)."""
+    return use.seeded_in is not None and isinstance(use.key, (cst.Name, cst.Attribute))
 
 
 def folds_past(fold: cst.Call, split: cst.Call) -> bool:

@@ -5,6 +5,7 @@ or kept in a name still is: `UnreadResults` counts those)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -24,10 +25,15 @@ ARRAY_MAKERS = frozenset({
 })
 
 
-def shapes_only_as_sizes(statement: cst.CSTNode, name: str, ctx: RuleContext) -> bool:
+def shapes_only_as_sizes(statement: cst.CSTNode, name: str, ctx: RuleContext,
+                         whole: Callable[[cst.Call], frozenset[int]] | None = None,
+                         held: bool = False) -> bool:
     """Every read of `name` in `statement` is its shape (`name.shape`, `.ndim`, ...) inside an
     argument of a call that takes it as a size: a class of the file built, a `jax.random`
-    sampler, an array maker."""
+    sampler, an array maker; or `name` itself given as an argument `whole` says its call reads
+    only for shape and dtype (the ids of those arguments, `key_shape_arguments.py`). With
+    `held`, `name` holds a size itself (`n, = x.shape`): it is read as one, also in the nested
+    functions `statement` defines (`def net(x): return Layer(n)(x)`)."""
     found = False
     pending: list[tuple[cst.CSTNode, bool]] = [(statement, False)]
     while pending:
@@ -40,7 +46,12 @@ def shapes_only_as_sizes(statement: cst.CSTNode, name: str, ctx: RuleContext) ->
             continue
         if isinstance(node, cst.Name):
             if node.value == name:
-                return False
+                if not (held and sized):
+                    return False
+                found = True
+            continue
+        if held and isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            pending.extend((child, sized) for child in child_nodes(node))
             continue
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             if any(read.value == name for read in names_in(node)):
@@ -48,8 +59,14 @@ def shapes_only_as_sizes(statement: cst.CSTNode, name: str, ctx: RuleContext) ->
             continue
         if isinstance(node, cst.Call):
             takes_sizes = sized or _takes_sizes(node, ctx)
+            shaped = whole(node) if whole is not None else frozenset()
             pending.append((node.func, sized))
-            pending.extend((arg.value, takes_sizes) for arg in node.args)
+            for arg in node.args:
+                if id(arg.value) in shaped and isinstance(arg.value, cst.Name) and (
+                        arg.value.value == name):
+                    found = True
+                else:
+                    pending.append((arg.value, takes_sizes))
             continue
         pending.extend((child, sized) for child in child_nodes(node))
     return found

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from optlint.analysis.prng_keys import FOLDED, FOLDED_WITH, Consumption
+from optlint.analysis.prng_keys import FOLDED, FOLDED_WITH, SEEDED, Consumption
 
 # A draw whose result may reach nothing, not yet asked (`key_record.py`): its call, and the
 # statement and block it is in.
@@ -66,7 +66,8 @@ class KeyState:
         # A new object under the name: its attributes (`state.key`) are new too, and so are
         # the keys folded from it or with it (`fold_in(key, step)` after `step` changes).
         for dotted in [known for known in self.consumed if known.startswith(name + ".")
-                       or mentions(known, name)]:
+                       or mentions(known, name) or known == SEEDED + name
+                       or known.startswith(f"{SEEDED}{name}.")]:
             del self.consumed[dotted]
         if self.same:
             self._unlink(name)
@@ -75,8 +76,10 @@ class KeyState:
         self.pending.pop(name, None)
         self.seeded.pop(name, None)
         for held in [held for held, (followed, _) in self.seeded.items()
-                     if FOLDED_WITH in followed and mentions(followed, name)]:
-            del self.seeded[held]  # `k = fold_in(key, step)`, then `step` changes
+                     if (FOLDED_WITH in followed and mentions(followed, name))
+                     or followed == name or followed.startswith(name + ".")]:
+            # `k = fold_in(key, step)`, then `step` changes; `k = PRNGKey(seed)`, then `seed`
+            del self.seeded[held]
         self.rebound.add(name)
         if node is not None:
             self.origin[name] = node

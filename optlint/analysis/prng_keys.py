@@ -10,7 +10,9 @@ rests on it.
 
 The analysis, by job:
 - `key_flow.py`: the walk of one function body, statement by statement (`KeyFlow`), on top of
-  `key_record.py` (the consumptions and reuses it records), with its state per path in
+  `key_expressions.py` (its walk of an expression), `key_bindings.py` (what binding a name does),
+  `key_loops.py` (loops walked twice) and `key_record.py` (the consumptions and reuses it
+  records), with its state per path in
   `key_state.py` and the syntax it reads in `key_syntax.py`;
 - `key_aliases.py`: one key under several names (`k = key`, a carry tuple, `State(key=key)`,
   an object of the file built holding it, `key_holders.py`), all consumed together;
@@ -157,6 +159,9 @@ FOLDED = "\x00fold"
 # The name a key `fold_in(base, data)` makes is followed under, for data a literal or a plain
 # name: folding one key with the same data makes the same key again.
 FOLDED_WITH = "\x00folded with\x00"
+# The name the key of a seed the code names is followed under (`seed:config.seed`), apart from
+# the seed's own name (an int: NumPy seeded from it, or a config returned holding it, holds no key).
+SEEDED = "seed:"
 
 
 def folded_name(base: str, data: cst.BaseExpression) -> str | None:
@@ -196,6 +201,8 @@ class Reuse:
     seed: str = ""
     # Both keys are one key folded with the same data (`fold_in(key, 7)` twice), as shown.
     folded: str = ""
+    # Both keys are made from the seed the code names so (`PRNGKey(config.seed)` twice).
+    named_seed: str = ""
 
 
 # (call) -> the keys it consumes; None when it consumes nothing the analysis can tell.

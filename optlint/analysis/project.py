@@ -349,12 +349,6 @@ class ProjectIndex:
         except (OSError, SourceError):
             return None
 
-    def parse_for_lookups(self, paths: list[Path]) -> None:
-        """Parse and index the project files at resolved `paths` for later lookups, ahead of
-        them (before a pool's workers are forked: `optlint.shared_lookups`)."""
-        for path in paths:
-            self._inference_for(path)
-
     def _inference_for(self, path: Path) -> Inference | None:
         if path in self._held:
             self._served.add(path)

@@ -15,6 +15,7 @@ from optlint.analysis.key_texts import called_text, shown
 from optlint.analysis.key_bound_partials import BoundPartial
 from optlint.analysis.key_constant_seeds import ConstantDraw
 from optlint.analysis.key_default_fields import DefaultKey
+from optlint.analysis.key_late_binding import LATE_BOUND
 from optlint.analysis.key_lifted_streams import UnsplitStream
 from optlint.analysis.key_fixed_closures import FixedClosureKey
 from optlint.analysis.key_trace_time import TracedDraw
@@ -53,6 +54,14 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
                    f"random numbers")
         return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
             "Give the function a key argument and pass a fresh key to each call"))
+    if second.repeated and second.over == LATE_BOUND:
+        message = (f"`{key}` is read by a lambda made in every iteration of the loop, which "
+                   f"reads it when called, after the loop has ended (Python binds closures "
+                   f"late): every lambda's `{second.how}` draws from the last `{key}`, the "
+                   f"same random numbers in each")
+        return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
+            f"Bind it when the lambda is made (`lambda ..., {key}={key}: ...` or "
+            f"`functools.partial`)"))
     if second.repeated and second.carried_on:
         message = (f"`{key}` is split in every step of `{second.over}`, then drawn from by "
                    f"`{second.how}` and carried on as the next step's key, which splits it "
@@ -90,6 +99,12 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
     if reuse.folded:
         message, fix_title = folded_reuse_text(ctx, reuse, key, at_line)
         return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=fix_title)
+    if reuse.in_loop and reuse.first.call is second.call and reuse.named_seed:
+        message = (f"`{key}` is made from `{reuse.named_seed}` again in every iteration of the "
+                   f"loop and consumed by `{second.how}`: one seed makes one key, so every "
+                   f"iteration draws the same random numbers")
+        return Finding(reported_at(second), message, roles=key_roles(reuse),
+                       fix_title="Make the key once before the loop and split it in the loop")
     if reuse.in_loop and reuse.first.call is second.call:
         message = (f"`{key}` is consumed by `{second.how}` in every iteration of the "
                    f"loop, and the loop never reassigns it: every iteration draws the same "
@@ -123,7 +138,7 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
     # them give correlated values, never identical ones.
     apart = ("the key is made from the seed twice and one is drawn from, the other "
              "split: the values are correlated, not identical"
-             if reuse.seed and kinds == {"draw", "split"} else None)
+             if (reuse.seed or reuse.named_seed) and kinds == {"draw", "split"} else None)
     if isinstance(second.key, cst.Call) and second.given_as is None:
         message = (f"`{key}` makes the same key at every call: the key "
                    f"`{first}` consumed{at_line(ctx, reuse.first.call)} is the key "
@@ -146,6 +161,9 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
     if isinstance(second.key, cst.Integer):
         return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
             "Give each call its own seed, or make one key and split it"))
+    if reuse.named_seed:  # a seed, not a key: splitting it is no fix
+        return Finding(reported_at(second), message, roles=key_roles(reuse), unproven=apart,
+                       fix_title="Make one key from the seed and split it for each use")
     return Finding(reported_at(second), message, split_fix(ctx, reuse, analysis),
                    roles=key_roles(reuse),
                    fix_title=f"Split it first ({split})")
@@ -247,6 +265,14 @@ def traced_finding(ctx: RuleContext, found: TracedDraw) -> Finding:
 def fixed_closure_finding(ctx: RuleContext, found: FixedClosureKey) -> Finding:
     """A returned function making its key from its factory's seed (`key_fixed_closures.py`)."""
     made = shown(ctx, found.made)
+    if found.replaced:
+        message = (f"`{made}` replaces the key argument `{found.replaced}` of "
+                   f"`{found.closure}` (which `{found.factory}` returns) before it is read: "
+                   f"whatever key each call is given, every call of `{found.closure}` makes "
+                   f"the same key and draws the same random numbers in "
+                   f"`{shown(ctx, found.draw)}`")
+        return Finding(found.made, message, roles={"call": found.draw, "made": found.made},
+                       fix_title=f"Draw from the `{found.replaced}` given, not a new key")
     message = (f"`{made}` makes the same key at every call of `{found.closure}`, which "
                f"`{found.factory}` returns: `{found.seed}` is fixed when `{found.factory}` is "
                f"called, so every call of `{found.closure}` draws the same random numbers in "

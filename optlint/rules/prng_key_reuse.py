@@ -145,7 +145,14 @@ class PrngKeyReuse(Rule):
             yield replace(finding, unproven=unseen)
             return
         proof = next((use.proof for use in (reuse.first, reuse.second) if use.proof), "")
-        yield replace(finding, message=f"{finding.message} ({proof})") if proof else finding
+        if not proof:
+            yield finding
+            return
+        # The proof goes before the `[preview: ...]` the finding adds again when remade.
+        shown = finding.message
+        if finding.unproven is not None:
+            shown = shown[:-len(f" [preview: {finding.unproven}]")]
+        yield replace(finding, message=f"{shown} ({proof})")
 
     def _stored_findings(self, ctx: RuleContext, info: FunctionInfo, flow: KeyFlow,
                          reported: set[int]) -> Iterator[Finding]:

@@ -1,0 +1,1 @@
+"""A small walking-robot task: physics state, randomized events, a rollout."""
