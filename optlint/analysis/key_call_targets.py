@@ -143,8 +143,10 @@ def passes_key(call: cst.Call) -> bool:
         value = arg.value
         if type(value) is cst.Name:
             name: str | None = cast(cst.Name, value).value
-        elif type(value) is cst.Attribute and type(cast(cst.Attribute, value).value) is cst.Name:
-            name = cast(cst.Attribute, value).attr.value  # `self.rng`, `state.key`
+        elif type(value) is cst.Attribute and (
+                type(cast(cst.Attribute, value).value) is cst.Name
+                or type(cast(cst.Attribute, value).value) is cst.Attribute):
+            name = cast(cst.Attribute, value).attr.value  # `self.rng`, `self.policy.key`
         else:
             name = None
         if name is not None and reads_as_key(name):

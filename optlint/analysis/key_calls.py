@@ -25,12 +25,14 @@ from optlint.analysis.key_applied_methods import AppliedMethods
 from optlint.analysis.key_call_targets import CallTargets, passes_key
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import LIFTED_TRANSFORMS
+from optlint.analysis.key_copied_state import CopiedStates
 from optlint.analysis.key_default_fields import module_holds_fixed_key
 from optlint.analysis.key_fields import stores_on_object
 from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
 from optlint.analysis.key_helpers import KeyHelpers, key_helpers
+from optlint.analysis.key_holder_calls import HolderCalls
 from optlint.analysis.key_holders import values_held
 from optlint.analysis.key_ignored import IgnoredArguments
 from optlint.analysis.key_literal_branches import LiteralBranches
@@ -111,6 +113,8 @@ class FileKeyCalls:
         self.named = NamedMethods(self)
         self.made = MadeCallables(self)
         self.applied = AppliedMethods(self, self.library.bases)
+        self.copied = CopiedStates(ctx, self.sites)  # what calls return copies of
+        self.holder_calls = HolderCalls(ctx)
         self.branches = LiteralBranches()  # parameters a call's literal arguments leave unread
         # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
         self.candidates: set[int] = set()
@@ -312,6 +316,7 @@ class FileKeyCalls:
         flow.raises = proven_to_raise
         flow.raising_call = raises.raising_call  # (its arguments still run)
         flow.holds = lambda call: values_held(self.ctx, call, self.targets.resolve(call), self.summary)
+        flow.copies, flow.holder_calls = self.copied.copy_of, self.holder_calls
         return flow
 
     def _worth_walking(self, node: cst.FunctionDef) -> bool:

@@ -14,6 +14,7 @@ import libcst as cst
 
 from optlint.analysis.key_bindings import KeyBindings
 from optlint.analysis.key_deferred import settle
+from optlint.analysis.key_holder_calls import HolderCalls
 from optlint.analysis.key_state import KeyState, merge_states
 from optlint.analysis.key_syntax import COMPREHENSIONS, EXPRESSION_KINDS, chains
 from optlint.analysis.prng_keys import key_name
@@ -24,6 +25,7 @@ class KeyExpressions(KeyBindings):
     """The expression walk of `KeyFlow`; the statement walks are its."""
 
     param_calls: dict[str, set[int]]
+    holder_calls: HolderCalls | None
     _body: Sequence[cst.BaseStatement] | None
 
     def _expr(self, node: cst.CSTNode, state: KeyState) -> None:
@@ -60,6 +62,8 @@ class KeyExpressions(KeyBindings):
                         state.consumed.setdefault(name, state.unread.pop(name))
             for use in uses:
                 self._consume(use, state)
+            if self.holder_calls is not None and state.consumed:
+                self.holder_calls.forget(node, state)  # `self.policy.reset_noise()`
             return
         if isinstance(node, cst.IfExp):
             self._expr(node.test, state)

@@ -23,7 +23,9 @@ import libcst as cst
 from optlint.analysis.key_aliases import forwarded_params, link_assigned
 from optlint.analysis.key_deferred import UnreadDrawFound
 from optlint.analysis.key_expressions import KeyExpressions
+from optlint.analysis.key_copied_state import CopyOf, carried_fields, restore
 from optlint.analysis.key_handed_back import note_kept, note_returned, note_stored
+from optlint.analysis.key_holder_calls import HolderCalls
 from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_state import KeyState, mentions, merge_states
@@ -80,6 +82,10 @@ class KeyFlow(KeyExpressions):
         # What the value a call returns holds of its arguments as given (where it holds it ->
         # the argument): `Loader(data, key)` keeps `key` as `.key` (see `key_holders.py`).
         self.holds: Callable[[cst.Call], Mapping[str, cst.BaseExpression]] | None = None
+        # What a call returns a copy of (`state.replace(mean=m)`; `key_copied_state.py`), and
+        # which method calls may set the keys of the object they are called on.
+        self.copies: CopyOf | None = None
+        self.holder_calls: HolderCalls | None = None
         # The parameters this function returns as given, by where its value holds them
         # (`""`, `.key`, `.[1]`; see `key_aliases.forwarded_params`).
         self.forwarded: dict[str, str] = {}
@@ -104,10 +110,12 @@ class KeyFlow(KeyExpressions):
                 raise
             # A draw put off reaches nothing: walked again from the start, every draw asked
             # as it comes (the answers so far are kept with `results`).
-            given = self.raises, self.raising_call, self.holds
+            given = (self.raises, self.raising_call, self.holds, self.copies,
+                     self.holder_calls)
             KeyFlow.__init__(self, self.consumer, tuple(self.params), self.returns,
                              self.constants, self.made_key, self.read_caches)
-            self.raises, self.raising_call, self.holds = given
+            (self.raises, self.raising_call, self.holds, self.copies,
+             self.holder_calls) = given
             self._results, self._body, self.unread.results = results, body, results
             self.defers = False
             self._walk(body, origins)
@@ -254,6 +262,8 @@ class KeyFlow(KeyExpressions):
             # Keys the value consumes itself (`self.linear = Linear(..., key=key)`) are given
             # to it, not kept.
             given = {key_name(use.key) for use in self.every[before:]}
+            copied = carried_fields(node.value, [target.target for target in node.targets],
+                                    state, self.copies)
             for target in node.targets:
                 note_kept(target.target, node.value, state, self.kept, given)
                 self._bind_target(target.target, state)
@@ -267,6 +277,7 @@ class KeyFlow(KeyExpressions):
                     seed = folded  # not `key = fold_in(key, i)`: the old `key` is gone
                 if seed is not None and isinstance(target.target, cst.Name):
                     state.seeded[target.target.value] = (seed, id(node.value))
+            restore(copied, state)  # `state = state.replace(mean=m)` keeps `state.key`
             if isinstance(node.value, cst.Call):
                 self._assigned_call(node.value, [target.target for target in node.targets], state)
                 self._note_derived(node.value, [target.target for target in node.targets],

@@ -111,6 +111,9 @@ def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:
         return None if expr.value in CONSTANTS else expr.value
     if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name):
         return f"{expr.value.value}.{expr.attr.value}"
+    if (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Attribute)
+            and isinstance(expr.value.value, cst.Name)):
+        return f"{expr.value.value.value}.{expr.value.attr.value}.{expr.attr.value}"
     if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name):
         index = literal_index(expr)
         if index is not None:
