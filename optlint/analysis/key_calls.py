@@ -39,6 +39,7 @@ from optlint.analysis.key_literal_branches import LiteralBranches
 from optlint.analysis.project_values import ProjectValues, statement_scope
 from optlint.analysis.proven_attributes import MissingAttributes
 from optlint.analysis.key_name_reads import FileReads
+from optlint.analysis.key_made_callables import MadeCallables
 from optlint.analysis.key_methods import NamedMethods
 from optlint.analysis.key_project_calls import ProjectCall, project_call_uses
 from optlint.analysis.key_summary_cycles import ROUNDS, SummaryCycles, settled
@@ -110,6 +111,7 @@ class FileKeyCalls:
         self.held = HeldCallables(self)
         self.given = GivenCallables(self)
         self.named = NamedMethods(self)
+        self.made = MadeCallables(self)
         self.applied = AppliedMethods(self, self.library.bases)
         self.copied = CopiedStates(ctx, self.sites)  # what calls return copies of
         self.holder_calls = HolderCalls(ctx)
@@ -164,7 +166,7 @@ class FileKeyCalls:
                 return []
             return (self.held.consumptions(call, site) or self.given.consumptions(call, site)
                     or self.named.consumptions(call, site)
-                    or self.applied.consumptions(call, site))
+                    or self.applied.consumptions(call, site) or self.made.consumptions(call, site))
         if isinstance(resolved, list):
             return resolved
         function, bound, stepping = resolved

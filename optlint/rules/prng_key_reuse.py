@@ -164,8 +164,9 @@ class PrngKeyReuse(Rule):
         returns_itself = info.scope.self_name is not None and isinstance(
             info.node, cst.FunctionDef) and stores_on_object(ctx.index, info.node)
         for use, returned in flow.stored:
-            if id(use.call) in reported or id(use.call) in flow.discarded or use.unseen:
-                continue
+            if (id(use.call) in reported or id(use.call) in flow.discarded
+                    or (use.unseen and not ctx.wants_unproven)):
+                continue  # drawn by what the analysis cannot see: `--preview` only
             if returns_itself and isinstance(returned, cst.Name) and (
                     returned.value == info.scope.self_name):
                 continue
@@ -177,6 +178,7 @@ class PrngKeyReuse(Rule):
                        f"random numbers")
             yield Finding(use.call, message, roles={"call": use.call, "key": use.key,
                                                     "returned": returned},
+                          unproven=use.unseen or None,
                           fix_title=(f"Split it and return the new key (`{key}, subkey = "
                                      f"jax.random.split({key})`, then store `{key}`)"))
 
