@@ -24,6 +24,11 @@ if TYPE_CHECKING:
     from optlint.analysis.index import Binding, CallSite, ClassInfo, FileIndex, Scope
 
 STEPS = 40  # how many steps a value is resolved through
+# How many bindings one question may resolve. A name bound many times (`state = step(state)` in a
+# long function) is resolved through each of its bindings, and each of those through the others:
+# without a bound, one question on JaxMARL's storm_env.py ran for minutes. The largest question on
+# the package benchmark and levanter resolves 391 bindings.
+BINDINGS_PER_QUESTION = 2000
 _METHOD_KINDS = frozenset({"classmethod", "staticmethod"})
 # Methods that return a copy of the instance, of its class, by the library bases that give
 # them (`state.replace(step=1)` on a `flax.struct.PyTreeNode`).
@@ -89,6 +94,7 @@ class ProjectValues:
         # By binding (kept alive with it): what it gives; by class: its order.
         self._bound: dict[int, tuple[Binding, ProjectValue]] = {}
         self._orders: dict[int, tuple[ClassInfo, list[OrderEntry] | None]] = {}
+        self._budget = BINDINGS_PER_QUESTION  # bindings the current question may still resolve
 
     def value(self, expr: cst.BaseExpression, scope: Scope, order: int,
               file: ProjectFile) -> ProjectValue:
@@ -176,6 +182,11 @@ class ProjectValues:
         keep = not self._pending and frame is None
         if keep and id(binding) in self._bound:
             return self._bound[id(binding)][1]
+        if not self._pending:
+            self._budget = BINDINGS_PER_QUESTION  # a new question
+        elif self._budget <= 0:
+            return None  # unknown: the question has cost too much
+        self._budget -= 1
         self._pending.add(id(binding))
         try:
             value = self._bound_value(binding, file, steps, frame)
