@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import argument, bind_arguments
-from optlint.analysis.index import LATER, CallSite, ClassInfo, Scope
+from optlint.analysis.enclosing_self import self_owner
+from optlint.analysis.index import LATER, CallSite, Scope
 from optlint.analysis.key_consumers import (
     INITIALIZER_MODULES,
     LOOP_BODIES,
@@ -201,8 +202,8 @@ class HeldCallables:
             else:
                 return None
         elif (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
-              and _owner(site.scope, func.value.value) is not None):
-            owner = _owner(site.scope, func.value.value)
+              and self_owner(site.scope, func.value.value) is not None):
+            owner = self_owner(site.scope, func.value.value)
             assert owner is not None
             field = owner.fields.get(func.attr.value)
             assigned = owner.attributes.get(func.attr.value, [])
@@ -253,16 +254,3 @@ class HeldCallables:
                 bindings[0].node, cst.FunctionDef):
             return bindings[0].node
         return None
-
-
-def _owner(scope: Scope, receiver: str) -> ClassInfo | None:
-    """The class whose method binds `receiver` as `self`, seen from `scope` or from a function
-    nested in the method (which closes over `self`)."""
-    current: Scope | None = scope
-    while current is not None and current.kind == "function":
-        if current.self_name == receiver:
-            return current.owner
-        if receiver in current.bindings:
-            return None
-        current = current.parent
-    return None
