@@ -21,7 +21,7 @@ import libcst as cst
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_state import KeyState
-from optlint.analysis.key_syntax import replaced_from
+from optlint.analysis.key_syntax import replaced_from, target_names
 from optlint.analysis.prng_keys import Consumption, key_name
 from optlint.analysis.values import FunctionValue, TransformedFunction
 from optlint.analysis.walk import child_nodes
@@ -156,7 +156,7 @@ def _returned_copy(function: cst.FunctionDef) -> tuple[str, frozenset[str]] | No
             source = copied[0]
             replaced |= copied[1]
         elif isinstance(node, _BINDING):
-            assigned.update(_bound_names(node.target))
+            assigned.update(target_names(node.target))
     if source is None or source in assigned:
         return None
     return source, frozenset(replaced)
@@ -175,13 +175,3 @@ def _body_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
             continue
         yield node
         pending.extend(child_nodes(node))
-
-
-def _bound_names(target: cst.CSTNode) -> Iterator[str]:
-    if isinstance(target, cst.Name):
-        yield target.value
-    elif isinstance(target, (cst.Tuple, cst.List)):
-        for element in target.elements:
-            yield from _bound_names(element.value)
-    elif isinstance(target, cst.StarredElement):
-        yield from _bound_names(target.value)
