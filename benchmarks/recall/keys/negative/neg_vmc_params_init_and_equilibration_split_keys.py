@@ -41,7 +41,7 @@ def metropolis_step(rng, params, r):
 
 def equilibrate(rng, params, r, steps):
     used = []
-    for _, step_rng in zip(range(steps), hk.PRNGSequence(rng)):
+    for _, step_rng in zip(range(steps), hk.PRNGSequence(rng), strict=False):
         used.append(step_rng)
         r = metropolis_step(step_rng, params, r)
     return r, used

@@ -51,7 +51,7 @@ def main() -> None:
     jax.config.update("jax_debug_key_reuse", True)
     try:
         forward_eval(jax.random.key(1), history)
-    except Exception as err:  # jax.errors.KeyReuseError
+    except jax.errors.KeyReuseError as err:
         print("HAZARD:", type(err).__name__, str(err).splitlines()[0])
         sys.exit(1)
     print("no reuse")

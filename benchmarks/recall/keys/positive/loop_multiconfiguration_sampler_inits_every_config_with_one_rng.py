@@ -52,7 +52,7 @@ def main() -> None:
     jax.config.update("jax_debug_key_reuse", True)
     try:
         sampler.init(jax.random.key(1), n=16)
-    except Exception as err:  # jax.errors.KeyReuseError
+    except jax.errors.KeyReuseError as err:
         print("HAZARD:", type(err).__name__, str(err).splitlines()[0])
         sys.exit(1)
     print("no reuse")

@@ -41,7 +41,7 @@ def metropolis_step(rng, params, r):
 
 def equilibrate(rng, params, r, steps):
     used = []
-    for _, step_rng in zip(range(steps), hk.PRNGSequence(rng)):
+    for _, step_rng in zip(range(steps), hk.PRNGSequence(rng), strict=False):
         used.append(step_rng)
         r = metropolis_step(step_rng, params, r)
     return r, used
@@ -63,7 +63,7 @@ def main() -> None:
     jax.config.update("jax_debug_key_reuse", True)
     try:
         train(1)
-    except Exception as err:  # jax.errors.KeyReuseError
+    except jax.errors.KeyReuseError as err:
         print("HAZARD:", type(err).__name__, str(err).splitlines()[0])
         sys.exit(1)
     print("no reuse")
