@@ -22,6 +22,7 @@ from optlint.analysis.key_batched_args import (
     mapped_partial,
 )
 from optlint.analysis.key_batched_partials import BatchedPartials
+from optlint.analysis.key_chosen_callees import chosen_callee
 from optlint.analysis.key_consumers import (
     AXES_KEYWORDS,
     BATCHING,
@@ -143,17 +144,18 @@ def batching_of(calls: KeyCallsView, call: cst.Call) -> tuple[str, cst.Call] | N
         made = _inside_compiling(ctx, call.func)
         batching = ctx.qualify(made.func)
         return (batching, made) if batching in BATCHING else None
-    if not isinstance(call.func, cst.Name) or call.func.value not in calls.helpers:
+    func = chosen_callee(ctx, call.func)  # `(jax.jit(draw) if jit else draw)(...)`: `draw`
+    if not isinstance(func, cst.Name) or func.value not in calls.helpers:
         return None
     site = calls.sites.get(id(call))
-    value = ctx.value(call.func, site) if site is not None else None
+    value = ctx.value(func, site) if site is not None else None
     if (isinstance(value, TransformedFunction) and value.transform in BATCHING
             and value.call is not None):
         return value.transform, value.call
-    decorated = decorated_batching(ctx, value, call.func)
+    decorated = decorated_batching(ctx, value, func)
     if decorated is not None:
         return decorated
-    binding = ctx.binding(call.func.value, site) if site is not None else None
+    binding = ctx.binding(func.value, site) if site is not None else None
     if binding is not None and not binding.path and isinstance(binding.value, cst.Call):
         made = _inside_compiling(ctx, binding.value)
         batching = ctx.qualify(made.func)  # `draw = jax.pmap(f)`
