@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from conftest import opt020_lines
+from conftest import finding_line, opt020_findings, opt020_lines
 
 PROGRAM = '''\
 import jax
@@ -99,3 +99,45 @@ def test_arms_running_different_functions_are_not_read_as_one(tmp_path: Path) ->
 
 def test_keeping_only_the_shape_is_silent(tmp_path: Path) -> None:
     assert opt020_lines(tmp_path, "dreambooth.py", SHAPES) == []
+
+
+STATIC = '''\
+import jax
+
+
+class Agent:
+    @staticmethod
+    def _represent(params, x, deterministic, rng):
+        return x * params + jax.random.normal(rng, x.shape) * (0.0 if deterministic else 1.0)
+
+    def represent(self, params, xs, deterministic, rng):
+        keys = jax.random.split(rng, xs.shape[0])
+        batch_fn = jax.vmap(self._represent, in_axes=(None, 0, None, 0))
+        return batch_fn(params, xs, deterministic, keys)
+'''
+# The same mapped method given one key for every row.
+STATIC_BROADCAST = STATIC.replace("in_axes=(None, 0, None, 0)", "in_axes=(None, 0, None, None)"
+                                  ).replace("deterministic, keys)", "deterministic, rng)")
+
+
+def _represented(source: str) -> Any:
+    pytest.importorskip("jax")
+    import jax
+
+    namespace: dict[str, Any] = {"__name__": "program"}
+    exec(compile(source, "program.py", "exec"), namespace)
+    return namespace["Agent"]().represent(1.0, jax.numpy.zeros((2, 3)), False, jax.random.key(0))
+
+
+def test_a_mapped_static_method_is_given_no_object(tmp_path: Path) -> None:
+    # `jax.vmap(self._represent)` runs a `@staticmethod`: the flag is the flag, the key the key.
+    rows = _represented(STATIC)
+    assert not (rows[0] == rows[1]).any()
+    assert opt020_lines(tmp_path, "agent.py", STATIC) == []
+
+
+def test_a_mapped_static_method_given_one_key_for_every_row(tmp_path: Path) -> None:
+    rows = _represented(STATIC_BROADCAST)
+    assert (rows[0] == rows[1]).all()
+    found = opt020_findings(tmp_path, "agent.py", STATIC_BROADCAST)
+    assert [(finding_line(f), f["message"].split("`")[1]) for f in found] == [(12, "rng")]

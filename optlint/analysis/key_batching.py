@@ -80,7 +80,11 @@ def batched_consumptions(calls: KeyCallsView, call: cst.Call, site: CallSite | N
         ctx, transform, BATCHING[batching], site,
         AXES_KEYWORDS.get(batching, "in_axes")), len(call.args), ctx)
     info = ctx.index.functions.get(function)
-    method = info is not None and info.scope.owner is not None
+    # A method mapped through its object (`jax.vmap(self._step)`) is given its object first;
+    # a `@staticmethod` is not.
+    method = info is not None and info.scope.owner is not None and not any(
+        isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+        for d in function.decorators)
     for param, expr in bind_arguments(function, call, method):
         inner = flow.param_uses.get(param.name.value)
         index = next((i for i, a in enumerate(call.args) if a.value is expr), None)
@@ -99,6 +103,7 @@ def batched_consumptions(calls: KeyCallsView, call: cst.Call, site: CallSite | N
                                 library=False, unseen=inner.unseen))
         uses.append(Consumption(call, replicated or expr, calls.callee(inner.call),
                                 library=False, repeated=True, unseen=inner.unseen,
+                                repeated_by=_set_up_apart(calls, call, transform),
                                 over=f"{batching} " + (
                                     "(a replicated key)" if replicated is not None
                                     else "(in_specs=P())" if batching in AXES_KEYWORDS
@@ -132,8 +137,19 @@ def _given_batched(calls: KeyCallsView, call: cst.Call, batching: str, transform
                                 unseen=proven, proof=proof),
                     Consumption(call, key, calls.callee(call), library=False,
                                 repeated=True, unseen=proven, proof=proof,
+                                repeated_by=_set_up_apart(calls, call, transform),
                                 over=f"{batching} (in_axes=None)")]
     return []
+
+
+def _set_up_apart(calls: KeyCallsView, call: cst.Call, transform: cst.Call) -> cst.Call | None:
+    """The transformation's call where it is made apart from `call` (`step = jax.pmap(step,
+    in_axes=(0, None))`, then `step(x, key)`): where the key is given no axis, for the
+    finding's roles (None: made in the call itself, or by a decorator, which is no call of
+    the file)."""
+    if isinstance(call.func, cst.Call) or id(transform) not in calls.sites:
+        return None
+    return transform
 
 
 def batching_of(calls: KeyCallsView, call: cst.Call) -> tuple[str, cst.Call] | None:
