@@ -75,8 +75,10 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
         batched = over in {*BATCHING, *TREE_MAPS, *ITEM_MAPS}
         where = ("leaf" if over in TREE_MAPS else "item" if over in ITEM_MAPS
                  else "row") if batched else "step"
+        made = (at_line(ctx, second.repeated_by).replace(" (line", " (made at line")
+                if over in BATCHING and second.repeated_by is not None else "")
         message = (f"`{key}` is consumed by `{second.how}` in every {where} of "
-                   f"`{second.over}`, and the {where.replace('leaf', 'leave')}s are not "
+                   f"`{second.over}`{made}, and the {where.replace('leaf', 'leave')}s are not "
                    f"given keys of their own "
                    f"(it is {'broadcast' if batched else 'closed over or carried back'} "
                    f"unchanged): every {where} draws the same random numbers")

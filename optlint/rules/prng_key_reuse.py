@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from functools import partial
 
 import libcst as cst
 
@@ -32,6 +33,7 @@ from optlint.analysis.key_texts import shown
 from optlint.analysis.key_bound_partials import bound_partials
 from optlint.analysis.key_constant_seeds import constant_seed_draws
 from optlint.analysis.key_default_fields import default_keys
+from optlint.analysis.key_handouts import kept_handouts
 from optlint.analysis.key_lifted_streams import unsplit_streams
 from optlint.analysis.key_literal_seeds import made_in_callee
 from optlint.analysis.key_fixed_closures import fixed_closure_keys
@@ -51,6 +53,7 @@ from optlint.rule_helpers.key_messages import (
     traced_finding,
     unsplit_stream_finding,
 )
+from optlint.rule_helpers.key_handout_messages import kept_handout_finding
 from optlint.rules.base import Finding, Rule, RuntimeCheck
 
 # Samplers given one key on purpose to draw the same indices for several arrays.
@@ -126,6 +129,7 @@ class PrngKeyReuse(Rule):
                 yield bound_partial_finding(ctx, bound)
         for unsplit in unsplit_streams(ctx):  # `nn.scan(..., split_rngs={"dropout": False})`
             yield unsplit_stream_finding(ctx, unsplit)
+        yield from map(partial(kept_handout_finding, ctx), kept_handouts(ctx))  # a key pool
         for constant in constant_seed_draws(ctx):  # `key(0)` made where a step runs
             if id(constant.draw) not in reported and id(constant.made) not in reported:
                 reported.add(id(constant.draw))
