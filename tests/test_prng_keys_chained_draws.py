@@ -43,9 +43,26 @@ def features_then_labels_fixed():
 '''
 
 
-def _lines(tmp_path: Path, *extra: str) -> dict[int, str]:
+# An inference run given data computed from the first draw is no part of the sample (numpyro
+# 0.22.0 `test/test_pickle.py`: cluster assignments from `PRNGKey(0)`, then `mcmc.run(PRNGKey(0),
+# data)`): it stays `--preview`, with the literal-seed policy.
+INFERENCE = '''\
+import jax
+from numpyro.infer import MCMC, NUTS
+
+
+def fit(model):
+    assignments = jax.random.categorical(jax.random.PRNGKey(0), jax.numpy.zeros(3), shape=(50,))
+    data = 2.0 * assignments
+    mcmc = MCMC(NUTS(model), num_warmup=10, num_samples=10)
+    mcmc.run(jax.random.PRNGKey(0), data)
+    return mcmc.get_samples()
+'''
+
+
+def _lines(tmp_path: Path, *extra: str, source: str = CHAINED) -> dict[int, str]:
     return {finding_line(f): f["message"]
-            for f in opt020_findings(tmp_path, "data.py", CHAINED, *extra)}
+            for f in opt020_findings(tmp_path, "data.py", source, *extra)}
 
 
 def test_second_draw_made_from_the_first_is_reported(tmp_path: Path) -> None:
@@ -59,6 +76,11 @@ def test_draws_with_inputs_of_their_own_stay_preview(tmp_path: Path) -> None:
     preview = _lines(tmp_path, "--preview")
     assert sorted(preview) == [9, 16]
     assert "made in place from one literal seed" in preview[16]
+
+
+def test_an_inference_run_on_the_data_stays_preview(tmp_path: Path) -> None:
+    assert _lines(tmp_path, source=INFERENCE) == {}
+    assert sorted(_lines(tmp_path, "--preview", source=INFERENCE)) == [9]
 
 
 def test_labels_are_a_function_of_the_features_bits(tmp_path: Path) -> None:

@@ -13,30 +13,42 @@ from collections.abc import Sequence
 import libcst as cst
 
 from optlint.analysis.key_syntax import target_names
+from optlint.analysis.prng_keys import SAMPLERS, Consumption
 from optlint.analysis.walk import child_nodes
 
 # Why such a reuse is proven, for the message.
 CONDITIONED = ("the second draw is made from `{name}`, computed from the first draw's values: "
                "the two are parts of one sample, meant to have independent noise")
+# Library calls that draw a sample, besides `jax.random`'s samplers: distributions' methods
+# (numpyro, distrax, TFP, brax). Not an inference run given the data (`mcmc.run(key, data)`)
+# nor a model's `init`: those are no part of the sample.
+SAMPLE_METHODS = frozenset({"sample", "rvs", "sample_and_log_prob",
+                            "experimental_sample_and_log_prob", "sample_no_postprocessing"})
 
 
-def conditioned_name(span: Sequence[cst.BaseStatement], first: cst.Call, second: cst.Call,
-                     second_key: cst.BaseExpression) -> str:
-    """The name computed from `first`'s result that `second` reads besides its key (its object,
-    `bernoulli(probs).sample`, or its arguments), following plain assignments of the straight
-    statements `span` runs from the first draw's to the second's; '' when there is none."""
-    if len(span) < 2:
+def conditioned_name(span: Sequence[cst.BaseStatement], first: Consumption,
+                     second: Consumption) -> str:
+    """The name computed from the first draw's result that the second draw reads besides its
+    key (its object, `bernoulli(probs).sample`, or its arguments), following plain assignments
+    of the straight statements `span` runs from the first draw's to the second's; '' when there
+    is none, or either call draws no sample."""
+    if len(span) < 2 or not (_samples(first) and _samples(second)):
         return ""
     *before, last = span
     derived: set[str] = set()
     for statement in before:
         for value, targets in _assignments(statement):
-            if _contains(value, first) or _read(value, derived):
+            if _contains(value, first.call) or _read(value, derived):
                 derived |= targets
     if not derived:
         return ""
-    read = _read_name(second, derived, skip=second_key)
-    return read or ""
+    return _read_name(second.call, derived, skip=second.key) or ""
+
+
+def _samples(use: Consumption) -> bool:
+    name = use.how.rsplit(".", 1)[-1]
+    return use.library and use.kind == "draw" and (
+        name in SAMPLE_METHODS or (name in SAMPLERS and name != "split"))
 
 
 def _assignments(statement: cst.BaseStatement

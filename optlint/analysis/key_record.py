@@ -128,7 +128,7 @@ class KeyRecorder:
             self._statement is not None and chains(self._statement, use.call)))
         unproven = literal_seed_unproven(
             use, id(use) in self._in_place or id(before) in self._in_place, any(self._step_loops))
-        conditioned = conditioned_name(span, before.call, use.call, use.key) if (
+        conditioned = conditioned_name(span, before, use) if (
             unproven == IN_PLACE_SEEDS) else ""
         if conditioned:  # one joint sample's parts: never the same noise on purpose
             unproven = ""
