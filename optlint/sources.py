@@ -141,7 +141,8 @@ class NotebookFile(Source):
         if fix is not None:
             fix = Fix(fix.applicability, fix.message, tuple(
                 Edit(inside(edit.start), inside(edit.end), edit.content) for edit in fix.edits))
-        roles = tuple(replace(role, start=inside(role.start), end=inside(role.end))
+        roles = tuple(replace(role, start=inside(role.start), end=inside(role.end),
+                              cell=cell_at(cells, role.start)[0].number)
                       if role.start is not None and role.end is not None else role
                       for role in diagnostic.roles)
         return replace(diagnostic, start=start, end=end, fix=fix, cell=cell.number, roles=roles)

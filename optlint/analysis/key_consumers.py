@@ -130,6 +130,11 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     KeyConsumer("blackjax", "step", 0, "rng_key", made_by=(
         "blackjax.meanfield_vi", "blackjax.nuts", "blackjax.hmc", "blackjax.mala",
         "blackjax.rmh")),
+    # brax: `dist.sample_no_postprocessing(parameters, seed)` of its `ParametricDistribution`s
+    # (brax 0.14.2, /tmp/kp11b/measure/brax_sample_no_postprocessing.py: one key twice gave
+    # equal actions, another key different ones, and a split of the key afterwards raised
+    # KeyReuseError under `jax_debug_key_reuse`).
+    KeyConsumer("brax", "sample_no_postprocessing", 1, "seed", made_by=("*",)),
     # trax: `layer.pure_fn(x, weights, state, rng)` runs the layer with that rng (its dropout
     # and other random sublayers draw from it).
     KeyConsumer("trax", "pure_fn", 3, "rng", made_by=("*",)),

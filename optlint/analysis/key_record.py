@@ -13,7 +13,12 @@ import libcst as cst
 from optlint.analysis.binding import argument
 from optlint.analysis.key_aliases import linked
 from optlint.analysis.key_deferred import UnreadCalls, settle
-from optlint.analysis.key_literal_seeds import SEED_IN_LOOP, literal_seed_unproven
+from optlint.analysis.key_chained_draws import CONDITIONED, conditioned_name
+from optlint.analysis.key_literal_seeds import (
+    IN_PLACE_SEEDS,
+    SEED_IN_LOOP,
+    literal_seed_unproven,
+)
 from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_state import KeyState
 from optlint.analysis.key_syntax import chains
@@ -123,6 +128,11 @@ class KeyRecorder:
             self._statement is not None and chains(self._statement, use.call)))
         unproven = literal_seed_unproven(
             use, id(use) in self._in_place or id(before) in self._in_place, any(self._step_loops))
+        conditioned = conditioned_name(span, before, use) if (
+            unproven == IN_PLACE_SEEDS) else ""
+        if conditioned:  # one joint sample's parts: never the same noise on purpose
+            unproven = ""
+            use = replace(use, proof=use.proof or CONDITIONED.format(name=conditioned))
         if unproven and not use.unseen:
             use = replace(use, unseen=unproven)  # a literal seed's draws, often equal on purpose
         # Where the key was made: the name drawn from (`key = PRNGKey(seed)`), before the

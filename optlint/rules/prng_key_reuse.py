@@ -168,20 +168,25 @@ class PrngKeyReuse(Rule):
         returns_itself = info.scope.self_name is not None and isinstance(
             info.node, cst.FunctionDef) and stores_on_object(ctx.index, info.node)
         for use, returned in flow.stored:
-            if (id(use.call) in reported or id(use.call) in flow.discarded
+            # A key the call returned, consumed in the callee (`via`), is not the key it was
+            # given: a finding at the call about that one leaves this one standing.
+            at = id(use.via.call) if use.via is not None else id(use.call)
+            if (at in reported or id(use.call) in flow.discarded
                     or (use.unseen and not ctx.wants_unproven)):
                 continue  # drawn by what the analysis cannot see: `--preview` only
             if returns_itself and isinstance(returned, cst.Name) and (
                     returned.value == info.scope.self_name):
                 continue
-            reported.add(id(use.call))
+            reported.update((at, id(use.call)))
             key = ctx.code(use.key)
             message = (f"`{key}` is consumed by `{shown(ctx, use.call)}` and then handed back "
                        f"unchanged in `{shown(ctx, returned)}`: the next step given the "
                        f"returned value consumes the same key again and draws the same "
                        f"random numbers")
-            yield Finding(use.call, message, roles={"call": use.call, "key": use.key,
-                                                    "returned": returned},
+            roles: dict[str, cst.CSTNode] = {"call": use.call, "key": use.key, "returned": returned}
+            if use.via is not None:  # where the callee consumed the key it hands back
+                roles["returned_consumed"] = use.via.call
+            yield Finding(use.call, message, roles=roles,
                           unproven=use.unseen or None,
                           fix_title=(f"Split it and return the new key (`{key}, subkey = "
                                      f"jax.random.split({key})`, then store `{key}`)"))
