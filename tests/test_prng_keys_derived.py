@@ -125,3 +125,50 @@ def test_flax_keys_are_not_split_keys_when_run(tmp_path: Path) -> None:
     with jax.debug_key_reuse(True):
         namespace["split_then_init"](jax.random.key(1))
         namespace["init_then_split"](jax.random.key(1))
+
+
+FOLDED = '''\
+import flax.linen as nn
+import jax
+
+
+class Net(nn.Module):
+    @nn.compact
+    def __call__(self, x, train):
+        return nn.Dropout(0.1, deterministic=not train)(nn.Dense(3)(x))
+
+
+model = Net()
+
+
+def step_with_flax(params, x, rng):
+    _, new_rng = jax.random.split(rng)
+    dropout_rng = jax.random.fold_in(rng, jax.lax.axis_index("batch"))
+
+    def loss_fn(p):
+        return model.apply(p, x, True, rngs=dict(dropout=dropout_rng)).sum()
+
+    return jax.grad(loss_fn)(params), new_rng
+
+
+def step_with_normal(params, x, rng):
+    _, new_rng = jax.random.split(rng)
+    dropout_rng = jax.random.fold_in(rng, jax.lax.axis_index("batch"))
+    return x + jax.random.normal(dropout_rng, x.shape), new_rng
+
+
+def apply_twice(params, x, key):
+    first = model.apply(params, x, True, rngs=dict(dropout=key))
+    second = model.apply(params, x, True, rngs=dict(dropout=key))
+    return first, second
+'''
+
+
+def test_a_folded_key_only_flax_draws_from_is_preview(tmp_path: Path) -> None:
+    """vit `train.py:46` (set 2, FP: no two dropout masks equal): the key folded with the device
+    index equals a split key, but flax folds it again before drawing; whether the split keys
+    meet such a call is past this step, so the pair is `--preview`. Drawn from by `normal`, the
+    folded key repeats the split key's bits: reported. `rngs=dict(dropout=key)` is a key given
+    to flax as `{"dropout": key}` is: two such calls are a reuse."""
+    assert opt020_lines(tmp_path, "steps.py", FOLDED) == [26, 32]
+    assert opt020_lines(tmp_path, "steps.py", FOLDED, "--preview") == [16, 26, 32]

@@ -33,6 +33,7 @@ from optlint.analysis.key_consumers import (
 from optlint.analysis.key_imported_libraries import imported_project_libraries
 from optlint.analysis.key_shape_arguments import ShapeArguments
 from optlint.analysis.key_switched_calls import switched_off
+from optlint.analysis.key_syntax import keyword_dict
 from optlint.analysis.key_name_reads import FRAME_READER_NAMES, FRAME_READERS
 from optlint.analysis.project_files import LIBRARIES
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
@@ -217,6 +218,8 @@ class LibraryKeyCalls:
             if row.in_dict and isinstance(expr, cst.Dict):
                 keys += [element.value for element in expr.elements
                          if isinstance(element, cst.DictElement)]
+            elif row.in_dict and isinstance(expr, cst.Call) and keyword_dict(expr):
+                keys += [arg.value for arg in expr.args]  # `rngs=dict(dropout=key)`
             else:
                 keys.append(self._unwrapped(self._wrapped_by_name(expr, call)))
         how = self.callee(call)
