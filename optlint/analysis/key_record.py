@@ -14,6 +14,7 @@ from optlint.analysis.binding import argument
 from optlint.analysis.key_aliases import linked
 from optlint.analysis.key_deferred import UnreadCalls, settle
 from optlint.analysis.key_chained_draws import CONDITIONED, conditioned_name
+from optlint.analysis.key_derived import consume_derived
 from optlint.analysis.key_literal_seeds import (
     IN_PLACE_SEEDS,
     SEED_IN_LOOP,
@@ -336,6 +337,11 @@ class KeyRecorder:
         elif "." in name and base in self.params and base not in state.rebound \
                 and name not in state.rebound:
             _first_seen(self.attribute_uses, name, use)
+        if use.derives:  # a flax `init` or `apply`: see `key_derived.py`
+            consume_derived(use, name, state, self._record, None if (
+                self._statement is None or self._block is None) else (
+                    id(self._block), id(self._statement), self._statement))
+            return
         folded = state.consumed.get(name + FOLDED)
         if (use.kind == "split" and folded is not None and name + FOLDED not in state.maybe
                 and not folds_past(folded.call, use.call)):
