@@ -5,7 +5,6 @@ Many files at once: `optlint.pool`; fixes applied round after round: `optlint.fi
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,11 +12,10 @@ from optlint.analysis.dependencies import Dependencies
 from optlint.catalog import RULE_INFOS, SYNTAX_ERROR, UNUSED_NOQA
 from optlint.diagnostics import Diagnostic, Location
 from optlint.edits import source_lines
-from optlint.prefilter import Prefilter
+from optlint.prefilter import Prefilter, has_trigger_words
 from optlint.lint_types import FileResult, LintOptions  # noqa: F401 - named from here too
 from optlint.source import SourceError
 from optlint.sources import Source, open_source
-from optlint.suppression import apply_suppressions, parse_directives
 
 # libcst, the analysis and the rules are imported when a file first passes the prefilter: a run
 # whose files all miss it (and `optlint rule`, `--version`) never pays for them.
@@ -33,9 +31,9 @@ class Linter:
     def __init__(self, options: LintOptions, project: ProjectIndex | None = None) -> None:
         self.options = options
         self._project = project
-        self._rules: list[Rule] | None = None
-        enabled = [info for info in RULE_INFOS if info.code in options.selection.enabled]
-        self.prefilter = Prefilter(enabled, options.project_root)
+        self._rules: dict[type[Rule], Rule] = {}  # each rule made when a file first needs it
+        self._enabled = [info for info in RULE_INFOS if info.code in options.selection.enabled]
+        self.prefilter = Prefilter(self._enabled, options.project_root)
         # The run's plan (`plan`): each file's place in the order, and where a file's tree is
         # kept until for later files' lookups.
         self._places: dict[Path, int] = {}
@@ -51,13 +49,21 @@ class Linter:
             self._project = ProjectIndex(self.options.project_root, self.prefilter.graph)
         return self._project
 
-    @property
-    def rules(self) -> list[Rule]:
-        if self._rules is None:
-            from optlint.rules import RULES
+    def rules_for(self, text: str, enabled: frozenset[str]) -> list[Rule]:
+        """The rules of `enabled` that can fire in `text` (it has one of their trigger words),
+        in the order rules run. A rule's module is imported when a file first needs it: a
+        one-file check imports only the rules, and the analysis behind them, its words call for.
+        """
+        from optlint.rules import classes_for
 
-            self._rules = [rule() for rule in RULES if rule.code in self.options.selection.enabled]
-        return self._rules
+        codes = [info.code for info in self._enabled
+                 if info.code in enabled and has_trigger_words(info, text)]
+        rules = []
+        for rule_class in classes_for(codes):
+            if rule_class not in self._rules:
+                self._rules[rule_class] = rule_class()
+            rules.append(self._rules[rule_class])
+        return rules
 
     def plan(self, order: list[Path], kept_until: dict[Path, int]) -> None:
         """Check files in `order` (optlint.lint_order.check_plan), keeping a linted file's tree
@@ -165,10 +171,7 @@ class Linter:
         ctx.source = text
         ctx.wants_unproven = self.options.preview
         findings: list[tuple[Rule, Finding]] = []
-        enabled = self.options.selection.enabled_in(relative)
-        for rule in self.rules:
-            if rule.code not in enabled:
-                continue
+        for rule in self.rules_for(text, self.options.selection.enabled_in(relative)):
             try:
                 findings.extend((rule, finding) for finding in rule.check(ctx)
                                 if finding.unproven is None or self.options.preview)
@@ -195,8 +198,10 @@ class Linter:
     def _suppressed(self, diagnostics: list[Diagnostic], text: str, filename: str,
                     relative: str | None = None) -> list[Diagnostic]:
         """What `# noqa` leaves of `diagnostics`, with OPT100 for the codes it did not use."""
-        if not self.options.respect_noqa:
-            return diagnostics
+        if not self.options.respect_noqa or "noqa" not in text.lower():
+            return diagnostics  # no directive (found case-blind): nothing hidden, none unused
+        from optlint.suppression import apply_suppressions, parse_directives
+
         lines = source_lines(text)
         directives = parse_directives(lines, text, {d.line for d in diagnostics})
         report_unused = self.options.selection.is_enabled(
@@ -238,7 +243,10 @@ class Linter:
             if self._project is not None:
                 self._project.start_recording()
             result = self.lint_text(source.program, source.name)
-            result.content_hash = hashlib.sha256(source.data).hexdigest()
+            if self.options.hash_contents:
+                import hashlib
+
+                result.content_hash = hashlib.sha256(source.data).hexdigest()
             if result.dependencies is None:  # parsed: what the analysis read of the project
                 # No project index yet: nothing has been parsed, so nothing of the project was
                 # read.
