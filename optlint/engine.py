@@ -12,7 +12,7 @@ from optlint.analysis.dependencies import Dependencies
 from optlint.catalog import RULE_INFOS, SYNTAX_ERROR, UNUSED_NOQA
 from optlint.diagnostics import Diagnostic, Location
 from optlint.edits import source_lines
-from optlint.prefilter import Prefilter, has_trigger_words
+from optlint.prefilter import Prefilter
 from optlint.lint_types import FileResult, LintOptions  # noqa: F401 - named from here too
 from optlint.source import SourceError
 from optlint.sources import Source, open_source
@@ -31,7 +31,7 @@ class Linter:
     def __init__(self, options: LintOptions, project: ProjectIndex | None = None) -> None:
         self.options = options
         self._project = project
-        self._rules: dict[type[Rule], Rule] = {}  # each rule made when a file first needs it
+        self._rules: list[Rule] | None = None
         self._enabled = [info for info in RULE_INFOS if info.code in options.selection.enabled]
         self.prefilter = Prefilter(self._enabled, options.project_root)
         # The run's plan (`plan`): each file's place in the order, and where a file's tree is
@@ -49,21 +49,19 @@ class Linter:
             self._project = ProjectIndex(self.options.project_root, self.prefilter.graph)
         return self._project
 
-    def rules_for(self, text: str, enabled: frozenset[str]) -> list[Rule]:
-        """The rules of `enabled` that can fire in `text` (it has one of their trigger words),
-        in the order rules run. A rule's module is imported when a file first needs it: a
-        one-file check imports only the rules, and the analysis behind them, its words call for.
-        """
-        from optlint.rules import classes_for
+    @property
+    def rules(self) -> list[Rule]:
+        """Every enabled rule, in the order rules run; their modules imported on first use.
 
-        codes = [info.code for info in self._enabled
-                 if info.code in enabled and has_trigger_words(info, text)]
-        rules = []
-        for rule_class in classes_for(codes):
-            if rule_class not in self._rules:
-                self._rules[rule_class] = rule_class()
-            rules.append(self._rules[rule_class])
-        return rules
+        Not only those whose trigger words the file has: a rule's analysis reads other files
+        (the helpers a file imports, the callers of its functions), so its words may be there
+        alone (the recall case opt005/positive/srcpkg_solver_config: `lbfgs` is in
+        calib/solvers.py, the finding in run.py)."""
+        if self._rules is None:
+            from optlint.rules import classes_for
+
+            self._rules = [rule() for rule in classes_for(info.code for info in self._enabled)]
+        return self._rules
 
     def plan(self, order: list[Path], kept_until: dict[Path, int]) -> None:
         """Check files in `order` (optlint.lint_order.check_plan), keeping a linted file's tree
@@ -171,7 +169,10 @@ class Linter:
         ctx.source = text
         ctx.wants_unproven = self.options.preview
         findings: list[tuple[Rule, Finding]] = []
-        for rule in self.rules_for(text, self.options.selection.enabled_in(relative)):
+        enabled = self.options.selection.enabled_in(relative)
+        for rule in self.rules:
+            if rule.code not in enabled:
+                continue
             try:
                 findings.extend((rule, finding) for finding in rule.check(ctx)
                                 if finding.unproven is None or self.options.preview)

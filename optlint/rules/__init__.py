@@ -2,9 +2,9 @@
 libcst), found in the module its row names. A new rule is a catalog row and its own module; no
 list here to extend.
 
-A rule's module is imported when a file first needs the rule (`classes_for`): a file with none of
-a rule's trigger words never runs it, so a one-file check imports only the rules (and the analysis
-behind them) that the file's words call for. `RULES`, every class, imports them all.
+A rule's module is imported when the rule is first asked for (`classes_for`): importing the
+registry, or `optlint.rules.base`, imports no rule, and a run with `--select` imports only the
+rules it selected. `RULES`, every class, imports them all.
 """
 
 from __future__ import annotations
