@@ -7,7 +7,6 @@ a project-wide index built lazily instead of a pass over every file up front.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import weakref
 from collections.abc import Callable
@@ -104,6 +103,8 @@ class ProjectIndex:
 
     def _read(self, path: Path) -> bytes:
         """A project file's bytes, noted for the cache (see `Dependencies.read`)."""
+        import hashlib  # here: a run that reads no other file does not pay for OpenSSL's start
+
         data = read_bytes(path)
         self._read_since[str(path)] = hashlib.sha256(data).hexdigest()
         self.read_stamps[path] = file_stamp(path)
