@@ -138,6 +138,10 @@ def test_a_file_looked_into_by_its_own_check_is_not_parsed_again(tmp_path: Path)
     parsed, found = parses_in([tmp_path / "helpers.py"], tmp_path)
     assert parsed.count(CALLERS["helpers.py"]) == 1
     assert found == ["helpers.py:5: OPT003"]  # the finding that needs the search is made
+    # Every file checked: each text parsed once, the same finding.
+    parsed, found = parses_in(sorted(tmp_path / name for name in CALLERS), tmp_path)
+    assert sorted(parsed) == sorted(CALLERS.values())
+    assert found == ["helpers.py:5: OPT003"]
     # A file changed on disk since it was read is not the text being checked: parsed afresh.
     edited = CALLERS["helpers.py"].replace("1e-3", "1e-2")
     from optlint.engine import Linter
