@@ -148,6 +148,7 @@ class Linter:
         try:
             return self._lint_indexed(result, inference, text, self.relative(filename), linted)
         finally:
+            self.project.linted()
             until = self._kept_until.get(Path(filename).resolve()) if self._kept_until else None
             if until is not None and not self.project.keeps(inference):
                 self.project.hold(Path(filename).resolve(), inference, text, until)
