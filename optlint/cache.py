@@ -408,10 +408,13 @@ def _diagnostic(item: dict[str, Any], filename: str) -> Diagnostic:
             Edit(Location(**e["start"]), Location(**e["end"]), e["content"])
             for e in fix["edits"])),
         item["cell"],
-        tuple(Role(r["name"], r["text"], *(Location(**r[end]) if r[end] else None
-                                           for end in ("start", "end")))
-              for r in item["roles"]),
+        tuple(_role(r) for r in item["roles"]),
         fix_title=item["fix_title"])
+
+
+def _role(item: dict[str, Any]) -> Role:
+    start, end = (Location(**item[at]) if item[at] else None for at in ("start", "end"))
+    return Role(item["name"], item["text"], start, end, item.get("cell"))
 
 
 def _write_atomically(target: Path, text: str) -> None:

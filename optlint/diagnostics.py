@@ -42,6 +42,9 @@ class Role:
     text: str
     start: Location | None = None
     end: Location | None = None
+    # Set for notebooks: the cell the part is in (not always the finding's: a key made in
+    # one cell and drawn from in another), `start`/`end` then count within it.
+    cell: int | None = None
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,6 @@ Many files at once: `optlint.pool`; fixes applied round after round: `optlint.fi
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,7 +16,6 @@ from optlint.prefilter import Prefilter
 from optlint.lint_types import FileResult, LintOptions  # noqa: F401 - named from here too
 from optlint.source import SourceError
 from optlint.sources import Source, open_source
-from optlint.suppression import apply_suppressions, parse_directives
 
 # libcst, the analysis and the rules are imported when a file first passes the prefilter: a run
 # whose files all miss it (and `optlint rule`, `--version`) never pays for them.
@@ -34,8 +32,8 @@ class Linter:
         self.options = options
         self._project = project
         self._rules: list[Rule] | None = None
-        enabled = [info for info in RULE_INFOS if info.code in options.selection.enabled]
-        self.prefilter = Prefilter(enabled, options.project_root)
+        self._enabled = [info for info in RULE_INFOS if info.code in options.selection.enabled]
+        self.prefilter = Prefilter(self._enabled, options.project_root)
         # The run's plan (`plan`): each file's place in the order, and where a file's tree is
         # kept until for later files' lookups.
         self._places: dict[Path, int] = {}
@@ -53,10 +51,16 @@ class Linter:
 
     @property
     def rules(self) -> list[Rule]:
-        if self._rules is None:
-            from optlint.rules import RULES
+        """Every enabled rule, in the order rules run; their modules imported on first use.
 
-            self._rules = [rule() for rule in RULES if rule.code in self.options.selection.enabled]
+        Not only those whose trigger words the file has: a rule's analysis reads other files
+        (the helpers a file imports, the callers of its functions), so its words may be there
+        alone (the recall case opt005/positive/srcpkg_solver_config: `lbfgs` is in
+        calib/solvers.py, the finding in run.py)."""
+        if self._rules is None:
+            from optlint.rules import classes_for
+
+            self._rules = [rule() for rule in classes_for(info.code for info in self._enabled)]
         return self._rules
 
     def plan(self, order: list[Path], kept_until: dict[Path, int]) -> None:
@@ -144,6 +148,7 @@ class Linter:
         try:
             return self._lint_indexed(result, inference, text, self.relative(filename), linted)
         finally:
+            self.project.linted()
             until = self._kept_until.get(Path(filename).resolve()) if self._kept_until else None
             if until is not None and not self.project.keeps(inference):
                 self.project.hold(Path(filename).resolve(), inference, text, until)
@@ -195,8 +200,10 @@ class Linter:
     def _suppressed(self, diagnostics: list[Diagnostic], text: str, filename: str,
                     relative: str | None = None) -> list[Diagnostic]:
         """What `# noqa` leaves of `diagnostics`, with OPT100 for the codes it did not use."""
-        if not self.options.respect_noqa:
-            return diagnostics
+        if not self.options.respect_noqa or "noqa" not in text.lower():
+            return diagnostics  # no directive (found case-blind): nothing hidden, none unused
+        from optlint.suppression import apply_suppressions, parse_directives
+
         lines = source_lines(text)
         directives = parse_directives(lines, text, {d.line for d in diagnostics})
         report_unused = self.options.selection.is_enabled(
@@ -238,7 +245,10 @@ class Linter:
             if self._project is not None:
                 self._project.start_recording()
             result = self.lint_text(source.program, source.name)
-            result.content_hash = hashlib.sha256(source.data).hexdigest()
+            if self.options.hash_contents:
+                import hashlib
+
+                result.content_hash = hashlib.sha256(source.data).hexdigest()
             if result.dependencies is None:  # parsed: what the analysis read of the project
                 # No project index yet: nothing has been parsed, so nothing of the project was
                 # read.

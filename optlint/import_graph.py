@@ -10,7 +10,6 @@ parsed, and a run whose files all miss the prefilter never imports the parser.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
@@ -94,6 +93,8 @@ class ImportGraph:
             text = decode(data, str(path)).text
         except (OSError, SourceError):
             return None
+        import hashlib  # here: a run that reads no other file does not pay for OpenSSL's start
+
         self._read_since[str(path)] = hashlib.sha256(data).hexdigest()
         self._stamps[path] = file_stamp(path)
         return text

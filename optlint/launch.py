@@ -8,7 +8,7 @@ process ends. On the one-file benchmark (benchmarks/bench.py --only latency) the
 run's CPU. So the collector is paused while the commands are imported, and for all of a `check`
 (whose analysis runs it when memory has grown: optlint.pool), and a `check`, once its output is
 written and flushed, ends the process at once. A `check` with plain arguments is parsed and run
-without importing click (optlint/check_command.py). Other commands (the language server, `verify` with
+without importing click (optlint/check_command.py), and so is `--version`. Other commands (the language server, `verify` with
 its subprocesses) keep the collector and end the ordinary way.
 """
 
@@ -22,6 +22,11 @@ _CHILD_FAILED = 120  # what CPython exits with when flushing standard output fai
 
 
 def run() -> None:
+    if sys.argv[1:] == ["--version"]:  # click's line, without importing click (half the run)
+        from optlint import __version__
+
+        print(f"optlint, version {__version__}")
+        return
     gc.disable()
     if sys.argv[1:2] != ["check"]:
         from optlint.cli import main

@@ -1,7 +1,7 @@
 """The Jupyter notebook format: code cells read as one program, fixed cells written back.
 
 Mapping findings to cells, and everything else a check does with a notebook, is
-`optlint.sources.NotebookFile`'s; this module knows the format, not the linter.
+`optlint.notebook_file.NotebookFile`'s; this module knows the format, not the linter.
 
 The code cells are joined into one program, so a name defined in cell 2 is known in cell 5.
 A comment line with a per-run token separates the cells; it lets the fixed program be cut back

@@ -257,8 +257,8 @@ def _import_analysis() -> None:
     import optlint.analysis.inference  # noqa: F401 - imported for the workers
     import optlint.analysis.project  # noqa: F401
     import optlint.context  # noqa: F401
-    import optlint.rules  # noqa: F401
     import optlint.to_diagnostics  # noqa: F401
+    from optlint.rules import RULES  # noqa: F401 - every rule's module: many files need most
 
 
 def _start_method() -> str | None:

@@ -27,6 +27,12 @@ class Decision:
     dependencies: Dependencies | None = None
 
 
+def has_trigger_words(rule: RuleInfo, text: str) -> bool:
+    """Whether `text` has one of the rule's trigger words (any text does for a rule with none):
+    only then can the rule fire in it."""
+    return not rule.trigger_words or any(word in text for word in rule.trigger_words)
+
+
 class Prefilter:
     def __init__(self, rules: list[RuleInfo], root: Path) -> None:
         self.rules = rules
@@ -55,7 +61,7 @@ class Prefilter:
         None when a rule needs none (every file is worth a parse)."""
         needed: set[str] = set()
         for rule in self.rules:
-            if rule.trigger_words and not any(word in text for word in rule.trigger_words):
+            if not has_trigger_words(rule, text):
                 continue
             if not rule.libraries:
                 return None

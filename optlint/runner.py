@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from optlint.console import echo
@@ -126,6 +127,8 @@ def _check_group(request: CheckRequest, settings: Settings, files: list[Path],
     if not (request.no_cache or options.fix):
         from optlint.cache import LintCache, cache_folder
         cache = LintCache(cache_folder(settings.project_root, settings.cache_dir), options)
+    else:
+        options = replace(options, hash_contents=False)  # no cache reads the hashes
     results = check_paths(files, options, request.jobs, cache, resolved)
     if cache is not None and request.verbose:
         echo(f"cache: {cache.hits} of {len(files)} files unchanged since the last run",
@@ -179,7 +182,8 @@ def _add_noqa_to_notebook(path: Path, findings: list[Diagnostic]) -> int | None:
     because of an error (said on standard error)."""
     from optlint.add_noqa import add_noqa
     from optlint.notebook import splice_sources
-    from optlint.sources import NotebookFile, open_source
+    from optlint.notebook_file import NotebookFile
+    from optlint.sources import open_source
 
     try:
         source = open_source(path)

@@ -69,3 +69,17 @@ def test_the_exit_status_is_what_sys_exit_gives() -> None:
     assert _exit_status(None) == 0
     assert _exit_status(3) == 3
     assert _exit_status("a message") == 1
+
+
+def test_version_is_the_line_click_prints_without_importing_click(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from optlint.cli import main
+
+    probe = PROGRAM + "\nimport sys\nprint('click' in sys.modules)\n"
+    done = subprocess.run([sys.executable, "-c", probe, "--version"], cwd=tmp_path, text=True,
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    shown, click_imported, _ = done.stdout.splitlines(keepends=True)  # then the teardown's line
+    assert shown == CliRunner().invoke(main, ["--version"]).output
+    assert click_imported == "False\n"

@@ -128,3 +128,27 @@ def test_a_kept_tree_is_dropped_once_no_later_file_needs_it(tmp_path: Path) -> N
     linter.project.drop_held(len(order))
     assert linter.project._held == {}
     assert (tmp_path / "train.py").resolve() not in linter.project._files
+
+
+def test_a_file_looked_into_by_its_own_check_is_not_parsed_again(tmp_path: Path) -> None:
+    # helpers.py alone: the callers search for init_state reads train.py, whose call resolves
+    # init_state back in helpers.py, the file being checked: its own tree answers.
+    for name, text in CALLERS.items():
+        (tmp_path / name).write_text(text)
+    parsed, found = parses_in([tmp_path / "helpers.py"], tmp_path)
+    assert parsed.count(CALLERS["helpers.py"]) == 1
+    assert found == ["helpers.py:5: OPT003"]  # the finding that needs the search is made
+    # Every file checked: each text parsed once, the same finding.
+    parsed, found = parses_in(sorted(tmp_path / name for name in CALLERS), tmp_path)
+    assert sorted(parsed) == sorted(CALLERS.values())
+    assert found == ["helpers.py:5: OPT003"]
+    # A file changed on disk since it was read is not the text being checked: parsed afresh.
+    edited = CALLERS["helpers.py"].replace("1e-3", "1e-2")
+    from optlint.engine import Linter
+
+    linter = Linter(LintOptions(Selection.from_settings(Settings(project_root=tmp_path)),
+                                LibraryVersions(), tmp_path))
+    result = linter.lint_text(edited, str(tmp_path / "helpers.py"))
+    assert [d.code for d in result.diagnostics] == ["OPT003"]
+    assert linter.project._files[(tmp_path / "helpers.py").resolve()].index.module_scope.node \
+        .code == CALLERS["helpers.py"]

@@ -83,3 +83,23 @@ def test_a_fix_pair_notebook_line_is_placed_in_its_cell(tmp_path: Path) -> None:
     raw = path.read_text().splitlines()
     third = [n for n, text in enumerate(raw, start=1) if "y = f(key)" in text][2]
     assert recall._notebook_place(path, third) == (3, 2)
+
+
+def test_a_role_counts_in_its_own_cell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The mark is on the first draw, in another cell than the finding (at the second draw):
+    the finding's role for the first draw counts there, not at that line of the finding's cell."""
+    def code(*lines: str) -> dict[str, object]:
+        return {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                "source": [line + "\n" for line in lines]}
+
+    header = ("# recall-case: positive", "# rule: OPT020", "# class: notebook", "# source: a test",
+              "import jax", "key = jax.random.PRNGKey(0)")
+    (tmp_path / "keys" / "positive").mkdir(parents=True)
+    cells = [code(*header), code("a = jax.random.normal(key, (3,))  # expect"),
+             code("x = 1", "b = jax.random.normal(key, (3,))", "print(a + b)")]
+    (tmp_path / "keys" / "positive" / "cells.ipynb").write_text(json.dumps(
+        {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}))
+    monkeypatch.setattr(recall, "HERE", tmp_path)
+    outcome = recall.run_cases(recall.discover(tmp_path), preview=False)
+    assert outcome["keys/positive/cells.ipynb"]["ok"]
+    assert outcome["keys/positive/cells.ipynb"]["lines"] == [2]  # in cell 3

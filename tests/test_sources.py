@@ -11,7 +11,8 @@ import pytest
 
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
 from optlint.source import SourceError
-from optlint.sources import NotebookFile, PythonFile, open_source, source_from_bytes
+from optlint.notebook_file import NotebookFile
+from optlint.sources import PythonFile, open_source, source_from_bytes
 
 CELLS = [{"cell_type": "markdown", "metadata": {}, "source": ["# Title"]},
          {"cell_type": "code", "metadata": {}, "outputs": [], "source": ["import optax\n",

@@ -164,11 +164,12 @@ def findings_in(project: Path, files: list[Path], preview: bool) -> list[dict[st
     for path in files:
         result = linter.check_path(path)
         for diagnostic in result.diagnostics:
-            # The lines the finding is about: its own, and its roles' (the parameter a
-            # transformation traces, the first consumer of a key).
-            about = {diagnostic.line} | {line for role in diagnostic.roles
-                                         if role.start is not None and role.end is not None
-                                         for line in range(role.start.line, role.end.line + 1)}
+            # The (cell, line)s the finding is about: its own, and its roles' (the parameter a
+            # transformation traces, the first consumer of a key), each in its own cell.
+            about = {(diagnostic.cell, diagnostic.line)} | {
+                (role.cell if role.cell is not None else diagnostic.cell, line)
+                for role in diagnostic.roles if role.start is not None and role.end is not None
+                for line in range(role.start.line, role.end.line + 1)}
             found.append({"file": path.resolve(), "code": diagnostic.code,
                           "cell": diagnostic.cell, "line": diagnostic.line,
                           "about": about, "message": diagnostic.message})
@@ -194,7 +195,7 @@ def check_case(case: Case, preview: bool) -> tuple[bool, list[dict[str, object]]
     # In a package the marks are in one file, where the hazard shows; the rule may rightly
     # report it in the module that builds the optimizer: any finding of the rule in the other
     # files of the package counts.
-    hit = (any((f["cell"], line) in case.accepted for f in in_main for line in f["about"])
+    hit = (any(place in case.accepted for f in in_main for place in f["about"])
            or len(in_main) < len(ours))
     return hit, ours
 
@@ -328,8 +329,8 @@ def run_fix_pairs(mirrors: list[Path], cache: Path, preview: bool) -> str:
         cell, at = _notebook_place(before, line) if before.suffix == ".ipynb" else (None, line)
         # As for the cases: a finding is about its own line and its roles' (the mask's code a
         # finding at `mask=fn` names).
-        hit = any(f["cell"] == cell and any(abs(line - at) <= PAIR_WINDOW for line in about)
-                  for f in found for about in [{int(str(f["line"]))} | set(f["about"])])
+        hit = any(in_cell == cell and abs(near - at) <= PAIR_WINDOW
+                  for f in found for in_cell, near in f["about"])
         after = after_root / row["path"]
         left = [f for f in findings_in(after_root, [after], preview) if f["code"] == rule] \
             if after.is_file() else []

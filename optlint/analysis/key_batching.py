@@ -22,6 +22,7 @@ from optlint.analysis.key_batched_args import (
     mapped_partial,
 )
 from optlint.analysis.key_batched_partials import BatchedPartials
+from optlint.analysis.key_chosen_callees import chosen_callee
 from optlint.analysis.key_consumers import (
     AXES_KEYWORDS,
     BATCHING,
@@ -79,7 +80,11 @@ def batched_consumptions(calls: KeyCallsView, call: cst.Call, site: CallSite | N
         ctx, transform, BATCHING[batching], site,
         AXES_KEYWORDS.get(batching, "in_axes")), len(call.args), ctx)
     info = ctx.index.functions.get(function)
-    method = info is not None and info.scope.owner is not None
+    # A method mapped through its object (`jax.vmap(self._step)`) is given its object first;
+    # a `@staticmethod` is not.
+    method = info is not None and info.scope.owner is not None and not any(
+        isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
+        for d in function.decorators)
     for param, expr in bind_arguments(function, call, method):
         inner = flow.param_uses.get(param.name.value)
         index = next((i for i, a in enumerate(call.args) if a.value is expr), None)
@@ -98,6 +103,7 @@ def batched_consumptions(calls: KeyCallsView, call: cst.Call, site: CallSite | N
                                 library=False, unseen=inner.unseen))
         uses.append(Consumption(call, replicated or expr, calls.callee(inner.call),
                                 library=False, repeated=True, unseen=inner.unseen,
+                                repeated_by=_set_up_apart(calls, call, transform),
                                 over=f"{batching} " + (
                                     "(a replicated key)" if replicated is not None
                                     else "(in_specs=P())" if batching in AXES_KEYWORDS
@@ -131,8 +137,19 @@ def _given_batched(calls: KeyCallsView, call: cst.Call, batching: str, transform
                                 unseen=proven, proof=proof),
                     Consumption(call, key, calls.callee(call), library=False,
                                 repeated=True, unseen=proven, proof=proof,
+                                repeated_by=_set_up_apart(calls, call, transform),
                                 over=f"{batching} (in_axes=None)")]
     return []
+
+
+def _set_up_apart(calls: KeyCallsView, call: cst.Call, transform: cst.Call) -> cst.Call | None:
+    """The transformation's call where it is made apart from `call` (`step = jax.pmap(step,
+    in_axes=(0, None))`, then `step(x, key)`): where the key is given no axis, for the
+    finding's roles (None: made in the call itself, or by a decorator, which is no call of
+    the file)."""
+    if isinstance(call.func, cst.Call) or id(transform) not in calls.sites:
+        return None
+    return transform
 
 
 def batching_of(calls: KeyCallsView, call: cst.Call) -> tuple[str, cst.Call] | None:
@@ -143,17 +160,18 @@ def batching_of(calls: KeyCallsView, call: cst.Call) -> tuple[str, cst.Call] | N
         made = _inside_compiling(ctx, call.func)
         batching = ctx.qualify(made.func)
         return (batching, made) if batching in BATCHING else None
-    if not isinstance(call.func, cst.Name) or call.func.value not in calls.helpers:
+    func = chosen_callee(ctx, call.func)  # `(jax.jit(draw) if jit else draw)(...)`: `draw`
+    if not isinstance(func, cst.Name) or func.value not in calls.helpers:
         return None
     site = calls.sites.get(id(call))
-    value = ctx.value(call.func, site) if site is not None else None
+    value = ctx.value(func, site) if site is not None else None
     if (isinstance(value, TransformedFunction) and value.transform in BATCHING
             and value.call is not None):
         return value.transform, value.call
-    decorated = decorated_batching(ctx, value, call.func)
+    decorated = decorated_batching(ctx, value, func)
     if decorated is not None:
         return decorated
-    binding = ctx.binding(call.func.value, site) if site is not None else None
+    binding = ctx.binding(func.value, site) if site is not None else None
     if binding is not None and not binding.path and isinstance(binding.value, cst.Call):
         made = _inside_compiling(ctx, binding.value)
         batching = ctx.qualify(made.func)  # `draw = jax.pmap(f)`

@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, cast
 import libcst as cst
 
 from optlint.analysis.index import CallSite
-from optlint.analysis.key_fields import compiled_step
+from optlint.analysis.key_fields import called_method, compiled_step
 from optlint.analysis.key_library_calls import RANDOM_LAYERS, last_name
-from optlint.analysis.key_syntax import classmethod_owner, own_method, reads_as_key
+from optlint.analysis.key_syntax import classmethod_owner, reads_as_key
 from optlint.analysis.prng_keys import Consumption, key_argument
 from optlint.analysis.values import (
     ClassRef,
@@ -116,8 +116,8 @@ class CallTargets:
             # An instance called runs `__call__`; a class called builds one with `__init__`.
             if value.path != self.ctx.inference.path:
                 return None
-            method = own_method(value.info, "__call__" if isinstance(value, InstanceValue)
-                             else "__init__")
+            method = called_method(value.info, "__call__" if isinstance(value, InstanceValue)
+                                   else "__init__", self.ctx.qualify)
             if method is None:
                 return None
             value = FunctionValue(method, bound=True)

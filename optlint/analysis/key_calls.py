@@ -56,6 +56,7 @@ from optlint.analysis.key_syntax import (
     reads_as_key,
 )
 from optlint.analysis.key_texts import called_text
+from optlint.analysis.key_walk_gate import WalkGate
 from optlint.analysis.key_transforms import (
     TransformedKeyCalls,
     runs_per_step_or_row,
@@ -91,6 +92,7 @@ class FileKeyCalls:
         self.walks: dict[int, KeyFlow] = {}
         # The functions defined in each function of the file, by its id (`_nested_in`).
         self._nested: dict[int, list[FunctionInfo]] | None = None
+        self._walk_gate: WalkGate | None = None  # which walks may report anything
         # The functions being summarised, and those whose summary met a call of themselves.
         self.cycles = SummaryCycles()
         self.recursive = self.cycles.recursive  # walked again for their own findings
@@ -323,8 +325,16 @@ class FileKeyCalls:
         return node.name.value in self.helpers or node.name.value in self.higher_order
 
     def functions_to_walk(self) -> Iterator[FunctionInfo]:
+        """The functions whose walks may report something (`key_walk_gate.py`)."""
         return (info for info in self.ctx.index.functions.values()
-                if isinstance(info.node, cst.FunctionDef) and self._worth_walking(info.node))
+                if isinstance(info.node, cst.FunctionDef) and self._worth_walking(info.node)
+                and self._gate().may_find(info.scope, info.node, bool(info.returns)))
+
+    def _gate(self) -> WalkGate:
+        if self._walk_gate is None:
+            self._walk_gate = WalkGate(self.ctx.calls(), self.ctx.index.every_scope,
+                                       self.consumer, self.returned_keys)
+        return self._walk_gate
 
     def walk(self, info: FunctionInfo) -> KeyFlow:
         """The function's walk for its own findings: its summary's walk, the same statements
@@ -359,7 +369,8 @@ class FileKeyCalls:
     def walk_module(self) -> KeyFlow | None:
         if not any(site.scope.kind == "module" and (
                 id(site.node) in self.candidates or last_name(site.node.func) in self.helpers)
-                for site in self.ctx.calls()):
+                for site in self.ctx.calls()) or not self._gate().may_find(
+                    self.ctx.index.module_scope, self.ctx.module):
             return None
         flow = self._new_flow(scope=self.ctx.index.module_scope)
         # A notebook is run, not imported: its names do not outlive its last cell.

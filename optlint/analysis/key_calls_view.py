@@ -13,7 +13,25 @@ from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.prng_keys import Consumption
 
 if TYPE_CHECKING:
+    from optlint.analysis.index import ClassInfo
+    from optlint.analysis.values import ClassRef, Value
     from optlint.context import RuleContext
+
+
+class ForeignLookups(Protocol):
+    """What the helpers ask of the functions and classes of other project files
+    (`key_foreign.ForeignFunctions`)."""
+
+    owner_of: dict[int, KeyCallsView]  # the key flow summarising each foreign function
+
+    def project_class(self, value: Value) -> ClassRef | None:
+        """The class of the project `value` names, of this file or another."""
+        ...
+
+    def method(self, info: ClassInfo, path: str, name: str
+               ) -> tuple[cst.FunctionDef, bool] | None:
+        """The method `name` of a class of another project file, summarised by its file."""
+        ...
 
 
 class KeyCallsView(Protocol):
@@ -21,6 +39,11 @@ class KeyCallsView(Protocol):
     sites: dict[int, CallSite]  # the file's call sites by the id of their call
     stream_drawers: set[str]
     helpers: set[str]
+
+    @property
+    def foreign(self) -> ForeignLookups:
+        """The functions and classes of other project files the file's calls reach."""
+        ...
 
     def callee(self, call: cst.Call) -> str:
         """What a call calls, as the messages show it."""

@@ -95,7 +95,8 @@ def _kept_names(small: cst.BaseSmallStatement, call: cst.Call) -> set[str]:
 
 class _Collected(cst.CSTVisitor):
     """Finds `<collection>.append(<name>)` and `<collection>[...] = <name>` (also of a value
-    made from it in place: `noises.append(np.asarray(noise))`)."""
+    made from it in place: `noises.append(np.asarray(noise))`, `noise.reshape(-1, 8)`,
+    `noise * scale`; not `noise.shape`, which is the same for every key)."""
 
     def __init__(self, names: set[str]) -> None:
         self.names = names
@@ -129,8 +130,15 @@ class _Collected(cst.CSTVisitor):
             return value.value in self.names
         if isinstance(value, (cst.Tuple, cst.List)):
             return any(self._holds(element.value) for element in value.elements)
-        if isinstance(value, cst.Call) and value.args and value.args[0].keyword is None:
-            return self._holds(value.args[0].value)  # `np.asarray(noise)`
+        if (isinstance(value, cst.Call) and value.args and value.args[0].keyword is None
+                and self._holds(value.args[0].value)):
+            return True  # `np.asarray(noise)`
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+            return self._holds(value.func.value)  # `noise.reshape(-1, 8)`: its numbers
+        if isinstance(value, cst.BinaryOperation):
+            return self._holds(value.left) or self._holds(value.right)  # `noise * scale`
+        if isinstance(value, cst.UnaryOperation):
+            return self._holds(value.expression)
         return False
 
 

@@ -61,6 +61,10 @@ class KeyConsumer:
     # given by position (`apply(v, x, False)` for `training`) is read as `training=False` is.
     forwards_from: int | None = None
     keeps_keywords: tuple[str, ...] = ()
+    # The library draws from keys it derives from the one given with data of its own (flax
+    # `init` and `apply`, measured in `key_derived.py`): no `jax.random` call given that key
+    # draws the same, another such call does.
+    derives: bool = False
 
 
 # Haiku's transforms by their public names and by where Haiku defines them
@@ -78,9 +82,10 @@ _DISTRIBUTIONS = ("*",)
 LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     # flax.linen: `model.init(key, x)`, `model.init({"params": k1, "dropout": k2}, x)`,
     # `model.apply(variables, x, rngs={"dropout": key})`.
-    KeyConsumer("flax", "init", 0, "rngs", made_by=_FLAX_MODULE, in_dict=True),
-    KeyConsumer("flax", "init_with_output", 0, "rngs", made_by=_FLAX_MODULE, in_dict=True),
-    KeyConsumer("flax", "apply", None, "rngs", made_by=_FLAX_MODULE, in_dict=True,
+    KeyConsumer("flax", "init", 0, "rngs", made_by=_FLAX_MODULE, in_dict=True, derives=True),
+    KeyConsumer("flax", "init_with_output", 0, "rngs", made_by=_FLAX_MODULE, in_dict=True,
+                derives=True),
+    KeyConsumer("flax", "apply", None, "rngs", made_by=_FLAX_MODULE, in_dict=True, derives=True,
                 forwards_from=1, keeps_keywords=("rngs", "method", "mutable",
                                                  "capture_intermediates")),
     # `state.apply_fn(variables, x, rngs={"dropout": key})` of a `flax.training` TrainState.
@@ -130,6 +135,11 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     KeyConsumer("blackjax", "step", 0, "rng_key", made_by=(
         "blackjax.meanfield_vi", "blackjax.nuts", "blackjax.hmc", "blackjax.mala",
         "blackjax.rmh")),
+    # brax: `dist.sample_no_postprocessing(parameters, seed)` of its `ParametricDistribution`s
+    # (brax 0.14.2, /tmp/kp11b/measure/brax_sample_no_postprocessing.py: one key twice gave
+    # equal actions, another key different ones, and a split of the key afterwards raised
+    # KeyReuseError under `jax_debug_key_reuse`).
+    KeyConsumer("brax", "sample_no_postprocessing", 1, "seed", made_by=("*",)),
     # trax: `layer.pure_fn(x, weights, state, rng)` runs the layer with that rng (its dropout
     # and other random sublayers draw from it).
     KeyConsumer("trax", "pure_fn", 3, "rng", made_by=("*",)),

@@ -102,16 +102,36 @@ def compiled_step(method: cst.FunctionDef, qualify: Callable[[cst.BaseExpression
                   ) -> bool:
     """`method` is decorated as a compiled step: `@jax.jit`, `@eqx.filter_jit`, or
     `@functools.partial(jax.jit, static_argnums=(0,))` (a method of an object held static)."""
-    for decorator in method.decorators:
-        expr = decorator.decorator
-        if isinstance(expr, cst.Call):
-            if qualify(expr.func) == FUNCTOOLS_PARTIAL and expr.args:
-                expr = expr.args[0].value
-            else:
-                expr = expr.func  # `@jax.jit(...)`-style factories
-        if qualify(expr) in _COMPILED:
-            return True
-    return False
+    return any(_compiling(decorator, qualify) for decorator in method.decorators)
+
+
+def compiled_only(method: cst.FunctionDef, qualify: Callable[[cst.BaseExpression], str | None]
+                  ) -> bool:
+    """Every decorator of `method` compiles it (none: undecorated): a call of it runs its body
+    with the call's arguments, once."""
+    return all(_compiling(decorator, qualify) for decorator in method.decorators)
+
+
+def called_method(info: ClassInfo, name: str,
+                  qualify: Callable[[cst.BaseExpression], str | None]) -> cst.FunctionDef | None:
+    """The method `name` a class defines itself, undecorated or only compiled
+    (`@partial(jax.jit, static_argnums=(2,))` on levanter's `__call__`): what calling it runs
+    with the call's arguments."""
+    for item in info.node.body.body:
+        if isinstance(item, cst.FunctionDef) and item.name.value == name:
+            return item if compiled_only(item, qualify) else None
+    return None
+
+
+def _compiling(decorator: cst.Decorator, qualify: Callable[[cst.BaseExpression], str | None]
+               ) -> bool:
+    expr = decorator.decorator
+    if isinstance(expr, cst.Call):
+        if qualify(expr.func) == FUNCTOOLS_PARTIAL and expr.args:
+            expr = expr.args[0].value
+        else:
+            expr = expr.func  # `@jax.jit(...)`-style factories
+    return qualify(expr) in _COMPILED
 
 
 def set_on_class(owner: ClassInfo, field: str) -> cst.FunctionDef | None:

@@ -17,8 +17,10 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from optlint.analysis.index import ClassInfo
+from optlint.analysis.key_fields import called_method
 from optlint.analysis.project_files import LIBRARIES
-from optlint.analysis.values import LibraryRef, Value
+from optlint.analysis.values import ClassRef, LibraryRef, Value
 
 # The name a file's key flow is kept by in its evaluator's `derived`.
 _FLOW = "key_flow"
@@ -58,6 +60,31 @@ class ForeignFunctions:
         if found is None or not isinstance(found[0].node, cst.FunctionDef):
             return None
         return self._owned(found[0].node, False, found[1])
+
+    def project_class(self, value: Value) -> ClassRef | None:
+        """The class of the project `value` names: of this file, or imported from another
+        project file (`from psithuros.gpt2 import Gpt2LMHeadModel`)."""
+        if isinstance(value, ClassRef):
+            return value
+        project = self.ctx.inference.project
+        if (project is None or not isinstance(value, LibraryRef)
+                or value.name.split(".", 1)[0] in LIBRARIES):
+            return None
+        found = project.resolve_class(value.name, value.origin or self.ctx.inference.path)
+        return None if found is None else ClassRef(found[0], getattr(found[1], "path", None))
+
+    def method(self, info: ClassInfo, path: str, name: str
+               ) -> tuple[cst.FunctionDef, bool] | None:
+        """The undecorated method `name` of a class of another project file (bound), for a
+        value whose class is known by where it came from (an instance every caller gives): the
+        class is named, so what its method does is read, not guessed from a call."""
+        project = self.ctx.inference.project
+        evaluator = project.evaluator_for(path) if project is not None else None
+        owner = self._owner(evaluator) if evaluator is not None else None
+        found = called_method(info, name, owner.ctx.qualify) if owner is not None else None
+        if evaluator is None or found is None or found not in evaluator.index.functions:
+            return None
+        return self._owned(found, True, evaluator)
 
     def _owned(self, node: cst.FunctionDef, bound: bool, evaluator: Evaluator
                ) -> tuple[cst.FunctionDef, bool] | None:

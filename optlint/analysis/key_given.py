@@ -3,9 +3,11 @@
 `jax.vmap(model, in_axes=(0, None))(x, key)` in a loss whose `model` is a parameter: alone, the
 analysis cannot see whether `model` draws from the key. When every call of the file that runs
 the loss (directly, jitted, pmapped, through `functools.partial`, from a step that is given the
-model in turn) passes an instance of one of the file's classes, made there or carried through
-calls that return the same pytree (`jax.device_put_replicated`, `eqx.tree_deserialise_leaves`),
-the class's `__call__` says whether the key is drawn from. Anything the walk cannot tell (a call
+model in turn) passes an instance of one of the project's classes (of this file or imported
+from another), made there or carried through calls that return the same pytree
+(`jax.device_put_replicated`, `eqx.tree_deserialise_leaves`, the file's own functions returning
+what they are given: `key_returned_origins.py`), the class's `__call__` (undecorated or only
+compiled) says whether the key is drawn from. Anything the walk cannot tell (a call
 it cannot follow, a value it cannot name, a switch that turns drawing off) leaves the
 consumption unproven.
 """
@@ -24,13 +26,17 @@ from optlint.analysis.key_consumers import (
     HOLDING_CALLS,
     HOLDING_METHODS,
     NO_DRAW_SWITCHES,
-    PASSING_TRANSFORMS,
     SAME_PYTREE,
     SPLIT_PYTREE,
 )
-from optlint.analysis.key_syntax import own_method, reads_as_key
+from optlint.analysis.key_returned_origins import (
+    ReturnedOrigins,
+    element_at,
+    transformed_function,
+)
+from optlint.analysis.key_fields import called_method
+from optlint.analysis.key_syntax import reads_as_key
 from optlint.analysis.prng_keys import Consumption
-from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 from optlint.analysis.values import (
     UNKNOWN,
     ClassRef,
@@ -44,7 +50,7 @@ if TYPE_CHECKING:
 
 # How many steps (names, callers, returns, calls returning the same pytree) are followed back,
 # and how many in all for one question (callers' joins branch at every parameter).
-_DEPTH = 10
+_DEPTH = 16
 _STEPS = 200
 
 
@@ -58,6 +64,7 @@ class GivenCallables:
         self._wrapped: dict[int, list[CallSite]] | None = None
         self._built: dict[int, list[CallSite]] | None = None
         self._steps_left = 0
+        self._returned = ReturnedOrigins(self.ctx, self._origins)  # what calls of the file hand back
 
     def consumptions(self, call: cst.Call, site: CallSite) -> list[Consumption]:
         """`model(rng, x)` where `model` is a parameter (of this function or one it is
@@ -115,7 +122,8 @@ class GivenCallables:
                                 f"{' or '.join(names)}")
 
     def _named(self, function: cst.FunctionDef, bound: bool) -> str:
-        info = self.ctx.index.functions.get(function)
+        flow = self.calls.foreign.owner_of.get(id(function))  # of another file: its index
+        info = (self.ctx if flow is None else flow.ctx).index.functions.get(function)
         owner = info.scope.parent if info is not None else None
         if bound and owner is not None and isinstance(owner.node, cst.ClassDef):
             return (f"a `{owner.node.name.value}`, whose `{function.name.value}` draws from "
@@ -157,11 +165,11 @@ class GivenCallables:
         calls (`flax.nn.Model(Seq2seq, params)` runs `Seq2seq.apply`)."""
         value = self.ctx.value(origin, site)
         here = self.ctx.inference.path
-        if isinstance(origin, cst.Call) and not isinstance(self.ctx.value(origin.func, site),
-                                                           ClassRef):
-            # Only a class of the file built here is known by what it runs: a library call
+        if isinstance(origin, cst.Call):
+            # Only a class of the project built here is known by what it runs: a library call
             # may return the model changed (`eqx.nn.inference_mode(model)` draws nothing).
-            value = UNKNOWN
+            made = self.calls.foreign.project_class(self.ctx.value(origin.func, site))
+            value = UNKNOWN if made is None else InstanceValue(made.info, made.path)
         if isinstance(value, ModuleValue) and value.derived_by is None and value.cls is not None:
             value = InstanceValue(value.cls.info, value.cls.path)
         if isinstance(origin, cst.Call) and method == "__call__":
@@ -173,8 +181,11 @@ class GivenCallables:
                 if isinstance(value, ClassRef):
                     value = InstanceValue(value.info, value.path)
         if isinstance(value, InstanceValue) and value.path == here:
-            found = own_method(value.info, method)
+            found = called_method(value.info, method, self.ctx.qualify)
             return (found, True) if found is not None else None
+        if isinstance(value, InstanceValue) and value.path is not None:
+            # A class of another project file: its method, summarised by its own file.
+            return self.calls.foreign.method(value.info, value.path, method)
         if (isinstance(value, FunctionValue) and not value.bound and method == "__call__"
                 and isinstance(value.node, cst.FunctionDef)
                 and value.node in self.ctx.index.functions):
@@ -200,18 +211,8 @@ class GivenCallables:
         if row is not None:
             passed = argument(expr, *row)
             return None if passed is None else self._origins(passed.value, site, depth - 1)
-        value = self.ctx.value(expr.func, site)
-        info = (self.ctx.index.functions.get(value.node)
-                if isinstance(value, FunctionValue) and not value.bound else None)
-        if info is None or not info.returns:
-            return [(expr, site)]
-        found: list[tuple[cst.BaseExpression, CallSite]] = []
-        for returned in info.returns:  # a function of the file: what it returns
-            more = self._origins(returned, CallSite(site.node, info.scope, LATER), depth - 1)
-            if more is None:
-                return None
-            found += more
-        return found
+        # A function of the file: what it returns, from what this call gives it.
+        return self._returned.of_call(expr, site, depth)
 
     def _name_origins(self, name: cst.Name, site: CallSite, depth: int
                       ) -> list[tuple[cst.BaseExpression, CallSite]] | None:
@@ -227,6 +228,10 @@ class GivenCallables:
                          if isinstance(made, cst.Call) else None)
                 whole = (argument(made, *split)
                          if split is not None and isinstance(made, cst.Call) else None)
+                if whole is None and isinstance(made, cst.Call):
+                    # `loss, model, state = step(...)`: what `step` returns there.
+                    return self._returned.of_call(made, CallSite(
+                        site.node, binding.scope, binding.order), depth, binding.path)
                 if whole is None or len(binding.path) != 1:
                     return None
                 return self._origins(whole.value, CallSite(site.node, binding.scope,
@@ -235,6 +240,9 @@ class GivenCallables:
                                                          binding.order), depth - 1)
         if binding.kind != "param":
             return [(name, site)]
+        given = self._returned.given(name.value, binding.scope)
+        if given is not None:  # the call whose return is followed gives it
+            return self._origins(given[0], given[1], depth - 1)
         owner = binding.scope.node
         earlier = [other for other in binding.scope.bindings.get(name.value, [])
                    if other.order < site.order]
@@ -281,7 +289,7 @@ class GivenCallables:
         sources = [(value, CallSite(site.node, binding.scope, binding.order))
                    for binding in owner.attributes.get(attr, [])
                    if binding.scope is not None
-                   for value in [_element(binding.value, binding.path)] if value is not None]
+                   for value in [element_at(binding.value, binding.path)] if value is not None]
         if len(sources) != len(owner.attributes.get(attr, [])):
             return None
         field = owner.fields.get(attr)
@@ -348,28 +356,11 @@ class GivenCallables:
                 if (binding is None or binding.kind != "assign" or binding.path
                         or binding.scope is None or not isinstance(binding.value, cst.Call)):
                     continue
-                function = self._transformed(binding.value, binding.scope, binding.order)
+                function = transformed_function(self.ctx, binding.value, binding.scope,
+                                                binding.order)
                 if function is not None:
                     self._wrapped.setdefault(id(function), []).append(site)
         return self._wrapped
-
-    def _transformed(self, made: cst.Call, scope: Scope, order: int) -> cst.FunctionDef | None:
-        """The function of the file a transformation call wraps, when its arguments reach the
-        function unchanged (a `functools.partial` of it that binds only keywords)."""
-        if self.ctx.qualify(made.func) not in PASSING_TRANSFORMS or not made.args:
-            return None
-        wrapped = made.args[0].value
-        if isinstance(wrapped, cst.Call) and self.ctx.qualify(wrapped.func) == FUNCTOOLS_PARTIAL:
-            if not wrapped.args or any(arg.keyword is None or arg.star
-                                       for arg in wrapped.args[1:]):
-                return None
-            wrapped = wrapped.args[0].value
-        value = self.ctx.inference.value_of(wrapped, scope, order)
-        if (isinstance(value, FunctionValue) and not value.bound
-                and isinstance(value.node, cst.FunctionDef)):
-            return value.node
-        return None
-
 
 def _turns_drawing_off(param: str, expr: cst.BaseExpression) -> bool:
     """`enable_dropout=False`, `inference=True`: the layer draws nothing."""
@@ -389,18 +380,6 @@ def _owner(scope: Scope, receiver: cst.Name) -> ClassInfo | None:
             return None
         current = current.parent
     return None
-
-
-def _element(value: cst.BaseExpression | None, path: tuple[int, ...]
-             ) -> cst.BaseExpression | None:
-    """The item of a tuple written out that unpacking gives the target at `path`
-    (`self.a, self.b = a, b`: `b` for `(1,)`); None where it is not written out."""
-    for index in path:
-        if not isinstance(value, (cst.Tuple, cst.List)) or index >= len(value.elements) or any(
-                isinstance(element, cst.StarredElement) for element in value.elements):
-            return None
-        value = value.elements[index].value
-    return value
 
 
 def _reads_as_held_key(expr: cst.BaseExpression) -> bool:

@@ -118,6 +118,8 @@ def _wrapped_names(call: cst.Call) -> set[str]:
         for arg in current.args:
             if isinstance(arg.value, cst.Name):
                 names.add(arg.value.value)
+            elif isinstance(arg.value, cst.Attribute) and arg is current.args[0]:
+                names.add(arg.value.attr.value)  # `jax.vmap(self._sample)`: a method
             elif isinstance(arg.value, cst.Call) and arg is current.args[0]:
                 pending.append(arg.value)
                 name = last_name(arg.value.func)

@@ -33,6 +33,7 @@ from optlint.analysis.key_consumers import (
 from optlint.analysis.key_imported_libraries import imported_project_libraries
 from optlint.analysis.key_shape_arguments import ShapeArguments
 from optlint.analysis.key_switched_calls import switched_off
+from optlint.analysis.key_syntax import keyword_dict
 from optlint.analysis.key_name_reads import FRAME_READER_NAMES, FRAME_READERS
 from optlint.analysis.project_files import LIBRARIES
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
@@ -217,12 +218,14 @@ class LibraryKeyCalls:
             if row.in_dict and isinstance(expr, cst.Dict):
                 keys += [element.value for element in expr.elements
                          if isinstance(element, cst.DictElement)]
+            elif row.in_dict and isinstance(expr, cst.Call) and keyword_dict(expr):
+                keys += [arg.value for arg in expr.args]  # `rngs=dict(dropout=key)`
             else:
                 keys.append(self._unwrapped(self._wrapped_by_name(expr, call)))
         how = self.callee(call)
         # A key held by a name or an attribute (`self.rng`), as the flow follows them, or made
         # in place (`rvs(random_state=PRNGKey(0))`: the flow names it by its seed).
-        return [Consumption(call, key, how) for key in keys
+        return [Consumption(call, key, how, derives=row.derives) for key in keys
                 if (key_name(key) is not None and not (
                     row.one_key_only and not ONE_KEY_NAME.search(key_name(key) or "")))
                 or isinstance(key, cst.Call)] + [

@@ -10,6 +10,7 @@ import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.key_callables import HeldCallables
+from optlint.analysis.key_filled_params import unless_given
 from optlint.analysis.key_fields import given_object_consumptions, held_key_consumptions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_literal_branches import LiteralBranches
@@ -42,7 +43,8 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
     skipped = (branches.unread_params(function, call, bound, flow.consumed_params)
                if flow.consumed_params else frozenset())
     # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
-    uses = [_param_use(call, expr, how, stepping, param.name.value, flow)
+    uses = [unless_given(_param_use(call, expr, how, stepping, param.name.value, flow),
+                         function, call, bound, param.name.value)
             for param, expr in bind_arguments(function, call, bound)
             if param.name.value in flow.consumed_params and param.name.value not in skipped]
     uses += default_seeds(call, function, bound, flow, how, stepping)

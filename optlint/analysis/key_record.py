@@ -13,7 +13,13 @@ import libcst as cst
 from optlint.analysis.binding import argument
 from optlint.analysis.key_aliases import linked
 from optlint.analysis.key_deferred import UnreadCalls, settle
-from optlint.analysis.key_literal_seeds import SEED_IN_LOOP, literal_seed_unproven
+from optlint.analysis.key_chained_draws import CONDITIONED, conditioned_name
+from optlint.analysis.key_derived import consume_derived
+from optlint.analysis.key_literal_seeds import (
+    IN_PLACE_SEEDS,
+    SEED_IN_LOOP,
+    literal_seed_unproven,
+)
 from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_state import KeyState
 from optlint.analysis.key_syntax import chains
@@ -123,6 +129,11 @@ class KeyRecorder:
             self._statement is not None and chains(self._statement, use.call)))
         unproven = literal_seed_unproven(
             use, id(use) in self._in_place or id(before) in self._in_place, any(self._step_loops))
+        conditioned = conditioned_name(span, before, use) if (
+            unproven == IN_PLACE_SEEDS) else ""
+        if conditioned:  # one joint sample's parts: never the same noise on purpose
+            unproven = ""
+            use = replace(use, proof=use.proof or CONDITIONED.format(name=conditioned))
         if unproven and not use.unseen:
             use = replace(use, unseen=unproven)  # a literal seed's draws, often equal on purpose
         # Where the key was made: the name drawn from (`key = PRNGKey(seed)`), before the
@@ -326,6 +337,11 @@ class KeyRecorder:
         elif "." in name and base in self.params and base not in state.rebound \
                 and name not in state.rebound:
             _first_seen(self.attribute_uses, name, use)
+        if use.derives:  # a flax `init` or `apply`: see `key_derived.py`
+            consume_derived(use, name, state, self._record, None if (
+                self._statement is None or self._block is None) else (
+                    id(self._block), id(self._statement), self._statement))
+            return
         folded = state.consumed.get(name + FOLDED)
         if (use.kind == "split" and folded is not None and name + FOLDED not in state.maybe
                 and not folds_past(folded.call, use.call)):

@@ -379,3 +379,9 @@ def calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
         yield node
     for child in child_nodes(node):
         yield from calls_in(child)
+
+
+def keyword_dict(call: cst.Call) -> bool:
+    """`dict(dropout=key)`: the builtin called with keywords only, a mapping written out."""
+    return (isinstance(call.func, cst.Name) and call.func.value == "dict" and bool(call.args)
+            and all(arg.keyword is not None and not arg.star for arg in call.args))

@@ -99,6 +99,9 @@ class Consumption:
     seeded_in: cst.Call | None = None
     # With `via`: where the callee returns the consumed key (`return state, key`).
     returned_at: cst.CSTNode | None = None
+    # Draws from keys the library derives from `key` with data of its own (flax `init`,
+    # `apply`): a reuse only against another such call (`key_derived.py`).
+    derives: bool = False
 
 
 def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:

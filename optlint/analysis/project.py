@@ -7,7 +7,6 @@ a project-wide index built lazily instead of a pass over every file up front.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import weakref
 from collections.abc import Callable
@@ -94,6 +93,9 @@ class ProjectIndex:
         # kept until (`hold`), and those a lookup has used.
         self._held: dict[Path, int] = {}
         self._served: set[Path] = set()
+        # The file being linted (`analyse`): path, text, evaluator; lookups into it (its own
+        # calls of an imported function, an import cycle) use it rather than parse it again.
+        self._linting: tuple[Path, str, weakref.ref[Inference]] | None = None
 
     def start_recording(self) -> None:
         self._consulted, self._words = False, set()
@@ -104,6 +106,8 @@ class ProjectIndex:
 
     def _read(self, path: Path) -> bytes:
         """A project file's bytes, noted for the cache (see `Dependencies.read`)."""
+        import hashlib  # here: a run that reads no other file does not pay for OpenSSL's start
+
         data = read_bytes(path)
         self._read_since[str(path)] = hashlib.sha256(data).hexdigest()
         self.read_stamps[path] = file_stamp(path)
@@ -294,12 +298,19 @@ class ProjectIndex:
         for later lookups: holding every tree costs more (memory, and the garbage collector
         walking it) than parsing the few files that imports point at."""
         path = Path(filename).resolve()
+        self._linting = None
         found = self._files.get(path)
         if found is not None and self._texts.get(path) == text:
             # Parsed for another file's lookup: what it already inferred may come from others.
             self._consulted = True
             return found
-        return self._index(parse_module(text), filename, text)
+        inference = self._index(parse_module(text), filename, text)
+        self._linting = (path, text, weakref.ref(inference))
+        return inference
+
+    def linted(self) -> None:
+        """The file `analyse` parsed is done with (the engine may release its tree next)."""
+        self._linting = None
 
     def parsed_files(self) -> list[Path]:
         """The files parsed for class lookups so far, in the order they were parsed."""
@@ -355,12 +366,21 @@ class ProjectIndex:
         if path not in self._files:
             try:
                 text = decode(self._read(path), str(path)).text
-                self._files[path] = self._index(parse_screened(text, str(path)), str(path), text)
+                self._files[path] = (self._being_linted(path, text)
+                                     or self._index(parse_screened(text, str(path)), str(path),
+                                                    text))
                 self._texts[path] = text
             except (OSError, SourceError, cst.ParserSyntaxError, Unanalysable, RecursionError):
                 self._files[path] = None
         return self._files[path]
 
+    def _being_linted(self, path: Path, text: str) -> Inference | None:
+        """The file being linted's evaluator when it is `path` with `text` (the text on disk):
+        kept from here on as a looked-up file is, so the engine neither holds nor releases it."""
+        if self._linting is None:
+            return None
+        linted_path, linted_text, linted = self._linting
+        return linted() if linted_path == path and linted_text == text else None
 
 def _module_class(owner: Inference, name: str) -> ClassInfo | None:
     info = owner.index.classes.get(name)

@@ -47,8 +47,11 @@ def diagnostic_to_dict(diagnostic: Diagnostic) -> dict[str, Any]:
 def _role_to_dict(role: Role) -> dict[str, Any]:
     if role.start is None or role.end is None:
         return {"text": role.text}
-    return {"text": role.text, "line": role.start.line, "column": role.start.column,
-            "end_line": role.end.line, "end_column": role.end.column}
+    record = {"text": role.text, "line": role.start.line, "column": role.start.column,
+              "end_line": role.end.line, "end_column": role.end.column}
+    if role.cell is not None:
+        record["cell"] = role.cell
+    return record
 
 
 def not_checked_to_dict(item: NotChecked) -> dict[str, Any]:

@@ -75,8 +75,10 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
         batched = over in {*BATCHING, *TREE_MAPS, *ITEM_MAPS}
         where = ("leaf" if over in TREE_MAPS else "item" if over in ITEM_MAPS
                  else "row") if batched else "step"
+        made = (at_line(ctx, second.repeated_by).replace(" (line", " (made at line")
+                if over in BATCHING and second.repeated_by is not None else "")
         message = (f"`{key}` is consumed by `{second.how}` in every {where} of "
-                   f"`{second.over}`, and the {where.replace('leaf', 'leave')}s are not "
+                   f"`{second.over}`{made}, and the {where.replace('leaf', 'leave')}s are not "
                    f"given keys of their own "
                    f"(it is {'broadcast' if batched else 'closed over or carried back'} "
                    f"unchanged): every {where} draws the same random numbers")
@@ -180,11 +182,22 @@ def _drawn_apart(reuse: Reuse, flow: KeyFlow) -> str | None:
         return ("the folded key is split again, so its draws repeat the split keys' only "
                 "where one of those is split the same way")
     split_off = flow.derived_uses.get(id(split.call), [])
+    if folded and all(_derives(use) for use in folded) and not any(
+            _derives(use) for use in split_off):
+        return (f"the folded key is consumed only by `{folded[0].how}`, which draws from keys "
+                f"it folds from it with data of its own: the split keys repeat those draws "
+                f"only where they are given to such a call too")
     if folded and split_off and not {use.how for use in folded} & {
             use.how for use in split_off}:
         return (f"the folded key is consumed by `{folded[0].how}`, the split keys by "
                 f"`{split_off[0].how}`: the equal keys draw different things")
     return None
+
+
+def _derives(use: Consumption) -> bool:
+    """`use` draws from keys a library derives from its key (`key_derived.py`), itself or in
+    the closure it calls."""
+    return use.derives or (use.closed is not None and use.closed.derives)
 
 
 def key_text(ctx: RuleContext, use: Consumption) -> str:

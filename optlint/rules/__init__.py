@@ -1,9 +1,15 @@
 """The rule registry: the class of every rule in the catalog (optlint.catalog, importable without
 libcst), found in the module its row names. A new rule is a catalog row and its own module; no
-list here to extend."""
+list here to extend.
+
+A rule's module is imported when the rule is first asked for (`classes_for`): importing the
+registry, or `optlint.rules.base`, imports no rule, and a run with `--select` imports only the
+rules it selected. `RULES`, every class, imports them all.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from importlib import import_module
 
 from optlint.catalog import (  # noqa: F401 - the registry is named from here too
@@ -13,6 +19,7 @@ from optlint.catalog import (  # noqa: F401 - the registry is named from here to
     RuleInfo,
     all_codes,
     catalog,
+    info_of,
     rule_module,
 )
 from optlint.rules.base import Rule, RuntimeCheck
@@ -44,9 +51,32 @@ def _run_order(info: RuleInfo) -> tuple[int, str]:
             info.code)
 
 
-RULES: list[type[Rule]] = [rule_class(info) for info in sorted(RULE_INFOS, key=_run_order)]
+_IN_RUN_ORDER: tuple[RuleInfo, ...] = tuple(sorted(RULE_INFOS, key=_run_order))
+# Each rule's class once its module has been imported, by code.
+_loaded: dict[str, type[Rule]] = {}
+
+
+def classes_for(codes: Iterable[str]) -> list[type[Rule]]:
+    """The classes of the rules of `codes`, in the order rules run, each rule's module imported
+    the first time it is asked for."""
+    wanted = set(codes)
+    classes = []
+    for info in _IN_RUN_ORDER:
+        if info.code in wanted:
+            if info.code not in _loaded:
+                _loaded[info.code] = rule_class(info)
+            classes.append(_loaded[info.code])
+    return classes
+
+
+def __getattr__(name: str) -> list[type[Rule]]:
+    """`RULES`: every rule's class, in the order rules run (importing every rule)."""
+    if name == "RULES":
+        return classes_for(info.code for info in RULE_INFOS)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def runtime_check(code: str) -> RuntimeCheck | None:
     """How `optlint verify` runs the findings of `code`, if it can."""
-    return next((rule.runtime_check for rule in RULES if rule.code == code), None)
+    info = info_of(code)
+    return classes_for([code])[0].runtime_check if info is not None else None

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from functools import partial
 
 import libcst as cst
 
@@ -32,6 +33,7 @@ from optlint.analysis.key_texts import shown
 from optlint.analysis.key_bound_partials import bound_partials
 from optlint.analysis.key_constant_seeds import constant_seed_draws
 from optlint.analysis.key_default_fields import default_keys
+from optlint.analysis.key_handouts import kept_handouts
 from optlint.analysis.key_lifted_streams import unsplit_streams
 from optlint.analysis.key_literal_seeds import made_in_callee
 from optlint.analysis.key_fixed_closures import fixed_closure_keys
@@ -51,6 +53,7 @@ from optlint.rule_helpers.key_messages import (
     traced_finding,
     unsplit_stream_finding,
 )
+from optlint.rule_helpers.key_handout_messages import kept_handout_finding
 from optlint.rules.base import Finding, Rule, RuntimeCheck
 
 # Samplers given one key on purpose to draw the same indices for several arrays.
@@ -126,6 +129,7 @@ class PrngKeyReuse(Rule):
                 yield bound_partial_finding(ctx, bound)
         for unsplit in unsplit_streams(ctx):  # `nn.scan(..., split_rngs={"dropout": False})`
             yield unsplit_stream_finding(ctx, unsplit)
+        yield from map(partial(kept_handout_finding, ctx), kept_handouts(ctx))  # a key pool
         for constant in constant_seed_draws(ctx):  # `key(0)` made where a step runs
             if id(constant.draw) not in reported and id(constant.made) not in reported:
                 reported.add(id(constant.draw))
@@ -164,20 +168,25 @@ class PrngKeyReuse(Rule):
         returns_itself = info.scope.self_name is not None and isinstance(
             info.node, cst.FunctionDef) and stores_on_object(ctx.index, info.node)
         for use, returned in flow.stored:
-            if (id(use.call) in reported or id(use.call) in flow.discarded
+            # A key the call returned, consumed in the callee (`via`), is not the key it was
+            # given: a finding at the call about that one leaves this one standing.
+            at = id(use.via.call) if use.via is not None else id(use.call)
+            if (at in reported or id(use.call) in flow.discarded
                     or (use.unseen and not ctx.wants_unproven)):
                 continue  # drawn by what the analysis cannot see: `--preview` only
             if returns_itself and isinstance(returned, cst.Name) and (
                     returned.value == info.scope.self_name):
                 continue
-            reported.add(id(use.call))
+            reported.update((at, id(use.call)))
             key = ctx.code(use.key)
             message = (f"`{key}` is consumed by `{shown(ctx, use.call)}` and then handed back "
                        f"unchanged in `{shown(ctx, returned)}`: the next step given the "
                        f"returned value consumes the same key again and draws the same "
                        f"random numbers")
-            yield Finding(use.call, message, roles={"call": use.call, "key": use.key,
-                                                    "returned": returned},
+            roles: dict[str, cst.CSTNode] = {"call": use.call, "key": use.key, "returned": returned}
+            if use.via is not None:  # where the callee consumed the key it hands back
+                roles["returned_consumed"] = use.via.call
+            yield Finding(use.call, message, roles=roles,
                           unproven=use.unseen or None,
                           fix_title=(f"Split it and return the new key (`{key}, subkey = "
                                      f"jax.random.split({key})`, then store `{key}`)"))

@@ -1,7 +1,7 @@
 """What the server lints for an editor document, and where each program position is in the editor.
 
 A Python file is linted as it is. A notebook's code cells are read as the source `optlint check`
-reads from its file (`optlint.sources.NotebookFile`: one program, IPython lines replaced), so the
+reads from its file (`optlint.notebook_file.NotebookFile`: one program, IPython lines replaced), so the
 editor shows the findings the command line reports; positions are then mapped back to the cell
 they fall in. Editors count columns in UTF-16 code units unless the client offers another
 encoding; optlint counts characters, so every position crosses `to_editor`/`from_editor`.
@@ -19,7 +19,8 @@ from pygls.workspace.position_codec import PositionCodec
 
 from optlint.diagnostics import Location
 from optlint.edits import source_lines
-from optlint.sources import PythonFile, Source, notebook_from_cells
+from optlint.notebook_file import notebook_from_cells
+from optlint.sources import PythonFile, Source
 
 
 @dataclass
