@@ -40,8 +40,10 @@ def kept_handouts(ctx: RuleContext) -> Iterator[KeptHandout]:
     for info in ctx.index.classes.values():
         methods = [item for item in info.node.body.body if isinstance(item, cst.FunctionDef)]
         split_into = {attr for method in methods for attr in _split_attributes(ctx, method)}
+        if not split_into:
+            continue  # no attribute holding split keys: nothing handed out is a key
         for method in methods:
-            for handed, kept, attr in _handouts(ctx, method):
+            for handed, kept, attr in _handouts(method):
                 if attr in split_into:
                     yield KeptHandout(info.name, method.name.value, handed, kept, attr)
 
@@ -117,7 +119,7 @@ def _blocks(statement: cst.BaseCompoundStatement) -> list[Sequence[cst.BaseState
     return blocks
 
 
-def _handouts(ctx: RuleContext, method: cst.FunctionDef
+def _handouts(method: cst.FunctionDef
               ) -> Iterator[tuple[cst.BaseExpression, cst.Assign, str]]:
     """In one block of the method: `name = E` (E reads `self.<attr>`), then `self.<attr> = E`
     again, then `return name`, with nothing between them binding `name`, `self.<attr>` or a
@@ -134,7 +136,6 @@ def _handouts(ctx: RuleContext, method: cst.FunctionDef
             name = _bound_name(first)
             if name is None or not isinstance(first, cst.Assign):
                 continue
-            text = ctx.code(first.value)
             for j in range(i + 1, len(smalls) - 1):
                 kept = smalls[j]
                 attr = (_attribute(kept.targets[0].target, owner)
@@ -144,7 +145,8 @@ def _handouts(ctx: RuleContext, method: cst.FunctionDef
                         break
                     continue
                 returned = smalls[j + 1]
-                if (ctx.code(kept.value) == text and f"{owner}.{attr}" in text
+                if (kept.value.deep_equals(first.value)
+                        and _reads_attribute(first.value, owner, attr)
                         and isinstance(returned, cst.Return)
                         and isinstance(returned.value, cst.Name)
                         and returned.value.value == name):
@@ -185,4 +187,17 @@ def _read_names(expr: cst.BaseExpression) -> set[str]:
             found.add(node.value)
 
     expr.visit(_Names())
+    return found
+
+
+def _reads_attribute(expr: cst.BaseExpression, owner: str, attr: str) -> bool:
+    """`expr` reads `self.<attr>`."""
+    found = False
+
+    class _Reads(cst.CSTVisitor):
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            nonlocal found
+            found = found or _attribute(node, owner) == attr
+
+    expr.visit(_Reads())
     return found
