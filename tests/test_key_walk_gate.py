@@ -1,10 +1,11 @@
 """Skipping the walks that can report nothing (`key_walk_gate.py`) changes no finding: OPT020 on
 its fixtures and on the recall benchmark's programs (`--preview` included) reports the same with
-every function walked. The runs go through the real CLI, in this process; the counts show that
-the gate skipped walks and let others through, so the comparison covers both. The cases below
-each hold one function whose reuse rests on what the gate must see (a second consumption, a loop,
-a lambda, a repeated draw, a key handed back or kept, a key the object holds): skipping it would
-lose its finding."""
+every function walked. The runs go through the real CLI, in this process; the gate's answers show
+that it skipped walks and let others through, so the comparison covers both. The cases below
+each hold one function `f` whose finding rests on what the gate must see (a second consumption,
+also of the key under another name, from one literal seed or folded alike; a loop, a
+comprehension, a broadcast; a key handed back consumed, returned or kept; a key the object
+holds): skipping its walk would lose the finding."""
 
 from __future__ import annotations
 
@@ -14,7 +15,10 @@ from pathlib import Path
 import pytest
 
 from conftest import run_optlint_in_process
+import libcst as cst
+
 from optlint.analysis import key_walk_gate
+from optlint.analysis.index import Scope
 from optlint.analysis.key_walk_gate import WalkGate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -30,31 +34,33 @@ def _findings(tree: Path) -> list[tuple[str, int, int, str]]:
 
 
 @pytest.fixture
-def counts(monkeypatch: pytest.MonkeyPatch) -> dict[bool, int]:
-    """How many walks the gate let through (True) and skipped (False)."""
-    counted = {True: 0, False: 0}
+def answers(monkeypatch: pytest.MonkeyPatch) -> dict[str, set[bool]]:
+    """The gate's answers, by the name of the function asked about ("" for a module)."""
+    answered: dict[str, set[bool]] = {}
     may_find = WalkGate.may_find
 
-    def counted_may_find(self: WalkGate, *args: object, **kwargs: object) -> bool:
-        answer = may_find(self, *args, **kwargs)  # type: ignore[arg-type]
-        counted[answer] += 1
+    def noted_may_find(self: WalkGate, scope: Scope, *args: object, **kwargs: object) -> bool:
+        answer = may_find(self, scope, *args, **kwargs)  # type: ignore[arg-type]
+        name = scope.node.name.value if isinstance(scope.node, cst.FunctionDef) else ""
+        answered.setdefault(name, set()).add(answer)
         return answer
 
-    monkeypatch.setattr(WalkGate, "may_find", counted_may_find)
-    return counted
+    monkeypatch.setattr(WalkGate, "may_find", noted_may_find)
+    return answered
 
 
 @pytest.mark.parametrize("tree", TREES, ids=lambda tree: tree.name)
-def test_skipping_walks_changes_no_finding(tree: Path, counts: dict[bool, int],
+def test_skipping_walks_changes_no_finding(tree: Path, answers: dict[str, set[bool]],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     gated = _findings(tree)
-    assert gated and counts[True] > 0 and counts[False] > 0
+    given = set().union(*answers.values())
+    assert gated and given == {True, False}
     monkeypatch.setattr(key_walk_gate, "GATED", False)
     assert _findings(tree) == gated
 
 
-# Each a function with a finding the gate must let through; `make` draws once, keeps nothing and
-# returns nothing: its walk is skipped.
+# Each a function `f` with a finding the gate must let through. `make` draws once from a key it
+# makes, keeping and returning nothing: its walk is skipped.
 CASES = {
     "two draws": """
 def f(key):
@@ -90,6 +96,33 @@ class Carry(NamedTuple):
 def f(state: Carry):
     noise = jax.random.normal(state.key, (3,))
     return state._replace(params=state.params + noise)
+""",
+    "a key under two names": """
+def f(key):
+    k = key
+    a = jax.random.normal(key, (3,))
+    print(a, jax.random.normal(k, (3,)))
+""",
+    "two keys of one literal seed": """
+def f():
+    k1 = jax.random.PRNGKey(0)
+    k2 = jax.random.PRNGKey(0)
+    a = jax.random.normal(k1, (3,))
+    print(a, jax.random.normal(k2, (3,)))
+""",
+    "two keys folded alike": """
+def f(key):
+    k1 = jax.random.fold_in(key, 7)
+    k2 = jax.random.fold_in(key, 7)
+    a = jax.random.normal(k1, (3,))
+    print(a, jax.random.normal(k2, (3,)))
+""",
+    "a key held in a tuple": """
+def f(key, x):
+    carry = (x, key)
+    a = jax.random.normal(key, (3,))
+    _, k = carry
+    print(a, jax.random.normal(k, (3,)))
 """,
     "a key handed back consumed, kept": """
 def step(x, key):
@@ -137,11 +170,11 @@ def make(seed):
 
 @pytest.mark.parametrize("case", CASES, ids=list(CASES))
 def test_the_gate_lets_through_a_function_with_a_finding(case: str, tmp_path: Path,
-                                                        counts: dict[bool, int],
+                                                        answers: dict[str, set[bool]],
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "m.py").write_text(HEADER + CASES[case])
     gated = _findings(tmp_path)
     assert gated, "the case has a finding"
-    assert counts[False] > 0, "the gate skipped the walk of `make`"
+    assert answers["make"] == {False}, "the gate skipped the walk of `make`"
     monkeypatch.setattr(key_walk_gate, "GATED", False)
     assert _findings(tmp_path) == gated

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import libcst as cst
+
+from optlint.analysis.walk import child_nodes
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -180,13 +182,16 @@ def _binds(small: cst.BaseSmallStatement, names: set[str]) -> bool:
 
 
 def _read_names(expr: cst.BaseExpression) -> set[str]:
+    """Every name in `expr` (attributes' and keywords' too). Read through `child_nodes`: libcst's
+    `visit` rebuilds every node it passes, and this is asked of many expressions per file."""
     found: set[str] = set()
-
-    class _Names(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            found.add(node.value)
-
-    expr.visit(_Names())
+    pending: list[cst.CSTNode] = [expr]
+    while pending:
+        node = pending.pop()
+        if type(node) is cst.Name:
+            found.add(cast(cst.Name, node).value)
+        else:
+            pending.extend(child_nodes(node))
     return found
 
 
