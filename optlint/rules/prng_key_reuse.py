@@ -25,11 +25,9 @@ from optlint.analysis.key_fields import (
     compiled_step,
     set_on_class,
     set_when_built,
-    stores_on_object,
 )
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_syntax import builds_item, evaluated_within
-from optlint.analysis.key_texts import shown
 from optlint.analysis.key_bound_partials import bound_partials
 from optlint.analysis.key_constant_seeds import constant_seed_draws
 from optlint.analysis.key_default_fields import default_keys
@@ -43,7 +41,6 @@ from optlint.analysis.prng_keys import Consumption, Reuse, key_name
 from optlint.analysis.walk import child_nodes
 from optlint.context import RuleContext
 from optlint.rule_helpers.key_messages import (
-    at_line,
     bound_partial_finding,
     constant_seed_finding,
     default_key_finding,
@@ -53,6 +50,7 @@ from optlint.rule_helpers.key_messages import (
     traced_finding,
     unsplit_stream_finding,
 )
+from optlint.rule_helpers.key_handed_back_findings import kept_findings, stored_findings
 from optlint.rule_helpers.key_handout_messages import kept_handout_finding
 from optlint.rules.base import Finding, Rule, RuntimeCheck
 
@@ -105,8 +103,8 @@ class PrngKeyReuse(Rule):
                     if held is not None:
                         yield held
             yield from self._class_key_findings(ctx, info, flow, reported)
-            yield from self._stored_findings(ctx, info, flow, reported)
-            yield from self._kept_findings(ctx, flow, reported)
+            yield from stored_findings(ctx, info, flow, reported)
+            yield from kept_findings(ctx, flow, reported)
         module_flow = analysis.walk_module()
         if module_flow is not None:
             for reuse in module_flow.reuses.values():
@@ -157,60 +155,6 @@ class PrngKeyReuse(Rule):
         if finding.unproven is not None:
             shown = shown[:-len(f" [preview: {finding.unproven}]")]
         yield replace(finding, message=f"{shown} ({proof})")
-
-    def _stored_findings(self, ctx: RuleContext, info: FunctionInfo, flow: KeyFlow,
-                         reported: set[int]) -> Iterator[Finding]:
-        """A key consumed, then handed back in the returned state (`state.replace(params=p)`
-        after `split(state.key)`): the next step consumes it again. Not a method that sets
-        attributes of its object and returns that object (`self.samples_ = ...; return
-        self`): the caller already holds it, so nothing new is handed on (whether the method
-        runs twice is the question of a key kept on an object, `_field_findings`)."""
-        returns_itself = info.scope.self_name is not None and isinstance(
-            info.node, cst.FunctionDef) and stores_on_object(ctx.index, info.node)
-        for use, returned in flow.stored:
-            # A key the call returned, consumed in the callee (`via`), is not the key it was
-            # given: a finding at the call about that one leaves this one standing.
-            at = id(use.via.call) if use.via is not None else id(use.call)
-            if (at in reported or id(use.call) in flow.discarded
-                    or (use.unseen and not ctx.wants_unproven)):
-                continue  # drawn by what the analysis cannot see: `--preview` only
-            if returns_itself and isinstance(returned, cst.Name) and (
-                    returned.value == info.scope.self_name):
-                continue
-            reported.update((at, id(use.call)))
-            key = ctx.code(use.key)
-            message = (f"`{key}` is consumed by `{shown(ctx, use.call)}` and then handed back "
-                       f"unchanged in `{shown(ctx, returned)}`: the next step given the "
-                       f"returned value consumes the same key again and draws the same "
-                       f"random numbers")
-            roles: dict[str, cst.CSTNode] = {"call": use.call, "key": use.key, "returned": returned}
-            if use.via is not None:  # where the callee consumed the key it hands back
-                roles["returned_consumed"] = use.via.call
-            yield Finding(use.call, message, roles=roles,
-                          unproven=use.unseen or None,
-                          fix_title=(f"Split it and return the new key (`{key}, subkey = "
-                                     f"jax.random.split({key})`, then store `{key}`)"))
-
-    def _kept_findings(self, ctx: RuleContext, flow: KeyFlow,
-                       reported: set[int]) -> Iterator[Finding]:
-        """A key consumed, then kept in an attribute the file reads elsewhere (`self.state =
-        State(key=key)` after `split(key)`): what later draws from the kept key draws again."""
-        for use, target, held in flow.kept:
-            if id(use.call) in reported or use.unseen or not _read_elsewhere(ctx, target):
-                continue
-            reported.add(id(use.call))
-            key = ctx.code(use.key)
-            back = ("" if use.returned_at is None else
-                    f", which hands it back{at_line(ctx, use.returned_at)},")
-            message = (f"`{key}` is consumed by `{shown(ctx, use.call)}`{at_line(ctx, use.call)}{back} and then kept unchanged in "
-                       f"`{ctx.code(target)}`: whatever later draws from the kept key draws "
-                       f"the same random numbers again")
-            roles: dict[str, cst.CSTNode] = {"call": use.call, "key": use.key, "kept_in": target}
-            if use.returned_at is not None:  # where the callee hands the consumed key back
-                roles["returned_at"] = use.returned_at
-            yield Finding(held, message, roles=roles,
-                          fix_title=(f"Split it and keep the new key (`{key}, subkey = "
-                                     f"jax.random.split({key})`, then keep `{key}`)"))
 
     def _field_findings(self, ctx: RuleContext, analysis: FileKeyCalls, info: FunctionInfo,
                         flow: KeyFlow, reported: set[int]) -> Iterator[Finding]:
@@ -399,8 +343,3 @@ def _reads(node: cst.CSTNode, names: set[str]) -> bool:
     if isinstance(node, cst.Name):
         return node.value in names
     return any(_reads(child, names) for child in child_nodes(node))
-
-def _read_elsewhere(ctx: RuleContext, target: cst.Attribute) -> bool:
-    """The file reads the attribute `target` sets somewhere else (`self._state.key`)."""
-    return any(site.node is not target
-               for site in ctx.index.attributes.get(target.attr.value, []))
