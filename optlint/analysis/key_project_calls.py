@@ -79,5 +79,5 @@ def _param_use(call: cst.Call, expr: cst.BaseExpression, how: str, stepping: boo
     proof = inner.proof or (f"`{how}` makes its key from `{param}`" if seeded else "")
     return Consumption(call, expr, how, library=False, stepping=stepping,
                        kind="split" if inner.kind == "split" else "draw",
-                       unseen=inner.unseen, proof=proof,
+                       unseen=inner.unseen, proof=proof, derives=inner.derives,
                        seeded_in=inner.call if seeded else None)
