@@ -102,6 +102,8 @@ class KeyRecorder:
         # the call that made them: whether a folded key can equal a split key's draw.
         self._derived: dict[str, Consumption] = {}
         self.derived_uses: dict[int, list[Consumption]] = {}
+        # The attributes and items the body stores a value in (`info["rng"], k = split(...)`).
+        self.stored_names: set[str] = set()
 
     def free_consumed(self) -> dict[str, Consumption]:
         """The names the body consumes without ever binding them: its enclosing scope's."""
