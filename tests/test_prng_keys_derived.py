@@ -172,3 +172,48 @@ def test_a_folded_key_only_flax_draws_from_is_preview(tmp_path: Path) -> None:
     to flax as `{"dropout": key}` is: two such calls are a reuse."""
     assert opt020_lines(tmp_path, "steps.py", FOLDED) == [26, 32]
     assert opt020_lines(tmp_path, "steps.py", FOLDED, "--preview") == [16, 26, 32]
+
+
+THROUGH_CALLS = '''\
+import flax.linen as nn
+import jax
+import jax.numpy as jnp
+
+
+class MLP(nn.Module):
+    @nn.compact
+    def __call__(self, x):
+        return nn.Dense(1)(nn.Dense(4)(x))
+
+
+def init_params(key):
+    return MLP().init(key, jnp.zeros((2, 3)))
+
+
+def init_and_noise(key):
+    params = MLP().init(key, jnp.zeros((2, 3)))
+    return params, jax.random.normal(key, (3,))
+
+
+def made_then_split(key):
+    params = init_params(key)
+    keys = jax.random.split(key, 4)
+    return params, keys
+
+
+def made_twice(key):
+    return init_params(key), init_params(key)
+
+
+def drawn_in_the_helper_then_split(key):
+    params, noise = init_and_noise(key)
+    keys = jax.random.split(key, 4)
+    return params, noise, keys
+'''
+
+
+def test_a_helper_whose_only_draw_is_flax_is_a_flax_draw(tmp_path: Path) -> None:
+    """A function of the file that only gives its key to flax `init` conflicts, for its
+    callers, only with another such call (28: the same helper twice; 23: silent); one that
+    also samples from its key conflicts with a split too (33)."""
+    assert opt020_lines(tmp_path, "helpers.py", THROUGH_CALLS) == [28, 33]

@@ -52,6 +52,7 @@ class KeyBindings(KeyLoops):
             dotted = key_name(target)
             if dotted is not None:
                 state.bind(dotted, target)
+                self.stored_names.add(dotted)
         elif isinstance(target, (cst.Tuple, cst.List)):
             # `self.key, x = draw(self.key)`: each element bound, attributes included.
             for element in target.elements:

@@ -62,8 +62,11 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
     if nested or (not bound and not foreign):
         # A closure consuming a key of the enclosing function (or of the module, for a
         # function of the module): each call consumes it.
-        free = (list(flow.free_consumed().values()) if nested
-                else module_key_uses(ctx, flow.free_consumed()))
+        # Not a key it stores anew (`info["rng"], k = split(info["rng"])`): after the call
+        # the enclosing scope holds the new key, as after a method storing `self.key`.
+        renewed = {name: use for name, use in flow.free_consumed().items()
+                   if name not in flow.stored_names}
+        free = list(renewed.values()) if nested else module_key_uses(ctx, renewed)
         uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
                              closed=inner.closed or inner, unseen=inner.unseen,
                              proof=inner.proof) for inner in free]
@@ -79,5 +82,5 @@ def _param_use(call: cst.Call, expr: cst.BaseExpression, how: str, stepping: boo
     proof = inner.proof or (f"`{how}` makes its key from `{param}`" if seeded else "")
     return Consumption(call, expr, how, library=False, stepping=stepping,
                        kind="split" if inner.kind == "split" else "draw",
-                       unseen=inner.unseen, proof=proof,
+                       unseen=inner.unseen, proof=proof, derives=inner.derives,
                        seeded_in=inner.call if seeded else None)

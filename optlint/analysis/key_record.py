@@ -102,6 +102,8 @@ class KeyRecorder:
         # the call that made them: whether a folded key can equal a split key's draw.
         self._derived: dict[str, Consumption] = {}
         self.derived_uses: dict[int, list[Consumption]] = {}
+        # The attributes and items the body stores a value in (`info["rng"], k = split(...)`).
+        self.stored_names: set[str] = set()
 
     def free_consumed(self) -> dict[str, Consumption]:
         """The names the body consumes without ever binding them: its enclosing scope's."""
@@ -222,7 +224,8 @@ class KeyRecorder:
     def _note_constant(self, name: str, use: Consumption) -> None:
         """A draw from a key made from a literal seed: in the body (`key = PRNGKey(0)`), or
         given in place to a consumer seeding itself from an int (`seed(model, rng_seed=0)`)."""
-        if name in self.constant_uses:
+        known = self.constant_uses.get(name)
+        if known is not None and not (known[0].derives and not use.derives):
             return
         made = self._seed_literals.get(self._made_by.get(id(use), -1))
         if made is not None:
@@ -392,5 +395,6 @@ def _first_seen(uses: dict[str, Consumption], name: str, use: Consumption) -> No
     """Keeps the first consumption of `name`, or the first the analysis saw draw (a summary
     resting on an unseen consumption only where it has no other)."""
     known = uses.get(name)
-    if known is None or (known.unseen and not use.unseen):
-        uses[name] = use
+    if known is None or (known.unseen and not use.unseen) or (
+            known.derives and not use.derives and not use.unseen):
+        uses[name] = use  # a flax call's keys conflict with fewer draws than a sampler's

@@ -35,6 +35,6 @@ def constant_seeds(call: cst.Call, function: cst.FunctionDef, flow: KeyRecorder,
     """`noise(x)` where `noise` draws from `PRNGKey(0)` made in its body: every call draws from
     the key of that seed, followed as the seed itself (`int:0`)."""
     return [Consumption(call, literal, how, library=False, stepping=stepping, seeded_in=made,
-                        proof=f"`{function.name.value}` makes its key from the literal seed "
+                        derives=inner.derives, proof=f"`{function.name.value}` makes its key from the literal seed "
                               f"{literal.value} on every call")
             for inner, made, literal in flow.constant_uses.values() if not inner.unseen]
