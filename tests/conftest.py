@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -67,3 +68,17 @@ def finding_line(finding: dict) -> int:
 def opt020_lines(tmp_path: Path, name: str, source: str, *extra: str) -> list[int]:
     """The sorted lines of OPT020's findings on `source` written to `tmp_path / name`."""
     return sorted(finding_line(f) for f in opt020_findings(tmp_path, name, source, *extra))
+
+
+# The trees an OPT020 shortcut is checked on (switched on and off, the findings must be equal).
+KEY_TREES = [Path(__file__).resolve().parent / "fixtures" / "OPT020",
+             Path(__file__).resolve().parent.parent / "benchmarks" / "recall" / "keys"]
+
+
+def key_findings(tree: Path) -> list[tuple[str, int, int, str]]:
+    """OPT020's findings (with --preview) on `tree`, in a stable order, run in this process."""
+    result = run_optlint_in_process("check", ".", "--select", "OPT020", "--no-cache", "--jobs",
+                                    "1", "--isolated", "--preview", "--exit-zero",
+                                    "--output-format", "json", cwd=tree)
+    return sorted((f["filename"], f["line"], f["column"], f["message"])
+                  for f in json.loads(result.stdout))

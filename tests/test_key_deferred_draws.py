@@ -6,25 +6,16 @@ walk made again for a put-off draw that reached nothing), so the comparison cove
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from conftest import run_optlint_in_process
+from conftest import KEY_TREES, key_findings
 from optlint.analysis import key_deferred
 from optlint.analysis.key_record import KeyRecorder
 
-ROOT = Path(__file__).resolve().parent.parent
-TREES = [ROOT / "tests" / "fixtures" / "OPT020", ROOT / "benchmarks" / "recall" / "keys"]
-
-
-def _findings(tree: Path) -> list[tuple[str, int, int, str]]:
-    result = run_optlint_in_process("check", ".", "--select", "OPT020", "--no-cache", "--jobs",
-                                    "1", "--isolated", "--preview", "--exit-zero",
-                                    "--output-format", "json", cwd=tree)
-    return sorted((f["filename"], f["line"], f["column"], f["message"])
-                  for f in json.loads(result.stdout))
+TREES = KEY_TREES
+_findings = key_findings
 
 
 @pytest.fixture

@@ -9,28 +9,19 @@ holds): skipping its walk would lose the finding."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-from conftest import run_optlint_in_process
+from conftest import KEY_TREES, key_findings
 import libcst as cst
 
 from optlint.analysis import key_walk_gate
 from optlint.analysis.index import Scope
 from optlint.analysis.key_walk_gate import WalkGate
 
-ROOT = Path(__file__).resolve().parent.parent
-TREES = [ROOT / "tests" / "fixtures" / "OPT020", ROOT / "benchmarks" / "recall" / "keys"]
-
-
-def _findings(tree: Path) -> list[tuple[str, int, int, str]]:
-    result = run_optlint_in_process("check", ".", "--select", "OPT020", "--no-cache", "--jobs",
-                                    "1", "--isolated", "--preview", "--exit-zero",
-                                    "--output-format", "json", cwd=tree)
-    return sorted((f["filename"], f["line"], f["column"], f["message"])
-                  for f in json.loads(result.stdout))
+TREES = KEY_TREES
+_findings = key_findings
 
 
 @pytest.fixture
