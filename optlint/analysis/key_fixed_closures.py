@@ -16,6 +16,7 @@ import libcst as cst
 
 from optlint.analysis.key_syntax import small_statements
 from optlint.analysis.prng_keys import SAMPLERS
+from optlint.analysis.project_values import names_in
 from optlint.analysis.walk import child_nodes
 
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ def _replaced_arguments(ctx: RuleContext, closure: cst.FunctionDef, own: set[str
     for name in sorted(own):
         at = next((i for i, line in enumerate(body)
                    if any(isinstance(node, cst.Name) and node.value == name
-                          for node in _names(line))), None)
+                          for node in names_in(line))), None)
         making = _literal_key(ctx, body[at], name) if at is not None else None
         if making is None or at is None:
             continue
@@ -100,7 +101,7 @@ def _replaced_arguments(ctx: RuleContext, closure: cst.FunctionDef, own: set[str
                 yield name, making, draw
                 break
             if any(isinstance(node, cst.Name) and node.value == name and _bound(line, node)
-                   for node in _names(line)):
+                   for node in names_in(line)):
                 break
 
 
@@ -118,17 +119,10 @@ def _literal_key(ctx: RuleContext, line: cst.BaseStatement, name: str) -> cst.Ca
     return None
 
 
-def _names(node: cst.CSTNode) -> Iterator[cst.Name]:
-    if isinstance(node, cst.Name):
-        yield node
-    for child in child_nodes(node):
-        yield from _names(child)
-
-
 def _bound(line: cst.CSTNode, name: cst.Name) -> bool:
     """`name` is (part of) an assignment target in `line`, or anything but a plain read there
     (a nested function's parameter, a loop target)."""
-    return any(any(found is name for found in _names(node)) for node in _targets(line))
+    return any(any(found is name for found in names_in(node)) for node in _targets(line))
 
 
 def _targets(node: cst.CSTNode) -> Iterator[cst.CSTNode]:

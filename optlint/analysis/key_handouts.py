@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.walk import child_nodes
+from optlint.analysis.project_values import names_in
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -143,7 +143,7 @@ def _handouts(method: cst.FunctionDef
                 attr = (_attribute(kept.targets[0].target, owner)
                         if isinstance(kept, cst.Assign) and len(kept.targets) == 1 else None)
                 if attr is None or not isinstance(kept, cst.Assign):
-                    if _binds(smalls[j], {name, owner, *_read_names(first.value)}):
+                    if _binds(smalls[j], {name, owner, *(found.value for found in names_in(first.value))}):
                         break
                     continue
                 returned = smalls[j + 1]
@@ -179,20 +179,6 @@ def _binds(small: cst.BaseSmallStatement, names: set[str]) -> bool:
         return True
     return any(not isinstance(target.target, cst.Name) or target.target.value in names
                for target in small.targets)
-
-
-def _read_names(expr: cst.BaseExpression) -> set[str]:
-    """Every name in `expr` (attributes' and keywords' too). Read through `child_nodes`: libcst's
-    `visit` rebuilds every node it passes, and this is asked of many expressions per file."""
-    found: set[str] = set()
-    pending: list[cst.CSTNode] = [expr]
-    while pending:
-        node = pending.pop()
-        if type(node) is cst.Name:
-            found.add(cast(cst.Name, node).value)
-        else:
-            pending.extend(child_nodes(node))
-    return found
 
 
 def _reads_attribute(expr: cst.BaseExpression, owner: str, attr: str) -> bool:
