@@ -118,3 +118,22 @@ def test_imports_are_followed_through_other_files_and_cycles(tmp_path: Path) -> 
     for name in ("a.py", "b.py", "cycle.py", "pkg/__init__.py"):
         assert graph.imports_transitively((tmp_path / name).resolve(), steps), name
     assert not graph.imports_transitively(steps, (tmp_path / "a.py").resolve())
+
+
+@pytest.mark.parametrize("pyproject", [True, False], ids=["pyproject", "no-pyproject"])
+def test_a_file_named_from_outside_its_project_is_checked_in_its_project(
+        tmp_path: Path, pyproject: bool) -> None:
+    """`optlint check ../proj/steps.py` from another folder: the callers are looked for in the
+    file's project (its nearest pyproject.toml's folder, else its own folder), not in the
+    working folder, whose files are unrelated to it."""
+    project_folder, working = tmp_path / "proj", tmp_path / "elsewhere"
+    project_folder.mkdir()
+    working.mkdir()
+    if pyproject:
+        (project_folder / "pyproject.toml").write_text('[project]\nname = "proj"\n')
+    (project_folder / "steps.py").write_text(STEPS)
+    (project_folder / "fit.py").write_text(FIT.format(module="steps"))
+    (working / "unrelated.py").write_text(NAMESAKE_PLAIN)
+    result = run_optlint_in_process("check", "../proj/steps.py", "--select", "OPT003",
+                                    "--no-cache", "--output-format", "json", cwd=working)
+    assert [finding_line(f) for f in json.loads(result.stdout)] == [6]
