@@ -137,3 +137,20 @@ def test_a_file_named_from_outside_its_project_is_checked_in_its_project(
     result = run_optlint_in_process("check", "../proj/steps.py", "--select", "OPT003",
                                     "--no-cache", "--output-format", "json", cwd=working)
     assert [finding_line(f) for f in json.loads(result.stdout)] == [6]
+
+
+def test_a_run_without_a_cache_hashes_none_of_the_files_it_reads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hashes of the project files an analysis reads key the cache alone: with --no-cache
+    (a pre-commit hook's one-file run, whose callers search reads every project file) they are
+    not computed."""
+    import hashlib
+
+    def refused(*args: object) -> None:
+        raise AssertionError("a file was hashed")
+
+    (tmp_path / "steps.py").write_text(STEPS)
+    (tmp_path / "fit.py").write_text(FIT.format(module="steps"))
+    monkeypatch.setattr(hashlib, "sha256", refused)
+    lines, parsed = _check(tmp_path, monkeypatch, "steps.py")
+    assert lines == [6] and "fit.py" in parsed
