@@ -228,12 +228,14 @@ def warm(corpus: list[Path]) -> None:
 
 # latency -------------------------------------------------------------------------------------
 def latency(runs: int) -> None:
-    """The file is checked as a copy in a folder of its own, its whole project: the floor reads
-    that one file alone. (Checked where it lies, its project is this repository, whose callers
-    search reads every one of its Python files: shown on the last line, not in the ratio.)"""
+    """The file is checked as a copy in a project of its own (a folder holding it and a
+    configuration, which is read as a user's is): the floor reads that one file alone. (Checked
+    where it lies, its project is this repository, whose callers search reads every one of its
+    Python files: shown on the last line, not in the ratio.)"""
     with tempfile.TemporaryDirectory() as folder:
         alone = Path(folder) / LATENCY_FILE.name
         shutil.copyfile(LATENCY_FILE, alone)
+        (alone.parent / "pyproject.toml").write_text("[tool.optlint]\n")
         walls, cpus = _latency_runs(runs, alone)
     wall = {name: statistics.median(values) for name, values in walls.items()}
     cpu = {name: statistics.median(values) for name, values in cpus.items()}
