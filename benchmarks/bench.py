@@ -251,7 +251,7 @@ def latency(runs: int) -> None:
 
 def _latency_runs(runs: int, alone: Path) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
     """Wall and CPU seconds of each command, `runs` times interleaved, each in a fresh process
-    run from the folder holding `alone`."""
+    run from the folder holding `alone` (a checkout's optlint is imported as PYTHONPATH says)."""
     ruff = ruff_command()
     check = [sys.executable, "-m", "optlint", "check", "--no-cache", "--exit-zero", "-q"]
     commands = {
@@ -263,15 +263,14 @@ def _latency_runs(runs: int, alone: Path) -> tuple[dict[str, list[float]], dict[
     if ruff:
         commands["ruff check FILE"] = [ruff, "check", "--isolated", "--no-cache", "--exit-zero",
                                        "-q", alone.name]
-    places = dict.fromkeys(commands, alone.parent)
-    in_repository = "optlint check FILE, its project this repository"
-    commands[in_repository] = [*check, str(LATENCY_FILE.relative_to(HERE.parent))]
-    places[in_repository] = HERE.parent
+    # Named where it lies, from the same folder (run from the repository, `-m optlint` would
+    # import the checkout's optlint whatever PYTHONPATH names): its project is the repository.
+    commands["optlint check FILE, its project this repository"] = [*check, str(LATENCY_FILE)]
     walls: dict[str, list[float]] = {name: [] for name in commands}
     cpus: dict[str, list[float]] = {name: [] for name in commands}
     for _ in range(runs):  # interleaved: a busy moment touches every command alike
         for name, command in commands.items():
-            wall, cpu, _, _ = measured(command, places[name])
+            wall, cpu, _, _ = measured(command, alone.parent)
             walls[name].append(wall)
             cpus[name].append(cpu)
     return walls, cpus
