@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from optlint.analysis.project_files import ProjectFiles, file_stamp
+from optlint.analysis.project_files import ProjectFiles, file_stamp, walked_file
 from optlint.analysis.reach import REACH_WORDS, declares_settings, imported_modules
 from optlint.source import SourceError, decode, read_bytes
 
@@ -51,8 +51,12 @@ _UNREADABLE = FileFacts(frozenset(), (), False)
 
 
 class ImportGraph:
-    def __init__(self, root: Path, files: ProjectFiles | None = None) -> None:
+    def __init__(self, root: Path, files: ProjectFiles | None = None,
+                 hash_reads: bool = True) -> None:
+        """`hash_reads`: note each file read with its bytes' hash (`take_reads`), which only the
+        cache reads: a run without one neither hashes nor imports hashlib."""
         self.root = root.resolve()
+        self._hash_reads = hash_reads
         self.files = files or ProjectFiles(self.root, remember=True)
         self._facts: dict[Path, FileFacts] = {}
         self._reaches: dict[Path, bool] = {}  # see `reaches`
@@ -93,9 +97,10 @@ class ImportGraph:
             text = decode(data, str(path)).text
         except (OSError, SourceError):
             return None
-        import hashlib  # here: a run that reads no other file does not pay for OpenSSL's start
+        if self._hash_reads:
+            import hashlib  # here: a run that reads no other file does not pay for OpenSSL's start
 
-        self._read_since[str(path)] = hashlib.sha256(data).hexdigest()
+            self._read_since[str(path)] = hashlib.sha256(data).hexdigest()
         self._stamps[path] = file_stamp(path)
         return text
 
@@ -206,7 +211,7 @@ class ImportGraph:
                 return None
             importers: dict[Path, list[Path]] = {}
             for name in paths:
-                importer = Path(name).resolve()
+                importer = walked_file(name)
                 for imported in self.facts(importer).imported:
                     importers.setdefault(imported, []).append(importer)
             self._importers = importers
