@@ -293,8 +293,12 @@ class FileKeyCalls:
                 for path, inner in flow.returned.items() if not inner.repeated}
 
     # walking ------------------------------------------------------------------------------
-    def has_consumers(self) -> bool:  # and the file can run: no import of it fails
-        return bool(self.candidates) and not self.raises.module_fails(self.ctx.module)
+    def has_consumers(self) -> bool:
+        return bool(self.candidates)
+
+    def can_run(self) -> bool:
+        """No top-level import of the file fails (else none of its code ever runs)."""
+        return not self.raises.module_fails(self.ctx.module)
 
     def _scope_of(self, node: cst.FunctionDef) -> Scope | None:
         info = self.ctx.index.functions.get(node)

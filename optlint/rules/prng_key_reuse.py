@@ -65,7 +65,11 @@ class PrngKeyReuse(Rule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         analysis = FileKeyCalls(ctx)
         try:
-            yield from self._check(ctx, analysis)
+            found = list(self._check(ctx, analysis))
+            # A file one of whose imports fails never runs: asked only of a file with findings
+            # (most have none, and the question may read other project files).
+            if found and analysis.can_run():
+                yield from found
         finally:  # its walks hold its bound methods: a cycle that would keep the file's tree
             # alive until the garbage collector's next full pass (so do the flows of the other
             # files it read that their evaluators do not keep for the run, this one among them)
