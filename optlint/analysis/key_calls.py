@@ -42,6 +42,7 @@ from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_made_callables import MadeCallables
 from optlint.analysis.key_methods import NamedMethods
 from optlint.analysis.key_project_calls import ProjectCall, project_call_uses
+from optlint.analysis.key_returned_draws import DrawnReturns
 from optlint.analysis.key_summary_cycles import ROUNDS, SummaryCycles, settled
 from optlint.analysis.key_library_calls import (
     LibraryKeyCalls,
@@ -102,7 +103,9 @@ class FileKeyCalls:
         # What each statement reads, for every walk of the file.
         values = ProjectValues(ctx.inference, self.sites)  # what the project's files prove
         self.read_caches = FileReads(frames=frame_readers(ctx), library=self.library,
-                                     ignored=IgnoredArguments(values))
+                                     ignored=IgnoredArguments(values),
+                                     returned=DrawnReturns(self.targets.resolve, self.summary,
+                                                           self.library.consumptions))
         self.made_keys: dict[int, str] = {}
         self._raising: dict[int, bool] = {}  # by statement: proven to raise
         self.raises = ProvenRaises(ctx.inference, ctx.filename, self.targets.resolve,
