@@ -35,6 +35,7 @@ from optlint.analysis.key_helpers import KeyHelpers, key_helpers
 from optlint.analysis.key_holder_calls import HolderCalls
 from optlint.analysis.key_holders import values_held
 from optlint.analysis.key_ignored import IgnoredArguments
+from optlint.analysis.key_inference_mode import quiet_in_inference
 from optlint.analysis.key_literal_branches import LiteralBranches
 from optlint.analysis.project_values import ProjectValues, statement_scope
 from optlint.analysis.proven_attributes import MissingAttributes
@@ -176,7 +177,8 @@ class FileKeyCalls:
             return resolved
         function, bound, stepping = resolved
         flow = self.summary(function)
-        if flow is None:
+        if flow is None or (id(call) in self.targets.in_inference
+                            and quiet_in_inference(self, function, flow)):
             return []
         if bound and stores_on_object(self.ctx.index, function):
             self.library.keeping.add(id(call))  # `self.init()` keeps its draw in the object

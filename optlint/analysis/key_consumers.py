@@ -201,6 +201,12 @@ NO_DRAW_SWITCHES: dict[str, bool] = {
     "is_training": False, "enable_dropout": False,
 }
 
+# Equinox layers (by class name) that draw only in training: switched to inference mode
+# (`apis.INFERENCE_SWITCHES`), they draw nothing from the key they are given (measured on
+# equinox 0.13.8 in tests/test_prng_keys_inference_mode.py; `MultiheadAttention` still splits
+# its key there, so it has no row).
+QUIET_IN_INFERENCE = frozenset({"Dropout"})
+
 # jax.lax loops: the body's argument position, and where its result holds the carry (`scan`
 # returns `(carry, y)`; the others return the carry); None: no carry (`lax.map`).
 LOOP_BODIES: dict[str, tuple[int, tuple[int, ...] | None]] = {
