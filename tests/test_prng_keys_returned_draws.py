@@ -93,3 +93,26 @@ def test_the_setup_when_run(tmp_path: Path) -> None:
         jax.random.key(99), 2)))
     others = module["main"](params, 2)
     assert all(np.array_equal(a, b) for a, b in zip(results, others, strict=True))
+
+
+WALRUS = '''\
+import jax
+
+
+def setup(key):
+    total = (draws := jax.random.split(key, 3)).sum()
+    return total * 0, draws
+
+
+def main(n):
+    key = jax.random.key(0)
+    zero, keys = setup(key)
+    print(keys)
+    return jax.random.split(key, n)
+'''
+
+
+def test_a_draw_bound_by_an_assignment_expression(tmp_path: Path) -> None:
+    """`draws` is bound inside the statement that draws (`:=`): it carries the draw too, and
+    the caller prints it: reported."""
+    assert opt020_lines(tmp_path, "walrus.py", WALRUS) == [13]

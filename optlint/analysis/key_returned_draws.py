@@ -216,14 +216,27 @@ def _root(func: cst.BaseExpression) -> str | None:
 
 
 def _bound_by(node: cst.CSTNode) -> set[str]:
-    """The plain names a statement that reads a draw binds with it; `_Open` for any other."""
+    """The plain names a statement that reads a draw binds with it (`:=` names included);
+    `_Open` for any other statement."""
+    walrus = {name for found in _walrus_targets(node) for name in target_names(found)}
     if isinstance(node, cst.Assign) and all(plain_target(t.target) for t in node.targets):
-        return {name for t in node.targets for name in target_names(t.target)}
+        return {name for t in node.targets for name in target_names(t.target)} | walrus
     if isinstance(node, (cst.AnnAssign, cst.AugAssign)) and isinstance(node.target, cst.Name):
-        return {node.target.value}
+        return {node.target.value} | walrus
     if isinstance(node, cst.Return):
-        return set()
+        return walrus
     raise _Open
+
+
+def _walrus_targets(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    found = []
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, cst.NamedExpr):
+            found.append(current.target)
+        pending.extend(child_nodes(current))
+    return found
 
 
 def _value_paths(value: cst.BaseExpression, tainted: set[str], draws: frozenset[int],
