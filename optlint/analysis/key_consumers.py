@@ -207,6 +207,16 @@ NO_DRAW_SWITCHES: dict[str, bool] = {
     "is_training": False, "enable_dropout": False,
 }
 
+# Bases whose construction hands the call's arguments to the class's own `__init__` and reads
+# them nowhere else (by qualified name; `object` as `_ancestors` names a class without bases).
+# Measured (flax 0.12.8, equinox 0.13.8): an `nnx.Module` whose `__init__` ignores `rngs` leaves
+# the `Rngs` it is given undrawn (its count stays 0) and a second `Rngs` of the same typed key
+# raises no `KeyReuseError`; an `eqx.Module` built twice with one key it ignores raises none
+# (tests/test_prng_keys_ignored_constructors.py).
+PLAIN_CONSTRUCTION = frozenset({
+    "object", "builtins.object", "flax.nnx.Module", "flax.nnx.module.Module", "equinox.Module",
+})
+
 # Equinox layers (by class name) that draw only in training: switched to inference mode
 # (`apis.INFERENCE_SWITCHES`), they draw nothing from the key they are given (measured on
 # equinox 0.13.8 in tests/test_prng_keys_inference_mode.py; `MultiheadAttention` still splits
