@@ -286,6 +286,8 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
     if first.library and second.library and {first.how.rsplit(".", 1)[-1],
                                               second.how.rsplit(".", 1)[-1]} <= ALIGNING:
         return False
+    if first.generator and second.generator and first.generator != second.generator:
+        return False  # NumPy generators of two kinds seeded alike: no value in common
     if reuse.in_loop and not (first.library and second.library):
         return False
     if first.held_by and second.held_by:
