@@ -33,6 +33,7 @@ from optlint.analysis.key_constant_seeds import constant_seed_draws
 from optlint.analysis.key_default_fields import default_keys
 from optlint.analysis.key_handouts import kept_handouts
 from optlint.analysis.key_lifted_streams import unsplit_streams
+from optlint.analysis.key_returned_batchings import returned_batchings
 from optlint.analysis.key_literal_seeds import made_in_callee
 from optlint.analysis.key_fixed_closures import fixed_closure_keys
 from optlint.analysis.key_trace_time import traced_draws
@@ -52,6 +53,7 @@ from optlint.rule_helpers.key_messages import (
 )
 from optlint.rule_helpers.key_handed_back_findings import kept_findings, stored_findings
 from optlint.rule_helpers.key_handout_messages import kept_handout_finding
+from optlint.rule_helpers.key_returned_batching_messages import returned_batching_finding
 from optlint.rules.base import Finding, Rule, RuntimeCheck
 
 # Samplers given one key on purpose to draw the same indices for several arrays.
@@ -132,6 +134,10 @@ class PrngKeyReuse(Rule):
         for unsplit in unsplit_streams(ctx):  # `nn.scan(..., split_rngs={"dropout": False})`
             yield unsplit_stream_finding(ctx, unsplit)
         yield from map(partial(kept_handout_finding, ctx), kept_handouts(ctx))  # a key pool
+        for handed in returned_batchings(analysis):  # `return shard_map(f, in_specs=P())`
+            if id(handed.draw.call) not in reported:
+                reported.add(id(handed.draw.call))
+                yield returned_batching_finding(ctx, handed)
         for constant in constant_seed_draws(ctx):  # `key(0)` made where a step runs
             if id(constant.draw) not in reported and id(constant.made) not in reported:
                 reported.add(id(constant.draw))
