@@ -15,7 +15,7 @@ from pathlib import Path
 import jax
 import pytest
 
-from conftest import opt020_lines
+from conftest import opt020_findings, opt020_lines
 
 EVALUATE = '''\
 import jax
@@ -49,6 +49,12 @@ CALLS = [
 def test_a_rebinding_under_a_parameter_no_call_gives(tmp_path: Path, call: str,
                                                       expected: list[int]) -> None:
     assert opt020_lines(tmp_path, "evaluate.py", EVALUATE.format(call=call)) == expected
+
+
+def test_the_message_says_why_the_rebinding_never_runs(tmp_path: Path) -> None:
+    [finding] = opt020_findings(tmp_path, "evaluate.py", EVALUATE.format(call=""))
+    assert ("the branch on `refresh` that rebinds `key` never runs: no call gives `refresh`, "
+            "which defaults to `None`") in finding["message"]
 
 
 def test_the_reuse_is_what_jax_raises_on(tmp_path: Path) -> None:

@@ -12,9 +12,11 @@ import libcst as cst
 
 
 class KnownNames(dict[str, bool]):
-    """Truth values by name; `nones`: those of them known to hold `None` itself."""
+    """Truth values by name; `nones`: those of them known to hold `None` itself, parameters
+    of `function` that no call gives."""
 
     nones: frozenset[str] = frozenset()
+    function: cst.FunctionDef | None = None
 
 
 def known_test(test: cst.BaseExpression, constants: Mapping[str, bool]) -> bool | None:
@@ -32,7 +34,8 @@ def known_test(test: cst.BaseExpression, constants: Mapping[str, bool]) -> bool 
             return stops
         return None if left is None or right is None else not stops
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-        return _none_comparison(test, getattr(constants, "nones", frozenset()))
+        nones = constants.nones if isinstance(constants, KnownNames) else frozenset()
+        return _none_comparison(test, nones)
     return None
 
 

@@ -15,12 +15,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
-from optlint.analysis.key_known_names import KnownNames, names_tested
+from optlint.analysis.key_known_names import KnownNames, known_test, names_tested
+from optlint.analysis.key_syntax import target_names
 
 if TYPE_CHECKING:
     from optlint.analysis.index import FunctionInfo
@@ -38,7 +40,72 @@ def with_unset_params(ctx: RuleContext, constants: KnownNames,
     known = KnownNames({name: value for name, value in constants.items() if name not in unset})
     known.update({name: False for name in unset})
     known.nones = constants.nones | unset
+    known.function = info.node
     return known
+
+
+def skipped_rebinding(constants: Mapping[str, bool], key: str) -> str:
+    """Why a rebinding of `key` on a branch is not taken, for a finding's message: the first
+    `if` of the walked function whose test the unset parameters decide and whose branch not
+    taken binds `key` (empty when there is none)."""
+    if not isinstance(constants, KnownNames) or not constants.nones:
+        return ""
+    function, nones = constants.function, constants.nones
+    if function is None:
+        return ""
+    for node in _ifs(function):
+        taken = known_test(node.test, constants)
+        if taken is None:
+            continue
+        skipped = node.body if not taken else node.orelse
+        if skipped is not None and key in _bound_in(skipped):
+            given = sorted(nones & _names_in(node.test))
+            return (f"the branch on `{given[0]}` that rebinds `{key}` never runs: no call "
+                    f"gives `{given[0]}`, which defaults to `None`")
+    return ""
+
+
+def _ifs(function: cst.FunctionDef) -> list[cst.If]:
+    found: list[cst.If] = []
+
+    class _Ifs(cst.CSTVisitor):
+        def visit_If(self, node: cst.If) -> None:
+            found.append(node)
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False  # a nested function's branches are its own
+
+    function.body.visit(_Ifs())
+    return found
+
+
+def _bound_in(node: cst.CSTNode) -> set[str]:
+    """The plain names assignments and `for` targets in `node` bind."""
+    found: set[str] = set()
+
+    class _Targets(cst.CSTVisitor):
+        def visit_AssignTarget(self, target: cst.AssignTarget) -> None:
+            found.update(target_names(target.target))
+
+        def visit_For(self, loop: cst.For) -> None:
+            found.update(target_names(loop.target))
+
+        def visit_AugAssign(self, assign: cst.AugAssign) -> None:
+            found.update(target_names(assign.target))
+
+    node.visit(_Targets())
+    return found
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+    node.visit(_Names())
+    return found
 
 
 def _unset_none_params(ctx: RuleContext, info: FunctionInfo) -> frozenset[str]:

@@ -36,6 +36,7 @@ from optlint.analysis.key_lifted_streams import unsplit_streams
 from optlint.analysis.key_literal_seeds import made_in_callee
 from optlint.analysis.key_fixed_closures import fixed_closure_keys
 from optlint.analysis.key_trace_time import traced_draws
+from optlint.analysis.key_unset_params import skipped_rebinding
 from optlint.analysis.library_names import JAX_RANDOM
 from optlint.analysis.prng_keys import Consumption, Reuse, key_name
 from optlint.analysis.walk import child_nodes
@@ -45,6 +46,7 @@ from optlint.rule_helpers.key_messages import (
     constant_seed_finding,
     default_key_finding,
     fixed_closure_finding,
+    key_text,
     reported_at,
     reuse_finding,
     traced_finding,
@@ -146,7 +148,8 @@ class PrngKeyReuse(Rule):
         if unseen and finding.unproven is None:
             yield replace(finding, unproven=unseen)
             return
-        proof = next((use.proof for use in (reuse.first, reuse.second) if use.proof), "")
+        proof = next((use.proof for use in (reuse.first, reuse.second) if use.proof), "") \
+            or skipped_rebinding(flow.constants, key_text(ctx, reuse.second))
         if not proof:
             yield finding
             return
