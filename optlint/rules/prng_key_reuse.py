@@ -54,6 +54,7 @@ from optlint.rule_helpers.key_messages import (
 )
 from optlint.rule_helpers.key_handed_back_findings import kept_findings, stored_findings
 from optlint.rule_helpers.key_handout_messages import kept_handout_finding
+from optlint.rule_helpers.key_method_order_findings import ordered_draw_findings
 from optlint.rules.base import Finding, Rule, RuntimeCheck
 
 # Samplers given one key on purpose to draw the same indices for several arrays.
@@ -130,6 +131,7 @@ class PrngKeyReuse(Rule):
         for unsplit in unsplit_streams(ctx):  # `nn.scan(..., split_rngs={"dropout": False})`
             yield unsplit_stream_finding(ctx, unsplit)
         yield from map(partial(kept_handout_finding, ctx), kept_handouts(ctx))  # a key pool
+        yield from ordered_draw_findings(ctx, analysis, reported)  # `fit` before `predict`
         for constant in constant_seed_draws(ctx):  # `key(0)` made where a step runs
             if id(constant.draw) not in reported and id(constant.made) not in reported:
                 reported.add(id(constant.draw))
