@@ -58,6 +58,7 @@ from optlint.analysis.key_syntax import (
     reads_as_key,
 )
 from optlint.analysis.key_texts import called_text
+from optlint.analysis.key_unset_params import with_unset_params
 from optlint.analysis.key_walk_gate import WalkGate
 from optlint.analysis.key_transforms import (
     TransformedKeyCalls,
@@ -312,7 +313,9 @@ class FileKeyCalls:
     def _new_flow(self, params: list[str] | None = None, scope: Scope | None = None) -> KeyFlow:
         """A walk of one body, whose statements all run in `scope` (a walk stops at nested
         functions and classes): the raise proofs need not look it up per statement."""
-        flow = KeyFlow(self.consumer, params or (), self.returned_keys, self.constants,
+        constants = self.constants if scope is None or scope.kind != "function" else \
+            with_unset_params(self.ctx, self.constants, self.ctx.index.functions.get(scope.node))
+        flow = KeyFlow(self.consumer, params or (), self.returned_keys, constants,
                        self.made_key, self.read_caches)
         raises, known = self.raises, self._raising
 
