@@ -35,6 +35,7 @@ from optlint.analysis.key_helpers import KeyHelpers, key_helpers
 from optlint.analysis.key_holder_calls import HolderCalls
 from optlint.analysis.key_holders import values_held
 from optlint.analysis.key_ignored import IgnoredArguments
+from optlint.analysis.key_inference_mode import quiet_in_inference
 from optlint.analysis.key_literal_branches import LiteralBranches
 from optlint.analysis.project_values import ProjectValues, statement_scope
 from optlint.analysis.proven_attributes import MissingAttributes
@@ -42,6 +43,7 @@ from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_made_callables import MadeCallables
 from optlint.analysis.key_methods import NamedMethods
 from optlint.analysis.key_project_calls import ProjectCall, project_call_uses
+from optlint.analysis.key_returned_draws import DrawnReturns
 from optlint.analysis.key_summary_cycles import ROUNDS, SummaryCycles, settled
 from optlint.analysis.key_library_calls import (
     LibraryKeyCalls,
@@ -103,7 +105,9 @@ class FileKeyCalls:
         # What each statement reads, for every walk of the file.
         values = ProjectValues(ctx.inference, self.sites)  # what the project's files prove
         self.read_caches = FileReads(frames=frame_readers(ctx), library=self.library,
-                                     ignored=IgnoredArguments(values))
+                                     ignored=IgnoredArguments(values),
+                                     returned=DrawnReturns(self.targets.resolve, self.summary,
+                                                           self.library.consumptions))
         self.made_keys: dict[int, str] = {}
         self._raising: dict[int, bool] = {}  # by statement: proven to raise
         self.raises = ProvenRaises(ctx.inference, ctx.filename, self.targets.resolve,
@@ -174,7 +178,8 @@ class FileKeyCalls:
             return resolved
         function, bound, stepping = resolved
         flow = self.summary(function)
-        if flow is None:
+        if flow is None or (id(call) in self.targets.in_inference
+                            and quiet_in_inference(self, function, flow)):
             return []
         if bound and stores_on_object(self.ctx.index, function):
             self.library.keeping.add(id(call))  # `self.init()` keeps its draw in the object
@@ -294,8 +299,12 @@ class FileKeyCalls:
                 for path, inner in flow.returned.items() if not inner.repeated}
 
     # walking ------------------------------------------------------------------------------
-    def has_consumers(self) -> bool:  # and the file can run: no import of it fails
-        return bool(self.candidates) and not self.raises.module_fails(self.ctx.module)
+    def has_consumers(self) -> bool:
+        return bool(self.candidates)
+
+    def can_run(self) -> bool:
+        """No top-level import of the file fails (else none of its code ever runs)."""
+        return not self.raises.module_fails(self.ctx.module)
 
     def _scope_of(self, node: cst.FunctionDef) -> Scope | None:
         info = self.ctx.index.functions.get(node)

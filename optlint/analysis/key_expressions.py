@@ -30,10 +30,12 @@ class KeyExpressions(KeyBindings):
 
     def _expr(self, node: cst.CSTNode, state: KeyState) -> None:
         """Walks `node` in evaluation order: arguments before the call that receives them."""
-        if state.pending and type(node) is cst.Name and cast(cst.Name, node).value in state.pending:
-            # A key whose draw was put off, read: whether the draw reached anything may
-            # change what follows (`key_deferred.py`).
-            settle(state, (cast(cst.Name, node).value,), self._results, self)
+        if type(node) is cst.Name:  # the commonest node, and a leaf to this walk
+            if state.pending and cast(cst.Name, node).value in state.pending:
+                # A key whose draw was put off, read: whether the draw reached anything may
+                # change what follows (`key_deferred.py`).
+                settle(state, (cast(cst.Name, node).value,), self._results, self)
+            return
         kind = EXPRESSION_KINDS(node)
         if kind == Kinds.OTHER:
             for child in child_nodes(node):

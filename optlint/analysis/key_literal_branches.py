@@ -89,22 +89,30 @@ class LiteralBranches:
         return known[1]
 
 
+# By exact type (libcst's are final; `isinstance` on its ABCs costs a call per node).
+_TESTS = frozenset({cst.If, cst.IfExp})
+_BINDERS = frozenset({cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor,
+                      cst.NamedExpr, cst.AsName, cst.Del})
+_DECLARATIONS = frozenset({cst.Global, cst.Nonlocal})
+
+
 def _note_facts(node: cst.CSTNode, names: set[str], tested: set[str], rebound: set[str]) -> None:
     pending: list[cst.CSTNode] = [node]
     while pending:
         current = pending.pop()
-        if isinstance(current, (cst.If, cst.IfExp)):
-            tested.update(name.value for name in _names(current.test) if name.value in names)
-        elif isinstance(current, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For,
-                                  cst.CompFor, cst.NamedExpr, cst.AsName, cst.Del)):
+        kind = type(current)
+        if kind in _TESTS:
+            tested.update(name.value for name in _names(current.test)  # type: ignore[attr-defined]
+                          if name.value in names)
+        elif kind in _BINDERS:
             targets = (
                 [target.target for target in current.targets] if isinstance(current, cst.Assign)
                 else [current.name] if isinstance(current, cst.AsName)
-                else [current.target])
+                else [current.target])  # type: ignore[attr-defined]
             for target in targets:
                 rebound.update(name.value for name in _names(target) if name.value in names)
-        elif isinstance(current, (cst.Global, cst.Nonlocal)):
-            rebound.update(item.name.value for item in current.names
+        elif kind in _DECLARATIONS:
+            rebound.update(item.name.value for item in current.names  # type: ignore[attr-defined]
                            if item.name.value in names)
         pending.extend(child_nodes(current))
 
@@ -113,10 +121,11 @@ def _names(node: cst.CSTNode) -> Iterator[cst.Name]:
     pending = [node]
     while pending:
         current = pending.pop()
-        if isinstance(current, cst.Name):
-            yield current
-        elif isinstance(current, cst.Attribute):
-            pending.append(current.value)
+        kind = type(current)
+        if kind is cst.Name:
+            yield current  # type: ignore[misc]
+        elif kind is cst.Attribute:
+            pending.append(current.value)  # type: ignore[attr-defined]
         else:
             pending.extend(child_nodes(current))
 

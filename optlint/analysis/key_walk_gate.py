@@ -34,8 +34,11 @@ from optlint.analysis.walk import child_nodes
 # Switched off, every function that may consume a key is walked (for the tests comparing both).
 GATED = True
 
-# Where the walk meets an expression more than once, or later than where it is written.
-_REPEATING = (cst.For, cst.While, cst.Lambda, *COMPREHENSIONS)
+# Where the walk meets an expression more than once, or later than where it is written. By
+# exact type, as below: every node of a body is tested, and `isinstance` on libcst's classes
+# (ABCs) costs a Python-level call each; these classes have no subclasses.
+_REPEATING = frozenset({cst.For, cst.While, cst.Lambda, *COMPREHENSIONS})
+_DEFINITIONS = frozenset({cst.FunctionDef, cst.ClassDef})
 
 
 class WalkGate:
@@ -109,8 +112,10 @@ def _nodes(body: cst.CSTNode) -> Iterator[tuple[cst.CSTNode, bool]]:
     while pending:
         node, repeating = pending.pop()
         yield node, repeating
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and node is not body:
-            pending.extend((decorator, repeating) for decorator in node.decorators)
+        kind = type(node)
+        if kind in _DEFINITIONS and node is not body:
+            pending.extend((decorator, repeating)
+                           for decorator in node.decorators)  # type: ignore[attr-defined]
             continue
-        inner = repeating or isinstance(node, _REPEATING)
+        inner = repeating or kind in _REPEATING
         pending.extend((child, inner) for child in child_nodes(node))
