@@ -6,7 +6,7 @@ branch only."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import libcst as cst
 
@@ -55,21 +55,24 @@ def _none_comparison(test: cst.Comparison, nones: frozenset[str]) -> bool | None
     return None
 
 
-def names_tested(function: cst.FunctionDef) -> set[str]:
-    """The plain names the tests of the `if`s and `while`s in `function`'s body read."""
+def names_tested(body: cst.CSTNode,
+                 worth: Callable[[cst.CSTNode], bool] = lambda branch: True) -> set[str]:
+    """The plain names the tests of the `if`s in `body` read (not in functions nested in
+    it), of those `if`s one of whose branches is `worth` it."""
     found: set[str] = set()
 
     class _Tests(cst.CSTVisitor):
         def visit_If(self, node: cst.If) -> None:
-            node.test.visit(names)
+            if worth(node.body) or (node.orelse is not None and worth(node.orelse)):
+                node.test.visit(names)
 
-        def visit_While(self, node: cst.While) -> None:
-            node.test.visit(names)
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False  # a nested function's tests are its own
 
     class _Names(cst.CSTVisitor):
         def visit_Name(self, node: cst.Name) -> None:
             found.add(node.value)
 
     names = _Names()
-    function.body.visit(_Tests())
+    body.visit(_Tests())
     return found
