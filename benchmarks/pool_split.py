@@ -48,12 +48,26 @@ def _timed_pool(*args: object) -> object:
 _PARENT: list[float] = []  # this process's id, then its CPU when the first pool started
 
 
-def _instrumented_run(folder: Path, log: Path) -> None:
+def _instrumented_run(folder: Path, log: Path, looked_into: Path | None = None) -> None:
     """`optlint check --jobs 2 --no-cache .` in this process, each worker's chunks and the
-    parent's CPU when it starts the first worker timed into `log` (forked workers inherit the wrappers)."""
+    parent's CPU when it starts the first worker timed into `log` (forked workers inherit the wrappers).
+    `looked_into`: a JSON file of the trees checking each file parses (benchmarks/
+    pool_bound.py), from which the shards are planned instead of from the import graph."""
     global _LOG
     import optlint.pool as pool
     from optlint.check_command import run_plain
+
+    if looked_into is not None:
+        import json
+
+        import optlint.pool_shards as pool_shards
+
+        known = {Path(path): frozenset(map(Path, trees))
+                 for path, trees in json.loads(looked_into.read_text()).items()}
+        # Each file counts as one of its own trees, parsed or not, as the graph's plan counts it.
+        pool_shards._looked_into = (  # type: ignore[assignment]
+            lambda resolved, graph: {path: known.get(path, frozenset()) | {path}
+                                     for path in resolved})
 
     _LOG = log
     _ORIGINAL.update(chunk=pool._check_chunk, pool=pool._pool)
@@ -71,9 +85,11 @@ def _instrumented_run(folder: Path, log: Path) -> None:
         out.write(f"parent {time.process_time()}\n")
 
 
-def _one_round(folder: Path) -> tuple[float, float, float, list[tuple[int, int, float]]]:
+def _one_round(folder: Path, looked_into: Path | None = None,
+               ) -> tuple[float, float, float, list[tuple[int, int, float]]]:
     """CPU of `--jobs 1`; and of `--jobs 2`: the parent's before the first
-    worker is forked (the parse, the plan, the imports), the parent's in all, each worker's."""
+    worker is forked (the parse, the plan, the imports), the parent's in all, each worker's.
+    `looked_into`: see `_instrumented_run`."""
     child = [sys.executable, "-m", "optlint", "check", "--no-cache", "--exit-zero", "-q",
              "--jobs", "1", "."]
     process = subprocess.Popen(child, cwd=folder, stdout=subprocess.DEVNULL)
@@ -81,8 +97,9 @@ def _one_round(folder: Path) -> tuple[float, float, float, list[tuple[int, int, 
     alone = usage.ru_utime + usage.ru_stime
     with tempfile.TemporaryDirectory() as scratch:
         log = Path(scratch) / "split.log"
-        subprocess.run([sys.executable, __file__, "--instrumented", str(log), str(folder)],
-                       check=True)
+        planned = ["--looked-into", str(looked_into)] if looked_into is not None else []
+        subprocess.run([sys.executable, __file__, "--instrumented", str(log), *planned,
+                        str(folder)], check=True)
         before_fork = parent = 0.0
         workers: dict[str, list[float]] = {}
         for line in log.read_text().splitlines():
@@ -105,10 +122,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--instrumented", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--looked-into", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("folder", type=Path)
     options = parser.parse_args()
     if options.instrumented is not None:
-        _instrumented_run(options.folder.resolve(), options.instrumented)
+        _instrumented_run(options.folder.resolve(), options.instrumented, options.looked_into)
         return
     print(f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; {options.folder}")
     print(f"  {'--jobs 1':>9} {'before fork':>12} {'parent':>7}  "

@@ -16,9 +16,12 @@ class RuleInfo:
     name: str
     summary: str
     fix_availability: str
-    # The prefilter (optlint/prefilter.py): the rule can fire only in a file that has one of
-    # `trigger_words` (any file when there are none) and uses one of `libraries` (itself, or
-    # through the project's imports).
+    # The prefilter (optlint/prefilter.py): a condition the rule needs to report in a file,
+    # read across files, as the rule's analysis reads them. The file, or a project file of its
+    # import neighbourhood (what it imports, what imports it, what those import), names one of
+    # `libraries`, and has one of `trigger_words` (none: any file): the names that the values
+    # the rule looks for are made with (`lbfgs`, `inject_hyperparams`), wherever the analysis
+    # follows them from. tests/test_rule_conditions.py checks them against the rules' tables.
     trigger_words: tuple[str, ...] = ()
     libraries: tuple[str, ...] = ()
 
@@ -33,12 +36,16 @@ UNUSED_NOQA = RuleInfo("OPT100", "unused-noqa", "A `# noqa: OPTnnn` directive th
 RULE_INFOS: tuple[RuleInfo, ...] = (
     RuleInfo("OPT001", "callable-pytree-mask",
              "A module-shaped pytree passed to Optax as a mask or labels, which Optax calls",
-             "always", (),
+             "always",
+             ("adadelta", "adafactor", "adamaxw", "adamw", "adan", "add_decayed_weights",
+              "additive_weight_decay", "acprop", "ademamix", "cocob", "dog", "dowg", "galore",
+              "muon", "sophia", "lamb", "lars", "lion", "masked", "multi_transform",
+              "partition"),
              ("optax", "equinox")),
     RuleInfo("OPT002", "inject-hyperparams-callable",
              "optax.inject_hyperparams given a callable that is not a schedule, or a traced "
              "static",
-             "sometimes", (),
+             "sometimes", ("inject_hyperparams", "inject_stateful_hyperparams"),
              ("optax", "equinox")),
     RuleInfo("OPT003", "unfiltered-equinox-model",
              "Optax init/update/apply_updates given an Equinox module with non-array leaves",
@@ -55,7 +62,7 @@ RULE_INFOS: tuple[RuleInfo, ...] = (
              ("optax", "jaxopt")),
     RuleInfo("OPT006", "jax-transform-on-equinox-model",
              "jax.jit/jax.grad/jax.value_and_grad over a function given an Equinox module",
-             "sometimes", (),
+             "sometimes", ("jit", "grad"),
              ("equinox",)),
     RuleInfo("OPT007", "update-missing-arguments",
              "optimizer update called without the params or value= one of its parts needs",
@@ -69,17 +76,17 @@ RULE_INFOS: tuple[RuleInfo, ...] = (
     RuleInfo("OPT009", "masked-does-not-freeze",
              "optax.masked(opt, mask) as the whole optimizer: masked-out leaves move by "
              "+gradient",
-             "sometimes", (),
+             "sometimes", ("masked",),
              ("optax",)),
     RuleInfo("OPT010", "is-array-like-filter",
              "`eqx.filter(model, eqx.is_array_like)` gives an optimizer the model's Python "
              "scalars, whose gradients are None",
-             "always", (),
+             "always", ("filter", "partition"),
              ("optax", "equinox")),
     RuleInfo("OPT011", "filtered-model-as-model",
              "a model rebuilt from `eqx.filter`'s arrays without `eqx.combine` is called: its "
              "non-array fields are None",
-             "sometimes", (),
+             "sometimes", ("filter", "partition"),
              ("optax", "equinox")),
     RuleInfo("OPT012", "lookahead-raw-params",
              "optax.lookahead's update given plain params instead of optax.LookaheadParams",
@@ -120,7 +127,10 @@ RULE_INFOS: tuple[RuleInfo, ...] = (
              ("equinox",)),
     RuleInfo("OPT020", "prng-key-reuse",
              "One jax.random key consumed twice: identical samples or dropout masks",
-             "sometimes", ("random", "rng", "seed", "dropout"),
+             # No words: a key given by a caller (from outside the project too) is consumed
+             # by `eqx.nn.MLP(..., key=key)`, Haiku's `net.init(key, x)`, a project helper; no
+             # word is common to them (tests/fixtures/OPT003/negatives.py names none).
+             "sometimes", (),
              ("jax", "equinox", "flax", "haiku", "trax")),
     RuleInfo("OPT021", "filter-transform-keyword-first",
              "A function under eqx.filter_grad/filter_value_and_grad called with its first "

@@ -46,7 +46,8 @@ class Linter:
 
             # The prefilter's import graph (the run's): the analysis asks it which files reach
             # the libraries, and where imports lead, rather than reading the imports again.
-            self._project = ProjectIndex(self.options.project_root, self.prefilter.graph)
+            self._project = ProjectIndex(self.options.project_root, self.prefilter.graph,
+                                         self.options.hash_contents)
         return self._project
 
     @property

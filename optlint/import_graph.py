@@ -1,5 +1,5 @@
 """The project's import graph read from the files' import lines, nothing parsed: which libraries
-each file names, which project files it imports, which project files import it, and which files
+and rule words (the prefilter's, optlint/catalog.py) each file names, which project files it imports, which project files import it, and which files
 reach the libraries the analysis looks into (optlint/analysis/reach.py).
 
 One graph per run: built where the files are ordered (optlint/lint_order.py), asked by the
@@ -14,8 +14,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
-from optlint.analysis.project_files import ProjectFiles, file_stamp
+from optlint.analysis.project_files import ProjectFiles, file_stamp, walked_file
 from optlint.analysis.reach import REACH_WORDS, declares_settings, imported_modules
+from optlint.catalog import RULE_INFOS
 from optlint.source import SourceError, decode, read_bytes
 
 # library -> the words a file that uses it names it by (its import, or its usual alias).
@@ -37,28 +38,54 @@ def libraries_named(text: str) -> frozenset[str]:
                      if any(word in text for word in words))
 
 
+# Every rule's words (optlint/catalog.py), looked for in each file once.
+RULE_WORDS = frozenset(word for info in RULE_INFOS for word in info.trigger_words)
+
+
+def rule_words_in(text: str) -> frozenset[str]:
+    """The rules' words that appear in `text` (in a comment or a string too: that only costs a
+    parse)."""
+    return frozenset(word for word in RULE_WORDS if word in text)
+
+
+class Named(NamedTuple):
+    """The libraries and the rules' words some files name."""
+
+    libraries: frozenset[str]
+    words: frozenset[str]
+
+    def __or__(self, other: object) -> Named:
+        assert isinstance(other, Named)
+        return Named(self.libraries | other.libraries, self.words | other.words)
+
+
 class FileFacts(NamedTuple):
     """What one file's text says, read once."""
 
     libraries: frozenset[str]  # the libraries it names (`libraries_named`)
+    words: frozenset[str]  # the rules' words it has (`rule_words_in`)
     imported: tuple[Path, ...]  # the project files its imports may name
     # It names one of the libraries whose objects the analysis follows into other files
     # (`REACH_WORDS`).
     reach_words: bool
 
 
-_UNREADABLE = FileFacts(frozenset(), (), False)
+_UNREADABLE = FileFacts(frozenset(), frozenset(), (), False)
 
 
 class ImportGraph:
-    def __init__(self, root: Path, files: ProjectFiles | None = None) -> None:
+    def __init__(self, root: Path, files: ProjectFiles | None = None,
+                 hash_reads: bool = True) -> None:
+        """`hash_reads`: note each file read with its bytes' hash (`take_reads`), which only the
+        cache reads: a run without one neither hashes nor imports hashlib."""
         self.root = root.resolve()
+        self._hash_reads = hash_reads
         self.files = files or ProjectFiles(self.root, remember=True)
         self._facts: dict[Path, FileFacts] = {}
         self._reaches: dict[Path, bool] = {}  # see `reaches`
         self._importers: dict[Path, list[Path]] | None = None
         self._too_large = False
-        self._below: dict[Path, frozenset[str]] = {}  # libraries named below a file, memoised
+        self._below: dict[Path, Named] = {}  # what is named below a file, memoised
         self._read_since: dict[str, str] = {}  # files read since `take_reads`: their bytes' hash
         # Each file read, with its (size, mtime) then: a long-lived graph (the language
         # server's) must be rebuilt when one changes.
@@ -82,7 +109,7 @@ class ImportGraph:
         if found is None:
             text = self._text(path)
             found = self._facts[path] = _UNREADABLE if text is None else FileFacts(
-                libraries_named(text), self.imports_in(text, str(path)),
+                libraries_named(text), rule_words_in(text), self.imports_in(text, str(path)),
                 any(word in text for word in REACH_WORDS))
         return found
 
@@ -93,9 +120,10 @@ class ImportGraph:
             text = decode(data, str(path)).text
         except (OSError, SourceError):
             return None
-        import hashlib  # here: a run that reads no other file does not pay for OpenSSL's start
+        if self._hash_reads:
+            import hashlib  # here: a run that reads no other file does not pay for OpenSSL's start
 
-        self._read_since[str(path)] = hashlib.sha256(data).hexdigest()
+            self._read_since[str(path)] = hashlib.sha256(data).hexdigest()
         self._stamps[path] = file_stamp(path)
         return text
 
@@ -169,17 +197,21 @@ class ImportGraph:
             found = self._resolved[path] = path.resolve()
         return found
 
-    def libraries_below(self, starts: Iterable[Path]) -> frozenset[str]:
-        """The libraries named by `starts` and every project file they import, transitively."""
+    def named_below(self, starts: Iterable[Path]) -> Named:
+        """The libraries and rule words named by `starts` and every project file they import,
+        transitively."""
         starts = list(starts)
         if len(starts) == 1 and starts[0] in self._below:
             return self._below[starts[0]]
-        named: set[str] = set()
+        libraries: set[str] = set()
+        words: set[str] = set()
         for _, facts in self._imported_below(starts):
-            named.update(facts.libraries)
+            libraries.update(facts.libraries)
+            words.update(facts.words)
+        named = Named(frozenset(libraries), frozenset(words))
         if len(starts) == 1:
-            self._below[starts[0]] = frozenset(named)
-        return frozenset(named)
+            self._below[starts[0]] = named
+        return named
 
     def importers_above(self, path: Path) -> list[Path] | None:
         """Every project file that imports `path`, transitively (not `path` itself); None when
@@ -206,7 +238,7 @@ class ImportGraph:
                 return None
             importers: dict[Path, list[Path]] = {}
             for name in paths:
-                importer = Path(name).resolve()
+                importer = walked_file(name)
                 for imported in self.facts(importer).imported:
                     importers.setdefault(imported, []).append(importer)
             self._importers = importers

@@ -144,7 +144,8 @@ def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
 
         # One import graph for the order and the prefilter: each file's imports read once.
         graph = ImportGraph(options.project_root,
-                            cache.project.index if cache is not None else None)
+                            cache.project.index if cache is not None else None,
+                            hash_reads=options.hash_contents)
         missed, kept_until = check_plan(missed, options.project_root, graph=graph)
         fresh = dict(zip(missed, _check_uncached(missed, options, jobs, kept_until, graph),
                          strict=True))

@@ -1,22 +1,29 @@
-"""Which files are worth a parse: those in which some enabled rule can fire.
+"""Which files are worth a parse: those in which some enabled rule can report.
 
-A rule fires only on code that uses its libraries (its catalog row's `libraries`), and some rules
-only where one of their words appears too (`update` for OPT007). A file uses a library when it
-names it, when a project file it imports does (a model factory in `models.py`), or when a file
-that runs it does: a project file importing it, or what that file imports (a package's training
-script builds the Equinox model in one module and passes it to a step in another). All of it is
-read from import lines (optlint/import_graph.py), nothing parsed.
+Each rule's catalog row (optlint/catalog.py) states a necessary condition for it to report in a
+file: the file names one of its `libraries` and has one of its words (`trigger_words`: the names
+of the library values its analysis looks for, such as `lbfgs` or `inject_hyperparams`), where
+"the file" is read with its import neighbourhood. A rule's analysis follows values across files:
+into the project files a file imports (a model factory in `models.py`, a solver table in
+`solvers.py`), and to the callers of its functions, with what they pass and what they import (a
+training script builds the Equinox model in one module, draws the PRNG key, and passes both to a
+step in another). So a word or a library counts when it is in the file, in a project file it
+imports (transitively), in a project file that imports it (transitively), or in what such an
+importer imports. All of it is read from the files' text and import lines
+(optlint/import_graph.py), nothing parsed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from optlint.analysis.dependencies import Dependencies
 from optlint.analysis.project_files import ProjectFiles
 from optlint.catalog import RuleInfo
-from optlint.import_graph import ImportGraph, libraries_named, module_words
+from optlint.import_graph import (ImportGraph, Named, libraries_named, module_words,
+                                  rule_words_in)
 
 
 @dataclass(frozen=True)
@@ -27,16 +34,24 @@ class Decision:
     dependencies: Dependencies | None = None
 
 
-def has_trigger_words(rule: RuleInfo, text: str) -> bool:
-    """Whether `text` has one of the rule's trigger words (any text does for a rule with none):
-    only then can the rule fire in it."""
-    return not rule.trigger_words or any(word in text for word in rule.trigger_words)
+class _Condition:
+    """A rule's row as sets, to test against what a neighbourhood names."""
+
+    def __init__(self, rule: RuleInfo) -> None:
+        self.code = rule.code
+        self.libraries = frozenset(rule.libraries)
+        self.words = frozenset(rule.trigger_words)
+
+    def holds(self, named: Named) -> bool:
+        return ((not self.libraries or not self.libraries.isdisjoint(named.libraries))
+                and (not self.words or not self.words.isdisjoint(named.words)))
 
 
 class Prefilter:
     def __init__(self, rules: list[RuleInfo], root: Path) -> None:
         self.rules = rules
         self.root = root
+        self._conditions = [_Condition(rule) for rule in rules]
         self._graph: ImportGraph | None = None
 
     @property
@@ -56,39 +71,53 @@ class Prefilter:
             self._graph = ImportGraph(self.root, ProjectFiles(self.root))
         return self._graph
 
-    def needed_libraries(self, text: str) -> frozenset[str] | None:
-        """The libraries one of which the file must use for a rule whose words it has to fire;
-        None when a rule needs none (every file is worth a parse)."""
-        needed: set[str] = set()
-        for rule in self.rules:
-            if not has_trigger_words(rule, text):
-                continue
-            if not rule.libraries:
-                return None
-            needed.update(rule.libraries)
-        return frozenset(needed)
-
     def decide(self, text: str, filename: str) -> Decision:
         if not self.rules:  # no rule selected: syntax is what was asked for
             return Decision(True)
-        needed = self.needed_libraries(text)
-        if needed is None or needed & libraries_named(text):
-            return Decision(True)
-        if not needed:  # no rule's words: the file's own text decides
-            return Decision(False, Dependencies())
-        graph = self.graph
-        path = Path(filename).resolve()
-        if needed & graph.libraries_below(graph.imports_in(text, filename)):
-            return Decision(True)
-        above = graph.importers_above(path)
-        if above is None:  # too many files to know who imports it: parse rather than guess
-            return Decision(True)
-        if any(needed & graph.libraries_below([importer]) for importer in above):
-            return Decision(True)
+        conditions = self._conditions
+        for named in self._widening(text, filename):
+            if named is None:  # too many files to know who imports it: parse rather than guess
+                return Decision(True)
+            if any(condition.holds(named) for condition in conditions):
+                return Decision(True)
         # Skipped: it holds while the files its imports reach are the same (`consulted`), and
         # while the files naming it or its importers (who may come to import it) are.
+        path = Path(filename).resolve()
+        graph = self.graph
+        above = graph.importers_above(path) or []
         return Decision(False, Dependencies(True, module_words([path, *above]),
                                             graph.take_reads()))
+
+    def may_report(self, code: str, text: str, filename: str) -> bool:
+        """Whether rule `code`'s condition holds for the file: what a test of a rule's row
+        asks of every finding the rule makes."""
+        condition = next(c for c in self._conditions if c.code == code)
+        named = Named(frozenset(), frozenset())
+        for widened in self._widening(text, filename):
+            if widened is None:
+                return True
+            named = widened
+        return condition.holds(named)
+
+    def _widening(self, text: str, filename: str) -> Iterator[Named | None]:
+        """What the file's neighbourhood names, widened step by step (the file's libraries;
+        its words and what it imports; each importer and what that imports), each step holding
+        all before it; None when the project is too large to know the importers. The file's
+        libraries come first: they decide most files worth a parse (a rule without words),
+        before its text is searched for the rules' words, and without the import graph."""
+        libraries = libraries_named(text)
+        yield Named(libraries, frozenset())
+        graph = self.graph
+        named = Named(libraries, rule_words_in(text)) | graph.named_below(
+            graph.imports_in(text, filename))
+        yield named
+        above = graph.importers_above(Path(filename).resolve())
+        if above is None:
+            yield None
+            return
+        for importer in above:
+            named = named | graph.named_below([importer])
+            yield named
 
     def take_reads(self) -> tuple[tuple[str, str], ...]:
         return self._graph.take_reads() if self._graph is not None else ()

@@ -41,20 +41,35 @@ def _by_configuration(request: CheckRequest, files: list[Path], settings: Settin
                       resolved: dict[Path, Path]) -> list[tuple[Settings, list[Path]]]:
     """The files grouped by the configuration closest to each (ruff's hierarchical settings:
     `sub/pyproject.toml` governs `sub/`, as the editor's server and pre-commit see it).
-    `settings` serves the files whose closest configuration is the working folder's."""
+    `settings` serves the files whose closest configuration is the working folder's.
+
+    A file outside the working folder's project that no configuration governs keeps those
+    settings, but its project is its own (its nearest pyproject.toml's folder, else its folder,
+    as the editor's server takes it): where its functions' callers are looked for and the cache
+    is kept. Otherwise `optlint check ../other/train.py`, or a run from a crowded folder such as
+    /tmp, would read the working folder's unrelated files as the file's project."""
     if request.config or request.isolated:
         return [(settings, files)]
-    by_folder: dict[Path, Path | None] = {}
-    groups: dict[Path | None, list[Path]] = {}
+    by_folder: dict[Path, tuple[Path | None, Path | None]] = {}
+    groups: dict[tuple[Path | None, Path | None], list[Path]] = {}
     for file in files:
         folder = (resolved.get(file) or file.resolve()).parent
         if folder not in by_folder:
-            by_folder[folder] = find_config(folder)[0]
+            config, root = find_config(folder)
+            inside = config is not None or folder.is_relative_to(settings.project_root)
+            by_folder[folder] = (config, None if inside else root)
         groups.setdefault(by_folder[folder], []).append(file)
-    configured = [(settings if config == settings.config_path
-                 else build_settings(request, config.parent if config else None), group)
-                for config, group in groups.items()]
-    return configured
+    return [(_settings_for(request, settings, config, root), group)
+            for (config, root), group in groups.items()]
+
+
+def _settings_for(request: CheckRequest, settings: Settings, config: Path | None,
+                  root: Path | None) -> Settings:
+    """The settings of a group of `_by_configuration`: those of `config`, else the working
+    folder's (theirs, or none governs the group), with `root` as the project where given."""
+    if config is not None and config != settings.config_path:
+        return build_settings(request, config.parent)
+    return settings if root is None else replace(settings, project_root=root)
 
 
 def run_check(request: CheckRequest) -> int:

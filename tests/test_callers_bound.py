@@ -118,3 +118,39 @@ def test_imports_are_followed_through_other_files_and_cycles(tmp_path: Path) -> 
     for name in ("a.py", "b.py", "cycle.py", "pkg/__init__.py"):
         assert graph.imports_transitively((tmp_path / name).resolve(), steps), name
     assert not graph.imports_transitively(steps, (tmp_path / "a.py").resolve())
+
+
+@pytest.mark.parametrize("pyproject", [True, False], ids=["pyproject", "no-pyproject"])
+def test_a_file_named_from_outside_its_project_is_checked_in_its_project(
+        tmp_path: Path, pyproject: bool) -> None:
+    """`optlint check ../proj/steps.py` from another folder: the callers are looked for in the
+    file's project (its nearest pyproject.toml's folder, else its own folder), not in the
+    working folder, whose files are unrelated to it."""
+    project_folder, working = tmp_path / "proj", tmp_path / "elsewhere"
+    project_folder.mkdir()
+    working.mkdir()
+    if pyproject:
+        (project_folder / "pyproject.toml").write_text('[project]\nname = "proj"\n')
+    (project_folder / "steps.py").write_text(STEPS)
+    (project_folder / "fit.py").write_text(FIT.format(module="steps"))
+    (working / "unrelated.py").write_text(NAMESAKE_PLAIN)
+    result = run_optlint_in_process("check", "../proj/steps.py", "--select", "OPT003",
+                                    "--no-cache", "--output-format", "json", cwd=working)
+    assert [finding_line(f) for f in json.loads(result.stdout)] == [6]
+
+
+def test_a_run_without_a_cache_hashes_none_of_the_files_it_reads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hashes of the project files an analysis reads key the cache alone: with --no-cache
+    (a pre-commit hook's one-file run, whose callers search reads every project file) they are
+    not computed."""
+    import hashlib
+
+    def refused(*args: object) -> None:
+        raise AssertionError("a file was hashed")
+
+    (tmp_path / "steps.py").write_text(STEPS)
+    (tmp_path / "fit.py").write_text(FIT.format(module="steps"))
+    monkeypatch.setattr(hashlib, "sha256", refused)
+    lines, parsed = _check(tmp_path, monkeypatch, "steps.py")
+    assert lines == [6] and "fit.py" in parsed

@@ -51,3 +51,22 @@ def test_a_small_project_read_whole(tmp_path: Path) -> None:
     assert files.project_paths() == sorted(str(path) for path in texts)
     assert files.project_texts() is texts  # read once
     assert len(read) == 5
+
+
+def test_texts_are_keyed_by_the_files_resolved_paths(tmp_path: Path) -> None:
+    """As `Path.resolve()` names them, through a linked root and a linked file (one system call
+    per file rather than one per path component: only the file itself can be a link, the walk
+    entering no linked folder)."""
+    tmp_path = tmp_path.resolve()
+    real = tmp_path / "real"
+    real.mkdir()
+    _project(real, 2)
+    (real / "outside.py").symlink_to(tmp_path / "elsewhere.py")
+    (tmp_path / "elsewhere.py").write_text("value = 2\n")
+    (real / "linked_folder").symlink_to(real / "pkg1")  # not entered: its files are in pkg1
+    (tmp_path / "root").symlink_to(real)
+    texts = ProjectFiles(tmp_path / "root", _reading([])).project_texts()
+    assert texts is not None
+    assert set(texts) == {real / "pkg0" / "m0.py", real / "pkg1" / "m1.py",
+                          tmp_path / "elsewhere.py"}
+    assert all(path == path.resolve() for path in texts)

@@ -58,6 +58,15 @@ MODULE_PRESERVING = {
     "equinox.tree_inference": 0,
     "equinox.combine": 0,
 }
+# Of those, the calls setting every layer's `inference` switch (what `value` is set to: the
+# position and keyword of the argument, and its default; None: it must be given). Measured on
+# equinox 0.13.8 (tests/test_prng_keys_inference_mode.py): `inference_mode(model)`,
+# `inference_mode(model, value=True)` and `tree_inference(model, True)` make a `Dropout` in the
+# model give the same output for any key, and with `value=False` it draws again.
+INFERENCE_SWITCHES: dict[str, tuple[int, str, bool | None]] = {
+    "equinox.nn.inference_mode": (1, "value", True),
+    "equinox.tree_inference": (1, "value", None),
+}
 ARRAY_FILTERS = {"equinox.is_array", "equinox.is_inexact_array"}
 # Functions that rebuild a pytree shaped like one they are given, and the position of that tree:
 # over `eqx.filter`'s arrays the result still holds None where the non-array fields were.

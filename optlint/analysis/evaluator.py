@@ -53,6 +53,8 @@ class Project(Protocol):
 
     def module_text(self, path: Path) -> str | None: ...
 
+    def project_texts(self) -> dict[Path, str] | None: ...
+
 
 class Evaluator(Protocol):
     """What an expression of one file is known to be (`inference.Inference` implements it)."""

@@ -66,8 +66,10 @@ class KeyBindings(KeyLoops):
                        state: KeyState) -> None:
         """After `targets = call(...)`: a step threading state, and keys the call returned
         already consumed (`noise, key = draw(key)` where `draw` consumed `key` and returns it)."""
-        given = {arg.value.value for arg in call.args if isinstance(arg.value, cst.Name)}
-        if any(name in given for target in targets for name in target_names(target)):
+        # The state may be a name or an object's attribute (`x, self.state = self.step(key,
+        # self.state)`): either way the call is given what it hands back.
+        given = {key_name(arg.value) for arg in call.args} - {None}
+        if any(name in given for target in targets for name in _threaded_names(target)):
             self.threaded.add(id(call))
         copied = replaced_from(call)
         if copied is not None:
@@ -93,3 +95,13 @@ class KeyBindings(KeyLoops):
                     state.where.pop(name.value, None)
                 else:
                     kept_back(call, target, path, use, state, self.kept)
+
+
+def _threaded_names(target: cst.BaseExpression) -> list[str]:
+    """The names and attributes of names (`state`, `self.state`) an assignment target binds."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in _threaded_names(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _threaded_names(target.value)
+    name = key_name(target) if isinstance(target, (cst.Name, cst.Attribute)) else None
+    return [name] if name is not None else []

@@ -55,6 +55,8 @@ class CallTargets:
         self.helpers: set[str] = set()
         self.higher_order: set[str] = set()
         self._resolved: dict[int, Target | None] = {}
+        # Calls of a module switched to inference mode (`eqx.nn.inference_mode(model)`), by id.
+        self.in_inference: set[int] = set()
 
     def resolve(self, call: cst.Call) -> Target | None:
         """The project function `call` runs (bound: a method; stepping: jitted), or what a
@@ -111,6 +113,8 @@ class CallTargets:
                     key = key_argument(call, None, "key")
                     return [] if key is None else [Consumption(call, key, self.callee(call))]
                 return None
+            if value.inference:
+                self.in_inference.add(id(call))
             value = InstanceValue(value.cls.info, value.cls.path)
         if isinstance(value, (InstanceValue, ClassRef)):
             # An instance called runs `__call__`; a class called builds one with `__init__`.

@@ -35,6 +35,7 @@ from optlint.analysis.key_helpers import KeyHelpers, key_helpers
 from optlint.analysis.key_holder_calls import HolderCalls
 from optlint.analysis.key_holders import values_held
 from optlint.analysis.key_ignored import IgnoredArguments
+from optlint.analysis.key_inference_mode import quiet_in_inference
 from optlint.analysis.key_literal_branches import LiteralBranches
 from optlint.analysis.project_values import ProjectValues, statement_scope
 from optlint.analysis.proven_attributes import MissingAttributes
@@ -42,6 +43,7 @@ from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_made_callables import MadeCallables
 from optlint.analysis.key_methods import NamedMethods
 from optlint.analysis.key_project_calls import ProjectCall, project_call_uses
+from optlint.analysis.key_returned_draws import DrawnReturns
 from optlint.analysis.key_summary_cycles import ROUNDS, SummaryCycles, settled
 from optlint.analysis.key_library_calls import (
     LibraryKeyCalls,
@@ -56,6 +58,7 @@ from optlint.analysis.key_syntax import (
     reads_as_key,
 )
 from optlint.analysis.key_texts import called_text
+from optlint.analysis.key_unset_params import with_unset_params
 from optlint.analysis.key_walk_gate import WalkGate
 from optlint.analysis.key_transforms import (
     TransformedKeyCalls,
@@ -102,7 +105,9 @@ class FileKeyCalls:
         # What each statement reads, for every walk of the file.
         values = ProjectValues(ctx.inference, self.sites)  # what the project's files prove
         self.read_caches = FileReads(frames=frame_readers(ctx), library=self.library,
-                                     ignored=IgnoredArguments(values))
+                                     ignored=IgnoredArguments(values),
+                                     returned=DrawnReturns(self.targets.resolve, self.summary,
+                                                           self.library.consumptions))
         self.made_keys: dict[int, str] = {}
         self._raising: dict[int, bool] = {}  # by statement: proven to raise
         self.raises = ProvenRaises(ctx.inference, ctx.filename, self.targets.resolve,
@@ -173,7 +178,8 @@ class FileKeyCalls:
             return resolved
         function, bound, stepping = resolved
         flow = self.summary(function)
-        if flow is None:
+        if flow is None or (id(call) in self.targets.in_inference
+                            and quiet_in_inference(self, function, flow)):
             return []
         if bound and stores_on_object(self.ctx.index, function):
             self.library.keeping.add(id(call))  # `self.init()` keeps its draw in the object
@@ -307,7 +313,9 @@ class FileKeyCalls:
     def _new_flow(self, params: list[str] | None = None, scope: Scope | None = None) -> KeyFlow:
         """A walk of one body, whose statements all run in `scope` (a walk stops at nested
         functions and classes): the raise proofs need not look it up per statement."""
-        flow = KeyFlow(self.consumer, params or (), self.returned_keys, self.constants,
+        constants = self.constants if scope is None or scope.kind != "function" else \
+            with_unset_params(self.ctx, self.constants, self.ctx.index.functions.get(scope.node))
+        flow = KeyFlow(self.consumer, params or (), self.returned_keys, constants,
                        self.made_key, self.read_caches)
         raises, known = self.raises, self._raising
 

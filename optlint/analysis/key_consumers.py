@@ -65,6 +65,12 @@ class KeyConsumer:
     # `init` and `apply`, measured in `key_derived.py`): no `jax.random` call given that key
     # draws the same, another such call does.
     derives: bool = False
+    # The bit generator a NumPy seeding makes from the seed it is given: two of one kind
+    # seeded alike give one stream; of two kinds, streams with no value in common (numpy
+    # 2.4.6, seed 42: `default_rng` (PCG64) and `RandomState` / `random.seed` (MT19937), 1,000
+    # integers share none, 10,000 uniforms none equal, correlation 0.002; `RandomState(42)`
+    # and `np.random.seed(42)` give the same integers: tests/test_prng_keys_numpy_generators.py).
+    generator: str = ""
 
 
 # Haiku's transforms by their public names and by where Haiku defines them
@@ -144,9 +150,9 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     # and other random sublayers draw from it).
     KeyConsumer("trax", "pure_fn", 3, "rng", made_by=("*",)),
     # NumPy seeded from a key's data: the same key gives the same NumPy stream.
-    KeyConsumer("numpy", "numpy.random.default_rng", 0, "seed"),
-    KeyConsumer("numpy", "numpy.random.RandomState", 0, "seed"),
-    KeyConsumer("numpy", "numpy.random.seed", 0, "seed"),
+    KeyConsumer("numpy", "numpy.random.default_rng", 0, "seed", generator="PCG64"),
+    KeyConsumer("numpy", "numpy.random.RandomState", 0, "seed", generator="MT19937"),
+    KeyConsumer("numpy", "numpy.random.seed", 0, "seed", generator="MT19937"),
 )
 
 FUNCTION_CONSUMERS: dict[str, KeyConsumer] = {
@@ -200,6 +206,22 @@ NO_DRAW_SWITCHES: dict[str, bool] = {
     "inference": True, "deterministic": True, "train": False, "training": False,
     "is_training": False, "enable_dropout": False,
 }
+
+# Bases whose construction hands the call's arguments to the class's own `__init__` and reads
+# them nowhere else (by qualified name; `object` as `_ancestors` names a class without bases).
+# Measured (flax 0.12.8, equinox 0.13.8): an `nnx.Module` whose `__init__` ignores `rngs` leaves
+# the `Rngs` it is given undrawn (its count stays 0) and a second `Rngs` of the same typed key
+# raises no `KeyReuseError`; an `eqx.Module` built twice with one key it ignores raises none
+# (tests/test_prng_keys_ignored_constructors.py).
+PLAIN_CONSTRUCTION = frozenset({
+    "object", "builtins.object", "flax.nnx.Module", "flax.nnx.module.Module", "equinox.Module",
+})
+
+# Equinox layers (by class name) that draw only in training: switched to inference mode
+# (`apis.INFERENCE_SWITCHES`), they draw nothing from the key they are given (measured on
+# equinox 0.13.8 in tests/test_prng_keys_inference_mode.py; `MultiheadAttention` still splits
+# its key there, so it has no row).
+QUIET_IN_INFERENCE = frozenset({"Dropout"})
 
 # jax.lax loops: the body's argument position, and where its result holds the carry (`scan`
 # returns `(carry, y)`; the others return the carry); None: no carry (`lax.map`).

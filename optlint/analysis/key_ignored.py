@@ -5,9 +5,10 @@ so a draw read only that way is no read (`IgnoredArguments`).
 The called function is found only where the project's own files prove it: a `def` of the file
 or of another project file (through imports and re-exports), a method of a project class (on an
 instance made by the class, or by a classmethod returning `cls(...)`), the function a method or
-function returns (`act = agent.make_act(state)` returning its nested `def act`), each name bound
-once, and any transformation around it one that passes its arguments on unchanged (`jax.vmap`,
-`jax.jit`, `partial(jax.vmap, in_axes=...)` as a decorator). A parameter read only as such an
+function returns (`act = agent.make_act(state)` returning its nested `def act`), the `__init__`
+of a project class built (`Norm(dim, rngs=rngs)`, `constructor`), each name bound once, and any
+transformation around it one that passes its arguments on unchanged (`jax.vmap`, `jax.jit`,
+`partial(jax.vmap, in_axes=...)` as a decorator). A parameter read only as such an
 argument of another call is ignored too (a few calls deep). Anything else is read.
 """
 
@@ -18,8 +19,10 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from optlint.analysis.key_consumers import PLAIN_CONSTRUCTION
 from optlint.analysis.key_partials import bound_partial
 from optlint.analysis.project_values import (
+    ProjectClass,
     ProjectFile,
     ProjectFunction,
     ProjectValues,
@@ -82,6 +85,8 @@ class IgnoredArguments:
         if arg.keyword is not None and arg.keyword.value in keywords:
             return False  # given again: the call's value replaces the bound one
         function = self._values.value(func, site.scope, site.order, file)
+        if isinstance(function, ProjectClass):
+            function = constructor(self._values, function)
         if not isinstance(function, ProjectFunction) or not plain_decorators(function):
             return False
         param = _parameter(function, call, arg, bound)
@@ -94,6 +99,27 @@ class IgnoredArguments:
         return not reads or self._only_ignored(body, param, function.file, depth + 1)
 
     # resolving ------------------------------------------------------------------------------
+
+
+def constructor(values: ProjectValues, cls: ProjectClass) -> ProjectFunction | None:
+    """The `__init__` building an instance of `cls` gets: one the class itself defines, when
+    nothing else sees the call's arguments (no class decorator, metaclass or `__new__` of a
+    project class in its order, and only bases of the project or of `PLAIN_CONSTRUCTION`)."""
+    node = cls.info.node
+    own = [item for item in node.body.body
+           if isinstance(item, cst.FunctionDef) and item.name.value == "__init__"]
+    order = values.order(cls.info, cls.file)
+    if len(own) != 1 or node.decorators or order is None:
+        return None
+    for info, file in order:
+        if info is None:
+            if file not in PLAIN_CONSTRUCTION:
+                return None
+        elif info.node.keywords or info.node.decorators or any(
+                isinstance(item, cst.FunctionDef) and item.name.value == "__new__"
+                for item in info.node.body.body):
+            return None
+    return ProjectFunction(own[0], cls.file, 1)
 
 
 def _parameter(function: ProjectFunction, call: cst.Call, arg: cst.Arg,

@@ -225,7 +225,8 @@ class LibraryKeyCalls:
         how = self.callee(call)
         # A key held by a name or an attribute (`self.rng`), as the flow follows them, or made
         # in place (`rvs(random_state=PRNGKey(0))`: the flow names it by its seed).
-        return [Consumption(call, key, how, derives=row.derives) for key in keys
+        return [Consumption(call, key, how, derives=row.derives, generator=row.generator)
+                for key in keys
                 if (key_name(key) is not None and not (
                     row.one_key_only and not ONE_KEY_NAME.search(key_name(key) or "")))
                 or isinstance(key, cst.Call)] + [

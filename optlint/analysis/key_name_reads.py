@@ -31,6 +31,13 @@ class ReadsIgnored(Protocol):
 
     def only_ignored(self, node: cst.CSTNode, name: str) -> bool: ...
 
+
+class ReadsReturned(Protocol):
+    """Which targets of a project call's result its draws reach (`DrawnReturns`)."""
+
+    def reached(self, call: cst.Call,
+                targets: Sequence[cst.BaseExpression]) -> frozenset[str] | None: ...
+
 # How checking functions are named (unittest's `assertEqual`, `chex.assert_shape`,
 # `numpy.testing.assert_allclose`): a line of calls so named only checks what it reads.
 CHECK_PREFIX = "assert"
@@ -249,3 +256,4 @@ class FileReads:
         default_factory=dict)
     library: ReadsLibrary | None = None  # None: no library call is known
     ignored: ReadsIgnored | None = None  # None: every argument is read
+    returned: ReadsReturned | None = None  # None: a call's draw reaches all it returns

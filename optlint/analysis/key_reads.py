@@ -170,6 +170,10 @@ class UnreadResults:
                 small.value, call):
             return False
         names = {name for target in targets for name in target_names(target)}
+        reached = self._shared.returned.reached(call, targets) if (
+            self._shared.returned is not None and small.value is call) else None
+        if reached is not None:  # a project call's draws reach only some of what it returns
+            return all(self._dead(name, statement, block, 0, read_only) for name in reached)
         library = self._shared.library
         # A layer built by the statement: the fields its key draws (a copy replacing them all
         # is no read of it).

@@ -21,6 +21,7 @@ def default_seeds(call: cst.Call, function: cst.FunctionDef, bound: bool, flow: 
     passed = {param.name.value for param, _ in bind_arguments(function, call, bound)}
     return [Consumption(call, param.default, how, library=False, stepping=stepping,
                         seeded_in=flow.param_uses[param.name.value].call,
+                        derives=_derives_only(flow, flow.param_uses[param.name.value]),
                         proof=f"`{function.name.value}` makes its key from `{param.name.value}`,"
                               f" whose default is {param.default.value}")
             for param in (*function.params.posonly_params, *function.params.params,
@@ -38,3 +39,10 @@ def constant_seeds(call: cst.Call, function: cst.FunctionDef, flow: KeyRecorder,
                         derives=inner.derives, proof=f"`{function.name.value}` makes its key from the literal seed "
                               f"{literal.value} on every call")
             for inner, made, literal in flow.constant_uses.values() if not inner.unseen]
+
+
+def _derives_only(flow: KeyRecorder, seeding: Consumption) -> bool:
+    """Every draw of the callee, besides making its key from the seed, is a library's that
+    derives its keys with data of its own (flax `init`: `key_derived.py`): so is the call's."""
+    draws = [use for use in flow.every if use is not seeding]
+    return bool(draws) and all(use.derives and not use.unseen for use in draws)

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Mapping
 import libcst as cst
 
 from optlint.analysis.index import CallSite, ClassInfo, FileIndex, Scope
+from optlint.analysis.key_known_names import KnownNames, known_test
 from optlint.analysis.walk import Kinds, child_nodes
 
 # Methods that copy an object with some fields replaced: the other fields keep their keys.
@@ -233,14 +234,9 @@ def classmethod_owner(name: str, scope: Scope | None) -> ClassInfo | None:
 
 
 def constant_test(test: cst.BaseExpression, constants: Mapping[str, bool]) -> bool | None:
-    """The value of an `if` test made of a module constant (`DEBUG`, `not USE_DROPOUT`), or
-    None when it is not one."""
-    if isinstance(test, cst.Name):
-        return constants.get(test.value)
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = constant_test(test.expression, constants)
-        return None if inner is None else not inner
-    return None
+    """The value of an `if` test made of known names (`DEBUG`, `not USE_DROPOUT`, a parameter
+    no call gives `is not None`; `key_known_names.py`), or None when it is not one."""
+    return known_test(test, constants)
 
 
 def taken_branch(node: cst.If, constants: Mapping[str, bool]) -> cst.BaseSuite | cst.If | None:
@@ -317,11 +313,11 @@ def once_branch(test: cst.BaseExpression, counters: set[str]) -> bool | None:
     return None
 
 
-def module_constants(index: FileIndex) -> dict[str, bool]:
+def module_constants(index: FileIndex) -> KnownNames:
     """Names the module binds once, to `True` or `False`, and nothing else binds: switches
     (`USE_DROPOUT = False`) whose `if` always takes one branch; and names bound so to a
     non-empty list or tuple display (true: `feature_sets = [a, b]`, a loop over it runs)."""
-    found = {}
+    found = KnownNames()
     for name, bindings in index.module_scope.bindings.items():
         value = bindings[0].value if len(bindings) == 1 else None
         if bindings[0].kind != "assign" or bindings[0].path:

@@ -102,6 +102,8 @@ class Consumption:
     # Draws from keys the library derives from `key` with data of its own (flax `init`,
     # `apply`): a reuse only against another such call (`key_derived.py`).
     derives: bool = False
+    # A NumPy generator seeded with the key or seed (`key_consumers.KeyConsumer.generator`).
+    generator: str = ""
 
 
 def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:

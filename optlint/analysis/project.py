@@ -51,10 +51,13 @@ _UNREACHED = _Unreached()
 
 
 class ProjectIndex:
-    def __init__(self, root: Path, graph: ImportGraph | None = None) -> None:
+    def __init__(self, root: Path, graph: ImportGraph | None = None,
+                 hash_reads: bool = True) -> None:
         """`graph`: the run's import graph (which files reach the libraries), where the caller
-        has one; else one of this index's own."""
+        has one; else one of this index's own. `hash_reads`: note each project file read with
+        its bytes' hash (`recorded`), which only the cache reads."""
         self.root = root.resolve()
+        self._hash_reads = hash_reads
         self._files: dict[Path, Inference | None] = {}
         # Every file's evaluator alive now, by the path its values name (`ClassRef.path`): the
         # files above, and the file being linted while it is.
@@ -71,7 +74,7 @@ class ProjectIndex:
         if graph is None:
             from optlint.import_graph import ImportGraph
 
-            graph = ImportGraph(self.root, ProjectFiles(self.root))
+            graph = ImportGraph(self.root, ProjectFiles(self.root), hash_reads)
         self._reach = graph
         # Where an import leads, asked thousands of times a run: the graph's answers, which a
         # run's graph remembers (the files of a run stay where they are).
@@ -106,10 +109,11 @@ class ProjectIndex:
 
     def _read(self, path: Path) -> bytes:
         """A project file's bytes, noted for the cache (see `Dependencies.read`)."""
-        import hashlib  # here: a run that reads no other file does not pay for OpenSSL's start
-
         data = read_bytes(path)
-        self._read_since[str(path)] = hashlib.sha256(data).hexdigest()
+        if self._hash_reads:
+            import hashlib  # here: a run that reads no other file does not pay for OpenSSL's start
+
+            self._read_since[str(path)] = hashlib.sha256(data).hexdigest()
         self.read_stamps[path] = file_stamp(path)
         return data
 

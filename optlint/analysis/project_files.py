@@ -157,7 +157,7 @@ class ProjectFiles:
                 return None
             sources: dict[Path, str] = {}
             for name in walked:
-                file = Path(name).resolve()
+                file = walked_file(name)
                 try:
                     sources[file] = decode(self._read(file), str(file)).text
                 except (OSError, SourceError):
@@ -186,6 +186,13 @@ class ProjectFiles:
             if extra not in roots:
                 roots.append(extra)
         return roots
+
+
+def walked_file(name: str) -> Path:
+    """`Path(name).resolve()` for a file the walk of the (resolved) project root found: the walk
+    enters no linked folder, so only the file itself may be a link. One system call rather than
+    one per path component (a one-file run in this repository resolved 1,100 files)."""
+    return Path(name).resolve() if os.path.islink(name) else Path(name)
 
 
 def file_stamp(path: Path) -> tuple[int, int] | None:

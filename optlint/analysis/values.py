@@ -99,6 +99,10 @@ class ModuleValue:
     # through tree maps over the filtered tree), so a rule needs neither to be in its own file.
     kept: str | None = field(default=None, compare=False)
     source: ModuleValue | None = field(default=None, compare=False)
+    # Switched to inference mode (`eqx.nn.inference_mode(model)`, `apis.INFERENCE_SWITCHES`):
+    # its layers that draw only in training draw nothing. Compared: callers giving a function
+    # the model in both modes give it no one value.
+    inference: bool = False
 
 
 @dataclass(frozen=True, eq=False)

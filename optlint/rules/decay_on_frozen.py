@@ -27,6 +27,7 @@ from optlint.analysis.optax_model import (
     parts_seeing_every_leaf,
 )
 from optlint.analysis.optax_table import behaviour
+from optlint.analysis.walk import walk
 from optlint.analysis.values import ModuleValue, OneOf, TransformValue, Value
 from optlint.context import RuleContext
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
@@ -214,12 +215,15 @@ def stop_gradient_only_fields(info: ClassInfo, owner: Evaluator) -> list[str]:
             if not params:
                 continue
             finder.self_name = params[0].name.value
-            item.visit(finder)
+            walk(item, finder)
     return [name for name in info.fields
             if name in finder.stopped and name not in finder.other]
 
 
-class _FieldReads(cst.CSTVisitor):
+class _FieldReads:
+    """The fields read in the methods walked (`walk`: read-only, without libcst's visit, which
+    rebuilds every node)."""
+
     def __init__(self, owner: Evaluator, fields: set[str]) -> None:
         self.owner = owner
         self.fields = fields

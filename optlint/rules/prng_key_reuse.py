@@ -33,9 +33,11 @@ from optlint.analysis.key_constant_seeds import constant_seed_draws
 from optlint.analysis.key_default_fields import default_keys
 from optlint.analysis.key_handouts import kept_handouts
 from optlint.analysis.key_lifted_streams import unsplit_streams
+from optlint.analysis.key_returned_batchings import returned_batchings
 from optlint.analysis.key_literal_seeds import made_in_callee
 from optlint.analysis.key_fixed_closures import fixed_closure_keys
 from optlint.analysis.key_trace_time import traced_draws
+from optlint.analysis.key_unset_params import skipped_rebinding
 from optlint.analysis.library_names import JAX_RANDOM
 from optlint.analysis.prng_keys import Consumption, Reuse, key_name
 from optlint.analysis.walk import child_nodes
@@ -45,6 +47,7 @@ from optlint.rule_helpers.key_messages import (
     constant_seed_finding,
     default_key_finding,
     fixed_closure_finding,
+    key_text,
     reported_at,
     reuse_finding,
     traced_finding,
@@ -52,6 +55,8 @@ from optlint.rule_helpers.key_messages import (
 )
 from optlint.rule_helpers.key_handed_back_findings import kept_findings, stored_findings
 from optlint.rule_helpers.key_handout_messages import kept_handout_finding
+from optlint.rule_helpers.key_returned_batching_messages import returned_batching_finding
+from optlint.rule_helpers.key_method_order_findings import ordered_draw_findings
 from optlint.rules.base import Finding, Rule, RuntimeCheck
 
 # Samplers given one key on purpose to draw the same indices for several arrays.
@@ -132,6 +137,11 @@ class PrngKeyReuse(Rule):
         for unsplit in unsplit_streams(ctx):  # `nn.scan(..., split_rngs={"dropout": False})`
             yield unsplit_stream_finding(ctx, unsplit)
         yield from map(partial(kept_handout_finding, ctx), kept_handouts(ctx))  # a key pool
+        for handed in returned_batchings(analysis):  # `return shard_map(f, in_specs=P())`
+            if id(handed.draw.call) not in reported:
+                reported.add(id(handed.draw.call))
+                yield returned_batching_finding(ctx, handed)
+        yield from ordered_draw_findings(ctx, analysis, reported)  # `fit` before `predict`
         for constant in constant_seed_draws(ctx):  # `key(0)` made where a step runs
             if id(constant.draw) not in reported and id(constant.made) not in reported:
                 reported.add(id(constant.draw))
@@ -150,7 +160,8 @@ class PrngKeyReuse(Rule):
         if unseen and finding.unproven is None:
             yield replace(finding, unproven=unseen)
             return
-        proof = next((use.proof for use in (reuse.first, reuse.second) if use.proof), "")
+        proof = next((use.proof for use in (reuse.first, reuse.second) if use.proof), "") \
+            or skipped_rebinding(flow.constants, key_text(ctx, reuse.second))
         if not proof:
             yield finding
             return
@@ -286,6 +297,8 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
     if first.library and second.library and {first.how.rsplit(".", 1)[-1],
                                               second.how.rsplit(".", 1)[-1]} <= ALIGNING:
         return False
+    if first.generator and second.generator and first.generator != second.generator:
+        return False  # NumPy generators of two kinds seeded alike: no value in common
     if reuse.in_loop and not (first.library and second.library):
         return False
     if first.held_by and second.held_by:

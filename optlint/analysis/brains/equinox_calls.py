@@ -156,6 +156,12 @@ def preserved_module(call: LibraryCall) -> Value:
         return ModuleValue(found[0].class_name, found[0].leaves, derived_by=call.name,
                            filtered=True, is_callable=found[0].is_callable,
                            made_by=call.call, cls=found[0].cls, source=found[0].source)
+    switch = apis.INFERENCE_SWITCHES.get(call.name)
+    if switch is not None:  # a literal `value` sets the mode; any other leaves it unknown
+        given = call.arg(switch[0], switch[1])
+        value = switch[2] if given is None else (
+            isinstance(given.value, cst.Name) and given.value.value == "True")
+        return replace(found[0], inference=bool(value))
     return found[0]
 
 

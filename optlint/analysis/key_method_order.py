@@ -1,0 +1,283 @@
+"""A method that can run only after another has run on the same object, both drawing from a
+key the object holds from construction (prophetverse 67a162d, "[BUG] Adjust prior predictive
+usage of rng keys": `_predict` builds its `Predictive` from `self.posterior_samples_`, which
+only `_infer` sets, and both draw with `self._rng_key`, which only `__init__` sets). Whenever
+the second runs, the first has drawn from the same key before it, on the same object, and
+nothing has set the key anew in between: the two draw the same random numbers.
+
+What is proven, by the class's own statements:
+- method B reads `self.X` in a statement of its body's top level (not under a branch, a loop
+  or a `try`), and every binding of `self.X` in the class is in one other method A, not a
+  constructor; no base class of the project binds it, and it is no field of the class;
+- A draws from `self.K` in a statement of its top level, at or before the first one that
+  binds `self.X`: A cannot set `X` without drawing;
+- B draws from `self.K`;
+- every binding of `self.K` in the class and its project bases is in a constructor, and one
+  is: the object holds the key from its construction on. A base class of a library is taken
+  to set no attribute the project names (it cannot know the name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis.index import LATER, ClassInfo
+from optlint.analysis.values import ClassRef, LibraryRef
+
+if TYPE_CHECKING:
+    from optlint.analysis.key_calls import FileKeyCalls
+    from optlint.analysis.key_flow import KeyFlow
+    from optlint.analysis.prng_keys import Consumption
+
+_CONSTRUCTORS = frozenset({"__init__", "__post_init__", "setup"})
+# Expressions that evaluate their parts on some paths only.
+_CONDITIONAL = (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.ListComp, cst.SetComp,
+                cst.DictComp, cst.GeneratorExp)
+# How many base classes up a binding is looked for.
+_BASE_DEPTH = 4
+
+
+@dataclass(frozen=True)
+class OrderedDraws:
+    owner: str  # the class
+    first: Consumption  # A's draw
+    second: Consumption  # B's draw, where the finding is
+    first_method: str
+    second_method: str
+    read: cst.Attribute  # B's read of `self.X`
+    key: str  # K
+
+
+def ordered_draws(analysis: FileKeyCalls) -> Iterator[OrderedDraws]:
+    ctx = analysis.ctx
+    for info in ctx.index.classes.values():
+        methods = {item.name.value: item for item in info.node.body.body
+                   if isinstance(item, cst.FunctionDef) and item.params.params
+                   and not item.decorators}
+        for second in methods.values():
+            if second.name.value in _CONSTRUCTORS:
+                continue
+            self_name = second.params.params[0].name.value
+            for read, field in _top_level_reads(second, self_name):
+                setter = _only_setter(info, field, methods)
+                # Cheap first: a key both read, which no method of the class sets anew.
+                if setter is None or setter is second or not _held_by_both(
+                        info, setter, second) or _bound_in_bases(analysis, info, field):
+                    continue
+                yield from _draws_in_order(analysis, info, setter, second, read, field)
+
+
+def _draws_in_order(analysis: FileKeyCalls, info: ClassInfo, first: cst.FunctionDef,
+                    second: cst.FunctionDef, read: cst.Attribute, field: str
+                    ) -> Iterator[OrderedDraws]:
+    index = analysis.ctx.index
+    first_info, second_info = index.functions.get(first), index.functions.get(second)
+    if first_info is None or second_info is None:
+        return
+    first_self = first.params.params[0].name.value
+    before_set = _statements_before_set(first, first_self, field)
+    if not before_set:
+        return
+    drawn_first: dict[str, Consumption] = {}
+    for key, use in _self_draws(analysis.walk(first_info), first_self):
+        if key not in drawn_first and any(_contains(s, use.call) for s in before_set):
+            drawn_first[key] = use
+    if not drawn_first:
+        return
+    second_self = second.params.params[0].name.value
+    for key, use in _self_draws(analysis.walk(second_info), second_self):
+        earlier = drawn_first.get(key)
+        if earlier is not None and _held_from_construction(analysis, info, key):
+            yield OrderedDraws(info.name, earlier, use, first.name.value, second.name.value,
+                               read, key)
+            return
+
+
+def _top_level_reads(method: cst.FunctionDef, self_name: str
+                     ) -> Iterator[tuple[cst.Attribute, str]]:
+    """`self.X` read in the simple statements of the method's top level."""
+    body = method.body
+    if not isinstance(body, cst.IndentedBlock):
+        return
+    for statement in body.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        stored = {id(target) for small in statement.body for target in _targets(small)}
+        for node in _attributes(statement):
+            if (id(node) not in stored and isinstance(node.value, cst.Name)
+                    and node.value.value == self_name):
+                yield node, node.attr.value
+
+
+def _held_by_both(info: ClassInfo, first: cst.FunctionDef, second: cst.FunctionDef) -> bool:
+    """Some attribute both methods read that no method of the class but a constructor sets."""
+    def read(method: cst.FunctionDef) -> set[str]:
+        self_name = method.params.params[0].name.value
+        return {node.attr.value for node in _attributes(method.body, conditional=True)
+                if isinstance(node.value, cst.Name) and node.value.value == self_name}
+
+    return any(all(binding.scope is not None and isinstance(binding.scope.node, cst.FunctionDef)
+                   and binding.scope.node.name.value in _CONSTRUCTORS
+                   for binding in info.attributes.get(field, []))
+               for field in read(first) & read(second))
+
+
+def _only_setter(info: ClassInfo, field: str, methods: dict[str, cst.FunctionDef]
+                 ) -> cst.FunctionDef | None:
+    """The one method of the class binding `self.<field>`, when it is no constructor."""
+    bindings = info.attributes.get(field, [])
+    if not bindings or field in info.fields or _class_level(info, field):
+        return None
+    nodes = {id(binding.scope.node) for binding in bindings if binding.scope is not None}
+    if len(nodes) != 1 or len(bindings) != sum(binding.scope is not None for binding in bindings):
+        return None
+    setter = next((method for method in methods.values() if id(method) in nodes), None)
+    return None if setter is None or setter.name.value in _CONSTRUCTORS else setter
+
+
+def _class_level(info: ClassInfo, field: str) -> bool:
+    return any(isinstance(statement, cst.SimpleStatementLine) and any(
+        isinstance(target, cst.Name) and target.value == field
+        for small in statement.body for target in _targets(small))
+        for statement in info.node.body.body)
+
+
+def _statements_before_set(method: cst.FunctionDef, self_name: str, field: str
+                           ) -> list[cst.BaseStatement]:
+    """The top-level statements of `method` up to and with the first that binds
+    `self.<field>` (empty when no top-level statement binds it)."""
+    body = method.body
+    if not isinstance(body, cst.IndentedBlock):
+        return []
+    seen: list[cst.BaseStatement] = []
+    for statement in body.body:
+        seen.append(statement)
+        if isinstance(statement, cst.SimpleStatementLine) and any(
+                isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+                and target.value.value == self_name and target.attr.value == field
+                for small in statement.body for target in _targets(small)):
+            return [s for s in seen if isinstance(s, cst.SimpleStatementLine)]
+    return []
+
+
+def _self_draws(flow: KeyFlow, self_name: str) -> Iterator[tuple[str, Consumption]]:
+    """The draws and splits a method's walk records from `self.K` as it is, by K."""
+    for use in flow.every:
+        key = use.key
+        if (use.kind in ("draw", "split") and not use.unseen and not use.repeated
+                and isinstance(key, cst.Attribute) and isinstance(key.value, cst.Name)
+                and key.value.value == self_name):
+            yield key.attr.value, use
+
+
+def _held_from_construction(analysis: FileKeyCalls, info: ClassInfo, field: str) -> bool:
+    """Every binding of `self.<field>` in the class and its project bases is in a
+    constructor, and there is one."""
+    classes = _class_and_bases(analysis, info)
+    if classes is None:
+        return False
+    found = False
+    for cls in classes:
+        for binding in cls.attributes.get(field, []):
+            node = binding.scope.node if binding.scope is not None else None
+            if not isinstance(node, cst.FunctionDef) or node.name.value not in _CONSTRUCTORS:
+                return False
+            found = True
+    return found
+
+
+def _bound_in_bases(analysis: FileKeyCalls, info: ClassInfo, field: str) -> bool:
+    classes = _class_and_bases(analysis, info)
+    return classes is None or any(field in cls.attributes or field in cls.fields
+                                  for cls in classes[1:])
+
+
+def _class_and_bases(analysis: FileKeyCalls, info: ClassInfo) -> list[ClassInfo] | None:
+    """The class and the project classes it derives from; None when a base is a project
+    class the analysis cannot find (re-exported, or too far up)."""
+    found, todo = [info], [info]
+    while todo:
+        cls = todo.pop()
+        for base in cls.bases:
+            value = analysis.ctx.inference.value_of(base, cls.scope, LATER)
+            if isinstance(value, ClassRef):
+                ref: ClassInfo | None = value.info
+            elif isinstance(value, LibraryRef):
+                of_project, ref = _project_class(analysis, value)
+                if of_project and ref is None:
+                    return None
+            else:
+                continue  # `object`, `Generic[T]`: nothing of the project
+            if ref is not None and all(ref is not known for known in found):
+                if len(found) > _BASE_DEPTH:
+                    return None
+                found.append(ref)
+                todo.append(ref)
+    return found
+
+
+def _project_class(analysis: FileKeyCalls, value: LibraryRef
+                   ) -> tuple[bool, ClassInfo | None]:
+    """(whether `value` names a module of the project, the class of that project file it
+    names, whatever the file imports; None when not at the file's top level)."""
+    project = analysis.ctx.inference.project
+    module, _, name = value.name.rpartition(".")
+    origin = value.origin or analysis.ctx.inference.path
+    if project is None or not module or origin is None:
+        return False, None
+    files = project.project_files(module, origin)
+    for path in files:
+        owner = project.evaluator_for(str(path))
+        if owner is None:
+            continue
+        for cls in owner.index.classes.values():
+            if cls.name == name and cls.scope is owner.index.module_scope:
+                return True, cls
+    return bool(files), None
+
+
+def _targets(small: cst.BaseSmallStatement) -> Iterator[cst.BaseExpression]:
+    targets: list[cst.BaseExpression] = []
+    if isinstance(small, cst.Assign):
+        targets = [target.target for target in small.targets]
+    elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+        targets = [small.target]
+    for target in targets:
+        yield target
+        if isinstance(target, (cst.Tuple, cst.List)):
+            yield from (element.value for element in target.elements)
+
+
+def _attributes(node: cst.CSTNode, conditional: bool = False) -> list[cst.Attribute]:
+    """The attributes in `node`; without `conditional`, those it surely evaluates."""
+    found: list[cst.Attribute] = []
+
+    class _Attributes(cst.CSTVisitor):
+        def visit_Attribute(self, attribute: cst.Attribute) -> None:
+            found.append(attribute)
+
+        def on_visit(self, node: cst.CSTNode) -> bool:
+            # Read on some paths only (`x if hasattr(self, "x") else 0`, `a and self.x`), or
+            # when a lambda is called, or per item: not surely read by the statement.
+            return super().on_visit(node) and (conditional or not isinstance(node, _CONDITIONAL))
+
+    node.visit(_Attributes())
+    return found
+
+
+def _contains(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
+    found = False
+
+    class _Find(cst.CSTVisitor):
+        def on_visit(self, visited: cst.CSTNode) -> bool:
+            nonlocal found
+            if visited is node:
+                found = True
+            return not found
+
+    statement.visit(_Find())
+    return found
