@@ -166,6 +166,11 @@ def f(key):
 
     print(noise(), noise(), jax.random.uniform(k2, (3,)))
 """,
+    "one draw, its key handed back in a state": """
+def f(key):
+    x = jax.random.normal(key, (3,))
+    return State(key=key, value=x)
+""",
     "two keys of one seed, each split once": """
 def f():
     k1 = jax.random.PRNGKey(0)
@@ -216,6 +221,10 @@ def f():
 def g(key):
     k1, k2 = jax.random.split(key)
     print(jax.random.normal(k1, (3,)), jax.random.uniform(k2, (3,)), k1)
+
+
+def h(key, shape):
+    return jax.random.normal(key, shape)
 """)
     assert not _findings(tmp_path)
-    assert answers["f"] == {False} and answers["g"] == {True}
+    assert answers["f"] == {False} and answers["g"] == {True} and answers["h"] == {False}

@@ -1,6 +1,7 @@
 """Whether the consumptions one walk would meet can share a key at all, told from what the gate
 already asked (`key_walk_gate.py`): a function drawing several times, each time from a key of its
-own (`k1, k2 = split(key)`, then one draw from each), cannot report anything by itself.
+own (`k1, k2 = split(key)`, then one draw from each; or one draw from a parameter it mentions
+nowhere else), cannot report anything by itself.
 
 A walk records a reuse only where one name it follows a key under is consumed twice (a key made
 from one seed, folded with the same data, aliased or held by an object is followed under the

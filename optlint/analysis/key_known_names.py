@@ -10,6 +10,9 @@ from collections.abc import Mapping
 
 import libcst as cst
 
+from optlint.analysis.project_values import names_in
+from optlint.analysis.walk import child_nodes
+
 
 class KnownNames(dict[str, bool]):
     """Truth values by name; `nones`: those of them known to hold `None` itself, parameters
@@ -56,20 +59,13 @@ def _none_comparison(test: cst.Comparison, nones: frozenset[str]) -> bool | None
 
 
 def names_tested(function: cst.FunctionDef) -> set[str]:
-    """The plain names the tests of the `if`s and `while`s in `function`'s body read."""
+    """The plain names the tests of the `if`s and `while`s in `function`'s body read (read
+    with `child_nodes`: libcst's `visit` rebuilds every node it passes)."""
     found: set[str] = set()
-
-    class _Tests(cst.CSTVisitor):
-        def visit_If(self, node: cst.If) -> None:
-            node.test.visit(names)
-
-        def visit_While(self, node: cst.While) -> None:
-            node.test.visit(names)
-
-    class _Names(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            found.add(node.value)
-
-    names = _Names()
-    function.body.visit(_Tests())
+    pending: list[cst.CSTNode] = [function.body]
+    while pending:
+        current = pending.pop()
+        if type(current) is cst.If or type(current) is cst.While:
+            found.update(name.value for name in names_in(current.test))  # type: ignore[attr-defined]
+        pending.extend(child_nodes(current))
     return found

@@ -115,6 +115,8 @@ def _unset_none_params(ctx: RuleContext, info: FunctionInfo) -> frozenset[str]:
     # Cheap first: a parameter defaulting to `None` that an `if` of the body tests.
     candidates = {param.name.value for param in (*params.params, *params.kwonly_params)
                   if isinstance(param.default, cst.Name) and param.default.value == "None"}
+    if not candidates:
+        return frozenset()
     candidates &= names_tested(function)
     candidates = {name for name in candidates if len(info.scope.bindings.get(name, ())) == 1}
     if not candidates:

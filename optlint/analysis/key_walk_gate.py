@@ -82,11 +82,12 @@ class WalkGate:
         if not uses:
             return False
         calls = {id(use.call) for use in uses}
+        if scope.kind == "function" and distinct_keys(uses, seeds, scope, body):
+            # Each consumption given a key of its own that nothing else mentions: no two
+            # meet one key, and none is handed on; only a loop or a lambda repeats one.
+            return _repeated_or_kept(body, calls, kept=False)
         if len(uses) > 1:
-            # Two consumptions may meet one key, unless each is given a key of its own that
-            # nothing else mentions (then nothing is handed on either).
-            return (scope.kind != "function" or not distinct_keys(uses, seeds, scope, body)
-                    or _repeated_or_kept(body, calls, kept=False))
+            return True  # two consumptions that may meet one key
         if returns or (scope.self_name is not None and isinstance(uses[0].key, cst.Attribute)):
             return True
         return _repeated_or_kept(body, calls)
