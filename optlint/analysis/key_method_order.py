@@ -27,6 +27,7 @@ import libcst as cst
 
 from optlint.analysis.index import LATER, ClassInfo
 from optlint.analysis.values import ClassRef, LibraryRef
+from optlint.analysis.walk import child_nodes
 
 if TYPE_CHECKING:
     from optlint.analysis.key_calls import FileKeyCalls
@@ -266,31 +267,27 @@ def _targets(small: cst.BaseSmallStatement) -> Iterator[cst.BaseExpression]:
 
 
 def _attributes(node: cst.CSTNode, conditional: bool = False) -> list[cst.Attribute]:
-    """The attributes in `node`; without `conditional`, those it surely evaluates."""
+    """The attributes in `node`, in source order; without `conditional`, those it surely
+    evaluates. (Read with `child_nodes`: libcst's `visit` rebuilds every node it passes, and
+    this reads every method of every class.)"""
     found: list[cst.Attribute] = []
-
-    class _Attributes(cst.CSTVisitor):
-        def visit_Attribute(self, attribute: cst.Attribute) -> None:
-            found.append(attribute)
-
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            # Read on some paths only (`x if hasattr(self, "x") else 0`, `a and self.x`), or
-            # when a lambda is called, or per item: not surely read by the statement.
-            return super().on_visit(node) and (conditional or not isinstance(node, _CONDITIONAL))
-
-    node.visit(_Attributes())
+    pending: list[cst.CSTNode] = [node]
+    while pending:
+        current = pending.pop()
+        if type(current) is cst.Attribute:
+            found.append(current)  # type: ignore[arg-type]
+        # Read on some paths only (`x if hasattr(self, "x") else 0`, `a and self.x`), or
+        # when a lambda is called, or per item: not surely read by the statement.
+        if conditional or not isinstance(current, _CONDITIONAL):
+            pending.extend(reversed(child_nodes(current)))
     return found
 
 
 def _contains(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
-    found = False
-
-    class _Find(cst.CSTVisitor):
-        def on_visit(self, visited: cst.CSTNode) -> bool:
-            nonlocal found
-            if visited is node:
-                found = True
-            return not found
-
-    statement.visit(_Find())
-    return found
+    pending: list[cst.CSTNode] = [statement]
+    while pending:
+        current = pending.pop()
+        if current is node:
+            return True
+        pending.extend(child_nodes(current))
+    return False

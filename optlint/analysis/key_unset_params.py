@@ -151,6 +151,8 @@ def _unset_none_params(ctx: RuleContext, info: FunctionInfo) -> frozenset[str]:
     # Cheap first: a parameter defaulting to `None` that an `if` of the body tests.
     candidates = {param.name.value for param in (*params.params, *params.kwonly_params)
                   if isinstance(param.default, cst.Name) and param.default.value == "None"}
+    if not candidates:
+        return frozenset()
     # Only a branch that binds a key (`for key in batch:`, `key = fold_in(...)`) changes what
     # the walk proves: asking every caller costs, so the others are not asked about.
     candidates &= {name for loop in _loops(function) for name in names_tested(loop, binding_key)}
