@@ -143,6 +143,42 @@ class Noisy(eqx.Module):
     def __call__(self, x):
         return x + jax.random.normal(self.key, x.shape)
 """,
+    # Draws from keys of their own (`key_distinct_draws.py`), but for one thing the walk sees.
+    "two keys of one split, the split key handed back": """
+def f(key):
+    k1, k2 = jax.random.split(key)
+    a = jax.random.normal(k1, (3,))
+    b = jax.random.normal(k2, (3,))
+    return State(key=key, value=a + b)
+""",
+    "two keys of one split, one drawn in a comprehension": """
+def f(key, xs):
+    k1, k2 = jax.random.split(key)
+    out = [x + jax.random.normal(k1, (3,)) for x in xs]
+    print(out, jax.random.normal(k2, (3,)))
+""",
+    "two keys of one split, one drawn by a closure called twice": """
+def f(key):
+    k1, k2 = jax.random.split(key)
+
+    def noise():
+        return jax.random.normal(k1, (3,))
+
+    print(noise(), noise(), jax.random.uniform(k2, (3,)))
+""",
+    "one draw, its key handed back in a state": """
+def f(key):
+    x = jax.random.normal(key, (3,))
+    return State(key=key, value=x)
+""",
+    "two keys of one seed, each split once": """
+def f():
+    k1 = jax.random.PRNGKey(0)
+    k2 = jax.random.PRNGKey(0)
+    a, b = jax.random.split(k1)
+    c, d = jax.random.split(k2)
+    print(jax.random.normal(a, (3,)), jax.random.normal(c, (3,)))
+""",
 }
 HEADER = """import jax
 import equinox as eqx
@@ -169,3 +205,26 @@ def test_the_gate_lets_through_a_function_with_a_finding(case: str, tmp_path: Pa
     assert answers["make"] == {False}, "the gate skipped the walk of `make`"
     monkeypatch.setattr(key_walk_gate, "GATED", False)
     assert _findings(tmp_path) == gated
+
+
+def test_the_gate_skips_draws_from_keys_of_their_own(tmp_path: Path,
+                                                     answers: dict[str, set[bool]]) -> None:
+    """Several draws, each from a key made for it and mentioned nowhere else: nothing to find,
+    no walk; a key mentioned once more (`print(k1)`) could be handed on: walked."""
+    (tmp_path / "m.py").write_text(HEADER + """
+def f():
+    key = jax.random.PRNGKey(0)
+    k1, k2 = jax.random.split(key)
+    print(jax.random.normal(k1, (3,)), jax.random.uniform(k2, (3,)))
+
+
+def g(key):
+    k1, k2 = jax.random.split(key)
+    print(jax.random.normal(k1, (3,)), jax.random.uniform(k2, (3,)), k1)
+
+
+def h(key, shape):
+    return jax.random.normal(key, shape)
+""")
+    assert not _findings(tmp_path)
+    assert answers["f"] == {False} and answers["g"] == {True} and answers["h"] == {False}

@@ -55,11 +55,20 @@ def test_a_method_that_stores_a_fresh_key_back_stays_silent(tmp_path: Path) -> N
     assert _opt020_lines(tmp_path, fresh) == []
 
 
-def test_a_key_set_again_by_another_method_stays_silent(tmp_path: Path) -> None:
-    reseeded = NOISE_HELD_BY_AN_OBJECT.replace(
+def test_a_key_set_again_by_another_method_between_the_draws_stays_silent(
+        tmp_path: Path) -> None:
+    """A method that sets the key anew, run between the two draws (on the object, or by a
+    function the object is handed to). Not run between them, the two draws are one key's
+    (`test_prng_keys_reset_fields.py`)."""
+    reseeding = NOISE_HELD_BY_AN_OBJECT.replace(
         "    def sample(self, shape):\n",
         "    def reseed(self, key):\n        self.key = key\n\n    def sample(self, shape):\n")
-    assert _opt020_lines(tmp_path, reseeded) == []
+    assert _opt020_lines(tmp_path, reseeding) == [17]
+    for between in ("noise.reseed(jax.random.key(1))", "refresh(noise)"):
+        reseeded = reseeding.replace("SECOND = ", f"{between}\nSECOND = ").replace(
+            "noise = Noise(", "def refresh(n):\n    n.reseed(jax.random.key(2))\n\n\n"
+                             "noise = Noise(")
+        assert _opt020_lines(tmp_path, reseeded) == [], between
 
 
 def test_two_objects_each_with_its_key_stay_silent(tmp_path: Path) -> None:

@@ -131,6 +131,9 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     # `Predictive(model, ...)(key, x)`: the object called runs the model seeded with the key.
     KeyConsumer("numpyro", "__call__", 0, "rng_key",
                 made_by=("numpyro.infer.Predictive", "numpyro.infer.util.Predictive")),
+    # `fori_collect(lower, upper, sample_kernel, init_val)` runs the kernel from the key its
+    # state holds (numpyro 0.22.0: two runs from one NUTS state returned equal samples).
+    KeyConsumer("numpyro", "numpyro.util.fori_collect", 3, "init_val"),
     # numpyro distributions: `dist.Normal(loc, scale).sample(key, shape)`.
     KeyConsumer("numpyro", "sample", 0, "key", made_by=_DISTRIBUTIONS),
     # numpyro's first, scipy-like distributions: `dist.norm(0, 1).rvs(random_state=key)`.

@@ -12,6 +12,7 @@ import libcst as cst
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import ClassInfo, FileIndex
 from optlint.analysis.key_record import KeyRecorder
+from optlint.analysis.key_reset_fields import setters_besides_construction
 from optlint.analysis.key_syntax import constructs, replaced_from
 from optlint.analysis.prng_keys import FOLDED_WITH, Consumption, folded_name
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
@@ -37,15 +38,24 @@ def held_key_consumptions(index: FileIndex, call: cst.Call, method: cst.Function
         name, marker, data = name.partition(FOLDED_WITH)
         base, _, field = name.partition(".")
         if (base != info.scope.self_name or "." in field or use.unseen or use.repeated
-                or use.kind not in ("draw", "split")
-                or not set_when_built(info.scope.owner, field)):
+                or use.kind not in ("draw", "split")):
+            continue
+        # Set when built, or also by methods only the object's users run (`key_reset_fields`).
+        setters = () if set_when_built(info.scope.owner, field) else \
+            setters_besides_construction(info.scope.owner, field, method)
+        if setters is None or (setters and marker):
             continue
         held = f"{func.value.value}.{field}"
         if not marker:
+            also = "".join(f" and `{name}`" for name in setters)
+            between = " or ".join(f"`{name}`" for name in setters)
             uses.append(Consumption(call, use.key, how, library=False, kind=use.kind,
                                     held_by=func.value.value,
+                                    followed="" if isinstance(use.key, cst.Attribute) else held,
                                     proof=f"`{method.name.value}` draws from `self.{field}`, "
-                                          f"which only `__init__` sets"))
+                                          f"which only `__init__`{also} set"
+                                          + (f", and no call of {between} comes between"
+                                             if setters else "s")))
             continue
         folded = _folded_by_call(call, method, flow, held, data)
         fold = flow.first_fold.get(f"{name}{FOLDED_WITH}{data}")

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from optlint.analysis.key_reset_fields import set_by_method
 from optlint.analysis.key_state import KeyState
 from optlint.analysis.prng_keys import key_name
 from optlint.analysis.walk import child_nodes
@@ -25,11 +26,20 @@ class HolderCalls:
     def __init__(self, ctx: RuleContext) -> None:
         self.ctx = ctx
         self._sets: dict[str, bool] | None = None  # by method name: some definition sets
+        self._fields: dict[str, set[str]] | None = None  # by method name: what it sets
 
     def forget(self, call: cst.Call, state: KeyState) -> None:
         """After `call`: the keys of `holder.*` forgotten where `call` is `holder.method(...)`
         for `holder` an attribute of a name (`self.policy`) and the method may set them."""
         func = call.func
+        # An object handed to a call may have its setters run there (`refresh(agent)`): what
+        # was drawn from it before the call is forgotten, not what the call draws itself.
+        for arg in call.args:
+            if isinstance(arg.value, cst.Name):
+                self._forget_set_fields(arg.value.value, None, state, call)
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            self._forget_set_fields(func.value.value, func.attr.value, state)
+            return
         if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Attribute):
             return
         holder = key_name(func.value)
@@ -42,6 +52,26 @@ class HolderCalls:
                 del state.consumed[name]
                 state.maybe.discard(name)
                 state.where.pop(name, None)
+
+    def _forget_set_fields(self, holder: str, method: str | None, state: KeyState,
+                           call: cst.Call | None = None) -> None:
+        """`sampler.warmup(key)`: the keys of `sampler.<field>` forgotten for each field a
+        method of the file by that name sets (`key_reset_fields.py`); `method` None: each field
+        a method other than a constructor sets."""
+        if not any(name.startswith(holder + ".") for name in state.consumed):
+            return
+        if self._fields is None:
+            self._fields = {}
+        fields = self._fields.get(method or "")
+        if fields is None:
+            fields = self._fields[method or ""] = set_by_method(
+                list(self.ctx.index.classes.values()), method)
+        for name in [name for name, use in state.consumed.items()
+                     if name.startswith(holder + ".") and use.call is not call
+                     and name[len(holder) + 1:].split(".", 1)[0] in fields]:
+            del state.consumed[name]
+            state.maybe.discard(name)
+            state.where.pop(name, None)
 
     def _may_set(self, method: str) -> bool:
         if self._sets is None:

@@ -6,9 +6,12 @@ branch only."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 import libcst as cst
+
+from optlint.analysis.project_values import names_in
+from optlint.analysis.walk import child_nodes
 
 
 class KnownNames(dict[str, bool]):
@@ -55,21 +58,19 @@ def _none_comparison(test: cst.Comparison, nones: frozenset[str]) -> bool | None
     return None
 
 
-def names_tested(function: cst.FunctionDef) -> set[str]:
-    """The plain names the tests of the `if`s and `while`s in `function`'s body read."""
+def names_tested(body: cst.CSTNode,
+                 worth: Callable[[cst.CSTNode], bool] = lambda branch: True) -> set[str]:
+    """The plain names the tests of the `if`s in `body` read (not in functions nested in
+    it), of those `if`s one of whose branches is `worth` it (read with `child_nodes`:
+    libcst's `visit` rebuilds every node it passes)."""
     found: set[str] = set()
-
-    class _Tests(cst.CSTVisitor):
-        def visit_If(self, node: cst.If) -> None:
-            node.test.visit(names)
-
-        def visit_While(self, node: cst.While) -> None:
-            node.test.visit(names)
-
-    class _Names(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            found.add(node.value)
-
-    names = _Names()
-    function.body.visit(_Tests())
+    pending: list[cst.CSTNode] = [body]
+    while pending:
+        current = pending.pop()
+        if type(current) is cst.FunctionDef and current is not body:
+            continue  # a nested function's tests are its own
+        if type(current) is cst.If and (worth(current.body) or (  # type: ignore[attr-defined]
+                current.orelse is not None and worth(current.orelse))):  # type: ignore[attr-defined]
+            found.update(name.value for name in names_in(current.test))  # type: ignore[attr-defined]
+        pending.extend(child_nodes(current))
     return found

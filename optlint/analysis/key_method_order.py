@@ -27,6 +27,7 @@ import libcst as cst
 
 from optlint.analysis.index import LATER, ClassInfo
 from optlint.analysis.values import ClassRef, LibraryRef
+from optlint.analysis.walk import child_nodes
 
 if TYPE_CHECKING:
     from optlint.analysis.key_calls import FileKeyCalls
@@ -58,15 +59,22 @@ def ordered_draws(analysis: FileKeyCalls) -> Iterator[OrderedDraws]:
         methods = {item.name.value: item for item in info.node.body.body
                    if isinstance(item, cst.FunctionDef) and item.params.params
                    and not item.decorators}
+        # Cheap first, from the class's bindings: the fields one method other than a
+        # constructor sets; only then are the other methods' statements read.
+        setters = {field: setter for field in info.attributes
+                   if (setter := _only_setter(info, field, methods)) is not None}
+        if not setters:
+            continue
         for second in methods.values():
             if second.name.value in _CONSTRUCTORS:
                 continue
             self_name = second.params.params[0].name.value
             for read, field in _top_level_reads(second, self_name):
-                setter = _only_setter(info, field, methods)
+                setter = setters.get(field)
                 # Cheap first: a key both read, which no method of the class sets anew.
                 if setter is None or setter is second or not _held_by_both(
-                        info, setter, second) or _bound_in_bases(analysis, info, field):
+                        info, setter, second) or not _consuming(analysis, setter) or not \
+                        _consuming(analysis, second) or _bound_in_bases(analysis, info, field):
                     continue
                 yield from _draws_in_order(analysis, info, setter, second, read, field)
 
@@ -111,6 +119,12 @@ def _top_level_reads(method: cst.FunctionDef, self_name: str
             if (id(node) not in stored and isinstance(node.value, cst.Name)
                     and node.value.value == self_name):
                 yield node, node.attr.value
+
+
+def _consuming(analysis: FileKeyCalls, method: cst.FunctionDef) -> bool:
+    """Some call in `method`'s own body may consume a key (cheap: before any walk)."""
+    return any(site.scope.node is method and id(site.node) in analysis.candidates
+               for site in analysis.ctx.calls())
 
 
 def _held_by_both(info: ClassInfo, first: cst.FunctionDef, second: cst.FunctionDef) -> bool:
@@ -253,31 +267,27 @@ def _targets(small: cst.BaseSmallStatement) -> Iterator[cst.BaseExpression]:
 
 
 def _attributes(node: cst.CSTNode, conditional: bool = False) -> list[cst.Attribute]:
-    """The attributes in `node`; without `conditional`, those it surely evaluates."""
+    """The attributes in `node`, in source order; without `conditional`, those it surely
+    evaluates. (Read with `child_nodes`: libcst's `visit` rebuilds every node it passes, and
+    this reads every method of every class.)"""
     found: list[cst.Attribute] = []
-
-    class _Attributes(cst.CSTVisitor):
-        def visit_Attribute(self, attribute: cst.Attribute) -> None:
-            found.append(attribute)
-
-        def on_visit(self, node: cst.CSTNode) -> bool:
-            # Read on some paths only (`x if hasattr(self, "x") else 0`, `a and self.x`), or
-            # when a lambda is called, or per item: not surely read by the statement.
-            return super().on_visit(node) and (conditional or not isinstance(node, _CONDITIONAL))
-
-    node.visit(_Attributes())
+    pending: list[cst.CSTNode] = [node]
+    while pending:
+        current = pending.pop()
+        if type(current) is cst.Attribute:
+            found.append(current)  # type: ignore[arg-type]
+        # Read on some paths only (`x if hasattr(self, "x") else 0`, `a and self.x`), or
+        # when a lambda is called, or per item: not surely read by the statement.
+        if conditional or not isinstance(current, _CONDITIONAL):
+            pending.extend(reversed(child_nodes(current)))
     return found
 
 
 def _contains(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
-    found = False
-
-    class _Find(cst.CSTVisitor):
-        def on_visit(self, visited: cst.CSTNode) -> bool:
-            nonlocal found
-            if visited is node:
-                found = True
-            return not found
-
-    statement.visit(_Find())
-    return found
+    pending: list[cst.CSTNode] = [statement]
+    while pending:
+        current = pending.pop()
+        if current is node:
+            return True
+        pending.extend(child_nodes(current))
+    return False

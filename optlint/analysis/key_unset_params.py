@@ -22,7 +22,7 @@ import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.key_known_names import KnownNames, known_test, names_tested
-from optlint.analysis.key_syntax import target_names
+from optlint.analysis.key_syntax import reads_as_key, target_names
 
 if TYPE_CHECKING:
     from optlint.analysis.index import FunctionInfo
@@ -63,6 +63,37 @@ def skipped_rebinding(constants: Mapping[str, bool], key: str) -> str:
             return (f"the branch on `{given[0]}` that rebinds `{key}` never runs: no call "
                     f"gives `{given[0]}`, which defaults to `None`")
     return ""
+
+
+def _loops(function: cst.FunctionDef) -> list[cst.For | cst.While]:
+    """The outermost loops of `function`'s own body: where a skipped rebinding is a reuse (an
+    iteration after another), the only place the callers are worth asking about. Statements
+    only, no expression visited: asked of many functions."""
+    found: list[cst.For | cst.While] = []
+    pending = list(_blocks(function))
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, (cst.For, cst.While)):
+            found.append(statement)
+        elif not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            pending.extend(_blocks(statement))
+    return found
+
+
+def _blocks(statement: cst.CSTNode) -> list[cst.BaseStatement]:
+    """The statements directly in the blocks of a compound statement (or a function)."""
+    found: list[cst.BaseStatement] = []
+    for part in (getattr(statement, "body", None), getattr(statement, "orelse", None),
+                 getattr(statement, "finalbody", None), *getattr(statement, "handlers", ())):
+        if isinstance(part, cst.If):
+            found.append(part)
+            continue
+        block = getattr(part, "body", None)
+        if isinstance(block, cst.BaseSuite) and isinstance(block, cst.IndentedBlock):
+            found.extend(block.body)
+        elif isinstance(part, cst.IndentedBlock):
+            found.extend(part.body)
+    return found
 
 
 def _ifs(function: cst.FunctionDef) -> list[cst.If]:
@@ -108,6 +139,11 @@ def _names_in(node: cst.CSTNode) -> set[str]:
     return found
 
 
+def binding_key(branch: cst.CSTNode) -> bool:
+    """`branch` binds a name that reads as a key."""
+    return any(reads_as_key(name) for name in _bound_in(branch))
+
+
 def _unset_none_params(ctx: RuleContext, info: FunctionInfo) -> frozenset[str]:
     function = info.node
     assert isinstance(function, cst.FunctionDef)
@@ -115,7 +151,11 @@ def _unset_none_params(ctx: RuleContext, info: FunctionInfo) -> frozenset[str]:
     # Cheap first: a parameter defaulting to `None` that an `if` of the body tests.
     candidates = {param.name.value for param in (*params.params, *params.kwonly_params)
                   if isinstance(param.default, cst.Name) and param.default.value == "None"}
-    candidates &= names_tested(function)
+    if not candidates:
+        return frozenset()
+    # Only a branch that binds a key (`for key in batch:`, `key = fold_in(...)`) changes what
+    # the walk proves: asking every caller costs, so the others are not asked about.
+    candidates &= {name for loop in _loops(function) for name in names_tested(loop, binding_key)}
     candidates = {name for name in candidates if len(info.scope.bindings.get(name, ())) == 1}
     if not candidates:
         return frozenset()

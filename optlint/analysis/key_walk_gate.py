@@ -16,8 +16,10 @@ can report:
   consumed attribute key.
 A consumption of kind "seed" (`PRNGKey(seed)`) only names the key later draws follow; it never
 records a reuse by itself. So a function whose body has no consumption, or only one with none
-of the above around it, is not walked for itself: its walk could report nothing. Its summary is
-still made whenever a caller asks (`FileKeyCalls.summary`).
+of the above around it, is not walked for itself: its walk could report nothing. Nor is a
+function whose consumptions are each given a key of their own (`k1, k2 = split(key)`, a draw
+from each: `key_distinct_draws.py`), with none of the above around them. Its summary is still
+made whenever a caller asks (`FileKeyCalls.summary`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from collections.abc import Iterable, Iterator
 import libcst as cst
 
 from optlint.analysis.index import CallSite, Scope
+from optlint.analysis.key_distinct_draws import distinct_keys
 from optlint.analysis.key_syntax import COMPREHENSIONS
 from optlint.analysis.prng_keys import Consumer, Consumption, Returns
 from optlint.analysis.walk import child_nodes
@@ -68,22 +71,26 @@ class WalkGate:
         if not GATED:
             return True
         uses: list[Consumption] = []
+        seeds: list[Consumption] = []
         for call in self._calls.get(id(scope.node), ()):
             if self.returns(call):
                 return True  # a key handed back consumed: drawn again or kept, by itself
             for use in self.consumer(call):
                 if use.repeated:
                     return True
-                if use.kind != "seed":
-                    uses.append(use)
-                    if len(uses) > 1:
-                        return True
+                (seeds if use.kind == "seed" else uses).append(use)
         if not uses:
             return False
-        (use,) = uses
-        if returns or (scope.self_name is not None and isinstance(use.key, cst.Attribute)):
+        calls = {id(use.call) for use in uses}
+        if scope.kind == "function" and distinct_keys(uses, seeds, scope, body):
+            # Each consumption given a key of its own that nothing else mentions: no two
+            # meet one key, and none is handed on; only a loop or a lambda repeats one.
+            return _repeated_or_kept(body, calls, kept=False)
+        if len(uses) > 1:
+            return True  # two consumptions that may meet one key
+        if returns or (scope.self_name is not None and isinstance(uses[0].key, cst.Attribute)):
             return True
-        return _repeated_or_kept(body, use.call)
+        return _repeated_or_kept(body, calls)
 
 
 def _walked_scope(scope: Scope) -> Scope:
@@ -94,14 +101,14 @@ def _walked_scope(scope: Scope) -> Scope:
     return scope
 
 
-def _repeated_or_kept(body: cst.CSTNode, call: cst.Call) -> bool:
-    """`call` is in a loop, a comprehension or a lambda of `body`, or `body` assigns an
-    attribute (where a consumed key may be kept). Nested functions and classes are left out
-    (their bodies are not the walk's), but for their decorators."""
+def _repeated_or_kept(body: cst.CSTNode, calls: set[int], kept: bool = True) -> bool:
+    """One of `calls` (by id) is in a loop, a comprehension or a lambda of `body`, or (with
+    `kept`) `body` assigns an attribute (where a consumed key may be kept). Nested functions
+    and classes are left out (their bodies are not the walk's), but for their decorators."""
     for node, repeating in _nodes(body):
-        if node is call and repeating:
+        if repeating and id(node) in calls:
             return True
-        if type(node) is cst.AssignTarget and type(node.target) is cst.Attribute:
+        if kept and type(node) is cst.AssignTarget and type(node.target) is cst.Attribute:
             return True
     return False
 
