@@ -30,12 +30,22 @@ def to_diagnostics(findings: list[tuple[Rule, Finding]], module: cst.Module, ctx
     for rule, finding in findings:
         start, end = span(finding.node)
         fix = to_fix(finding.fix, span, imports) if finding.fix else None
-        roles = tuple(Role(name, module.code_for_node(node), *span(node))
+        roles = tuple(_role(name, node, module, span)
                       for name, node in finding.roles.items()) + tuple(
             Role(name, value) for name, value in finding.values.items())
         diagnostics.append(Diagnostic(rule.code, rule.name, finding.message, filename, start, end,
                                       fix, roles=roles, fix_title=finding.fix_title))
     return diagnostics
+
+
+def _role(name: str, node: cst.CSTNode, module: cst.Module,
+          span: Callable[[cst.CSTNode], tuple[Location, Location]]) -> Role:
+    """A role at its place in the file; a role the analysis found in another file (where a callee
+    there makes the key) has no place in this one, so it keeps its code and no span."""
+    try:
+        return Role(name, module.code_for_node(node), *span(node))
+    except KeyError:
+        return Role(name, module.code_for_node(node))
 
 
 class _ImportPlaces:
