@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from optlint.analysis.key_syntax import comprehension_names, target_names
+from optlint.analysis.key_syntax import comprehension_names, parameter_names, target_names
 from optlint.analysis.walk import child_nodes
 
 # What repeats the draw, as a `Consumption.over` (`key_messages` words the finding from it).
@@ -80,7 +80,7 @@ def _appends(body: cst.CSTNode) -> Iterator[cst.Call]:
 
 def _free_names(function: cst.Lambda) -> set[str]:
     """The names a lambda's body reads that its parameters (and nested lambdas') do not bind."""
-    params = _param_names(function.params)
+    params = parameter_names(function.params)
     read: set[str] = set()
     pending: list[cst.CSTNode] = [function.body]
     while pending:
@@ -100,10 +100,3 @@ def _free_names(function: cst.Lambda) -> set[str]:
     return read - params
 
 
-def _param_names(params: cst.Parameters) -> set[str]:
-    found = {param.name.value for param in (*params.posonly_params, *params.params,
-                                            *params.kwonly_params)}
-    for star in (params.star_arg, params.star_kwarg):
-        if isinstance(star, cst.Param):
-            found.add(star.name.value)
-    return found

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from optlint.analysis.key_syntax import target_names
+from optlint.analysis.key_syntax import parameter_names, target_names
 from optlint.analysis.walk import Kinds, child_nodes
 
 # The nodes `function_locals` reads a binding or a declaration from, or does not enter; it
@@ -18,12 +18,7 @@ _LOCALS_KINDS = Kinds(("binding", (
 def function_locals(function: cst.FunctionDef | cst.Lambda) -> set[str]:
     """The names a function binds itself: its parameters and what its body assigns (not
     what it declares `global`/`nonlocal`, nor what its nested functions bind)."""
-    bound = {param.name.value for param in (
-        *function.params.posonly_params, *function.params.params,
-        *function.params.kwonly_params)}
-    for star in (function.params.star_arg, function.params.star_kwarg):
-        if isinstance(star, cst.Param):
-            bound.add(star.name.value)
+    bound = parameter_names(function.params)
     declared: set[str] = set()
 
     def visit(node: cst.CSTNode) -> None:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import libcst as cst
 
-from optlint.analysis.key_syntax import body_of, plain_target, target_names
+from optlint.analysis.key_syntax import body_of, parameter_names, plain_target, target_names
 from optlint.analysis.walk import child_nodes
 
 Path = tuple[int, ...]  # an item of a returned value: `(2, 1)` is `value[2][1]`
@@ -91,7 +91,7 @@ def drawn_paths(function: cst.FunctionDef, sources: frozenset[str],
     steps = list(_steps(body_of(function)))
     tainted = set(sources)
     try:
-        params = _param_names(function)
+        params = parameter_names(function.params)
         local = {name for node, _ in steps for name in _binds(node)} | params
         while True:
             before = len(tainted)
@@ -152,14 +152,6 @@ def _header(statement: cst.BaseCompoundStatement) -> Sequence[cst.CSTNode]:
     return ()
 
 
-def _param_names(function: cst.FunctionDef) -> set[str]:
-    params = function.params
-    found = {param.name.value for param in (
-        *params.posonly_params, *params.params, *params.kwonly_params)}
-    for star in (params.star_arg, params.star_kwarg):
-        if isinstance(star, cst.Param):
-            found.add(star.name.value)
-    return found
 
 
 def _binds(node: cst.CSTNode) -> set[str]:

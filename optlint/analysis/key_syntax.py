@@ -30,6 +30,16 @@ def reads_as_key(name: str) -> bool:
     return known
 
 
+def parameter_names(params: cst.Parameters) -> set[str]:
+    """Every name a function's parameters bind, `*args` and `**kwargs` included."""
+    found = {param.name.value for param in (*params.posonly_params, *params.params,
+                                            *params.kwonly_params)}
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            found.add(star.name.value)
+    return found
+
+
 def target_names(target: cst.BaseExpression | cst.CSTNode) -> Iterator[str]:
     """The plain names an assignment target binds."""
     if isinstance(target, cst.Name):
