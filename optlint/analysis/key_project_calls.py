@@ -57,8 +57,7 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
             use.key.attr.value for use in held if isinstance(use.key, cst.Attribute)})
         uses += [use for use in held if not (isinstance(use.key, cst.Attribute)
                                              and use.key.attr.value in unread)]
-    if not foreign:
-        uses += given_object_consumptions(call, function, bound, flow, how, ctx)
+    uses += given_object_consumptions(call, function, bound, flow, how, ctx, foreign)
     if nested or (not bound and not foreign):
         # A closure consuming a key of the enclosing function (or of the module, for a
         # function of the module): each call consumes it.
