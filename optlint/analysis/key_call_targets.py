@@ -71,13 +71,13 @@ class CallTargets:
 
     def draws_by_foreign_method(self, site: CallSite) -> bool:
         """`model.sample_action(state, obs)`, a method of another file's class that draws
-        from what it is given (a key, or a key in a field of an object): a call that may
+        from a key a field of an object it is given holds (`state.rng_key`): a call that may
         consume a key although none of its arguments reads as one."""
         if not holds_arguments(site.node):
             return False
         found = foreign_method(self.ctx, self.foreign, site.node, site)
         flow = self.foreign.owner_of[id(found[0])].summary(found[0]) if found else None
-        return flow is not None and bool(flow.consumed_params or flow.attribute_uses)
+        return flow is not None and bool(flow.attribute_uses)
 
     def _foreign_target(self, method: cst.FunctionDef) -> Target:
         """A method of another file's class: bound, and a step when compiled there."""
@@ -148,8 +148,10 @@ class CallTargets:
         if (isinstance(value, FunctionValue) and value.bound
                 and value.node not in self.ctx.index.functions):
             # `model.sample_action(state, obs)` on an instance of a class of another project
-            # file: its method, summarised by its own file (`key_foreign_methods.py`).
-            found = foreign_method(self.ctx, self.foreign, call, site)
+            # file: its method, summarised by its own file (`key_foreign_methods.py`), for the
+            # keys the objects it is given hold only (not a key given as one).
+            found = (foreign_method(self.ctx, self.foreign, call, site)
+                     if not passes_key(call) else None)
             return None if found is None else self._foreign_target(found[0])
         if not isinstance(value, FunctionValue) or value.node not in self.ctx.index.functions:
             # A function or class of another project file that the call runs.
