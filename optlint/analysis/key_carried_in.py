@@ -11,19 +11,25 @@ names it was built from)."""
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.key_consumers import LOOP_INITS
+from optlint.analysis.key_fields import built_with
 from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.prng_keys import ITEM, Consumption, key_name
 
+if TYPE_CHECKING:
+    from optlint.context import RuleContext
+
 
 def carried_in(call: cst.Call, body: cst.FunctionDef, flow: KeyRecorder, qualified: str,
-               how: str) -> list[Consumption]:
+               how: str, ctx: RuleContext | None = None) -> list[Consumption]:
     """The consumptions of the initial carry's keys by the loop `call` (its body `body`,
-    summarised by `flow`)."""
+    summarised by `flow`; `ctx`, the file's, to follow a field to the key an object was
+    built with)."""
     row = LOOP_INITS.get(qualified)
     if row is None:
         return []
@@ -42,6 +48,12 @@ def carried_in(call: cst.Call, body: cst.FunctionDef, flow: KeyRecorder, qualifi
         found = _init_part(init.value, part)
         if found is not None:
             key, followed = found
+            holder, _, field = followed.rpartition(".")
+            held = (built_with(ctx, call, holder, field) if ctx is not None and holder
+                    and "." not in holder else None)
+            if held is not None:
+                # `state = state.replace(rng_key=key)` before the loop: the key is `key`.
+                key, followed = held, held.value
             uses.append(Consumption(call, key, f"{how} (its first step)", library=False,
                                     kind=inner.kind, followed=followed))
     return uses

@@ -108,7 +108,8 @@ class TransformedKeyCalls:
                                  carried_on=id(inner) in split)
                          for path, inner in flow.returned.items()
                          if path[:len(carry)] == carry and not inner.repeated]
-                uses += carried_in(call, body, flow, qualified, self.calls.callee(call))
+                uses += carried_in(call, body, flow, qualified, self.calls.callee(call),
+                                   self.ctx)
             return uses
         if site is not None and item_map(self.ctx, call, site):
             return item_mapped(self.calls, call, site)
