@@ -97,3 +97,39 @@ def test_a_nested_scan_step_unpacking_its_carry_draws_from_its_item(tmp_path: Pa
 def test_the_fixed_dream_step_is_silent(tmp_path: Path) -> None:
     assert _findings(tmp_path, DIRECT, fixed=True) == []
     assert _findings(tmp_path, NESTED, fixed=True) == []
+
+
+ACTOR = """\
+import equinox as eqx
+import jax
+
+from critic import Critic
+
+
+class Actor:
+    def act(self, state, obs):
+        return Critic().score(state, obs)
+"""
+
+CRITIC = """\
+import equinox as eqx
+import jax
+
+from actor import Actor
+
+
+class Critic:
+    def score(self, state, obs):
+        return Actor().act(state, obs) + jax.random.normal(state.key)
+"""
+
+
+def test_two_files_calling_each_others_methods_are_checked(tmp_path: Path) -> None:
+    # Each file's key flow asked, while it was made, for the other's: made anew each time,
+    # without end (catalax in the package benchmark: an internal error in every file).
+    (tmp_path / "actor.py").write_text(ACTOR)
+    (tmp_path / "critic.py").write_text(CRITIC)
+    result = run_optlint_in_process("check", ".", "--select", "OPT020", "--no-cache",
+                                    "--isolated", cwd=tmp_path)
+    assert "internal error" not in result.stdout + result.stderr
+    assert result.returncode == 0

@@ -13,7 +13,11 @@ import libcst as cst
 
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_fields import called_method, compiled_step
-from optlint.analysis.key_foreign_methods import foreign_method, holds_arguments
+from optlint.analysis.key_foreign_methods import (
+    defines_foreign_method,
+    foreign_method,
+    holds_arguments,
+)
 from optlint.analysis.key_library_calls import RANDOM_LAYERS, last_name
 from optlint.analysis.key_syntax import classmethod_owner, reads_as_key
 from optlint.analysis.prng_keys import Consumption, key_argument
@@ -70,14 +74,10 @@ class CallTargets:
         return result
 
     def draws_by_foreign_method(self, site: CallSite) -> bool:
-        """`model.sample_action(state, obs)`, a method of another file's class that draws
-        from a key a field of an object it is given holds (`state.rng_key`): a call that may
-        consume a key although none of its arguments reads as one."""
-        if not holds_arguments(site.node):
-            return False
-        found = foreign_method(self.ctx, self.foreign, site.node, site)
-        flow = self.foreign.owner_of[id(found[0])].summary(found[0]) if found else None
-        return flow is not None and bool(flow.attribute_uses)
+        """`model.sample_action(state, obs)`, a method of another file's class, which may
+        draw from a key a field of an object it is given holds (`state.rng_key`): a call that
+        may consume a key although none of its arguments reads as one."""
+        return holds_arguments(site.node) and defines_foreign_method(self.ctx, site.node, site)
 
     def _foreign_target(self, method: cst.FunctionDef) -> Target:
         """A method of another file's class: bound, and a step when compiled there."""

@@ -29,6 +29,25 @@ def foreign_method(ctx: RuleContext, foreign: ForeignFunctions, call: cst.Call,
                    site: CallSite) -> tuple[cst.FunctionDef, bool] | None:
     """The method `call` runs (bound) when it is `receiver.method(...)` on an instance of a
     class of another project file; None when the receiver's class is not known to be one."""
+    receiver = _foreign_receiver(ctx, call, site)
+    if receiver is None or not isinstance(call.func, cst.Attribute):
+        return None
+    return foreign.method(receiver.info, receiver.path or "", call.func.attr.value)
+
+
+def defines_foreign_method(ctx: RuleContext, call: cst.Call, site: CallSite) -> bool:
+    """`receiver.method(...)` on an instance of a class of another project file that defines
+    `method` itself: a call that may draw from a key an argument holds. Told without that
+    file's key flow, which is made only when a walk asks (made while this file's is, each
+    file's flow would make the next one's)."""
+    receiver = _foreign_receiver(ctx, call, site)
+    return receiver is not None and isinstance(call.func, cst.Attribute) and any(
+        isinstance(item, cst.FunctionDef) and item.name.value == call.func.attr.value
+        for item in receiver.info.node.body.body)
+
+
+def _foreign_receiver(ctx: RuleContext, call: cst.Call, site: CallSite
+                      ) -> InstanceValue | None:
     func = call.func
     if not isinstance(func, cst.Attribute) or func.attr.value in ("__init__", "__post_init__"):
         return None
@@ -36,10 +55,9 @@ def foreign_method(ctx: RuleContext, foreign: ForeignFunctions, call: cst.Call,
     receiver = value if isinstance(value, InstanceValue) else None
     if isinstance(value, ModuleValue) and value.derived_by is None and value.cls is not None:
         receiver = InstanceValue(value.cls.info, value.cls.path)
-    if (receiver is None or receiver.path is None
-            or receiver.path == ctx.inference.path):
+    if receiver is None or receiver.path is None or receiver.path == ctx.inference.path:
         return None
-    return foreign.method(receiver.info, receiver.path, func.attr.value)
+    return receiver
 
 
 def holds_arguments(call: cst.Call) -> bool:
