@@ -121,7 +121,10 @@ class Inference:
         return self.parameters.call_names()
 
     def word_count(self, word: str, skip_imports: bool = False) -> int:
-        return self.parameters.word_count(word, skip_imports)
+        return self.parameters.words.count(word, skip_imports)
+
+    def uses_more_than(self, word: str, limit: int, skip_imports: bool = False) -> bool:
+        return self.parameters.words.more_than(word, limit, skip_imports)
 
     def file_text(self) -> str:
         return self.parameters.file_text()
