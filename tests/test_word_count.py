@@ -28,14 +28,27 @@ def test_counts_as_splitting_into_words() -> None:
         assert count_word(TEXT, word) == words[word], word
 
 
+def test_counts_as_splitting_into_words_on_random_texts() -> None:
+    """Words inside longer words, repeated back to back, at either end of the text."""
+    import random
+
+    rng = random.Random(21)
+    for _ in range(300):
+        text = "".join(rng.choice(["ab", "a", "b", "_", "é", "1", " ", ".", "(", "\n"])
+                       for _ in range(rng.randrange(0, 40)))
+        words = Counter(re.findall(r"\w+", text))
+        for word in ("a", "ab", "aba", "b_", "ab1", "é", "abab", *words):
+            assert count_word(text, word) == words[word], (text, word)
+
+
 def test_comments_and_import_lines_left_out() -> None:
     evaluator = Inference(build_index(cst.parse_module(TEXT)), None, "f.py", TEXT)
     # both imports, the def, the call in the body, the string, the jit: not the comments
-    assert evaluator.word_count("step_fn") == 6
+    assert evaluator.parameters.words.count("step_fn") == 6
     # less the two import lines
-    assert evaluator.word_count("step_fn", skip_imports=True) == 4
-    assert evaluator.word_count("step") == 1
-    assert evaluator.word_count("step", skip_imports=True) == 0
+    assert evaluator.parameters.words.count("step_fn", skip_imports=True) == 4
+    assert evaluator.parameters.words.count("step") == 1
+    assert evaluator.parameters.words.count("step", skip_imports=True) == 0
 
 
 def test_many_words_are_counted_from_one_split(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -51,9 +64,9 @@ def test_many_words_are_counted_from_one_split(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(word_counts, "count_word",
                         lambda text, word: searches.append(word) or counted(text, word))
     for skip_imports in (False, True):
-        assert [evaluator.word_count(name, skip_imports) for name in names] == [2] * 200
-        assert evaluator.word_count("step_fn", skip_imports) == (4 if skip_imports else 6)
-        assert evaluator.word_count("jax.jit", skip_imports) == 0
+        assert [evaluator.parameters.words.count(name, skip_imports) for name in names] == [2] * 200
+        assert evaluator.parameters.words.count("step_fn", skip_imports) == (4 if skip_imports else 6)
+        assert evaluator.parameters.words.count("jax.jit", skip_imports) == 0
     assert len(searches) <= 2 * word_counts.SEARCHES_BEFORE_SPLIT
 
 

@@ -99,11 +99,10 @@ class Evaluator(Protocol):
 
     def call_names(self) -> tuple[dict[str, list[CallSite]], dict[str, list[str]]]: ...
 
-    def word_count(self, word: str, skip_imports: bool = False) -> int: ...
-
     def uses_more_than(self, word: str, limit: int, skip_imports: bool = False) -> bool:
-        """`word_count(word, skip_imports) > limit`, without cleaning the text where it
-        need not (see word_counts.py)."""
+        """Whether `word` stands as a word in the file more than `limit` times, comments left
+        out (and import lines with `skip_imports`); the text is cleaned only where it must be
+        (word_counts.py)."""
         ...
 
     def file_text(self) -> str: ...
