@@ -83,16 +83,20 @@ class RuleContext:
         """Calls that run `x.method`, with the value of `x`: `x.method(...)`, and calls of it
         through a JAX transformation (`jax.jit(opt.update)(...)`, or `self.update_fn(...)`
         after `self.update_fn = jax.jit(self.opt.update)`). Arguments readable as above."""
-        sites = {id(site.node): site for site in self.index.calls}
-        for site, callee in self.callees():
+        transformed = self.shared("transformed_callees", lambda: {
+            site.order: (site, callee) for site, callee in self.callees()
+            if isinstance(callee, TransformedFunction) and callee.call.args})
+        named = {site.order: site for site in self.calls_where((method,))}
+        for order in sorted(named.keys() | transformed.keys()):  # source order
+            site, callee = transformed.get(order) or (named[order], None)
             if any(arg.star for arg in site.node.args):
                 continue
             func = site.node.func
             # What the callee holds comes first: `self.update(...)` after `self.update =
             # jax.jit(self.solver.update)` runs the solver's `update`, not the object's.
-            if isinstance(callee, TransformedFunction) and callee.call.args:
+            if isinstance(callee, TransformedFunction):
                 wrapped = callee.call.args[0].value
-                made = sites.get(id(callee.call))
+                made = self.site_of(callee.call)
                 if (made is not None and isinstance(wrapped, cst.Attribute)
                         and wrapped.attr.value == method):
                     yield site, self.value(wrapped.value, made)
