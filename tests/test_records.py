@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import inspect
 import pkgutil
 import subprocess
 import sys
 import textwrap
+import typing
 from pathlib import Path
 
 import pytest
@@ -65,6 +67,19 @@ def _instance(cls: type, values: dict[str, object]) -> object:
     return made
 
 
+def _compiled_init(cls: type) -> object:
+    """`cls.__init__` once compiled: a record compiles it on its first call (here one with too
+    many arguments, which the compiled `__init__` then refuses)."""
+    with pytest.raises(TypeError):
+        cls(*range(len(dataclasses.fields(cls)) + 1))
+    return cls.__init__
+
+
+def _parameters(init: object) -> list[tuple[str, object, object]]:
+    return [(parameter.name, parameter.kind, repr(parameter.default))
+            for parameter in inspect.signature(init).parameters.values()]  # type: ignore[arg-type]
+
+
 def test_every_optlint_dataclass_is_a_record() -> None:
     # A plain dataclass compiles its methods at import (optlint.records says why it matters).
     assert len(CLASSES) > 100
@@ -91,6 +106,51 @@ def test_a_record_behaves_as_its_dataclass(cls: type) -> None:
                 assert (getattr(record_a, compare)(record_b)
                         == getattr(twin_a, compare)(twin_b))
     assert record_a != twin_a  # another class: never equal, as a dataclass's
+    assert _parameters(_compiled_init(cls)) == _parameters(twin.__init__)
+
+
+def test_a_records_init_does_what_its_dataclasss_does() -> None:
+    made: list[str] = []
+
+    def listed() -> list[str]:
+        made.append("list")
+        return []
+
+    def fields_of(cls: type) -> dict[str, object]:
+        """The body of a class with every kind of field a record takes."""
+        def __post_init__(self: object) -> None:
+            made.append(f"post {vars(self)}")
+        return {"__annotations__": {name: "object" for name in "abcdefg"},
+                "b": 2, "c": dataclasses.field(default_factory=listed),
+                "d": dataclasses.field(default=4, init=False),
+                "e": dataclasses.field(default_factory=listed, init=False),
+                "f": dataclasses.field(init=False), "g": dataclasses.field(default=None),
+                "__post_init__": __post_init__}
+
+    plain = dataclasses.dataclass(type("Plain", (), fields_of(object)))
+    ours = record(frozen=False)(type("Plain", (), fields_of(object)))
+    calls: list[tuple[tuple[object, ...], dict[str, object]]] = [
+        ((1,), {}), ((1, 5), {}), ((1,), {"c": [9]}), ((), {"a": 1, "g": 3}), ((1, 2, 3, 4), {})]
+    for args, kwargs in calls:
+        made.clear()
+        expected = vars(plain(*args, **kwargs)), list(made)
+        made.clear()
+        assert (vars(ours(*args, **kwargs)), made) == expected
+    for args, kwargs in [((), {}), ((1, 2, 3, 4, 5), {}), ((1,), {"a": 2}), ((1,), {"f": 1})]:
+        with pytest.raises(TypeError):
+            plain(*args, **kwargs)
+        with pytest.raises(TypeError):
+            ours(*args, **kwargs)
+    assert _parameters(ours.__init__) == _parameters(plain.__init__)
+
+
+def test_a_record_refuses_fields_its_init_does_not_write() -> None:
+    for annotation in (typing.ClassVar[int], dataclasses.InitVar[int]):
+        with pytest.raises(TypeError, match="a record has no ClassVar"):
+            record(type("Odd", (), {"__annotations__": {"value": annotation}, "value": 1}))
+    with pytest.raises(TypeError, match="a record has no ClassVar"):
+        record(type("Odd", (), {"__annotations__": {"value": int},
+                                "value": dataclasses.field(kw_only=True)}))
 
 
 def test_what_a_class_defines_itself_is_kept_and_eq_false_is_identity() -> None:
