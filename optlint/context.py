@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TypeVar
 
 import libcst as cst
@@ -14,13 +14,14 @@ from optlint.analysis.index import Binding, CallSite, FileIndex
 from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.values import TransformedFunction, Value
 from optlint.positions import PositionsOnDemand
+from optlint.records import record
 from optlint.versions import LibraryVersions
 
 
 _Shared = TypeVar("_Shared")
 
 
-@dataclass
+@record(frozen=False)
 class RuleContext:
     module: cst.Module
     index: FileIndex

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Protocol, cast
 
 import libcst as cst
 
 from optlint.analysis.key_locals import function_locals
 from optlint.analysis.walk import Kinds, child_nodes
+from optlint.records import record
 
 class ReadsLibrary(Protocol):
     """What the reads of a file ask of the libraries' models (`LibraryKeyCalls`)."""
@@ -241,7 +242,7 @@ def _called_name(call: cst.Call) -> str:
     return func.value if isinstance(func, cst.Name) else ""
 
 
-@dataclass
+@record(frozen=False)
 class FileReads:
     """What the walks of one file share: the names each statement reads, cached by node
     (without and with `.shape` reads), and the names by which the file calls what may read any

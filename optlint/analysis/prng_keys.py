@@ -27,11 +27,11 @@ The analysis, by job:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import libcst as cst
 
 from optlint.analysis.binding import argument
+from optlint.records import record
 
 # jax.random functions that turn their key into random bits (split included: using the key again
 # after splitting it repeats bits the split outputs hold).
@@ -45,7 +45,7 @@ SAMPLERS = frozenset({
 })
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class Consumption:
     call: cst.Call
     key: cst.BaseExpression  # the key expression the call consumes
@@ -188,7 +188,7 @@ def folded_text(name: str) -> str:
     return f"fold_in({base}, {data})" if marker else ""
 
 
-@dataclass(frozen=True)
+@record
 class Reuse:
     first: Consumption
     second: Consumption
