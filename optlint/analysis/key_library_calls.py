@@ -32,6 +32,7 @@ from optlint.analysis.key_consumers import (
 )
 from optlint.analysis.key_imported_libraries import imported_project_libraries
 from optlint.analysis.key_shape_arguments import ShapeArguments
+from optlint.analysis.key_unnamed_streams import unnamed_stream
 from optlint.analysis.key_switched_calls import switched_off
 from optlint.analysis.key_syntax import keyword_dict
 from optlint.analysis.key_name_reads import FRAME_READER_NAMES, FRAME_READERS
@@ -217,7 +218,8 @@ class LibraryKeyCalls:
         for expr in given:
             if row.in_dict and isinstance(expr, cst.Dict):
                 keys += [element.value for element in expr.elements
-                         if isinstance(element, cst.DictElement)]
+                         if isinstance(element, cst.DictElement)
+                         and not unnamed_stream(self.ctx, row.library, element)]
             elif row.in_dict and isinstance(expr, cst.Call) and keyword_dict(expr):
                 keys += [arg.value for arg in expr.args]  # `rngs=dict(dropout=key)`
             else:
