@@ -160,9 +160,14 @@ def compiled_step(method: cst.FunctionDef, qualify: Callable[[cst.BaseExpression
 
 def compiled_only(method: cst.FunctionDef, qualify: Callable[[cst.BaseExpression], str | None]
                   ) -> bool:
-    """Every decorator of `method` compiles it (none: undecorated): a call of it runs its body
-    with the call's arguments, once."""
-    return all(_compiling(decorator, qualify) for decorator in method.decorators)
+    """Every decorator of `method` compiles it or only marks it (none: undecorated): a call of
+    it runs its body with the call's arguments, once."""
+    return all(_compiling(decorator, qualify) or qualify(decorator.decorator) in _MARKING
+               for decorator in method.decorators)
+
+
+# Decorators that return the function they are given: `@typing.override` only sets a flag.
+_MARKING = frozenset({"typing.override", "typing_extensions.override"})
 
 
 def called_method(info: ClassInfo, name: str,
