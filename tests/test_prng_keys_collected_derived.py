@@ -3,8 +3,8 @@ MultiNet e170d5c): `actions = policy.sample_actions(key, batch)` with one key fo
 then `flat = np.asarray(actions).flatten()` and `results.all_preds.extend([... for x in
 flat.tolist()])`. A loop over data, not steps, may mean one fixed key (an evaluation); once
 every batch's draws are gathered in one result, that result holds the same numbers again and
-again. Silent when the loop keeps only what every key gives alike (the draws' shape), and when
-it splits the key for each batch. Checked by the real command line and run with JAX."""
+again. Silent when the loop keeps only what every key gives alike (the draws' shape) or a value
+mixing the draw with other data (a loss), and when it splits the key for each batch. Checked by the real command line and run with JAX."""
 
 from __future__ import annotations
 
@@ -49,6 +49,13 @@ SHAPES = PROGRAM.replace(
     "        results.all_preds.extend([float(x) for x in flat.tolist()])\n",
     "        results.sizes.append(flat.shape)\n")
 
+# What is kept mixes the draw with other values (a loss on fixed noise, as code compares
+# settings on purpose): not followed.
+LOSS = PROGRAM.replace(
+    "        results.all_preds.extend([float(x) for x in flat.tolist()])\n",
+    "        loss = np.mean((flat - batch) ** 2)\n"
+    "        results.sizes.append(loss)\n")
+
 SPLIT = PROGRAM.replace(
     "        actions = policy.sample_actions(key, batch)\n",
     "        key, subkey = jax.random.split(key)\n"
@@ -70,6 +77,11 @@ def test_draws_gathered_through_names_made_from_them(tmp_path: Path) -> None:
 
 def test_only_the_shape_kept_is_silent(tmp_path: Path) -> None:
     assert opt020_lines(tmp_path, "evaluate.py", SHAPES) == []
+
+
+def test_a_loss_computed_from_the_draw_is_silent(tmp_path: Path) -> None:
+    assert LOSS != PROGRAM
+    assert opt020_lines(tmp_path, "evaluate.py", LOSS) == []
 
 
 def test_a_key_split_for_every_batch_is_silent(tmp_path: Path) -> None:

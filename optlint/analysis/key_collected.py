@@ -104,7 +104,9 @@ def _gathered(body: cst.CSTNode, kept: set[str]) -> tuple[bool, set[str]]:
     for _ in range(3):  # a few links of a chain of names; each pass in source order
         grown = False
         for small in statements:
-            if _holds(small.value, names):  # type: ignore[attr-defined]
+            # Through conversions and calls given the draw, not through arithmetic mixing it
+            # with other values: a loss on fixed noise is how code compares settings on purpose.
+            if _holds(small.value, names, mixing=False):  # type: ignore[attr-defined]
                 for target in small.targets:  # type: ignore[attr-defined]
                     new = set(target_names(target.target)) - names
                     names |= new
@@ -146,29 +148,30 @@ def _collection(expr: cst.BaseExpression) -> str | None:
     return ".".join(reversed(parts))
 
 
-def _holds(value: cst.BaseExpression, names: set[str]) -> bool:
+def _holds(value: cst.BaseExpression, names: set[str], mixing: bool = True) -> bool:
     """`value` is made from what one of `names` holds: the name, `np.asarray(noise)`,
     `noise.reshape(-1, 8)`, `noise * scale`, `noise[0]`, `a if c else noise`,
-    `[int(x) for x in noise.tolist()]`; not `noise.shape`, which is the same for every key."""
+    `[int(x) for x in noise.tolist()]`; not `noise.shape`, which is the same for every key.
+    Without `mixing`, not `noise * scale` either (arithmetic with other values)."""
     if isinstance(value, cst.Name):
         return value.value in names
     if isinstance(value, (cst.Tuple, cst.List)):
-        return any(_holds(element.value, names) for element in value.elements)
+        return any(_holds(element.value, names, mixing) for element in value.elements)
     if (isinstance(value, cst.Call) and value.args and value.args[0].keyword is None
-            and _holds(value.args[0].value, names)):
+            and _holds(value.args[0].value, names, mixing)):
         return True  # `np.asarray(noise)`
     if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
-        return _holds(value.func.value, names)  # `noise.reshape(-1, 8)`: its numbers
-    if isinstance(value, cst.BinaryOperation):
-        return _holds(value.left, names) or _holds(value.right, names)  # `noise * scale`
+        return _holds(value.func.value, names, mixing)  # `noise.reshape(-1, 8)`: its numbers
+    if isinstance(value, cst.BinaryOperation):  # `noise * scale`
+        return mixing and (_holds(value.left, names) or _holds(value.right, names))
     if isinstance(value, cst.UnaryOperation):
-        return _holds(value.expression, names)
+        return _holds(value.expression, names, mixing)
     if isinstance(value, cst.Subscript):
-        return _holds(value.value, names)
+        return _holds(value.value, names, mixing)
     if isinstance(value, cst.IfExp):
-        return _holds(value.body, names) or _holds(value.orelse, names)
+        return _holds(value.body, names, mixing) or _holds(value.orelse, names, mixing)
     if isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
-        return _holds(value.for_in.iter, names)
+        return _holds(value.for_in.iter, names, mixing)
     return False
 
 
