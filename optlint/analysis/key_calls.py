@@ -131,7 +131,8 @@ class FileKeyCalls:
         for site in ctx.calls():
             direct = self._library_uses[id(site.node)] = self.library.consumptions(site.node)
             if (direct or passes_key(site.node) or runs_per_step_or_row(self.ctx, site)
-                    or ctx.qualify(site.node.func) in LIFTED_TRANSFORMS):
+                    or ctx.qualify(site.node.func) in LIFTED_TRANSFORMS
+                    or self.targets.draws_by_foreign_method(site)):
                 self.candidates.add(id(site.node))
         # No call that consumes a key: nothing to find, no helper to look for.
         found = key_helpers(ctx, self.candidates) if self.candidates else KeyHelpers(

@@ -232,11 +232,13 @@ def _sets(target: cst.BaseExpression, owner: str, field: str) -> bool:
 
 def given_object_consumptions(call: cst.Call, function: cst.FunctionDef, bound: bool,
                               flow: KeyRecorder, how: str,
-                              ctx: RuleContext | None = None) -> list[Consumption]:
+                              ctx: RuleContext | None = None, foreign: bool = False
+                              ) -> list[Consumption]:
     """`act(state, obs)` where `act` draws from `state.rng_key` before rebinding `state`: the
     call consumes the caller's `state.rng_key` (followed under the name the caller gives), or
     the caller's `key` where `state = State(rng_key=key)` built it and `key` still names that
-    key at the call."""
+    key at the call. `foreign`: `act` is of another file, whose nodes stand for no key here
+    (the caller's `state` does, followed as `state.rng_key`)."""
     uses = []
     for param, given in bind_arguments(function, call, bound):
         if not isinstance(given, cst.Name):
@@ -256,6 +258,10 @@ def given_object_consumptions(call: cst.Call, function: cst.FunctionDef, bound: 
                                             proof=f"`{how}` makes its key from `{name}`"))
                 continue
             held = None if ctx is None else built_with(ctx, call, given.value, field)
+            if held is None and foreign:
+                uses.append(Consumption(call, given, how, library=False, kind=use.kind,
+                                        followed=f"{given.value}.{field}"))
+                continue
             uses.append(Consumption(call, use.key if held is None else held, how,
                                     library=False, kind=use.kind, held_by=given.value,
                                     followed="" if held is None else held.value))

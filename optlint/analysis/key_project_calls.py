@@ -39,6 +39,10 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
     """The keys the call consumes (`branches`: what its literal arguments leave unread;
     `held_callables`: the closures it runs again)."""
     call, function, bound, stepping, flow, how, foreign, nested = called
+    if foreign and bound:
+        # A method of another file's class (`key_foreign_methods.py`): the keys the objects
+        # it is given hold, which it draws from (`state.rng_key`).
+        return given_object_consumptions(call, function, bound, flow, how, ctx, foreign)
     # Read only on branches this call's literal arguments rule out: not consumed here (no
     # parameter consumed, nothing to rule out: the function's facts are not read).
     skipped = (branches.unread_params(function, call, bound, flow.consumed_params)
@@ -59,8 +63,7 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
             use.key.attr.value for use in held if isinstance(use.key, cst.Attribute)})
         uses += [use for use in held if not (isinstance(use.key, cst.Attribute)
                                              and use.key.attr.value in unread)]
-    if not foreign:
-        uses += given_object_consumptions(call, function, bound, flow, how, ctx)
+    uses += given_object_consumptions(call, function, bound, flow, how, ctx, foreign)
     if nested or (not bound and not foreign):
         # A closure consuming a key of the enclosing function (or of the module, for a
         # function of the module): each call consumes it.
