@@ -112,6 +112,7 @@ class FileKeyCalls:
         self._raising: dict[int, bool] = {}  # by statement: proven to raise
         self.raises = ProvenRaises(ctx.inference, ctx.filename, self.targets.resolve,
                                    MissingAttributes(values, statement_scope(ctx.index)))
+        self.read_caches.raises = self.raises.scopeless  # a walk of reads ends at a raise
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
         self.constants = module_constants(ctx.index)
         self.transformed = TransformedKeyCalls(self)

@@ -15,6 +15,7 @@ from optlint.analysis.key_fields import given_object_consumptions, held_key_cons
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_literal_branches import LiteralBranches
 from optlint.analysis.key_module_keys import module_key_uses
+from optlint.analysis.key_seeded_splits import seeded_kind
 from optlint.analysis.key_seeds import constant_seeds, default_seeds
 from optlint.analysis.prng_keys import Consumption
 from optlint.context import RuleContext
@@ -47,7 +48,8 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
     skipped = (branches.unread_params(function, call, bound, flow.consumed_params)
                if flow.consumed_params else frozenset())
     # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
-    uses = [unless_given(_param_use(call, expr, how, stepping, param.name.value, flow),
+    uses = [unless_given(_param_use(call, expr, how, stepping, param.name.value, flow,
+                                    function),
                          function, call, bound, param.name.value)
             for param, expr in bind_arguments(function, call, bound)
             if param.name.value in flow.consumed_params and param.name.value not in skipped]
@@ -77,13 +79,14 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
 
 
 def _param_use(call: cst.Call, expr: cst.BaseExpression, how: str, stepping: bool,
-               param: str, flow: KeyFlow) -> Consumption:
+               param: str, flow: KeyFlow, function: cst.FunctionDef) -> Consumption:
     """What `call` consumes giving `expr` as `param`, which the callee consumes: a key, or
     a seed it makes its key from (`PRNGKey(seed)`: the same seed, the same key)."""
     inner = flow.param_uses[param]
     seeded = inner.kind == "seed"
     proof = inner.proof or (f"`{how}` makes its key from `{param}`" if seeded else "")
     return Consumption(call, expr, how, library=False, stepping=stepping,
-                       kind="split" if inner.kind == "split" else "draw",
+                       kind=seeded_kind(function, inner.call, flow.every) if seeded else (
+                           "split" if inner.kind == "split" else "draw"),
                        unseen=inner.unseen, proof=proof, derives=inner.derives,
                        seeded_in=inner.call if seeded else None)
