@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import io
 import tokenize
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from optlint.diagnostics import Diagnostic
 from optlint.edits import source_lines
+from optlint.records import record
 from optlint.suppression import CODE, LINE_NOQA
 
 
-@dataclass
+@record(frozen=False)
 class NoqaResult:
     text: str
     added: int = 0  # codes added

@@ -7,10 +7,11 @@ files all miss the prefilter never import libcst or the rules; a test keeps it e
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from optlint.records import record
 
 
-@dataclass(frozen=True)
+
+@record
 class RuleInfo:
     code: str
     name: str

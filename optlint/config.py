@@ -6,10 +6,11 @@ import copy
 import functools
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from optlint.records import record
 from optlint.source import SourceError, read_bytes
 
 DEFAULT_EXCLUDE = [".git", ".venv", "venv", "__pycache__", "build", "dist", "site-packages",
@@ -27,7 +28,7 @@ class ConfigError(Exception):
     """A configuration problem, reported as one line and exit code 2."""
 
 
-@dataclass
+@record(frozen=False)
 class Settings:
     select: list[str] = field(default_factory=lambda: ["OPT"])
     extend_select: list[str] = field(default_factory=list)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
+
+from optlint.records import record
 
 Applicability = Literal["safe", "unsafe"]
 
 
-@dataclass(frozen=True, order=True)
+@record(order=True)
 class Location:
     """1-based line, 1-based column (in characters), as editors and ruff count them."""
 
@@ -16,7 +18,7 @@ class Location:
     column: int
 
 
-@dataclass(frozen=True)
+@record
 class Edit:
     """Replace the text between `start` and `end` (end exclusive) with `content`."""
 
@@ -25,14 +27,14 @@ class Edit:
     content: str
 
 
-@dataclass(frozen=True)
+@record
 class Fix:
     applicability: Applicability
     message: str
     edits: tuple[Edit, ...]
 
 
-@dataclass(frozen=True)
+@record
 class Role:
     """A part of what a finding is about, by its name in the finding (`call`, `mask`, `traced`,
     `field`, ...; see `optlint.rules.base.Finding`), as plain data: its code and where it is,
@@ -47,7 +49,7 @@ class Role:
     cell: int | None = None
 
 
-@dataclass(frozen=True)
+@record
 class Diagnostic:
     code: str
     name: str
@@ -85,7 +87,7 @@ class Diagnostic:
         return (self.filename, self.cell or 0, self.start.line, self.start.column, self.code)
 
 
-@dataclass(frozen=True)
+@record
 class NotChecked:
     """A file the run could not check (undecodable, over max-file-size, ...): every output format
     says so, so that CI cannot mistake it for a clean file."""

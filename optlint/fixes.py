@@ -27,16 +27,16 @@ The comments of an argument left out become comment lines above the argument tha
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import libcst as cst
 
 from optlint.context import RuleContext
 from optlint.diagnostics import Location
 from optlint.edits import line_starts, offset
+from optlint.records import record
 
 
-@dataclass(frozen=True)
+@record
 class _Owned:
     """What one argument owns: its node, the comment ending its line, the comment lines above."""
 

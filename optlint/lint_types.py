@@ -4,18 +4,19 @@ file's result. Kept apart from the engine so that the cache and the verifier's v
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from optlint.analysis.dependencies import Dependencies
 from optlint.config import DEFAULT_MAX_FILE_SIZE
 from optlint.diagnostics import Diagnostic
 from optlint.fix_moves import EditRound
+from optlint.records import record
 from optlint.selection import Selection
 from optlint.versions import LibraryVersions
 
 
-@dataclass(frozen=True)
+@record
 class LintOptions:
     """Everything a worker needs; plain data so it can be sent to other processes."""
 
@@ -34,7 +35,7 @@ class LintOptions:
     hash_contents: bool = True
 
 
-@dataclass
+@record(frozen=False)
 class FileResult:
     filename: str
     diagnostics: list[Diagnostic] = field(default_factory=list)

@@ -4,12 +4,13 @@ node and roles, nodes of that tree) and the diagnostic the user sees, together."
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from optlint.diagnostics import Diagnostic
+from optlint.records import record
 from optlint.rules.base import Finding, Rule
 
 if TYPE_CHECKING:
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
     from optlint.lint_types import FileResult
 
 
-@dataclass(frozen=True)
+@record
 class Reported:
     """One finding of a rule that the lint reported (not suppressed)."""
 
@@ -26,7 +27,7 @@ class Reported:
     diagnostic: Diagnostic
 
 
-@dataclass
+@record(frozen=False)
 class Linted:
     filename: str
     project: ProjectIndex

@@ -25,10 +25,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from optlint.edits import source_lines
+from optlint.records import record
 from optlint.source import SourceError
 
 NOTEBOOK_SUFFIX = ".ipynb"
@@ -48,7 +48,7 @@ class NotebookError(SourceError):
     reported as one line, the run goes on."""
 
 
-@dataclass
+@record(frozen=False)
 class CodeCell:
     position: int  # index in the notebook's "cells" list (0-based)
     text: str  # the source as written
@@ -60,7 +60,7 @@ class CodeCell:
         return self.position + 1
 
 
-@dataclass
+@record(frozen=False)
 class Notebook:
     raw: str  # the file's JSON text
     data: bytes  # the file's bytes

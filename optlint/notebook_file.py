@@ -5,17 +5,18 @@ of Python files never imports the notebook format (optlint/notebook.py)."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
 from optlint.edits import source_lines
 from optlint.notebook import (CodeCell, Notebook, NotebookError, fixed_cell_sources,
                               parse_notebook, splice_sources)
+from optlint.records import record
 from optlint.source_base import Source, unified_diff
 
 
-@dataclass
+@record(frozen=False)
 class NotebookFile(Source):
     name: str
     path: Path | None

@@ -16,7 +16,6 @@ importer imports. All of it is read from the files' text and import lines
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from optlint.analysis.dependencies import Dependencies
@@ -24,9 +23,10 @@ from optlint.analysis.project_files import ProjectFiles
 from optlint.catalog import RuleInfo
 from optlint.import_graph import (ImportGraph, Named, libraries_named, module_words,
                                   rule_words_in)
+from optlint.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Decision:
     parse: bool
     # For a file not parsed, what decided it (the cache keeps the "nothing here" only while

@@ -6,14 +6,15 @@ makes: the configuration closest to the files, with those options on top and the
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from optlint.config import ConfigError, Settings, invalid_pattern, load_settings, validate_version
+from optlint.records import record
 from optlint.selection import validate_codes
 
 
-@dataclass
+@record(frozen=False)
 class SettingsRequest:
     paths: list[str]
     select: list[str] | None = None
@@ -29,7 +30,7 @@ class SettingsRequest:
     preview: bool | None = None  # --preview / --no-preview; None: the configuration's
 
 
-@dataclass
+@record(frozen=False)
 class CheckRequest(SettingsRequest):
     """`optlint check`: the settings the command line gives, and what to do with them."""
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from fnmatch import fnmatch
 from pathlib import PurePath
 
 from optlint.config import ConfigError, Settings
 from optlint.catalog import SYNTAX_ERROR, all_codes
+from optlint.records import record
 
 
 def validate_codes(codes: list[str], option: str) -> list[str]:
@@ -29,7 +30,7 @@ def _path_matches(path: PurePath, glob: str) -> bool:
         return False
 
 
-@dataclass(frozen=True)
+@record
 class Selection:
     enabled: frozenset[str]
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())

@@ -6,15 +6,16 @@ import os
 import re
 import stat
 import tokenize
-from dataclasses import dataclass
 from pathlib import Path
+
+from optlint.records import record
 
 
 class SourceError(Exception):
     """A file that cannot be read or decoded; reported as one line, the run goes on."""
 
 
-@dataclass(frozen=True)
+@record
 class SourceText:
     text: str
     encoding: str  # as tokenize names it: "utf-8", "utf-8-sig" (a BOM), "latin-1", ...

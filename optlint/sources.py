@@ -11,15 +11,15 @@ What every kind of file answers is `optlint.source_base.Source`; a notebook's ki
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from optlint.diagnostics import Diagnostic, Location
+from optlint.records import record
 from optlint.source import decode, read_bytes
 from optlint.source_base import Source, unified_diff
 
 
-@dataclass
+@record(frozen=False)
 class PythonFile(Source):
     name: str
     path: Path | None

@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from dataclasses import dataclass
 
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location
 from optlint.catalog import KNOWN_CODES, UNUSED_NOQA
+from optlint.records import record
 
 LINE_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?",
                         re.IGNORECASE)
@@ -17,7 +17,7 @@ _FILE_NOQA = re.compile(r"#\s*optlint:\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s
 CODE = re.compile(r"[A-Z]+[0-9]+")
 
 
-@dataclass
+@record(frozen=False)
 class LineDirective:
     line: int
     column: int  # 0-based offset of the directive in the line
@@ -28,7 +28,7 @@ class LineDirective:
     starts_comment: bool = True
 
 
-@dataclass
+@record(frozen=False)
 class Directives:
     lines: dict[int, LineDirective]
     file_codes: list[str] | None  # None: no file-level directive

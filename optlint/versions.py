@@ -8,11 +8,12 @@ pins in the project's own files, else unknown (any version).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from optlint.config import toml_parser
 from optlint.installed import installed_version
+from optlint.records import record
 from optlint.source import SourceError, read_bytes
 
 LIBRARIES = ("optax", "equinox", "jax")
@@ -21,13 +22,13 @@ _REQUIREMENT = re.compile(
     r"^\s*([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?\s*===?\s*([A-Za-z0-9_.+!\-]+)\s*(?:$|[;#\\])")
 
 
-@dataclass(frozen=True)
+@record
 class KnownVersion:
     version: str | None
     source: str  # "configuration", "installed", "uv.lock", ... or "unknown"
 
 
-@dataclass(frozen=True)
+@record
 class LibraryVersions:
     known: dict[str, KnownVersion] = field(default_factory=dict)
 

@@ -8,7 +8,6 @@ calling function, at the calls to that function (a few levels deep).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import libcst as cst
 
@@ -16,11 +15,12 @@ from optlint.analysis.binding import FunctionNode, argument_for, positional_para
 from optlint.analysis.index import CallSite, FileIndex, Scope
 from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.values import UNKNOWN, FunctionValue, TransformedFunction, Value
+from optlint.records import record
 
 _MAX_HOPS = 3
 
 
-@dataclass(frozen=True)
+@record
 class Invocation:
     """A call that runs `function`: directly, or through `wrapper` (`jax.jit(function)(...)`)."""
 
@@ -28,7 +28,7 @@ class Invocation:
     wrapper: TransformedFunction | None
 
 
-@dataclass(frozen=True)
+@record
 class Arrival:
     """A value that reaches a parameter, and the call that passes it (None: the annotation)."""
 

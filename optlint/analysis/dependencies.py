@@ -3,10 +3,11 @@ cache can name it without importing libcst."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from optlint.records import record
 
 
-@dataclass(frozen=True)
+
+@record
 class Dependencies:
     """What one file's lint read of the rest of the project, for the cache to check later.
 

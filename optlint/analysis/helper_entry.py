@@ -6,13 +6,13 @@ call as a role.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from optlint.analysis.index import CallSite
 from optlint.analysis.values import FunctionValue, LibraryRef
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.analysis.evaluator import Evaluator
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 _LIBRARIES = ("optax.", "jax.", "equinox.", "flax.", "haiku.", "numpy.")
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class HelperEntry:
     call: cst.Call  # the helper's call, in the file being checked
     function: cst.FunctionDef  # the helper

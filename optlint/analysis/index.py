@@ -7,13 +7,14 @@ the recorded calls; nothing walks the tree a second time.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Literal
 
 import libcst as cst
 
 from optlint.analysis.imports import ImportTable
 from optlint.analysis.walk import parent_map, walk
+from optlint.records import record
 
 BindingKind = Literal["assign", "def", "class", "param", "opaque"]
 
@@ -24,7 +25,7 @@ LATER = 10**9
 EXPECTATION_MANAGERS = frozenset({"raises", "warns", "deprecated_call"})
 
 
-@dataclass
+@record(frozen=False)
 class Binding:
     kind: BindingKind
     order: int
@@ -37,7 +38,7 @@ class Binding:
     until: int | None = None
 
 
-@dataclass
+@record(frozen=False)
 class Scope:
     kind: Literal["module", "class", "function"]
     node: cst.CSTNode
@@ -57,19 +58,22 @@ class Scope:
 
     def comprehension_target(self, name: str, order: int) -> Binding | None:
         """The innermost comprehension target `name` that is seen at `order`."""
-        seen = [binding for binding in self.comprehension_targets.get(name, ())
+        targets = self.comprehension_targets.get(name)
+        if not targets:  # most names of most scopes: asked at every step of every lookup
+            return None
+        seen = [binding for binding in targets
                 if binding.until is not None and binding.order < order <= binding.until]
         return seen[-1] if seen else None
 
 
-@dataclass
+@record(frozen=False)
 class FieldInfo:
     name: str
     annotation: cst.BaseExpression | None
     default: cst.BaseExpression | None
 
 
-@dataclass
+@record(frozen=False)
 class ClassInfo:
     name: str
     node: cst.ClassDef
@@ -80,14 +84,14 @@ class ClassInfo:
     attributes: dict[str, list[Binding]] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@record
 class CallSite:
     node: cst.Call
     scope: Scope
     order: int
 
 
-@dataclass(frozen=True)
+@record
 class AttributeSite:
     """An attribute read or written (`state.hyperparams`), where a rule may ask what it holds."""
 
@@ -96,14 +100,14 @@ class AttributeSite:
     order: int
 
 
-@dataclass
+@record(frozen=False)
 class FunctionInfo:
     node: cst.FunctionDef | cst.Lambda
     scope: Scope  # the function's own scope
     returns: list[cst.BaseExpression] = field(default_factory=list)
 
 
-@dataclass
+@record(frozen=False)
 class FileIndex:
     imports: ImportTable
     module_scope: Scope

@@ -7,7 +7,6 @@ it is made, or bound with no key, is left alone."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -15,12 +14,13 @@ import libcst as cst
 from optlint.analysis.binding import argument
 from optlint.analysis.key_consumers import KEYED_APPLY_METHODS
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
 
 
-@dataclass(frozen=True)
+@record
 class BoundPartial:
     partial: cst.Call  # `functools.partial(model.apply, rngs={"dropout": key})`
     key: cst.BaseExpression  # the key bound

@@ -125,7 +125,8 @@ class FileKeyCalls:
         for site in ctx.calls():
             direct = self._library_uses[id(site.node)] = self.library.consumptions(site.node)
             if (direct or passes_key(site.node) or runs_per_step_or_row(self.ctx, site)
-                    or ctx.qualify(site.node.func) in LIFTED_TRANSFORMS):
+                    or ctx.qualify(site.node.func) in LIFTED_TRANSFORMS
+                    or self.targets.draws_by_foreign_method(site)):
                 self.candidates.add(id(site.node))
         # No call that consumes a key: nothing to find, no helper to look for.
         found = key_helpers(ctx, self.candidates) if self.candidates else KeyHelpers(
@@ -144,10 +145,12 @@ class FileKeyCalls:
     @cached_property
     def read_caches(self) -> FileReads:
         """What each statement reads, for every walk of the file."""
-        return FileReads(frames=frame_readers(self.ctx), library=self.library,
-                         ignored=IgnoredArguments(self._values),
-                         returned=DrawnReturns(self.targets.resolve, self.summary,
-                                               self.library.consumptions))
+        reads = FileReads(frames=frame_readers(self.ctx), library=self.library,
+                          ignored=IgnoredArguments(self._values),
+                          returned=DrawnReturns(self.targets.resolve, self.summary,
+                                                self.library.consumptions))
+        reads.raises = self.raises.scopeless  # a walk of reads ends at a raise
+        return reads
 
     @cached_property
     def raises(self) -> ProvenRaises:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -19,6 +18,7 @@ import libcst as cst
 from optlint.analysis.index import CallSite, FunctionInfo
 from optlint.analysis.key_consumers import MODEL_BASES, SEEDED_STREAMS
 from optlint.analysis.prng_keys import SAMPLERS
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -29,7 +29,7 @@ _KEYISH = re.compile(r"(key|rng|prng)s?(_?\d+)?$|^(key|rng)_", re.IGNORECASE)
 _BUILDING = frozenset({"__init__", "__post_init__", "setup", "init", "__new__"})
 
 
-@dataclass(frozen=True)
+@record
 class ConstantDraw:
     draw: cst.Call  # the sampler (or `split`) drawing from the constant key; `made` for streams
     made: cst.Call  # `jax.random.key(0)`, `nnx.Rngs(0)`

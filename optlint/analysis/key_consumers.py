@@ -10,7 +10,8 @@ of a `flax.linen.Module` subclass).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from optlint.records import record
 
 # A name read as one key (`key`, `rng`, `mc_key`, `rng_1`), not a mapping or object of streams
 # (`rngs`).
@@ -30,7 +31,7 @@ KEY_WRAPPERS = frozenset({
 })
 
 
-@dataclass(frozen=True)
+@record
 class KeyConsumer:
     library: str  # the qualified prefix the row belongs to, e.g. "haiku"
     name: str  # a qualified function name, or a method name when `made_by` is set

@@ -8,7 +8,6 @@ the class without the field, the file never replaces the field (`state._replace(
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -19,6 +18,7 @@ from optlint.analysis.key_consumers import FIELD_MAKERS
 from optlint.analysis.key_syntax import calls_in
 from optlint.analysis.prng_keys import SAMPLERS, Consumption
 from optlint.analysis.values import ClassRef
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -32,7 +32,7 @@ _DERIVING = frozenset({"jax.random.split", "jax.random.fold_in"})
 _REPLACERS = frozenset({"_replace", "replace", "evolve", "copy", "clone", "tree_at"})
 
 
-@dataclass(frozen=True)
+@record
 class DefaultKey:
     default: cst.Call  # `jax.random.PRNGKey(0)` in the class body
     owner: str  # the class

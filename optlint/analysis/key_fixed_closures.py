@@ -9,7 +9,6 @@ literal seed before reading it (`def train(rng): rng = jax.random.key(0)`, retur
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -18,6 +17,7 @@ from optlint.analysis.key_syntax import small_statements
 from optlint.analysis.prng_keys import SAMPLERS
 from optlint.analysis.project_values import names_in
 from optlint.analysis.walk import child_nodes
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 _KEY_MAKERS = ("jax.random.PRNGKey", "jax.random.key")
 
 
-@dataclass(frozen=True)
+@record
 class FixedClosureKey:
     made: cst.Call  # `random.PRNGKey(seed)` in the returned function
     draw: cst.Call  # the draw from it

@@ -14,12 +14,12 @@ about how its callers use the key."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from optlint.analysis.project_values import names_in
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -29,7 +29,7 @@ _SPLIT = "jax.random.split"
 _COPYING = frozenset({"list", "tuple"})
 
 
-@dataclass(frozen=True)
+@record
 class KeptHandout:
     owner: str  # the class
     method: str

@@ -3,7 +3,6 @@ that only calls by these names are resolved and summarised (`FileKeyCalls.helper
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -12,6 +11,7 @@ from optlint.analysis.key_consumers import LOOP_BODIES, STREAM_DRAWS
 from optlint.analysis.key_library_calls import last_name
 from optlint.analysis.key_syntax import enclosing_def, param_owner
 from optlint.analysis.key_transforms import aliased_qualify
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 _LOOP_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in LOOP_BODIES)
 
 
-@dataclass
+@record(frozen=False)
 class KeyHelpers:
     consuming: set[str]  # functions that consume a key
     drawing: set[str]  # functions drawing from an rng stream (`hk.next_rng_key()`)

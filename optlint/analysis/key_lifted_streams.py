@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -25,6 +24,7 @@ from optlint.analysis.key_consumers import (
     STREAM_DRAWING_LAYERS,
 )
 from optlint.analysis.key_library_calls import draws_nothing
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 _ONE_KEY_NAME = re.compile(r"(key|rng)(_?\d+)?$", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@record
 class UnsplitStream:
     transform: cst.Call  # `nn.scan(Block, ...)`
     entry: cst.DictElement  # `"dropout": False`

@@ -20,7 +20,6 @@ What is proven, by the class's own statements:
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -28,6 +27,7 @@ import libcst as cst
 from optlint.analysis.index import LATER, ClassInfo
 from optlint.analysis.values import ClassRef, LibraryRef
 from optlint.analysis.walk import child_nodes
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.analysis.key_calls import FileKeyCalls
@@ -42,7 +42,7 @@ _CONDITIONAL = (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.ListComp, cst.S
 _BASE_DEPTH = 4
 
 
-@dataclass(frozen=True)
+@record
 class OrderedDraws:
     owner: str  # the class
     first: Consumption  # A's draw

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Protocol, cast
 
 import libcst as cst
 
 from optlint.analysis.key_locals import function_locals
 from optlint.analysis.walk import Kinds, child_nodes
+from optlint.records import record
 
 class ReadsLibrary(Protocol):
     """What the reads of a file ask of the libraries' models (`LibraryKeyCalls`)."""
@@ -30,6 +31,12 @@ class ReadsIgnored(Protocol):
     """Which reads go only to parameters their functions ignore (`IgnoredArguments`)."""
 
     def only_ignored(self, node: cst.CSTNode, name: str) -> bool: ...
+
+
+class ReadsRaises(Protocol):
+    """Which small statements must raise (`ProvenRaises`): nothing after them runs."""
+
+    def __call__(self, node: cst.BaseSmallStatement) -> bool: ...
 
 
 class ReadsReturned(Protocol):
@@ -241,7 +248,7 @@ def _called_name(call: cst.Call) -> str:
     return func.value if isinstance(func, cst.Name) else ""
 
 
-@dataclass
+@record(frozen=False)
 class FileReads:
     """What the walks of one file share: the names each statement reads, cached by node
     (without and with `.shape` reads), and the names by which the file calls what may read any
@@ -256,4 +263,7 @@ class FileReads:
         default_factory=dict)
     library: ReadsLibrary | None = None  # None: no library call is known
     ignored: ReadsIgnored | None = None  # None: every argument is read
+    raises: ReadsRaises | None = None  # None: no statement is known to raise
+    # By a function body's id: the place of its first line that must raise (None: none).
+    raising_lines: dict[int, int | None] = field(default_factory=dict)
     returned: ReadsReturned | None = None  # None: a call's draw reaches all it returns

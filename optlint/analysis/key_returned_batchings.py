@@ -13,7 +13,6 @@ the same numbers."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -26,13 +25,14 @@ from optlint.analysis.key_syntax import reads_as_key
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 from optlint.analysis.prng_keys import Consumption
 from optlint.analysis.values import FunctionValue
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.analysis.key_calls_view import KeyCallsView
     from optlint.context import RuleContext
 
 
-@dataclass(frozen=True)
+@record
 class ReturnedBatching:
     transform: cst.Call  # `shard_map(f, ...)`, or `partial(shard_map, ...)(f)`
     batching: str  # `jax.shard_map`

@@ -4,17 +4,18 @@ which paths, where, and where each name was bound. Paths join with `merge_states
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import libcst as cst
 
 from optlint.analysis.prng_keys import FOLDED, FOLDED_WITH, SEEDED, Consumption
+from optlint.records import record
 
 # A draw whose result may reach nothing, not yet asked (`key_record.py`): its call, and the
 # statement and block it is in.
 PendingDraw = tuple[cst.Call, cst.BaseStatement, Sequence[cst.BaseStatement]]
 
-@dataclass
+@record(frozen=False)
 class KeyState:
     """The keys consumed so far on the paths that reach one statement."""
 

@@ -9,7 +9,6 @@ decorated with or given to a `TRACING` transformation, and so do the file's func
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -21,12 +20,13 @@ from optlint.analysis.prng_keys import SAMPLERS
 from optlint.analysis.values import FunctionValue
 from optlint.analysis.walk import child_nodes
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
 
 
-@dataclass(frozen=True)
+@record
 class TracedDraw:
     """A draw from a key fixed at trace time: the draw, the key's source, the traced entry."""
 

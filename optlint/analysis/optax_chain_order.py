@@ -5,11 +5,11 @@ report a transformation applied before or after another (clipping, decay, accumu
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from optlint.analysis.optax_model import _TRANSPARENT, as_called, holds
 from optlint.analysis.optax_table import Transform, behaviour
 from optlint.analysis.values import OneOf, TransformValue, Value
+from optlint.records import record
 
 # Transformations that hand every leaf to their inner one, unchanged in order: the inner steps
 # are applied where the wrapper sits.
@@ -17,7 +17,7 @@ _IN_PLACE = _TRANSPARENT - {"optax.chain", "optax.named_chain"}
 _MAX_ORDERS = 32
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class Step:
     """One transformation as the updates meet it, in a chain flattened through nested chains and
     wrappers. `top` is the index of the analysed chain's own part it came from; `masked` is true

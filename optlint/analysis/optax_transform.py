@@ -7,8 +7,10 @@ these names, so callers import them from there.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any, Literal
+
+from optlint.records import record
 
 # The oldest and newest optax releases the facts below were checked on.
 OLDEST_CHECKED = "0.1.7"
@@ -28,7 +30,7 @@ def parse_version(version: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
-@dataclass(frozen=True)
+@record
 class VersionRange:
     """The optax versions for which a fact holds: since <= version < until."""
 
@@ -69,7 +71,7 @@ Kind = Literal["optimizer", "transform", "wrapper", "combinator", "factory"]
 ArgPos = tuple[int | None, str]
 
 
-@dataclass(frozen=True)
+@record
 class Transform:
     """One Optax factory and what it does. Fields default to "no"/"nothing"."""
 

@@ -6,17 +6,18 @@ keystr(path)`) can only match these; a name that is part of none of them matches
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from optlint.analysis import apis
 from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.index import LATER
 from optlint.analysis.values import Leaves, ModuleValue, SequenceValue, Value
+from optlint.records import record
 
 _MAX_DEPTH = 12
 
 
-@dataclass(frozen=True)
+@record
 class PathNames:
     names: frozenset[str]  # every field name on a path from the model to a leaf
     norms: frozenset[str]  # the equinox.nn normalisation layers the model holds

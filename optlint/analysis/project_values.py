@@ -9,7 +9,6 @@ Names bound several times give what every binding gives. Anything else is unknow
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -18,6 +17,7 @@ from optlint.analysis.key_consumers import PASSING_TRANSFORMS
 from optlint.analysis.passing_decorators import passing_decorator_name
 from optlint.analysis.walk import child_nodes
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.analysis.evaluator import Evaluator
@@ -40,7 +40,7 @@ _SUPER = "super()"
 _SCOPE = "<scope>"  # the frame entry naming the scope whose parameters the frame holds
 
 
-@dataclass(frozen=True)
+@record
 class ProjectFile:
     """One project file: its evaluator (lookups, imports) and its calls by node."""
 
@@ -52,7 +52,7 @@ class ProjectFile:
         return self.evaluator.index
 
 
-@dataclass(frozen=True)
+@record
 class ProjectFunction:
     node: cst.FunctionDef
     file: ProjectFile
@@ -61,13 +61,13 @@ class ProjectFunction:
     cls_file: ProjectFile | None = None
 
 
-@dataclass(frozen=True)
+@record
 class ProjectClass:
     info: ClassInfo
     file: ProjectFile
 
 
-@dataclass(frozen=True)
+@record
 class ProjectInstance:
     info: ClassInfo
     file: ProjectFile

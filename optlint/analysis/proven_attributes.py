@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 import weakref
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
 import libcst as cst
@@ -35,6 +34,7 @@ from optlint.analysis.project_values import (
     plain_decorators,
 )
 from optlint.analysis.walk import child_nodes
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.analysis.index import ClassInfo, Scope
@@ -49,7 +49,7 @@ _SETATTR = re.compile(r"\bsetattr\b")
 _SET_ANYWHERE: weakref.WeakKeyDictionary[object, bool] = weakref.WeakKeyDictionary()
 
 
-@dataclass(frozen=True, eq=False)  # held in sets by identity (a class's info is unhashable)
+@record(eq=False)  # held in sets by identity (a class's info is unhashable)
 class _Made:
     """An instance of a project class and the call that made it (None: made elsewhere)."""
 

@@ -9,7 +9,6 @@ the calls that run the transformed function.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import libcst as cst
 
@@ -20,9 +19,10 @@ from optlint.analysis.binding import argument
 from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.values import FunctionValue, LibraryRef, PartialValue, TransformedFunction
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
+from optlint.records import record
 
 
-@dataclass(frozen=True)
+@record
 class TransformSite:
     transform: str  # "jax.jit", "jax.grad" or "jax.value_and_grad"
     reference: cst.BaseExpression | None  # the `jax.jit` expression, what a fix replaces

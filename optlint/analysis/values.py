@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Literal
 
 import libcst as cst
 
 from optlint.analysis import apis
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.analysis.index import ClassInfo, Scope
@@ -18,7 +19,7 @@ Consumer = Literal["optimizer", "optimizer_filter_grad", "grad", "jit"]
 _LEAF_RANK = {"callable": 3, "scalar": 2, "unknown": 1, "arrays": 0}
 
 
-@dataclass(frozen=True)
+@record
 class Leaves:
     """What the leaves of a module are, and why we think so (e.g. "field 'act' is a function")."""
 
@@ -65,7 +66,7 @@ def breaks(leaves: Leaves, consumer: Consumer) -> bool:
         leaves.scalar_types & apis.SCALAR_LEAVES_BREAK[consumer])
 
 
-@dataclass(frozen=True)
+@record
 class Unknown:
     pass
 
@@ -73,7 +74,7 @@ class Unknown:
 UNKNOWN = Unknown()
 
 
-@dataclass(frozen=True)
+@record
 class ModuleValue:
     """An Equinox module instance, or a pytree with its structure (which is therefore callable).
 
@@ -105,7 +106,7 @@ class ModuleValue:
     inference: bool = False
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class ClassRef:
     """A class object defined in the checked code (this file or another file of the project):
     `path` is the file it is defined in, whose evaluator reads it (`Evaluator.evaluator_for`)."""
@@ -114,7 +115,7 @@ class ClassRef:
     path: str | None
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class InstanceValue:
     """An instance of a plain (non-Equinox) class of the checked code: a trainer, a config."""
 
@@ -125,7 +126,7 @@ class InstanceValue:
     made: tuple[cst.Call, Scope, int, str | None] | None = None
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class TransformValue:
     """An Optax gradient transformation: `name` is the factory, `parts` what it chains or wraps."""
 
@@ -149,7 +150,7 @@ class TransformValue:
         return found
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class InjectFactory:
     """`optax.inject_hyperparams(inner, ...)`: calling it builds the transformation.
 
@@ -163,7 +164,7 @@ class InjectFactory:
     static_args: tuple[str, ...] | None = ()
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class FunctionValue:
     """A function or lambda of the checked code; `bound` for a method reached through an object
     (`self.helper`), whose first parameter the object fills."""
@@ -172,7 +173,7 @@ class FunctionValue:
     bound: bool = False
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class PartialValue:
     """`functools.partial(func, ...)`."""
 
@@ -180,7 +181,7 @@ class PartialValue:
     call: cst.Call
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class TransformedFunction:
     """`jax.jit(f)`, `jax.grad(f)`, `eqx.filter_jit(f)`, ...: a function wrapped by a transformation.
 
@@ -194,7 +195,7 @@ class TransformedFunction:
     partial: cst.Call | None = None
 
 
-@dataclass(frozen=True)
+@record
 class LibraryRef:
     """An object reached through an import and not called: `optax.adamw`, `jax.nn.relu`.
 
@@ -206,7 +207,7 @@ class LibraryRef:
     origin: str | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class SolverValue:
     """An instance of a library solver class (`jaxopt.LBFGS(fun=loss)`)."""
 
@@ -214,14 +215,14 @@ class SolverValue:
     call: cst.Call
 
 
-@dataclass(frozen=True)
+@record
 class ArrayValue:
     """A JAX or NumPy array (`jnp.zeros(3)`, `jax.random.normal(key, ...)`): an array leaf."""
 
     made_by: str
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class OneOf:
     """What a helper with several `return`s gives back: one of these, depending on its input
     (`make_optimizer(cfg)` returning adamw or sgd by a config key). UNKNOWN may be among them.
@@ -249,7 +250,7 @@ def is_optional_part(value: Value) -> bool:
     return isinstance(value, OneOf) and value.added_if is not None
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class ScheduleValue:
     """An Optax schedule (`optax.cosine_decay_schedule(...)`): a function of the step count."""
 
@@ -257,7 +258,7 @@ class ScheduleValue:
     call: cst.Call
 
 
-@dataclass(frozen=True)
+@record
 class StateValue:
     """An Optax optimizer state: what `optimizer.init(...)` or `optimizer.update(...)[1]` gives,
     with the optimizer (a TransformValue, or a OneOf of them) that made it."""
@@ -265,7 +266,7 @@ class StateValue:
     optimizer: Value
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class ParamTree:
     """The parameters `init` returns for a Flax linen module (`Block(8).init(key, x)`: `model`
     is the module's class) or a Haiku-transformed function (`hk.transform(forward).init(...)`:
@@ -276,7 +277,7 @@ class ParamTree:
     path: str | None  # the file that defines the model
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class TrainStateValue:
     """A Flax `TrainState` made with `tx=optimizer`: its `apply_gradients(grads=g)` runs
     `optimizer.update(g, opt_state, params)` and nothing more (its other keywords go to
@@ -285,13 +286,13 @@ class TrainStateValue:
     optimizer: Value
 
 
-@dataclass(frozen=True)
+@record
 class SequenceValue:
     kind: Literal["tuple", "list"]
     items: tuple[Value, ...]
 
 
-@dataclass(frozen=True)
+@record
 class SequenceOf:
     """A list (or generator) a comprehension builds: every item is `item`, how many is unknown."""
 
@@ -318,12 +319,12 @@ def part_at(value: Value, path: tuple[int, ...]) -> Value:
     return value
 
 
-@dataclass(frozen=True)
+@record
 class DictValue:
     items: tuple[tuple[str | None, Value], ...]
 
 
-@dataclass(frozen=True)
+@record
 class LiteralValue:
     kind: Literal["number", "string", "bool", "none"]
     text: str

@@ -5,7 +5,6 @@ moves one argument of the chain call."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 import libcst as cst
 
@@ -15,9 +14,10 @@ from optlint.analysis.optax_table import behaviour
 from optlint.analysis.values import LibraryRef, TransformValue
 from optlint.context import RuleContext
 from optlint.fixes import code_in_place, rearranged
+from optlint.records import record
 
 
-@dataclass(frozen=True)
+@record
 class MisorderedChain:
     """A `chain(...)` / `named_chain(...)` call of the file and, for every way it can be built,
     the two steps met in the wrong order."""

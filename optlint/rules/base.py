@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 import libcst as cst
 
 from optlint.catalog import info_of
 from optlint.diagnostics import Applicability
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -17,7 +18,7 @@ if TYPE_CHECKING:
 FixAvailability = Literal["always", "sometimes", "none"]
 
 
-@dataclass
+@record(frozen=False)
 class FixPlan:
     """A fix as the rule sees it: nodes to replace with new code, and imports the code needs.
 
@@ -31,7 +32,7 @@ class FixPlan:
     imports: list[tuple[str, str]] = field(default_factory=list)
 
 
-@dataclass
+@record(frozen=False)
 class Finding:
     """What a rule reports at `node`.
 
@@ -69,7 +70,7 @@ class Finding:
             self.fix_title = self.fix.message
 
 
-@dataclass(frozen=True)
+@record
 class RuntimeCheck:
     """How `optlint verify` proves a finding of the rule by running the user's code.
 

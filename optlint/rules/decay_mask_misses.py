@@ -23,7 +23,6 @@ model holds a norm layer, or an empty list while the model holds norms or biases
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 import libcst as cst
 
@@ -47,6 +46,7 @@ from optlint.analysis.values import (
 )
 from optlint.analysis.walk import descendants
 from optlint.context import RuleContext
+from optlint.records import record
 from optlint.rules.base import Finding, Rule, RuntimeCheck
 
 _NORM_WORDS = ("norm", "ln")
@@ -60,7 +60,7 @@ class DecayMaskMisses(Rule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         reported: set[int] = set()
-        for site in ctx.calls():
+        for site in ctx.calls_where(("init",), layers.FLAX_TRAIN_STATE_CREATE.__contains__):
             given = _params_and_optimizer(ctx, site)
             if given is None:
                 continue
@@ -144,7 +144,7 @@ def _params_and_optimizer(ctx: RuleContext, site: CallSite
     return None
 
 
-@dataclass(frozen=True)
+@record
 class _Model:
     name: str  # the class or function the messages name
     naming: str  # how its library names paths

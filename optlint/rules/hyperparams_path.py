@@ -15,7 +15,6 @@ callers of a step function and `self.opt_state`; where it cannot be seen, nothin
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import libcst as cst
 
@@ -42,10 +41,11 @@ from optlint.analysis.values import (
 )
 from optlint.analysis.walk import walk
 from optlint.context import RuleContext
+from optlint.records import record
 from optlint.rules.base import Finding, FixPlan, Rule, RuntimeCheck
 
 
-@dataclass(frozen=True)
+@record
 class _Use:
     """`<state>.hyperparams[<key>]`: the subscript (None when not subscripted by a string), and
     the statement writing it (None for a read)."""

@@ -19,7 +19,6 @@ initialise two independent parameters (`zeros = jnp.zeros(n)`) is a common, inte
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 
 import libcst as cst
 
@@ -36,13 +35,14 @@ from optlint.analysis.library_names import (
 )
 from optlint.analysis.values import ArrayValue, ClassRef, ModuleValue, Value
 from optlint.context import RuleContext
+from optlint.records import record
 from optlint.rules.base import Finding, Rule, RuntimeCheck
 
 # Branches an assignment sits in: (id of the if statement, which branch) from the outside in.
 Path = tuple[tuple[int, int], ...]
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class _Store:
     field: str
     value: cst.BaseExpression

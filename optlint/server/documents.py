@@ -9,7 +9,7 @@ encoding; optlint counts characters, so every position crosses `to_editor`/`from
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from lsprotocol import types
@@ -20,10 +20,11 @@ from pygls.workspace.position_codec import PositionCodec
 from optlint.diagnostics import Location
 from optlint.edits import source_lines
 from optlint.notebook_file import notebook_from_cells
+from optlint.records import record
 from optlint.sources import PythonFile, Source
 
 
-@dataclass
+@record(frozen=False)
 class Subject:
     """One linted unit: a Python file, or a notebook's code cells as one program."""
 

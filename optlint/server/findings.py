@@ -8,7 +8,6 @@ nothing would say the file is clean.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from lsprotocol import types
 from pygls.workspace.position_codec import PositionCodec
@@ -16,13 +15,14 @@ from pygls.workspace.position_codec import PositionCodec
 from optlint.diagnostics import Diagnostic, Fix
 from optlint.report.sarif import RULE_PAGE_URI
 from optlint.catalog import KNOWN_CODES, SYNTAX_ERROR, UNUSED_NOQA
+from optlint.records import record
 from optlint.server.documents import Subject, to_editor_range
 from optlint.server.projects import Project
 
 SOURCE = "optlint"
 
 
-@dataclass(frozen=True)
+@record
 class EditorFinding:
     uri: str  # the document (or notebook cell) it is shown in
     lsp: types.Diagnostic
@@ -34,7 +34,7 @@ class EditorFinding:
     fix_title: str | None = None  # the quick fix's title
 
 
-@dataclass
+@record(frozen=False)
 class Outcome:
     subject: Subject
     findings: list[EditorFinding]
@@ -43,7 +43,7 @@ class Outcome:
         return [finding for finding in self.findings if finding.uri == uri]
 
 
-@dataclass
+@record(frozen=False)
 class Checked:
     """What the linter said about a text, as a worker process sends it back: its findings and
     the problems checking it (one line each)."""

@@ -9,7 +9,7 @@ drops them when a file of the project changes on disk, and `reload` drops the se
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +17,10 @@ from optlint.config import ConfigError, Settings, load_settings, validate_versio
 from optlint.discovery import DiscoveryError, discover
 from optlint.engine import Linter
 from optlint.lint_options import lint_options
+from optlint.records import record
 
 
-@dataclass
+@record(frozen=False)
 class Project:
     root: Path
     settings: Settings
@@ -115,7 +116,7 @@ def _root_without_config(folder: Path) -> Path:
     return folder.resolve()
 
 
-@dataclass
+@record(frozen=False)
 class ClientSettings:
     """The editor's settings for optlint, from `initializationOptions` (`configuration`: a
     configuration file used for every document; `preview`; `optaxVersion`, `equinoxVersion`,

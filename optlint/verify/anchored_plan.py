@@ -14,12 +14,12 @@ call with the same name and ordinal.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 import libcst as cst
 
 from optlint.analysis.optax_table import behaviour
 from optlint.linted import Reported
+from optlint.records import record
 from optlint.rules.base import Finding, RuntimeCheck
 from optlint.verify.parsed_source import Source, argument, last_name
 from optlint.verify.planning import Planning, Variants
@@ -30,7 +30,7 @@ Roles = tuple[dict[str, str], cst.CSTNode | None]
 RolesOf = Callable[[Source, cst.Call, RuntimeCheck, str | None], Roles]
 
 
-@dataclass
+@record(frozen=False)
 class Anchor:
     """The call a finding is about, findable again in the fixed source by name and ordinal."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 
 import click
@@ -14,6 +14,7 @@ from optlint.discovery import DiscoveryError, discover
 from optlint.engine import Linter, LintOptions
 from optlint.lint_options import every_fix, lint_options
 from optlint.exits import EXIT_CLEAN, EXIT_ERROR, EXIT_FINDINGS
+from optlint.records import record
 from optlint.request import SettingsRequest, build_settings
 from optlint.source import SourceError
 from optlint.sources import open_source
@@ -24,7 +25,7 @@ from optlint.verify.verdict import CONFIRMED, FIX_FAILED, Verdict
 from optlint.versions import KnownVersion, LibraryVersions
 
 
-@dataclass
+@record(frozen=False)
 class VerifyRequest:
     paths: list[str]
     python: str = sys.executable

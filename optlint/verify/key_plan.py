@@ -20,13 +20,13 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
 from optlint.analysis.key_syntax import COMPREHENSIONS, target_names
 from optlint.diagnostics import Diagnostic
+from optlint.records import record
 from optlint.rules.base import Finding
 from optlint.verify.parameters import settle
 from optlint.verify.slicing import (
@@ -69,14 +69,14 @@ _RECORDER = (f"{RECORDS}.records = []\n"
              f"    return result\n")
 
 
-@dataclass(frozen=True)
+@record
 class Consumer:
     tag: str  # "first" or "second"
     call: cst.Call
     key: cst.BaseExpression
 
 
-@dataclass
+@record(frozen=False)
 class _Entry:
     """A statement of the scope in order; `consumers` are the recorded calls it holds."""
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import ast
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,6 +25,7 @@ from optlint.config import Settings
 from optlint.discovery import discover
 from optlint.parsing import Unanalysable, parse_screened
 from optlint.positions import node_positions
+from optlint.records import record
 from optlint.source import SourceError, decode, read_bytes
 from optlint.verify.slicing import (
     Slice,
@@ -41,7 +41,7 @@ from optlint.verify.slicing import (
 _MAX_INLINE_DEPTH = 8
 
 
-@dataclass(frozen=True)
+@record
 class ParameterValue:
     """One candidate value of a parameter: the code to assign and where it comes from."""
 

@@ -10,7 +10,7 @@ tree the lint ran on).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ from optlint.config import find_config
 from optlint.diagnostics import Diagnostic
 from optlint.fix_moves import EditRound, moved
 from optlint.linted import Linted, Reported
+from optlint.records import record
 from optlint.rules.base import RuntimeCheck
 from optlint.verify.builds import BUILDERS
 from optlint.verify.parameters import ParameterValue, candidates, settle
@@ -29,7 +30,7 @@ from optlint.verify.planning import Layers
 from optlint.verify.slicing import Slice, Statement, flatten, reads_of, slice_for
 
 
-@dataclass
+@record(frozen=False)
 class FindingPlan:
     number: int
     diagnostic: Diagnostic

@@ -11,10 +11,11 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import IO, Any
 
+from optlint.records import record
 from optlint.verify.processes import (TOKEN_VARIABLE, adopting_orphans, kill_harness, new_token,
                                       terminate_as_exit)
 
@@ -64,7 +65,7 @@ def private_folder() -> Iterator[Path]:
         yield Path(folder)
 
 
-@dataclass
+@record(frozen=False)
 class HarnessRun:
     environment: dict[str, Any] | None = None
     records: dict[int, dict[str, Any]] = field(default_factory=dict)

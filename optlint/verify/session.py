@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
 
 from optlint.fix_moves import EditRound
 from optlint.linted import Linted
+from optlint.records import record
 from optlint.verify.harness import program
 from optlint.verify.plan import Planner
 from optlint.verify.runner import run_harness
@@ -22,7 +22,7 @@ class VerifyError(Exception):
     """A one-line error for the user (no GPU, no jax for --python, bad --python)."""
 
 
-@dataclass(frozen=True)
+@record
 class RunSettings:
     python: str = sys.executable
     device: str = "auto"

@@ -12,9 +12,11 @@ from __future__ import annotations
 import builtins
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import libcst as cst
+
+from optlint.records import record
 
 # Names a harness may bind to a stand-in when they are parameters with no value in the file.
 _KEY_NAME = re.compile(r"(^|_)(key|rng|prng|seed_key)s?$|key$", re.IGNORECASE)
@@ -25,7 +27,7 @@ _COMPOUND_BODIES = (cst.If, cst.With, cst.Try)
 _LOOPS = (cst.For, cst.While)
 
 
-@dataclass
+@record(frozen=False)
 class Statement:
     """One statement of a flattened scope, with what it reads and writes (names, `self.x`)."""
 
@@ -35,7 +37,7 @@ class Statement:
     writes: set[str]
 
 
-@dataclass
+@record(frozen=False)
 class Slice:
     statements: list[Statement] = field(default_factory=list)
     bindings: dict[str, str] = field(default_factory=dict)  # parameter -> stand-in kind

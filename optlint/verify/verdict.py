@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from optlint.diagnostics import Diagnostic
+from optlint.records import record
 
 CONFIRMED, FIX_FAILED, NOT_REPRODUCED = "confirmed", "fix-failed", "not-reproduced"
 UNVERIFIABLE, TIMEOUT = "unverifiable", "timeout"
 _BAD = ("failed", "misbehaved")
 
 
-@dataclass
+@record(frozen=False)
 class Verdict:
     diagnostic: Diagnostic
     verdict: str

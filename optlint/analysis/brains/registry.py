@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -12,12 +11,13 @@ from optlint.analysis.binding import argument
 from optlint.analysis.index import Scope
 from optlint.analysis.passed import passed_value
 from optlint.analysis.values import UNKNOWN, Value
+from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.analysis.evaluator import Evaluator
 
 
-@dataclass(frozen=True)
+@record
 class LibraryCall:
     """A call of library function `name`, and the means to read its arguments."""
 

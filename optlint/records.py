@@ -1,0 +1,181 @@
+"""`record`: a dataclass whose comparison, hash and repr are functions shared by every record,
+and whose `__init__` is compiled when the class is first instantiated, not when it is defined.
+
+Why: Python 3.11's `dataclass` writes the source of every method it adds and compiles it with
+`exec`: `__init__`, `__repr__`, `__eq__`, `__hash__`, and for a frozen class `__setattr__` and
+`__delattr__`. A one-file `optlint check` creates ~90 dataclasses on its way, and those ~440
+compiles took ~29 ms of its CPU (benchmarks/bench.py --only latency: the whole check was ~60 ms
+over the floor of any libcst linter); a third of those classes are never instantiated in it.
+A record's comparison, hash, ordering and repr come from one getter of its fields, with the
+results of the generated methods. Its `__init__`, the method on the hot path of building values,
+is still compiled for its fields, as dataclass's, on the first call: without the annotations that
+double what compiling dataclass's costs. tests/test_records.py compares all of them with plain
+dataclasses on every record class in optlint.
+
+A frozen record (the default) is frozen to the type checker (`dataclass_transform`'s
+`frozen_default`: mypy rejects assigning to its fields), not at run time, where dataclass's
+`__setattr__`/`__delattr__` were two of the compiles. A record without a docstring keeps none
+(dataclass would write its signature there, which costs `inspect.signature`). A record has no
+ClassVar, InitVar or keyword-only fields (none needed them; its `__init__` does not write them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import MISSING, Field, dataclass, field, fields
+from operator import attrgetter
+from reprlib import recursive_repr
+from typing import TYPE_CHECKING, Any, TypeVar, overload
+
+if TYPE_CHECKING:
+    from typing_extensions import dataclass_transform
+else:  # the decorator only tells type checkers what `record` makes
+    def dataclass_transform(**_how: object) -> Callable[[Any], Any]:
+        return lambda function: function
+
+_Class = TypeVar("_Class", bound=type)
+_Key = Callable[[object], tuple[object, ...]]
+# A parameter's default where its field's default is made by a factory (dataclass's own sentinel
+# prints as "<factory>"; this one as the function's signature shows it).
+_FACTORY = type("_Factory", (), {"__repr__": lambda self: "<factory>"})()
+
+
+@overload
+def record(cls: _Class, /) -> _Class: ...
+@overload
+def record(*, eq: bool = True, order: bool = False,
+           frozen: bool = True) -> Callable[[_Class], _Class]: ...
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field, Field))
+def record(cls: _Class | None = None, /, *, eq: bool = True, order: bool = False,
+           frozen: bool = True) -> _Class | Callable[[_Class], _Class]:
+    """`@dataclass(eq=eq, order=order, frozen=frozen)`, with `__eq__`, `__hash__`, the ordering
+    and `__repr__` behaving as dataclass's would (see the module's docstring for what differs)."""
+    if order and not eq:
+        raise ValueError("eq must be true if order is true")
+
+    def make(made: _Class) -> _Class:
+        doc = made.__doc__
+        made.__doc__ = doc or made.__name__  # (a docstring spares dataclass its signature)
+        dataclass(made, init=False, eq=False, repr=False)  # the same class, with its fields
+        made.__doc__ = doc
+        every = fields(made)  # (the fields proper: no ClassVar or InitVar pseudo-fields)
+        if len(every) != len(made.__dict__["__dataclass_fields__"]) or any(
+                item.kw_only for item in every):
+            raise TypeError(f"{made.__qualname__}: a record has no ClassVar, InitVar or "
+                            "keyword-only fields")
+        _set(made, "__init__", _compiled_on_first_call(made))
+        _add_methods(made, eq, order, frozen)
+        return made
+
+    return make if cls is None else make(cls)
+
+
+def _add_methods(cls: type, eq: bool, order: bool, frozen: bool) -> None:
+    """What `dataclass` adds beyond `__init__`, by its rules: a method the class defines itself
+    is kept; an `eq` class is hashable by its fields when frozen, unhashable when not."""
+    every = fields(cls)
+    _set(cls, "__repr__", _representation(tuple(item.name for item in every if item.repr)))
+    if not eq:
+        return
+    compared = _getter(tuple(item.name for item in every if item.compare))
+    _set(cls, "__eq__", _equality(compared))
+    if order:
+        for name, compare in (("__lt__", tuple.__lt__), ("__le__", tuple.__le__),
+                              ("__gt__", tuple.__gt__), ("__ge__", tuple.__ge__)):
+            _set(cls, name, _ordering(compared, compare))
+    own = cls.__dict__
+    explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
+    if not explicit_hash:
+        hashed = tuple(item.name for item in every
+                       if (item.compare if item.hash is None else item.hash))
+        # (set as an attribute: mypy rejects assigning to a method)
+        setattr(cls, "__hash__", _hashing(_getter(hashed)) if frozen else None)  # noqa: B010
+
+
+def _compiled_on_first_call(cls: type) -> Callable[..., None]:
+    """An `__init__` that compiles the one `cls` needs (`_init_source`), sets it on `cls` in its
+    own place, and runs it."""
+    def __init__(self: object, *args: object, **kwargs: object) -> None:
+        source, names = _init_source(cls)
+        exec(source, names)  # (our own source: the fields' names and `names`' keys)
+        compiled = names["__init__"]
+        compiled.__qualname__ = f"{cls.__qualname__}.__init__"
+        setattr(cls, "__init__", compiled)  # noqa: B010 - (mypy rejects assigning a method)
+        compiled(self, *args, **kwargs)
+    return __init__
+
+
+def _init_source(cls: type) -> tuple[str, dict[str, Any]]:
+    """The source of the `__init__` dataclass would write for `cls` (a non-frozen class: fields
+    are assigned), without its annotations, which double what compiling it costs; and the names
+    it reads: the defaults and factories, under names no field can take."""
+    names: dict[str, Any] = {"__name__": cls.__module__, "__record_factory__": _FACTORY}
+    parameters, lines = ["self"], []
+    for item in fields(cls):
+        default, made_by = f"__record_default_{item.name}", f"__record_factory_{item.name}"
+        if item.default is not MISSING:  # (not set where not a parameter: the class has it)
+            names[default] = item.default
+            value = item.name if item.init else ""
+        elif item.default_factory is not MISSING:
+            names[made_by] = item.default_factory
+            names[default] = _FACTORY
+            value = (f"{made_by}() if {item.name} is __record_factory__ else {item.name}"
+                     if item.init else f"{made_by}()")
+        else:
+            value = item.name if item.init else ""
+        if item.init:
+            parameters.append(item.name if default not in names else f"{item.name}={default}")
+        if value:
+            lines.append(f"    self.{item.name} = {value}")
+    if hasattr(cls, "__post_init__"):
+        lines.append("    self.__post_init__()")
+    return f"def __init__({', '.join(parameters)}):\n" + ("\n".join(lines) or "    pass"), names
+
+
+def _set(cls: type, name: str, method: Callable[..., object]) -> None:
+    if name not in cls.__dict__:
+        method.__qualname__ = f"{cls.__qualname__}.{name}"
+        setattr(cls, name, method)
+
+
+def _getter(names: tuple[str, ...]) -> _Key:
+    """The tuple of these fields' values, as the generated methods build it."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    if names:
+        one = attrgetter(names[0])
+        return lambda item: (one(item),)
+    return lambda item: ()
+
+
+def _equality(key: _Key) -> Callable[[object, object], object]:
+    def __eq__(self: object, other: object) -> object:
+        if other.__class__ is self.__class__:
+            return key(self) == key(other)
+        return NotImplemented
+    return __eq__
+
+
+def _ordering(key: _Key, compare: Callable[[tuple[object, ...], tuple[object, ...]], bool],
+              ) -> Callable[[object, object], object]:
+    def ordered(self: object, other: object) -> object:
+        if other.__class__ is self.__class__:
+            return compare(key(self), key(other))
+        return NotImplemented
+    return ordered
+
+
+def _hashing(key: _Key) -> Callable[[object], int]:
+    def __hash__(self: object) -> int:
+        return hash(key(self))
+    return __hash__
+
+
+def _representation(names: tuple[str, ...]) -> Callable[[object], str]:
+    @recursive_repr()
+    def __repr__(self: object) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+        return f"{self.__class__.__qualname__}({shown})"
+    return __repr__
