@@ -171,6 +171,33 @@ def f(key):
     x = jax.random.normal(key, (3,))
     return State(key=key, value=x)
 """,
+    "a project function's key handed back in a state": """
+def noise(key):
+    return jax.random.normal(key, (3,))
+
+
+def f(key):
+    x = noise(key)
+    return State(key=key, value=x)
+""",
+    "two keys of one split given to a project function, the split key handed back": """
+def noise(key):
+    return jax.random.normal(key, (3,))
+
+
+def f(key):
+    k1, k2 = jax.random.split(key)
+    return State(key=key, value=noise(k1) + noise(k2))
+""",
+    "one key given to a project function twice": """
+def noise(key):
+    return jax.random.normal(key, (3,))
+
+
+def f(key):
+    k1, k2 = jax.random.split(key)
+    print(noise(k1), noise(k1), jax.random.uniform(k2, (3,)))
+""",
     "two keys of one seed, each split once": """
 def f():
     k1 = jax.random.PRNGKey(0)
@@ -209,8 +236,9 @@ def test_the_gate_lets_through_a_function_with_a_finding(case: str, tmp_path: Pa
 
 def test_the_gate_skips_draws_from_keys_of_their_own(tmp_path: Path,
                                                      answers: dict[str, set[bool]]) -> None:
-    """Several draws, each from a key made for it and mentioned nowhere else: nothing to find,
-    no walk; a key mentioned once more (`print(k1)`) could be handed on: walked."""
+    """Several draws (a library's, or a project function's), each from a key made for it and
+    mentioned nowhere else: nothing to find, no walk; a key mentioned once more (`print(k1)`,
+    `return ..., k1`) could be handed on: walked."""
     (tmp_path / "m.py").write_text(HEADER + """
 def f():
     key = jax.random.PRNGKey(0)
@@ -225,6 +253,18 @@ def g(key):
 
 def h(key, shape):
     return jax.random.normal(key, shape)
+
+
+def p(key):
+    k1, k2 = jax.random.split(key)
+    return h(k1, (3,)) + h(k2, (3,))
+
+
+def q(key):
+    k1, k2 = jax.random.split(key)
+    return h(k1, (3,)) + h(k2, (3,)), k1
 """)
     assert not _findings(tmp_path)
     assert answers["f"] == {False} and answers["g"] == {True} and answers["h"] == {False}
+    # The same through a project function's calls (`key_distinct_draws._plain`).
+    assert answers["p"] == {False} and answers["q"] == {True}

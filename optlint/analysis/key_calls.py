@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from copy import copy
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -35,6 +36,7 @@ from optlint.analysis.key_helpers import KeyHelpers, key_helpers
 from optlint.analysis.key_holder_calls import HolderCalls
 from optlint.analysis.key_holders import values_held
 from optlint.analysis.key_ignored import IgnoredArguments
+from optlint.analysis.key_known_names import KnownNames
 from optlint.analysis.key_inference_mode import quiet_in_inference
 from optlint.analysis.key_literal_branches import LiteralBranches
 from optlint.analysis.project_values import ProjectValues, statement_scope
@@ -102,19 +104,9 @@ class FileKeyCalls:
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         # The project function each call runs.
         self.targets = CallTargets(ctx, self.sites, self.callee, self.library, self.foreign)
-        # What each statement reads, for every walk of the file.
-        values = ProjectValues(ctx.inference, self.sites)  # what the project's files prove
-        self.read_caches = FileReads(frames=frame_readers(ctx), library=self.library,
-                                     ignored=IgnoredArguments(values),
-                                     returned=DrawnReturns(self.targets.resolve, self.summary,
-                                                           self.library.consumptions))
         self.made_keys: dict[int, str] = {}
         self._raising: dict[int, bool] = {}  # by statement: proven to raise
-        self.raises = ProvenRaises(ctx.inference, ctx.filename, self.targets.resolve,
-                                   MissingAttributes(values, statement_scope(ctx.index)))
-        self.read_caches.raises = self.raises.scopeless  # a walk of reads ends at a raise
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
-        self.constants = module_constants(ctx.index)
         self.transformed = TransformedKeyCalls(self)
         self.held = HeldCallables(self)
         self.given = GivenCallables(self)
@@ -128,6 +120,8 @@ class FileKeyCalls:
         self.candidates: set[int] = set()
         # What each call consumes as a library's consumer, worked out once: every walk asks.
         self._library_uses: dict[int, list[Consumption]] = {}
+        # What each other call of the file consumes, once known for good (`consumer`).
+        self._consumed: dict[int, list[Consumption]] = {}
         for site in ctx.calls():
             direct = self._library_uses[id(site.node)] = self.library.consumptions(site.node)
             if (direct or passes_key(site.node) or runs_per_step_or_row(self.ctx, site)
@@ -141,6 +135,31 @@ class FileKeyCalls:
         self.stream_drawers = found.drawing
         self.higher_order = found.higher_order  # functions calling a function they are given
         self.targets.helpers, self.targets.higher_order = self.helpers, self.higher_order
+
+    # What only walks ask, made at the first: most files with a call that may consume a key
+    # have no function worth walking.
+    @cached_property
+    def _values(self) -> ProjectValues:
+        return ProjectValues(self.ctx.inference, self.sites)  # what the project's files prove
+
+    @cached_property
+    def read_caches(self) -> FileReads:
+        """What each statement reads, for every walk of the file."""
+        reads = FileReads(frames=frame_readers(self.ctx), library=self.library,
+                          ignored=IgnoredArguments(self._values),
+                          returned=DrawnReturns(self.targets.resolve, self.summary,
+                                                self.library.consumptions))
+        reads.raises = self.raises.scopeless  # a walk of reads ends at a raise
+        return reads
+
+    @cached_property
+    def raises(self) -> ProvenRaises:
+        return ProvenRaises(self.ctx.inference, self.ctx.filename, self.targets.resolve,
+                            MissingAttributes(self._values, statement_scope(self.ctx.index)))
+
+    @cached_property
+    def constants(self) -> KnownNames:
+        return module_constants(self.ctx.index)
 
     def module_code(self) -> str:
         """The file's text, generated once (libcst writes the whole module at each ask)."""
@@ -165,6 +184,19 @@ class FileKeyCalls:
             # A consumption of its own each time, as when worked out anew: walks tell the
             # consumptions they record apart by identity.
             return [copy(use) for use in direct]
+        known = self._consumed.get(id(call))
+        if known is not None:
+            return [copy(use) for use in known]
+        found = self._project_consumer(call)
+        if self.cycles.stack or id(call) not in self._library_uses:
+            return found
+        # Worked out with no summary being made: every summary it read is final, so the
+        # answer is too (the gate asks first, then the walk, and the loops' second walks).
+        self._consumed[id(call)] = found
+        return [copy(use) for use in found]
+
+    def _project_consumer(self, call: cst.Call) -> list[Consumption]:
+        """What `call` consumes as a transformation's call or a call of a project function."""
         transformed = self.transformed.consumptions(call)
         if transformed is not None:
             return transformed
@@ -363,6 +395,7 @@ class FileKeyCalls:
             for nested in (self._nested_in(info.node) if self.recursive else ()):
                 if id(nested.node) in self.recursive:
                     self.summaries.pop(id(nested.node), None)
+                    self._consumed.clear()  # some may rest on that summary
             flow = self._new_flow(scope=info.scope)
             flow.run(body_of(info.node), {param.name.value: param.name for param in (
                 *info.node.params.posonly_params, *info.node.params.params,

@@ -12,8 +12,8 @@ argument of its own call, a plain name that
 - the function mentions nowhere else but where it binds it (as a parameter, or once in the
   body by a call that itself splits, folds or seeds a key: `k1, k2 = split(key)`,
   `k = fold_in(key, i)`, `key = PRNGKey(0)`, each place of it bound to one name only),
-and every consumption is a plain draw, split or fold (or one seed at most), nothing else known of
-it (not repeated, held by an object, handed back by a callee, closed over, made from a seed
+and every consumption is a plain draw, split or fold (a library's or a project function's; or
+one library seed at most), nothing else known of it (not repeated, held by an object, handed back by a callee, closed over, made from a seed
 inside the callee, or followed under a name its consumer gives). Each name is then one key, made
 where it is bound, that one call consumes. Whether a consumption repeats (a loop, a lambda) is
 the gate's question.
@@ -75,10 +75,13 @@ def distinct_keys(uses: Sequence[Consumption], seeds: Sequence[Consumption], sco
 
 
 def _plain(use: Consumption, seeding: bool = False) -> bool:
-    """A draw, split or fold (with `seeding`, a seed) of the key it is given, that nothing
-    else is known of."""
-    return ((use.kind == "seed") if seeding else (use.kind in _PLAIN)) and (
-        use.library and not use.repeated and not use.stream and not use.derives
+    """A draw, split or fold (with `seeding`, a library's seed) of the key it is given, that
+    nothing else is known of. A project function's call may be one: the walk records it as it
+    does a library's draw (the key under the name given, no key of its result linked to it:
+    `link_assigned` leaves out what a call consumes); one handing a consumed key back is the
+    gate's question before this (`returns`)."""
+    return ((use.kind == "seed" and use.library) if seeding else (use.kind in _PLAIN)) and (
+        not use.repeated and not use.stream and not use.derives
         and use.closed is None and use.via is None and use.given_as is None
         and use.seeded_in is None and not use.held_by and not use.followed
         and not use.carried_on and use.repeated_by is None and not use.unseen)

@@ -55,6 +55,7 @@ class OrderedDraws:
 
 def ordered_draws(analysis: FileKeyCalls) -> Iterator[OrderedDraws]:
     ctx = analysis.ctx
+    consuming: set[int] | None = None  # the scopes (by node id) with a call that may consume
     for info in ctx.index.classes.values():
         methods = {item.name.value: item for item in info.node.body.body
                    if isinstance(item, cst.FunctionDef) and item.params.params
@@ -65,16 +66,23 @@ def ordered_draws(analysis: FileKeyCalls) -> Iterator[OrderedDraws]:
                    if (setter := _only_setter(info, field, methods)) is not None}
         if not setters:
             continue
+        if consuming is None:
+            consuming = {id(site.scope.node) for site in ctx.calls()
+                         if id(site.node) in analysis.candidates}
+        # Both methods may consume a key (before any statement of theirs is read).
+        setters = {field: setter for field, setter in setters.items()
+                   if id(setter) in consuming}
+        if not setters:
+            continue
         for second in methods.values():
-            if second.name.value in _CONSTRUCTORS:
+            if second.name.value in _CONSTRUCTORS or id(second) not in consuming:
                 continue
             self_name = second.params.params[0].name.value
             for read, field in _top_level_reads(second, self_name):
                 setter = setters.get(field)
                 # Cheap first: a key both read, which no method of the class sets anew.
                 if setter is None or setter is second or not _held_by_both(
-                        info, setter, second) or not _consuming(analysis, setter) or not \
-                        _consuming(analysis, second) or _bound_in_bases(analysis, info, field):
+                        info, setter, second) or _bound_in_bases(analysis, info, field):
                     continue
                 yield from _draws_in_order(analysis, info, setter, second, read, field)
 
@@ -119,12 +127,6 @@ def _top_level_reads(method: cst.FunctionDef, self_name: str
             if (id(node) not in stored and isinstance(node.value, cst.Name)
                     and node.value.value == self_name):
                 yield node, node.attr.value
-
-
-def _consuming(analysis: FileKeyCalls, method: cst.FunctionDef) -> bool:
-    """Some call in `method`'s own body may consume a key (cheap: before any walk)."""
-    return any(site.scope.node is method and id(site.node) in analysis.candidates
-               for site in analysis.ctx.calls())
 
 
 def _held_by_both(info: ClassInfo, first: cst.FunctionDef, second: cst.FunctionDef) -> bool:

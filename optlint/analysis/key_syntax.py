@@ -336,7 +336,7 @@ def module_constants(index: FileIndex) -> KnownNames:
             found[name] = value.value == "True"
         elif isinstance(value, (cst.List, cst.Tuple)) and surely_runs(value, {}):
             found[name] = True
-    for scope in index.every_scope:
+    for scope in index.every_scope if found else ():
         if scope is not index.module_scope:
             for name in set(found) & set(scope.bindings):
                 del found[name]
