@@ -38,6 +38,7 @@ class Linter:
         # kept until for later files' lookups.
         self._places: dict[Path, int] = {}
         self._kept_until: dict[Path, int] = {}
+        self._run_files = 1
 
     @property
     def project(self) -> ProjectIndex:
@@ -48,6 +49,7 @@ class Linter:
             # the libraries, and where imports lead, rather than reading the imports again.
             self._project = ProjectIndex(self.options.project_root, self.prefilter.graph,
                                          self.options.hash_contents)
+            self._project.checking(self._run_files)
         return self._project
 
     @property
@@ -69,6 +71,9 @@ class Linter:
         for later files' lookups until the place `kept_until` gives it."""
         self._places = {path.resolve(): number for number, path in enumerate(order)}
         self._kept_until = kept_until
+        self._run_files = len(order)
+        if self._project is not None:
+            self._project.checking(len(order))
 
     def read_files_changed(self) -> bool:
         """Whether a project file the analysis read has changed on disk since (the language

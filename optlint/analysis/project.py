@@ -85,6 +85,7 @@ class ProjectIndex:
         self._word_files: dict[str, list[Path]] | None = None
         self._word_source: dict[Path, str] | None = None
         self._scans = 0
+        self._index_words_at_once = False  # see `checking`
         # What the file being linted has read of the project so far (see `Dependencies`).
         self._consulted = False
         self._words: set[str] = set()
@@ -109,6 +110,13 @@ class ProjectIndex:
         if found is None:
             found = self._real_paths[key] = Path(path).resolve()
         return found
+
+    def checking(self, files: int) -> None:
+        """The run checks `files` files, and its callers search asks about a name or two for
+        each (levanter: 279 names for 200 files): past `_SCANS_BEFORE_WORD_INDEX` files, the
+        project's words are indexed at the first name, not after that many scans (each a search
+        of every file's text; on levanter the scans cost more than the index)."""
+        self._index_words_at_once = files > _SCANS_BEFORE_WORD_INDEX
 
     def start_recording(self) -> None:
         self._consulted, self._words = False, set()
@@ -282,7 +290,7 @@ class ProjectIndex:
         """The files of `sources` where `name` stands as a word, in their order there."""
         if sources is None:
             return []
-        if _WORD.fullmatch(name) and (self._word_source is sources
+        if _WORD.fullmatch(name) and (self._word_source is sources or self._index_words_at_once
                                       or self._scans >= _SCANS_BEFORE_WORD_INDEX):
             if self._word_source is not sources or self._word_files is None:
                 self._word_files = {}
