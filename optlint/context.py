@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 import libcst as cst
 from libcst.metadata import CodeRange
 
+from optlint.analysis.call_groups import CallGroups
 from optlint.analysis.index import Binding, CallSite, FileIndex
 from optlint.analysis.evaluator import Evaluator
 from optlint.analysis.values import TransformedFunction, Value
@@ -59,6 +60,14 @@ class RuleContext:
     def calls(self) -> Iterator[CallSite]:
         return iter(self.index.calls)
 
+    def calls_where(self, methods: tuple[str, ...] = (),
+                    named: Callable[[str], bool] | None = None) -> list[CallSite]:
+        """The calls `x.<method>(...)` of one of `methods`, and those whose callee the import
+        table names as `named` accepts (`qualify`), in source order: what a rule looking for
+        such calls reads instead of every call (`CallGroups`, built once per file)."""
+        groups = self.shared("call_groups", lambda: CallGroups(self.index.calls, self.qualify))
+        return groups.where(methods, named)
+
     def callees(self) -> list[tuple[CallSite, Value]]:
         """Every call of the file with the value of what it calls, in source order: worked out
         once per file for the rules that look for calls of some kind of value."""
@@ -67,26 +76,28 @@ class RuleContext:
 
     def method_calls(self, method: str) -> Iterator[CallSite]:
         """`x.method(...)` calls whose arguments can be read: none is `*args` / `**kwargs`."""
-        for site in self.index.calls:
-            func = site.node.func
-            if (isinstance(func, cst.Attribute) and func.attr.value == method
-                    and not any(arg.star for arg in site.node.args)):
+        for site in self.calls_where((method,)):
+            if not any(arg.star for arg in site.node.args):
                 yield site
 
     def method_invocations(self, method: str) -> Iterator[tuple[CallSite, Value]]:
         """Calls that run `x.method`, with the value of `x`: `x.method(...)`, and calls of it
         through a JAX transformation (`jax.jit(opt.update)(...)`, or `self.update_fn(...)`
         after `self.update_fn = jax.jit(self.opt.update)`). Arguments readable as above."""
-        sites = {id(site.node): site for site in self.index.calls}
-        for site, callee in self.callees():
+        transformed = self.shared("transformed_callees", lambda: {
+            site.order: (site, callee) for site, callee in self.callees()
+            if isinstance(callee, TransformedFunction) and callee.call.args})
+        named = {site.order: site for site in self.calls_where((method,))}
+        for order in sorted(named.keys() | transformed.keys()):  # source order
+            site, callee = transformed.get(order) or (named[order], None)
             if any(arg.star for arg in site.node.args):
                 continue
             func = site.node.func
             # What the callee holds comes first: `self.update(...)` after `self.update =
             # jax.jit(self.solver.update)` runs the solver's `update`, not the object's.
-            if isinstance(callee, TransformedFunction) and callee.call.args:
+            if isinstance(callee, TransformedFunction):
                 wrapped = callee.call.args[0].value
-                made = sites.get(id(callee.call))
+                made = self.site_of(callee.call)
                 if (made is not None and isinstance(wrapped, cst.Attribute)
                         and wrapped.attr.value == method):
                     yield site, self.value(wrapped.value, made)

@@ -150,9 +150,10 @@ class Linter:
             return self._lint_indexed(result, inference, text, self.relative(filename), linted)
         finally:
             self.project.linted()
-            until = self._kept_until.get(Path(filename).resolve()) if self._kept_until else None
+            path = self.project.real_path(filename)
+            until = self._kept_until.get(path) if self._kept_until else None
             if until is not None and not self.project.keeps(inference):
-                self.project.hold(Path(filename).resolve(), inference, text, until)
+                self.project.hold(path, inference, text, until)
             elif not self.project.keeps(inference):
                 # The index's scopes and bindings point at each other: broken here, the file's
                 # tree is freed at once by reference counting (the run pauses the collector).
@@ -222,7 +223,7 @@ class Linter:
     def check_path(self, path: Path) -> FileResult:
         if self._kept_until and self._project is not None:
             # Trees no file from here on looks up are dropped.
-            self._project.drop_held(self._places.get(path.resolve(), -1))
+            self._project.drop_held(self._places.get(self._project.real_path(path), -1))
         try:
             return self._check_path(path)
         except Exception as error:  # noqa: BLE001 - one file's failure must not end the run

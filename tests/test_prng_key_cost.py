@@ -23,16 +23,16 @@ def _lines(tmp_path: Path, *arguments: str) -> list[tuple[str, int]]:
 
 def test_an_imported_module_is_read_once_for_every_script_importing_it(
         tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from optlint.analysis import proven_raises
+    from optlint.analysis import module_names  # reads the project's modules for proven_raises
 
     read: list[str] = []
-    original = proven_raises.read_bytes
+    original = module_names.read_bytes
 
     def counted(path):  # type: ignore[no-untyped-def]
         read.append(Path(path).name)
         return original(path)
 
-    monkeypatch.setattr(proven_raises, "read_bytes", counted)
+    monkeypatch.setattr(module_names, "read_bytes", counted)
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text(PACKAGE)
     (tmp_path / "pkg" / "tools.py").write_text(TOOLS)

@@ -103,3 +103,15 @@ def test_a_role_counts_in_its_own_cell(tmp_path: Path, monkeypatch: pytest.Monke
     outcome = recall.run_cases(recall.discover(tmp_path), preview=False)
     assert outcome["keys/positive/cells.ipynb"]["ok"]
     assert outcome["keys/positive/cells.ipynb"]["lines"] == [2]  # in cell 3
+
+
+def test_every_pair_shown_not_reuse_is_an_opt020_row_of_the_manifest() -> None:
+    """A row of not_reuse_when_run.tsv that names no OPT020 pair would silently count nothing."""
+    sys.path.insert(0, str(REPO / "benchmarks" / "recall" / "fix_pairs"))
+    import extract  # type: ignore[import-not-found]
+
+    pairs = {(r["repo"], r["commit"], r["path"], r["line"]): r["rule"]
+             for r in extract.rows(REPO / "benchmarks" / "recall" / "fix_pairs" / "pairs.tsv")}
+    shown = recall.not_reuse_when_run()
+    assert shown
+    assert all(pairs.get(row) == "OPT020" for row in shown), shown - set(pairs)

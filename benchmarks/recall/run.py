@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import csv
 import json
 import re
 import shutil
@@ -304,11 +305,25 @@ def _notebook_place(path: Path, json_line: int) -> tuple[int | None, int]:
     return None, json_line
 
 
+RUN_CONFIRMED = "OPT020 run-checked"  # OPT020 pairs less those in not_reuse_when_run.tsv
+TOTALS = ("OPT020", RUN_CONFIRMED)
+
+
+def not_reuse_when_run() -> set[tuple[str, str, str, str]]:
+    """The pairs whose before-file was run and is not reuse by issue #25's labelling rule
+    (fix_pairs/not_reuse_when_run.tsv, each with what was run): (repo, commit, path, line)."""
+    lines = (HERE / "fix_pairs" / "not_reuse_when_run.tsv").read_text(encoding="utf-8").splitlines()
+    table = csv.DictReader([line for line in lines if not line.startswith("#")], delimiter="\t")
+    return {(r["repo"], r["commit"], r["path"], r["line"]) for r in table}
+
+
 def run_fix_pairs(mirrors: list[Path], cache: Path, preview: bool) -> str:
-    """Recall on the fix pairs whose repositories are present locally (others are skipped)."""
+    """Recall on the fix pairs whose repositories are present locally (others are skipped).
+    OPT020's pairs are counted twice: all of them, and without those shown not reuse by running."""
     sys.path.insert(0, str(HERE / "fix_pairs"))
     import extract  # type: ignore[import-not-found]
 
+    not_reuse = not_reuse_when_run()
     groups: dict[str, Tally] = defaultdict(Tally)
     skipped = 0
     notes = []
@@ -334,14 +349,19 @@ def run_fix_pairs(mirrors: list[Path], cache: Path, preview: bool) -> str:
         after = after_root / row["path"]
         left = [f for f in findings_in(after_root, [after], preview) if f["code"] == rule] \
             if after.is_file() else []
-        for key in (family, "all"):
+        shown_not_reuse = (row["repo"], row["commit"], row["path"], row["line"]) in not_reuse
+        totals = [] if rule != "OPT020" else ["OPT020"] if shown_not_reuse \
+            else ["OPT020", RUN_CONFIRMED]
+        for key in (family, "all", *totals):
             groups[key].positives += 1
             groups[key].found += hit
         notes.append(f"{'found ' if hit else 'missed'} {row['repo']}@{row['commit'][:10]} "
                      f"{row['path']}:{line} ({rule}); after the fix: {len(left)} finding(s) "
-                     f"of {rule} in the file")
+                     f"of {rule} in the file"
+                     + ("; not reuse when run (not_reuse_when_run.tsv)" if shown_not_reuse else ""))
     rows = [f"fix pairs: {skipped} skipped (repository not present locally)"]
-    for family, tally in sorted(groups.items(), key=lambda kv: (kv[0] == "all", kv[0])):
+    for family, tally in sorted(groups.items(),
+                                key=lambda kv: (kv[0] == "all", kv[0] in TOTALS, kv[0])):
         recall = f"{100 * tally.found / tally.positives:.0f}%" if tally.positives else "-"
         rows.append(f"  {family:18} {tally.found:>5} of {tally.positives:<3} {recall:>7}")
     return "\n".join(rows + notes)

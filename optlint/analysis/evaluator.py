@@ -55,6 +55,8 @@ class Project(Protocol):
 
     def project_texts(self) -> dict[Path, str] | None: ...
 
+    def real_path(self, path: str | Path) -> Path: ...
+
 
 class Evaluator(Protocol):
     """What an expression of one file is known to be (`inference.Inference` implements it)."""
@@ -97,7 +99,11 @@ class Evaluator(Protocol):
 
     def call_names(self) -> tuple[dict[str, list[CallSite]], dict[str, list[str]]]: ...
 
-    def word_count(self, word: str, skip_imports: bool = False) -> int: ...
+    def uses_more_than(self, word: str, limit: int, skip_imports: bool = False) -> bool:
+        """Whether `word` stands as a word in the file more than `limit` times, comments left
+        out (and import lines with `skip_imports`); the text is cleaned only where it must be
+        (word_counts.py)."""
+        ...
 
     def file_text(self) -> str: ...
 

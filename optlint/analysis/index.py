@@ -58,7 +58,10 @@ class Scope:
 
     def comprehension_target(self, name: str, order: int) -> Binding | None:
         """The innermost comprehension target `name` that is seen at `order`."""
-        seen = [binding for binding in self.comprehension_targets.get(name, ())
+        targets = self.comprehension_targets.get(name)
+        if not targets:  # most names of most scopes: asked at every step of every lookup
+            return None
+        seen = [binding for binding in targets
                 if binding.until is not None and binding.order < order <= binding.until]
         return seen[-1] if seen else None
 

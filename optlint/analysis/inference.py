@@ -120,8 +120,8 @@ class Inference:
     def call_names(self) -> CallNames:
         return self.parameters.call_names()
 
-    def word_count(self, word: str, skip_imports: bool = False) -> int:
-        return self.parameters.word_count(word, skip_imports)
+    def uses_more_than(self, word: str, limit: int, skip_imports: bool = False) -> bool:
+        return self.parameters.words.more_than(word, limit, skip_imports)
 
     def file_text(self) -> str:
         return self.parameters.file_text()

@@ -186,6 +186,16 @@ def linked(name: str, state: KeyState) -> frozenset[str]:
     return state.same.get(name, frozenset())
 
 
+def linked_item_fields(name: str, state: KeyState) -> list[str]:
+    """`behavior.rng_key` where `behavior` holds an item of a parameter (`ctrl, behavior =
+    carry`): the same key as that item's field, `carry.[1].rng_key`, for the summary (a loop's
+    initial carry holds it there: `key_carried_in.py`)."""
+    base, dot, field = name.partition(".")
+    if not dot or ITEM in field or "\x00" in name:
+        return []
+    return [f"{other}.{field}" for other in linked(base, state) if ITEM in other]
+
+
 def kept_back(call: cst.Call, target: cst.BaseExpression, path: tuple[int, ...],
               use: Consumption, state: KeyState,
               kept: list[tuple[Consumption, cst.Attribute, cst.BaseExpression]]) -> None:

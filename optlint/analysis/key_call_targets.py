@@ -13,6 +13,7 @@ import libcst as cst
 
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_fields import called_method, compiled_step
+from optlint.analysis.key_foreign_methods import foreign_method, holds_arguments
 from optlint.analysis.key_library_calls import RANDOM_LAYERS, last_name
 from optlint.analysis.key_syntax import classmethod_owner, reads_as_key
 from optlint.analysis.prng_keys import Consumption, key_argument
@@ -68,6 +69,20 @@ class CallTargets:
         self._resolved[id(call)] = result
         return result
 
+    def draws_by_foreign_method(self, site: CallSite) -> bool:
+        """`model.sample_action(state, obs)`, a method of another file's class that draws
+        from a key a field of an object it is given holds (`state.rng_key`): a call that may
+        consume a key although none of its arguments reads as one."""
+        if not holds_arguments(site.node):
+            return False
+        found = foreign_method(self.ctx, self.foreign, site.node, site)
+        flow = self.foreign.owner_of[id(found[0])].summary(found[0]) if found else None
+        return flow is not None and bool(flow.attribute_uses)
+
+    def _foreign_target(self, method: cst.FunctionDef) -> Target:
+        """A method of another file's class: bound, and a step when compiled there."""
+        return method, True, compiled_step(method, self.foreign.owner_of[id(method)].ctx.qualify)
+
     def _static_method(self, func: cst.BaseExpression, site: CallSite
                        ) -> tuple[cst.FunctionDef, bool] | None:
         """`Noise.sample(key, shape)`: a `@staticmethod` of a class of the file, called on it
@@ -92,10 +107,15 @@ class CallTargets:
         if isinstance(call.func, cst.Call):  # `jax.grad(loss)(params)`: the helper it wraps
             last = next((arg.value.value for arg in call.func.args[:1]
                          if isinstance(arg.value, cst.Name)), None)
-        if last is None or (last not in self.helpers and last not in self.higher_order
-                            and not passes_key(call)):
+        if last is None:
             return None
         site = self.sites.get(id(call))
+        if last not in self.helpers and last not in self.higher_order and not passes_key(call):
+            # A method of another file's class may draw from a key an argument holds
+            # (`state.rng_key`), which no name here shows.
+            found = (foreign_method(self.ctx, self.foreign, call, site)
+                     if site is not None and holds_arguments(call) else None)
+            return None if found is None else self._foreign_target(found[0])
         if site is None:
             return None
         value = self.ctx.value(call.func, site)
@@ -125,6 +145,14 @@ class CallTargets:
             if method is None:
                 return None
             value = FunctionValue(method, bound=True)
+        if (isinstance(value, FunctionValue) and value.bound
+                and value.node not in self.ctx.index.functions):
+            # `model.sample_action(state, obs)` on an instance of a class of another project
+            # file: its method, summarised by its own file (`key_foreign_methods.py`), for the
+            # keys the objects it is given hold only (not a key given as one).
+            found = (foreign_method(self.ctx, self.foreign, call, site)
+                     if not passes_key(call) else None)
+            return None if found is None else self._foreign_target(found[0])
         if not isinstance(value, FunctionValue) or value.node not in self.ctx.index.functions:
             # A function or class of another project file that the call runs.
             found = (self.foreign.function(value)  # type: ignore[arg-type]

@@ -112,6 +112,7 @@ class FileKeyCalls:
         self._raising: dict[int, bool] = {}  # by statement: proven to raise
         self.raises = ProvenRaises(ctx.inference, ctx.filename, self.targets.resolve,
                                    MissingAttributes(values, statement_scope(ctx.index)))
+        self.read_caches.raises = self.raises.scopeless  # a walk of reads ends at a raise
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
         self.constants = module_constants(ctx.index)
         self.transformed = TransformedKeyCalls(self)
@@ -130,7 +131,8 @@ class FileKeyCalls:
         for site in ctx.calls():
             direct = self._library_uses[id(site.node)] = self.library.consumptions(site.node)
             if (direct or passes_key(site.node) or runs_per_step_or_row(self.ctx, site)
-                    or ctx.qualify(site.node.func) in LIFTED_TRANSFORMS):
+                    or ctx.qualify(site.node.func) in LIFTED_TRANSFORMS
+                    or self.targets.draws_by_foreign_method(site)):
                 self.candidates.add(id(site.node))
         # No call that consumes a key: nothing to find, no helper to look for.
         found = key_helpers(ctx, self.candidates) if self.candidates else KeyHelpers(

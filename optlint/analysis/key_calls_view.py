@@ -13,6 +13,7 @@ from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.prng_keys import Consumption
 
 if TYPE_CHECKING:
+    from optlint.analysis.evaluator import Evaluator
     from optlint.analysis.index import ClassInfo
     from optlint.analysis.values import ClassRef, Value
     from optlint.context import RuleContext
@@ -31,6 +32,10 @@ class ForeignLookups(Protocol):
     def method(self, info: ClassInfo, path: str, name: str
                ) -> tuple[cst.FunctionDef, bool] | None:
         """The method `name` of a class of another project file, summarised by its file."""
+        ...
+
+    def owned(self, node: cst.FunctionDef, evaluator: Evaluator) -> bool:
+        """Whether `node`, of the file `evaluator` reads, is summarised by that file's flow."""
         ...
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 import libcst as cst
 
 from optlint.analysis.key_syntax import evaluated_within, target_names
+from optlint.analysis.walk import child_nodes
 
 # Methods that add their argument to the collection they are called on.
 _ADDING = frozenset({"append", "extend", "add", "insert", "appendleft"})
@@ -32,9 +33,8 @@ def collected_per_iteration(call: cst.Call, parents: Mapping[int, cst.CSTNode]) 
     kept = _kept_names(small, call)
     if not kept:
         return False
-    finder = _Collected(kept)
-    loop.body.visit(finder)
-    return (finder.found or finder.yielded) and not _binds(loop, finder.collections)
+    found, collections = _gathered(loop.body, kept)
+    return found and not _binds(loop, collections)
 
 
 def _statement_and_loop(call: cst.Call, parents: Mapping[int, cst.CSTNode]
@@ -93,69 +93,109 @@ def _kept_names(small: cst.BaseSmallStatement, call: cst.Call) -> set[str]:
     return set()
 
 
-class _Collected(cst.CSTVisitor):
-    """Finds `<collection>.append(<name>)` and `<collection>[...] = <name>` (also of a value
-    made from it in place: `noises.append(np.asarray(noise))`, `noise.reshape(-1, 8)`,
-    `noise * scale`; not `noise.shape`, which is the same for every key)."""
+def _gathered(body: cst.CSTNode, kept: set[str]) -> tuple[bool, set[str]]:
+    """(whether the loop body adds a value of `kept` to a collection or yields one, those
+    collections). What holds a draw spreads through the body's assignments first: the
+    names bound to a value made from one (`flat = np.asarray(process(actions)).flatten()`)
+    hold it too (MultiNet e170d5c keeps `flat_predictions.tolist()` of every batch's actions
+    in `results.all_preds`)."""
+    statements = [node for node in _nodes(body) if type(node) is cst.Assign]
+    names = set(kept)
+    for _ in range(3):  # a few links of a chain of names; each pass in source order
+        grown = False
+        for small in statements:
+            # Through conversions and calls given the draw, not through arithmetic mixing it
+            # with other values: a loss on fixed noise is how code compares settings on purpose.
+            if _holds(small.value, names, mixing=False):  # type: ignore[attr-defined]
+                for target in small.targets:  # type: ignore[attr-defined]
+                    new = set(target_names(target.target)) - names
+                    names |= new
+                    grown = grown or bool(new)
+        if not grown:
+            break
+    found = False
+    collections: set[str] = set()
+    for node in _nodes(body):
+        if type(node) is cst.Yield and isinstance(node.value, cst.BaseExpression) \
+                and _holds(node.value, names):  # type: ignore[attr-defined]
+            found = True
+        elif type(node) is cst.Call:
+            func = node.func  # type: ignore[attr-defined]
+            holder = _collection(func.value) if type(func) is cst.Attribute else None
+            if (holder is not None and func.attr.value in _ADDING  # type: ignore[attr-defined]
+                    and any(_holds(arg.value, names) for arg in node.args)):  # type: ignore[attr-defined]
+                found = True
+                collections.add(holder)
+        elif type(node) is cst.Assign and _holds(node.value, names):  # type: ignore[attr-defined]
+            for target in node.targets:  # type: ignore[attr-defined]
+                if type(target.target) is cst.Subscript:
+                    holder = _collection(target.target.value)
+                    if holder is not None:
+                        found = True
+                        collections.add(holder)
+    return found, collections
 
-    def __init__(self, names: set[str]) -> None:
-        self.names = names
-        self.found = False
-        self.yielded = False  # `yield name`: handed to the generator's caller
-        self.collections: set[str] = set()
 
-    def visit_Yield(self, node: cst.Yield) -> None:
-        if isinstance(node.value, cst.BaseExpression) and self._holds(node.value):
-            self.yielded = True
+def _collection(expr: cst.BaseExpression) -> str | None:
+    """`draws` or `results.all_preds`: a name, or attributes of one, as dotted text."""
+    parts: list[str] = []
+    while type(expr) is cst.Attribute:
+        parts.append(expr.attr.value)  # type: ignore[attr-defined]
+        expr = expr.value  # type: ignore[attr-defined]
+    if type(expr) is not cst.Name:
+        return None
+    parts.append(expr.value)  # type: ignore[attr-defined]
+    return ".".join(reversed(parts))
 
-    def visit_Call(self, node: cst.Call) -> None:
-        func = node.func
-        if (isinstance(func, cst.Attribute) and func.attr.value in _ADDING
-                and isinstance(func.value, cst.Name)
-                and any(self._holds(arg.value) for arg in node.args)):
-            self.found = True
-            self.collections.add(func.value.value)
 
-    def visit_Assign(self, node: cst.Assign) -> None:
-        if not self._holds(node.value):
-            return
-        for target in node.targets:
-            if isinstance(target.target, cst.Subscript) and isinstance(target.target.value,
-                                                                       cst.Name):
-                self.found = True
-                self.collections.add(target.target.value.value)
+def _holds(value: cst.BaseExpression, names: set[str], mixing: bool = True) -> bool:
+    """`value` is made from what one of `names` holds: the name, `np.asarray(noise)`,
+    `noise.reshape(-1, 8)`, `noise * scale`, `noise[0]`, `a if c else noise`,
+    `[int(x) for x in noise.tolist()]`; not `noise.shape`, which is the same for every key.
+    Without `mixing`, not `noise * scale` either (arithmetic with other values)."""
+    if isinstance(value, cst.Name):
+        return value.value in names
+    if isinstance(value, (cst.Tuple, cst.List)):
+        return any(_holds(element.value, names, mixing) for element in value.elements)
+    if (isinstance(value, cst.Call) and value.args and value.args[0].keyword is None
+            and _holds(value.args[0].value, names, mixing)):
+        return True  # `np.asarray(noise)`
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+        return _holds(value.func.value, names, mixing)  # `noise.reshape(-1, 8)`: its numbers
+    if isinstance(value, cst.BinaryOperation):  # `noise * scale`
+        return mixing and (_holds(value.left, names) or _holds(value.right, names))
+    if isinstance(value, cst.UnaryOperation):
+        return _holds(value.expression, names, mixing)
+    if isinstance(value, cst.Subscript):
+        return _holds(value.value, names, mixing)
+    if isinstance(value, cst.IfExp):
+        return _holds(value.body, names, mixing) or _holds(value.orelse, names, mixing)
+    if isinstance(value, (cst.ListComp, cst.GeneratorExp, cst.SetComp)):
+        return _holds(value.for_in.iter, names, mixing)
+    return False
 
-    def _holds(self, value: cst.BaseExpression) -> bool:
-        if isinstance(value, cst.Name):
-            return value.value in self.names
-        if isinstance(value, (cst.Tuple, cst.List)):
-            return any(self._holds(element.value) for element in value.elements)
-        if (isinstance(value, cst.Call) and value.args and value.args[0].keyword is None
-                and self._holds(value.args[0].value)):
-            return True  # `np.asarray(noise)`
-        if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
-            return self._holds(value.func.value)  # `noise.reshape(-1, 8)`: its numbers
-        if isinstance(value, cst.BinaryOperation):
-            return self._holds(value.left) or self._holds(value.right)  # `noise * scale`
-        if isinstance(value, cst.UnaryOperation):
-            return self._holds(value.expression)
-        return False
+
+def _nodes(root: cst.CSTNode) -> list[cst.CSTNode]:
+    """`root` and every node under it in source order, functions and lambdas left out (they
+    run later, if at all)."""
+    found: list[cst.CSTNode] = []
+    pending: list[cst.CSTNode] = [root]
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        if node is not root and isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            continue
+        pending.extend(reversed(child_nodes(node)))
+    return found
 
 
 def _binds(loop: cst.For | cst.While, names: set[str]) -> bool:
     """The loop binds one of `names` itself (a collection made anew on every iteration)."""
     if isinstance(loop, cst.For) and names & set(target_names(loop.target)):
         return True
-    binder = _Binds(names)
-    loop.body.visit(binder)
-    return binder.found
-
-
-class _Binds(cst.CSTVisitor):
-    def __init__(self, names: set[str]) -> None:
-        self.names = names
-        self.found = False
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        if self.names & set(target_names(node.target)):
-            self.found = True
+    for node in _nodes(loop.body):
+        if type(node) is cst.AssignTarget:
+            target = node.target  # type: ignore[attr-defined]
+            if names & set(target_names(target)) or _collection(target) in names:
+                return True
+    return False

@@ -175,3 +175,22 @@ def _body_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
             continue
         yield node
         pending.extend(child_nodes(node))
+
+
+def hands_back_field(method: cst.FunctionDef, self_name: str, field: str) -> bool:
+    """Every `return` of `method` hands back a copy of `self_name` with `field` given anew
+    (`return self.replace(rng=new_rng), info`: a `flax.struct` agent's compiled `update`): the
+    caller that keeps what the method returns gets the next key, so a call does not consume the
+    stored key again. Whether a caller drops the copy is not seen here."""
+    returned = False
+    for node in _body_nodes(method):
+        if not isinstance(node, cst.Return):
+            continue
+        values = [element.value for element in node.value.elements] \
+            if isinstance(node.value, cst.Tuple) else [node.value]
+        copies = [replaced_from(value) for value in values if isinstance(value, cst.Call)]
+        if not any(copy is not None and copy[0] == self_name and field in copy[1]
+                   for copy in copies):
+            return False
+        returned = True
+    return returned

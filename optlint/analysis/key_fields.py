@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
-from optlint.analysis.index import ClassInfo, FileIndex
+from optlint.analysis.index import AttributeSite, ClassInfo, FileIndex
 from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.key_reset_fields import setters_besides_construction
 from optlint.analysis.key_syntax import constructs, replaced_from
@@ -37,12 +37,20 @@ def held_key_consumptions(index: FileIndex, call: cst.Call, method: cst.Function
     for name, use in flow.attribute_uses.items():
         name, marker, data = name.partition(FOLDED_WITH)
         base, _, field = name.partition(".")
-        if (base != info.scope.self_name or "." in field or use.unseen or use.repeated
+        if (base != info.scope.self_name or use.unseen or use.repeated
                 or use.kind not in ("draw", "split")):
             continue
-        # Set when built, or also by methods only the object's users run (`key_reset_fields`).
-        setters = () if set_when_built(info.scope.owner, field) else \
-            setters_besides_construction(info.scope.owner, field, method)
+        if "." in field:
+            # `self.config.loop.rng_seed`: held by what the constructor stores, when nothing
+            # in the file assigns to the path's inner attributes.
+            if marker or not nested_unassigned(index, info.scope.owner, field):
+                continue
+            setters: tuple[str, ...] | None = ()
+        else:
+            # Set when built, or also by methods only the object's users run
+            # (`key_reset_fields`).
+            setters = () if set_when_built(info.scope.owner, field) else \
+                setters_besides_construction(info.scope.owner, field, method)
         if setters is None or (setters and marker):
             continue
         held = f"{func.value.value}.{field}"
@@ -51,7 +59,8 @@ def held_key_consumptions(index: FileIndex, call: cst.Call, method: cst.Function
             between = " or ".join(f"`{name}`" for name in setters)
             uses.append(Consumption(call, use.key, how, library=False, kind=use.kind,
                                     held_by=func.value.value,
-                                    followed="" if isinstance(use.key, cst.Attribute) else held,
+                                    followed="" if isinstance(use.key, cst.Attribute)
+                                    and "." not in field else held,
                                     proof=f"`{method.name.value}` draws from `self.{field}`, "
                                           f"which only `__init__`{also} set"
                                           + (f", and no call of {between} comes between"
@@ -82,6 +91,40 @@ def _folded_by_call(call: cst.Call, method: cst.FunctionDef, flow: KeyRecorder, 
     given = next((expr for param, expr in bind_arguments(method, call, True)
                   if param.name.value == data), None)
     return None if given is None else folded_name(held, given)
+
+
+def nested_unassigned(index: FileIndex, owner: ClassInfo, path: str) -> bool:
+    """`self.<path>` (`config.loop.rng_seed`) holds what the constructor stored: its first
+    attribute is set only when the object is built, and no statement of the file assigns to
+    an attribute of one of the path's other names (`x.loop = ...`, `x.rng_seed += 1`)."""
+    first, *inner = path.split(".")
+    if not set_when_built(owner, first):
+        return False
+    for name in inner:
+        for site in index.attributes.get(name, ()):
+            if _assigned_to(index, site.node) and not _building(site):
+                return False
+    return True
+
+
+def _building(site: AttributeSite) -> bool:
+    """`self.loop = ...` in a constructor: the object being built gets its value."""
+    node = site.scope.node
+    return (isinstance(node, cst.FunctionDef) and node.name.value in ("__init__", "__post_init__")
+            and site.scope.self_name is not None and isinstance(site.node.value, cst.Name)
+            and site.node.value.value == site.scope.self_name)
+
+
+def _assigned_to(index: FileIndex, node: cst.Attribute) -> bool:
+    parent = index.parents().get(id(node))
+    if isinstance(parent, (cst.AssignTarget, cst.AugAssign)):
+        return parent.target is node
+    if isinstance(parent, cst.AnnAssign):
+        return parent.target is node
+    if isinstance(parent, cst.Element):  # `a.x, b = ...`
+        unpacked = index.parents().get(id(parent))
+        return isinstance(index.parents().get(id(unpacked)), cst.AssignTarget)
+    return False
 
 
 def stores_on_object(index: FileIndex, method: cst.FunctionDef) -> bool:
@@ -117,9 +160,14 @@ def compiled_step(method: cst.FunctionDef, qualify: Callable[[cst.BaseExpression
 
 def compiled_only(method: cst.FunctionDef, qualify: Callable[[cst.BaseExpression], str | None]
                   ) -> bool:
-    """Every decorator of `method` compiles it (none: undecorated): a call of it runs its body
-    with the call's arguments, once."""
-    return all(_compiling(decorator, qualify) for decorator in method.decorators)
+    """Every decorator of `method` compiles it or only marks it (none: undecorated): a call of
+    it runs its body with the call's arguments, once."""
+    return all(_compiling(decorator, qualify) or qualify(decorator.decorator) in _MARKING
+               for decorator in method.decorators)
+
+
+# Decorators that return the function they are given: `@typing.override` only sets a flag.
+_MARKING = frozenset({"typing.override", "typing_extensions.override"})
 
 
 def called_method(info: ClassInfo, name: str,
@@ -184,11 +232,13 @@ def _sets(target: cst.BaseExpression, owner: str, field: str) -> bool:
 
 def given_object_consumptions(call: cst.Call, function: cst.FunctionDef, bound: bool,
                               flow: KeyRecorder, how: str,
-                              ctx: RuleContext | None = None) -> list[Consumption]:
+                              ctx: RuleContext | None = None, foreign: bool = False
+                              ) -> list[Consumption]:
     """`act(state, obs)` where `act` draws from `state.rng_key` before rebinding `state`: the
     call consumes the caller's `state.rng_key` (followed under the name the caller gives), or
     the caller's `key` where `state = State(rng_key=key)` built it and `key` still names that
-    key at the call."""
+    key at the call. `foreign`: `act` is of another file, whose nodes stand for no key here
+    (the caller's `state` does, followed as `state.rng_key`)."""
     uses = []
     for param, given in bind_arguments(function, call, bound):
         if not isinstance(given, cst.Name):
@@ -208,6 +258,10 @@ def given_object_consumptions(call: cst.Call, function: cst.FunctionDef, bound: 
                                             proof=f"`{how}` makes its key from `{name}`"))
                 continue
             held = None if ctx is None else built_with(ctx, call, given.value, field)
+            if held is None and foreign:
+                uses.append(Consumption(call, given, how, library=False, kind=use.kind,
+                                        followed=f"{given.value}.{field}"))
+                continue
             uses.append(Consumption(call, use.key if held is None else held, how,
                                     library=False, kind=use.kind, held_by=given.value,
                                     followed="" if held is None else held.value))

@@ -86,6 +86,11 @@ class ForeignFunctions:
             return None
         return self._owned(found, True, evaluator)
 
+    def owned(self, node: cst.FunctionDef, evaluator: Evaluator) -> bool:
+        """Whether `node`, a function of the file `evaluator` reads (nested or not), is now
+        summarised by that file's key flow (`summary` of any flow of this chain reads it)."""
+        return self._owned(node, False, evaluator) is not None
+
     def _owned(self, node: cst.FunctionDef, bound: bool, evaluator: Evaluator
                ) -> tuple[cst.FunctionDef, bool] | None:
         owner = self._owner(evaluator)

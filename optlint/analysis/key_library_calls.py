@@ -32,11 +32,13 @@ from optlint.analysis.key_consumers import (
 )
 from optlint.analysis.key_imported_libraries import imported_project_libraries
 from optlint.analysis.key_shape_arguments import ShapeArguments
+from optlint.analysis.key_unnamed_streams import unnamed_stream
 from optlint.analysis.key_switched_calls import switched_off
 from optlint.analysis.key_syntax import keyword_dict
 from optlint.analysis.key_name_reads import FRAME_READER_NAMES, FRAME_READERS
 from optlint.analysis.project_files import LIBRARIES
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
+from optlint.analysis.key_shape_only import shape_only_key_calls
 from optlint.analysis.values import ModuleValue
 from optlint.analysis.walk import NAME_OR_ATTRIBUTE
 
@@ -67,12 +69,17 @@ class LibraryKeyCalls:
         # The library module this file is, by its public name (jax's own `random.py`), or "".
         filename = ctx.filename.replace("\\", "/")
         self._stream_free: bool | None = None  # `_draws_no_stream`'s answer for the file
+        self._shape_only: set[int] | None = None  # keys given to `eval_shape` (`key_shape_only`)
         self._own_module = next((public for file, public in KEY_API_FILES.items()
                                  if filename == file or filename.endswith("/" + file)), "")
 
     def consumptions(self, call: cst.Call) -> list[Consumption]:
         """What `call` consumes when it is a library's consumer (empty otherwise)."""
         ctx = self.ctx
+        if self._shape_only is None:
+            self._shape_only = shape_only_key_calls(ctx)
+        if id(call) in self._shape_only:
+            return []  # a key handed to `eval_shape`: shapes, no numbers
         qualified = ctx.qualify(call.func) or self._own_function(call)
         if qualified is not None:
             module, _, name = qualified.rpartition(".")
@@ -217,7 +224,8 @@ class LibraryKeyCalls:
         for expr in given:
             if row.in_dict and isinstance(expr, cst.Dict):
                 keys += [element.value for element in expr.elements
-                         if isinstance(element, cst.DictElement)]
+                         if isinstance(element, cst.DictElement)
+                         and not unnamed_stream(self.ctx, row.library, element)]
             elif row.in_dict and isinstance(expr, cst.Call) and keyword_dict(expr):
                 keys += [arg.value for arg in expr.args]  # `rngs=dict(dropout=key)`
             else:

@@ -19,6 +19,7 @@ from optlint.analysis.key_late_binding import (
     kept_lambdas_of_comprehension,
     kept_lambdas_of_loop,
 )
+from optlint.analysis.key_mapping_loops import iterates_own_keys
 from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.key_state import KeyState, merge_states
 from optlint.analysis.key_step_loops import carries_state
@@ -123,7 +124,8 @@ class KeyLoops(KeyRecorder):
                 again(walk, counting)
                 start = start.copy()
                 if isinstance(node, cst.For):
-                    self._bind_target(node.target, start)
+                    if not iterates_own_keys(node):  # `for key in batch: batch[key]`
+                        self._bind_target(node.target, start)
                 else:
                     self._expr(node.test, start)
                 continues: list[KeyState] = []

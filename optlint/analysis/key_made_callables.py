@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.index import CallSite
+from optlint.analysis.key_factories_elsewhere import FactoriesElsewhere
 from optlint.analysis.prng_keys import Consumption
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ class MadeCallables:
     def __init__(self, calls: KeyCallsView) -> None:
         self.calls = calls
         self.ctx = calls.ctx
+        self.elsewhere = FactoriesElsewhere(calls)
 
     def consumptions(self, call: cst.Call, site: CallSite) -> list[Consumption]:
         func = call.func
@@ -40,9 +42,13 @@ class MadeCallables:
         if made_at is None or not self.calls.given_function(made.func, made_at):
             return []
         unseen = UNSEEN.format(made=func.value, factory=made.func.value)
-        return [Consumption(call, arg.value, self.calls.callee(call), library=False,
-                            unseen=unseen)
-                for arg in call.args
+        keys = [arg.value for arg in call.args
                 if self.calls.reads_as_key(arg.value)
                 or (arg.keyword is not None and arg.keyword.value == "key"
                     and isinstance(arg.value, cst.Name))][:1]
+        # Proven where the project's other files give the factory (`key_factories_elsewhere`).
+        drawn, proof = self.elsewhere.drawn(call, made.func, made_at) if keys else (set(), "")
+        return [Consumption(call, key, self.calls.callee(call), library=False,
+                            proof=proof if id(key) in drawn else "",
+                            unseen="" if id(key) in drawn else unseen)
+                for key in keys]

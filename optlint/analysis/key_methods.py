@@ -19,6 +19,7 @@ import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, Scope
+from optlint.analysis.key_imported_methods import ImportedMethods
 from optlint.analysis.key_loop_items import item_classes
 from optlint.analysis.key_syntax import own_method
 from optlint.analysis.prng_keys import Consumption
@@ -36,6 +37,7 @@ class NamedMethods:
         self.calls = calls
         self.ctx = calls.ctx
         self._by_name: dict[str, list[cst.FunctionDef]] | None = None
+        self.imported = ImportedMethods(calls)  # where the file defines no such method
 
     def _methods(self, name: str) -> list[cst.FunctionDef]:
         if self._by_name is None:
@@ -61,9 +63,13 @@ class NamedMethods:
             else:
                 methods = [method for method in self._methods(name) if accepts(method, call)]
         elif (not isinstance(func, cst.Attribute) or not _other_object(func.value, site)
-                or func.attr.value.startswith("__") or func.attr.value not in self.calls.helpers
+                or func.attr.value.startswith("__")
                 or self.ctx.value(func.value, site) is not UNKNOWN):
             return []
+        elif func.attr.value not in self.calls.helpers:
+            if self._methods(func.attr.value):
+                return []  # the file's own classes define it and do not consume
+            return self.imported.consumptions(call, func.attr.value)
         else:
             name = func.attr.value
             methods = self._methods(name)

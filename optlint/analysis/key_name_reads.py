@@ -33,6 +33,12 @@ class ReadsIgnored(Protocol):
     def only_ignored(self, node: cst.CSTNode, name: str) -> bool: ...
 
 
+class ReadsRaises(Protocol):
+    """Which small statements must raise (`ProvenRaises`): nothing after them runs."""
+
+    def __call__(self, node: cst.BaseSmallStatement) -> bool: ...
+
+
 class ReadsReturned(Protocol):
     """Which targets of a project call's result its draws reach (`DrawnReturns`)."""
 
@@ -257,4 +263,7 @@ class FileReads:
         default_factory=dict)
     library: ReadsLibrary | None = None  # None: no library call is known
     ignored: ReadsIgnored | None = None  # None: every argument is read
+    raises: ReadsRaises | None = None  # None: no statement is known to raise
+    # By a function body's id: the place of its first line that must raise (None: none).
+    raising_lines: dict[int, int | None] = field(default_factory=dict)
     returned: ReadsReturned | None = None  # None: a call's draw reaches all it returns

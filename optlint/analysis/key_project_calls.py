@@ -15,6 +15,7 @@ from optlint.analysis.key_fields import given_object_consumptions, held_key_cons
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_literal_branches import LiteralBranches
 from optlint.analysis.key_module_keys import module_key_uses
+from optlint.analysis.key_seeded_splits import seeded_kind
 from optlint.analysis.key_seeds import constant_seeds, default_seeds
 from optlint.analysis.prng_keys import Consumption
 from optlint.context import RuleContext
@@ -38,12 +39,17 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
     """The keys the call consumes (`branches`: what its literal arguments leave unread;
     `held_callables`: the closures it runs again)."""
     call, function, bound, stepping, flow, how, foreign, nested = called
+    if foreign and bound:
+        # A method of another file's class (`key_foreign_methods.py`): the keys the objects
+        # it is given hold, which it draws from (`state.rng_key`).
+        return given_object_consumptions(call, function, bound, flow, how, ctx, foreign)
     # Read only on branches this call's literal arguments rule out: not consumed here (no
     # parameter consumed, nothing to rule out: the function's facts are not read).
     skipped = (branches.unread_params(function, call, bound, flow.consumed_params)
                if flow.consumed_params else frozenset())
     # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
-    uses = [unless_given(_param_use(call, expr, how, stepping, param.name.value, flow),
+    uses = [unless_given(_param_use(call, expr, how, stepping, param.name.value, flow,
+                                    function),
                          function, call, bound, param.name.value)
             for param, expr in bind_arguments(function, call, bound)
             if param.name.value in flow.consumed_params and param.name.value not in skipped]
@@ -57,8 +63,7 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
             use.key.attr.value for use in held if isinstance(use.key, cst.Attribute)})
         uses += [use for use in held if not (isinstance(use.key, cst.Attribute)
                                              and use.key.attr.value in unread)]
-    if not foreign:
-        uses += given_object_consumptions(call, function, bound, flow, how, ctx)
+    uses += given_object_consumptions(call, function, bound, flow, how, ctx, foreign)
     if nested or (not bound and not foreign):
         # A closure consuming a key of the enclosing function (or of the module, for a
         # function of the module): each call consumes it.
@@ -74,13 +79,14 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
 
 
 def _param_use(call: cst.Call, expr: cst.BaseExpression, how: str, stepping: bool,
-               param: str, flow: KeyFlow) -> Consumption:
+               param: str, flow: KeyFlow, function: cst.FunctionDef) -> Consumption:
     """What `call` consumes giving `expr` as `param`, which the callee consumes: a key, or
     a seed it makes its key from (`PRNGKey(seed)`: the same seed, the same key)."""
     inner = flow.param_uses[param]
     seeded = inner.kind == "seed"
     proof = inner.proof or (f"`{how}` makes its key from `{param}`" if seeded else "")
     return Consumption(call, expr, how, library=False, stepping=stepping,
-                       kind="split" if inner.kind == "split" else "draw",
+                       kind=seeded_kind(function, inner.call, flow.every) if seeded else (
+                           "split" if inner.kind == "split" else "draw"),
                        unseen=inner.unseen, proof=proof, derives=inner.derives,
                        seeded_in=inner.call if seeded else None)

@@ -11,6 +11,7 @@ import libcst as cst
 from optlint.analysis.key_checked_shapes import only_checked_shapes
 from optlint.analysis.key_first_touch import Touch, first_touch
 from optlint.analysis.key_size_arguments import shapes_only_as_sizes
+from optlint.analysis.key_raised_ends import raised_unread
 from optlint.analysis.key_name_reads import (
     CHECK_PREFIX,
     NAMESPACE_READERS,
@@ -192,6 +193,9 @@ class UnreadResults:
         the same for every key."""
         root = self._root
         shared = self._shared
+        if (depth == 0 and block is root and not self._module and shared.raises is not None
+                and raised_unread(name, statement, root, shared)):
+            return not self._reads_frames() and name not in closure_reads(root, self._closures)
         steps, block, position = self._after(statement, block)
         fed = False
         # The statements after it first: most draws are read in the next few (cheap).

@@ -11,7 +11,7 @@ from dataclasses import replace
 import libcst as cst
 
 from optlint.analysis.binding import argument
-from optlint.analysis.key_aliases import linked
+from optlint.analysis.key_aliases import linked, linked_item_fields
 from optlint.analysis.key_deferred import UnreadCalls, settle
 from optlint.analysis.key_chained_draws import CONDITIONED, conditioned_name
 from optlint.analysis.key_derived import consume_derived
@@ -375,6 +375,9 @@ class KeyRecorder:
             elif ("." in other and other.split(".", 1)[0] in self.params
                   and other.split(".", 1)[0] not in state.rebound and other not in state.rebound):
                 _first_seen(self.attribute_uses, other, use)  # `params, key = carry`: `carry[1]`
+        for other in linked_item_fields(name, state):  # `carry.[1].rng_key`
+            if other.split(".", 1)[0] in self.params:
+                _first_seen(self.attribute_uses, other, use)
 
 
 def seeded_by_callee(use: Consumption) -> bool:

@@ -9,6 +9,7 @@ import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.key_record import KeyRecorder
+from optlint.analysis.key_seeded_splits import seeded_kind
 from optlint.analysis.prng_keys import Consumption
 
 
@@ -21,6 +22,8 @@ def default_seeds(call: cst.Call, function: cst.FunctionDef, bound: bool, flow: 
     passed = {param.name.value for param, _ in bind_arguments(function, call, bound)}
     return [Consumption(call, param.default, how, library=False, stepping=stepping,
                         seeded_in=flow.param_uses[param.name.value].call,
+                        kind=seeded_kind(function, flow.param_uses[param.name.value].call,
+                                         flow.every),
                         derives=_derives_only(flow, flow.param_uses[param.name.value]),
                         proof=f"`{function.name.value}` makes its key from `{param.name.value}`,"
                               f" whose default is {param.default.value}")
@@ -36,6 +39,7 @@ def constant_seeds(call: cst.Call, function: cst.FunctionDef, flow: KeyRecorder,
     """`noise(x)` where `noise` draws from `PRNGKey(0)` made in its body: every call draws from
     the key of that seed, followed as the seed itself (`int:0`)."""
     return [Consumption(call, literal, how, library=False, stepping=stepping, seeded_in=made,
+                        kind=seeded_kind(function, made, flow.every),
                         derives=inner.derives, proof=f"`{function.name.value}` makes its key from the literal seed "
                               f"{literal.value} on every call")
             for inner, made, literal in flow.constant_uses.values() if not inner.unseen]

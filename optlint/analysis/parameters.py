@@ -23,7 +23,6 @@ import libcst as cst
 
 from optlint.analysis import apis
 from optlint.analysis.binding import FunctionNode, argument_for
-from optlint.analysis.comments import without_comments
 from optlint.analysis.evaluator import Evaluator, Invocation, owned_by
 from optlint.analysis.harmless_uses import harmless_uses
 from optlint.analysis.index import LATER, Binding, CallSite, ClassInfo, Scope
@@ -40,6 +39,7 @@ from optlint.analysis.values import (
     Value,
     portable,
 )
+from optlint.analysis.word_counts import WordCounts
 
 _METHOD_DECORATORS = ("staticmethod", "classmethod")
 # Resolves an imported name to its definition in a project file and that file's evaluator.
@@ -53,10 +53,7 @@ class CallerJoins:
         self._joins: dict[int, Value] = {}
         self._invocations: dict[int, list[Invocation] | None] = {}
         self._text = text  # the file's source, when the caller has it (else regenerated)
-        self._searched_texts: dict[bool, str] = {}  # see `word_count`
-        self._word_counts: dict[tuple[bool, str], int] = {}
-        # Every word of a searched text counted at once, once a file has asked about many.
-        self._all_words: dict[bool, Counter[str]] = {}
+        self.words = WordCounts(self.file_text)
         self._call_names: CallNames | None = None
 
     @property
@@ -209,29 +206,6 @@ class CallerJoins:
             self._call_names = (calls, _aliases(evaluator))
         return self._call_names
 
-    def word_count(self, word: str, skip_imports: bool = False) -> int:
-        """How often `word` stands as a word in the file's text, comments left out (and import
-        lines with `skip_imports`). The text is cleaned once per file, since every parameter
-        asks; each word is then counted by one search for it: a file is asked about a few
-        names, and splitting its whole text into words cost more (a third of a second of a
-        cold run on levanter). Past `_SEARCHES_BEFORE_SPLIT` words, the text is split once: a
-        big file asks about hundreds, and a search each was quadratic in its length."""
-        key = (skip_imports, word)
-        count = self._word_counts.get(key)
-        if count is None:
-            text = self._searched_texts.get(skip_imports)
-            if text is None:
-                # A name in a comment does not use the function.
-                text = without_comments(self.file_text())
-                text = self._searched_texts[skip_imports] = (
-                    _without_imports(text) if skip_imports else text)
-            every_word = self._all_words.get(skip_imports)
-            if every_word is None and len(self._word_counts) >= _SEARCHES_BEFORE_SPLIT:
-                every_word = self._all_words[skip_imports] = Counter(_WORD.findall(text))
-            count = self._word_counts[key] = (
-                _count_word(text, word) if every_word is None else every_word[word])
-        return count
-
     def file_text(self) -> str:
         if self._text is None:
             module = self.evaluator.index.module_scope.node
@@ -255,10 +229,9 @@ def _invocations_in(owner: Evaluator, function: FunctionNode, name: str,
     if skip_imports and not found:
         # Another file that never calls it by a name resolving here: a namesake, or a mention.
         return found
-    uses = owner.word_count(name, skip_imports)
     direct = sum(1 for _, site, _ in found if _called_name(site.node.func) == name)
     definitions = 1 if not skip_imports else 0
-    if uses > direct + definitions + len(aliases) + harmless:
+    if owner.uses_more_than(name, direct + definitions + len(aliases) + harmless, skip_imports):
         return None
     return found
 
@@ -339,8 +312,13 @@ def _imported_from(callee: Value, path: Path, name: str, resolve: Resolver,
     if found is None:
         return False
     definition, owner = found
-    return (owner.path is not None and Path(owner.path).resolve() == path
+    real = owner.project.real_path if owner.project is not None else _real_path
+    return (owner.path is not None and real(owner.path) == path
             and name_of(definition) == (defined or name))
+
+
+def _real_path(path: str | Path) -> Path:
+    return Path(path).resolve()
 
 
 def invocations_in_file(owner: Evaluator, function: cst.FunctionDef, path: Path,
@@ -403,32 +381,6 @@ def _decorator_name(decorator: cst.BaseExpression) -> str | None:
 
 
 _WORD = re.compile(r"\w+")
-_SEARCHES_BEFORE_SPLIT = 32
-
-
-_WORD_CHARACTER = re.compile(r"\w")
-
-
-def _count_word(text: str, word: str) -> int:
-    """How many of `text`'s words (its maximal runs of `\\w`) are `word`. The pattern starts
-    with the word itself, so the regular expression engine skips to each place it occurs (one
-    starting with `\\b` is tried at every position: twelve times slower); the character
-    before is checked here."""
-    if not _WORD.fullmatch(word):
-        return 0  # no run of word characters is anything else
-    count = 0
-    for found in re.finditer(rf"{re.escape(word)}(?!\w)", text):
-        start = found.start()
-        if not start or not _WORD_CHARACTER.match(text, start - 1):
-            count += 1
-    return count
-
-
-_IMPORT_LINE = re.compile(r"^[ \t]*(from[ \t].*|import[ \t].*)$", re.MULTILINE)
-
-
-def _without_imports(text: str) -> str:
-    return _IMPORT_LINE.sub("", text)
 
 
 _MAX_OPTIONS = 8

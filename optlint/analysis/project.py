@@ -99,6 +99,16 @@ class ProjectIndex:
         # The file being linted (`analyse`): path, text, evaluator; lookups into it (its own
         # calls of an imported function, an import cycle) use it rather than parse it again.
         self._linting: tuple[Path, str, weakref.ref[Inference]] | None = None
+        self._real_paths: dict[str, Path] = {}  # see `real_path`
+
+    def real_path(self, path: str | Path) -> Path:
+        """`Path(path).resolve()`, worked out once per path: it costs a system call per path
+        component, and a run asks it of the same few hundred files thousands of times."""
+        key = str(path)
+        found = self._real_paths.get(key)
+        if found is None:
+            found = self._real_paths[key] = Path(path).resolve()
+        return found
 
     def start_recording(self) -> None:
         self._consulted, self._words = False, set()
@@ -181,8 +191,8 @@ class ProjectIndex:
               ) -> tuple[_Found, Inference] | _Unreached | None:
         """`admitted`: files worth a parse though they never reach the libraries."""
         for path in self.candidate_files(module, from_file):
-            if gated and not self._reach.reaches(path.resolve()) and not (
-                    admitted is not None and admitted(path.resolve())):
+            if gated and not self._reach.reaches(self.real_path(path)) and not (
+                    admitted is not None and admitted(self.real_path(path))):
                 return _UNREACHED  # not worth a parse
             owner = self._inference_for(path)
             if owner is None:
@@ -227,7 +237,7 @@ class ProjectIndex:
         `called`, calls of that module-level jit of it); None when they cannot all be seen (the
         project is too large, a file that names it does not parse, uses it other than in calls,
         or subclasses the class)."""
-        target = Path(path).resolve()
+        target = self.real_path(path)
         name = constructed or called or function.name.value
         self._consulted = True
         self._words.add(name)
@@ -301,7 +311,7 @@ class ProjectIndex:
         A file already parsed for a class lookup is not parsed again. Linted files are not kept
         for later lookups: holding every tree costs more (memory, and the garbage collector
         walking it) than parsing the few files that imports point at."""
-        path = Path(filename).resolve()
+        path = self.real_path(filename)
         self._linting = None
         found = self._files.get(path)
         if found is not None and self._texts.get(path) == text:
@@ -335,7 +345,7 @@ class ProjectIndex:
         """The evaluator of file `path`, which a value names as its defining file: the one alive
         now, else the file parsed afresh."""
         found = self._evaluators.get(path)
-        return found if found is not None else self._inference_for(Path(path).resolve())
+        return found if found is not None else self._inference_for(self.real_path(path))
 
     def hold(self, path: Path, inference: Inference, text: str, until: int) -> None:
         """Keep a linted file's tree for lookups by the files checked up to place `until`."""

@@ -6,17 +6,18 @@ Two kinds, both read from the checked project's files, never guessed for other p
   `name` and has no submodule of that name: `ImportError` when the file runs (a script written
   against another version of its own package), so nothing in the file ever runs;
 - a call of a project function (resolved by the key analysis) given a keyword its plain,
-  undecorated `def` does not accept and no `**kwargs` takes: `TypeError` before its body runs.
+  undecorated `def` does not accept and no `**kwargs` takes: `TypeError` before its body runs;
+- (besides the attribute reads of `proven_attributes.py`) an attribute of an imported project
+  module that none of its files binds (`proven_module_attributes.py`): `AttributeError`.
 A module that may bind names in ways its syntax does not show (`__getattr__`, `globals()`,
 `setattr`, a star import) proves nothing.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import cast
 
@@ -25,22 +26,13 @@ from libcst.helpers import get_full_name_for_node
 
 from optlint.analysis.evaluator import Evaluator, Project
 from optlint.analysis.index import Scope
-from optlint.analysis.key_syntax import target_names
-from optlint.analysis.walk import child_nodes
-from optlint.source import SourceError, decode, read_bytes
+from optlint.analysis.proven_module_attributes import MissingModuleAttributes
+from optlint.analysis.module_names import module_bindings, spells
 
-# Names through which a module may bind names its syntax does not show.
-_DYNAMIC_BINDERS = frozenset({"globals", "setattr", "exec", "vars", "__getattr__", "__dict__",
-                              "modules", "__import__", "import_module"})
 # What a run has learnt of its project's files, kept with the project (its index) and for as
 # long: every file importing `from pkg.utils import a` asks the same of `pkg/utils.py`.
 # (module, imported names, importing folder) -> whether the import fails
 _FAILS: weakref.WeakKeyDictionary[object, dict[tuple[str, tuple[str, ...], str], bool]] = (
-    weakref.WeakKeyDictionary())
-# A project file's path -> its text (None: unreadable), and (path, name) -> whether the text
-# spells the name as a word
-_TEXTS: weakref.WeakKeyDictionary[object, dict[Path, str | None]] = weakref.WeakKeyDictionary()
-_SPELT: weakref.WeakKeyDictionary[object, dict[tuple[Path, str], bool]] = (
     weakref.WeakKeyDictionary())
 # The name a module's bindings are kept by in its evaluator's `derived`.
 _BINDINGS = "module_bindings"
@@ -71,7 +63,7 @@ def _fails(module: str, names: tuple[str, ...], project: Project, filename: str)
     if not files:
         return False
     for path in files:
-        if all(_spells(project, path, name) for name in names):
+        if all(spells(project, path, name) for name in names):
             # Every name is written in the module: it may well bind them. Proving it would
             # parse the module and walk its every node; only a name the text never spells
             # (a script against another version of its package) is worth the proof.
@@ -89,25 +81,6 @@ def _fails(module: str, names: tuple[str, ...], project: Project, filename: str)
     return True
 
 
-def _spells(project: Project, path: Path, name: str) -> bool:
-    """The text of project file `path` spells `name` as a word (False: unreadable); its text
-    read once per run."""
-    spelt = _SPELT.setdefault(project, {})
-    key = (path, name)
-    if key not in spelt:
-        texts = _TEXTS.setdefault(project, {})
-        if path not in texts:
-            try:
-                texts[path] = decode(read_bytes(path), str(path)).text
-            except (OSError, SourceError):
-                texts[path] = None
-        text = texts[path]
-        # `in` first: far cheaper than the regular expression where the name is not there.
-        spelt[key] = text is not None and name in text and bool(
-            re.search(rf"\b{re.escape(name)}\b", text))
-    return spelt[key]
-
-
 def _bindings_of(owner: Evaluator) -> frozenset[str] | None:
     """`module_bindings` of a project file, worked out once and kept with its evaluator."""
     derived = getattr(owner, "derived", None)
@@ -118,48 +91,6 @@ def _bindings_of(owner: Evaluator) -> frozenset[str] | None:
     found = derived[_BINDINGS]
     assert found is None or isinstance(found, frozenset)
     return found
-
-
-def module_bindings(module: cst.CSTNode) -> frozenset[str] | None:
-    """Every name the module binds anywhere (its top level's in any branch, loop or `try`, its
-    functions' `global` ones, and, more than needed, their locals); None when it may bind
-    others unseen."""
-    bound: set[str] = set()
-    for node in _every_node(module):
-        if isinstance(node, cst.ImportFrom) and isinstance(node.names, cst.ImportStar):
-            return None
-        if isinstance(node, cst.Name) and node.value in _DYNAMIC_BINDERS:
-            return None
-        if isinstance(node, cst.Attribute) and node.attr.value in _DYNAMIC_BINDERS:
-            return None
-        bound.update(_bound_by(node))
-    return frozenset(bound)
-
-
-def _every_node(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    pending = [node]
-    while pending:
-        current = pending.pop()
-        yield current
-        pending.extend(child_nodes(current))
-
-
-def _bound_by(node: cst.CSTNode) -> Iterator[str]:
-    if isinstance(node, cst.Assign):
-        for target in node.targets:
-            yield from target_names(target.target)
-    elif isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.NamedExpr)):
-        yield from target_names(node.target)
-    elif isinstance(node, cst.AsName):
-        yield from target_names(node.name)
-    elif isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.TypeAlias)):
-        yield node.name.value
-    elif isinstance(node, cst.Global):
-        yield from (item.name.value for item in node.names)
-    elif isinstance(node, cst.ImportAlias) and node.asname is None:
-        yield node.evaluated_name.split(".", 1)[0]
-    elif isinstance(node, (cst.MatchAs, cst.MatchStar)) and node.name is not None:
-        yield node.name.value
 
 
 def rejects_keywords(call: cst.Call, function: cst.FunctionDef) -> bool:
@@ -188,6 +119,8 @@ class ProvenRaises:
         self._imports: dict[int, bool] = {}
         # A third kind: an attribute read its object cannot have (`proven_attributes.py`).
         self._missing = missing
+        # A fourth: an attribute its imported project module lacks.
+        self._module_attributes = MissingModuleAttributes(inference, filename)
 
     def __call__(self, node: cst.BaseSmallStatement, scope: Scope | None = None) -> bool:
         """`scope`: the scope `node` runs in, where the caller knows it."""
@@ -197,6 +130,15 @@ class ProvenRaises:
         if kind is cst.ImportFrom:
             return self._import_fails(cast(cst.ImportFrom, node))
         if self._missing is not None and self._missing(node, scope):
+            return True
+        return self.scopeless(node)
+
+    def scopeless(self, node: cst.BaseSmallStatement) -> bool:
+        """The kinds told without the scope `node` runs in (no attribute read of an object:
+        finding its scope would map every node of the file to its parent)."""
+        if type(node) is cst.ImportFrom:
+            return self._import_fails(cast(cst.ImportFrom, node))
+        if self._module_attributes(node):
             return True
         return self.raising_call(node) is not None
 

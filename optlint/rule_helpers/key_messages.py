@@ -140,7 +140,8 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
     # them give correlated values, never identical ones.
     apart = ("the key is made from the seed twice and one is drawn from, the other "
              "split: the values are correlated, not identical"
-             if (reuse.seed or reuse.named_seed) and kinds == {"draw", "split"} else None)
+             if (reuse.seed or reuse.named_seed or isinstance(second.key, cst.Integer))
+             and kinds == {"draw", "split"} else None)
     if isinstance(second.key, cst.Call) and second.given_as is None:
         message = (f"`{key}` makes the same key at every call: the key "
                    f"`{first}` consumed{at_line(ctx, reuse.first.call)} is the key "
@@ -161,7 +162,8 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
                f"`{second.how}`{inside} without a split: both derive their random numbers "
                f"from one key ({effect})")
     if isinstance(second.key, cst.Integer):
-        return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
+        return Finding(reported_at(second), message, roles=key_roles(reuse), unproven=apart,
+                       fix_title=(
             "Give each call its own seed, or make one key and split it"))
     if reuse.named_seed:  # a seed, not a key: splitting it is no fix
         return Finding(reported_at(second), message, roles=key_roles(reuse), unproven=apart,

@@ -60,7 +60,7 @@ class DecayMaskMisses(Rule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         reported: set[int] = set()
-        for site in ctx.calls():
+        for site in ctx.calls_where(("init",), layers.FLAX_TRAIN_STATE_CREATE.__contains__):
             given = _params_and_optimizer(ctx, site)
             if given is None:
                 continue

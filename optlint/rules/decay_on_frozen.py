@@ -45,7 +45,7 @@ class DecayOnFrozen(Rule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         local = {id(site.node) for site in ctx.calls()}
         reported: set[int] = set()
-        for site in ctx.calls():
+        for site in ctx.calls_where(("init",), _wraps_many):
             func = site.node.func
             if isinstance(func, cst.Attribute) and func.attr.value == "init":
                 yield from self._buffers(ctx, site.node, func, site, local, reported)
@@ -158,7 +158,11 @@ def _number(expr: cst.BaseExpression) -> float | None:
 
 def _may_chain(ctx: RuleContext, call: cst.Call) -> bool:
     name = ctx.qualify(call.func)
-    table = behaviour(name) if name is not None else None
+    return name is not None and _wraps_many(name)
+
+
+def _wraps_many(name: str) -> bool:
+    table = behaviour(name)
     return table is not None and table.wraps_many
 
 

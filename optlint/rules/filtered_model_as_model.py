@@ -57,7 +57,7 @@ class FilteredModelAsModel(Rule):
         """`model = tree_map(f, eqx.filter(model, eqx.is_array), grads)`: the model's own name
         now holds the filtered tree, so wherever it is used as the model next (the loop's next
         step, the caller given it back), its non-array fields are None."""
-        for site in ctx.calls():
+        for site in ctx.calls_where((), apis.TREE_REBUILDERS.__contains__):
             if id(site.node) in reported or ctx.qualify(site.node.func) not in apis.TREE_REBUILDERS:
                 continue
             rebuilt = ctx.value(site.node, site)

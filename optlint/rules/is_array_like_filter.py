@@ -36,7 +36,7 @@ class IsArrayLikeFilter(Rule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         optax_version = ctx.versions.get("optax").version
         reported: set[int] = set()
-        for site in ctx.calls():
+        for site in ctx.calls_where(("init", "update")):
             call = site.node
             func = call.func
             if not isinstance(func, cst.Attribute) or func.attr.value not in ("init", "update"):

@@ -41,7 +41,7 @@ class LinesearchEquinoxModule(Rule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         callsites = CallSites(ctx.index, ctx.inference)
-        for site in ctx.calls():
+        for site in ctx.calls_where(("run", "init")):
             func = site.node.func
             if isinstance(func, cst.Attribute) and func.attr.value == "run":
                 yield from self._check_jaxopt_run(ctx, site)

@@ -66,7 +66,7 @@ class LowPrecisionHyperparams(Rule):
 
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         reported: set[int] = set()
-        for site in ctx.calls():
+        for site in ctx.calls_where(("init",)):
             func = site.node.func
             if not (isinstance(func, cst.Attribute) and func.attr.value == "init"
                     and site.node.args):

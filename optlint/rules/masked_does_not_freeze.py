@@ -58,7 +58,7 @@ class MaskedDoesNotFreeze(Rule):
     def check(self, ctx: RuleContext) -> Iterator[Finding]:
         sites = {id(site.node): site for site in ctx.calls()}
         reported: set[int] = set()
-        for site in ctx.calls():
+        for site in ctx.calls_where(("init", "update", "create"), _NNX_OPTIMIZERS.__contains__):
             used = _whole_optimizer_use(ctx, site.node)
             if used is None:
                 continue

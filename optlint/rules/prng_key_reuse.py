@@ -30,6 +30,7 @@ from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_syntax import builds_item, evaluated_within
 from optlint.analysis.key_bound_partials import bound_partials
 from optlint.analysis.key_constant_seeds import constant_seed_draws
+from optlint.analysis.key_copied_state import hands_back_field
 from optlint.analysis.key_default_fields import default_keys
 from optlint.analysis.key_handouts import kept_handouts
 from optlint.analysis.key_lifted_streams import unsplit_streams
@@ -187,7 +188,7 @@ class PrngKeyReuse(Rule):
             if use.kind in ("fold", "seed"):
                 continue
             field = key.attr.value
-            if not set_when_built(owner, field) or (
+            if not set_when_built(owner, field) or hands_back_field(node, scope.self_name, field) or (
                     module and not analysis.holds_fixed_key(owner, field)):
                 continue
             reported.add(id(use.call))

@@ -50,7 +50,7 @@ class UnfilteredEquinoxModel(Rule):
                 filtered.append(_filtered_gradients(ctx))
             return filtered[0]
 
-        for site in ctx.calls():
+        for site in ctx.calls_where(("init", "update"), OPTAX_APPLY_UPDATES.__eq__):
             call = site.node
             func = call.func
             if ctx.qualify(func) == OPTAX_APPLY_UPDATES:

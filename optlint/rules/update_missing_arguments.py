@@ -196,7 +196,7 @@ def _applied_to(ctx: RuleContext, site: CallSite) -> tuple[cst.BaseExpression, b
     updates = _first_result_name(site)
     if updates is None:
         return None
-    for later in ctx.calls():
+    for later in ctx.calls_where((), (OPTAX_APPLY_UPDATES, EQUINOX_APPLY_UPDATES).__contains__):
         if later.scope is not site.scope or later.order <= site.order:
             continue
         qualified = ctx.qualify(later.node.func)

@@ -1,0 +1,119 @@
+"""A method called with a key on an object of unknown class, defined by the classes of the
+project modules the file imports (MultiNet e170d5c: `model.sample_actions(key, obs)` where
+`model` is built by a config of the imported `pi0` module, whose `Pi0.sample_actions` draws
+`jax.random.normal(rng, ...)` from it).
+
+`key_methods.py` proves such a call from the classes of the file itself. Where the file defines
+no method of that name, the classes of the project modules it imports (one level: the modules
+it names, and those of the names it imports) stand in: the call consumes the key when at least
+one of them defines the method and every definition draws from the argument the call gives it.
+An abstract method (`@abc.abstractmethod`) runs nothing and is left out; a definition whose
+decorators may change what runs leaves the call unproven. The message names the classes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from optlint.analysis.binding import bind_arguments
+from optlint.analysis.index import ClassInfo
+from optlint.analysis.prng_keys import Consumption
+
+if TYPE_CHECKING:
+    from optlint.analysis.key_calls_view import KeyCallsView
+
+_ABSTRACT = frozenset({"abc.abstractmethod", "abstractmethod"})
+# A definition of one of these is read as what the class runs; more would cost parses.
+_MOST_CLASSES = 8
+
+
+class ImportedMethods:
+    """The methods of the classes of the project modules one file imports, by name."""
+
+    def __init__(self, calls: KeyCallsView) -> None:
+        self.calls = calls
+        self.ctx = calls.ctx
+        self._paths: list[str] | None = None
+        self._found: dict[str, list[tuple[cst.FunctionDef, str]] | None] = {}
+
+    def consumptions(self, call: cst.Call, name: str) -> list[Consumption]:
+        """What `receiver.name(...)` consumes, from the imported classes defining `name`."""
+        methods = self._methods(name)
+        if not methods:
+            return []
+        drawn: set[int] | None = None
+        for method, _ in methods:
+            flow = self.calls.summary(method)
+            if flow is None:
+                return []
+            found = {id(expr) for param, expr in bind_arguments(method, call, True)
+                     if param.name.value in flow.consumed_params
+                     and not flow.param_uses[param.name.value].unseen}
+            drawn = found if drawn is None else drawn & found
+        classes = ", ".join(sorted({owner for _, owner in methods}))
+        proof = (f"every class of the project modules this file imports that defines "
+                 f"`{name}` ({classes}) draws from the key")
+        return [Consumption(call, arg.value, self.calls.callee(call), library=False,
+                            proof=proof)
+                for arg in call.args if id(arg.value) in (drawn or set())][:1]
+
+    def _methods(self, name: str) -> list[tuple[cst.FunctionDef, str]] | None:
+        """(method, its class's name) of each imported class defining `name`; None when one
+        of them cannot be told (decorated, or too many)."""
+        if name not in self._found:
+            self._found[name] = self._look_up(name)
+        return self._found[name]
+
+    def _look_up(self, name: str) -> list[tuple[cst.FunctionDef, str]] | None:
+        project = self.ctx.inference.project
+        if project is None or any(
+                isinstance(info.node, cst.FunctionDef) and info.node.name.value == name
+                and info.scope.owner is not None for info in self.ctx.index.functions.values()):
+            return []  # the file's own classes define it: `key_methods.py` asks them
+        defining = re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
+        found: list[tuple[cst.FunctionDef, str]] = []
+        for path in self._imported_paths():
+            text = project.module_text(Path(path))
+            if text is None or not defining.search(text):
+                continue  # a cheap test before a parse
+            owner = project.evaluator_for(str(path))
+            if owner is None:
+                continue
+            for info in owner.index.classes.values():
+                method = _defined(info, name)
+                if method is None:
+                    continue
+                if any((owner.qualify(d.decorator) or "") in _ABSTRACT
+                       for d in method.decorators):
+                    continue  # runs nothing: a subclass's method does
+                run = self.calls.foreign.method(info, str(path), name)
+                if run is None:
+                    return None  # decorated: what runs is not told
+                found.append((run[0], info.name))
+                if len(found) > _MOST_CLASSES:
+                    return None
+        return found
+
+    def _imported_paths(self) -> list[str]:
+        """The project files the file's imports name (a module, or the module of a name)."""
+        if self._paths is None:
+            project = self.ctx.inference.project
+            here = self.ctx.inference.path
+            modules = set(self.ctx.index.imports.aliases.values())
+            modules |= {full.rpartition(".")[0] for full in modules}
+            paths: set[str] = set()
+            for module in sorted(modules):
+                if module and project is not None and here is not None:
+                    paths.update(str(path) for path in project.project_files(module, here))
+            self._paths = sorted(path for path in paths if path != here)
+        return self._paths
+
+
+def _defined(info: ClassInfo, name: str) -> cst.FunctionDef | None:
+    for item in info.node.body.body:
+        if isinstance(item, cst.FunctionDef) and item.name.value == name:
+            return item
+    return None
