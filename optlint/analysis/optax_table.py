@@ -83,10 +83,6 @@ _FLOAT_DEFAULTS: dict[str, tuple[tuple[str, float], ...]] = {
 _DECAY_IN_PARAMS_DTYPE = frozenset({
     "optax.adam", "optax.adamw", "optax.nadam", "optax.nadamw", "optax.radam",
     "optax.scale_by_adam", "optax.yogi", "optax.amsgrad", "optax.adabelief"})
-_ROWS = [replace(row, **_STATES.get(row.name, {}),
-                 float_defaults=_FLOAT_DEFAULTS.get(row.name, ()),
-                 decay_in_params_dtype="b2" if row.name in _DECAY_IN_PARAMS_DTYPE else "")
-         for row in _ROWS]
 # Transformations whose init or update raises on Python scalar params leaves with None gradients
 # (see Transform.python_scalars_fail); measured on optax 0.2.8 for every row.
 _PYTHON_SCALARS_FAIL = frozenset({
@@ -114,8 +110,22 @@ _PYTHON_SCALARS_FAIL = frozenset({
     "optax.scale_by_rss", "optax.scale_by_sm3", "optax.scale_by_trust_ratio",
     "optax.scale_by_yogi", "optax.sm3", "optax.stateless_with_tree_map", "optax.yogi",
 })
-_ROWS = [replace(row, python_scalars_fail=True) if row.name in _PYTHON_SCALARS_FAIL else row
-         for row in _ROWS]
+
+
+def _with_facts_above(row: Transform) -> Transform:
+    """`row` with what the tables above say of it (a row they say nothing of is kept as it is:
+    one `replace` of the ~30 fields per row that changes, at import)."""
+    changes = dict(_STATES.get(row.name, {}))
+    if row.name in _FLOAT_DEFAULTS:
+        changes["float_defaults"] = _FLOAT_DEFAULTS[row.name]
+    if row.name in _DECAY_IN_PARAMS_DTYPE:
+        changes["decay_in_params_dtype"] = "b2"
+    if row.name in _PYTHON_SCALARS_FAIL:
+        changes["python_scalars_fail"] = True
+    return replace(row, **changes) if changes else row
+
+
+_ROWS = [_with_facts_above(row) for row in _ROWS]
 
 _TABLE: dict[str, Transform] = {row.name: row for row in _ROWS}
 
