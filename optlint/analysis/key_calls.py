@@ -124,8 +124,9 @@ class FileKeyCalls:
         self._consumed: dict[int, list[Consumption]] = {}
         for site in ctx.calls():
             direct = self._library_uses[id(site.node)] = self.library.consumptions(site.node)
-            if (direct or passes_key(site.node) or runs_per_step_or_row(self.ctx, site)
+            if (direct or passes_key(site.node)  # (the cheapest questions first)
                     or ctx.qualify(site.node.func) in LIFTED_TRANSFORMS
+                    or runs_per_step_or_row(self.ctx, site)
                     or self.targets.draws_by_foreign_method(site)):
                 self.candidates.add(id(site.node))
         # No call that consumes a key: nothing to find, no helper to look for.

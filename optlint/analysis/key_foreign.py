@@ -24,6 +24,7 @@ from optlint.analysis.values import ClassRef, LibraryRef, Value
 
 # The name a file's key flow is kept by in its evaluator's `derived`.
 _FLOW = "key_flow"
+_BUILDING = object()  # kept there while the flow is being made
 
 if TYPE_CHECKING:
     from optlint.analysis.evaluator import Evaluator
@@ -107,6 +108,10 @@ class ForeignFunctions:
         if path not in self.owners:
             derived = getattr(evaluator, "derived", None)
             kept = derived.get(_FLOW) if derived is not None else None
+            if kept is _BUILDING:
+                # Asked while its own flow is being made (two files whose classes call each
+                # other's methods): not followed, rather than made again without end.
+                return None
             if kept is None:
                 context = replace(self.ctx, module=index.module_scope.node, index=index,
                                   inference=evaluator, filename=path, source=None)
@@ -114,7 +119,12 @@ class ForeignFunctions:
                     kept = self.make(context, self.owners)
                 else:
                     # Its own chain of lookups: what it summarises depends on its file alone.
-                    kept = derived[_FLOW] = self.make(context, {})
+                    derived[_FLOW] = _BUILDING
+                    try:
+                        kept = derived[_FLOW] = self.make(context, {})
+                    finally:
+                        if derived.get(_FLOW) is _BUILDING:
+                            del derived[_FLOW]
             self.owners[path] = kept
         return self.owners[path]
 

@@ -30,61 +30,69 @@ class KeyHelpers:
 def key_helpers(ctx: RuleContext, candidates: set[int]) -> KeyHelpers:
     """Names of the file's functions that consume a key, directly or through one another
     (a cheap gate: only calls by these names are resolved and summarised)."""
-    by_function: dict[str, list[tuple[bool, set[str]]]] = {}
-    for info in ctx.index.functions.values():
-        if isinstance(info.node, cst.FunctionDef):
-            by_function.setdefault(info.node.name.value, [])
-    calls_in: dict[str, set[str]] = {name: set() for name in by_function}
+    calls_in: dict[str, set[str]] = {
+        info.node.name.value: set() for info in ctx.index.functions.values()
+        if isinstance(info.node, cst.FunctionDef)}
     consuming: set[str] = set()
     drawing: set[str] = set()
     higher_order: set[str] = set()
     # Functions running a `jax.lax` loop (by name first: a cheap gate).
-    looping = {enclosing_def(site) for site in ctx.calls()
-               if last_name(site.node.func) in _LOOP_NAMES
-               and aliased_qualify(ctx, site.node.func, site) in LOOP_BODIES}
-    for site in ctx.calls():
+    looping: set[str | None] = set()
+    # (the function a call is in, the function given it whose parameter it calls)
+    given_calls: list[tuple[str, str]] = []
+    for site in ctx.calls():  # one pass: asked of every call of every file
+        call = site.node
         function = enclosing_def(site)
+        last = last_name(call.func)
+        if last in _LOOP_NAMES and aliased_qualify(ctx, call.func, site) in LOOP_BODIES:
+            looping.add(function)
         if function is None:
             continue
-        if id(site.node) in candidates:
+        if id(call) in candidates:
             consuming.add(function)
-        if ctx.qualify(site.node.func) in STREAM_DRAWS:
+        if ctx.qualify(call.func) in STREAM_DRAWS:
             drawing.add(function)
-        last = last_name(site.node.func)
-        given_to = param_owner(site.scope, site.node.func) if isinstance(
-            site.node.func, cst.Name) else None
-        if given_to is not None and (given_to == function or given_to in looping):
-            # Calls a function it is given, itself or in a function nested in it that a
-            # loop it runs steps (`scan(lambda c, x: f(x, c), ...)`).
-            higher_order.add(given_to)
+        given_to = param_owner(site.scope, call.func) if isinstance(
+            call.func, cst.Name) else None
+        if given_to is not None:
+            given_calls.append((function, given_to))
         called = calls_in.setdefault(function, set())
         if last is not None:
             called.add(last)
         # A helper handed to a transformation or loop (`jax.grad(loss)`, `scan(body, ...)`).
-        called.update(arg.value.value for arg in site.node.args
+        called.update(arg.value.value for arg in call.args
                       if isinstance(arg.value, cst.Name))
-    # Names bound to a transformed helper (`grad_fn = eqx.filter_value_and_grad(loss)`).
-    wrapping = [(name, _wrapped_names(binding.value))
-                for scope in ctx.index.every_scope
-                for name, bindings in scope.bindings.items() for binding in bindings
-                if isinstance(binding.value, cst.Call) and not binding.path]
-    # A class built runs its constructor: `Env(seed)` consumes what its `__init__` does.
-    wrapping += [(info.name, {item.name.value}) for info in ctx.index.classes.values()
-                 for item in info.node.body.body if isinstance(item, cst.FunctionDef)
-                 and item.name.value in ("__init__", "__post_init__")]
-    # The functions each function defines (`make_dropout` defines `apply`), and names
-    # bound to what a function returns (`drop = make_dropout(0.5)`): a factory's closure.
+    for function, given_to in given_calls:
+        if given_to == function or given_to in looping:
+            # Calls a function it is given, itself or in a function nested in it that a
+            # loop it runs steps (`scan(lambda c, x: f(x, c), ...)`).
+            higher_order.add(given_to)
+    # The functions each function defines (`make_dropout` defines `apply`).
     defines: dict[str, set[str]] = {}
     for info in ctx.index.functions.values():
         parent = info.scope.parent
         if (isinstance(info.node, cst.FunctionDef) and parent is not None
                 and isinstance(parent.node, cst.FunctionDef)):
             defines.setdefault(parent.node.name.value, set()).add(info.node.name.value)
-    made = [(name, factory) for name, factory in (
-        (name, last_name(binding.value.func))
-        for scope in ctx.index.every_scope
-        for name, bindings in scope.bindings.items() for binding in bindings
-        if isinstance(binding.value, cst.Call)) if factory in defines]
+    # Names bound to a transformed helper (`grad_fn = eqx.filter_value_and_grad(loss)`), and
+    # names bound to what a function returns (`drop = make_dropout(0.5)`): a factory's closure.
+    wrapping: list[tuple[str, set[str]]] = []
+    made: list[tuple[str, str]] = []
+    for scope in ctx.index.every_scope:
+        for name, bindings in scope.bindings.items():
+            for binding in bindings:
+                value = binding.value
+                if type(value) is not cst.Call:
+                    continue
+                if not binding.path:
+                    wrapping.append((name, _wrapped_names(value)))
+                factory = last_name(value.func)  # type: ignore[attr-defined]
+                if factory in defines:
+                    made.append((name, factory))  # type: ignore[arg-type]
+    # A class built runs its constructor: `Env(seed)` consumes what its `__init__` does.
+    wrapping += [(info.name, {item.name.value}) for info in ctx.index.classes.values()
+                 for item in info.node.body.body if isinstance(item, cst.FunctionDef)
+                 and item.name.value in ("__init__", "__post_init__")]
     # A transformation of a factory's closure (`train = jax.jit(jax.vmap(make_train(c)))`).
     made += [(name, factory) for name, wrapped in wrapping for factory in wrapped
              if factory in defines]

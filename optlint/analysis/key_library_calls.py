@@ -66,6 +66,7 @@ class LibraryKeyCalls:
         self.shape_arguments = ShapeArguments(ctx, self._receiver_made_by)
         # What the project modules this file imports import (`key_imported_libraries.py`).
         self._project_libraries: frozenset[str] | None = None
+        self._imported: dict[str, bool] = {}  # by library: the file imports it (`_imports`)
         # The library module this file is, by its public name (jax's own `random.py`), or "".
         filename = ctx.filename.replace("\\", "/")
         self._stream_free: bool | None = None  # `_draws_no_stream`'s answer for the file
@@ -281,6 +282,12 @@ class LibraryKeyCalls:
         return expr
 
     def _imports(self, library: str) -> bool:
+        known = self._imported.get(library)  # asked of most calls of the file
+        if known is None:
+            known = self._imported[library] = self._imports_uncached(library)
+        return known
+
+    def _imports_uncached(self, library: str) -> bool:
         if any(full == library or full.startswith(library + ".")
                for full in self.ctx.index.imports.aliases.values()):
             return True
