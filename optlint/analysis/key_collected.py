@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 import libcst as cst
 
+from optlint.analysis.imports import dotted_name
 from optlint.analysis.key_syntax import evaluated_within, target_names
 from optlint.analysis.walk import child_nodes
 
@@ -121,7 +122,7 @@ def _gathered(body: cst.CSTNode, kept: set[str]) -> tuple[bool, set[str]]:
             found = True
         elif type(node) is cst.Call:
             func = node.func  # type: ignore[attr-defined]
-            holder = _collection(func.value) if type(func) is cst.Attribute else None
+            holder = dotted_name(func.value) if type(func) is cst.Attribute else None
             if (holder is not None and func.attr.value in _ADDING  # type: ignore[attr-defined]
                     and any(_holds(arg.value, names) for arg in node.args)):  # type: ignore[attr-defined]
                 found = True
@@ -129,23 +130,11 @@ def _gathered(body: cst.CSTNode, kept: set[str]) -> tuple[bool, set[str]]:
         elif type(node) is cst.Assign and _holds(node.value, names):  # type: ignore[attr-defined]
             for target in node.targets:  # type: ignore[attr-defined]
                 if type(target.target) is cst.Subscript:
-                    holder = _collection(target.target.value)
+                    holder = dotted_name(target.target.value)
                     if holder is not None:
                         found = True
                         collections.add(holder)
     return found, collections
-
-
-def _collection(expr: cst.BaseExpression) -> str | None:
-    """`draws` or `results.all_preds`: a name, or attributes of one, as dotted text."""
-    parts: list[str] = []
-    while type(expr) is cst.Attribute:
-        parts.append(expr.attr.value)  # type: ignore[attr-defined]
-        expr = expr.value  # type: ignore[attr-defined]
-    if type(expr) is not cst.Name:
-        return None
-    parts.append(expr.value)  # type: ignore[attr-defined]
-    return ".".join(reversed(parts))
 
 
 def _holds(value: cst.BaseExpression, names: set[str], mixing: bool = True) -> bool:
@@ -196,6 +185,6 @@ def _binds(loop: cst.For | cst.While, names: set[str]) -> bool:
     for node in _nodes(loop.body):
         if type(node) is cst.AssignTarget:
             target = node.target  # type: ignore[attr-defined]
-            if names & set(target_names(target)) or _collection(target) in names:
+            if names & set(target_names(target)) or dotted_name(target) in names:
                 return True
     return False

@@ -31,6 +31,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from optlint.analysis.binding import argument
+from optlint.analysis.imports import dotted_name
 from optlint.records import record
 
 # jax.random functions that turn their key into random bits (split included: using the key again
@@ -115,7 +116,7 @@ def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:
         # `apply(params, None, x)`: a constant is never a key, whatever parameter it fills.
         return None if expr.value in CONSTANTS else expr.value
     if isinstance(expr, cst.Attribute):
-        return _attribute_path(expr)
+        return dotted_name(expr)
     if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name):
         index = literal_index(expr)
         if index is not None:
@@ -126,19 +127,6 @@ def key_name(expr: cst.BaseExpression, literal: bool = False) -> str | None:
     if literal and isinstance(expr, cst.Integer):
         return f"int:{expr.value}"
     return None
-
-
-def _attribute_path(expr: cst.Attribute) -> str | None:
-    """`self.config.loop.rng_seed` as one dotted name, for a chain of attributes on a name."""
-    parts = [expr.attr.value]
-    value = expr.value
-    while type(value) is cst.Attribute:
-        parts.append(value.attr.value)  # type: ignore[attr-defined]
-        value = value.value  # type: ignore[attr-defined]
-    if type(value) is not cst.Name:
-        return None
-    parts.append(value.value)  # type: ignore[attr-defined]
-    return ".".join(reversed(parts))
 
 
 # Names that are constants: given where a key goes (`rng=None`), they give no key to follow.
