@@ -244,6 +244,36 @@ def table(outcome: dict[str, dict[str, object]]) -> str:
     return "\n".join(rows)
 
 
+def labels_when_run() -> dict[tuple[str, int], str]:
+    """Lines of key programs a blind labeller ran whose label differs from the program's folder
+    (keys/labels_when_run.tsv): (case id, line) -> "reuse" | "not reuse"."""
+    lines = (HERE / "keys" / "labels_when_run.tsv").read_text(encoding="utf-8").splitlines()
+    rows = csv.DictReader([line for line in lines if not line.startswith("#")], delimiter="\t")
+    return {(r["case"], int(r["line"])): r["verdict"] for r in rows}
+
+
+def run_checked_keys(outcome: dict[str, dict[str, object]],
+                     labels: dict[tuple[str, int], str]) -> str:
+    """Key recall and flagged negatives by the running labels: a positive whose every mark was
+    shown not reuse is left out; a negative's flagged line shown reuse is not a false finding."""
+    found = positives = flagged = negatives = 0
+    for ident, result in outcome.items():
+        if result["rule"] != "OPT020":
+            continue
+        if result["kind"] == "positive":
+            marks = list(result["expected"])  # type: ignore[call-overload]
+            if marks and all(labels.get((ident, m)) == "not reuse" for m in marks):
+                continue
+            positives += 1
+            found += bool(result["ok"])
+        else:
+            negatives += 1
+            flagged += any(labels.get((ident, line)) != "reuse"
+                           for line in result["lines"])  # type: ignore[attr-defined]
+    return (f"keys run-checked (keys/labels_when_run.tsv): found {found} of {positives}, "
+            f"negatives flagged {flagged} of {negatives}")
+
+
 def misses(outcome: dict[str, dict[str, object]]) -> str:
     lines = []
     for ident, result in sorted(outcome.items()):
@@ -386,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(outcome, indent=1, sort_keys=True))
     else:
         print(table(outcome))
+        print(run_checked_keys(outcome, labels_when_run()))
     if args.misses:
         print(misses(outcome))
     if args.fix_pairs:
