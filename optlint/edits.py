@@ -11,12 +11,13 @@ import re
 
 from optlint.diagnostics import Edit, Fix, Location
 
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+# Compiled when first used (`re`'s cache): most checks report nothing and split no text.
+_LINE = r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$"
 
 
 def source_lines(text: str) -> list[str]:
     """The text's lines with their endings, on the parser's line model."""
-    return _LINE.findall(text)
+    return re.findall(_LINE, text)
 
 
 def line_starts(text: str) -> list[int]:

@@ -97,19 +97,21 @@ def _probe() -> tuple[object, object]:
 _PARAMS, _FIELD_KIND = _probe()
 # Records whose `__init__` stores its arguments and nothing else: their fields' names.
 _STORED_FIELDS: dict[type, frozenset[str]] = {}
-# Words by which an annotation may name a pseudo-field, which only `dataclass` tells apart
-# (through an alias of `typing` in the module's namespace, say).
-_PSEUDO_FIELD_WORDS = ("ClassVar", "InitVar", "KW_ONLY")
 
 
 def _collected(cls: type) -> bool:
     """`dataclass(cls, init=False, eq=False, repr=False)` done here (see the module's docstring):
     the same fields, class attributes, `__dataclass_params__` and `__match_args__`. False, and
     nothing done, for a class only `dataclass` reads rightly: an annotation that is not a string
-    or that names a pseudo-field's word, a dataclass base that is frozen or has a pseudo-field."""
+    or that names the word of a pseudo-field (ClassVar, InitVar, KW_ONLY: only `dataclass` tells
+    whether it means one, through the module's namespace), a dataclass base that is frozen or
+    has a pseudo-field."""
     own: dict[str, object] = cls.__dict__.get("__annotations__", {})
-    if any(not isinstance(annotation, str) or any(
-            word in annotation for word in _PSEUDO_FIELD_WORDS) for annotation in own.values()):
+    try:
+        annotations = " ".join(own.values())  # type: ignore[arg-type]
+    except TypeError:  # an annotation that is not a string
+        return False
+    if "ClassVar" in annotations or "InitVar" in annotations or "KW_ONLY" in annotations:
         return False
     collected: dict[str, Field[Any]] = {}
     for base in cls.__mro__[-1:0:-1]:  # as dataclass: the most derived class's fields win
