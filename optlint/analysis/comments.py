@@ -4,13 +4,14 @@ where the analysis counts names in a file's text."""
 
 from __future__ import annotations
 
-import functools
 import re
+
+from optlint.patterns import compiled
 
 # Strings are matched only so that a `#` inside one is not taken for a comment; whichever of a
 # string or a comment starts first wins, as in the tokenizer. A backslash escapes the next
 # character in every kind of string (a raw one too, for where it ends), a line break included.
-# Compiled when first used (`_string_or_comment`): a one-file check that looks for no callers
+# Compiled when first used (`optlint.patterns`): a one-file check that looks for no callers
 # never uses it (its compile: 2.6M of that check's 1,396M instructions).
 _STRING_OR_COMMENT = (
     r"""
@@ -23,16 +24,11 @@ _STRING_OR_COMMENT = (
 )
 
 
-@functools.cache
-def _string_or_comment() -> re.Pattern[str]:
-    return re.compile(_STRING_OR_COMMENT, re.VERBOSE | re.DOTALL)
-
-
 def without_comments(text: str) -> str:
     """`text` with each comment's text removed (its line and the line break stay)."""
     if "#" not in text:
         return text
-    return _string_or_comment().sub(_keep_strings, text)
+    return compiled(_STRING_OR_COMMENT, re.VERBOSE | re.DOTALL).sub(_keep_strings, text)
 
 
 def _keep_strings(match: re.Match[str]) -> str:
