@@ -30,6 +30,7 @@ import abc
 import types
 from collections.abc import Callable
 from dataclasses import MISSING, Field, dataclass, field, fields, replace
+from itertools import compress, repeat
 from operator import attrgetter
 from reprlib import recursive_repr
 from typing import TYPE_CHECKING, Any, TypeVar, overload
@@ -46,6 +47,9 @@ _Key = Callable[[object], tuple[object, ...]]
 # A parameter's default where its field's default is made by a factory (dataclass's own sentinel
 # prints as "<factory>"; this one as the function's signature shows it).
 _FACTORY = type("_Factory", (), {"__repr__": lambda self: "<factory>"})()
+# A field's attributes, read over every field at C speed (`map`): a class is made at import.
+_NAME, _INIT, _KW_ONLY, _REPR, _COMPARE, _HASH = map(
+    attrgetter, ("name", "init", "kw_only", "repr", "compare", "hash"))
 
 
 @overload
@@ -71,14 +75,14 @@ def record(cls: _Class | None = None, /, *, eq: bool = True, order: bool = False
             made.__doc__ = doc
         every = fields(made)  # (the fields proper: no ClassVar or InitVar pseudo-fields)
         if len(every) != len(made.__dict__["__dataclass_fields__"]) or any(
-                item.kw_only for item in every):
+                map(_KW_ONLY, every)):
             raise TypeError(f"{made.__qualname__}: a record has no ClassVar, InitVar or "
                             "keyword-only fields")
         if "__init__" not in made.__dict__ and not hasattr(made, "__post_init__") and all(
-                item.init for item in every):
-            _STORED_FIELDS[made] = frozenset(item.name for item in every)  # see `replaced`
+                map(_INIT, every)):
+            _STORED_FIELDS[made] = frozenset(map(_NAME, every))  # see `replaced`
         _set(made, "__init__", _compiled_on_first_call(made))
-        _add_methods(made, eq, order, frozen)
+        _add_methods(made, every, eq, order, frozen)
         return made
 
     return make if cls is None else make(cls)
@@ -125,6 +129,10 @@ def _collected(cls: type) -> bool:
         default = getattr(cls, name, MISSING)
         if isinstance(default, Field):
             item = default
+            if item.default is MISSING:  # the class shows the default itself, as dataclass's
+                delattr(cls, name)
+            else:
+                setattr(cls, name, item.default)
         else:
             item = field(default=MISSING if isinstance(  # type: ignore[arg-type]
                 default, types.MemberDescriptorType) else default)
@@ -136,32 +144,31 @@ def _collected(cls: type) -> bool:
             raise ValueError(f"mutable default {type(item.default)} for field {name} is not "
                              "allowed: use default_factory")
         collected[name] = item
-        if isinstance(getattr(cls, name, None), Field):  # the class shows the default itself
-            if item.default is MISSING:
-                delattr(cls, name)
-            else:
-                setattr(cls, name, item.default)
-    for name, value in cls.__dict__.items():
-        if isinstance(value, Field) and name not in own:
-            raise TypeError(f"{name!r} is a field but has no type annotation")
+    if any(map(isinstance, cls.__dict__.values(), repeat(Field))):  # (annotated ones are gone)
+        for name, value in cls.__dict__.items():
+            if isinstance(value, Field):
+                raise TypeError(f"{name!r} is a field but has no type annotation")
     setattr(cls, "__dataclass_params__", _PARAMS)  # noqa: B010 - (not a declared attribute)
     setattr(cls, "__dataclass_fields__", collected)  # noqa: B010
     if "__match_args__" not in cls.__dict__:
-        setattr(cls, "__match_args__", tuple(  # noqa: B010
-            item.name for item in collected.values() if item.init and not item.kw_only))
+        every = collected.values()  # (none keyword-only: a record refuses them)
+        setattr(cls, "__match_args__",  # noqa: B010
+                tuple(compress(map(_NAME, every), map(_INIT, every))))
     if isinstance(cls, abc.ABCMeta):
         abc.update_abstractmethods(cls)  # type: ignore[arg-type]
     return True
 
 
-def _add_methods(cls: type, eq: bool, order: bool, frozen: bool) -> None:
+def _add_methods(cls: type, every: tuple[Field[Any], ...], eq: bool, order: bool,
+                 frozen: bool) -> None:
     """What `dataclass` adds beyond `__init__`, by its rules: a method the class defines itself
     is kept; an `eq` class is hashable by its fields when frozen, unhashable when not."""
-    every = fields(cls)
-    _set(cls, "__repr__", _representation(tuple(item.name for item in every if item.repr)))
+    names = tuple(map(_NAME, every))
+    _set(cls, "__repr__", _representation(tuple(compress(names, map(_REPR, every)))))
     if not eq:
         return
-    compared = _getter(tuple(item.name for item in every if item.compare))
+    compared_names = tuple(compress(names, map(_COMPARE, every)))
+    compared = _getter(compared_names)
     _set(cls, "__eq__", _equality(compared))
     if order:
         for name, compare in (("__lt__", tuple.__lt__), ("__le__", tuple.__le__),
@@ -170,8 +177,9 @@ def _add_methods(cls: type, eq: bool, order: bool, frozen: bool) -> None:
     own = cls.__dict__
     explicit_hash = "__hash__" in own and not (own["__hash__"] is None and "__eq__" in own)
     if not explicit_hash:
-        hashed = tuple(item.name for item in every
-                       if (item.compare if item.hash is None else item.hash))
+        hashes = tuple(map(_HASH, every))  # (a field's `hash` None: its `compare` decides)
+        hashed = compared_names if hashes.count(None) == len(hashes) else tuple(
+            item.name for item in every if (item.compare if item.hash is None else item.hash))
         # (set as an attribute: mypy rejects assigning to a method)
         setattr(cls, "__hash__", _hashing(_getter(hashed)) if frozen else None)  # noqa: B010
 
