@@ -229,3 +229,25 @@ def test_a_key_split_in_a_one_line_block_is_sliced() -> None:
     original = plan["variants"]["original"]
     assert "sub = jax.random.split(key)[0]\n" in codes(original)
     assert original["bindings"]["key"] == "key"
+
+
+def test_a_key_split_from_what_a_method_of_the_object_returns_is_planned() -> None:
+    """blackjax's tests split `self.next_key()`: the slice asks for `self.next_key`, an attribute
+    of `self` (this crashed the whole `verify` run, `Name('self.next_key')`); it is said missing,
+    as any attribute `__init__` does not set."""
+    [plan] = plans('''\
+        import jax
+
+        class TestSampler:
+            def next_key(self):
+                self.key, sub = jax.random.split(self.key)
+                return sub
+
+            def test_two_chains(self):
+                key1, key2 = jax.random.split(self.next_key())
+                a = jax.random.normal(key1, (3,))
+                b = jax.random.normal(key1, (3,))
+                return a, b
+        ''')
+    assert plan["variants"]["original"] == {
+        "unbuildable": "missing `self.next_key` (not set in __init__)"}
