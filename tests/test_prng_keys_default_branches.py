@@ -4,7 +4,8 @@
 caller's next update split it again). A key consumed on one branch only is otherwise not
 reported; with the default deciding the test, the default path reuses it, and the finding says
 so. Left silent: a default that takes the other branch, a call of the file setting the field,
-a holder the file does not annotate, a class whose constructor may set the field. Run with
+a statement assigning it, a holder the file does not annotate, a class whose constructor may
+set the field. Run with
 JAX's key-reuse checker, the default configuration raises and the look-alikes do not."""
 
 from __future__ import annotations
@@ -71,7 +72,10 @@ def test_a_key_returned_after_the_default_branch_consumed_it(tmp_path: Path) -> 
     _agent().replace("    fix_alpha: bool = False\n",
                      "    fix_alpha: bool = False\n\n    def __post_init__(self):\n"
                      "        self.fix_alpha = self.batch_size > 4\n"),
-], ids=["fixed", "default-true", "set-by-call", "unannotated", "post-init"])
+    _agent().replace("    return Agent(Config(batch_size=8)).update(key)",
+                     "    config = Config(batch_size=8)\n    config.fix_alpha = True\n"
+                     "    return Agent(config).update(key)"),
+], ids=["fixed", "default-true", "set-by-call", "unannotated", "post-init", "assigned"])
 def test_look_alikes_stay_silent(tmp_path: Path, source: str) -> None:
     assert opt020_findings(tmp_path, "agent.py", source) == []
 

@@ -9,7 +9,8 @@ Only what the file shows counts: the holder is a parameter annotated with the cl
 attribute of `self` every method assigns from such a parameter (or a field of the class
 annotated with it); the class declares the field with a literal default and defines no
 `__init__`/`__post_init__`; no call of the file passes that field a keyword other than the
-default (`SacConfig(..., fix_alpha=True)`, `config.replace(fix_alpha=True)`). A test is
+default (`SacConfig(..., fix_alpha=True)`, `config.replace(fix_alpha=True)`), and no statement
+of the file assigns an attribute of that name (`config.fix_alpha = True`). A test is
 evaluated only from that field: as it is, under `not`, or compared with a literal (`==`,
 `!=`, `is`, `is not`). Anything else is not decided here.
 """
@@ -108,7 +109,23 @@ class DefaultBranches:
         for given in self._given_keywords().get(field, ()):
             if _literal(given) is _UNKNOWN or _literal(given) != value:
                 return _UNKNOWN
+        if self._assigned(field):
+            return _UNKNOWN
         return value
+
+    def _assigned(self, field: str) -> bool:
+        """The file sets an attribute of that name (`config.fix_alpha = True`)."""
+        sites = self.ctx.index.attributes.get(field, ())
+        if not sites:
+            return False
+        parents = self.ctx.index.parents()
+        for site in sites:
+            parent = parents.get(id(site.node))
+            if isinstance(parent, cst.AssignTarget) or (
+                    isinstance(parent, (cst.AugAssign, cst.AnnAssign))
+                    and parent.target is site.node):
+                return True
+        return False
 
     def _given_keywords(self) -> dict[str, list[cst.BaseExpression]]:
         """The values the file's calls pass by keyword, by keyword (read once per file)."""
