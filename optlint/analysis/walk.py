@@ -82,9 +82,79 @@ def _plan(visitor_type: type, node_type: type) -> _Plan:
     return plan
 
 
+# After this many walks in a process, walks run compiled (`_compiled_walk`): a walk function per
+# node class, reading its fields by name in straight-line code rather than by `getattr` in a loop.
+# On levanter the index's walks take a fifth fewer instructions so (2,085M to 1,678M, compiling
+# included); compiling costs ~0.1 ms a class, which a one-file run would not win back.
+_COMPILED_AFTER = 32
+_walks = 0
+# visitor class -> node class -> its compiled walk as a child, or False where no walk enters one
+_COMPILED: dict[type, dict[type, Any]] = {}
+# (visitor class, node class) -> its compiled walk (as a root too)
+_FUNCTIONS: dict[tuple[type, type], Callable[[cst.CSTNode, object], None]] = {}
+
+
 def walk(node: cst.CSTNode, visitor: object) -> None:
     """Call `visitor.visit_<Type>(node)` before and `leave_<Type>(node)` after each node's
     children, for the node types the visitor has methods for."""
+    global _walks
+    if _walks < _COMPILED_AFTER:
+        _walks += 1
+        _walk(node, visitor)
+        return
+    walks = _COMPILED.get(type(visitor))
+    if walks is None:
+        walks = _COMPILED[type(visitor)] = {}
+    compiled = (walks.get(type(node)) or _FUNCTIONS.get((type(visitor), type(node)))
+                or _compiled_walk(type(visitor), type(node), walks))
+    compiled(node, visitor)
+
+
+def _compiled_walk(visitor_type: type, node_type: type,
+                   walks: dict[type, Any]) -> Callable[[cst.CSTNode, object], None]:
+    """`_walk` for nodes of `node_type`, compiled: what `_walk` does with the plan of that
+    class, and the walks of its children looked up by their class in `walks`."""
+    enter, leave, fields, entered = _plan(visitor_type, node_type)
+
+    def child(value_type: type) -> Any:  # the walk of a child of that class, or False
+        if value_type not in walks:
+            enters = entered.get(value_type)
+            walks[value_type] = (
+                (enters or (enters is None and _entered(entered, value_type)))
+                and (_FUNCTIONS.get((visitor_type, value_type))
+                     or _compiled_walk(visitor_type, value_type, walks)))
+        return walks[value_type]
+
+    names: dict[str, Any] = {"enter": enter, "leave": leave, "walks": walks.get,
+                             "child": child, "sequences": (tuple, list)}
+    lines = ["def walk(node, visitor):"]
+    if enter is not None:
+        lines.append("    enter(visitor, node)")
+    for field in fields:
+        lines += [f"    value = node.{field}",
+                  "    if type(value) in sequences:",
+                  "        for item in value:",
+                  "            found = walks(type(item))",
+                  "            if found is None:",
+                  "                found = child(type(item))",
+                  "            if found:",
+                  "                found(item, visitor)",
+                  "    else:",
+                  "        found = walks(type(value))",
+                  "        if found is None:",
+                  "            found = child(type(value))",
+                  "        if found:",
+                  "            found(value, visitor)"]
+    if leave is not None:
+        lines.append("    leave(visitor, node)")
+    exec("\n".join(lines) if len(lines) > 1 else "def walk(node, visitor): pass", names)
+    compiled: Callable[[cst.CSTNode, object], None] = names["walk"]
+    compiled.__qualname__ = f"walk_{node_type.__name__}"
+    _FUNCTIONS[(visitor_type, node_type)] = compiled
+    return compiled
+
+
+def _walk(node: cst.CSTNode, visitor: object) -> None:
     plan = _PLANS.get((type(visitor), type(node)))
     enter, leave, fields, entered = (plan if plan is not None
                                      else _plan(type(visitor), type(node)))
@@ -98,11 +168,11 @@ def walk(node: cst.CSTNode, visitor: object) -> None:
                 # `_enters`, its cache read inline: this runs for every child of every node.
                 enters = entered.get(type(item))
                 if enters or (enters is None and _entered(entered, type(item))):
-                    walk(item, visitor)
+                    _walk(item, visitor)
         else:
             enters = entered.get(value_type)
             if enters or (enters is None and _entered(entered, value_type)):
-                walk(value, visitor)
+                _walk(value, visitor)
     if leave is not None:
         leave(visitor, node)
 
