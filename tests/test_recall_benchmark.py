@@ -146,3 +146,15 @@ def test_run_checked_keys_leaves_out_positives_shown_not_reuse_and_forgives_line
     assert recall.run_checked_keys(outcome, labels).endswith(
         "found 1 of 1, negatives flagged 1 of 2")
     assert recall.run_checked_keys(outcome, {}).endswith("found 2 of 2, negatives flagged 2 of 2")
+
+
+def test_a_manifest_may_start_with_comment_lines(tmp_path: Path) -> None:
+    """pairs_heldout.tsv says on top who mined it and how; those lines are not rows."""
+    sys.path.insert(0, str(REPO / "benchmarks" / "recall" / "fix_pairs"))
+    import extract  # type: ignore[import-not-found]
+
+    manifest = tmp_path / "pairs_heldout.tsv"
+    manifest.write_text("# mined blind by a helper\n# with git log --grep\n"
+                        "repo\tcommit\tpath\tline\trule\tclass\tnote\n"
+                        "a/b\t0123\tx.py\t3\tOPT020\tbasic\tsplit key\n", encoding="utf-8")
+    assert [r["repo"] for r in extract.rows(manifest)] == ["a/b"]

@@ -336,7 +336,11 @@ def _notebook_place(path: Path, json_line: int) -> tuple[int | None, int]:
 
 
 RUN_CONFIRMED = "OPT020 run-checked"  # OPT020 pairs less those in not_reuse_when_run.tsv
-TOTALS = ("OPT020", RUN_CONFIRMED)
+# Pairs mined blind after the rules had been fitted to pairs.tsv (pairs_heldout.tsv): counted on
+# their own, so the fitted figure and the held-out one are never mixed.
+HELD_OUT = "OPT020 held-out"
+TOTALS = ("OPT020", RUN_CONFIRMED, HELD_OUT)
+MANIFESTS = (("pairs.tsv", False), ("pairs_heldout.tsv", True))
 
 
 def not_reuse_when_run() -> set[tuple[str, str, str, str]]:
@@ -357,7 +361,10 @@ def run_fix_pairs(mirrors: list[Path], cache: Path, preview: bool) -> str:
     groups: dict[str, Tally] = defaultdict(Tally)
     skipped = 0
     notes = []
-    for row in extract.rows(HERE / "fix_pairs" / "pairs.tsv"):
+    manifest_rows = [(row, held_out) for name, held_out in MANIFESTS
+                     if (HERE / "fix_pairs" / name).is_file()
+                     for row in extract.rows(HERE / "fix_pairs" / name)]
+    for row, held_out in manifest_rows:
         roots = extract.extract(row, mirrors, cache)
         if roots is None:
             skipped += 1
@@ -382,10 +389,11 @@ def run_fix_pairs(mirrors: list[Path], cache: Path, preview: bool) -> str:
         shown_not_reuse = (row["repo"], row["commit"], row["path"], row["line"]) in not_reuse
         totals = [] if rule != "OPT020" else ["OPT020"] if shown_not_reuse \
             else ["OPT020", RUN_CONFIRMED]
-        for key in (family, "all", *totals):
+        for key in ([HELD_OUT] if held_out else [family, "all", *totals]):
             groups[key].positives += 1
             groups[key].found += hit
-        notes.append(f"{'found ' if hit else 'missed'} {row['repo']}@{row['commit'][:10]} "
+        notes.append(f"{'found ' if hit else 'missed'} {'[held-out] ' if held_out else ''}"
+                     f"{row['repo']}@{row['commit'][:10]} "
                      f"{row['path']}:{line} ({rule}); after the fix: {len(left)} finding(s) "
                      f"of {rule} in the file"
                      + ("; not reuse when run (not_reuse_when_run.tsv)" if shown_not_reuse else ""))

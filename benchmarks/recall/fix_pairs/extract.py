@@ -30,7 +30,7 @@ REPO_ROOT = HERE.parents[2]
 def rows(path: Path | str = DEFAULT_PAIRS) -> list[dict[str, str]]:
     """The manifest's rows as dicts keyed by the header (repo, commit, path, line, rule, class, note)."""
     with open(path, newline="", encoding="utf-8") as f:
-        # a manifest may open with '#' comment lines (who mined it, how), as run.py's tables do
+        # Lines starting with `#` say who mined the rows and how.
         lines = [line for line in f if not line.startswith("#")]
     return [dict(r) for r in csv.DictReader(lines, delimiter="\t") if r.get("repo")]
 
