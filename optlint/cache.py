@@ -32,6 +32,7 @@ from typing import Any
 from optlint import __version__
 from optlint.analysis.dependencies import Dependencies
 from optlint.analysis.project_files import ProjectFiles
+from optlint.analysis.project_methods import method_words
 from optlint.analysis.reach import imported_modules
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location, Role
 from optlint.lint_types import FileResult, LintOptions
@@ -281,13 +282,14 @@ class ProjectState:
         return self._component_hash[self._component_of[path]]
 
     def files_mentioning(self, words: tuple[str, ...]) -> list[Path] | None:
-        """The project files whose text has one of `words` as a word (each text split into
-        words once per run); None when the project is too large for callers to be sought."""
+        """The project files whose text has one of `words` as a word, or defines the method a
+        `def:NAME` word names (each text split into words once per run); None when the project
+        is too large for callers to be sought."""
         if self._words is None:
             sources = self.index.project_texts()
             if sources is None:
                 return None
-            self._words = {path: frozenset(re.findall(r"\w+", text))
+            self._words = {path: frozenset(re.findall(r"\w+", text)) | method_words(text)
                            for path, text in sources.items()}
         return sorted(path for path, found in self._words.items()
                       if any(word in found for word in words))

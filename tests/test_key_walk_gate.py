@@ -16,7 +16,8 @@ import pytest
 from conftest import KEY_TREES, key_findings
 import libcst as cst
 
-from optlint.analysis import key_walk_gate
+from optlint.analysis import key_foreign_methods, key_walk_gate
+from optlint.analysis.project_methods import defined_elsewhere
 from optlint.analysis.index import Scope
 from optlint.analysis.key_walk_gate import WalkGate
 
@@ -268,3 +269,24 @@ def q(key):
     assert answers["f"] == {False} and answers["g"] == {True} and answers["h"] == {False}
     # The same through a project function's calls (`key_distinct_draws._plain`).
     assert answers["p"] == {False} and answers["q"] == {True}
+
+
+@pytest.mark.parametrize("tree", TREES, ids=lambda tree: tree.name)
+def test_skipping_receivers_of_methods_no_project_file_defines_changes_no_finding(
+        tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lookup of another file's method evaluates no receiver whose method name no other
+    project file defines (`project_methods.py`); with every receiver evaluated, the same
+    findings. `test_project_methods.py` shows a finding this lookup makes, lost when it is
+    skipped."""
+    asked: dict[bool, int] = {True: 0, False: 0}
+
+    def noted(*args: object) -> bool:
+        answer = defined_elsewhere(*args)  # type: ignore[arg-type]
+        asked[answer] += 1
+        return answer
+
+    monkeypatch.setattr(key_foreign_methods, "defined_elsewhere", noted)
+    gated = _findings(tree)
+    assert asked[False]  # skipped some (the recall programs also let some through)
+    monkeypatch.setattr(key_foreign_methods, "defined_elsewhere", lambda *_: True)
+    assert _findings(tree) == gated

@@ -57,6 +57,8 @@ class Project(Protocol):
 
     def real_path(self, path: str | Path) -> Path: ...
 
+    def depends_on(self, word: str) -> None: ...
+
 
 class Evaluator(Protocol):
     """What an expression of one file is known to be (`inference.Inference` implements it)."""

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.index import CallSite
+from optlint.analysis.project_methods import defined_elsewhere
 from optlint.analysis.values import InstanceValue, ModuleValue
 
 if TYPE_CHECKING:
@@ -50,6 +51,10 @@ def _foreign_receiver(ctx: RuleContext, call: cst.Call, site: CallSite
                       ) -> InstanceValue | None:
     func = call.func
     if not isinstance(func, cst.Attribute) or func.attr.value in ("__init__", "__post_init__"):
+        return None
+    if not defined_elsewhere(ctx.inference.project, func.attr.value, ctx.inference.path):
+        # No other project file defines a method of that name (`x.append(state)`): no
+        # receiver can be one, and evaluating it would parse the files it comes from.
         return None
     value = ctx.value(func.value, site)
     receiver = value if isinstance(value, InstanceValue) else None

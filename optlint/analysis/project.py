@@ -121,6 +121,11 @@ class ProjectIndex:
     def start_recording(self) -> None:
         self._consulted, self._words = False, set()
 
+    def depends_on(self, word: str) -> None:
+        """The file being linted relies on which project files mention `word` (`Dependencies`)."""
+        self._consulted = True
+        self._words.add(word)
+
     def recorded(self) -> Dependencies:
         read, self._read_since = {*self._read_since.items(), *self._reach.take_reads()}, {}
         return Dependencies(self._consulted, tuple(sorted(self._words)), tuple(sorted(read)))
