@@ -10,6 +10,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from optlint.patterns import compiled
 from optlint.records import record
 from optlint.source import SourceError, read_bytes
 
@@ -19,7 +20,9 @@ DEFAULT_EXCLUDE = [".git", ".venv", "venv", "__pycache__", "build", "dist", "sit
 # Files larger than this are reported, not parsed: libcst needs ~700 times a file's size in memory
 # (measured: a 2 MB file peaks at 1.4 GB).
 DEFAULT_MAX_FILE_SIZE = 2_000_000
-_SIZE = re.compile(r"(\d+)\s*(|B|KB|MB|GB|KiB|MiB|GiB)", re.IGNORECASE)
+# Compiled when first used (`optlint.patterns`): a run whose configuration has no optlint keys
+# never uses them.
+_SIZE = r"(\d+)\s*(|B|KB|MB|GB|KiB|MiB|GiB)"
 _SIZE_UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "kib": 2**10,
                "mib": 2**20, "gib": 2**30}
 
@@ -114,8 +117,8 @@ def load_settings(config_path: Path | None = None, start: Path | None = None) ->
     return settings
 
 
-_HEADER = re.compile(r"^\s*\[+\s*([^\]]+?)\s*\]+")
-_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*=""")
+_HEADER = r"^\s*\[+\s*([^\]]+?)\s*\]+"
+_KEY = r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_.-]+)\s*="""
 
 
 def key_lines(text: str, dedicated: bool) -> dict[str, int]:
@@ -124,14 +127,14 @@ def key_lines(text: str, dedicated: bool) -> dict[str, int]:
     found: dict[str, int] = {}
     table = "" if dedicated else None
     for number, line in enumerate(text.splitlines(), start=1):
-        header = _HEADER.match(line)
+        header = compiled(_HEADER).match(line)
         if header:
             name = header.group(1).replace(" ", "")
             table = name if name.startswith("tool.optlint") or dedicated else None
             if table == "tool.optlint.per-file-ignores" or (dedicated and name == "per-file-ignores"):
                 found.setdefault("per-file-ignores", number)
             continue
-        key = _KEY.match(line)
+        key = compiled(_KEY).match(line)
         if key and table in ("tool.optlint", ""):
             found.setdefault(key.group(1).strip("\"'").split(".")[0], number)
     return found
@@ -196,7 +199,8 @@ def _check_patterns(key: str, patterns: list[str], origin: str) -> None:
 
 def _size(key: str, value: Any, origin: str) -> int:
     """Bytes, from a number of bytes or a string with a unit: "5MB", "512 KiB"."""
-    match = _SIZE.fullmatch(value.strip()) if isinstance(value, str) else None
+    match = (compiled(_SIZE, re.IGNORECASE).fullmatch(value.strip()) if isinstance(value, str)
+             else None)
     if isinstance(value, int) and not isinstance(value, bool) and value > 0:
         return value
     if match is not None and int(match.group(1)) > 0:

@@ -7,16 +7,17 @@ and others, which would put every edit after one of them on the wrong line).
 
 from __future__ import annotations
 
-import re
 
 from optlint.diagnostics import Edit, Fix, Location
+from optlint.patterns import compiled
 
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+# Compiled when first used (`optlint.patterns`): most checks split no text.
+_LINE = r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$"
 
 
 def source_lines(text: str) -> list[str]:
     """The text's lines with their endings, on the parser's line model."""
-    return _LINE.findall(text)
+    return compiled(_LINE).findall(text)
 
 
 def line_starts(text: str) -> list[int]:

@@ -46,15 +46,14 @@ def _read_from_folders(distribution: str) -> object:
     for entry in sys.path:
         folder = entry or "."
         try:
-            names = os.listdir(folder)
+            listed = _metadata_entries(folder)
         except NotADirectoryError:
             return _UNSURE  # a zip file
         except OSError:
             continue  # nothing there (python311.zip often is not): importlib.metadata skips it
         if folder.endswith(".egg"):
             return _UNSURE  # an egg keeps its metadata in EGG-INFO
-        matching = [name for name in names if name.lower().endswith((".dist-info", ".egg-info"))
-                    and _normalized(name.rsplit(".", 1)[0].split("-", 1)[0]) == wanted]
+        matching = listed.get(wanted, [])
         if len(matching) > 1:
             return _UNSURE  # which one importlib.metadata takes depends on the folder's order
         if matching:
@@ -79,3 +78,27 @@ def _version_in(info: str) -> object:
             continue
         return _UNSURE  # a metadata file without a version
     return _UNSURE
+
+
+# Each folder's metadata entries by the distribution's normalized name, with the folder's
+# (mtime, inode, device) when it was listed. Every run asks for three versions in turn, each a
+# search of the folders on `sys.path` (a site-packages of hundreds of entries): each folder is
+# listed once, and again when it has changed (an entry added or removed changes its mtime).
+_LISTINGS: dict[str, tuple[tuple[int, int, int], dict[str, list[str]]]] = {}
+
+
+def _metadata_entries(folder: str) -> dict[str, list[str]]:
+    """The `.dist-info` and `.egg-info` entries of `folder`, in its order, by normalized
+    distribution name (raises OSError as `os.listdir`)."""
+    status = os.stat(folder)
+    stamp = (status.st_mtime_ns, status.st_ino, status.st_dev)
+    known = _LISTINGS.get(folder)
+    if known is not None and known[0] == stamp:
+        return known[1]
+    by_name: dict[str, list[str]] = {}
+    for name in os.listdir(folder):
+        if name.lower().endswith((".dist-info", ".egg-info")):
+            by_name.setdefault(_normalized(name.rsplit(".", 1)[0].split("-", 1)[0]),
+                               []).append(name)
+    _LISTINGS[folder] = (stamp, by_name)
+    return by_name

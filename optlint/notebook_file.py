@@ -12,6 +12,7 @@ from optlint.diagnostics import Diagnostic, Edit, Fix, Location
 from optlint.edits import source_lines
 from optlint.notebook import (CodeCell, Notebook, NotebookError, fixed_cell_sources,
                               parse_notebook, splice_sources)
+from optlint.program_lines import lines_shown
 from optlint.records import record
 from optlint.source_base import Source, unified_diff
 
@@ -59,7 +60,13 @@ class NotebookFile(Source):
                               cell=cell_at(cells, role.start)[0].number)
                       if role.start is not None and role.end is not None else role
                       for role in diagnostic.roles)
-        return replace(diagnostic, start=start, end=end, fix=fix, cell=cell.number, roles=roles)
+
+        def line_shown(line: int) -> str:  # a line the message names (`program_lines`)
+            owner, at = cell_at(cells, Location(line, 0))
+            return f"cell {owner.number}, line {at.line}"
+
+        return replace(diagnostic, message=lines_shown(diagnostic.message, line_shown),
+                       start=start, end=end, fix=fix, cell=cell.number, roles=roles)
 
     def changes(self, fixed_program: str) -> dict[int | None, str]:
         return {number: text for number, text in self._changed_cells(fixed_program).items()}

@@ -180,11 +180,23 @@ def _skip_validation(node: cst.CSTNode) -> None:
     pass
 
 
+# Characters parsed in this process before libcst's node constructors are compiled again
+# (optlint.node_inits): ~40 files of levanter's, whose parse pays back the compiling.
+_FAST_INITS_AFTER = 256 * 1024
+_parsed_characters = 0
+
+
 def parse_module(text: str) -> cst.Module:
     """`libcst.parse_module(text)`, without the checks libcst makes of each node it builds (see
     above). Nodes other threads build meanwhile skip them too: a fix's nodes are checked all
     the same, by parsing the fixed text before it is written."""
-    global _unvalidated_parses
+    global _unvalidated_parses, _parsed_characters
+    if _parsed_characters <= _FAST_INITS_AFTER:
+        _parsed_characters += len(text)
+        if _parsed_characters > _FAST_INITS_AFTER:
+            from optlint.node_inits import install
+
+            install()
     with _unvalidated_lock:
         _unvalidated_parses += 1
         cst.CSTNode.__post_init__ = _skip_validation  # type: ignore[method-assign, assignment]

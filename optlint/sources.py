@@ -11,9 +11,11 @@ What every kind of file answers is `optlint.source_base.Source`; a notebook's ki
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from optlint.diagnostics import Diagnostic, Location
+from optlint.program_lines import lines_shown
 from optlint.records import record
 from optlint.source import decode, read_bytes
 from optlint.source_base import Source, unified_diff
@@ -35,7 +37,10 @@ class PythonFile(Source):
         return None, where
 
     def shown(self, diagnostic: Diagnostic) -> Diagnostic:
-        return diagnostic
+        if "\x00" not in diagnostic.message:
+            return diagnostic
+        # A program line marked for a notebook (`program_lines`), in a file read as Python.
+        return replace(diagnostic, message=lines_shown(diagnostic.message, lambda n: f"line {n}"))
 
     def changes(self, fixed_program: str) -> dict[int | None, str]:
         return {} if fixed_program == self.text else {None: fixed_program}

@@ -7,18 +7,20 @@ pins in the project's own files, else unknown (any version).
 
 from __future__ import annotations
 
-import re
 from dataclasses import field
 from pathlib import Path
 
 from optlint.config import toml_parser
 from optlint.installed import installed_version
+from optlint.patterns import compiled
 from optlint.records import record
 from optlint.source import SourceError, read_bytes
 
 LIBRARIES = ("optax", "equinox", "jax")
 # `name[extras] == version`, then the end, a marker (`;`), a comment, or a line continuation.
-_REQUIREMENT = re.compile(
+# This module's patterns are compiled when first used (`optlint.patterns`): a run whose
+# libraries are installed reads no pins.
+_REQUIREMENT = (
     r"^\s*([A-Za-z0-9_.\-]+)(?:\[[^\]]*\])?\s*===?\s*([A-Za-z0-9_.+!\-]+)\s*(?:$|[;#\\])")
 
 
@@ -59,8 +61,8 @@ class LibraryVersions:
         return f"your {library}: {known.version} (from {known.source})"
 
 
-_RELEASE = re.compile(r"\d+(?:\.\d+)*")
-_BOUND = re.compile(r"(>=|<=|>|<|==)\s*(\d+(?:\.\d+)*)")
+_RELEASE = r"\d+(?:\.\d+)*"
+_BOUND = r"(>=|<=|>|<|==)\s*(\d+(?:\.\d+)*)"
 _COMPARE = {">=": tuple.__ge__, "<=": tuple.__le__, ">": tuple.__gt__, "<": tuple.__lt__,
             "==": tuple.__eq__}
 
@@ -69,8 +71,8 @@ def _plain_comparison(version: str, specifier: str) -> bool | None:
     """`version in SpecifierSet(specifier)` as packaging decides it, where both are plain
     releases (`0.2.8`, `>=0.2.5`): release numbers compared as tuples, padded with zeros. None
     for anything else (pre- and post-releases, local versions, several bounds, wildcards)."""
-    bound = _BOUND.fullmatch(specifier.strip())
-    if _RELEASE.fullmatch(version) is None or bound is None:
+    bound = compiled(_BOUND).fullmatch(specifier.strip())
+    if compiled(_RELEASE).fullmatch(version) is None or bound is None:
         return None
     mine = [int(part) for part in version.split(".")]
     theirs = [int(part) for part in bound.group(2).split(".")]
@@ -112,13 +114,13 @@ def project_pins(root: Path) -> dict[str, KnownVersion]:
     found: dict[str, KnownVersion] = {}
     for requirements in sorted(root.glob("requirements*.txt")):
         for line in _read_lines(requirements):
-            match = _REQUIREMENT.match(line)
+            match = compiled(_REQUIREMENT).match(line)
             if match:
                 _remember(found, match.group(1), match.group(2), requirements.name)
     project = _read_toml(root / "pyproject.toml").get("project")
     dependencies = project.get("dependencies") if isinstance(project, dict) else None
     for requirement in dependencies if isinstance(dependencies, list) else []:
-        match = _REQUIREMENT.match(str(requirement))
+        match = compiled(_REQUIREMENT).match(str(requirement))
         if match:
             _remember(found, match.group(1), match.group(2), "pyproject.toml")
     for lock_name in ("pdm.lock", "poetry.lock", "uv.lock"):

@@ -78,3 +78,15 @@ def test_version_ranges_are_decided_as_packaging_decides_them(specifier: str) ->
         expected = Version(version) in SpecifierSet(specifier)
         known = LibraryVersions({"optax": KnownVersion(version, "test")})
         assert known.in_range("optax", specifier) is expected, (version, specifier)
+
+
+def test_a_distribution_installed_after_a_first_search_is_found(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each folder's listing is kept between searches (three libraries are asked in turn), and
+    # read again once the folder has changed: a language server outlives installs.
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert installed_version("late-dist") is None
+    info = tmp_path / "late_dist-3.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: late-dist\nVersion: 3.1\n")
+    assert installed_version("late-dist") == "3.1" == metadata.version("late-dist")

@@ -33,8 +33,8 @@ def test_an_item_of_a_carry_is_named_as_written_and_its_name_placed_after_the_ke
         tmp_path: Path) -> None:
     [finding] = opt020_findings(tmp_path, "carry.py", CARRY)
     message = finding["message"]
-    assert message.startswith("`init[1]` (first consumed at line 16, held under this name "
-                              "from line 17)"), message
+    assert message.startswith("`init[1]` (held under this name from line 17) was already "
+                              "consumed by `init_particles(key, 8)` (line 16)"), message
     assert ".[" not in message
 
 
@@ -42,7 +42,8 @@ def test_a_key_made_and_consumed_under_one_name_keeps_its_path(tmp_path: Path) -
     source = CARRY.replace("    init = (particles, key)\n    return jax.lax.scan(step, init, xs)",
                            "    return jax.random.normal(key, (8,)) + particles")
     [finding] = opt020_findings(tmp_path, "plain.py", source)
-    assert finding["message"].startswith("`key` (made at line 15, first consumed at line 16)")
+    assert finding["message"].startswith("`key` (made at line 15) was already consumed by "
+                                         "`init_particles(key, 8)` (line 16)"), finding["message"]
 
 
 

@@ -115,3 +115,46 @@ def test_every_pair_shown_not_reuse_is_an_opt020_row_of_the_manifest() -> None:
     shown = recall.not_reuse_when_run()
     assert shown
     assert all(pairs.get(row) == "OPT020" for row in shown), shown - set(pairs)
+
+
+def test_every_key_line_labelled_when_run_names_a_case_and_a_line_of_it() -> None:
+    """A row of keys/labels_when_run.tsv that names no program, or a line past its end, would
+    silently change nothing."""
+    labels = recall.labels_when_run()
+    assert labels
+    for (ident, line), verdict in labels.items():
+        path = REPO / "benchmarks" / "recall" / ident
+        assert path.is_file(), ident
+        assert 1 <= line <= len(path.read_text(encoding="utf-8").splitlines()), (ident, line)
+        assert verdict in ("reuse", "not reuse"), verdict
+
+
+def test_run_checked_keys_leaves_out_positives_shown_not_reuse_and_forgives_lines_shown_reuse(
+        ) -> None:
+    outcome: dict[str, dict[str, object]] = {
+        "keys/positive/a.py": {"kind": "positive", "rule": "OPT020", "ok": True,
+                               "expected": [3], "lines": [3]},
+        "keys/positive/b.py": {"kind": "positive", "rule": "OPT020", "ok": True,
+                               "expected": [5], "lines": [5]},
+        "keys/negative/c.py": {"kind": "negative", "rule": "OPT020", "ok": False,
+                               "expected": [], "lines": [7]},
+        "keys/negative/d.py": {"kind": "negative", "rule": "OPT020", "ok": False,
+                               "expected": [], "lines": [7, 9]},
+    }
+    labels = {("keys/positive/b.py", 5): "not reuse", ("keys/negative/c.py", 7): "reuse",
+              ("keys/negative/d.py", 7): "reuse"}
+    assert recall.run_checked_keys(outcome, labels).endswith(
+        "found 1 of 1, negatives flagged 1 of 2")
+    assert recall.run_checked_keys(outcome, {}).endswith("found 2 of 2, negatives flagged 2 of 2")
+
+
+def test_a_manifest_may_start_with_comment_lines(tmp_path: Path) -> None:
+    """pairs_heldout.tsv says on top who mined it and how; those lines are not rows."""
+    sys.path.insert(0, str(REPO / "benchmarks" / "recall" / "fix_pairs"))
+    import extract  # type: ignore[import-not-found]
+
+    manifest = tmp_path / "pairs_heldout.tsv"
+    manifest.write_text("# mined blind by a helper\n# with git log --grep\n"
+                        "repo\tcommit\tpath\tline\trule\tclass\tnote\n"
+                        "a/b\t0123\tx.py\t3\tOPT020\tbasic\tsplit key\n", encoding="utf-8")
+    assert [r["repo"] for r in extract.rows(manifest)] == ["a/b"]

@@ -208,3 +208,83 @@ def test_mypy_rejects_assigning_to_a_frozen_records_field(tmp_path: Path) -> Non
         cwd=Path(optlint.__file__).parent.parent, check=False)
     errors = [line for line in result.stdout.splitlines() if ": error:" in line]
     assert len(errors) == 1 and "uses_records.py:12:" in errors[0], result.stdout
+
+
+def _body() -> dict[str, object]:
+    """A class body with every kind of field a record takes, annotated as optlint's modules are
+    (strings, `from __future__ import annotations`)."""
+    return {"__annotations__": {"a": "int", "b": "int", "c": "list[int]", "d": "int",
+                                "e": "list[int]", "f": "int | None"},
+            "b": 2, "c": dataclasses.field(default_factory=list),
+            "d": dataclasses.field(default=4, init=False),
+            "e": dataclasses.field(default_factory=list, init=False, repr=False),
+            "f": dataclasses.field(default=None, compare=False, metadata={"m": 1}),
+            "__doc__": "A body."}
+
+
+def _made(cls: type) -> tuple[object, ...]:
+    """What collecting the fields leaves on a class."""
+    return (tuple((item.name, item.type, item.default, item.default_factory, item.init,
+                   item.repr, item.hash, item.compare, dict(item.metadata), item.kw_only,
+                   item._field_type)  # type: ignore[attr-defined]
+                  for item in cls.__dataclass_fields__.values()),  # type: ignore[attr-defined]
+            {name: cls.__dict__.get(name, "absent") for name in "abcdef"},
+            cls.__dict__.get("__match_args__"), cls.__doc__,
+            repr(cls.__dataclass_params__))  # type: ignore[attr-defined]
+
+
+def test_a_records_fields_are_those_dataclass_collects() -> None:
+    # optlint.records collects them itself (dataclass's reading of each annotation is slow).
+    plain = dataclasses.dataclass(type("Body", (), _body()), init=False, eq=False, repr=False)
+    ours = record(type("Body", (), _body()))
+    assert _made(ours) == _made(plain)
+    child_body = {"__annotations__": {"g": "str", "b": "int"}, "g": "x", "b": 7,
+                  "__doc__": "A child."}
+    plain_child = dataclasses.dataclass(type("Child", (plain,), dict(child_body)),
+                                        init=False, eq=False, repr=False)
+    ours_child = record(type("Child", (ours,), dict(child_body)))
+    assert _made(ours_child) == _made(plain_child)
+    assert [item.name for item in dataclasses.fields(ours_child)] == list("abcdefg")
+    assert ours_child(1, 3).b == 3 and ours_child(1).b == 7
+    for body, error in [({"__annotations__": {"a": "list[int]"}, "a": []}, ValueError),
+                        ({"__annotations__": {}, "a": dataclasses.field()}, TypeError)]:
+        with pytest.raises(error):
+            dataclasses.dataclass(type("Odd", (), dict(body)))
+        with pytest.raises(error):
+            record(type("Odd", (), dict(body)))
+    with pytest.raises(TypeError, match="a record has no ClassVar"):
+        record(type("Odd", (), {"__annotations__": {"value": "typing.ClassVar[int]"},
+                                "value": 1}))
+
+
+def test_replaced_is_dataclasses_replace() -> None:
+    from optlint.records import replaced
+
+    @record
+    class Plain:
+        a: int
+        b: tuple[int, ...] = ()
+
+    @record(frozen=False)
+    class Checked:
+        a: int
+
+        def __post_init__(self) -> None:
+            self.a = abs(self.a)
+
+    @record
+    class Made:
+        a: int
+        b: list[int] = dataclasses.field(default_factory=list, init=False)
+
+    cached = Plain(1)
+    object.__setattr__(cached, "_cache", "of the old fields")
+    made = Made(1)
+    made.b.append(5)
+    for item, changes in [(Plain(1, (2,)), {"a": 3}), (Plain(1), {}), (cached, {"b": (4,)}),
+                          (Checked(1), {"a": -2}), (made, {"a": 2})]:
+        got, expected = replaced(item, **changes), dataclasses.replace(item, **changes)
+        assert type(got) is type(expected) and vars(got) == vars(expected)
+        assert got is not item
+    with pytest.raises(TypeError):
+        replaced(Plain(1), c=2)

@@ -229,3 +229,44 @@ def test_a_key_split_in_a_one_line_block_is_sliced() -> None:
     original = plan["variants"]["original"]
     assert "sub = jax.random.split(key)[0]\n" in codes(original)
     assert original["bindings"]["key"] == "key"
+
+
+def test_a_key_split_from_what_a_method_of_the_object_returns_is_planned() -> None:
+    """blackjax's tests split `self.next_key()`: the slice asks for `self.next_key`, an attribute
+    of `self` (this crashed the whole `verify` run, `Name('self.next_key')`); it is said missing,
+    as any attribute `__init__` or `setUp` does not set (a method is not sliced)."""
+    [plan] = plans('''\
+        import jax
+
+        class TestSampler:
+            def next_key(self):
+                self.key, sub = jax.random.split(self.key)
+                return sub
+
+            def test_two_chains(self):
+                key1, key2 = jax.random.split(self.next_key())
+                a = jax.random.normal(key1, (3,))
+                b = jax.random.normal(key1, (3,))
+                return a, b
+        ''')
+    assert plan["variants"]["original"] == {
+        "unbuildable": "missing `self.next_key` (not set in __init__ or setUp)"}
+
+
+def test_a_test_class_key_set_in_set_up_is_sliced_from_there() -> None:
+    """blackjax's unittest classes make `self.key` in `setUp`, which runs before each test."""
+    [plan] = plans('''\
+        import unittest
+        import jax
+
+        class TestSampler(unittest.TestCase):
+            def setUp(self):
+                self.key = jax.random.key(10)
+
+            def test_two_draws(self):
+                a = jax.random.normal(self.key, (3,))
+                b = jax.random.uniform(self.key, (3,))
+                return a, b
+        ''')
+    original = plan["variants"]["original"]
+    assert "self.key = jax.random.key(10)" in "".join(codes(original)), original

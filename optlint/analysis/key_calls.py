@@ -27,6 +27,7 @@ from optlint.analysis.key_call_targets import CallTargets, passes_key
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_consumers import LIFTED_TRANSFORMS
 from optlint.analysis.key_copied_state import CopiedStates
+from optlint.analysis.key_default_branches import DefaultBranches
 from optlint.analysis.key_default_fields import module_holds_fixed_key
 from optlint.analysis.key_fields import stores_on_object
 from optlint.analysis.key_foreign import ForeignFunctions
@@ -163,6 +164,10 @@ class FileKeyCalls:
     @cached_property
     def constants(self) -> KnownNames:
         return module_constants(self.ctx.index)
+
+    @cached_property
+    def default_branches(self) -> DefaultBranches:
+        return DefaultBranches(self.ctx)
 
     def module_code(self) -> str:
         """The file's text, generated once (libcst writes the whole module at each ask)."""
@@ -332,7 +337,7 @@ class FileKeyCalls:
         how = self.callee(call)
         return {path: Consumption(call, inner.key, f"{how} (which returns it consumed)",
                                   library=False, via=inner.via or inner, unseen=inner.unseen,
-                                  returned_at=flow.returned_at.get(path))
+                                  returned_at=flow.returned_at.get(path), proof=inner.proof)
                 for path, inner in flow.returned.items() if not inner.repeated}
 
     # walking ------------------------------------------------------------------------------
@@ -354,6 +359,7 @@ class FileKeyCalls:
             with_unset_params(self.ctx, self.constants, self.ctx.index.functions.get(scope.node))
         flow = KeyFlow(self.consumer, params or (), self.returned_keys, constants,
                        self.made_key, self.read_caches)
+        flow.default_test = self.default_branches.tester(scope)
         raises, known = self.raises, self._raising
 
         def proven_to_raise(statement: cst.BaseSmallStatement) -> bool:

@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 import libcst as cst
 
 from optlint.analysis.key_aliases import forwarded_params, link_assigned
+from optlint.analysis.key_default_branches import DefaultTest, settle_default_branch
 from optlint.analysis.key_deferred import UnreadDrawFound
 from optlint.analysis.key_expressions import KeyExpressions
 from optlint.analysis.key_copied_state import CopyOf, carried_fields, restore
@@ -58,6 +59,9 @@ class KeyFlow(KeyExpressions):
         self.returns = returns
         # Module names bound once to `True`/`False`: an `if` on one takes one branch only.
         self.constants: Mapping[str, bool] = constants or {}
+        # Decides `if` tests on a configuration's field left at its default (both branches
+        # are still walked; `key_default_branches.py`).
+        self.default_test: DefaultTest | None = None
         # What the function returns already consumed, by its place in the returned value.
         self.returned: dict[tuple[int, ...], Consumption] = {}
         self.returned_at: dict[tuple[int, ...], cst.CSTNode] = {}  # the returned names
@@ -186,7 +190,9 @@ class KeyFlow(KeyExpressions):
                 other = self._statement_walk(node.orelse, state.copy())
             else:
                 other = self._suite(node.orelse.body, state.copy())
-            return merge_states([taken, other])
+            merged = merge_states([taken, other])
+            settle_default_branch(self.default_test, node, (taken, other), merged)
+            return merged
         if isinstance(node, (cst.For, cst.While)):
             return self._loop(node, state)
         if isinstance(node, cst.With):

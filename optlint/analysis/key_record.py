@@ -144,10 +144,11 @@ class KeyRecorder:
         origin = (state.origin.get(held) if held is not None and id(use) in self._from_named_seed
                   else None) or state.origin.get(name) or (
                       state.origin.get(held) if held is not None else None)
+        literal = name[4:] if name.startswith("int:") else ""
         self.reuses[key] = Reuse(before, use, in_loop, statement, counting, origin, span,
-                                 seed=name[4:] if name.startswith("int:") and self._made_by.get(
+                                 seed=literal if self._made_by.get(
                                      id(before)) != self._made_by.get(id(use)) else "",
-                                 folded=folded_text(name),
+                                 folded=folded_text(name), literal=literal,
                                  named_seed=name.removeprefix(SEEDED) if name.startswith(
                                      SEEDED) or seeded_by_callee(use) else "")
 

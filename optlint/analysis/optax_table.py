@@ -25,7 +25,6 @@ Use:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from optlint.analysis.optax_rows import _ROWS as _MEASURED_ROWS
@@ -40,6 +39,7 @@ from optlint.analysis.optax_transform import (  # noqa: F401 - the table's vocab
     VersionRange,
     parse_version,
 )
+from optlint.records import replaced
 
 _ROWS = list(_MEASURED_ROWS)
 
@@ -114,7 +114,7 @@ _PYTHON_SCALARS_FAIL = frozenset({
 
 def _with_facts_above(row: Transform) -> Transform:
     """`row` with what the tables above say of it (a row they say nothing of is kept as it is:
-    one `replace` of the ~30 fields per row that changes, at import)."""
+    one copy of the fields of each row that changes, at import (`records.replaced`))."""
     changes = dict(_STATES.get(row.name, {}))
     if row.name in _FLOAT_DEFAULTS:
         changes["float_defaults"] = _FLOAT_DEFAULTS[row.name]
@@ -122,7 +122,7 @@ def _with_facts_above(row: Transform) -> Transform:
         changes["decay_in_params_dtype"] = "b2"
     if row.name in _PYTHON_SCALARS_FAIL:
         changes["python_scalars_fail"] = True
-    return replace(row, **changes) if changes else row
+    return replaced(row, **changes) if changes else row
 
 
 _ROWS = [_with_facts_above(row) for row in _ROWS]

@@ -40,6 +40,7 @@ from optlint.analysis.values import (
     portable,
 )
 from optlint.analysis.word_counts import WordCounts
+from optlint.patterns import compiled
 
 _METHOD_DECORATORS = ("staticmethod", "classmethod")
 # Resolves an imported name to its definition in a project file and that file's evaluator.
@@ -264,22 +265,25 @@ def _type_uses(text: str, name: str) -> int:
 
 
 # Per text, not per name: a file's every class asking would read the whole text each time.
-_CLASS_BASES = re.compile(r"^[ \t]*class\s+\w+\s*\(([^)]*)", re.MULTILINE)
-_ANNOTATED = re.compile(r"(?::|->|\[|\|)\s*[\"']?(\w+)")
-_ISINSTANCE = re.compile(r"isinstance\(\s*[^,()]+,\s*\(?\s*(\w+)")
+# Compiled when first used (`optlint.patterns`): most checks never ask.
+_CLASS_BASES = r"^[ \t]*class\s+\w+\s*\(([^)]*)"
+_ANNOTATED = r"(?::|->|\[|\|)\s*[\"']?(\w+)"
+_ISINSTANCE = r"isinstance\(\s*[^,()]+,\s*\(?\s*(\w+)"
 
 
 @functools.lru_cache(maxsize=4)
 def _base_words(text: str) -> frozenset[str]:
     """Every word in the base lists of the text's `class X(...)` statements."""
-    return frozenset(word for bases in _CLASS_BASES.findall(text) for word in _WORD.findall(bases))
+    return frozenset(word for bases in compiled(_CLASS_BASES, re.MULTILINE).findall(text)
+                     for word in _WORD.findall(bases))
 
 
 @functools.lru_cache(maxsize=4)
 def _type_use_counts(text: str) -> Counter[str]:
     """How often each word follows `:`, `->`, `[` or `|` (an annotation) or is the class an
     `isinstance` checks."""
-    return Counter(_ANNOTATED.findall(text)) + Counter(_ISINSTANCE.findall(text))
+    return (Counter(compiled(_ANNOTATED).findall(text))
+            + Counter(compiled(_ISINSTANCE).findall(text)))
 
 
 def _runs(callee: Value, function: FunctionNode) -> bool | None:

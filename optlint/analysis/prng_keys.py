@@ -209,6 +209,8 @@ class Reuse:
     folded: str = ""
     # Both keys are made from the seed the code names so (`PRNGKey(config.seed)` twice).
     named_seed: str = ""
+    # The literal seed the key is made from (`PRNGKey(0)`), one call or two: for the message.
+    literal: str = ""
 
 
 # (call) -> the keys it consumes; None when it consumes nothing the analysis can tell.

@@ -9,15 +9,26 @@ Names bound several times give what every binding gives. Anything else is unknow
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
 from optlint.analysis.key_consumers import PASSING_TRANSFORMS
-from optlint.analysis.passing_decorators import passing_decorator_name
+from optlint.analysis.project_kinds import (
+    PENDING,
+    Pending,
+    ProjectClass,
+    ProjectFile,
+    ProjectFunction,
+    ProjectInstance,
+    ProjectValue,
+    decorator_name,
+    plain_decorators,
+)
+from optlint.analysis.project_returns import SCOPE as _SCOPE
+from optlint.analysis.project_returns import SUPER as _SUPER
+from optlint.analysis.project_returns import returned_value, unpacked_value
 from optlint.analysis.walk import child_nodes
-from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
-from optlint.records import record
 
 if TYPE_CHECKING:
     from optlint.analysis.evaluator import Evaluator
@@ -29,56 +40,13 @@ STEPS = 40  # how many steps a value is resolved through
 # without a bound, one question on JaxMARL's storm_env.py ran for minutes. The largest question on
 # the package benchmark and levanter resolves 391 bindings.
 BINDINGS_PER_QUESTION = 2000
-_METHOD_KINDS = frozenset({"classmethod", "staticmethod"})
 # Methods that return a copy of the instance, of its class, by the library bases that give
 # them (`state.replace(step=1)` on a `flax.struct.PyTreeNode`).
 SAME_CLASS_COPIES: dict[str, frozenset[str]] = {
     "replace": frozenset({"flax.struct.PyTreeNode"}),
 }
-# The frame entry that says, for `super()`, which class's method runs, for which class.
-_SUPER = "super()"
-_SCOPE = "<scope>"  # the frame entry naming the scope whose parameters the frame holds
 
 
-@record
-class ProjectFile:
-    """One project file: its evaluator (lookups, imports) and its calls by node."""
-
-    evaluator: Evaluator
-    sites: dict[int, CallSite]
-
-    @property
-    def index(self) -> FileIndex:
-        return self.evaluator.index
-
-
-@record
-class ProjectFunction:
-    node: cst.FunctionDef
-    file: ProjectFile
-    skipped: int = 0  # leading parameters the call does not give (`self`, `cls`)
-    cls: ClassInfo | None = None  # for a classmethod: the class it is called on
-    cls_file: ProjectFile | None = None
-
-
-@record
-class ProjectClass:
-    info: ClassInfo
-    file: ProjectFile
-
-
-@record
-class ProjectInstance:
-    info: ClassInfo
-    file: ProjectFile
-
-
-class Pending:
-    """A binding's value asked while it is being resolved (`config = config.replace(...)`)."""
-
-
-PENDING = Pending()
-ProjectValue = ProjectFunction | ProjectClass | ProjectInstance | Pending | None
 # A class of a method resolution order: a project class and its file, or (None, the qualified
 # name) for a base the project does not define.
 OrderEntry = tuple["ClassInfo | None", "ProjectFile | str"]
@@ -99,6 +67,18 @@ class ProjectValues:
     def value(self, expr: cst.BaseExpression, scope: Scope, order: int,
               file: ProjectFile) -> ProjectValue:
         return self._value(expr, scope, order, file, STEPS)
+
+    def evaluate(self, expr: cst.BaseExpression, frame: dict[str, object] | None,
+                 file: ProjectFile, steps: int, scope: Scope | None = None,
+                 order: int = 1 << 30) -> ProjectValue:
+        """`expr`'s value in a call's frame (in its scope, after everything, unless given)."""
+        where = scope if scope is not None else frame.get(_SCOPE) if frame is not None else None
+        if where is None:
+            return None
+        return self._value(expr, cast("Scope", where), order, file, steps, frame)
+
+    def imported(self, qualified: str, file: ProjectFile, steps: int) -> ProjectValue:
+        return self._imported(qualified, file, steps)
 
     def order(self, info: ClassInfo, file: ProjectFile) -> list[OrderEntry] | None:
         """The class's method resolution order (see `_ancestors`)."""
@@ -140,7 +120,8 @@ class ProjectValues:
             if isinstance(called, ProjectClass):
                 return ProjectInstance(called.info, called.file)
             if isinstance(called, ProjectFunction) and plain_decorators(called):
-                return self._returned(called, steps - 1)
+                caller = frame if frame is not None and frame.get(_SCOPE) is scope else None
+                return returned_value(self, called, steps - 1, expr, caller)
         return None
 
     def _copies(self, owner: ProjectInstance, method: str) -> bool:
@@ -203,10 +184,12 @@ class ProjectValues:
         if binding.kind == "class" and isinstance(binding.node, cst.ClassDef):
             info = file.index.classes.get(binding.node.name.value)
             return ProjectClass(info, file) if info is not None and info.node is binding.node else None
-        if binding.kind == "assign" and binding.value is not None and not binding.path \
+        if binding.kind == "assign" and binding.value is not None \
                 and binding.scope is not None and binding.node is None:
             # The frame of a function's parameters holds in that function's own scope only.
             own = frame if frame is not None and frame.get(_SCOPE) is binding.scope else None
+            if binding.path:  # `env, params = make_env(...)`
+                return unpacked_value(self, binding, file, steps, own)
             return self._value(binding.value, binding.scope, binding.order, file, steps, own)
         return None
 
@@ -268,7 +251,7 @@ class ProjectValues:
             item = defined[0]
             if len(defined) != 1 or not isinstance(item, cst.FunctionDef):
                 return None
-            kinds = {_decorator_name(d.decorator) for d in item.decorators}
+            kinds = {decorator_name(d.decorator) for d in item.decorators}
             if "staticmethod" in kinds:
                 return ProjectFunction(item, file)
             if "classmethod" in kinds:
@@ -330,52 +313,9 @@ class ProjectValues:
             lists = [rest[1:] if rest[0][0] == token else rest for rest in lists]
         return merged
 
-    def _returned(self, function: ProjectFunction, steps: int) -> ProjectValue:
-        """What every `return` of `function` gives, when all give the same thing: `cls(...)`
-        of a classmethod, a `def` nested in it."""
-        info = function.file.index.functions.get(function.node)
-        if info is None or not info.returns or _yields(function.node):
-            return None
-        frame: dict[str, object] = {_SCOPE: info.scope}
-        params = function.node.params.params
-        if function.cls is not None and function.cls_file is not None and params:
-            dynamic = ProjectClass(function.cls, function.cls_file)
-            frame[params[0].name.value] = dynamic
-            if info.scope.owner is not None:
-                frame[_SUPER] = (info.scope.owner, dynamic)
-        values = [self._value(value, info.scope, 1 << 30, function.file, steps, frame)
-                  for value in info.returns]
-        first = values[0]
-        if first is None or any(value != first for value in values[1:]):
-            return None
-        return first
-
 
 def passing(func: cst.BaseExpression, file: ProjectFile) -> bool:
     return file.index.imports.qualify(func) in PASSING_TRANSFORMS
-
-
-def plain_decorators(function: ProjectFunction) -> bool:
-    """Every decorator of the function passes its arguments on unchanged (`jax.jit`,
-    `partial(jax.vmap, in_axes=...)`, `classmethod`)."""
-    imports = function.file.index.imports
-    for decorator in function.node.decorators:
-        expr = decorator.decorator
-        if isinstance(expr, cst.Call):
-            qualified = imports.qualify(expr.func)
-            if qualified == FUNCTOOLS_PARTIAL and expr.args:
-                qualified = imports.qualify(expr.args[0].value)
-            if qualified not in PASSING_TRANSFORMS:
-                return False
-        elif not (imports.qualify(expr) in PASSING_TRANSFORMS
-                  or _decorator_name(expr) in _METHOD_KINDS
-                  or passing_decorator_name(expr, function.file.index)):
-            return False
-    return True
-
-
-def _decorator_name(expr: cst.BaseExpression) -> str | None:
-    return expr.value if isinstance(expr, cst.Name) else None
 
 
 def nearest_bindings(name: str, scope: Scope) -> list[Binding] | None:
@@ -406,17 +346,6 @@ def binds(statement: cst.CSTNode, name: str) -> bool:
                    and name in {n.value for n in names_in(small)} for small in statement.body)
     return isinstance(statement, cst.BaseCompoundStatement) and any(
         n.value == name for n in names_in(statement))
-
-
-def _yields(function: cst.FunctionDef) -> bool:
-    pending: list[cst.CSTNode] = [function.body]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, (cst.Yield, cst.Await)):
-            return True
-        if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            pending.extend(child_nodes(node))
-    return False
 
 
 def names_in(node: cst.CSTNode) -> Iterator[cst.Name]:

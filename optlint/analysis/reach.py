@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from optlint.patterns import compiled
+
 # A file that names none of these, and imports no project file that does, is not worth a parse
 # for a lookup (the import graph, optlint/import_graph.py, answers which files reach them).
 REACH_WORDS = ("equinox", "optax", "flax", "haiku")
@@ -23,15 +25,14 @@ REACH_WORDS = ("equinox", "optax", "flax", "haiku")
 # `if TYPE_CHECKING: from .base import Base`): checked before each match (`_statements`), as a
 # pattern that starts with its keyword is searched for by the keyword alone, many times faster
 # than one that is tried at every position. Matches inside strings and comments only cost a
-# file read.
-_FROM_IMPORT = re.compile(
-    r"from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(?:\(([^)]*)\)|([\w \t,]*))")
-_IMPORT = re.compile(r"import[ \t]+([\w. \t,]+)")
-_NAME_SEPARATORS = re.compile(r"[\s,]+")
+# file read. This module's patterns are compiled when first used (`optlint.patterns`): a one-file
+# check whose project has no other file to follow reads no import line.
+_FROM_IMPORT = r"from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(?:\(([^)]*)\)|([\w \t,]*))"
+_IMPORT = r"import[ \t]+([\w. \t,]+)"
+_NAME_SEPARATORS = r"[\s,]+"
 # A configuration class: a dataclass or NamedTuple, whose field defaults ("lbfgs", 0.9) may
 # choose what a factory in another file builds.
-_SETTINGS_CLASS = re.compile(r"^[ \t]*@(?:dataclasses\.)?dataclass\b|\bNamedTuple\b",
-                             re.MULTILINE)
+_SETTINGS_CLASS = r"^[ \t]*@(?:dataclasses\.)?dataclass\b|\bNamedTuple\b"
 
 
 def imported_modules(text: str) -> list[str]:
@@ -40,15 +41,16 @@ def imported_modules(text: str) -> list[str]:
     `from . import a, b` may import the submodules `.a` and `.b`, so both are listed with `.`;
     an over-approximation only costs a file read."""
     modules: list[str] = []
-    for match in _statements(_FROM_IMPORT, text):
+    separators = compiled(_NAME_SEPARATORS)
+    for match in _statements(compiled(_FROM_IMPORT), text):
         module = match.group(1)
         modules.append(module)
         separator = "" if module.endswith(".") else "."
         names = match.group(2) or match.group(3) or ""
-        for name in _NAME_SEPARATORS.split(names):
+        for name in separators.split(names):
             if name and name != "as":
                 modules.append(f"{module}{separator}{name}")
-    for match in _statements(_IMPORT, text):
+    for match in _statements(compiled(_IMPORT), text):
         for part in match.group(1).split(","):
             words = part.split()
             if words:
@@ -78,4 +80,4 @@ def _statements(pattern: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
 def declares_settings(text: str) -> bool:
     """Whether `text` declares a configuration class (see `_SETTINGS_CLASS`): worth a parse when
     one of its classes is looked up, though it never reaches the libraries."""
-    return _SETTINGS_CLASS.search(text) is not None
+    return compiled(_SETTINGS_CLASS, re.MULTILINE).search(text) is not None

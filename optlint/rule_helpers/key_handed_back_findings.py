@@ -14,7 +14,7 @@ from optlint.analysis.key_fields import stores_on_object
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_texts import shown
 from optlint.context import RuleContext
-from optlint.rule_helpers.key_messages import at_line
+from optlint.rule_helpers.key_lines import at_line
 from optlint.rules.base import Finding
 
 

@@ -21,7 +21,10 @@ from optlint.analysis.key_fixed_closures import FixedClosureKey
 from optlint.analysis.key_trace_time import TracedDraw
 from optlint.analysis.prng_keys import ITEM, Consumption, Reuse, folded_text
 from optlint.context import RuleContext
+from optlint.rule_helpers.key_draw_effects import draw_effect
 from optlint.rule_helpers.key_fix import split_fix
+from optlint.rule_helpers.key_lines import at_line, line_of
+from optlint.rule_helpers.key_made_where import made_at, made_in_loop
 from optlint.rule_helpers.key_folds import folded_reuse_text
 from optlint.rules.base import Finding
 
@@ -36,8 +39,7 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
     inside = ""
     if second.closed is not None and not second.repeated:
         # Reported at the closure's draw: say which call runs it.
-        called = at_line(ctx, second.call).replace(" (line", " at line").rstrip(")")
-        called = f", called{called}," if called else ""
+        called = f", called at {line_of(ctx, second.call)},"
         inside = f" (inside `{second.how}`{called} which closes over `{key}`)"
         second = replace(second, how=second.closed.how)
     if second.stream:
@@ -75,7 +77,7 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
         batched = over in {*BATCHING, *TREE_MAPS, *ITEM_MAPS}
         where = ("leaf" if over in TREE_MAPS else "item" if over in ITEM_MAPS
                  else "row") if batched else "step"
-        made = (at_line(ctx, second.repeated_by).replace(" (line", " (made at line")
+        made = (f" (made at {line_of(ctx, second.repeated_by)})"
                 if over in BATCHING and second.repeated_by is not None else "")
         message = (f"`{key}` is consumed by `{second.how}` in every {where} of "
                    f"`{second.over}`{made}, and the {where.replace('leaf', 'leave')}s are not "
@@ -91,8 +93,9 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
     if via is not None:
         # Reported where the returned key is consumed again, like every reuse; the roles
         # hold the callee's consumption, the cause.
-        message = (f"`{key}` was returned by `{called_text(ctx, reuse.first.call)}` after "
-                   f"`{shown(ctx, via.call)}` consumed it there{at_line(ctx, via.call)}, and is consumed again by "
+        message = (f"`{key}` was returned by `{called_text(ctx, reuse.first.call)}`"
+                   f"{at_line(ctx, reuse.first.call)} after `{shown(ctx, via.call)}` consumed "
+                   f"it there{at_line(ctx, via.call)}, and is consumed again by "
                    f"`{second.how}`: both draw from one key")
         return Finding(reported_at(second), message, roles={**key_roles(reuse), "returned_consumed":
                                                     via.call}, fix_title=(
@@ -107,41 +110,48 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
                    f"iteration draws the same random numbers")
         return Finding(reported_at(second), message, roles=key_roles(reuse),
                        fix_title="Make the key once before the loop and split it in the loop")
+    if reuse.in_loop and reuse.first.call is second.call and made_in_loop(ctx, reuse):
+        made = (f"`{key}` makes the same key" if isinstance(second.key, cst.Call) else
+                f"`{key}` is made from the seed {reuse.literal} again")
+        made += "" if reuse.origin is None else f" (at {line_of(ctx, reuse.origin)})"
+        message = (f"{made} in every iteration of the loop and is consumed by `{second.how}`: "
+                   f"the same seed makes the same key, so every iteration draws the same random "
+                   f"numbers")
+        return Finding(reported_at(second), message, roles=key_roles(reuse),
+                       fix_title="Make the key once before the loop and split it in the loop")
     if reuse.in_loop and reuse.first.call is second.call:
-        message = (f"`{key}` is consumed by `{second.how}` in every iteration of the "
-                   f"loop, and the loop never reassigns it: every iteration draws the same "
-                   f"random numbers")
+        message = (f"`{key}`{made_at(ctx, reuse)} is consumed by `{second.how}` in every "
+                   f"iteration of the loop, and the loop never reassigns it: every iteration "
+                   f"draws the same random numbers")
         return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=(
             f"Split it in the loop ({split}) or fold in the step "
             f"(`jax.random.fold_in({key}, i)`)"))
-    path = _path(ctx, reuse)
     if reuse.in_loop:
-        message = (f"`{key}`{path} is consumed by `{second.how}`{inside} after `{first}` "
-                   f"consumed "
-                   f"the same key in the previous iteration of the loop, with no split in "
-                   f"between: both derive their random numbers from one key")
+        message = (f"`{key}`{made_at(ctx, reuse)} is consumed by `{second.how}`{inside} after "
+                   f"`{first}`{at_line(ctx, reuse.first.call)} consumed the same key in the "
+                   f"previous iteration of the loop, with no split in between: both derive "
+                   f"their random numbers from one key")
         return Finding(reported_at(second), message, roles=key_roles(reuse),
                        fix_title=f"Split it ({split})")
     kinds = {reuse.first.kind, second.kind}
     if kinds == {"split", "fold"}:
-        message = (f"`{key}`{path} is split by `{first}` and folded by `{second.how}` "
+        message = (f"`{key}`{made_at(ctx, reuse)} is split by `{first}`"
+                   f"{at_line(ctx, reuse.first.call)} and folded by `{second.how}` "
                    if reuse.first.kind == "split" else
-                   f"`{key}`{path} is folded by `{first}` and split by `{second.how}` ")
+                   f"`{key}`{made_at(ctx, reuse)} is folded by `{first}`"
+                   f"{at_line(ctx, reuse.first.call)} and split by `{second.how}` ")
         message += ("too: `fold_in(key, i)` equals `split(key, n)[i]` (threefry), so the "
                     "folded key repeats one of the split keys")
         return Finding(reported_at(second), message, roles=key_roles(reuse),
                        unproven=_drawn_apart(reuse, flow), fix_title=(
             f"Split off a key for folding (`{key}, fold_key = jax.random.split({key})`)"))
-    effect = ("identical or correlated samples, the same dropout mask"
-              if "split" not in kinds or kinds == {"split"} else
-              "the draws are correlated, not identical: the sample comes from the same "
-              "bits as the split keys")
     # Two keys made from one seed are two objects to JAX's checker: a draw and a split of
     # them give correlated values, never identical ones.
     apart = ("the key is made from the seed twice and one is drawn from, the other "
              "split: the values are correlated, not identical"
              if (reuse.seed or reuse.named_seed or isinstance(second.key, cst.Integer))
              and kinds == {"draw", "split"} else None)
+    effect = draw_effect(ctx, reuse.first, second)
     if isinstance(second.key, cst.Call) and second.given_as is None:
         message = (f"`{key}` makes the same key at every call: the key "
                    f"`{first}` consumed{at_line(ctx, reuse.first.call)} is the key "
@@ -150,17 +160,18 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
         return Finding(reported_at(second), message, roles=key_roles(reuse), unproven=apart,
                        fix_title="Make the key once and split it for each use")
     if reuse.seed and not isinstance(second.key, cst.Integer):
-        message = (f"`{key}` is made from the seed {reuse.seed}, like the key "
-                   f"`{ctx.code(reuse.first.key)}` that `{first}` consumed"
-                   f"{at_line(ctx, reuse.first.call)}: keys made from one "
-                   f"seed are one key, so `{second.how}` draws the same random numbers "
+        made = "" if reuse.origin is None else f" at {line_of(ctx, reuse.origin)}"
+        message = (f"`{key}` is made from the seed {reuse.seed}{made}, like the key "
+                   f"that `{first}` consumed{at_line(ctx, reuse.first.call)}: keys made from "
+                   f"one seed are one key, so `{second.how}` draws the same random numbers "
                    f"({effect})")
         return Finding(reported_at(second), message, roles=key_roles(reuse), unproven=apart,
                        fix_title="Make one key from the seed and split it for each use")
     shown_key = f"the seed `{key}`" if isinstance(second.key, cst.Integer) else f"`{key}`"
-    message = (f"{shown_key}{path} was already consumed by `{first}` and is consumed again by "
-               f"`{second.how}`{inside} without a split: both derive their random numbers "
-               f"from one key ({effect})")
+    message = (f"{shown_key}{made_at(ctx, reuse)} was already consumed by `{first}`"
+               f"{at_line(ctx, reuse.first.call)} and is consumed again by `{second.how}`"
+               f"{inside} without a split: both derive their random numbers from one key "
+               f"({effect})")
     if isinstance(second.key, cst.Integer):
         return Finding(reported_at(second), message, roles=key_roles(reuse), unproven=apart,
                        fix_title=(
@@ -223,15 +234,6 @@ def reported_at(use: Consumption) -> cst.Call:
     return use.closed.call if use.closed is not None else use.call
 
 
-def at_line(ctx: RuleContext, node: cst.CSTNode) -> str:
-    """` (line 12)` for a message; nothing in a notebook, whose program lines are not the
-    cells' (the roles carry the positions)."""
-    if ctx.filename.endswith(".ipynb"):
-        return ""
-    return f" (line {ctx.positions()[node].start.line})"
-
-
-
 def key_roles(reuse: Reuse) -> dict[str, cst.CSTNode]:
     """Both consumers and the key each is given (what `optlint verify` records keys at), and
     where the key was made."""
@@ -246,20 +248,6 @@ def key_roles(reuse: Reuse) -> dict[str, cst.CSTNode]:
     if reuse.second.seeded_in is not None:
         roles["seeded_in"] = reuse.second.seeded_in  # where the callee makes the one key
     return roles
-
-
-def _path(ctx: RuleContext, reuse: Reuse) -> str:
-    """` (made at line 3, first consumed at line 5)`: the key's path, for the message."""
-    if ctx.filename.endswith(".ipynb"):
-        return ""  # the program's lines are not the cells' (the roles carry the positions)
-    positions = ctx.positions()
-    first = positions[reuse.first.call].start.line
-    if reuse.origin is None:
-        return f" (first consumed at line {first})"
-    made = positions[reuse.origin].start.line
-    if made > first:  # made under another name, consumed, then held under this one
-        return f" (first consumed at line {first}, held under this name from line {made})"
-    return f" (made at line {made}, first consumed at line {first})"
 
 
 def traced_finding(ctx: RuleContext, found: TracedDraw) -> Finding:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from optlint.analysis.key_returned_batchings import ReturnedBatching
 from optlint.context import RuleContext
-from optlint.rule_helpers.key_messages import at_line
+from optlint.rule_helpers.key_lines import at_line
 from optlint.rules.base import Finding
 
 

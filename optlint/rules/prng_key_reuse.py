@@ -54,6 +54,7 @@ from optlint.rule_helpers.key_messages import (
     traced_finding,
     unsplit_stream_finding,
 )
+from optlint.rule_helpers.key_direct_pairs import same_key_pair
 from optlint.rule_helpers.key_handed_back_findings import kept_findings, stored_findings
 from optlint.rule_helpers.key_handout_messages import kept_handout_finding
 from optlint.rule_helpers.key_returned_batching_messages import returned_batching_finding
@@ -156,6 +157,9 @@ class PrngKeyReuse(Rule):
                        if use is not None and use.unseen), "")
         if unseen and not ctx.wants_unproven:
             return
+        # Worded for the pair JAX's checker raises on (`key_direct_pairs`); reported or not
+        # as the flow's pair is.
+        reuse = same_key_pair(ctx, reuse, flow)
         finding = reuse_finding(ctx, reuse, analysis, flow)
         # A reuse resting on a function the analysis cannot see draw: `--preview` only.
         if unseen and finding.unproven is None:

@@ -193,7 +193,7 @@ def _variant(planner: Planner, source: Source, consumers: list[Consumer]) -> dic
     # The modules a consumer call names (`jax.random.normal`): imports run as they are, and let
     # the real call run; its other arguments are not sliced.
     needed |= {name for c in consumers for name in reads_of(c.call)} & _imported(source)
-    sliced = slice_for([cst.Name(name) for name in sorted(needed)],
+    sliced = slice_for([_read(name) for name in sorted(needed)],
                        [([*assignments], parameters), *outer])
     sliced.statements.extend(chosen)
     notes = settle(sliced, assignments, [], values)
@@ -212,6 +212,14 @@ def _variant(planner: Planner, source: Source, consumers: list[Consumer]) -> dic
             "bindings": bindings, "roles": {"keys": RECORDS}, "model_names": [],
             "probe": {"consumers": shown, "same_call": consumers[0].call is consumers[1].call},
             "notes": sorted(set(notes))}
+
+
+def _read(key: str) -> cst.BaseExpression:
+    """The expression a slicing key reads (`key_of`'s inverse): `x`, or `self.x` (a key a method
+    draws from its object: `jax.random.normal(self.next_key(), ...)`)."""
+    if key.startswith("self."):
+        return cst.Attribute(cst.Name("self"), cst.Name(key[len("self."):]))
+    return cst.Name(key)
 
 
 def _split_keys(statements: list[Statement]) -> set[str]:

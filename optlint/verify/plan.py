@@ -161,9 +161,14 @@ class Planner:
                                               statement), _params(function))]
         block = source.parents.get(function)
         owner = source.parents.get(block) if block is not None else None
-        if isinstance(owner, cst.ClassDef) and function.name.value != "__init__":
-            init = next((s for s in owner.body.body if isinstance(s, cst.FunctionDef)
-                         and s.name.value == "__init__"), None)
+        # What sets the object up before the method runs, the last to run first: a test
+        # class's `setUp` (unittest) or `setup_method` (pytest), then `__init__`.
+        name = function.name.value
+        later = SETS_UP[SETS_UP.index(name) + 1:] if name in SETS_UP else SETS_UP
+        methods = owner.body.body if isinstance(owner, cst.ClassDef) else ()
+        for setup in later:
+            init = next((s for s in methods if isinstance(s, cst.FunctionDef)
+                         and s.name.value == setup), None)
             if init is not None and isinstance(init.body, cst.IndentedBlock):
                 layers.append((flatten(init.body.body), _params(init)))
         layers.append((module_body, []))
@@ -174,6 +179,9 @@ class Planner:
         limit = source.number[id(end)]
         return [s for s in statements if s.node is not flagged and source.number.get(
             id(s.node), -1) < limit]
+
+
+SETS_UP = ("setUp", "setup_method", "__init__")
 
 
 def _params(function: cst.FunctionDef) -> list[cst.Param]:

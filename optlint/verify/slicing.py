@@ -383,7 +383,7 @@ def slice_for(expressions: list[cst.BaseExpression],
         if kind is not None:
             result.bindings[key] = kind
         elif key.startswith("self."):
-            result.missing.append(f"`{key}` (not set in __init__)")
+            result.missing.append(f"`{key}` (not set in __init__ or setUp)")
         elif key in by_name:
             result.missing.append(f"a value for parameter `{key}`")
         else:

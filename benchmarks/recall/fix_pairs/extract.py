@@ -30,7 +30,9 @@ REPO_ROOT = HERE.parents[2]
 def rows(path: Path | str = DEFAULT_PAIRS) -> list[dict[str, str]]:
     """The manifest's rows as dicts keyed by the header (repo, commit, path, line, rule, class, note)."""
     with open(path, newline="", encoding="utf-8") as f:
-        return [dict(r) for r in csv.DictReader(f, delimiter="\t") if r.get("repo")]
+        # Lines starting with `#` say who mined the rows and how.
+        lines = [line for line in f if not line.startswith("#")]
+    return [dict(r) for r in csv.DictReader(lines, delimiter="\t") if r.get("repo")]
 
 
 def _is_git_dir(path: Path) -> bool:
