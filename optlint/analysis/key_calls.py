@@ -89,6 +89,7 @@ class FileKeyCalls:
     def __init__(self, ctx: RuleContext, owners: dict | None = None) -> None:
         self.ctx = ctx
         # Functions of other project files the file's calls run, summarised by their files.
+        own = owners is None  # the file being linted (else a flow for another file's lookups)
         owners = {} if owners is None else owners
         owners.setdefault(ctx.inference.path or ctx.filename, self)
         self.foreign = ForeignFunctions(ctx, FileKeyCalls, owners)
@@ -104,7 +105,8 @@ class FileKeyCalls:
         self.recursive = self.cycles.recursive  # walked again for their own findings
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         # The project function each call runs.
-        self.targets = CallTargets(ctx, self.sites, self.callee, self.library, self.foreign)
+        self.targets = CallTargets(ctx, self.sites, self.callee, self.library, self.foreign,
+                                   summarised=own)
         self.made_keys: dict[int, str] = {}
         self._raising: dict[int, bool] = {}  # by statement: proven to raise
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
