@@ -45,6 +45,7 @@ from optlint.analysis.proven_attributes import MissingAttributes
 from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_made_callables import MadeCallables
 from optlint.analysis.key_methods import NamedMethods
+from optlint.analysis.key_partial_calls import PartialCalls
 from optlint.analysis.key_project_calls import ProjectCall, project_call_uses
 from optlint.analysis.key_returned_draws import DrawnReturns
 from optlint.analysis.key_summary_cycles import ROUNDS, SummaryCycles, settled
@@ -115,6 +116,7 @@ class FileKeyCalls:
         self.given = GivenCallables(self)
         self.named = NamedMethods(self)
         self.made = MadeCallables(self)
+        self.partials = PartialCalls(self)
         self.applied = AppliedMethods(self, self.library.bases)
         self.copied = CopiedStates(ctx, self.sites)  # what calls return copies of
         self.holder_calls = HolderCalls(ctx)
@@ -213,7 +215,8 @@ class FileKeyCalls:
             site = self.sites.get(id(call))
             if site is None or not passes_key(call):
                 return []
-            return (self.held.consumptions(call, site) or self.given.consumptions(call, site)
+            return (self.partials.consumptions(call, site)
+                    or self.held.consumptions(call, site) or self.given.consumptions(call, site)
                     or self.named.consumptions(call, site)
                     or self.applied.consumptions(call, site) or self.made.consumptions(call, site))
         if isinstance(resolved, list):
@@ -278,7 +281,7 @@ class FileKeyCalls:
         if not isinstance(resolved, tuple):
             # A method every class of the file defining it draws from (`dist.sample(key)`),
             # or a function every caller gives: as proven as the draw itself.
-            return bool(use.proof)
+            return bool(use.proof) or self.partials.surely_consumes(use)
         function, bound, _ = resolved
         flow = self.summary(function)
         return flow is not None and any(
