@@ -519,6 +519,12 @@ def verify_findings(packages: list[Package], roots: dict[str, Path], findings: l
         print("\nwhy TP findings were not proven (commonest first):")
         for count, reason in summary:
             print(f"  {count:>4}  {reason}")
+    # How each was proven: for OPT020, JAX's key-reuse checker or the recorded keys alone.
+    proven = verify.reason_summary(matched, kinds=(verify.CONFIRMED,))
+    if proven:
+        print("\nhow TP findings were confirmed (commonest first):")
+        for count, reason in proven:
+            print(f"  {count:>4}  {reason}")
     failed = [item for item in matched if item.label == "TP" and item.verdict == verify.FIX_FAILED]
     if failed:
         print("\nfix-failed on TP findings:")

@@ -106,11 +106,13 @@ _STORED_FIELDS: dict[type, frozenset[str]] = {}
 def _collected(cls: type) -> bool:
     """`dataclass(cls, init=False, eq=False, repr=False)` done here (see the module's docstring):
     the same fields, class attributes, `__dataclass_params__` and `__match_args__`. False, and
-    nothing done, for a class only `dataclass` reads rightly: an annotation that is not a string
-    or that names the word of a pseudo-field (ClassVar, InitVar, KW_ONLY: only `dataclass` tells
-    whether it means one, through the module's namespace), a dataclass base that is frozen or
-    has a pseudo-field."""
-    own: dict[str, object] = cls.__dict__.get("__annotations__", {})
+    nothing done, for a class only `dataclass` reads rightly: annotations not in the class's own
+    namespace, or one that is not a string or that names the word of a pseudo-field (ClassVar,
+    InitVar, KW_ONLY: only `dataclass` tells whether it means one, through the module's
+    namespace); a dataclass base that is frozen or has a pseudo-field."""
+    own: dict[str, object] | None = cls.__dict__.get("__annotations__")
+    if own is None:  # (none of its own, or kept elsewhere: Python 3.14 evaluates them lazily)
+        return False
     try:
         annotations = " ".join(own.values())  # type: ignore[arg-type]
     except TypeError:  # an annotation that is not a string

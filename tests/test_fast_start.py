@@ -27,7 +27,9 @@ PROBE = textwrap.dedent("""
     heavy = sorted(name for name in sys.modules
                    if name == "libcst" or name == "optlint.rules" or name.startswith("optlint.analysis.")
                    and name not in ("optlint.analysis.dependencies", "optlint.analysis.reach",
-                                    "optlint.analysis.project_files"))
+                                    "optlint.analysis.project_files",
+                                    # (read by the cache from texts; no libcst)
+                                    "optlint.analysis.project_methods"))
     print("\\nMODULES " + json.dumps(sorted(sys.modules)))
     print("\\nLOADED " + json.dumps(heavy))
 """)

@@ -82,3 +82,17 @@ def test_identical_or_correlated_draws_are_told_apart(tmp_path: Path) -> None:
     assert "identical samples" in same["message"]
     assert "`normal` and `uniform` turn the same random bits" in other["message"]
     assert "correlated samples" in other["message"]
+
+
+def test_a_seed_of_two_flax_inits_is_named_as_written(tmp_path: Path) -> None:
+    """rebayes' notebooks: the seed was shown with the marker its flax keys are followed under."""
+    define = ["import jax\n", "import flax.linen as nn\n", "\n", "class MLP(nn.Module):\n",
+              "    @nn.compact\n", "    def __call__(self, x):\n",
+              "        return nn.Dense(2)(x)\n"]
+    first = ["x = jax.numpy.ones((1, 2))\n", "key = jax.random.PRNGKey(314)\n",
+             "model = MLP()\n", "params = model.init(key, x)\n", "print(params)"]
+    again = ["key = jax.random.PRNGKey(314)\n", "params = model.init(key, x)\n", "print(params)"]
+    [finding] = _notebook_findings(tmp_path, code(define, 1), code(first, 2), code(again, 3))
+    assert "is made from the seed 314 at cell 3, line 1, like the key" in finding["message"], \
+        finding["message"]
+    assert "\x00" not in finding["message"]

@@ -15,6 +15,7 @@ from optlint.analysis.index import CallSite
 from optlint.analysis.key_fields import called_method, compiled_step
 from optlint.analysis.key_foreign_methods import (
     defines_foreign_method,
+    draws_from_fields,
     foreign_method,
     holds_arguments,
 )
@@ -48,8 +49,10 @@ class CallTargets:
 
     def __init__(self, ctx: RuleContext, sites: dict[int, CallSite],
                  callee: Callable[[cst.Call], str], library: LibraryKeyCalls,
-                 foreign: ForeignFunctions) -> None:
+                 foreign: ForeignFunctions, summarised: bool = False) -> None:
         self.ctx = ctx
+        # The file being linted, whose candidates may ask other files' summaries.
+        self.summarised = summarised
         self.sites = sites
         self.callee = callee
         self.library = library
@@ -76,8 +79,22 @@ class CallTargets:
     def draws_by_foreign_method(self, site: CallSite) -> bool:
         """`model.sample_action(state, obs)`, a method of another file's class, which may
         draw from a key a field of an object it is given holds (`state.rng_key`): a call that
-        may consume a key although none of its arguments reads as one."""
-        return holds_arguments(site.node) and defines_foreign_method(self.ctx, site.node, site)
+        may consume a key although none of its arguments reads as one.
+
+        For the file being linted (`summarised`), only where the method's summary, made by its
+        own file's key flow, draws from a field of a parameter: most such methods draw nothing
+        so, and a call that consumes nothing makes no function of the file worth summarising.
+        A flow made for another file's lookups answers from the class alone: its own answer
+        would make a third file's flow, and so on along the project's imports."""
+        if not (holds_arguments(site.node)
+                and defines_foreign_method(self.ctx, site.node, site)):
+            return False
+        if not self.summarised:
+            return True
+        found = foreign_method(self.ctx, self.foreign, site.node, site)
+        owner = self.foreign.owner_of.get(id(found[0])) if found is not None else None
+        flow = owner.summary(found[0]) if owner is not None and found is not None else None
+        return flow is not None and draws_from_fields(flow)
 
     def _foreign_target(self, method: cst.FunctionDef) -> Target:
         """A method of another file's class: bound, and a step when compiled there."""

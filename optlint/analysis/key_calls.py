@@ -45,6 +45,7 @@ from optlint.analysis.proven_attributes import MissingAttributes
 from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_made_callables import MadeCallables
 from optlint.analysis.key_methods import NamedMethods
+from optlint.analysis.key_partial_calls import PartialCalls
 from optlint.analysis.key_project_calls import ProjectCall, project_call_uses
 from optlint.analysis.key_returned_draws import DrawnReturns
 from optlint.analysis.key_summary_cycles import ROUNDS, SummaryCycles, settled
@@ -89,6 +90,7 @@ class FileKeyCalls:
     def __init__(self, ctx: RuleContext, owners: dict | None = None) -> None:
         self.ctx = ctx
         # Functions of other project files the file's calls run, summarised by their files.
+        own = owners is None  # the file being linted (else a flow for another file's lookups)
         owners = {} if owners is None else owners
         owners.setdefault(ctx.inference.path or ctx.filename, self)
         self.foreign = ForeignFunctions(ctx, FileKeyCalls, owners)
@@ -104,7 +106,8 @@ class FileKeyCalls:
         self.recursive = self.cycles.recursive  # walked again for their own findings
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         # The project function each call runs.
-        self.targets = CallTargets(ctx, self.sites, self.callee, self.library, self.foreign)
+        self.targets = CallTargets(ctx, self.sites, self.callee, self.library, self.foreign,
+                                   summarised=own)
         self.made_keys: dict[int, str] = {}
         self._raising: dict[int, bool] = {}  # by statement: proven to raise
         self._code: str | None = None  # by call: what `made_key` found ("": nothing)
@@ -113,6 +116,7 @@ class FileKeyCalls:
         self.given = GivenCallables(self)
         self.named = NamedMethods(self)
         self.made = MadeCallables(self)
+        self.partials = PartialCalls(self)
         self.applied = AppliedMethods(self, self.library.bases)
         self.copied = CopiedStates(ctx, self.sites)  # what calls return copies of
         self.holder_calls = HolderCalls(ctx)
@@ -211,7 +215,8 @@ class FileKeyCalls:
             site = self.sites.get(id(call))
             if site is None or not passes_key(call):
                 return []
-            return (self.held.consumptions(call, site) or self.given.consumptions(call, site)
+            return (self.partials.consumptions(call, site)
+                    or self.held.consumptions(call, site) or self.given.consumptions(call, site)
                     or self.named.consumptions(call, site)
                     or self.applied.consumptions(call, site) or self.made.consumptions(call, site))
         if isinstance(resolved, list):
@@ -276,7 +281,7 @@ class FileKeyCalls:
         if not isinstance(resolved, tuple):
             # A method every class of the file defining it draws from (`dist.sample(key)`),
             # or a function every caller gives: as proven as the draw itself.
-            return bool(use.proof)
+            return bool(use.proof) or self.partials.surely_consumes(use)
         function, bound, _ = resolved
         flow = self.summary(function)
         return flow is not None and any(

@@ -83,7 +83,7 @@ class DefaultBranches:
         default = self.ctx.code(_default_node(self.ctx, owner, field))
         truth = not value if negated else bool(value)
         return (truth, f"on the default configuration: `{owner}.{field}` defaults to "
-                       f"`{default}` and no call of this file sets it, so "
+                       f"`{default}` and nothing in this file sets it, so "
                        f"`{self.ctx.code(whole)}` is {str(truth).lower()}")
 
     def _field_default(self, read: cst.Attribute, scope: Scope) -> tuple[object, str] | None:

@@ -23,6 +23,7 @@ from optlint.analysis.values import InstanceValue, ModuleValue
 
 if TYPE_CHECKING:
     from optlint.analysis.key_foreign import ForeignFunctions
+    from optlint.analysis.key_record import KeyRecorder
     from optlint.context import RuleContext
 
 
@@ -70,3 +71,11 @@ def holds_arguments(call: cst.Call) -> bool:
     key in a field. A cheap gate (exact types) before the receiver is evaluated."""
     return type(call.func) is cst.Attribute and any(
         type(arg.value) is cst.Name or type(arg.value) is cst.Attribute for arg in call.args)
+
+
+def draws_from_fields(flow: KeyRecorder) -> bool:
+    """The summary of a method draws from (or splits) a key a field of one of its parameters
+    holds (`state.rng_key`), as `key_fields.given_object_consumptions` reads it: what a call
+    of it can consume of the objects it is given."""
+    return any(use.kind in ("draw", "split") and not use.unseen and not use.repeated
+               for use in flow.attribute_uses.values())

@@ -48,7 +48,7 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
     skipped = (branches.unread_params(function, call, bound, flow.consumed_params)
                if flow.consumed_params else frozenset())
     # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
-    uses = [unless_given(_param_use(call, expr, how, stepping, param.name.value, flow,
+    uses = [unless_given(param_use(call, expr, how, stepping, param.name.value, flow,
                                     function),
                          function, call, bound, param.name.value)
             for param, expr in bind_arguments(function, call, bound)
@@ -78,7 +78,7 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
     return uses
 
 
-def _param_use(call: cst.Call, expr: cst.BaseExpression, how: str, stepping: bool,
+def param_use(call: cst.Call, expr: cst.BaseExpression, how: str, stepping: bool,
                param: str, flow: KeyFlow, function: cst.FunctionDef) -> Consumption:
     """What `call` consumes giving `expr` as `param`, which the callee consumes: a key, or
     a seed it makes its key from (`PRNGKey(seed)`: the same seed, the same key)."""

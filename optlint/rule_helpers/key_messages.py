@@ -15,6 +15,7 @@ from optlint.analysis.key_texts import called_text, shown
 from optlint.analysis.key_bound_partials import BoundPartial
 from optlint.analysis.key_constant_seeds import ConstantDraw
 from optlint.analysis.key_default_fields import DefaultKey
+from optlint.analysis.key_derived import DERIVED
 from optlint.analysis.key_late_binding import LATE_BOUND
 from optlint.analysis.key_lifted_streams import UnsplitStream
 from optlint.analysis.key_fixed_closures import FixedClosureKey
@@ -112,7 +113,7 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
                        fix_title="Make the key once before the loop and split it in the loop")
     if reuse.in_loop and reuse.first.call is second.call and made_in_loop(ctx, reuse):
         made = (f"`{key}` makes the same key" if isinstance(second.key, cst.Call) else
-                f"`{key}` is made from the seed {reuse.literal} again")
+                f"`{key}` is made from the seed {_seed(reuse.literal)} again")
         made += "" if reuse.origin is None else f" (at {line_of(ctx, reuse.origin)})"
         message = (f"{made} in every iteration of the loop and is consumed by `{second.how}`: "
                    f"the same seed makes the same key, so every iteration draws the same random "
@@ -161,7 +162,7 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
                        fix_title="Make the key once and split it for each use")
     if reuse.seed and not isinstance(second.key, cst.Integer):
         made = "" if reuse.origin is None else f" at {line_of(ctx, reuse.origin)}"
-        message = (f"`{key}` is made from the seed {reuse.seed}{made}, like the key "
+        message = (f"`{key}` is made from the seed {_seed(reuse.seed)}{made}, like the key "
                    f"that `{first}` consumed{at_line(ctx, reuse.first.call)}: keys made from "
                    f"one seed are one key, so `{second.how}` draws the same random numbers "
                    f"({effect})")
@@ -182,6 +183,12 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
     return Finding(reported_at(second), message, split_fix(ctx, reuse, analysis),
                    roles=key_roles(reuse),
                    fix_title=f"Split it first ({split})")
+
+
+def _seed(followed: str) -> str:
+    """The seed as the code writes it: `314`, not the name a flax `init`'s keys are followed
+    under (`314` + `key_derived.DERIVED`)."""
+    return followed.removesuffix(DERIVED)
 
 
 def _drawn_apart(reuse: Reuse, flow: KeyFlow) -> str | None:
