@@ -15,14 +15,14 @@ import gymnax
 
 def same(a, b) -> bool:
     return all(bool(jnp.array_equal(x, y))
-               for x, y in zip(jax.tree.leaves(a), jax.tree.leaves(b)))
+               for x, y in zip(jax.tree.leaves(a), jax.tree.leaves(b), strict=True))
 
 
 def main() -> None:
     for env_id in gymnax.registered_envs:
         try:
             env, params = gymnax.make(env_id)
-        except Exception as error:  # MNISTBandit downloads MNIST: no network, no row
+        except OSError as error:  # MNISTBandit downloads MNIST: no network, no row
             print(f"{env_id:28s} make failed: {type(error).__name__}")
             continue
         first, second = env.reset_env(jax.random.key(0), params), \
