@@ -5,12 +5,14 @@ program placed by cell, and fixes go back into the file's lines, the rest kept b
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import pytest
 from conftest import run_optlint as run_process
 from conftest import run_optlint_in_process as run_optlint
 
-from optlint.myst import myst_cells
+from optlint.myst import myst_cells, splice_cells
 from optlint.source import read_head
 
 FRONT = """---
@@ -222,3 +224,51 @@ def test_add_noqa_writes_into_the_cell(tmp_path: Path) -> None:
     assert path.read_text(encoding="utf-8") == TRAINING.replace(
         "init(model)\n", "init(model)  # noqa: OPT003\n")
     assert run_optlint("check", "--no-cache", "train.md", cwd=tmp_path).returncode == 0
+
+
+def test_a_fix_that_would_write_a_fence_line_is_refused() -> None:
+    notebook_text = notebook(cell("x = 1\n"), "Text.\n", cell("y = 2\n"))
+    from optlint.myst import parse_myst
+    from optlint.notebook import NotebookError
+
+    parsed = parse_myst(notebook_text.encode(), "nb.md")
+    assert parsed is not None
+    first = parsed.cells[0].position
+    with pytest.raises(NotebookError, match="would change the Markdown notebook's cells"):
+        splice_cells(parsed, {first: "x = 1\n```\n"})
+    assert splice_cells(parsed, {first: "x = 10\n"}) == notebook_text.replace("x = 1\n",
+                                                                              "x = 10\n")
+
+
+def test_a_cell_left_open_at_the_end_of_the_file_is_fixed_in_place(tmp_path: Path) -> None:
+    text = notebook(cell(IMPORTS), cell(MODEL), f"```{{code-cell}} ipython3\n{TRAIN}")
+    path = write(tmp_path, text.rstrip("\n"))
+    assert run_optlint("check", "train.md", "--fix", cwd=tmp_path).returncode == 0
+    assert path.read_text(encoding="utf-8") == text.replace(
+        "opt_state = optimizer.init(model)\n", FIXED_TRAIN_LINE).rstrip("\n")
+
+
+# standard input and the cache -------------------------------------------------------------------
+def test_a_markdown_notebook_on_stdin_is_read_by_its_name(tmp_path: Path) -> None:
+    result = run_optlint("check", "-", "--stdin-filename", "train.md", stdin=TRAINING,
+                         cwd=tmp_path)
+    assert findings(result.stdout)[0].startswith("train.md:cell 6:2:28: OPT003")
+    fixed = run_optlint("check", "-", "--stdin-filename", "train.md", "--fix", stdin=TRAINING,
+                        cwd=tmp_path)
+    assert fixed.stdout == TRAINING.replace("opt_state = optimizer.init(model)\n",
+                                            FIXED_TRAIN_LINE)
+    prose = "# Notes\n\n```python\nimport optax\n```\n"
+    echoed = run_optlint("check", "-", "--stdin-filename", "README.md", "--fix", stdin=prose,
+                         cwd=tmp_path)
+    assert (echoed.returncode, echoed.stdout) == (0, prose)
+
+
+def test_a_markdown_notebook_is_read_from_the_cache(tmp_path: Path) -> None:
+    path = write(tmp_path, TRAINING)
+    (tmp_path / "pyproject.toml").write_text("[tool.optlint]\n")
+    # Written an hour ago: a stamp that recent writes could share is not trusted (cache.py).
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns - 3600 * 10**9))
+    first = run_optlint("check", ".", "--verbose", cwd=tmp_path)
+    second = run_optlint("check", ".", "--verbose", cwd=tmp_path)
+    assert first.stdout == second.stdout and "train.md:cell 6:2:28" in second.stdout
+    assert "cache: 1 of 1 files unchanged since the last run" in second.stderr, second.stderr
