@@ -121,8 +121,18 @@ def test_only_markdown_that_declares_a_notebook_is_read_in_a_folder(tmp_path: Pa
     write(tmp_path, f"# Project\n\n```python\n{bad}```\n", name="README.md")
     write(tmp_path / "docs", notebook(cell(bad), front=FRONT.replace("language: python",
                                                                      "language: R")), name="r.md")
+    # jupytext's `markdown` format: its cells are not MyST's.
+    write(tmp_path / "docs", notebook(f"```python\n{bad}```\n", front=FRONT.replace(
+        "format_name: myst", "format_name: markdown")), name="plain.md")
     result = run_optlint("check", ".", cwd=tmp_path)
     assert [line.split(":")[0] for line in findings(result.stdout)] == ["docs/train.md"]
+    assert run_optlint("check", ".", "--show-files", cwd=tmp_path).stdout.split() == [
+        "docs/train.md"]
+    named = run_optlint("check", "docs/plain.md", "docs/r.md", cwd=tmp_path)
+    assert named.stderr.splitlines()[:2] == [
+        "note: docs/plain.md: a notebook in jupytext's `markdown` format, which optlint does not "
+        "read (MyST notebooks only); not checked",
+        "note: docs/r.md: a notebook in another language (r); not checked"]
     assert run_optlint("check", ".", "--extend-exclude", "*.md", cwd=tmp_path).returncode == 0
 
 
