@@ -282,3 +282,23 @@ def test_a_markdown_notebook_is_read_from_the_cache(tmp_path: Path) -> None:
     second = run_optlint("check", ".", "--verbose", cwd=tmp_path)
     assert first.stdout == second.stdout and "train.md:cell 6:2:28" in second.stdout
     assert "cache: 1 of 1 files unchanged since the last run" in second.stderr, second.stderr
+
+
+# the verifier ------------------------------------------------------------------------------
+def test_verify_runs_a_markdown_notebook_and_fix_verify_writes_into_its_cell(
+        tmp_path: Path) -> None:
+    from verify_helpers import CACHE, verify_json
+
+    key_cells = notebook(cell("import jax\nkey = jax.random.key(0)\n"
+                              "a = jax.random.normal(key, (3,))\n", ":tags: [hide-output]\n"),
+                         "Again:\n", cell("b = jax.random.normal(key, (3,))\nprint(a + b)\n"))
+    write(tmp_path, key_cells, name="keys.md")
+    verdicts = verify_json("keys.md", cwd=tmp_path)
+    assert [(v["code"], v["cell"], v["line"], v["verdict"]) for v in verdicts] == [
+        ("OPT020", 3, 1, "confirmed")], verdicts
+    path = write(tmp_path, TRAINING)
+    done = run_process("check", "train.md", "--fix", "--verify", cwd=tmp_path,
+                       env={"OPTLINT_CACHE_DIR": str(CACHE)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert path.read_text(encoding="utf-8") == TRAINING.replace(
+        "opt_state = optimizer.init(model)\n", FIXED_TRAIN_LINE)
