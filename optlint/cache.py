@@ -36,8 +36,7 @@ from optlint.analysis.project_methods import method_words
 from optlint.analysis.reach import imported_modules
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location, Role
 from optlint.lint_types import FileResult, LintOptions
-from optlint.myst import MYST_SUFFIX
-from optlint.notebook import NOTEBOOK_SUFFIX
+from optlint.notebook import MYST_SUFFIX, NOTEBOOK_SUFFIX
 from optlint.source import SourceError, decode, read_bytes
 from optlint.sources import source_from_bytes
 

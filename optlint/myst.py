@@ -38,7 +38,6 @@ from optlint.notebook import CodeCell, Notebook, NotebookError, add_code_cell, n
 from optlint.records import record
 from optlint.source import SourceError, read_head
 
-MYST_SUFFIX = ".md"
 _BOM = b"\xef\xbb\xbf"
 _FENCE = re.compile(r"(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
 _BLOCK_BREAK = re.compile(r" {0,3}\+[ \t]*\+[ \t]*\+")  # mdit-py-plugins' myst block break

@@ -32,6 +32,7 @@ from optlint.records import record
 from optlint.source import SourceError
 
 NOTEBOOK_SUFFIX = ".ipynb"
+MYST_SUFFIX = ".md"  # a MyST Markdown notebook (optlint.myst), when its front matter says so
 _BOM = b"\xef\xbb\xbf"
 # Cell magics whose body is Python (only their first line is IPython syntax).
 _PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}

@@ -70,7 +70,7 @@ def _from_bytes(data: bytes, name: str, path: Path | None) -> Source | None:
         from optlint.notebook_file import notebook_source
 
         return notebook_source(data, name, path)
-    if name.endswith(".md"):  # optlint.myst.MYST_SUFFIX: a notebook only by its front matter
+    if name.endswith(".md"):  # optlint.notebook.MYST_SUFFIX: a notebook only by its front matter
         from optlint.myst_file import myst_source
 
         return myst_source(data, name, path)
