@@ -5,8 +5,9 @@ JAX's own documentation, QuantEcon's lectures and many tutorials are written thi
 pairs them with an .ipynb). A `.md` is a notebook only by its own declaration, read from the
 front matter alone: a `jupytext:` section whose `text_representation` is the `myst` format, or a
 `kernelspec:` (MyST-NB's) whose language is Python; either may sit under `jupyter:`. Any other
-`.md` (a README, prose) is never read as code, nor is a notebook in jupytext's other Markdown
-formats (`markdown`: ```` ```python ```` blocks, whose cells jupytext splits by other rules).
+`.md` (a README, prose) is never read as code. jupytext's plain `markdown` format (```` ```python
+```` blocks) is read too, its cells found by `optlint.notebook_markdown`; its other formats are
+not.
 
 Cells are found as jupytext finds them (`jupytext.myst.myst_to_notebook`, read from jupytext
 1.19.6 and compared with it: the same cells, numbers and code on all 197 MyST notebooks of
@@ -65,7 +66,7 @@ class Declaration:
     @property
     def read(self) -> bool:
         return self.notebook and self.language in ("python", None) and self.format in (
-            "myst", None)
+            "myst", "markdown", None)
 
     def reason(self) -> str:
         """Why a `.md` is not read, for the notice given when it was named explicitly."""
@@ -73,7 +74,7 @@ class Declaration:
             return f"a notebook in another language ({self.language}); not checked"
         if self.notebook:
             return (f"a notebook in jupytext's `{self.format}` format, which optlint does not "
-                    f"read (MyST notebooks only); not checked")
+                    f"read (MyST and jupytext's markdown format only); not checked")
         return ("not a notebook (its front matter declares no `jupytext:` MyST format and no "
                 "Python `kernelspec:`); not checked")
 
@@ -101,6 +102,9 @@ def declaration(text: str) -> Declaration:
 
     language = value("kernelspec.language")
     form = value("jupytext.text_representation.format_name")
+    version = value("jupytext.text_representation.format_version")
+    if form == "markdown" and version in ("1.0", "1.1"):
+        form = f"markdown {version}"  # its cells were split by other rules
     return Declaration(form is not None or language is not None, language, form)
 
 
@@ -175,9 +179,18 @@ def parse_myst(data: bytes, name: str) -> Notebook | None:
     if not declaration(raw).read:
         return None
     notebook = new_notebook(raw, data, encoding)
-    for cell in myst_cells(raw):
+    for cell in notebook_cells(raw):
         add_code_cell(notebook, cell, cell.foreign)
     return notebook
+
+
+def notebook_cells(text: str) -> list[MystCell]:
+    """The code cells of a Markdown notebook: MyST's, or jupytext's markdown format's."""
+    if declaration(text).format == "markdown":
+        from optlint.notebook_markdown import markdown_cells
+
+        return markdown_cells(text)
+    return myst_cells(text)
 
 
 def myst_cells(text: str) -> list[MystCell]:
@@ -270,7 +283,7 @@ def splice_cells(notebook: Notebook, sources: dict[int, str]) -> str:
         pieces += ["".join(lines[done:cell.file_start]), new]
         done = cell.file_end
     text = "".join(pieces) + "".join(lines[done:])
-    again = {cell.position: cell.text for cell in myst_cells(text)}
+    again = {cell.position: cell.text for cell in notebook_cells(text)}
     wanted = {cell.position: sources.get(cell.position, cell.text) for cell in cells}
     if {position: _line_ended(code) for position, code in again.items()} != \
             {position: _line_ended(code) for position, code in wanted.items()}:

@@ -12,7 +12,7 @@ import pytest
 from conftest import run_optlint as run_process
 from conftest import run_optlint_in_process as run_optlint
 
-from optlint.myst import myst_cells, splice_cells
+from optlint.myst import myst_cells, notebook_cells, splice_cells
 from optlint.source import read_head
 
 FRONT = """---
@@ -121,17 +121,19 @@ def test_only_markdown_that_declares_a_notebook_is_read_in_a_folder(tmp_path: Pa
     write(tmp_path, f"# Project\n\n```python\n{bad}```\n", name="README.md")
     write(tmp_path / "docs", notebook(cell(bad), front=FRONT.replace("language: python",
                                                                      "language: R")), name="r.md")
-    # jupytext's `markdown` format: its cells are not MyST's.
+    # jupytext's markdown format before its version 1.2: cells split by other rules.
     write(tmp_path / "docs", notebook(f"```python\n{bad}```\n", front=FRONT.replace(
-        "format_name: myst", "format_name: markdown")), name="plain.md")
+        "format_name: myst", "format_name: markdown").replace("format_version: 0.13",
+                                                              "format_version: '1.1'")),
+          name="plain.md")
     result = run_optlint("check", ".", cwd=tmp_path)
     assert [line.split(":")[0] for line in findings(result.stdout)] == ["docs/train.md"]
     assert run_optlint("check", ".", "--show-files", cwd=tmp_path).stdout.split() == [
         "docs/train.md"]
     named = run_optlint("check", "docs/plain.md", "docs/r.md", cwd=tmp_path)
     assert named.stderr.splitlines()[:2] == [
-        "note: docs/plain.md: a notebook in jupytext's `markdown` format, which optlint does not "
-        "read (MyST notebooks only); not checked",
+        "note: docs/plain.md: a notebook in jupytext's `markdown 1.1` format, which optlint does "
+        "not read (MyST and jupytext's markdown format only); not checked",
         "note: docs/r.md: a notebook in another language (r); not checked"]
     assert run_optlint("check", ".", "--extend-exclude", "*.md", cwd=tmp_path).returncode == 0
 
@@ -177,6 +179,103 @@ def test_cells_are_found_as_jupytext_finds_them() -> None:
     lines = text.splitlines()
     assert [lines[c.file_start] for c in cells][:3] == ["import jax", "key = jax.random.key(0)",
                                                        "a = 1"]
+
+
+JUPYTEXT_MARKDOWN = """---
+title: A notebook
+jupyter:
+  jupytext:
+    text_representation:
+      extension: .md
+      format_name: markdown
+      format_version: '1.3'
+  kernelspec:
+    display_name: Python 3
+    language: python
+    name: python3
+---
+
+# Title
+
+Some text.
+
+
+A second markdown cell after two blank lines.
+
+```python
+import jax
+doc = \"\"\"
+```
+not the end
+\"\"\"
+key = jax.random.key(0)
+```
+
+```bash
+echo hi
+```
+<!-- #region -->
+A region.
+
+```python
+inside_region = 1
+```
+<!-- #endregion -->
+
+```text
+plain block
+```
+
+    indented code
+    ```python
+    not a cell
+    ```
+
+
+
+```python
+a = jax.random.normal(key, (2,))
+```
+
+
+```python3
+b = jax.random.normal(key, (2,))
+```
+```{note}
+A note.
+```
+
+```python
+c = jax.random.normal(key, (2,))
+```
+"""
+
+
+def test_cells_of_jupytexts_markdown_format_are_found_as_jupytext_finds_them() -> None:
+    """jupytext 1.19.6 (`jupytext.reads(text, fmt="md")`, run in a scratch venv) makes 12 cells
+    of this text: 1 the front matter (it has a key outside `jupyter:`), 2 and 3 markdown split by
+    two blank lines, code 4 (a fence inside its string does not end it), 5 `%%bash`, 6 the
+    region, 7 markdown with a text block and an indented block, code 8, 9 (`%%python3`), 10 the
+    note, code 11."""
+    cells = notebook_cells(JUPYTEXT_MARKDOWN)
+    assert [(c.number, c.text.splitlines()[0], c.foreign) for c in cells] == [
+        (4, "import jax", False), (5, "echo hi", True),
+        (8, "a = jax.random.normal(key, (2,))", False),
+        (9, "b = jax.random.normal(key, (2,))", True),
+        (11, "c = jax.random.normal(key, (2,))", False)]
+
+
+def test_a_jupytext_markdown_notebook_is_checked_and_fixed(tmp_path: Path) -> None:
+    path = write(tmp_path, JUPYTEXT_MARKDOWN, name="keys.md")
+    result = run_optlint("check", "keys.md", "--unsafe-fixes", cwd=tmp_path)
+    [finding] = findings(result.stdout)
+    assert finding.startswith("keys.md:cell 11:1:5: OPT020 ")
+    assert "(cell 8, line 1)" in finding, finding
+    assert run_optlint("check", "keys.md", "--fix", "--unsafe-fixes",
+                       cwd=tmp_path).returncode == 0
+    assert path.read_text(encoding="utf-8") == JUPYTEXT_MARKDOWN.replace(
+        "a = jax.random.normal(key, (2,))",
+        "key, subkey = jax.random.split(key)\na = jax.random.normal(subkey, (2,))")
 
 
 def test_only_the_first_bytes_of_a_markdown_file_are_read_to_decide(tmp_path: Path) -> None:

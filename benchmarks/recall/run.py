@@ -338,9 +338,9 @@ def _notebook_place(path: Path, json_line: int) -> tuple[int | None, int]:
 def _myst_place(path: Path, file_line: int) -> tuple[int | None, int]:
     """A pair names a MyST Markdown notebook's line as a line of the file: the code cell it is in
     (numbered as optlint and jupytext number them) and the line within that cell's code."""
-    from optlint.myst import myst_cells
+    from optlint.myst import notebook_cells
 
-    for cell in myst_cells(path.read_text(encoding="utf-8-sig")):
+    for cell in notebook_cells(path.read_text(encoding="utf-8-sig")):
         if cell.file_start < file_line <= cell.file_end:
             return cell.number, file_line - cell.file_start
     return None, file_line
