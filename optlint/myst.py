@@ -35,7 +35,8 @@ import re
 from pathlib import Path
 
 from optlint.edits import source_lines
-from optlint.notebook import CodeCell, Notebook, NotebookError, add_code_cell, new_notebook
+from optlint.notebook import Notebook, NotebookError, add_code_cell, new_notebook
+from optlint.notebook_text import TextCell, front_matter
 from optlint.records import record
 from optlint.source import SourceError, read_head
 
@@ -46,13 +47,6 @@ _OPTIONS_END = re.compile(r"-{3,}")
 _LIST_ITEM = re.compile(r" {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)")
 _PYTHON_LEXER = re.compile(r"(?:i?python[23]?|py3?)?", re.IGNORECASE)
 _KEY = re.compile(r"(?P<indent> *)(?P<key>[\w-]+|\"[^\"]*\"|'[^']*')[ \t]*:(?:[ \t]+(?P<value>.*))?$")
-
-
-@record(frozen=False)
-class MystCell(CodeCell):
-    file_start: int  # the 0-based index of the file line the cell's code starts on
-    file_end: int  # ... and of the line after its code (the closing fence, or the file's end)
-    foreign: bool = False  # its lexer is not Python's: no line of it is analysed
 
 
 @record
@@ -80,16 +74,6 @@ class Declaration:
 
 
 # the front matter ----------------------------------------------------------------------------
-def front_matter(lines: list[str]) -> int:
-    """How many lines the front matter takes (its `---` fences included); 0 without one."""
-    if not lines or lines[0].rstrip() != "---":
-        return 0
-    for index, line in enumerate(lines[1:], start=1):
-        if line.rstrip() == "---":
-            return index + 1
-    return 0
-
-
 def declaration(text: str) -> Declaration:
     """What the front matter of `text` (the file, or its first lines) declares."""
     lines = text.splitlines()
@@ -169,7 +153,7 @@ def _unquoted(value: str) -> str:
 
 # reading -------------------------------------------------------------------------------------
 def parse_myst(data: bytes, name: str) -> Notebook | None:
-    """The MyST notebook in `data`, its cells `MystCell`s; None when the front matter does not
+    """The MyST notebook in `data`, its cells `TextCell`s; None when the front matter does not
     declare a Python notebook. Raises NotebookError for bytes that are not UTF-8."""
     encoding = "utf-8-sig" if data.startswith(_BOM) else "utf-8"
     try:
@@ -184,7 +168,7 @@ def parse_myst(data: bytes, name: str) -> Notebook | None:
     return notebook
 
 
-def notebook_cells(text: str) -> list[MystCell]:
+def notebook_cells(text: str) -> list[TextCell]:
     """The code cells of a Markdown notebook: MyST's, or jupytext's markdown format's."""
     if declaration(text).format == "markdown":
         from optlint.notebook_markdown import markdown_cells
@@ -193,11 +177,11 @@ def notebook_cells(text: str) -> list[MystCell]:
     return myst_cells(text)
 
 
-def myst_cells(text: str) -> list[MystCell]:
+def myst_cells(text: str) -> list[TextCell]:
     """The code cells of a MyST notebook's text, each with its code and its place in the file
     (`program` positions are filled in by `add_code_cell`)."""
     lines = source_lines(text)
-    cells: list[MystCell] = []
+    cells: list[TextCell] = []
     count = 0  # cells of every kind so far
     pending = False  # markdown text since the last cell or `+++`
     in_list = after_blank = False  # a fence indented inside a list item is not a cell
@@ -249,7 +233,7 @@ def _closing(lines: list[str], start: int, opening: str) -> int:
     return len(lines)
 
 
-def _code_cell(lines: list[str], position: int, start: int, end: int) -> MystCell:
+def _code_cell(lines: list[str], position: int, start: int, end: int) -> TextCell:
     """A code cell whose fence's content is lines[start:end], without its MyST options."""
     first = lines[start].rstrip("\r\n") if start < end else ""
     if first.startswith("---"):
@@ -262,7 +246,7 @@ def _code_cell(lines: list[str], position: int, start: int, end: int) -> MystCel
     if start < end and not lines[start].strip():
         start += 1  # the blank line jupytext writes after the options (or instead of them)
     text = "".join(lines[start:end])
-    return MystCell(position, text, 0, 0, file_start=start, file_end=end)
+    return TextCell(position, text, 0, 0, file_start=start, file_end=end)
 
 
 # writing -------------------------------------------------------------------------------------
@@ -273,7 +257,7 @@ def splice_cells(notebook: Notebook, sources: dict[int, str]) -> str:
     fence line)."""
     lines = source_lines(notebook.raw)
     pieces, done = [], 0
-    cells = [cell for cell in notebook.cells if isinstance(cell, MystCell)]
+    cells = [cell for cell in notebook.cells if isinstance(cell, TextCell)]
     for cell in cells:
         if cell.position not in sources:
             continue

@@ -10,7 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from optlint.diagnostics import Diagnostic
-from optlint.myst import MystCell, parse_myst, splice_cells
+from optlint.myst import parse_myst, splice_cells
+from optlint.notebook_text import TextCell
 from optlint.notebook_file import NotebookFile, cell_at
 from optlint.records import record
 from optlint.source_base import unified_diff
@@ -33,7 +34,7 @@ class MystFile(NotebookFile):
         if not self.notebook.cells:
             return shown
         cell, inside = cell_at(self.notebook.cells, diagnostic.start)
-        assert isinstance(cell, MystCell)
+        assert isinstance(cell, TextCell)
         return replace(shown, file_line=cell.file_start + inside.line)
 
 

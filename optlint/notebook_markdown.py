@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from optlint.edits import source_lines
-from optlint.myst import MystCell, front_matter
+from optlint.notebook_text import TextCell, front_matter
 
 _BLANK = re.compile(r"\s*$")
 # jupytext.languages._JUPYTER_LANGUAGES (1.19.6), and their upper case
@@ -47,7 +47,7 @@ _COMMENT = {
     "lua": "--", "go": "//"}
 
 
-def markdown_cells(text: str) -> list[MystCell]:
+def markdown_cells(text: str) -> list[TextCell]:
     """The code cells of a notebook in jupytext's markdown format, each with its code and its
     place in the file (`program` positions are filled in by `add_code_cell`)."""
     with_endings = source_lines(text)
@@ -69,8 +69,8 @@ def markdown_cells(text: str) -> list[MystCell]:
     return cells
 
 
-def _cells(lines: list[str], at: int, count: int) -> list[MystCell]:
-    cells: list[MystCell] = []
+def _cells(lines: list[str], at: int, count: int) -> list[TextCell]:
+    cells: list[TextCell] = []
     while at < len(lines):
         count += 1
         rest = lines[at:]
@@ -84,7 +84,7 @@ def _cells(lines: list[str], at: int, count: int) -> list[MystCell]:
         elif code is not None:
             end_marker, next_start, explicit = _code_end(rest, "```" + code.group(1),
                                                          code.group(3))
-            cells.append(MystCell(count - 1, "", 0, 0, file_start=at + 1,
+            cells.append(TextCell(count - 1, "", 0, 0, file_start=at + 1,
                                   file_end=at + end_marker,
                                   foreign=code.group(3) not in _PYTHON))
         else:
