@@ -335,6 +335,17 @@ def _notebook_place(path: Path, json_line: int) -> tuple[int | None, int]:
     return None, json_line
 
 
+def _myst_place(path: Path, file_line: int) -> tuple[int | None, int]:
+    """A pair names a MyST Markdown notebook's line as a line of the file: the code cell it is in
+    (numbered as optlint and jupytext number them) and the line within that cell's code."""
+    from optlint.myst import notebook_cells
+
+    for cell in notebook_cells(path.read_text(encoding="utf-8-sig")):
+        if cell.file_start < file_line <= cell.file_end:
+            return cell.number, file_line - cell.file_start
+    return None, file_line
+
+
 RUN_CONFIRMED = "OPT020 run-checked"  # OPT020 pairs less those in not_reuse_when_run.tsv
 # Pairs mined blind after the rules had been fitted to pairs.tsv: each held-out manifest is counted
 # on its own line, so the fitted figure and the held-out ones are never mixed. A set stays held out
@@ -381,7 +392,8 @@ def run_fix_pairs(mirrors: list[Path], cache: Path, preview: bool) -> str:
             continue
         found = [f for f in findings_in(before_root, [before], preview) if f["code"] == rule]
         line = int(row["line"])
-        cell, at = _notebook_place(before, line) if before.suffix == ".ipynb" else (None, line)
+        cell, at = _notebook_place(before, line) if before.suffix == ".ipynb" \
+            else _myst_place(before, line) if before.suffix == ".md" else (None, line)
         # As for the cases: a finding is about its own line and its roles' (the mask's code a
         # finding at `mask=fn` names).
         hit = any(in_cell == cell and abs(near - at) <= PAIR_WINDOW
