@@ -288,12 +288,17 @@ def misses(outcome: dict[str, dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
-def check_against(outcome: dict[str, dict[str, object]], baseline: dict[str, list[str]]
-                  ) -> list[str]:
-    """What got worse than the baseline: a recorded find missed, a negative newly flagged."""
+def check_against(outcome: dict[str, dict[str, object]], baseline: dict[str, list[str]],
+                  labels: dict[tuple[str, int], str] | None = None) -> list[str]:
+    """What got worse than the baseline: a recorded find missed, a negative newly flagged. A
+    positive whose every mark `labels` (the running labels) shows not reuse is no find to keep."""
     problems = []
     for ident in baseline.get("found", []):
-        if ident in outcome and not outcome[ident]["ok"]:
+        result = outcome.get(ident)
+        if result is None or result["ok"]:
+            continue
+        marks = list(result["expected"])  # type: ignore[call-overload]
+        if not (labels and marks and all(labels.get((ident, m)) == "not reuse" for m in marks)):
             problems.append(f"{ident}: found in the baseline, missed now")
     allowed = set(baseline.get("flagged", []))
     for ident, result in outcome.items():
@@ -449,7 +454,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.record:
         BASELINE.write_text(json.dumps(record(outcome), indent=1) + "\n", encoding="utf-8")
     if args.check and BASELINE.exists():
-        problems = check_against(outcome, json.loads(BASELINE.read_text(encoding="utf-8")))
+        problems = check_against(outcome, json.loads(BASELINE.read_text(encoding="utf-8")),
+                                 labels_when_run())
         for problem in problems:
             print(f"worse than the baseline: {problem}")
         return 1 if problems else 0
