@@ -21,9 +21,9 @@ import libcst as cst
 from optlint.analysis.index import CallSite, ClassInfo
 from optlint.analysis.key_inherited_methods import inherited_receiver, own_class
 from optlint.analysis.key_overrides import Abstract, abstract_kind
-from optlint.analysis.project_kinds import ProjectClass, ProjectInstance
+from optlint.analysis.project_kinds import ProjectClass, ProjectFile, ProjectInstance
 from optlint.analysis.project_methods import defined_elsewhere
-from optlint.analysis.project_values import ProjectValues
+from optlint.analysis.project_values import ProjectValues, binds
 from optlint.analysis.values import FunctionValue, InstanceValue, ModuleValue, Value
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ class ObjectMethods:
         return found
 
     def _look_up(self, info: ClassInfo, path: str, name: str) -> ObjectMethod:
-        found = self.values.definition(info, name, path)
+        found = definition(self.values, info, name, path)
         if found is None:
             return None
         owner, file, method = found
@@ -153,6 +153,27 @@ class ObjectMethods:
         if kind == "abstract":
             return Abstract(owner, file, method)
         return (method, owner, defining) if kind == "plain" else None
+
+
+def definition(values: ProjectValues, info: ClassInfo, attr: str, path: str
+               ) -> tuple[ClassInfo, ProjectFile, cst.FunctionDef] | None:
+    """The `def attr` an instance of a class of the project file `path` runs, whatever its
+    decorators, and the class of its order (Python's C3) defining it; None where that cannot
+    be told (an instance attribute, a library base first, not one `def`)."""
+    file = values.file(path)
+    order = values.order(info, file) if file is not None else None
+    if order is None or any(ancestor is not None and (
+            attr in ancestor.attributes or attr in ancestor.fields) for ancestor, _ in order):
+        return None  # an instance may hold its own (set by any class of the order)
+    for ancestor, where in order:
+        if ancestor is None or not isinstance(where, ProjectFile):
+            return None  # a base the project does not define may define it
+        defined = [item for item in ancestor.node.body.body if binds(item, attr)]
+        if defined:
+            item = defined[0]
+            return (ancestor, where, item) if len(defined) == 1 and isinstance(
+                item, cst.FunctionDef) else None
+    return None
 
 
 def not_own_object(call: cst.Call, site: CallSite) -> str:

@@ -84,27 +84,6 @@ class ProjectValues:
         """The class's method resolution order (see `_ancestors`)."""
         return self._ancestors(info, file)
 
-    def definition(self, info: ClassInfo, attr: str, path: str | None = None
-                   ) -> tuple[ClassInfo, ProjectFile, cst.FunctionDef] | None:
-        """The `def attr` an instance of a class of this file (or of the project file `path`)
-        runs, whatever its decorators, and the class of its order defining it; None where
-        that cannot be told (an instance attribute, a library base first, not a `def`)."""
-        file = self.here if path is None else self._file(path)
-        order = self._ancestors(info, file) if file is not None else None
-        if order is None or any(ancestor is not None and (
-                attr in ancestor.attributes or attr in ancestor.fields)
-                for ancestor, _ in order):
-            return None  # an instance may hold its own (set by any class of the order)
-        for ancestor, where in order:
-            if ancestor is None or not isinstance(where, ProjectFile):
-                return None  # a base the project does not define may define it
-            defined = [item for item in ancestor.node.body.body if binds(item, attr)]
-            if defined:
-                item = defined[0]
-                return (ancestor, where, item) if len(defined) == 1 and isinstance(
-                    item, cst.FunctionDef) else None
-        return None
-
     def file(self, path: str) -> ProjectFile | None:
         """The project file `path`, as the lookups of this file read it."""
         return self._file(path)
