@@ -13,7 +13,7 @@ import libcst as cst
 
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_fields import called_method, compiled_step
-from optlint.analysis.key_object_methods import ObjectMethods, not_own_object
+from optlint.analysis.key_object_methods import ObjectMethods, own_object
 from optlint.analysis.key_overrides import Abstract, Overrides
 from optlint.analysis.key_foreign_methods import (
     defines_foreign_method,
@@ -31,7 +31,6 @@ from optlint.analysis.values import (
     ModuleValue,
     UNKNOWN,
     TransformedFunction,
-    Unknown,
     Value,
 )
 
@@ -74,7 +73,7 @@ class CallTargets:
         # class: `self.m(key)` inherited from a base, `self.sampler(key=k)` of an instance.
         self.objects = ObjectMethods(ctx, sites)
         self.overrides = Overrides(ctx, lambda: self.objects.values, foreign)
-        self.class_known: dict[int, str] = {}  # what leaves each to `--preview` ("": none)
+        self.class_known: set[int] = set()
 
     def resolve(self, call: cst.Call) -> Target | None:
         """The project function `call` runs (bound: a method; stepping: jitted), or what a
@@ -112,23 +111,27 @@ class CallTargets:
 
     def _known_class(self, call: cst.Call, site: CallSite, value: Value) -> Target | None:
         """A method of a project class run on an object whose class is known
-        (`key_object_methods.py`): of another file, its keys given are followed as those of
-        a method of the file; abstract, what its overrides draw (`key_overrides.py`)."""
+        (`key_object_methods.py`): of another file, on the caller's own object or one it
+        holds, its keys given are followed as those of a method of the file; abstract, what
+        its overrides draw (`key_overrides.py`)."""
         if value is UNKNOWN:
             found = (self.objects.inherited(call, site) or self.objects.method(call, site)
                      or self.objects.called_object(call, site))
         elif isinstance(value, FunctionValue) and value.bound:
             found = (self.objects.method(call, site) if value.node not in self.ctx.index.functions
                      else self.objects.abstract(value))
-        else:
+        elif isinstance(value, (InstanceValue, ModuleValue)):
             found = self.objects.called(value)
+        else:
+            return None
         if found is None:
             return None
         if isinstance(found, Abstract):  # every override the project has is read
             return self.overrides.consumptions(call, found, self.callee(call)) or None
-        if self.foreign.method(found[1], found[2], found[0].name.value) is None:
+        if not own_object(call, site) or self.foreign.method(
+                found[1], found[2], found[0].name.value) is None:
             return None
-        self.class_known[id(call)] = not_own_object(call, site)
+        self.class_known.add(id(call))
         return self._foreign_target(found[0])
 
     def _static_method(self, func: cst.BaseExpression, site: CallSite
@@ -167,8 +170,7 @@ class CallTargets:
         if site is None:
             return None
         value = self.ctx.value(call.func, site)
-        if passes_key(call) and isinstance(value, (Unknown, FunctionValue, InstanceValue,
-                                                   ModuleValue)):
+        if passes_key(call):
             known = self._known_class(call, site, value)
             if known is not None:
                 return known

@@ -1,16 +1,17 @@
 """A method of a project class run on an object whose class the file can name, given a key:
 `self.rejection_sampler(..., key=rng)` where `__init__` built
 `self.rejection_sampler = RejectionSampler()` (imported from another project file),
-`self.sampler.sample(key)`, `model(x, key=k)` for `model = Model(...)` or a parameter annotated
-`model: Model`, and `self.shuffle(key)` inherited from a base of another file
+`self.sampler.sample(key)`, and `self.shuffle(key)` inherited from a base of another file
 (`key_inherited_methods.py` tells the object's class there).
 
 The method is the one the class's method resolution order runs (its own, or a base's of any
 project file, `project_values.py`; a library base met first leaves it unknown), summarised by
 its own file's key flow (`key_foreign.py`); the keys the call gives are then followed as for a
-method of the file. An abstract method (`@abstractmethod`, or a body that only raises) runs a
-subclass's: `key_overrides.py` answers for those. Asked only of calls that give a key, after the
-evaluator has told the receiver's class; answers are kept per class and name."""
+method of the file. Only on the caller's own object or one it holds (`own_object`). An abstract
+method (`@abstractmethod`, or a body that only raises) runs a subclass's: `key_overrides.py`
+answers for those, on any object whose class the file names (a name bound to `Cls(...)`, a
+parameter annotated `Cls`). Asked only of calls that give a key, after the evaluator has told
+the receiver's class or not; answers are kept per class and name."""
 
 from __future__ import annotations
 
@@ -176,20 +177,19 @@ def definition(values: ProjectValues, info: ClassInfo, attr: str, path: str
     return None
 
 
-def not_own_object(call: cst.Call, site: CallSite) -> str:
-    """Why a call of a method of another file's class is left to `--preview` ("": it is
-    not). Reported by default where the object is the caller's own (`self.m(key)`) or one
-    its object holds (`self.sampler(key=k)`, `self.sampler.sample(key)`). On a local name or
-    a parameter (`task.init(key)`, `model: Model`), such calls added 54 findings on the 96
-    whole repositories of `benchmarks/repo_precision.py` and 14 in the package benchmark,
-    none of them labelled yet (as keypairs13a's 58): `--preview` until they are."""
+def own_object(call: cst.Call, site: CallSite) -> bool:
+    """The call is on the caller's own object (`self.m(key)`) or one its object holds
+    (`self.sampler(key=k)`, `self.sampler.sample(key)`), whose class the class's own code names.
+
+    Not on a local name or a parameter (`task.init(key)`, `model: Model`): followed so, such
+    calls added 54 findings on the 96 whole repositories of `benchmarks/repo_precision.py` and
+    14 in the package benchmark, none of them labelled yet (as keypairs13a's 58); and a
+    consumer only `--preview` showed would stand first in the flow and hide a proven reuse of
+    the same key (a loop's), so they are not followed at all until labelled."""
     func = call.func
     receiver = func.value if isinstance(func, cst.Attribute) else func
     root = receiver.value if isinstance(receiver, cst.Attribute) else receiver
-    if isinstance(root, cst.Name) and own_class(root.value, site.scope) is not None:
-        return ""
-    return ("a method of another file's class, on an object held by a local name or a "
-            "parameter (not yet measured on whole repositories)")
+    return isinstance(root, cst.Name) and own_class(root.value, site.scope) is not None
 
 
 def _class_of(value: object, annotated: bool) -> tuple[ClassInfo, str] | None:

@@ -4,7 +4,6 @@ keys its object or its closures hold, and the enclosing keys a closure draws fro
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import NamedTuple
 
 import libcst as cst
@@ -35,9 +34,8 @@ class ProjectCall(NamedTuple):
     nested: bool  # defined inside another function: a closure
     # A method of another file's class run on an object whose class is known (`self.m(key)`
     # of an inherited method, `self.sampler(key=k)`, `key_object_methods.py`): the keys it is
-    # given are followed, as for a method of the file; what leaves its uses to `--preview`
-    # ("": nothing). None: not such a call.
-    class_known: str | None = None
+    # given are followed, as for a method of the file.
+    class_known: bool = False
 
 
 def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBranches,
@@ -45,7 +43,7 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
     """The keys the call consumes (`branches`: what its literal arguments leave unread;
     `held_callables`: the closures it runs again)."""
     call, function, bound, stepping, flow, how, foreign, nested, class_known = called
-    if foreign and bound and class_known is None:
+    if foreign and bound and not class_known:
         # A method of another file's class (`key_foreign_methods.py`): the keys the objects
         # it is given hold, which it draws from (`state.rng_key`).
         return given_object_consumptions(call, function, bound, flow, how, ctx, foreign)
@@ -81,8 +79,6 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
         uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
                              closed=inner.closed or inner, unseen=inner.unseen,
                              proof=inner.proof) for inner in free]
-    if class_known:
-        uses = [replace(use, unseen=use.unseen or class_known) for use in uses]
     return uses
 
 
