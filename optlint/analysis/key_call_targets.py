@@ -13,7 +13,8 @@ import libcst as cst
 
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_fields import called_method, compiled_step
-from optlint.analysis.key_inherited_methods import InheritedMethods
+from optlint.analysis.key_object_methods import ObjectMethods, own_object
+from optlint.analysis.key_overrides import Abstract, Overrides
 from optlint.analysis.key_foreign_methods import (
     defines_foreign_method,
     draws_from_fields,
@@ -30,6 +31,7 @@ from optlint.analysis.values import (
     ModuleValue,
     UNKNOWN,
     TransformedFunction,
+    Value,
 )
 
 if TYPE_CHECKING:
@@ -67,9 +69,11 @@ class CallTargets:
         self._resolved: dict[int, Target | None] = {}
         # Calls of a module switched to inference mode (`eqx.nn.inference_mode(model)`), by id.
         self.in_inference: set[int] = set()
-        # `self.m(key)` running a method inherited from another file's class, and those calls.
-        self.bases = InheritedMethods(ctx, sites)
-        self.inherited: set[int] = set()
+        # Calls giving a key to a method of another file's class run on an object of a known
+        # class: `self.m(key)` inherited from a base, `self.sampler(key=k)` of an instance.
+        self.objects = ObjectMethods(ctx, sites)
+        self.overrides = Overrides(ctx, lambda: self.objects.values, foreign)
+        self.class_known: set[int] = set()
 
     def resolve(self, call: cst.Call) -> Target | None:
         """The project function `call` runs (bound: a method; stepping: jitted), or what a
@@ -105,13 +109,29 @@ class CallTargets:
         """A method of another file's class: bound, and a step when compiled there."""
         return method, True, compiled_step(method, self.foreign.owner_of[id(method)].ctx.qualify)
 
-    def _inherited(self, call: cst.Call, site: CallSite) -> Target | None:
-        """`self.m(key)` where a base of another project file defines `m`: its method, whose
-        keys given are followed as those of a method of the file (`key_inherited_methods.py`)."""
-        found = self.bases.method(call, site)
-        if found is None or self.foreign.method(found[1], found[2], found[0].name.value) is None:
+    def _known_class(self, call: cst.Call, site: CallSite, value: Value) -> Target | None:
+        """A method of a project class run on an object whose class is known
+        (`key_object_methods.py`): of another file, on the caller's own object or one it
+        holds, its keys given are followed as those of a method of the file; abstract, what
+        its overrides draw (`key_overrides.py`)."""
+        if value is UNKNOWN:
+            found = (self.objects.inherited(call, site) or self.objects.method(call, site)
+                     or self.objects.called_object(call, site))
+        elif isinstance(value, FunctionValue) and value.bound:
+            found = (self.objects.method(call, site) if value.node not in self.ctx.index.functions
+                     else self.objects.abstract(value))
+        elif isinstance(value, (InstanceValue, ModuleValue)):
+            found = self.objects.called(value)
+        else:
             return None
-        self.inherited.add(id(call))
+        if found is None:
+            return None
+        if isinstance(found, Abstract):  # every override the project has is read
+            return self.overrides.consumptions(call, found, self.callee(call)) or None
+        if not own_object(call, site) or self.foreign.method(
+                found[1], found[2], found[0].name.value) is None:
+            return None
+        self.class_known.add(id(call))
         return self._foreign_target(found[0])
 
     def _static_method(self, func: cst.BaseExpression, site: CallSite
@@ -150,10 +170,10 @@ class CallTargets:
         if site is None:
             return None
         value = self.ctx.value(call.func, site)
-        if value is UNKNOWN and passes_key(call):
-            inherited = self._inherited(call, site)
-            if inherited is not None:
-                return inherited
+        if passes_key(call):
+            known = self._known_class(call, site, value)
+            if known is not None:
+                return known
         static = self._static_method(call.func, site)
         if static is not None:
             return static[0], static[1], compiled_step(static[0], self.ctx.qualify)

@@ -141,6 +141,7 @@ class FileKeyCalls:
         self.stream_drawers = found.drawing
         self.higher_order = found.higher_order  # functions calling a function they are given
         self.targets.helpers, self.targets.higher_order = self.helpers, self.higher_order
+        self.targets.overrides.summary = self.summary  # the file's own overrides
 
     # What only walks ask, made at the first: most files with a call that may consume a key
     # have no function worth walking.
@@ -231,7 +232,7 @@ class FileKeyCalls:
         foreign = id(function) in self.foreign.owner_of
         return project_call_uses(self.ctx, ProjectCall(
             call, function, bound, stepping, flow, self.callee(call), foreign,
-            self.nested(function), id(call) in self.targets.inherited), self.branches, self.held)
+            self.nested(function), id(call) in self.targets.class_known), self.branches, self.held)
 
     def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call
                        ) -> tuple[set[int], str]:
