@@ -42,6 +42,13 @@ def _record(folder: Path, out: Path) -> None:
     def checking(self: engine.Linter, path: Path, *args: object) -> object:
         current[0] = str(Path(path).resolve())
         looked_into.setdefault(current[0], set())
+        if self._project is not None:
+            # A class, function or callers search another file already asked for is answered
+            # from these, without reaching `_inference_for`: emptied, each file's lookups are
+            # noted in full (a third of them were missed, which made the bound too good).
+            for answers in (self._project._resolved, self._project._functions,
+                            self._project._callers):
+                answers.clear()
         return check_path(self, path, *args)
 
     def analysing(self: project.ProjectIndex, text: str, filename: str) -> object:

@@ -191,6 +191,10 @@ def parse_module(text: str) -> cst.Module:
     above). Nodes other threads build meanwhile skip them too: a fix's nodes are checked all
     the same, by parsing the fixed text before it is written."""
     global _unvalidated_parses, _parsed_characters
+    if not _parsed_characters:  # the first parse: what analyses any tree pays back at once
+        from optlint.node_checks import install as install_checks
+
+        install_checks()
     if _parsed_characters <= _FAST_INITS_AFTER:
         _parsed_characters += len(text)
         if _parsed_characters > _FAST_INITS_AFTER:
