@@ -81,6 +81,9 @@ if TYPE_CHECKING:
 FLAX_MODULES = frozenset({"flax.linen.Module", "flax.linen.module.Module"})
 # What callers read of a summary: a cycle's summaries are made again until these agree.
 _SUMMARY_FACTS = ("consumed_params", "returned", "free_uses", "attribute_uses")
+# Switched off, every call is asked whether it runs another file's method that draws (for the
+# tests comparing both): by default only calls in scopes with no other candidate are.
+FOREIGN_PER_SCOPE = True
 
 
 class FileKeyCalls:
@@ -127,13 +130,25 @@ class FileKeyCalls:
         self._library_uses: dict[int, list[Consumption]] = {}
         # What each other call of the file consumes, once known for good (`consumer`).
         self._consumed: dict[int, list[Consumption]] = {}
+        # Every reader of the candidates asks per scope (whether a scope, or the function
+        # holding it, has one): a call of another file's method, the dearest question (it
+        # evaluates the receiver and may summarise that file's method), is asked only in
+        # scopes no cheaper question has found a candidate in.
+        pending: list[CallSite] = []
         for site in ctx.calls():
             direct = self._library_uses[id(site.node)] = self.library.consumptions(site.node)
             if (direct or passes_key(site.node)  # (the cheapest questions first)
                     or ctx.qualify(site.node.func) in LIFTED_TRANSFORMS
-                    or runs_per_step_or_row(self.ctx, site)
-                    or self.targets.draws_by_foreign_method(site)):
+                    or runs_per_step_or_row(self.ctx, site)):
                 self.candidates.add(id(site.node))
+            else:
+                pending.append(site)
+        found_in = {id(self.sites[call].scope.node) for call in self.candidates}
+        for site in pending:
+            if ((not FOREIGN_PER_SCOPE or id(site.scope.node) not in found_in)
+                    and self.targets.draws_by_foreign_method(site)):
+                self.candidates.add(id(site.node))
+                found_in.add(id(site.scope.node))
         # No call that consumes a key: nothing to find, no helper to look for.
         found = key_helpers(ctx, self.candidates) if self.candidates else KeyHelpers(
             set(), set(), set())
