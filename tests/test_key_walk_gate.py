@@ -17,7 +17,7 @@ import pytest
 from conftest import KEY_TREES, key_findings, run_optlint_in_process
 import libcst as cst
 
-from optlint.analysis import key_calls, key_foreign_methods, key_walk_gate
+from optlint.analysis import key_candidates, key_foreign_methods, key_walk_gate
 from optlint.analysis.key_call_targets import CallTargets
 from optlint.analysis.project_methods import defined_elsewhere
 from optlint.analysis.index import Scope
@@ -297,7 +297,7 @@ def test_skipping_receivers_of_methods_no_project_file_defines_changes_no_findin
 @pytest.mark.parametrize("tree", TREES, ids=lambda tree: tree.name)
 def test_asking_other_files_methods_once_per_scope_changes_no_finding(
         tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A call of another file's method is asked whether it draws (`FileKeyCalls.candidates`)
+    """A call of another file's method is asked whether it draws (`key_candidates.py`)
     only in a scope no cheaper question found a candidate in; asked of every call, the same
     findings."""
     asked = {"calls": 0}
@@ -310,7 +310,7 @@ def test_asking_other_files_methods_once_per_scope_changes_no_finding(
     monkeypatch.setattr(CallTargets, "draws_by_foreign_method", counted)
     per_scope = _findings(tree)
     fewer = asked["calls"]
-    monkeypatch.setattr(key_calls, "FOREIGN_PER_SCOPE", False)
+    monkeypatch.setattr(key_candidates, "FOREIGN_PER_SCOPE", False)
     asked["calls"] = 0
     assert _findings(tree) == per_scope
     assert fewer < asked["calls"]  # the shortcut skipped some
