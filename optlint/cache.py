@@ -36,7 +36,7 @@ from optlint.analysis.project_methods import method_words
 from optlint.analysis.reach import imported_modules
 from optlint.diagnostics import Diagnostic, Edit, Fix, Location, Role
 from optlint.lint_types import FileResult, LintOptions
-from optlint.notebook import NOTEBOOK_SUFFIX
+from optlint.notebook import MYST_SUFFIX, NOTEBOOK_SUFFIX
 from optlint.source import SourceError, decode, read_bytes
 from optlint.sources import source_from_bytes
 
@@ -374,12 +374,13 @@ class LintCache:
 # A notebook's result is cached as a file's is: its key is the notebook's bytes, and what it
 # depends on is found from the imports in its code cells. Uncached, the one notebook of a
 # repository made every warm run import the engine (levanter: 216 files and one notebook).
-_CACHED_SUFFIXES = (".py", NOTEBOOK_SUFFIX)
+# A MyST Markdown notebook (`.md`) is a notebook too.
+_CACHED_SUFFIXES = (".py", NOTEBOOK_SUFFIX, MYST_SUFFIX)
 
 
 def _program(data: bytes, path: Path) -> str:
     """The Python text whose imports the file's result may rest on (raises SourceError)."""
-    if path.suffix == NOTEBOOK_SUFFIX:
+    if path.suffix in (NOTEBOOK_SUFFIX, MYST_SUFFIX):
         source = source_from_bytes(data, str(path))
         return "" if source is None else source.program
     return decode(data, str(path)).text
@@ -411,7 +412,7 @@ def _diagnostic(item: dict[str, Any], filename: str) -> Diagnostic:
             for e in fix["edits"])),
         item["cell"],
         tuple(_role(r) for r in item["roles"]),
-        fix_title=item["fix_title"])
+        fix_title=item["fix_title"], file_line=item.get("file_line"))
 
 
 def _role(item: dict[str, Any]) -> Role:

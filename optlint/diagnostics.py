@@ -65,6 +65,14 @@ class Diagnostic:
     roles: tuple[Role, ...] = field(default=(), compare=False)
     # What to do about it (ruff's fix title): the fix's title, or advice where there is no fix.
     fix_title: str | None = None
+    # Set for a notebook that is a text file (a MyST `.md`): the file's own line of `start`, which
+    # the formats that place findings in the file (JSON, SARIF, annotations) give as well.
+    file_line: int | None = field(default=None, compare=False)
+
+    @property
+    def file_end_line(self) -> int | None:
+        """The file's line of `end` (a finding's end is in its start's cell)."""
+        return None if self.file_line is None else self.file_line + self.end.line - self.line
 
     @property
     def line(self) -> int:

@@ -1,4 +1,5 @@
-"""Which files to check: walk folders for .py/.pyi (and notebooks), skip excludes and .gitignore."""
+"""Which files to check: walk folders for .py/.pyi (and notebooks: .ipynb, and .md that declare
+themselves one), skip excludes and .gitignore."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from optlint.source import SourceError, read_bytes
 if TYPE_CHECKING:
     import pathspec
 
-SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb")
+# A `.md` found in a folder is read only when its front matter declares a Python notebook (MyST,
+# `optlint.myst`); one named explicitly is kept, and checking it says why it is skipped.
+SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb", ".md")
 
 
 class DiscoveryError(Exception):
@@ -131,9 +134,15 @@ def _walk(top: Path, root: Path, excluded: pathspec.PathSpec, respect_gitignore:
             if _is_excluded_resolved(child, base, excluded) or _gitignored(child, ignores, False):
                 continue
             real = _regular_file(child)
-            if real is not None:
+            if real is not None and (not name.endswith(".md") or _myst_notebook(real)):
                 found.append((folder_path / name, real))
     return found
+
+
+def _myst_notebook(path: Path) -> bool:
+    from optlint.myst import declares_python_notebook  # only a tree with `.md` files pays
+
+    return declares_python_notebook(path)
 
 
 def _lines(ignore_file: Path) -> list[str]:

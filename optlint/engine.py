@@ -15,7 +15,7 @@ from optlint.edits import source_lines
 from optlint.prefilter import Prefilter
 from optlint.lint_types import FileResult, LintOptions  # noqa: F401 - named from here too
 from optlint.source import SourceError
-from optlint.sources import Source, open_source
+from optlint.sources import Source, not_read_notice, open_source
 
 # libcst, the analysis and the rules are imported when a file first passes the prefilter: a run
 # whose files all miss it (and `optlint rule`, `--version`) never pays for them.
@@ -241,8 +241,8 @@ class Linter:
             source = open_source(path)
         except SourceError as error:
             return FileResult(str(path), errors=[str(error)])
-        if source is None:  # a notebook in another language
-            return FileResult(str(path))
+        if source is None:  # a notebook in another language, a `.md` that is no notebook
+            return FileResult(str(path), notices=not_read_notice(path))
         return self.check_source(source)
 
     def check_source(self, source: Source) -> FileResult:

@@ -32,6 +32,7 @@ from optlint.records import record
 from optlint.source import SourceError
 
 NOTEBOOK_SUFFIX = ".ipynb"
+MYST_SUFFIX = ".md"  # a MyST Markdown notebook (optlint.myst), when its front matter says so
 _BOM = b"\xef\xbb\xbf"
 # Cell magics whose body is Python (only their first line is IPython syntax).
 _PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
@@ -88,13 +89,7 @@ def parse_notebook(data: bytes, path: str) -> Notebook | None:
         raise NotebookError(f"{path}: not a valid notebook: no list of cells (nbformat 4)")
     if _language(content) not in ("python", None):
         return None
-    import uuid  # only a notebook pays for it
-
-    token = uuid.uuid4().hex[:12]
-    notebook = Notebook(raw, data, encoding, [], "", f"# optlint-cell-boundary-{token}",
-                        f"optlint-ipython-{token}", [])
-    pieces: list[str] = []
-    line = 1
+    notebook = new_notebook(raw, data, encoding)
     for position, cell in enumerate(content["cells"]):
         if not isinstance(cell, dict) or cell.get("cell_type") != "code":
             continue
@@ -106,17 +101,34 @@ def parse_notebook(data: bytes, path: str) -> Notebook | None:
         else:
             raise NotebookError(f"{path}: not a valid notebook: cell {position + 1}'s source is "
                                 f"not text")
-        if notebook.cells:
-            pieces.append(notebook.boundary + "\n")
-            line += 1
-        code = _without_magics(text, notebook, foreign=_cell_language(cell) not in ("python", None))
-        if code and not code.endswith("\n"):
-            code += "\n"
-        notebook.cells.append(CodeCell(position, text, line, code.count("\n")))
-        pieces.append(code)
-        line += code.count("\n")
-    notebook.program = "".join(pieces)
+        add_code_cell(notebook, CodeCell(position, text, 0, 0),
+                      foreign=_cell_language(cell) not in ("python", None))
     return notebook
+
+
+def new_notebook(raw: str, data: bytes, encoding: str) -> Notebook:
+    """A notebook with no code cell yet, read from `data` (`raw` decoded)."""
+    import uuid  # only a notebook pays for it
+
+    token = uuid.uuid4().hex[:12]
+    return Notebook(raw, data, encoding, [], "", f"# optlint-cell-boundary-{token}",
+                    f"optlint-ipython-{token}", [])
+
+
+def add_code_cell(notebook: Notebook, cell: CodeCell, foreign: bool = False) -> None:
+    """Adds the next code cell (its `position` and `text` set) to the notebook's program, and
+    sets where it is there. A `foreign` cell (in another language) is all placeholders."""
+    cell.first_line = 1
+    if notebook.cells:
+        notebook.program += notebook.boundary + "\n"
+        last = notebook.cells[-1]
+        cell.first_line = last.first_line + last.line_count + 1
+    code = _without_magics(cell.text, notebook, foreign)
+    if code and not code.endswith("\n"):
+        code += "\n"
+    cell.line_count = code.count("\n")
+    notebook.cells.append(cell)
+    notebook.program += code
 
 
 def _language(content: dict[str, Any]) -> str | None:

@@ -75,8 +75,11 @@ class NotebookFile(Source):
         changed = self._changed_cells(fixed_program)
         if not changed:
             return None
-        return splice_sources(self.notebook.raw,
-                              {number - 1: text for number, text in changed.items()})
+        return self.spliced({number - 1: text for number, text in changed.items()})
+
+    def spliced(self, sources: dict[int, str]) -> str:
+        """The file's text with the source of the cell at each position (0-based) replaced."""
+        return splice_sources(self.notebook.raw, sources)
 
     def diff(self, fixed_program: str) -> str:
         old = {cell.number: cell.text for cell in self.notebook.cells}

@@ -200,6 +200,7 @@ def parse_module(text: str) -> cst.Module:
     with _unvalidated_lock:
         _unvalidated_parses += 1
         cst.CSTNode.__post_init__ = _skip_validation  # type: ignore[method-assign, assignment]
+        _set_compiled_validation(False)
     try:
         return cst.parse_module(text)
     finally:
@@ -207,6 +208,16 @@ def parse_module(text: str) -> cst.Module:
             _unvalidated_parses -= 1
             if not _unvalidated_parses:
                 cst.CSTNode.__post_init__ = _VALIDATING_POST_INIT  # type: ignore[method-assign]
+                _set_compiled_validation(True)
+
+
+def _set_compiled_validation(on: bool) -> None:
+    """Whether the compiled node constructors (`optlint.node_inits`, once installed) call
+    `__post_init__`; the call does nothing while a text is parsed."""
+    if _parsed_characters > _FAST_INITS_AFTER:  # installed
+        from optlint.node_inits import validating
+
+        validating[0] = on
 
 
 def deep_call(function: Callable[..., _Result], *args: object) -> _Result:

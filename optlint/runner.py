@@ -196,7 +196,6 @@ def _add_noqa_to_notebook(path: Path, findings: list[Diagnostic]) -> int | None:
     written back into that cell alone. The codes added; None when the notebook was not changed
     because of an error (said on standard error)."""
     from optlint.add_noqa import add_noqa
-    from optlint.notebook import splice_sources
     from optlint.notebook_file import NotebookFile
     from optlint.sources import open_source
 
@@ -216,7 +215,7 @@ def _add_noqa_to_notebook(path: Path, findings: list[Diagnostic]) -> int | None:
                 changed[number - 1] = done.text
                 added += done.added
         if changed:
-            source.write(splice_sources(source.notebook.raw, changed))
+            source.write(source.spliced(changed))
         return added
     except (SourceError, OSError) as error:
         echo(f"error: {path}: no `# noqa` added: {error}", err=True)

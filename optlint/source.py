@@ -6,6 +6,7 @@ import os
 import re
 import stat
 import tokenize
+from collections.abc import Callable
 from pathlib import Path
 
 from optlint.records import record
@@ -47,6 +48,26 @@ def read_bytes(path: Path) -> bytes:
             if not stat.S_ISREG(os.fstat(descriptor).st_mode):
                 raise SourceError(f"{path}: cannot read: not a regular file")
             return handle.read()
+    except OSError as error:
+        raise SourceError(f"{path}: cannot read: {error.strerror or error}") from None
+
+
+def read_head(path: Path, enough: Callable[[bytes], bool], chunk: int = 4096,
+              limit: int = 65536) -> bytes:
+    """A regular file's first bytes: a chunk at a time until `enough` says so, the file ends or
+    `limit` bytes are read (a tree's `.md` files are looked at, not read whole)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(descriptor, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+                raise SourceError(f"{path}: cannot read: not a regular file")
+            head = b""
+            while len(head) < limit:
+                more = handle.read(chunk)
+                head += more
+                if len(more) < chunk or enough(head):
+                    break
+            return head
     except OSError as error:
         raise SourceError(f"{path}: cannot read: {error.strerror or error}") from None
 

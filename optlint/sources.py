@@ -17,7 +17,7 @@ from pathlib import Path
 from optlint.diagnostics import Diagnostic, Location
 from optlint.program_lines import lines_shown
 from optlint.records import record
-from optlint.source import decode, read_bytes
+from optlint.source import SourceError, decode, read_bytes
 from optlint.source_base import Source, unified_diff
 
 
@@ -54,8 +54,9 @@ class PythonFile(Source):
 
 # opening -----------------------------------------------------------------------------------------
 def open_source(path: Path) -> Source | None:
-    """The file at `path`; None for a notebook in another language. Raises SourceError (one
-    line) for a file that cannot be read, decoded or parsed as a notebook."""
+    """The file at `path`; None for a notebook in another language, or a `.md` that does not
+    declare itself a Python notebook (`not_read_notice` says why). Raises SourceError (one line)
+    for a file that cannot be read, decoded or parsed as a notebook."""
     return _from_bytes(read_bytes(path), str(path), path)
 
 
@@ -69,5 +70,24 @@ def _from_bytes(data: bytes, name: str, path: Path | None) -> Source | None:
         from optlint.notebook_file import notebook_source
 
         return notebook_source(data, name, path)
+    if name.endswith(".md"):  # optlint.notebook.MYST_SUFFIX: a notebook only by its front matter
+        from optlint.myst_file import myst_source
+
+        return myst_source(data, name, path)
     decoded = decode(data, name)
     return PythonFile(name, path, decoded.text, decoded.encoding, data)
+
+
+def not_read_notice(path: Path) -> list[str]:
+    """Why a file named explicitly was not checked when `open_source` gave nothing: said of a
+    `.md` (a README named on the command line is skipped, not an error); nothing otherwise."""
+    if not path.name.endswith(".md"):
+        return []
+    from optlint.myst import declaration
+    from optlint.source import read_bytes
+
+    try:
+        text = read_bytes(path).decode("utf-8-sig", errors="replace")
+    except SourceError:
+        return []
+    return [f"{path}: {declaration(text).reason()}"]

@@ -14,7 +14,7 @@ from typing import Any
 import libcst as cst
 import pytest
 
-from optlint import node_inits
+from optlint import node_inits, parsing
 from optlint.analysis.walk import descendants
 from optlint.parsing import parse_module
 
@@ -149,6 +149,20 @@ def test_trees_parsed_with_them_are_libcsts() -> None:
         assert tree.deep_equals(cst.parse_module(text))
         assert tree.code == text
     with pytest.raises(cst.CSTValidationError):  # built by hand: still checked
+        cst.Name("not a name")
+
+
+def test_a_parse_calls_no_post_init_once_they_are_compiled(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a text is parsed libcst's checks are off (`__post_init__` does nothing there): a
+    compiled constructor does not call it then, and calls it again after."""
+    node_inits.install()
+    monkeypatch.setattr(parsing, "_parsed_characters", parsing._FAST_INITS_AFTER + 1)
+    calls: list[cst.CSTNode] = []
+    monkeypatch.setattr(parsing, "_skip_validation", calls.append)
+    tree = parse_module(RARE)
+    assert tree.deep_equals(cst.parse_module(RARE)) and not calls
+    with pytest.raises(cst.CSTValidationError):
         cst.Name("not a name")
 
 

@@ -237,6 +237,27 @@ def test_rng_streams_the_model_holds_are_silent(tmp_path: Path) -> None:
     assert opt020_lines(tmp_path, "noisy.py", STREAMS_HELD) == []
 
 
+# A layer built abstractly for its shapes (EasyDeL's `to_quantized`): the streams draw nothing.
+STREAMS_TRACED = STREAMS_IN_METHOD.replace(
+    "        rngs = nnx.Rngs(noise=0)\n"
+    "        return x + jax.random.normal(rngs.noise(), x.shape)",
+    "        return jax.eval_shape(lambda rngs: x + jax.random.normal(rngs.noise(), x.shape),\n"
+    "                              nnx.Rngs(noise=0))")
+
+
+def test_rng_streams_traced_for_shapes_in_a_model_method_are_silent(tmp_path: Path) -> None:
+    assert opt020_lines(tmp_path, "noisy.py", STREAMS_TRACED) == []
+
+
+def test_rng_streams_traced_for_shapes_give_shapes() -> None:
+    pytest.importorskip("flax")
+    import jax
+    import jax.numpy as jnp
+
+    traced = _program(STREAMS_TRACED)["Noisy"](None)(jnp.zeros(4))
+    assert isinstance(traced, jax.ShapeDtypeStruct)
+
+
 def test_rng_streams_made_from_one_seed_draw_alike() -> None:
     pytest.importorskip("flax")
     import jax.numpy as jnp

@@ -7,12 +7,13 @@ and so is a stream that code could ask for by a name it holds (`self.make_rng(se
 
 from __future__ import annotations
 
+import json
 import runpy
 from pathlib import Path
 
 import pytest
 
-from conftest import opt020_lines
+from conftest import opt020_lines, run_optlint_in_process
 
 SOURCE = '''\
 import flax.linen as nn
@@ -80,3 +81,25 @@ def test_a_stream_nothing_names_when_run(tmp_path: Path) -> None:
                                                      jax.tree.leaves(alone), strict=True))
     w = variables["params"]["w"]
     assert bool(jnp.allclose(out - w, w))  # the noise repeats the weights' draw
+
+
+def _cached_lines(root: Path) -> list[int]:
+    result = run_optlint_in_process("check", ".", "--select", "OPT020", "--jobs", "1",
+                                    "--output-format", "json", "--exit-zero", cwd=root)
+    assert "internal error" not in result.stderr
+    return sorted(f["line"] for f in json.loads(result.stdout or "[]")
+                  if f["filename"].endswith("streams.py"))
+
+
+def test_a_file_coming_to_name_the_stream_is_seen_by_the_cache(tmp_path: Path) -> None:
+    """The answer rests on the other files' texts, which streams.py does not import: the cache
+    must still see one of them come to ask for the `lstm` stream (can fail: a cached result
+    that depends only on imports keeps the finding silent)."""
+    (tmp_path / "pyproject.toml").write_text("[tool.optlint]\n")
+    (tmp_path / "streams.py").write_text(SOURCE)
+    (tmp_path / "other.py").write_text("import flax.linen as nn\n")
+    assert _cached_lines(tmp_path) == [36]
+    (tmp_path / "other.py").write_text(
+        "import flax.linen as nn\n\n\nclass Noise(nn.Module):\n    def __call__(self, x):\n"
+        "        return self.make_rng('lstm')\n")
+    assert _cached_lines(tmp_path) == [31, 36]

@@ -41,7 +41,7 @@ def test_no_case_got_worse_than_the_baseline() -> None:
     idents = {case.ident for case in cases}
     assert set(baseline["found"]) <= idents
     outcome = recall.run_cases(cases, preview=False)
-    assert recall.check_against(outcome, baseline) == []
+    assert recall.check_against(outcome, baseline, recall.labels_when_run()) == []
 
 
 def write_cases(base: Path) -> None:
@@ -67,6 +67,10 @@ def test_the_runner_tells_found_missed_and_flagged(tmp_path: Path,
     baseline = {"found": ["keys/positive/reuse.py", "keys/positive/split.py"], "flagged": []}
     assert recall.check_against(outcome, baseline) == [
         "keys/positive/split.py: found in the baseline, missed now",
+        "keys/negative/reuse.py: a negative flagged with OPT020 on lines [8]"]
+    # A positive a blind labeller ran and showed not reuse is no find to keep.
+    shown = {("keys/positive/split.py", 7): "not reuse"}
+    assert recall.check_against(outcome, baseline, shown) == [
         "keys/negative/reuse.py: a negative flagged with OPT020 on lines [8]"]
     assert "1 of 2" in recall.table(outcome)
 

@@ -288,12 +288,17 @@ def misses(outcome: dict[str, dict[str, object]]) -> str:
     return "\n".join(lines)
 
 
-def check_against(outcome: dict[str, dict[str, object]], baseline: dict[str, list[str]]
-                  ) -> list[str]:
-    """What got worse than the baseline: a recorded find missed, a negative newly flagged."""
+def check_against(outcome: dict[str, dict[str, object]], baseline: dict[str, list[str]],
+                  labels: dict[tuple[str, int], str] | None = None) -> list[str]:
+    """What got worse than the baseline: a recorded find missed, a negative newly flagged. A
+    positive whose every mark `labels` (the running labels) shows not reuse is no find to keep."""
     problems = []
     for ident in baseline.get("found", []):
-        if ident in outcome and not outcome[ident]["ok"]:
+        result = outcome.get(ident)
+        if result is None or result["ok"]:
+            continue
+        marks = list(result["expected"])  # type: ignore[call-overload]
+        if not (labels and marks and all(labels.get((ident, m)) == "not reuse" for m in marks)):
             problems.append(f"{ident}: found in the baseline, missed now")
     allowed = set(baseline.get("flagged", []))
     for ident, result in outcome.items():
@@ -333,6 +338,17 @@ def _notebook_place(path: Path, json_line: int) -> tuple[int | None, int]:
                 if seen == occurrence:
                     return number, index
     return None, json_line
+
+
+def _myst_place(path: Path, file_line: int) -> tuple[int | None, int]:
+    """A pair names a MyST Markdown notebook's line as a line of the file: the code cell it is in
+    (numbered as optlint and jupytext number them) and the line within that cell's code."""
+    from optlint.myst import notebook_cells
+
+    for cell in notebook_cells(path.read_text(encoding="utf-8-sig")):
+        if cell.file_start < file_line <= cell.file_end:
+            return cell.number, file_line - cell.file_start
+    return None, file_line
 
 
 RUN_CONFIRMED = "OPT020 run-checked"  # OPT020 pairs less those in not_reuse_when_run.tsv
@@ -381,7 +397,8 @@ def run_fix_pairs(mirrors: list[Path], cache: Path, preview: bool) -> str:
             continue
         found = [f for f in findings_in(before_root, [before], preview) if f["code"] == rule]
         line = int(row["line"])
-        cell, at = _notebook_place(before, line) if before.suffix == ".ipynb" else (None, line)
+        cell, at = _notebook_place(before, line) if before.suffix == ".ipynb" \
+            else _myst_place(before, line) if before.suffix == ".md" else (None, line)
         # As for the cases: a finding is about its own line and its roles' (the mask's code a
         # finding at `mask=fn` names).
         hit = any(in_cell == cell and abs(near - at) <= PAIR_WINDOW
@@ -437,7 +454,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.record:
         BASELINE.write_text(json.dumps(record(outcome), indent=1) + "\n", encoding="utf-8")
     if args.check and BASELINE.exists():
-        problems = check_against(outcome, json.loads(BASELINE.read_text(encoding="utf-8")))
+        problems = check_against(outcome, json.loads(BASELINE.read_text(encoding="utf-8")),
+                                 labels_when_run())
         for problem in problems:
             print(f"worse than the baseline: {problem}")
         return 1 if problems else 0

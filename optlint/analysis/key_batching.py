@@ -88,7 +88,10 @@ def batched_consumptions(calls: KeyCallsView, call: cst.Call, site: CallSite | N
     for param, expr in bind_arguments(function, call, method):
         inner = flow.param_uses.get(param.name.value)
         index = next((i for i, a in enumerate(call.args) if a.value is expr), None)
-        if inner is None or index is None:
+        if inner is None or index is None or (isinstance(expr, cst.Name)
+                                              and expr.value == "None"):
+            # `None` holds no key: a draw from the parameter as given would raise, so the
+            # rows draw nothing from it (flashbax `vmap(sample)(state, None, values)`).
             continue
         replicated = _replicated(calls, expr, call)
         if axes[index] == MAPPED and replicated is None:

@@ -13,6 +13,7 @@ import libcst as cst
 
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_fields import called_method, compiled_step
+from optlint.analysis.key_inherited_methods import InheritedMethods
 from optlint.analysis.key_foreign_methods import (
     defines_foreign_method,
     draws_from_fields,
@@ -27,6 +28,7 @@ from optlint.analysis.values import (
     FunctionValue,
     InstanceValue,
     ModuleValue,
+    UNKNOWN,
     TransformedFunction,
 )
 
@@ -65,6 +67,9 @@ class CallTargets:
         self._resolved: dict[int, Target | None] = {}
         # Calls of a module switched to inference mode (`eqx.nn.inference_mode(model)`), by id.
         self.in_inference: set[int] = set()
+        # `self.m(key)` running a method inherited from another file's class, and those calls.
+        self.bases = InheritedMethods(ctx, sites)
+        self.inherited: set[int] = set()
 
     def resolve(self, call: cst.Call) -> Target | None:
         """The project function `call` runs (bound: a method; stepping: jitted), or what a
@@ -99,6 +104,15 @@ class CallTargets:
     def _foreign_target(self, method: cst.FunctionDef) -> Target:
         """A method of another file's class: bound, and a step when compiled there."""
         return method, True, compiled_step(method, self.foreign.owner_of[id(method)].ctx.qualify)
+
+    def _inherited(self, call: cst.Call, site: CallSite) -> Target | None:
+        """`self.m(key)` where a base of another project file defines `m`: its method, whose
+        keys given are followed as those of a method of the file (`key_inherited_methods.py`)."""
+        found = self.bases.method(call, site)
+        if found is None or self.foreign.method(found[1], found[2], found[0].name.value) is None:
+            return None
+        self.inherited.add(id(call))
+        return self._foreign_target(found[0])
 
     def _static_method(self, func: cst.BaseExpression, site: CallSite
                        ) -> tuple[cst.FunctionDef, bool] | None:
@@ -136,6 +150,10 @@ class CallTargets:
         if site is None:
             return None
         value = self.ctx.value(call.func, site)
+        if value is UNKNOWN and passes_key(call):
+            inherited = self._inherited(call, site)
+            if inherited is not None:
+                return inherited
         static = self._static_method(call.func, site)
         if static is not None:
             return static[0], static[1], compiled_step(static[0], self.ctx.qualify)

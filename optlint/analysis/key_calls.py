@@ -224,7 +224,7 @@ class FileKeyCalls:
         foreign = id(function) in self.foreign.owner_of
         return project_call_uses(self.ctx, ProjectCall(
             call, function, bound, stepping, flow, self.callee(call), foreign,
-            self.nested(function)), self.branches, self.held)
+            self.nested(function), id(call) in self.targets.inherited), self.branches, self.held)
 
     def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call
                        ) -> tuple[set[int], str]:

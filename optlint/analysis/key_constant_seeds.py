@@ -17,6 +17,7 @@ import libcst as cst
 
 from optlint.analysis.index import CallSite, FunctionInfo
 from optlint.analysis.key_consumers import MODEL_BASES, SEEDED_STREAMS
+from optlint.analysis.key_shape_only import shape_only_key_calls
 from optlint.analysis.prng_keys import SAMPLERS
 from optlint.records import record
 
@@ -43,9 +44,10 @@ def constant_seed_draws(ctx: RuleContext) -> Iterator[ConstantDraw]:
                for site in ctx.calls()):
         return
     seen: set[int] = set()
+    shapes_only = shape_only_key_calls(ctx)  # traced for shapes: no numbers drawn
     for site in ctx.calls():
         made = _constant_key(ctx, site) or _constant_stream(ctx, site)
-        if made is None or id(made) in seen:
+        if made is None or id(made) in seen or id(made) in shapes_only:
             continue
         info = _function_info(ctx, site)
         if info is None or not isinstance(info.node, cst.FunctionDef):

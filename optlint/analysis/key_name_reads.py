@@ -45,6 +45,8 @@ class ReadsReturned(Protocol):
     def reached(self, call: cst.Call,
                 targets: Sequence[cst.BaseExpression]) -> frozenset[str] | None: ...
 
+    def only_returned(self, call: cst.Call) -> bool: ...
+
 # How checking functions are named (unittest's `assertEqual`, `chex.assert_shape`,
 # `numpy.testing.assert_allclose`): a line of calls so named only checks what it reads.
 CHECK_PREFIX = "assert"
@@ -95,7 +97,11 @@ def _target_reads(target: cst.CSTNode, found: set[str], shaped: set[str] | None,
 _READ_KINDS = Kinds(("name", cst.Name), ("tested", (
     cst.Call, cst.Attribute, cst.Arg, cst.Assign, cst.AnnAssign, cst.For, cst.CompFor,
     cst.NamedExpr, cst.AsName, cst.FunctionDef, cst.Lambda, cst.ClassDef, cst.Param, cst.Import,
-    cst.ImportFrom, cst.Del, cst.Global, cst.Nonlocal)))
+    cst.ImportFrom, cst.Del, cst.Global, cst.Nonlocal, cst.ListComp, cst.SetComp,
+    cst.GeneratorExp, cst.DictComp)))
+# Views of a mapping a comprehension may iterate, and which item of each holds a value
+# (`.items()` gives `(key, value)`; `.keys()` gives no value).
+_MAPPING_VIEWS: dict[str, int | None] = {"items": 1, "values": 0, "keys": None}
 
 
 def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None = None,
@@ -126,7 +132,11 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None =
             else:
                 _collect_reads(arg, found, shaped, library)
         return
-    if isinstance(node, cst.Name):
+    if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+        if not _iterated_for_shapes(node, found, shaped, library):
+            for child in child_nodes(node):
+                _collect_reads(child, found, shaped, library)
+    elif isinstance(node, cst.Name):
         found.add(node.value)
     elif isinstance(node, cst.Attribute):
         drawn = library.drawn_key(node.value) if (
@@ -189,6 +199,46 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None =
     else:
         for child in child_nodes(node):
             _collect_reads(child, found, shaped, library)
+
+
+def _iterated_for_shapes(node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,
+                         found: set[str], shaped: set[str] | None,
+                         library: ReadsLibrary | None) -> bool:
+    """`{k: v.shape for k, v in tree.items()}`, `[x.shape for x in xs]`: a comprehension over
+    one name (or its `.items()`, `.values()`, `.keys()`) that reads the items it is given only
+    for their shapes reads that name only for its shape; a mapping's keys are none of its
+    values. Adds the comprehension's reads; False (nothing added): not such a comprehension."""
+    loop = node.for_in
+    if shaped is None or shaped is found or loop.inner_for_in is not None or (
+            loop.asynchronous is not None):
+        return False
+    source = loop.iter
+    place: int | None = 0  # which item of the target holds a value (None: none does)
+    if (isinstance(source, cst.Call) and not source.args
+            and isinstance(source.func, cst.Attribute)
+            and source.func.attr.value in _MAPPING_VIEWS):
+        place = _MAPPING_VIEWS[source.func.attr.value]
+        source = source.func.value
+    target = loop.target
+    items = [element.value for element in target.elements] if isinstance(
+        target, (cst.Tuple, cst.List)) and place == 1 else [target]
+    names = [item.value for item in items if isinstance(item, cst.Name)]
+    if not isinstance(source, cst.Name) or len(names) != len(items) or (
+            place == 1 and len(names) != 2):
+        return False
+    own = set(names)
+    held = names[place] if place is not None else None
+    parts = [node.key, node.value] if isinstance(node, cst.DictComp) else [node.elt]
+    inner: set[str] = set()
+    inner_shaped: set[str] = set()
+    for part in [*parts, *(condition.test for condition in loop.ifs)]:
+        _collect_reads(part, inner, inner_shaped, library)
+    if held is not None and held in inner:
+        return False
+    found.update(inner - own)
+    shaped.update(inner_shaped - own)
+    shaped.add(source.value)
+    return True
 
 
 def _shape_reads(node: cst.BaseExpression, found: set[str], shaped: set[str] | None,

@@ -10,13 +10,16 @@ import libcst as cst
 
 from optlint.analysis.key_checked_shapes import only_checked_shapes
 from optlint.analysis.key_first_touch import Touch, first_touch
-from optlint.analysis.key_size_arguments import shapes_only_as_sizes
 from optlint.analysis.key_raised_ends import raised_unread
+from optlint.analysis.key_shape_results import (
+    holds_draw,
+    only_unshown_shapes,
+    shape_read_free,
+)
 from optlint.analysis.key_name_reads import (
     CHECK_PREFIX,
     NAMESPACE_READERS,
     FileReads,
-    checks_only,
     closure_reads,
     reads_in,
 )
@@ -27,7 +30,6 @@ from optlint.analysis.key_syntax import (
     plain_target,
     target_names,
 )
-from optlint.analysis.project_values import names_in
 from optlint.analysis.walk import child_nodes
 
 
@@ -174,23 +176,28 @@ class UnreadResults:
         reached = self._shared.returned.reached(call, targets) if (
             self._shared.returned is not None and small.value is call) else None
         if reached is not None:  # a project call's draws reach only some of what it returns
-            return all(self._dead(name, statement, block, 0, read_only) for name in reached)
+            return all(self._dead(name, statement, block, 0, read_only, own_shape=True)
+                       for name in reached)
         library = self._shared.library
         # A layer built by the statement: the fields its key draws (a copy replacing them all
         # is no read of it).
         drawn = library.drawn_fields(call) if library is not None and small.value is call and (
             len(names) == 1) else frozenset()
-        return bool(names) and all(self._dead(name, statement, block, 0, read_only, drawn)
-                                   for name in names)
+        # Names bound to the draw's result itself: their shape is the same for every key.
+        own_shape = holds_draw(small.value, call)
+        return bool(names) and all(self._dead(name, statement, block, 0, read_only, drawn,
+                                              own_shape) for name in names)
 
     def _dead(self, name: str, statement: cst.BaseStatement,
               block: Sequence[cst.BaseStatement], depth: int = 0,
-              read_only: bool = False, drawn: frozenset[str] = frozenset()) -> bool:
+              read_only: bool = False, drawn: frozenset[str] = frozenset(),
+              own_shape: bool = False) -> bool:
         """Nothing reads `name`'s values after `statement`: it is bound anew first, or the
         function (or `__main__` script) ends without any read. Reads of its `.shape`/`.dtype`/
         `.ndim` (or by a call that reads only shapes) do not count before a new binding, nor
-        at the end when they are only checked (`chex.assert_shape(x, s)`): a draw's shape is
-        the same for every key."""
+        at the end when they keep nothing of the draw (`shape_read_free`: any such read of
+        a name holding the draw itself, `own_shape`; a check or a size otherwise): a draw's
+        shape is the same for every key."""
         root = self._root
         shared = self._shared
         if (depth == 0 and block is root and not self._module and shared.raises is not None
@@ -232,8 +239,7 @@ class UnreadResults:
             # reads; so does a shape kept (returned, printed), not one checked.
             fed = fed or (not read_only and not self._feeds_nothing(later, owner) if read else (
                 not seen and name in reads_in(later, shared, shapes=True)
-                and not checks_only(later) and not self._sizes_only(later, name)
-                and not self._sizes_held(later, name)))
+                and not shape_read_free(later, name, own_shape, root, shared, self._module)))
         if self._reads_frames():
             return False
         if not self._module and name not in self._everywhere():
@@ -250,14 +256,16 @@ class UnreadResults:
         else:
             # A loop body or branch ends: later code may read the name, unless the function
             # reads it nowhere but for its shape in checks.
-            return not self._module and only_checked_shapes(name, root, shared)
+            return not self._module and (only_checked_shapes(name, root, shared) or own_shape
+                                         and only_unshown_shapes(name, root, shared))
         if name in closure_reads(root, self._closures):
             return False
         if main:
             index = next(i for i, top in enumerate(root) if isinstance(top, cst.If)
                          and isinstance(top.body, cst.IndentedBlock) and top.body.body is block)
-            return not any(name in reads_in(top, shared, shapes=True)
-                           for top in root[index + 1:])
+            rest = root[index + 1:]
+            return only_unshown_shapes(name, rest, shared) if own_shape else not any(
+                name in reads_in(top, shared, shapes=True) for top in rest)
         return True
 
     def _after(self, statement: cst.BaseStatement, block: Sequence[cst.BaseStatement]
@@ -314,30 +322,6 @@ class UnreadResults:
             if isinstance(part, cst.Attribute) and isinstance(part.value, cst.Name)
             and part.value.value == param}
         return drawn <= fields
-
-    def _sizes_only(self, statement: cst.CSTNode, name: str) -> bool:
-        """`statement` reads `name` only for its shape, given as a size to a call."""
-        library = self._shared.library
-        ctx = getattr(library, "ctx", None)
-        return ctx is not None and shapes_only_as_sizes(
-            statement, name, ctx, getattr(library, "shape_only_arguments", None))
-
-    def _sizes_held(self, statement: cst.CSTNode, name: str) -> bool:
-        """`statement` is `n, = name.shape` (names bound to `name`'s shape alone), and the
-        function reads those names nowhere but as sizes (`Layer(index_dim=n)`, in a nested
-        function too): the shape kept reaches no result."""
-        ctx = getattr(self._shared.library, "ctx", None)
-        if (ctx is None or self._module or not isinstance(statement, cst.SimpleStatementLine)
-                or len(statement.body) != 1 or not isinstance(statement.body[0], cst.Assign)):
-            return False
-        small = statement.body[0]
-        names = {bound for target in small.targets for bound in target_names(target.target)}
-        if not names or not all(plain_target(target.target) for target in small.targets) or (
-                reads_in(small.value, self._shared, shapes=True) != {name}):
-            return False
-        return all(shapes_only_as_sizes(other, held, ctx, held=True) for held in names
-                   for other in self._root if other is not statement
-                   and any(read.value == held for read in names_in(other)))
 
     def _everywhere(self) -> frozenset[str]:
         """Every name the body reads, `.shape` reads included (from the statements' reads,

@@ -60,6 +60,12 @@ class DrawnReturns:
                     named.add(name)
         return frozenset(named)
 
+    def only_returned(self, call: cst.Call) -> bool:
+        """The call's draws reach nothing but what it returns: a call made as a statement,
+        its result thrown away, keeps none of them (`warm_up(key)` of a project function
+        that draws and returns, as a `jax.random` sampler as a statement does)."""
+        return self._drawn_paths(call) is not None
+
     def _drawn_paths(self, call: cst.Call) -> frozenset[Path] | None:
         resolved = self._resolve(call)
         if not isinstance(resolved, tuple) or self._library(call):

@@ -43,6 +43,10 @@ def unnamed_stream(ctx: RuleContext, library: str, element: cst.DictElement) -> 
     texts = _texts(ctx)
     if texts is None:
         return False
+    project = ctx.inference.project
+    if project is not None:  # the answer rests on every file's text: for the cache, this file
+        for word in (stream, "make_rng", "rng_collection"):  # depends on those naming a stream
+            project.depends_on(word)
     written = re.compile(rf"(['\"]){re.escape(stream)}\1")
     mentions = 0
     for text in texts:

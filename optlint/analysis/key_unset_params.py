@@ -179,9 +179,14 @@ def _named_elsewhere(ctx: RuleContext, name: str) -> bool:
     """Whether a project file other than this one names `name` (True when that cannot be
     told: the project is too large to read)."""
     project = ctx.inference.project
-    texts = project.project_texts() if project is not None else None
+    if project is None:
+        return False
+    texts = project.project_texts()
     if texts is None:
-        return project is not None
+        return True
+    # The answer rests on every other file's text: for the cache, this file depends on the files
+    # naming `name` (one that comes to name it changes the answer).
+    project.depends_on(name)
     here = Path(ctx.filename).resolve()
     word = re.compile(rf"\b{re.escape(name)}\b")
     return any(name in text and word.search(text) and path.resolve() != here

@@ -27,7 +27,7 @@ _GYMNAX = "gymnax.environments"
 
 FACTORIES: tuple[LibraryFactory, ...] = (
     # gymnax 1.0.1: `env, params = gymnax.make(env_id)`. Measured by running make on every
-    # registered id and printing type(env) (/work/notes/s14/gymnax_make_classes.py, output
+    # registered id and printing type(env) (benchmarks/facts/gymnax_make_classes.py, output
     # beside it; MNISTBandit-bsuite downloads MNIST and is left out).
     LibraryFactory(
         names=("gymnax.make", "gymnax.registration.make"), position=0, keyword="env_id",

@@ -84,6 +84,10 @@ class ProjectValues:
         """The class's method resolution order (see `_ancestors`)."""
         return self._ancestors(info, file)
 
+    def instance_method(self, info: ClassInfo, attr: str) -> ProjectValue:
+        """The method `attr` read on an instance of a class of this file (inherited too)."""
+        return self._attribute(ProjectInstance(info, self.here), attr)
+
     def _value(self, expr: cst.BaseExpression, scope: Scope, order: int, file: ProjectFile,
                steps: int, frame: dict[str, object] | None = None) -> ProjectValue:
         if steps <= 0:
@@ -106,6 +110,13 @@ class ProjectValues:
             owner = self._value(expr.value, scope, order, file, steps - 1, frame)
             if isinstance(owner, (ProjectClass, ProjectInstance)):
                 return self._attribute(owner, expr.attr.value)
+            root = expr.value
+            while isinstance(root, cst.Attribute):
+                root = root.value
+            qualified = file.index.imports.qualify(expr) if owner is None else None
+            if (qualified is not None and isinstance(root, cst.Name)
+                    and nearest_bindings(root.value, scope) == []):
+                return self._imported(qualified, file, steps - 1)  # `base.Puzzle`: a module's
             return None
         if isinstance(expr, cst.Call):  # what it returns, whatever its arguments
             func = expr.func
@@ -285,7 +296,9 @@ class ProjectValues:
                 continue
             if isinstance(base.value, cst.Name) and base.value.value == "object":
                 continue
-            value = self._value(base.value, info.scope, 1 << 30, file, STEPS)
+            # `Base[T]` subclasses `Base` (a generic's parameters are not classes).
+            named = base.value.value if isinstance(base.value, cst.Subscript) else base.value
+            value = self._value(named, info.scope, 1 << 30, file, STEPS)
             if isinstance(value, ProjectClass):
                 inner = self._linear(value.info, value.file, depth + 1)
                 if inner is None:

@@ -1,7 +1,8 @@
 """GitHub Actions workflow commands: each finding becomes an `::error` annotation on the diff.
 
 A notebook's line numbers count within a cell, which an annotation cannot say: those findings
-are attached to the file as a whole and name the cell and line in the message.
+are attached to the file as a whole and name the cell and line in the message. A MyST notebook's
+(`.md`) are placed on the file's own line, and name the cell and line too.
 """
 
 from __future__ import annotations
@@ -23,10 +24,13 @@ def annotation(diagnostic: Diagnostic) -> str:
     properties = [f"file={_escape_property(diagnostic.filename)}"]
     # An annotation shows line breaks: the fix title goes on a line of its own.
     message = diagnostic.message_with_help("\nhelp: ")
-    if diagnostic.cell is None:
-        properties += [f"line={diagnostic.line}", f"col={diagnostic.column}",
-                       f"endLine={diagnostic.end.line}", f"endColumn={diagnostic.end.column}"]
-    else:
+    line, end_line = diagnostic.line, diagnostic.end.line
+    if diagnostic.file_line is not None and diagnostic.file_end_line is not None:
+        line, end_line = diagnostic.file_line, diagnostic.file_end_line  # a MyST notebook
+    if diagnostic.cell is None or diagnostic.file_line is not None:
+        properties += [f"line={line}", f"col={diagnostic.column}",
+                       f"endLine={end_line}", f"endColumn={diagnostic.end.column}"]
+    if diagnostic.cell is not None:
         message = f"cell {diagnostic.cell}, line {diagnostic.line}: {message}"
     properties.append(f"title={_escape_property(f'optlint ({diagnostic.code})')}")
     return f"::error {','.join(properties)}::{_escape_data(message)}"

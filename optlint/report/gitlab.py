@@ -31,8 +31,9 @@ def render(diagnostics: list[Diagnostic], not_checked: Sequence[NotChecked] = ()
             "check_name": d.code,
             "fingerprint": fingerprint,
             "severity": "major",
-            "location": {"path": _path(d.filename), "lines": {"begin": d.line,
-                                                                "end": d.end.line}},
+            "location": {"path": _path(d.filename), "lines": {
+                "begin": d.line if d.file_line is None else d.file_line,
+                "end": d.end.line if d.file_end_line is None else d.file_end_line}},
         })
     for item in not_checked:
         records.append({

@@ -41,6 +41,9 @@ def diagnostic_to_dict(diagnostic: Diagnostic) -> dict[str, Any]:
     }
     if diagnostic.cell is not None:
         record["cell"] = diagnostic.cell
+    if diagnostic.file_line is not None:  # a MyST notebook: `line` counts in the cell
+        record["file_line"] = diagnostic.file_line
+        record["file_end_line"] = diagnostic.file_end_line
     return record
 
 

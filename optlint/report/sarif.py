@@ -4,7 +4,8 @@ The driver lists every rule optlint has, so a result's `ruleIndex` points into a
 viewers can show rules with no findings. Columns count characters (`unicodeCodePoints`), as
 optlint does everywhere. A notebook finding's region counts within its cell, which SARIF cannot
 say, so it carries the cell in `properties.cell` and offers no fix (a fix's region would be wrong
-for the .ipynb file). A result's `properties.fixTitle` says what to do, also where there is no
+for the .ipynb file). A MyST notebook's (`.md`) region is in the file's lines, its line in the
+cell `properties.cellLine`. A result's `properties.fixTitle` says what to do, also where there is no
 fix to offer.
 """
 
@@ -78,7 +79,7 @@ def _result(diagnostic: Diagnostic, rule_index: int) -> dict[str, Any]:
         "message": {"text": diagnostic.message},
         "locations": [{"physicalLocation": {
             "artifactLocation": artifact,
-            "region": _region(diagnostic.start, diagnostic.end),
+            "region": _region(*_in_file(diagnostic)),
         }}],
     }
     properties: dict[str, Any] = {}
@@ -86,6 +87,8 @@ def _result(diagnostic: Diagnostic, rule_index: int) -> dict[str, Any]:
         properties["fixTitle"] = diagnostic.fix_title
     if diagnostic.cell is not None:
         properties["cell"] = diagnostic.cell
+        if diagnostic.file_line is not None:
+            properties["cellLine"] = diagnostic.line
     elif diagnostic.fix is not None:
         result["fixes"] = [_fix(diagnostic.fix, artifact)]
     if properties:
@@ -104,6 +107,16 @@ def _artifact(filename: str) -> dict[str, str]:
             return {"uri": path.as_uri()}
     # From the file name's bytes, so a name that is not UTF-8 is encoded as it is on disk.
     return {"uri": quote(os.fsencode(path.as_posix()), safe="/"), "uriBaseId": SOURCE_ROOT}
+
+
+def _in_file(diagnostic: Diagnostic) -> tuple[Location, Location]:
+    """Where the finding is in its file: a MyST notebook's cells are lines of it (an .ipynb's
+    are not: its region counts within the cell)."""
+    start, end = diagnostic.start, diagnostic.end
+    if diagnostic.file_line is None or diagnostic.file_end_line is None:
+        return start, end
+    return (Location(diagnostic.file_line, start.column),
+            Location(diagnostic.file_end_line, end.column))
 
 
 def _region(start: Location, end: Location) -> dict[str, int]:

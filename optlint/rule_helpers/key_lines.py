@@ -18,4 +18,4 @@ def at_line(ctx: RuleContext, node: cst.CSTNode) -> str:
 def line_of(ctx: RuleContext, node: cst.CSTNode) -> str:
     """`line 12`, or in a notebook the mark its cell and line are written in for."""
     line = ctx.positions()[node].start.line
-    return program_line(line) if ctx.filename.endswith(".ipynb") else f"line {line}"
+    return program_line(line) if ctx.filename.endswith((".ipynb", ".md")) else f"line {line}"

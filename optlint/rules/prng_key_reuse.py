@@ -243,6 +243,11 @@ def _self_key_uses(flow: KeyFlow, self_name: str,
             yield use, key
 
 
+def _returns_all_it_draws(analysis: FileKeyCalls, call: cst.Call) -> bool:
+    returned = analysis.read_caches.returned
+    return returned is not None and returned.only_returned(call)
+
+
 def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCalls) -> bool:
     """Leaves out the reuses real code makes on purpose.
 
@@ -254,8 +259,9 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
     same draw each time (a fixed validation key). A loop over settings (`for beta in betas`)
     rather than steps often means to use one key for each; a call whose result is thrown away
     (a warm-up, `_ = sample(key)`) has no effect; a last call thrown away has none when it
-    is assigned to `_` or only draws (`jax.random.normal(key)` as a statement), but any other
-    call made as a bare statement is made for what it does (`f_logged.apply(params, state,
+    is assigned to `_` or only draws (`jax.random.normal(key)` as a statement, a project
+    function whose draws reach only what it returns), but any other call made as a bare
+    statement is made for what it does (`f_logged.apply(params, state,
     rng)` recording the modules it runs)."""
     first, second = reuse.first, reuse.second
     if second.repeated:
@@ -271,7 +277,8 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
     if id(first.call) in flow.discarded and id(first.call) not in analysis.library.keeping:
         return False  # a warm-up: the first draw's result is thrown away
     if id(second.call) in flow.assigned_away or (id(second.call) in flow.discarded and (
-            ctx.qualify(second.call.func) or "").startswith(JAX_RANDOM + ".")):
+            (ctx.qualify(second.call.func) or "").startswith(JAX_RANDOM + ".")
+            or _returns_all_it_draws(analysis, second.call))):
         return False  # a last draw thrown away (`_ = run(key)`, a warm-up): no effect
     if (reuse.in_loop and not second.library and first.call is second.call
             and (second.stepping or id(second.call) in flow.threaded)):

@@ -1,0 +1,45 @@
+"""A MyST Markdown notebook as the linter sees it: a notebook (`NotebookFile`: its code cells one
+program, findings placed by cell) whose cells are lines of a text file. Fixed cells go back into
+those lines (`optlint.myst.splice_cells`), and `--diff` shows the file's own diff, which applies
+to the `.md` as any patch does. Findings carry the file's line as well as the cell's (the JSON,
+SARIF and annotation formats give it)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from optlint.diagnostics import Diagnostic
+from optlint.myst import parse_myst, splice_cells
+from optlint.notebook_text import TextCell
+from optlint.notebook_file import NotebookFile, cell_at
+from optlint.records import record
+from optlint.source_base import unified_diff
+
+
+@record(frozen=False)
+class MystFile(NotebookFile):
+    def spliced(self, sources: dict[int, str]) -> str:
+        return splice_cells(self.notebook, sources)
+
+    def diff(self, fixed_program: str) -> str:
+        fixed = self.fixed_text(fixed_program)
+        if fixed is None:
+            return ""
+        return unified_diff(self.text, fixed, f"a/{self.name}", f"b/{self.name}")
+
+    def shown(self, diagnostic: Diagnostic) -> Diagnostic:
+        """Placed by cell, as an .ipynb's finding, with the file's own line too."""
+        shown = super().shown(diagnostic)
+        if not self.notebook.cells:
+            return shown
+        cell, inside = cell_at(self.notebook.cells, diagnostic.start)
+        assert isinstance(cell, TextCell)
+        return replace(shown, file_line=cell.file_start + inside.line)
+
+
+def myst_source(data: bytes, name: str, path: Path | None) -> MystFile | None:
+    """The MyST notebook `data` (read from `path`, if any); None for a `.md` that does not
+    declare itself a Python notebook. Raises SourceError for bytes that are not UTF-8."""
+    notebook = parse_myst(data, name)
+    return None if notebook is None else MystFile(name, path, notebook)

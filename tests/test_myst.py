@@ -1,0 +1,403 @@
+"""MyST Markdown notebooks (`.md` with ```` ```{code-cell} ```` blocks) through the real CLI: a
+`.md` is read only when its front matter declares a Python notebook, its code cells are one
+program placed by cell, and fixes go back into the file's lines, the rest kept byte for byte."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from conftest import run_optlint as run_process
+from conftest import run_optlint_in_process as run_optlint
+
+from optlint.myst import myst_cells, notebook_cells, splice_cells
+from optlint.source import read_head
+
+FRONT = """---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+    format_version: 0.13
+    jupytext_version: 1.16.1
+kernelspec:
+  display_name: Python 3 (ipykernel)
+  language: python
+  name: python3
+---
+"""
+IMPORTS = "import equinox as eqx\nimport jax\nimport optax\n"
+MODEL = "model = eqx.nn.MLP(2, 1, 8, 2, key=jax.random.PRNGKey(0))\n"
+TRAIN = "optimizer = optax.adam(1e-3)\nopt_state = optimizer.init(model)\nprint(opt_state)\n"
+FIXED_TRAIN_LINE = "opt_state = optimizer.init(eqx.filter(model, eqx.is_array))\n"
+
+
+def cell(code: str, options: str = "", lexer: str = "ipython3") -> str:
+    return f"```{{code-cell}} {lexer}\n{options}{code}```\n"
+
+
+def notebook(*blocks: str, front: str = FRONT) -> str:
+    return front + "\n" + "\n".join(blocks)
+
+
+def write(folder: Path, text: str, name: str = "train.md", newline: str = "\n") -> Path:
+    path = folder / name
+    path.write_bytes(text.replace("\n", newline).encode("utf-8"))
+    return path
+
+
+def findings(stdout: str) -> list[str]:
+    return [line for line in stdout.splitlines() if line.strip()]
+
+
+TRAINING = notebook("# Training\n", cell(IMPORTS, ":tags: [hide-output]\n\n"),
+                    "Now a model, and a note.\n\n+++\n\nAnd the training.\n",
+                    cell(MODEL, "---\ntags: [remove-input]\n---\n"), cell(TRAIN))
+
+
+# reading --------------------------------------------------------------------------------------
+def test_findings_name_the_cell_counted_as_jupytext_counts_cells(tmp_path: Path) -> None:
+    write(tmp_path, TRAINING)
+    result = run_optlint("check", "train.md", cwd=tmp_path)
+    # Cells: 1 the title, 2 imports, 3 and 4 the text split at `+++`, 5 the model, 6 training.
+    assert result.returncode == 1, result.stderr
+    [finding] = findings(result.stdout)
+    assert finding.startswith("train.md:cell 6:2:28: OPT003 [*] `init` is given Equinox module")
+    [record] = json.loads(run_optlint("check", "train.md", "--output-format", "json",
+                                      cwd=tmp_path).stdout)
+    assert (record["cell"], record["line"], record["column"]) == (6, 2, 28)
+
+
+def test_machine_readable_formats_give_the_files_own_line(tmp_path: Path) -> None:
+    write(tmp_path, TRAINING)
+    file_line = TRAINING.splitlines().index("opt_state = optimizer.init(model)") + 1
+    [record] = json.loads(run_optlint("check", "train.md", "--output-format", "json",
+                                      cwd=tmp_path).stdout)
+    assert (record["line"], record["file_line"], record["file_end_line"]) == (2, file_line,
+                                                                              file_line)
+    sarif = json.loads(run_optlint("check", "train.md", "--output-format", "sarif",
+                                   cwd=tmp_path).stdout)
+    [result] = sarif["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == file_line
+    assert (result["properties"]["cell"], result["properties"]["cellLine"]) == (6, 2)
+    annotation = run_optlint("check", "train.md", "--output-format", "github",
+                             cwd=tmp_path).stdout
+    assert annotation.startswith(f"::error file=train.md,line={file_line},col=28,")
+    assert "::cell 6, line 2: " in annotation
+    full = run_optlint("check", "train.md", "--output-format", "full", cwd=tmp_path).stdout
+    assert f"{file_line} | opt_state = optimizer.init(model)" in full
+
+
+def test_options_are_not_code_and_a_key_is_followed_across_cells(tmp_path: Path) -> None:
+    text = notebook(cell("import jax\n%matplotlib inline\n!nvidia-smi\n",
+                         "---\ntags: [hide-cell]\nmystnb:\n  number_source_lines: true\n---\n"),
+                    cell("key = jax.random.key(0)\na = jax.random.normal(key, (3,))\n",
+                         ":tags: [hide-output]\n:load: no\n"),
+                    "Sample again.\n",
+                    cell("echo $HOME\n", lexer="bash"),
+                    cell("b = jax.random.normal(key, (3,))\nprint(a + b)\n"))
+    write(tmp_path, text)
+    result = run_optlint("check", "train.md", cwd=tmp_path)
+    [finding] = findings(result.stdout)
+    assert finding.startswith("train.md:cell 5:1:5: OPT020 ")
+    assert "(cell 2, line 2)" in finding, finding  # the first consumer, in its own cell
+    assert "OPT000" not in result.stdout
+
+
+def test_noqa_in_a_cell(tmp_path: Path) -> None:
+    train = TRAIN.replace("init(model)", "init(model)  # noqa: OPT003")
+    write(tmp_path, notebook(cell(IMPORTS), cell(MODEL), cell(train)))
+    assert run_optlint("check", "train.md", cwd=tmp_path).returncode == 0
+
+
+def test_only_markdown_that_declares_a_notebook_is_read_in_a_folder(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    write(tmp_path / "docs", TRAINING)
+    bad = IMPORTS + MODEL + TRAIN
+    # The same cells without front matter, a README with a Python block, another language.
+    write(tmp_path / "docs", notebook(cell(bad), front=""), name="prose.md")
+    write(tmp_path, f"# Project\n\n```python\n{bad}```\n", name="README.md")
+    write(tmp_path / "docs", notebook(cell(bad), front=FRONT.replace("language: python",
+                                                                     "language: R")), name="r.md")
+    # jupytext's markdown format before its version 1.2: cells split by other rules.
+    write(tmp_path / "docs", notebook(f"```python\n{bad}```\n", front=FRONT.replace(
+        "format_name: myst", "format_name: markdown").replace("format_version: 0.13",
+                                                              "format_version: '1.1'")),
+          name="plain.md")
+    result = run_optlint("check", ".", cwd=tmp_path)
+    assert [line.split(":")[0] for line in findings(result.stdout)] == ["docs/train.md"]
+    assert run_optlint("check", ".", "--show-files", cwd=tmp_path).stdout.split() == [
+        "docs/train.md"]
+    named = run_optlint("check", "docs/plain.md", "docs/r.md", cwd=tmp_path)
+    assert named.stderr.splitlines()[:2] == [
+        "note: docs/plain.md: a notebook in jupytext's `markdown 1.1` format, which optlint does "
+        "not read (MyST and jupytext's markdown format only); not checked",
+        "note: docs/r.md: a notebook in another language (r); not checked"]
+    assert run_optlint("check", ".", "--extend-exclude", "*.md", cwd=tmp_path).returncode == 0
+
+
+def test_a_markdown_file_named_explicitly_that_is_no_notebook_is_skipped_with_a_note(
+        tmp_path: Path) -> None:
+    write(tmp_path, "# Notes\n\nNothing to run.\n", name="README.md")
+    result = run_optlint("check", "README.md", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout
+    assert result.stderr.splitlines()[0] == (
+        "note: README.md: not a notebook (its front matter declares no `jupytext:` MyST format "
+        "and no Python `kernelspec:`); not checked")
+
+
+def test_a_kernelspec_alone_or_under_jupyter_declares_a_notebook(tmp_path: Path) -> None:
+    mystnb = "---\nfile_format: mystnb\nkernelspec:\n  name: python3\n  language: python\n---\n"
+    nested = ("---\njupyter:\n  jupytext:\n    text_representation:\n      format_name: myst\n"
+              "---\n")
+    for number, front in enumerate([mystnb, nested]):
+        write(tmp_path, notebook(cell(IMPORTS), cell(MODEL), cell(TRAIN), front=front),
+              name=f"nb{number}.md")
+    result = run_optlint("check", ".", cwd=tmp_path)
+    assert [line.split(":")[0] for line in findings(result.stdout)] == ["nb0.md", "nb1.md"]
+
+
+def test_cells_are_found_as_jupytext_finds_them() -> None:
+    """The numbers and code jupytext 1.19.6 gives this text (`jupytext.myst.myst_to_notebook`,
+    run in a scratch venv): code cells 2, 3, 6, 8, 9, 11; cell 8 is indented (counted, not
+    analysed), the one inside the list and the one inside a four-backtick block are no cells."""
+    text = notebook(
+        "# Title\n", cell("import jax\n", ":tags: [hide-output]\n\n"),
+        cell("key = jax.random.key(0)\n", "---\ntags: [remove-cell]\n---\n"),
+        "Some text.\n\n+++\n\nMore text.\n\n````markdown\n" + cell("not_a_cell = 1\n")
+        + "````\n", "~~~{code-cell} python\na = 1\n~~~\n", "```{raw-cell}\nraw\n```\n",
+        "  ```{code-cell} ipython3\n  indented = 1\n  ```\n",
+        "```{code-cell}\nb = 2\n```\n+++ {\"tags\": [\"x\"]}\n",
+        "- a list item:\n\n  ```{code-cell} ipython3\n  in_a_list = 1\n  ```\n",
+        cell("echo hi\n", lexer="bash"))
+    cells = myst_cells(text)
+    assert [(c.number, c.text.strip(), c.foreign) for c in cells] == [
+        (2, "import jax", False), (3, "key = jax.random.key(0)", False), (6, "a = 1", False),
+        (8, "indented = 1", True), (9, "b = 2", False), (11, "echo hi", True)]
+    lines = text.splitlines()
+    assert [lines[c.file_start] for c in cells][:3] == ["import jax", "key = jax.random.key(0)",
+                                                       "a = 1"]
+
+
+JUPYTEXT_MARKDOWN = """---
+title: A notebook
+jupyter:
+  jupytext:
+    text_representation:
+      extension: .md
+      format_name: markdown
+      format_version: '1.3'
+  kernelspec:
+    display_name: Python 3
+    language: python
+    name: python3
+---
+
+# Title
+
+Some text.
+
+
+A second markdown cell after two blank lines.
+
+```python
+import jax
+doc = \"\"\"
+```
+not the end
+\"\"\"
+key = jax.random.key(0)
+```
+
+```bash
+echo hi
+```
+<!-- #region -->
+A region.
+
+```python
+inside_region = 1
+```
+<!-- #endregion -->
+
+```text
+plain block
+```
+
+    indented code
+    ```python
+    not a cell
+    ```
+
+
+
+```python
+a = jax.random.normal(key, (2,))
+```
+
+
+```python3
+b = jax.random.normal(key, (2,))
+```
+```{note}
+A note.
+```
+
+```python
+c = jax.random.normal(key, (2,))
+```
+"""
+
+
+def test_cells_of_jupytexts_markdown_format_are_found_as_jupytext_finds_them() -> None:
+    """jupytext 1.19.6 (`jupytext.reads(text, fmt="md")`, run in a scratch venv) makes 12 cells
+    of this text: 1 the front matter (it has a key outside `jupyter:`), 2 and 3 markdown split by
+    two blank lines, code 4 (a fence inside its string does not end it), 5 `%%bash`, 6 the
+    region, 7 markdown with a text block and an indented block, code 8, 9 (`%%python3`), 10 the
+    note, code 11."""
+    cells = notebook_cells(JUPYTEXT_MARKDOWN)
+    assert [(c.number, c.text.splitlines()[0], c.foreign) for c in cells] == [
+        (4, "import jax", False), (5, "echo hi", True),
+        (8, "a = jax.random.normal(key, (2,))", False),
+        (9, "b = jax.random.normal(key, (2,))", True),
+        (11, "c = jax.random.normal(key, (2,))", False)]
+
+
+def test_a_jupytext_markdown_notebook_is_checked_and_fixed(tmp_path: Path) -> None:
+    path = write(tmp_path, JUPYTEXT_MARKDOWN, name="keys.md")
+    result = run_optlint("check", "keys.md", "--unsafe-fixes", cwd=tmp_path)
+    [finding] = findings(result.stdout)
+    assert finding.startswith("keys.md:cell 11:1:5: OPT020 ")
+    assert "(cell 8, line 1)" in finding, finding
+    assert run_optlint("check", "keys.md", "--fix", "--unsafe-fixes",
+                       cwd=tmp_path).returncode == 0
+    assert path.read_text(encoding="utf-8") == JUPYTEXT_MARKDOWN.replace(
+        "a = jax.random.normal(key, (2,))",
+        "key, subkey = jax.random.split(key)\na = jax.random.normal(subkey, (2,))")
+
+
+def test_only_the_first_bytes_of_a_markdown_file_are_read_to_decide(tmp_path: Path) -> None:
+    path = write(tmp_path, "# Long notes\n" + "text\n" * 100_000, name="notes.md")
+    asked: list[int] = []
+
+    def enough(head: bytes) -> bool:
+        asked.append(len(head))
+        return not head.startswith(b"---")
+
+    assert len(read_head(path, enough)) == 4096 and asked == [4096]
+
+
+# fixing -----------------------------------------------------------------------------------
+def test_fix_writes_back_into_the_cell_and_keeps_the_rest_byte_for_byte(tmp_path: Path) -> None:
+    text = "\ufeff" + TRAINING.replace("# Training", "# Training ✓ café")
+    path = write(tmp_path, text, newline="\r\n")
+    before = path.read_bytes()
+    result = run_optlint("check", "train.md", "--fix", cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Found 1 problem (1 fixed, 0 remaining)." in result.stderr
+    old_line = b"opt_state = optimizer.init(model)\r\n"
+    assert path.read_bytes() == before.replace(old_line, FIXED_TRAIN_LINE.replace(
+        "\n", "\r\n").encode())
+    assert run_optlint("check", "train.md", cwd=tmp_path).returncode == 0
+
+
+def test_fix_adds_the_import_to_the_cell_that_imports(tmp_path: Path) -> None:
+    imports = "import jax\nfrom equinox.nn import MLP\nimport optax\n"
+    model = "model = MLP(2, 1, 8, 2, key=jax.random.PRNGKey(0))\n"
+    path = write(tmp_path, notebook(cell(imports, ":tags: [imports]\n"), "Text.\n",
+                                    cell(model), cell(TRAIN)))
+    assert run_optlint("check", "train.md", "--fix", cwd=tmp_path).returncode == 0
+    assert path.read_text(encoding="utf-8") == notebook(
+        cell("import equinox as eqx\n" + imports, ":tags: [imports]\n"), "Text.\n", cell(model),
+        cell(TRAIN.replace("opt_state = optimizer.init(model)\n", FIXED_TRAIN_LINE)))
+
+
+def test_diff_is_the_files_own_and_writes_nothing(tmp_path: Path) -> None:
+    """End to end (a real process): a unified diff of the `.md` in its own lines, as `git apply`
+    takes it."""
+    path = write(tmp_path, TRAINING)
+    before = path.read_bytes()
+    result = run_process("check", "train.md", "--diff", cwd=tmp_path)
+    assert (result.returncode, path.read_bytes()) == (1, before), result.stderr
+    fixed_at = TRAINING.splitlines().index("opt_state = optimizer.init(model)") + 1
+    assert result.stdout.startswith(f"--- a/train.md\n+++ b/train.md\n@@ -{fixed_at - 3},")
+    assert f"-opt_state = optimizer.init(model)\n+{FIXED_TRAIN_LINE}" in result.stdout
+
+
+def test_add_noqa_writes_into_the_cell(tmp_path: Path) -> None:
+    path = write(tmp_path, TRAINING)
+    result = run_optlint("check", "--no-cache", "--add-noqa", "train.md", cwd=tmp_path)
+    assert "Added 1 noqa directive in 1 file." in result.stderr, result.stderr
+    assert path.read_text(encoding="utf-8") == TRAINING.replace(
+        "init(model)\n", "init(model)  # noqa: OPT003\n")
+    assert run_optlint("check", "--no-cache", "train.md", cwd=tmp_path).returncode == 0
+
+
+def test_a_fix_that_would_write_a_fence_line_is_refused() -> None:
+    notebook_text = notebook(cell("x = 1\n"), "Text.\n", cell("y = 2\n"))
+    from optlint.myst import parse_myst
+    from optlint.notebook import NotebookError
+
+    parsed = parse_myst(notebook_text.encode(), "nb.md")
+    assert parsed is not None
+    first = parsed.cells[0].position
+    with pytest.raises(NotebookError, match="would change the Markdown notebook's cells"):
+        splice_cells(parsed, {first: "x = 1\n```\n"})
+    assert splice_cells(parsed, {first: "x = 10\n"}) == notebook_text.replace("x = 1\n",
+                                                                              "x = 10\n")
+
+
+def test_a_cell_left_open_at_the_end_of_the_file_is_fixed_in_place(tmp_path: Path) -> None:
+    text = notebook(cell(IMPORTS), cell(MODEL), f"```{{code-cell}} ipython3\n{TRAIN}")
+    path = write(tmp_path, text.rstrip("\n"))
+    assert run_optlint("check", "train.md", "--fix", cwd=tmp_path).returncode == 0
+    assert path.read_text(encoding="utf-8") == text.replace(
+        "opt_state = optimizer.init(model)\n", FIXED_TRAIN_LINE).rstrip("\n")
+
+
+# standard input and the cache -------------------------------------------------------------------
+def test_a_markdown_notebook_on_stdin_is_read_by_its_name(tmp_path: Path) -> None:
+    result = run_optlint("check", "-", "--stdin-filename", "train.md", stdin=TRAINING,
+                         cwd=tmp_path)
+    assert findings(result.stdout)[0].startswith("train.md:cell 6:2:28: OPT003")
+    fixed = run_optlint("check", "-", "--stdin-filename", "train.md", "--fix", stdin=TRAINING,
+                        cwd=tmp_path)
+    assert fixed.stdout == TRAINING.replace("opt_state = optimizer.init(model)\n",
+                                            FIXED_TRAIN_LINE)
+    prose = "# Notes\n\n```python\nimport optax\n```\n"
+    echoed = run_optlint("check", "-", "--stdin-filename", "README.md", "--fix", stdin=prose,
+                         cwd=tmp_path)
+    assert (echoed.returncode, echoed.stdout) == (0, prose)
+
+
+def test_a_markdown_notebook_is_read_from_the_cache(tmp_path: Path) -> None:
+    path = write(tmp_path, TRAINING)
+    (tmp_path / "pyproject.toml").write_text("[tool.optlint]\n")
+    # Written an hour ago: a stamp that recent writes could share is not trusted (cache.py).
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns - 3600 * 10**9))
+    first = run_optlint("check", ".", "--verbose", cwd=tmp_path)
+    second = run_optlint("check", ".", "--verbose", cwd=tmp_path)
+    assert first.stdout == second.stdout and "train.md:cell 6:2:28" in second.stdout
+    assert "cache: 1 of 1 files unchanged since the last run" in second.stderr, second.stderr
+
+
+# the verifier ------------------------------------------------------------------------------
+def test_verify_runs_a_markdown_notebook_and_fix_verify_writes_into_its_cell(
+        tmp_path: Path) -> None:
+    from verify_helpers import CACHE, verify_json
+
+    key_cells = notebook(cell("import jax\nkey = jax.random.key(0)\n"
+                              "a = jax.random.normal(key, (3,))\n", ":tags: [hide-output]\n"),
+                         "Again:\n", cell("b = jax.random.normal(key, (3,))\nprint(a + b)\n"))
+    write(tmp_path, key_cells, name="keys.md")
+    verdicts = verify_json("keys.md", cwd=tmp_path)
+    assert [(v["code"], v["cell"], v["line"], v["verdict"]) for v in verdicts] == [
+        ("OPT020", 3, 1, "confirmed")], verdicts
+    path = write(tmp_path, TRAINING)
+    done = run_process("check", "train.md", "--fix", "--verify", cwd=tmp_path,
+                       env={"OPTLINT_CACHE_DIR": str(CACHE)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert path.read_text(encoding="utf-8") == TRAINING.replace(
+        "opt_state = optimizer.init(model)\n", FIXED_TRAIN_LINE)
