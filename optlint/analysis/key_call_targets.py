@@ -16,6 +16,7 @@ from optlint.analysis.key_fields import called_method, compiled_step
 from optlint.analysis.key_object_methods import ObjectMethods, own_object
 from optlint.analysis.key_overrides import Abstract, Overrides
 from optlint.analysis.key_foreign_methods import (
+    Receivers,
     defines_foreign_method,
     draws_from_fields,
     foreign_method,
@@ -67,6 +68,7 @@ class CallTargets:
         self.helpers: set[str] = set()
         self.higher_order: set[str] = set()
         self._resolved: dict[int, Target | None] = {}
+        self._receivers: Receivers = {}  # of the calls of another file's methods asked about
         # Calls of a module switched to inference mode (`eqx.nn.inference_mode(model)`), by id.
         self.in_inference: set[int] = set()
         # Calls giving a key to a method of another file's class run on an object of a known
@@ -96,11 +98,11 @@ class CallTargets:
         A flow made for another file's lookups answers from the class alone: its own answer
         would make a third file's flow, and so on along the project's imports."""
         if not (holds_arguments(site.node)
-                and defines_foreign_method(self.ctx, site.node, site)):
+                and defines_foreign_method(self.ctx, site.node, site, self._receivers)):
             return False
         if not self.summarised:
             return True
-        found = foreign_method(self.ctx, self.foreign, site.node, site)
+        found = foreign_method(self.ctx, self.foreign, site.node, site, self._receivers)
         owner = self.foreign.owner_of.get(id(found[0])) if found is not None else None
         flow = owner.summary(found[0]) if owner is not None and found is not None else None
         return flow is not None and draws_from_fields(flow)
@@ -164,7 +166,7 @@ class CallTargets:
         if last not in self.helpers and last not in self.higher_order and not passes_key(call):
             # A method of another file's class may draw from a key an argument holds
             # (`state.rng_key`), which no name here shows.
-            found = (foreign_method(self.ctx, self.foreign, call, site)
+            found = (foreign_method(self.ctx, self.foreign, call, site, self._receivers)
                      if site is not None and holds_arguments(call) else None)
             return None if found is None else self._foreign_target(found[0])
         if site is None:
@@ -205,7 +207,7 @@ class CallTargets:
             # `model.sample_action(state, obs)` on an instance of a class of another project
             # file: its method, summarised by its own file (`key_foreign_methods.py`), for the
             # keys the objects it is given hold only (not a key given as one).
-            found = (foreign_method(self.ctx, self.foreign, call, site)
+            found = (foreign_method(self.ctx, self.foreign, call, site, self._receivers)
                      if not passes_key(call) else None)
             return None if found is None else self._foreign_target(found[0])
         if not isinstance(value, FunctionValue) or value.node not in self.ctx.index.functions:
