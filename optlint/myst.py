@@ -3,8 +3,9 @@
 
 JAX's own documentation, QuantEcon's lectures and many tutorials are written this way (jupytext
 pairs them with an .ipynb). A `.md` is a notebook only by its own declaration, read from the
-front matter alone: a `jupytext:` section whose `text_representation` is the `myst` format, or a
-`kernelspec:` (MyST-NB's) whose language is Python; either may sit under `jupyter:`. Any other
+front matter alone: a `jupytext:` section whose `text_representation` is the `myst` format, a
+`kernelspec:` whose language is Python or not named, or MyST-NB's `file_format: mystnb`; either
+may sit under `jupyter:`. Any other
 `.md` (a README, prose) is never read as code. jupytext's plain `markdown` format (```` ```python
 ```` blocks) is read too, its cells found by `optlint.notebook_markdown`; its other formats are
 not.
@@ -85,11 +86,16 @@ def declaration(text: str) -> Declaration:
         return found.lower() if found is not None else None
 
     language = value("kernelspec.language")
+    # MyST-NB's own header may name the kernel only (`kernelspec: {name: python3}`): a notebook
+    # whose language is not said, read as Python as an .ipynb without language metadata is (a
+    # cell in another language says so by its lexer).
+    kernel = any(path.startswith(("kernelspec.", "jupyter.kernelspec.")) for path in values)
     form = value("jupytext.text_representation.format_name")
     version = value("jupytext.text_representation.format_version")
     if form == "markdown" and version in ("1.0", "1.1"):
         form = f"markdown {version}"  # its cells were split by other rules
-    return Declaration(form is not None or language is not None, language, form)
+    notebook = form is not None or kernel or value("file_format") == "mystnb"
+    return Declaration(notebook, language, form)
 
 
 def declares_python_notebook(path: Path) -> bool:

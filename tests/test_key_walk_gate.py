@@ -9,14 +9,16 @@ holds): skipping its walk would lose the finding."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from conftest import KEY_TREES, key_findings
+from conftest import KEY_TREES, key_findings, run_optlint_in_process
 import libcst as cst
 
-from optlint.analysis import key_foreign_methods, key_walk_gate
+from optlint.analysis import key_candidates, key_foreign_methods, key_walk_gate
+from optlint.analysis.key_call_targets import CallTargets
 from optlint.analysis.project_methods import defined_elsewhere
 from optlint.analysis.index import Scope
 from optlint.analysis.key_walk_gate import WalkGate
@@ -290,3 +292,81 @@ def test_skipping_receivers_of_methods_no_project_file_defines_changes_no_findin
     assert asked[False]  # skipped some (the recall programs also let some through)
     monkeypatch.setattr(key_foreign_methods, "defined_elsewhere", lambda *_: True)
     assert _findings(tree) == gated
+
+
+@pytest.mark.parametrize("tree", TREES, ids=lambda tree: tree.name)
+def test_asking_other_files_methods_once_per_scope_changes_no_finding(
+        tree: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A call of another file's method is asked whether it draws (`key_candidates.py`)
+    only in a scope no cheaper question found a candidate in; asked of every call, the same
+    findings."""
+    asked = {"calls": 0}
+    draws = CallTargets.draws_by_foreign_method
+
+    def counted(self: CallTargets, site: object) -> bool:
+        asked["calls"] += 1
+        return draws(self, site)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(CallTargets, "draws_by_foreign_method", counted)
+    per_scope = _findings(tree)
+    fewer = asked["calls"]
+    monkeypatch.setattr(key_candidates, "FOREIGN_PER_SCOPE", False)
+    asked["calls"] = 0
+    assert _findings(tree) == per_scope
+    assert fewer < asked["calls"]  # the shortcut skipped some
+
+
+# `model` comes from `main.py`; its class's method draws from the key `state` holds. In `dream`
+# the two calls of it are the only candidates; the module draws too, a scope of its own.
+_BEHAVIOR = """\
+import jax
+from flax import struct
+
+
+class BehaviorModel:
+    def sample_action(self, state, obs):
+        return jax.random.normal(state.rng_key, obs.shape)
+"""
+_DREAM = """\
+import jax
+
+NOISE = jax.random.normal(jax.random.key(1), (3,))
+
+
+def dream(model, state, obs):
+    a = model.sample_action(state, obs)
+    b = model.sample_action(state, obs)
+    return a + b
+"""
+_MAIN = """\
+import jax
+from flax import struct
+
+from behavior import BehaviorModel
+from dream import dream
+
+
+@struct.dataclass
+class State:
+    rng_key: jax.Array
+
+
+dream(BehaviorModel(), State(rng_key=jax.random.key(0)), jax.numpy.zeros(3))
+"""
+
+
+@pytest.mark.parametrize("first", ["", "    print(jax.random.normal(jax.random.key(2), (3,)))\n"])
+def test_a_scope_whose_only_candidates_run_another_files_method_is_walked(
+        first: str, tmp_path: Path) -> None:
+    """Can fail: a shortcut skipping the question where another scope of the file (the module)
+    has a candidate would leave `dream` unwalked and lose the reuse; with a draw of its own in
+    `dream` (`first`), its walk still finds the calls of the other file's method."""
+    (tmp_path / "behavior.py").write_text(_BEHAVIOR)
+    dream = _DREAM.replace("    a =", first + "    a =")
+    (tmp_path / "dream.py").write_text(dream)
+    (tmp_path / "main.py").write_text(_MAIN)
+    result = run_optlint_in_process("check", ".", "--select", "OPT020", "--isolated", "--jobs",
+                                    "1", "--no-cache", "--output-format", "json", cwd=tmp_path)
+    lines = [finding["line"] for finding in json.loads(result.stdout or "[]")
+             if finding["filename"].endswith("dream.py")]
+    assert lines == [dream.splitlines().index("    b = model.sample_action(state, obs)") + 1]

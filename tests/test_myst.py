@@ -149,7 +149,7 @@ def test_a_markdown_file_named_explicitly_that_is_no_notebook_is_skipped_with_a_
 
 
 def test_a_kernelspec_alone_or_under_jupyter_declares_a_notebook(tmp_path: Path) -> None:
-    mystnb = "---\nfile_format: mystnb\nkernelspec:\n  name: python3\n  language: python\n---\n"
+    mystnb = "---\nfile_format: mystnb\nkernelspec:\n  name: python3\n---\n"  # MyST-NB's own
     nested = ("---\njupyter:\n  jupytext:\n    text_representation:\n      format_name: myst\n"
               "---\n")
     for number, front in enumerate([mystnb, nested]):

@@ -13,8 +13,10 @@ import libcst as cst
 
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_fields import called_method, compiled_step
-from optlint.analysis.key_inherited_methods import InheritedMethods
+from optlint.analysis.key_object_methods import ObjectMethods, own_object
+from optlint.analysis.key_overrides import Abstract, Overrides
 from optlint.analysis.key_foreign_methods import (
+    Receivers,
     defines_foreign_method,
     draws_from_fields,
     foreign_method,
@@ -30,6 +32,7 @@ from optlint.analysis.values import (
     ModuleValue,
     UNKNOWN,
     TransformedFunction,
+    Value,
 )
 
 if TYPE_CHECKING:
@@ -65,11 +68,14 @@ class CallTargets:
         self.helpers: set[str] = set()
         self.higher_order: set[str] = set()
         self._resolved: dict[int, Target | None] = {}
+        self._receivers: Receivers = {}  # of the calls of another file's methods asked about
         # Calls of a module switched to inference mode (`eqx.nn.inference_mode(model)`), by id.
         self.in_inference: set[int] = set()
-        # `self.m(key)` running a method inherited from another file's class, and those calls.
-        self.bases = InheritedMethods(ctx, sites)
-        self.inherited: set[int] = set()
+        # Calls giving a key to a method of another file's class run on an object of a known
+        # class: `self.m(key)` inherited from a base, `self.sampler(key=k)` of an instance.
+        self.objects = ObjectMethods(ctx, sites)
+        self.overrides = Overrides(ctx, lambda: self.objects.values, foreign)
+        self.class_known: set[int] = set()
 
     def resolve(self, call: cst.Call) -> Target | None:
         """The project function `call` runs (bound: a method; stepping: jitted), or what a
@@ -92,11 +98,11 @@ class CallTargets:
         A flow made for another file's lookups answers from the class alone: its own answer
         would make a third file's flow, and so on along the project's imports."""
         if not (holds_arguments(site.node)
-                and defines_foreign_method(self.ctx, site.node, site)):
+                and defines_foreign_method(self.ctx, site.node, site, self._receivers)):
             return False
         if not self.summarised:
             return True
-        found = foreign_method(self.ctx, self.foreign, site.node, site)
+        found = foreign_method(self.ctx, self.foreign, site.node, site, self._receivers)
         owner = self.foreign.owner_of.get(id(found[0])) if found is not None else None
         flow = owner.summary(found[0]) if owner is not None and found is not None else None
         return flow is not None and draws_from_fields(flow)
@@ -105,13 +111,29 @@ class CallTargets:
         """A method of another file's class: bound, and a step when compiled there."""
         return method, True, compiled_step(method, self.foreign.owner_of[id(method)].ctx.qualify)
 
-    def _inherited(self, call: cst.Call, site: CallSite) -> Target | None:
-        """`self.m(key)` where a base of another project file defines `m`: its method, whose
-        keys given are followed as those of a method of the file (`key_inherited_methods.py`)."""
-        found = self.bases.method(call, site)
-        if found is None or self.foreign.method(found[1], found[2], found[0].name.value) is None:
+    def _known_class(self, call: cst.Call, site: CallSite, value: Value) -> Target | None:
+        """A method of a project class run on an object whose class is known
+        (`key_object_methods.py`): of another file, on the caller's own object or one it
+        holds, its keys given are followed as those of a method of the file; abstract, what
+        its overrides draw (`key_overrides.py`)."""
+        if value is UNKNOWN:
+            found = (self.objects.inherited(call, site) or self.objects.method(call, site)
+                     or self.objects.called_object(call, site))
+        elif isinstance(value, FunctionValue) and value.bound:
+            found = (self.objects.method(call, site) if value.node not in self.ctx.index.functions
+                     else self.objects.abstract(value))
+        elif isinstance(value, (InstanceValue, ModuleValue)):
+            found = self.objects.called(value)
+        else:
             return None
-        self.inherited.add(id(call))
+        if found is None:
+            return None
+        if isinstance(found, Abstract):  # every override the project has is read
+            return self.overrides.consumptions(call, found, self.callee(call)) or None
+        if not own_object(call, site) or self.foreign.method(
+                found[1], found[2], found[0].name.value) is None:
+            return None
+        self.class_known.add(id(call))
         return self._foreign_target(found[0])
 
     def _static_method(self, func: cst.BaseExpression, site: CallSite
@@ -144,16 +166,16 @@ class CallTargets:
         if last not in self.helpers and last not in self.higher_order and not passes_key(call):
             # A method of another file's class may draw from a key an argument holds
             # (`state.rng_key`), which no name here shows.
-            found = (foreign_method(self.ctx, self.foreign, call, site)
+            found = (foreign_method(self.ctx, self.foreign, call, site, self._receivers)
                      if site is not None and holds_arguments(call) else None)
             return None if found is None else self._foreign_target(found[0])
         if site is None:
             return None
         value = self.ctx.value(call.func, site)
-        if value is UNKNOWN and passes_key(call):
-            inherited = self._inherited(call, site)
-            if inherited is not None:
-                return inherited
+        if passes_key(call):
+            known = self._known_class(call, site, value)
+            if known is not None:
+                return known
         static = self._static_method(call.func, site)
         if static is not None:
             return static[0], static[1], compiled_step(static[0], self.ctx.qualify)
@@ -185,7 +207,7 @@ class CallTargets:
             # `model.sample_action(state, obs)` on an instance of a class of another project
             # file: its method, summarised by its own file (`key_foreign_methods.py`), for the
             # keys the objects it is given hold only (not a key given as one).
-            found = (foreign_method(self.ctx, self.foreign, call, site)
+            found = (foreign_method(self.ctx, self.foreign, call, site, self._receivers)
                      if not passes_key(call) else None)
             return None if found is None else self._foreign_target(found[0])
         if not isinstance(value, FunctionValue) or value.node not in self.ctx.index.functions:

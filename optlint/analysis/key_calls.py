@@ -6,8 +6,9 @@ A function of the file is summarised by walking its body (`KeyFlow`): the parame
 consumes, the enclosing keys it draws from, the consumed keys it returns. Only functions that
 consume a key, directly or through one another, are walked (`helpers`, a cheap gate by name).
 
-Which project function a call runs is `key_call_targets.py`; what such a call consumes, read
-from the function's summary, `key_project_calls.py`; calls of a transformation (`scan`, `vmap`,
+Which calls may consume a key at all is `key_candidates.py`; which project function a call runs
+is `key_call_targets.py`; what such a call consumes, read from the function's summary,
+`key_project_calls.py`; calls of a transformation (`scan`, `vmap`,
 `tree_map`, `map`) `key_transforms.py` and the modules it names.
 """
 
@@ -25,7 +26,7 @@ from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
 from optlint.analysis.key_applied_methods import AppliedMethods
 from optlint.analysis.key_call_targets import CallTargets, passes_key
 from optlint.analysis.key_callables import HeldCallables
-from optlint.analysis.key_consumers import LIFTED_TRANSFORMS
+from optlint.analysis.key_candidates import candidate_calls
 from optlint.analysis.key_copied_state import CopiedStates
 from optlint.analysis.key_default_branches import DefaultBranches
 from optlint.analysis.key_default_fields import module_holds_fixed_key
@@ -44,6 +45,7 @@ from optlint.analysis.project_values import ProjectValues, statement_scope
 from optlint.analysis.proven_attributes import MissingAttributes
 from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_made_callables import MadeCallables
+from optlint.analysis.key_made_keys import MadeKeys
 from optlint.analysis.key_methods import NamedMethods
 from optlint.analysis.key_partial_calls import PartialCalls
 from optlint.analysis.key_project_calls import ProjectCall, project_call_uses
@@ -66,13 +68,9 @@ from optlint.analysis.key_unset_params import with_unset_params
 from optlint.analysis.key_walk_gate import WalkGate
 from optlint.analysis.key_transforms import (
     TransformedKeyCalls,
-    runs_per_step_or_row,
 )
 from optlint.analysis.prng_keys import Consumption
 from optlint.analysis.proven_raises import ProvenRaises
-from optlint.analysis.values import (
-    FunctionValue,
-)
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -108,9 +106,10 @@ class FileKeyCalls:
         # The project function each call runs.
         self.targets = CallTargets(ctx, self.sites, self.callee, self.library, self.foreign,
                                    summarised=own)
-        self.made_keys: dict[int, str] = {}
+        # `prng_key()`: a call making a key from constants alone, followed under one name.
+        self.made_key = MadeKeys(ctx, self.sites)
         self._raising: dict[int, bool] = {}  # by statement: proven to raise
-        self._code: str | None = None  # by call: what `made_key` found ("": nothing)
+        self._code: str | None = None  # the file's text (`module_code`)
         self.transformed = TransformedKeyCalls(self)
         self.held = HeldCallables(self)
         self.given = GivenCallables(self)
@@ -121,19 +120,13 @@ class FileKeyCalls:
         self.copied = CopiedStates(ctx, self.sites)  # what calls return copies of
         self.holder_calls = HolderCalls(ctx)
         self.branches = LiteralBranches()  # parameters a call's literal arguments leave unread
-        # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
-        self.candidates: set[int] = set()
         # What each call consumes as a library's consumer, worked out once: every walk asks.
         self._library_uses: dict[int, list[Consumption]] = {}
         # What each other call of the file consumes, once known for good (`consumer`).
         self._consumed: dict[int, list[Consumption]] = {}
-        for site in ctx.calls():
-            direct = self._library_uses[id(site.node)] = self.library.consumptions(site.node)
-            if (direct or passes_key(site.node)  # (the cheapest questions first)
-                    or ctx.qualify(site.node.func) in LIFTED_TRANSFORMS
-                    or runs_per_step_or_row(self.ctx, site)
-                    or self.targets.draws_by_foreign_method(site)):
-                self.candidates.add(id(site.node))
+        # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
+        self.candidates = candidate_calls(ctx, self.library, self.targets,
+                                          self._library_uses)
         # No call that consumes a key: nothing to find, no helper to look for.
         found = key_helpers(ctx, self.candidates) if self.candidates else KeyHelpers(
             set(), set(), set())
@@ -141,6 +134,7 @@ class FileKeyCalls:
         self.stream_drawers = found.drawing
         self.higher_order = found.higher_order  # functions calling a function they are given
         self.targets.helpers, self.targets.higher_order = self.helpers, self.higher_order
+        self.targets.overrides.summary = self.summary  # the file's own overrides
 
     # What only walks ask, made at the first: most files with a call that may consume a key
     # have no function worth walking.
@@ -231,7 +225,7 @@ class FileKeyCalls:
         foreign = id(function) in self.foreign.owner_of
         return project_call_uses(self.ctx, ProjectCall(
             call, function, bound, stepping, flow, self.callee(call), foreign,
-            self.nested(function), id(call) in self.targets.inherited), self.branches, self.held)
+            self.nested(function), id(call) in self.targets.class_known), self.branches, self.held)
 
     def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call
                        ) -> tuple[set[int], str]:
@@ -246,30 +240,6 @@ class FileKeyCalls:
     def reads_as_key(expr: cst.BaseExpression) -> bool:
         """A name that reads as a key (`rng`, `subkey`, `dropout_key`)."""
         return isinstance(expr, cst.Name) and reads_as_key(expr.value)
-
-    def made_key(self, expr: cst.BaseExpression) -> str | None:
-        """`prng_key()`: a call of a function of the file that returns a key made from
-        constants (`jax.random.key(DEFAULT_SEED)`), given only literals: every such call makes
-        the same key, followed under one name."""
-        if not isinstance(expr, cst.Call) or not all(
-                isinstance(arg.value, (cst.Integer, cst.SimpleString))
-                or (isinstance(arg.value, cst.Name) and arg.value.value in ("None", "True",
-                                                                            "False"))
-                for arg in expr.args):
-            return None
-        known = self.made_keys.get(id(expr))
-        if known is None:
-            site = self.sites.get(id(expr))
-            value = self.ctx.value(expr.func, site) if site is not None else None
-            info = (self.ctx.index.functions.get(value.node)
-                    if isinstance(value, FunctionValue) else None)
-            makes = info is not None and bool(info.returns) and all(
-                isinstance(returned, cst.Call)
-                and self.ctx.qualify(returned.func) in ("jax.random.key", "jax.random.PRNGKey")
-                for returned in info.returns)
-            known = self.made_keys[id(expr)] = (
-                "made:" + " ".join(self.ctx.code(expr).split()) if makes else "")
-        return known or None
 
     def surely_consumes(self, use: Consumption) -> bool:
         """The call of `use` consumes its key on every path through the callee: a library's

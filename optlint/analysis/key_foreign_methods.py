@@ -27,25 +27,41 @@ if TYPE_CHECKING:
     from optlint.context import RuleContext
 
 
+# The receiver of each call asked about, by the call's id (None: not another file's instance):
+# kept by the file's call targets, which ask it of a call up to three times.
+Receivers = dict[int, "InstanceValue | None"]
+
+
 def foreign_method(ctx: RuleContext, foreign: ForeignFunctions, call: cst.Call,
-                   site: CallSite) -> tuple[cst.FunctionDef, bool] | None:
+                   site: CallSite, known: Receivers | None = None
+                   ) -> tuple[cst.FunctionDef, bool] | None:
     """The method `call` runs (bound) when it is `receiver.method(...)` on an instance of a
     class of another project file; None when the receiver's class is not known to be one."""
-    receiver = _foreign_receiver(ctx, call, site)
+    receiver = _receiver(ctx, call, site, known)
     if receiver is None or not isinstance(call.func, cst.Attribute):
         return None
     return foreign.method(receiver.info, receiver.path or "", call.func.attr.value)
 
 
-def defines_foreign_method(ctx: RuleContext, call: cst.Call, site: CallSite) -> bool:
+def defines_foreign_method(ctx: RuleContext, call: cst.Call, site: CallSite,
+                           known: Receivers | None = None) -> bool:
     """`receiver.method(...)` on an instance of a class of another project file that defines
     `method` itself: a call that may draw from a key an argument holds. Told without that
     file's key flow, which is made only when a walk asks (made while this file's is, each
     file's flow would make the next one's)."""
-    receiver = _foreign_receiver(ctx, call, site)
+    receiver = _receiver(ctx, call, site, known)
     return receiver is not None and isinstance(call.func, cst.Attribute) and any(
         isinstance(item, cst.FunctionDef) and item.name.value == call.func.attr.value
         for item in receiver.info.node.body.body)
+
+
+def _receiver(ctx: RuleContext, call: cst.Call, site: CallSite, known: Receivers | None
+              ) -> InstanceValue | None:
+    if known is None:
+        return _foreign_receiver(ctx, call, site)
+    if id(call) not in known:
+        known[id(call)] = _foreign_receiver(ctx, call, site)
+    return known[id(call)]
 
 
 def _foreign_receiver(ctx: RuleContext, call: cst.Call, site: CallSite

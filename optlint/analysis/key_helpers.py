@@ -96,22 +96,26 @@ def key_helpers(ctx: RuleContext, candidates: set[int]) -> KeyHelpers:
     # A transformation of a factory's closure (`train = jax.jit(jax.vmap(make_train(c)))`).
     made += [(name, factory) for name, wrapped in wrapping for factory in wrapped
              if factory in defines]
+    # A name is found when one it reaches is: a function calling it, a factory defining it, a
+    # name bound to it transformed. Followed from each found name to the names reaching it
+    # (once each: a file of many functions, each calling the next, is no longer quadratic).
+    reached_by: dict[str, list[str]] = {}
+    for name, factory in made:
+        for defined in defines[factory]:
+            reached_by.setdefault(defined, []).append(name)
+    for function, called in calls_in.items():
+        for name in called:
+            reached_by.setdefault(name, []).append(function)
+    for name, wrapped in wrapping:
+        for inner in wrapped:
+            reached_by.setdefault(inner, []).append(name)
     for found in (consuming, drawing):
-        changed = True
-        while changed:
-            changed = False
-            for name, factory in made:
-                if name not in found and defines[factory] & found:
+        pending = list(found)
+        while pending:
+            for name in reached_by.get(pending.pop(), ()):
+                if name not in found:
                     found.add(name)
-                    changed = True
-            for function, called in calls_in.items():
-                if function not in found and called & found:
-                    found.add(function)
-                    changed = True
-            for name, wrapped in wrapping:
-                if name not in found and wrapped & found:
-                    found.add(name)
-                    changed = True
+                    pending.append(name)
     return KeyHelpers(consuming, drawing, higher_order)
 
 

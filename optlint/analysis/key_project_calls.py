@@ -32,17 +32,18 @@ class ProjectCall(NamedTuple):
     how: str  # what the call calls, as the messages show it
     foreign: bool  # a function of another project file
     nested: bool  # defined inside another function: a closure
-    # A method of another file's class run on the caller's own object (`self.m(key)` of an
-    # inherited method, `key_inherited_methods.py`): the keys it is given are followed.
-    inherited: bool = False
+    # A method of another file's class run on an object whose class is known (`self.m(key)`
+    # of an inherited method, `self.sampler(key=k)`, `key_object_methods.py`): the keys it is
+    # given are followed, as for a method of the file.
+    class_known: bool = False
 
 
 def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBranches,
                       held_callables: HeldCallables) -> list[Consumption]:
     """The keys the call consumes (`branches`: what its literal arguments leave unread;
     `held_callables`: the closures it runs again)."""
-    call, function, bound, stepping, flow, how, foreign, nested, inherited = called
-    if foreign and bound and not inherited:
+    call, function, bound, stepping, flow, how, foreign, nested, class_known = called
+    if foreign and bound and not class_known:
         # A method of another file's class (`key_foreign_methods.py`): the keys the objects
         # it is given hold, which it draws from (`state.rng_key`).
         return given_object_consumptions(call, function, bound, flow, how, ctx, foreign)

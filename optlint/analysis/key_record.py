@@ -284,9 +284,13 @@ class KeyRecorder:
                 if "." in named:
                     self.seeded_fields.setdefault(named, use.call)
         if use.repeated:
-            # The same key on every step: a reuse by itself, the draw against itself.
-            self.reuses.setdefault((id(use.call), "\x00repeated"),
-                                   Reuse(use, use, True, None, True))
+            # The same key on every step: a reuse by itself, the draw against itself, unless
+            # what every step draws reaches nothing (`s = vmap(f)(x)`, `s` read only for its
+            # shape in a check).
+            every_step = use.repeated_by if use.repeated_by is not None else use.call
+            if not self._result_unread(every_step):
+                self.reuses.setdefault((id(use.call), "\x00repeated"),
+                                       Reuse(use, use, True, None, True))
             return
         name = self._name_of(use, state)
         if name is None:  # a key not followed: whether its draw reaches a result is moot

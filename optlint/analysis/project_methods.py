@@ -69,3 +69,17 @@ def defined_elsewhere(project: Project | None, name: str, here: str | None) -> b
         return True
     project.depends_on(method_word(name))
     return False
+
+
+def files_defining(project: Project, name: str) -> list[Path] | None:
+    """The project files that may define a method `name` (None: the project is too large to
+    read); the file being linted then depends on every file defining `name` (see
+    `defined_elsewhere`)."""
+    texts = project.project_texts()
+    if texts is None:
+        return None
+    made = _MADE.get(project)
+    if made is None or made.texts is not texts:
+        made = _MADE[project] = ProjectMethods(texts)
+    project.depends_on(method_word(name))
+    return list(made.files.get(name, ()))

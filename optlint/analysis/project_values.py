@@ -84,9 +84,9 @@ class ProjectValues:
         """The class's method resolution order (see `_ancestors`)."""
         return self._ancestors(info, file)
 
-    def instance_method(self, info: ClassInfo, attr: str) -> ProjectValue:
-        """The method `attr` read on an instance of a class of this file (inherited too)."""
-        return self._attribute(ProjectInstance(info, self.here), attr)
+    def file(self, path: str) -> ProjectFile | None:
+        """The project file `path`, as the lookups of this file read it."""
+        return self._file(path)
 
     def _value(self, expr: cst.BaseExpression, scope: Scope, order: int, file: ProjectFile,
                steps: int, frame: dict[str, object] | None = None) -> ProjectValue:
