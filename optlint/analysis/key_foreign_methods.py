@@ -8,7 +8,9 @@ file is. What the summary cannot see stays unseen in it.
 Only the keys the objects it is given hold are followed so (`state.rng_key` where the caller
 built `state = state.replace(rng_key=key)`), not a key given as an argument: following those
 too (`task.init(key)`, `outer_trainer.update(state, key)`) added 58 findings on the 60
-whole repositories of `benchmarks/repo_precision.py` that no one has labelled yet.
+whole repositories of `benchmarks/repo_precision.py` that no one has labelled yet. A key given as
+an argument to a method of an object the caller itself holds (`self.sampler(key=k)`) is followed
+elsewhere, in `key_object_methods.py`.
 """
 
 from __future__ import annotations

@@ -59,12 +59,9 @@ def defined_elsewhere(project: Project | None, name: str, here: str | None) -> b
     defining `name` (none but itself now)."""
     if project is None:
         return True
-    texts = project.project_texts()
-    if texts is None:
+    made = _methods_of(project)
+    if made is None:
         return True
-    made = _MADE.get(project)
-    if made is None or made.texts is not texts:
-        made = _MADE[project] = ProjectMethods(texts)
     if made.defined_besides(name, None if here is None else project.real_path(here)):
         return True
     project.depends_on(method_word(name))
@@ -75,11 +72,19 @@ def files_defining(project: Project, name: str) -> list[Path] | None:
     """The project files that may define a method `name` (None: the project is too large to
     read); the file being linted then depends on every file defining `name` (see
     `defined_elsewhere`)."""
+    made = _methods_of(project)
+    if made is None:
+        return None
+    project.depends_on(method_word(name))
+    return list(made.files.get(name, ()))
+
+
+def _methods_of(project: Project) -> ProjectMethods | None:
+    """The project's method names, read once per reading of its texts (None: too large to read)."""
     texts = project.project_texts()
     if texts is None:
         return None
     made = _MADE.get(project)
     if made is None or made.texts is not texts:
         made = _MADE[project] = ProjectMethods(texts)
-    project.depends_on(method_word(name))
-    return list(made.files.get(name, ()))
+    return made
