@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import KEY_TREES, key_findings, run_optlint_in_process
+from test_project_methods import BEHAVIOR, MAIN
 import libcst as cst
 
 from optlint.analysis import key_candidates, key_foreign_methods, key_walk_gate
@@ -318,15 +319,6 @@ def test_asking_other_files_methods_once_per_scope_changes_no_finding(
 
 # `model` comes from `main.py`; its class's method draws from the key `state` holds. In `dream`
 # the two calls of it are the only candidates; the module draws too, a scope of its own.
-_BEHAVIOR = """\
-import jax
-from flax import struct
-
-
-class BehaviorModel:
-    def sample_action(self, state, obs):
-        return jax.random.normal(state.rng_key, obs.shape)
-"""
 _DREAM = """\
 import jax
 
@@ -338,21 +330,6 @@ def dream(model, state, obs):
     b = model.sample_action(state, obs)
     return a + b
 """
-_MAIN = """\
-import jax
-from flax import struct
-
-from behavior import BehaviorModel
-from dream import dream
-
-
-@struct.dataclass
-class State:
-    rng_key: jax.Array
-
-
-dream(BehaviorModel(), State(rng_key=jax.random.key(0)), jax.numpy.zeros(3))
-"""
 
 
 @pytest.mark.parametrize("first", ["", "    print(jax.random.normal(jax.random.key(2), (3,)))\n"])
@@ -361,10 +338,10 @@ def test_a_scope_whose_only_candidates_run_another_files_method_is_walked(
     """Can fail: a shortcut skipping the question where another scope of the file (the module)
     has a candidate would leave `dream` unwalked and lose the reuse; with a draw of its own in
     `dream` (`first`), its walk still finds the calls of the other file's method."""
-    (tmp_path / "behavior.py").write_text(_BEHAVIOR)
+    (tmp_path / "behavior.py").write_text(BEHAVIOR.format(name="sample_action"))
     dream = _DREAM.replace("    a =", first + "    a =")
     (tmp_path / "dream.py").write_text(dream)
-    (tmp_path / "main.py").write_text(_MAIN)
+    (tmp_path / "main.py").write_text(MAIN)
     result = run_optlint_in_process("check", ".", "--select", "OPT020", "--isolated", "--jobs",
                                     "1", "--no-cache", "--output-format", "json", cwd=tmp_path)
     lines = [finding["line"] for finding in json.loads(result.stdout or "[]")

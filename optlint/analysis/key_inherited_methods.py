@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from optlint.analysis.enclosing_self import self_owner
 from optlint.analysis.index import CallSite, ClassInfo, Scope
+from optlint.analysis.project_kinds import METHOD_KINDS
 from optlint.analysis.project_methods import defined_elsewhere
 
 if TYPE_CHECKING:
@@ -42,15 +44,13 @@ def inherited_receiver(ctx: RuleContext, call: cst.Call, site: CallSite
 
 def own_class(name: str, scope: Scope | None) -> ClassInfo | None:
     """The class whose method binds `name` as its object (`self`), also from a function nested
-    in that method, where nothing rebinds `name` on the way."""
-    while scope is not None and scope.kind == "function":
-        if scope.self_name is not None and scope.owner is not None:
-            plain = isinstance(scope.node, cst.FunctionDef) and not any(
-                isinstance(d.decorator, cst.Name)
-                and d.decorator.value in ("staticmethod", "classmethod")
-                for d in scope.node.decorators)
-            return scope.owner if plain and scope.self_name == name else None
-        if name in scope.bindings:
-            return None
-        scope = scope.parent
-    return None
+    in that method, where nothing rebinds `name` on the way; not in a static or class method."""
+    owner = self_owner(scope, name)
+    method = scope
+    while method is not None and method.self_name is None:
+        method = method.parent
+    if owner is None or method is None or not isinstance(method.node, cst.FunctionDef):
+        return None
+    plain = not any(isinstance(d.decorator, cst.Name) and d.decorator.value in METHOD_KINDS
+                    for d in method.node.decorators)
+    return owner if plain else None
