@@ -5,8 +5,9 @@ reads from its file (`optlint.notebook_file.NotebookFile`: one program, IPython 
 editor shows the findings the command line reports; positions are then mapped back to the cell
 they fall in. A MyST / jupytext Markdown notebook (a `.md` whose front matter declares one) is
 one text document to the editor: its cells are read as `optlint check` reads the file, and
-positions are mapped back to the file's own lines. Editors count columns in UTF-16 code units unless the client offers another
-encoding; optlint counts characters, so every position crosses `to_editor`/`from_editor`.
+positions are mapped back to the file's own lines. Editors count columns in UTF-16 code units
+unless the client offers another encoding; optlint counts characters, so every position crosses
+`to_editor`/`from_editor`.
 """
 
 from __future__ import annotations
