@@ -19,6 +19,7 @@ from optlint.analysis.index import CallSite, FunctionInfo
 from optlint.analysis.key_consumers import MODEL_BASES, SEEDED_STREAMS
 from optlint.analysis.key_shape_only import shape_only_key_calls
 from optlint.analysis.prng_keys import SAMPLERS
+from optlint.analysis.project_kinds import method_kinds
 from optlint.records import record
 
 if TYPE_CHECKING:
@@ -142,9 +143,7 @@ def _model_method(ctx: RuleContext, info: FunctionInfo) -> str | None:
     owner = info.scope.owner
     node = info.node
     if (owner is None or not isinstance(node, cst.FunctionDef) or node.name.value in _BUILDING
-            or any(isinstance(d.decorator, cst.Name)
-                   and d.decorator.value in ("classmethod", "staticmethod")
-                   for d in node.decorators)):
+            or method_kinds(node)):
         return None
     if ctx.inference.is_equinox_module(owner) or _bases(ctx, owner.name, set()) & MODEL_BASES:
         return f"`{node.name.value}`, a method of model `{owner.name}` run on every step"
