@@ -27,6 +27,7 @@ from optlint.analysis.key_applied_methods import AppliedMethods
 from optlint.analysis.key_call_targets import CallTargets, passes_key
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_candidates import candidate_calls
+from optlint.analysis.key_cond_branches import branch_draws
 from optlint.analysis.key_copied_state import CopiedStates
 from optlint.analysis.key_default_branches import DefaultBranches
 from optlint.analysis.key_default_fields import module_holds_fixed_key
@@ -347,6 +348,7 @@ class FileKeyCalls:
         flow.raising_call = raises.raising_call  # (its arguments still run)
         flow.holds = lambda call: values_held(self.ctx, call, self.targets.resolve(call), self.summary)
         flow.copies, flow.holder_calls = self.copied.copy_of, self.holder_calls
+        flow.branches = lambda call: branch_draws(self, call)
         return flow
 
     def _worth_walking(self, node: cst.FunctionDef) -> bool:

@@ -7,7 +7,7 @@ A base of `KeyFlow` (`key_flow.py`), which supplies the walks of statements.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 import libcst as cst
@@ -17,7 +17,7 @@ from optlint.analysis.key_deferred import settle
 from optlint.analysis.key_holder_calls import HolderCalls
 from optlint.analysis.key_state import KeyState, merge_states
 from optlint.analysis.key_syntax import COMPREHENSIONS, EXPRESSION_KINDS, chains
-from optlint.analysis.prng_keys import key_name
+from optlint.analysis.prng_keys import Consumption, key_name
 from optlint.analysis.walk import Kinds, child_nodes
 
 
@@ -26,6 +26,9 @@ class KeyExpressions(KeyBindings):
 
     param_calls: dict[str, set[int]]
     holder_calls: HolderCalls | None
+    # What each branch of a `lax.cond` / `switch` draws from keys of this scope (None: not
+    # such a call; `key_cond_branches.py`).
+    branches: Callable[[cst.Call], list[list[Consumption]] | None] | None = None
     _body: Sequence[cst.BaseStatement] | None
 
     def _expr(self, node: cst.CSTNode, state: KeyState) -> None:
@@ -50,6 +53,14 @@ class KeyExpressions(KeyBindings):
             for arg in node.args:
                 self._expr(arg.value, state)
             self._note_param_call(node, state)
+            drawn = self.branches(node) if self.branches is not None else None
+            if drawn:  # one branch runs, as one of an `if` does
+                ends: list[KeyState | None] = []
+                for branch in drawn:
+                    ends.append(end := state.copy())
+                    for use in branch:
+                        self._consume(use, end)
+                state.take(merge_states(ends))
             uses = self.consumer(node)
             if (state.unread and all(use.unseen for use in uses)
                     and not self._result_unread(node, read_only=True)):
