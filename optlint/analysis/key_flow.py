@@ -133,8 +133,8 @@ class KeyFlow(KeyExpressions):
 
     def _note_exit(self, state: KeyState) -> None:
         """A path leaving the function: the parameters it leaves unconsumed."""
-        self.not_surely |= {name for name in self.params
-                            if name not in state.consumed or name in state.maybe}
+        self.not_surely |= {name for name in self.params if name not in state.spent
+                            and (name not in state.consumed or name in state.maybe)}
 
     def run_expression(self, expression: cst.BaseExpression) -> None:
         """A lambda's body: one expression."""
