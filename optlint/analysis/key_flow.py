@@ -91,6 +91,7 @@ class KeyFlow(KeyExpressions):
         # which method calls may set the keys of the object they are called on.
         self.copies: CopyOf | None = None
         self.holder_calls: HolderCalls | None = None
+        self.alternatives = None  # `key_selections.alternatives` for the file, where set
         # The parameters this function returns as given, by where its value holds them
         # (`""`, `.key`, `.[1]`; see `key_aliases.forwarded_params`).
         self.forwarded: dict[str, str] = {}
