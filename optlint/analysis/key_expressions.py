@@ -74,9 +74,9 @@ class KeyExpressions(KeyBindings):
             drawn = self.branches(node) if self.branches is not None else None
             if drawn:  # one branch runs, as one of an `if` does
                 ends: list[KeyState | None] = []
-                for branch in drawn:
+                for branch_uses in drawn:
                     ends.append(end := state.copy())
-                    for use in branch:
+                    for use in branch_uses:
                         self._consume(use, end)
                 state.take(merge_states(ends))
             uses = self.consumer(node)
