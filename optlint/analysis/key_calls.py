@@ -51,6 +51,7 @@ from optlint.analysis.key_methods import NamedMethods
 from optlint.analysis.key_partial_calls import PartialCalls
 from optlint.analysis.key_project_calls import ProjectCall, project_call_uses
 from optlint.analysis.key_returned_draws import DrawnReturns
+from optlint.analysis.key_selections import alternatives
 from optlint.analysis.key_summary_cycles import ROUNDS, SummaryCycles, settled
 from optlint.analysis.key_library_calls import (
     LibraryKeyCalls,
@@ -349,6 +350,7 @@ class FileKeyCalls:
         flow.holds = lambda call: values_held(self.ctx, call, self.targets.resolve(call), self.summary)
         flow.copies, flow.holder_calls = self.copied.copy_of, self.holder_calls
         flow.branches = lambda call: branch_draws(self, call)
+        flow.alternatives = lambda call: alternatives(self.ctx, call)
         return flow
 
     def _worth_walking(self, node: cst.FunctionDef) -> bool:

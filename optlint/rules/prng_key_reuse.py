@@ -146,7 +146,7 @@ class PrngKeyReuse(Rule):
                 reported.add(id(handed.draw.call))
                 yield returned_batching_finding(ctx, handed)
         yield from ordered_draw_findings(ctx, analysis, reported)  # `fit` before `predict`
-        for constant in constant_seed_draws(ctx):  # `key(0)` made where a step runs
+        for constant in constant_seed_draws(ctx, analysis.consumer):  # `key(0)` made where a step runs
             if id(constant.draw) not in reported and id(constant.made) not in reported:
                 reported.add(id(constant.draw))
                 yield constant_seed_finding(ctx, constant)
