@@ -145,14 +145,6 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     KeyConsumer("blackjax", "step", 0, "rng_key", made_by=(
         "blackjax.meanfield_vi", "blackjax.nuts", "blackjax.hmc", "blackjax.mala",
         "blackjax.rmh")),
-    # gymnax: `env.step(key, state, action, params)` of what `gymnax.make` returns, bare or
-    # wrapped, splits its key for the auto-reset (gymnax 1.0.1, every registered id but
-    # MNISTBandit, bare and in FlattenObservationWrapper + LogWrapper: a split of the key after
-    # `step` raised KeyReuseError; benchmarks/facts/gymnax_step_splits.py and its output).
-    KeyConsumer("gymnax", "step", 0, "key", made_by=(
-        "gymnax.make", "gymnax.registration.make",
-        *(f"gymnax.wrappers{module}.{wrapper}" for module in ("", ".purerl")
-          for wrapper in ("FlattenObservationWrapper", "LogWrapper")))),
     # brax: `dist.sample_no_postprocessing(parameters, seed)` of its `ParametricDistribution`s
     # (brax 0.14.2, /tmp/kp11b/measure/brax_sample_no_postprocessing.py: one key twice gave
     # equal actions, another key different ones, and a split of the key afterwards raised

@@ -39,7 +39,6 @@ from optlint.analysis.key_name_reads import FRAME_READER_NAMES, FRAME_READERS
 from optlint.analysis.project_files import LIBRARIES
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
 from optlint.analysis.key_shape_only import shape_only_key_calls
-from optlint.analysis.library_factories import FACTORY_BY_NAME
 from optlint.analysis.values import ModuleValue
 from optlint.analysis.walk import NAME_OR_ATTRIBUTE
 
@@ -316,10 +315,7 @@ class LibraryKeyCalls:
             if binding.path == () and isinstance(binding.value, cst.Call):
                 receiver = binding.value
             elif isinstance(binding.value, cst.Call) and binding.path:
-                # `env, params = gymnax.make(name)`: where a factory's object is in its tuple.
-                factory = self.ctx.qualify(binding.value.func) or ""
-                found = FACTORY_BY_NAME.get(factory)
-                return made | {factory} if found and found.path == binding.path else made
+                return made
         elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name):
             owner = self_owner(site.scope, receiver.value.value)
             bindings = owner.attributes.get(receiver.attr.value, []) if owner else []
