@@ -1,8 +1,8 @@
 """Which calls of one file may consume a key (`candidate_calls`): a library's consumer, a call
 given something that reads as a key, a transformation that lifts a function over keys, a call
-run per step or row, or a call of another project file's method that draws from a key an
-argument holds. The key analysis of a file looks for helpers and walks only where there is one
-(`FileKeyCalls`)."""
+run per step or row, a `lax.cond` / `switch` handing its branches operands, or a call of
+another project file's method that draws from a key an argument holds. The key analysis of a
+file looks for helpers and walks only where there is one (`FileKeyCalls`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_call_targets import CallTargets, passes_key
+from optlint.analysis.key_cond_branches import branching
 from optlint.analysis.key_consumers import LIFTED_TRANSFORMS
 from optlint.analysis.key_library_calls import LibraryKeyCalls
 from optlint.analysis.key_transforms import runs_per_step_or_row
@@ -39,7 +40,8 @@ def candidate_calls(ctx: RuleContext, library: LibraryKeyCalls, targets: CallTar
         direct = library_uses[id(site.node)] = library.consumptions(site.node)
         if (direct or passes_key(site.node)  # (the cheapest questions first)
                 or ctx.qualify(site.node.func) in LIFTED_TRANSFORMS
-                or runs_per_step_or_row(ctx, site)):
+                or runs_per_step_or_row(ctx, site)
+                or (len(site.node.args) > 2 and branching(ctx, site.node))):  # cond operands
             candidates.add(id(site.node))
             found_in.add(id(site.scope.node))
         else:

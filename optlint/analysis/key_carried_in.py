@@ -45,7 +45,7 @@ def carried_in(call: cst.Call, body: cst.FunctionDef, flow: KeyRecorder, qualifi
         if (base != carried or inner.repeated or inner.unseen
                 or inner.kind not in ("draw", "split") or "\x00" in part):
             continue
-        found = _init_part(init.value, part)
+        found = init_part(init.value, part)
         if found is not None:
             key, followed = found
             holder, _, field = followed.rpartition(".")
@@ -59,7 +59,7 @@ def carried_in(call: cst.Call, body: cst.FunctionDef, flow: KeyRecorder, qualifi
     return uses
 
 
-def _init_part(init: cst.BaseExpression, part: str) -> tuple[cst.BaseExpression, str] | None:
+def init_part(init: cst.BaseExpression, part: str) -> tuple[cst.BaseExpression, str] | None:
     """The expression of the initial carry at `part` (`""`: all of it, `key`: a field or an
     entry, `[1]` an item) and the name the flow follows it under ("": the expression's own)."""
     if not part:
@@ -70,12 +70,12 @@ def _init_part(init: cst.BaseExpression, part: str) -> tuple[cst.BaseExpression,
         if index >= len(init.elements) or isinstance(init.elements[index], cst.StarredElement):
             return None
         element = init.elements[index].value
-        return _init_part(element, part[item.end():].lstrip("."))
+        return init_part(element, part[item.end():].lstrip("."))
     if isinstance(init, cst.Dict) and item is None and "." not in part:
         for entry in init.elements:
             if (isinstance(entry, cst.DictElement) and isinstance(entry.key, cst.SimpleString)
                     and entry.key.evaluated_value == part):
-                return _init_part(entry.value, "")
+                return init_part(entry.value, "")
         return None
     holder = key_name(init)
     if holder is None or ITEM in holder:

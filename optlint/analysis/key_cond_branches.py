@@ -12,8 +12,8 @@ tests/test_prng_keys_cond_branches.py runs it). The values are the evidence here
 `jax_debug_key_reuse` raises on a vmapped `cond` with one drawing branch even when every row has
 a key of its own.
 
-Only lambdas are read here; a branch named by a `def` is left as any function handed to a
-call is.
+Branches are lambdas, or functions of the file named by the call (summarised as when called);
+a branch the analysis cannot name leaves the whole call as any call handing on functions is.
 """
 
 from __future__ import annotations
@@ -23,12 +23,14 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import argument
+from optlint.analysis.key_cond_operands import branch_function, operand_draws, operands
 from optlint.analysis.key_library_calls import last_name
 from optlint.analysis.key_transformed_bodies import lambda_flow
 from optlint.analysis.prng_keys import Consumption
 
 if TYPE_CHECKING:
     from optlint.analysis.key_calls_view import KeyCallsView
+    from optlint.context import RuleContext
 
 # Where each call takes its branches: `cond(pred, true_fun, false_fun, *operands)`,
 # `switch(index, branches, *operands)` (a sequence of functions).
@@ -40,13 +42,12 @@ _LAST_NAMES = frozenset(name.rsplit(".", 1)[1] for name in _BRANCHES)
 
 
 def branch_draws(calls: KeyCallsView, call: cst.Call) -> list[list[Consumption]] | None:
-    """For a `cond` or `switch` whose branches are all lambdas: what each branch draws from
-    keys it does not bind (its enclosing scope's), one list per branch; None otherwise."""
-    if last_name(call.func) not in _LAST_NAMES:  # the cheap test first: asked of every call
+    """For a `cond` or `switch` whose branches are all lambdas or functions of the file: what
+    each branch draws from keys it does not bind (its enclosing scope's) and from the keys its
+    operands hold (`key_cond_operands.py`), one list per branch; None otherwise."""
+    if not branching(calls.ctx, call):  # the cheap test first: asked of every call
         return None
-    places = _BRANCHES.get(calls.ctx.qualify(call.func) or "")
-    if places is None:
-        return None
+    places = _BRANCHES[calls.ctx.qualify(call.func) or ""]
     branches: list[cst.BaseExpression] = []
     for position, keyword in places:
         given = argument(call, position, keyword)
@@ -57,8 +58,23 @@ def branch_draws(calls: KeyCallsView, call: cst.Call) -> list[list[Consumption]]
             branches += [element.value for element in value.elements]
         else:
             branches.append(value)
-    if not all(isinstance(branch, cst.Lambda) for branch in branches):
-        return None
-    return [[use for use in lambda_flow(calls, branch).free_consumed().values()
-             if not use.repeated and use.kind != "fold"]
-            for branch in branches if isinstance(branch, cst.Lambda)]
+    functions = [branch if isinstance(branch, cst.Lambda) else
+                 branch_function(calls, call, branch) for branch in branches]
+    handed = operands(call, places[-1][0] + 1)
+    drawn: list[list[Consumption]] = []
+    for function in functions:
+        flow = (None if function is None else lambda_flow(calls, function)
+                if isinstance(function, cst.Lambda) else calls.summary(function))
+        if function is None or flow is None:
+            return None
+        closed = (isinstance(function, cst.Lambda) or calls.nested(function))
+        drawn.append([*(use for use in (flow.free_consumed().values() if closed else ())
+                        if not use.repeated and use.kind != "fold"),
+                      *operand_draws(calls, call, function, flow, handed)])
+    return drawn
+
+
+def branching(ctx: RuleContext, call: cst.Call) -> bool:
+    """`call` is a `jax.lax.cond` or `jax.lax.switch`."""
+    return (last_name(call.func) in _LAST_NAMES
+            and (ctx.qualify(call.func) or "") in _BRANCHES)
