@@ -17,6 +17,7 @@ import argparse
 import compileall
 import os
 import statistics
+import subprocess
 import sys
 from pathlib import Path
 
@@ -35,6 +36,10 @@ def main(argv: list[str] | None = None) -> None:
     trees = dict(tree.split("=", 1) for tree in args.trees)
     for tree in trees.values():  # as an installed package has it (see bench.compile_bytecode)
         compileall.compile_dir(Path(tree) / "optlint", quiet=1)
+        if (Path(tree) / "optlint" / "module_bundle.py").exists():
+            subprocess.run([sys.executable, "-m", "optlint.module_bundle"], check=True,
+                           env={**os.environ, "PYTHONPATH": str(Path(tree).resolve())},
+                           stdout=subprocess.DEVNULL)
     every, _ = files_of([folder])
     cpu: dict[str, list[float]] = {name: [] for name in ("libcst parse", *trees)}
     loads = []

@@ -9,7 +9,9 @@ run's CPU. So the collector is paused while the commands are imported, and for a
 (whose analysis runs it when memory has grown: optlint.pool), and a `check`, once its output is
 written and flushed, ends the process at once. A `check` with plain arguments is parsed and run
 without importing click (optlint/check_command.py), and so is `--version`. Other commands (the language server, `verify` with
-its subprocesses) keep the collector and end the ordinary way.
+its subprocesses) keep the collector and end the ordinary way. A `check` imports optlint's own
+modules from one file of their bytecode where there is one (optlint/bundled_imports.py), and
+writes or rewrites that file once its output is out.
 """
 
 from __future__ import annotations
@@ -34,11 +36,16 @@ def run() -> None:
         gc.enable()
         main()
         return
+    from optlint import bundled_imports
+
+    bundled_imports.install()
     try:
         code: object = _check(sys.argv[2:])
     except SystemExit as exit_:
         code = exit_.code
-    os._exit(_flushed(_exit_status(code)))
+    status = _flushed(_exit_status(code))
+    bundled_imports.refresh()  # after the output is out: nobody waits on it
+    os._exit(status)
 
 
 def _check(args: list[str]) -> object:
