@@ -23,6 +23,7 @@ import libcst as cst
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.key_known_names import KnownNames, known_test, names_tested
 from optlint.analysis.key_syntax import reads_as_key, target_names
+from optlint.analysis.walk import walk
 
 if TYPE_CHECKING:
     from optlint.analysis.index import FunctionInfo
@@ -112,20 +113,23 @@ def _ifs(function: cst.FunctionDef) -> list[cst.If]:
 
 def _bound_in(node: cst.CSTNode) -> set[str]:
     """The plain names assignments and `for` targets in `node` bind."""
-    found: set[str] = set()
+    targets = _Targets()
+    walk(node, targets)  # (libcst's `visit` rebuilds every node it passes)
+    return targets.found
 
-    class _Targets(cst.CSTVisitor):
-        def visit_AssignTarget(self, target: cst.AssignTarget) -> None:
-            found.update(target_names(target.target))
 
-        def visit_For(self, loop: cst.For) -> None:
-            found.update(target_names(loop.target))
+class _Targets:
+    def __init__(self) -> None:
+        self.found: set[str] = set()
 
-        def visit_AugAssign(self, assign: cst.AugAssign) -> None:
-            found.update(target_names(assign.target))
+    def visit_AssignTarget(self, target: cst.AssignTarget) -> None:
+        self.found.update(target_names(target.target))
 
-    node.visit(_Targets())
-    return found
+    def visit_For(self, loop: cst.For) -> None:
+        self.found.update(target_names(loop.target))
+
+    def visit_AugAssign(self, assign: cst.AugAssign) -> None:
+        self.found.update(target_names(assign.target))
 
 
 def _names_in(node: cst.CSTNode) -> set[str]:
@@ -155,7 +159,12 @@ def _unset_none_params(ctx: RuleContext, info: FunctionInfo) -> frozenset[str]:
         return frozenset()
     # Only a branch that binds a key (`for key in batch:`, `key = fold_in(...)`) changes what
     # the walk proves: asking every caller costs, so the others are not asked about.
-    candidates &= {name for loop in _loops(function) for name in names_tested(loop, binding_key)}
+    # Which names the loops' `if`s test, first without asking what their branches bind (the
+    # dear part): most functions test none of these parameters there.
+    loops = _loops(function)
+    if candidates.isdisjoint(name for loop in loops for name in names_tested(loop)):
+        return frozenset()
+    candidates &= {name for loop in loops for name in names_tested(loop, binding_key)}
     candidates = {name for name in candidates if len(info.scope.bindings.get(name, ())) == 1}
     if not candidates:
         return frozenset()
