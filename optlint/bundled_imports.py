@@ -41,7 +41,7 @@ from optlint.module_bundle import PACKAGE, ROOT, Bundle, Row, bytecode, read, wr
 _PREFIX = PACKAGE + "."
 _ABSENT = object()
 
-_bundle = Bundle({}, [])
+_bundle = Bundle(-1, 0, {}, [])  # none yet: it has no rows
 _served: set[str] = set()  # the modules taken from the bundle in this process
 _before: set[str] = set()  # optlint's modules already imported when install() ran
 _lock = threading.RLock()
@@ -95,14 +95,19 @@ class _Loader(SourceFileLoader):
 
     def get_code(self, fullname: str) -> CodeType | None:
         row = _bundle.current(fullname)
-        if row is None:
+        code = None if row is None else _code(row)
+        if code is None:
             return super().get_code(fullname)
         _served.add(fullname)
-        return _code(row)
+        return code
 
 
-def _code(row: Row) -> CodeType:
-    code = _bundle.code(row)
+def _code(row: Row) -> CodeType | None:
+    """The module's code from the bundle; None where the file cannot give it."""
+    try:
+        code = _bundle.code(row)
+    except (OSError, ValueError, EOFError):
+        return None
     # as importlib does for a .pyc of a moved tree
     _imp._fix_co_filename(code, row[0])  # type: ignore[attr-defined]
     return code
@@ -174,8 +179,10 @@ def _load(name: str) -> ModuleType | None:
             _import(parent_name)
         if name in sys.modules:  # its package's own code imported it
             return sys.modules[name]  # type: ignore[no-any-return]
-        spec = _spec(name, row)
         code = _code(row)
+        if code is None:
+            return None
+        spec = _spec(name, row)
         module = ModuleType(name)
         module.__spec__ = spec
         module.__loader__ = spec.loader
