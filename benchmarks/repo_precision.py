@@ -5,7 +5,8 @@
                                         [-- EXTRA OPTLINT ARGS, e.g. --preview]
 
 Reads the repositories and commits of `benchmarks/repo_opt020_repos.tsv`, extracts each tree's
-Python files, notebooks and .gitignore files at its commit from a local git mirror (`DIR/owner+name/repo`, default
+Python files, notebooks (.ipynb, and every .md: optlint reads one as a MyST / jupytext notebook
+only when its front matter declares it, as in a checkout) and .gitignore files at its commit from a local git mirror (`DIR/owner+name/repo`, default
 `/work/.mirror`) into a cache outside the repository (default `~/.cache/optlint-repos/`, or
 `$OPTLINT_REPO_CACHE`), runs `optlint check . --select OPT020 --isolated --no-cache` in each tree
 and counts the findings against `benchmarks/repo_opt020_labels.tsv`: TP, FP and unlabelled per
@@ -45,7 +46,7 @@ DEFAULT_MIRRORS = Path("/work/.mirror")
 DEFAULT_CACHE = Path(os.environ.get("OPTLINT_REPO_CACHE", "~/.cache/optlint-repos"))
 # 33 of 40 when the labels were first made (closing9): a run under it is a regression.
 DEFAULT_FLOOR = 0.82
-CHECKED_SUFFIXES = (".py", ".ipynb")
+CHECKED_SUFFIXES = (".py", ".ipynb", ".md")
 KEPT_NAMES = (".gitignore",)  # optlint skips what a checkout's .gitignore files name
 RULE = "OPT020"
 
@@ -119,13 +120,19 @@ def git(mirror: Path, *args: str, stdin: bytes | None = None) -> bytes:
                           check=True).stdout
 
 
+def extracted_marker(repo: Repo) -> str:
+    """What a finished tree's marker holds: the commit and the suffixes extracted, so that a tree
+    extracted before a suffix was added (`.md`) is extracted again rather than read short."""
+    return f"{repo.commit}\n{' '.join(CHECKED_SUFFIXES)}\n"
+
+
 def extract(repo: Repo, mirrors: Path, cache: Path) -> Path | None:
     """The tree's Python files and notebooks at the commit, or None when the mirror or the commit
     is absent. Extracted once: a finished tree carries a marker."""
     mirror = mirrors / repo.name.replace("/", "+") / "repo"
     root = cache / repo.slug
     marker = root / ".optlint-repo-extracted"
-    if marker.exists():
+    if marker.exists() and marker.read_text(encoding="utf-8") == extracted_marker(repo):
         return root
     if not mirror.exists():
         return None
@@ -159,7 +166,7 @@ def extract(repo: Repo, mirrors: Path, cache: Path) -> Path | None:
         target.write_bytes(output[at : at + size])
         at += size + 1
     root.mkdir(parents=True, exist_ok=True)
-    marker.write_text(repo.commit + "\n", encoding="utf-8")
+    marker.write_text(extracted_marker(repo), encoding="utf-8")
     return root
 
 

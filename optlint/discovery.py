@@ -16,8 +16,11 @@ if TYPE_CHECKING:
     import pathspec
 
 # A `.md` found in a folder is read only when its front matter declares a Python notebook (MyST,
-# `optlint.myst`); one named explicitly is kept, and checking it says why it is skipped.
+# `optlint.myst`); one named explicitly is kept, and checking it says why it is skipped, except
+# under `force_exclude` (files a tool names one by one: pre-commit passes every staged `.md`),
+# where it is left out as in a folder, quietly.
 SOURCE_SUFFIXES = (".py", ".pyi", ".ipynb", ".md")
+_MARKDOWN_SUFFIXES = (".md", ".markdown")  # identify's `markdown` tag, in any case
 
 
 class DiscoveryError(Exception):
@@ -51,7 +54,8 @@ def discover(paths: list[Path], settings: Settings, force_exclude: bool = False,
              problems: list[str] | None = None,
              resolved: dict[Path, Path] | None = None) -> list[Path]:
     """Files to check, sorted, each once however it was named. A file named explicitly is kept
-    unless `force_exclude`. Folders that cannot be read are described in `problems`, when given;
+    unless `force_exclude` and the settings exclude it or it is a `.md` that declares no
+    notebook. Folders that cannot be read are described in `problems`, when given;
     a path named explicitly that is not a regular file (a FIFO) is kept: reading it says why.
     `resolved`, when given, receives each file's resolved path (worked out here once: a
     `resolve` is a system call per path component, and later stages need it for every file)."""
@@ -61,7 +65,8 @@ def discover(paths: list[Path], settings: Settings, force_exclude: bool = False,
         if not path.exists():
             raise DiscoveryError(f"{path}: no such file or directory")
         if not path.is_dir():
-            if not (force_exclude and excluded_by_settings(path, settings)):
+            if not (force_exclude and (excluded_by_settings(path, settings)
+                                       or _plain_markdown(path))):
                 found.setdefault(path.resolve(), path)
             continue
         excluded = _spec(settings.exclude + settings.extend_exclude)
@@ -137,6 +142,14 @@ def _walk(top: Path, root: Path, excluded: pathspec.PathSpec, respect_gitignore:
             if real is not None and (not name.endswith(".md") or _myst_notebook(real)):
                 found.append((folder_path / name, real))
     return found
+
+
+def _plain_markdown(path: Path) -> bool:
+    """A Markdown file (any that pre-commit's `markdown` type names) that optlint does not read
+    as a notebook: only a `.md` whose front matter declares one is read."""
+    if path.suffix.lower() not in _MARKDOWN_SUFFIXES:
+        return False
+    return path.suffix != ".md" or not _myst_notebook(path)
 
 
 def _myst_notebook(path: Path) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from optlint.diagnostics import Diagnostic
+from optlint.diagnostics import Diagnostic, Location
 from optlint.myst import parse_myst, splice_cells
 from optlint.notebook_text import TextCell
 from optlint.notebook_file import NotebookFile, cell_at
@@ -33,9 +33,25 @@ class MystFile(NotebookFile):
         shown = super().shown(diagnostic)
         if not self.notebook.cells:
             return shown
-        cell, inside = cell_at(self.notebook.cells, diagnostic.start)
+        return replace(shown, file_line=self.file_location(diagnostic.start).line)
+
+    def file_location(self, where: Location) -> Location:
+        """A program position in the file's own lines (a cell's code is the file's lines, as
+        written: the column is the same)."""
+        if not self.notebook.cells:
+            return where
+        cell, inside = cell_at(self.notebook.cells, where)
         assert isinstance(cell, TextCell)
-        return replace(shown, file_line=cell.file_start + inside.line)
+        return Location(cell.file_start + inside.line, inside.column)
+
+    def cell_lines(self, file_line: int) -> tuple[int, int] | None:
+        """The file lines (1-based, the last excluded) of the code of the cell holding
+        `file_line`; None for a line outside every cell's code."""
+        for cell in self.notebook.cells:
+            assert isinstance(cell, TextCell)
+            if cell.file_start < file_line <= cell.file_end:
+                return cell.file_start + 1, cell.file_end + 1
+        return None
 
 
 def myst_source(data: bytes, name: str, path: Path | None) -> MystFile | None:

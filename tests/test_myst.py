@@ -148,6 +148,23 @@ def test_a_markdown_file_named_explicitly_that_is_no_notebook_is_skipped_with_a_
         "and no Python `kernelspec:`); not checked")
 
 
+def test_markdown_files_a_tool_names_are_left_out_quietly_unless_notebooks(
+        tmp_path: Path) -> None:
+    """`--force-exclude` (the pre-commit hooks', which pass every staged Markdown file): a `.md`
+    that is no notebook, and a `.markdown` (never one), are left out as a folder's walk leaves
+    them, with no note; a notebook among them is still checked."""
+    write(tmp_path, "# Notes\n\n```python\nx = (\n```\n", name="README.md")
+    write(tmp_path, "# Notes\n\nopt_state = optimizer.init(model)\n", name="NOTES.markdown")
+    write(tmp_path, TRAINING)
+    quiet = run_optlint("check", "--force-exclude", "README.md", "NOTES.markdown", cwd=tmp_path)
+    output = quiet.stdout + quiet.stderr
+    assert quiet.returncode == 0, output
+    assert "note:" not in output and "README" not in output and "NOTES" not in output
+    result = run_optlint("check", "--force-exclude", "README.md", "train.md", cwd=tmp_path)
+    assert result.returncode == 1 and "README" not in result.stdout + result.stderr
+    assert findings(result.stdout)[0].startswith("train.md:cell 6:2:28: OPT003")
+
+
 def test_a_kernelspec_alone_or_under_jupyter_declares_a_notebook(tmp_path: Path) -> None:
     mystnb = "---\nfile_format: mystnb\nkernelspec:\n  name: python3\n---\n"  # MyST-NB's own
     nested = ("---\njupyter:\n  jupytext:\n    text_representation:\n      format_name: myst\n"

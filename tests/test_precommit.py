@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
+from test_myst import TRAINING
 
 TRAIN = textwrap.dedent("""\
     import equinox as eqx
@@ -28,6 +29,7 @@ TRAIN = textwrap.dedent("""\
     opt_state = optimizer.init(model)
 """)
 FIXED_LINE = "opt_state = optimizer.init(eqx.filter(model, eqx.is_array))"
+README = "# Training\n\n```python\nopt_state = optimizer.init(model)\n```\n"
 NOTEBOOK = {
     "cells": [{"cell_type": "code", "execution_count": None, "id": "a", "metadata": {},
                "outputs": [], "source": TRAIN.splitlines(keepends=True)}],
@@ -60,13 +62,19 @@ def project(tmp_path: Path) -> Path:
     (tmp_path / "clean.py").write_text("import optax\n\noptimizer = optax.adam(1e-3)\n")
     (tmp_path / "explore.ipynb").write_text(json.dumps(NOTEBOOK, indent=1) + "\n")
     (tmp_path / "notes.txt").write_text("optimizer.init(model) is not python\n")
+    (tmp_path / "guide.md").write_text(TRAINING)  # a MyST notebook: OPT003 at cell 6, line 2
+    (tmp_path / "README.md").write_text(README)
     _git("add", ".", cwd=tmp_path)
     return tmp_path
 
 
-def pre_commit(hook: str, project: Path, home: Path) -> subprocess.CompletedProcess[str]:
+def pre_commit(hook: str, project: Path, home: Path,
+               *files: str) -> subprocess.CompletedProcess[str]:
+    """The hook on every file of the repository, or on `files` (with `--verbose`: pre-commit
+    shows a passing hook's output then)."""
     env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
-    return subprocess.run([sys.executable, "-m", "pre_commit", "run", hook, "--all-files"],
+    which = ["--files", *files, "--verbose"] if files else ["--all-files"]
+    return subprocess.run([sys.executable, "-m", "pre_commit", "run", hook, *which],
                           cwd=project, env=env, text=True, capture_output=True, timeout=600,
                           check=False)
 
@@ -77,7 +85,9 @@ def test_check_hook_fails_and_shows_the_findings(project: Path, pre_commit_home:
     assert result.returncode == 1, output
     assert "train.py:7:28: OPT003" in output
     assert "explore.ipynb:cell 1:7:28: OPT003" in output
+    assert "guide.md:cell 6:2:28: OPT003" in output
     assert "clean.py" not in output and "notes.txt" not in output
+    assert "README" not in output  # a `.md` that is no notebook is left out, quietly
     assert (project / "train.py").read_text() == TRAIN  # the check hook changes nothing
 
 
@@ -121,4 +131,22 @@ def test_one_summary_for_all_the_files(project: Path, pre_commit_home: Path) -> 
     output = result.stdout + result.stderr
     assert result.returncode == 1, output
     assert output.count("Found ") == 1, output
-    assert "Found 10 problems" in output  # train.py, the notebook and the eight more
+    assert "Found 11 problems" in output  # train.py, the two notebooks and the eight more
+
+
+def test_a_plain_markdown_file_passes_quietly(project: Path, pre_commit_home: Path) -> None:
+    """pre-commit passes every staged `.md` (`types_or: markdown`): a README is no notebook."""
+    for hook in ("optlint", "optlint-fix"):
+        result = pre_commit(hook, project, pre_commit_home, "README.md")
+        output = result.stdout + result.stderr
+        assert result.returncode == 0, output
+        assert "README" not in output and "note:" not in output and "OPT" not in output
+    assert (project / "README.md").read_text() == README
+
+
+def test_fix_hook_fixes_a_myst_notebook_in_its_lines(project: Path,
+                                                     pre_commit_home: Path) -> None:
+    result = pre_commit("optlint-fix", project, pre_commit_home, "guide.md")
+    assert result.returncode == 1, result.stdout + result.stderr
+    fixed = TRAINING.replace("opt_state = optimizer.init(model)\n", FIXED_LINE + "\n")
+    assert (project / "guide.md").read_text() == fixed

@@ -1,10 +1,10 @@
 """OPT020's message for a loop body that splits the carried key, draws from a split key and
 carries that key on (issue #25, numpyro infer/ensemble.py:804): the next step splits the key the
-previous step drew from, which JAX's checker rejects, but no step draws what another drew, so
-the message says the draws are correlated, not that every step draws the same numbers. A body
-carrying the key back unchanged still says every step draws the same numbers. Both run with
-JAX: two eager steps of the split body raise under the checker and draw different numbers; the
-unchanged carry draws the same numbers twice."""
+previous step drew from, but no step draws what another drew, so the message says the draws are
+correlated, not that every step draws the same numbers. JAX's checker raises on two such steps
+run one after the other, but not on the steps of a `jax.lax` loop, and the message says so. A
+body carrying the key back unchanged still says every step draws the same numbers. All run with
+JAX."""
 
 from __future__ import annotations
 
@@ -46,6 +46,8 @@ def sample(key):
     messages = {finding_line(f): f["message"]
                 for f in opt020_findings(tmp_path, "carried.py", source)}
     assert sorted(messages) == [7, 13]
+    assert "rejects two such steps run in turn, though not inside `jax.lax.while_loop`" in (
+        messages[7])
     assert "split in every step of `jax.lax.while_loop`" in messages[7]
     assert "correlated, not identical" in messages[7]
     assert "same random numbers" not in messages[7]
@@ -64,3 +66,36 @@ def test_two_steps_when_run(tmp_path: Path) -> None:
             state = (jax.random.key(0), 0.0)
             for _ in range(2):
                 state = body(state)
+
+
+@pytest.mark.parametrize("loop", ["scan", "fori_loop", "while_loop"])
+def test_the_checker_in_lax_loops(tmp_path: Path, loop: str) -> None:
+    """In a `jax.lax` loop the checker does not raise on the split body (eager and jitted),
+    and no step draws a value another drew; it raises on the unchanged carry."""
+    (tmp_path / "carried.py").write_text(SOURCE)
+    namespace = runpy.run_path(str(tmp_path / "carried.py"))
+
+    def steps(body):
+        def run(key):
+            state = (key, jax.numpy.zeros(3))
+            if loop == "scan":
+                def step(carried, _):
+                    carried = body(carried)
+                    return carried, carried[1]
+                return jax.lax.scan(step, state, None, 4)[1]
+            if loop == "fori_loop":
+                return jax.lax.fori_loop(0, 4, lambda _, s: body(s), state)[1]
+            return jax.lax.while_loop(lambda s: s[1].sum() < 5.0, body, state)[1]
+        return run
+
+    for run in (steps(namespace["split_and_carry"]),
+                jax.jit(steps(namespace["split_and_carry"]))):
+        with jax.debug_key_reuse(True):
+            run(jax.random.key(0))  # no KeyReuseError
+    with jax.debug_key_reuse(True), pytest.raises(jax.errors.KeyReuseError):
+        steps(namespace["carry_unchanged"])(jax.random.key(0))
+    draws, key = [], jax.random.key(0)
+    for _ in range(4):
+        key, total = namespace["split_and_carry"]((key, 0.0))
+        draws.extend(np.asarray(total).tolist())
+    assert len(set(draws)) == len(draws)

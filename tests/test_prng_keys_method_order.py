@@ -65,7 +65,9 @@ LOOK_ALIKES = [
      "        self.center_ = jnp.mean(x)\n"
      "        if x.ndim > 1:\n"
      "            self.center_ = self.center_ + jax.random.normal(self.key, ())\n"),
-    # `predict` moves the key on: the object's key is not the constructor's any more
+    # `predict` moves the key on: the object's key is not the constructor's any more (but
+    # `fit` now draws from a key the class advances, without advancing it: that finding,
+    # `key_unadvanced_fields.py`, is at `fit`'s draw, line 10)
     ("        return center + jax.random.normal(self.key, (n,))\n",
      "        self.key, sub = jax.random.split(self.key)\n"
      "        return center + jax.random.normal(sub, (n,))\n"),
@@ -78,7 +80,10 @@ LOOK_ALIKES = [
 @pytest.mark.parametrize(("old", "new"), LOOK_ALIKES)
 def test_look_alikes_stay_silent(tmp_path: Path, old: str, new: str) -> None:
     assert old in SAMPLER
-    assert opt020_lines(tmp_path, "sampler.py", SAMPLER.replace(old, new)) == []
+    # The one finding left is the advancing look-alike's at `fit` (line 10), not the order's.
+    advancing = "split(self.key)" in new
+    assert opt020_lines(tmp_path, "sampler.py", SAMPLER.replace(old, new)) == (
+        [10] if advancing else [])
 
 
 BASE = '''\

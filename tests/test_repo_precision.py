@@ -30,20 +30,37 @@ def sample(key):
 """
 
 
+GUIDE = """---
+jupytext:
+  text_representation:
+    format_name: myst
+kernelspec:
+  name: python3
+---
+
+# A guide
+
+```{code-cell} ipython3
+""" + REUSE + "```\n"
+
+
 def git(cwd: Path, *args: str) -> str:
     return subprocess.run(["git", "-C", str(cwd), *args], capture_output=True, text=True,
                           check=True).stdout.strip()
 
 
 def make_mirror(mirrors: Path) -> str:
-    """owner/tiny with one file that reuses a key on line 6, a copy its .gitignore names and a
-    file only the work tree has (neither must be checked); the commit's id."""
+    """owner/tiny with one file that reuses a key on line 6, a MyST notebook that does so in its
+    cell 2, a copy its .gitignore names and a file only the work tree has (neither must be
+    checked); the commit's id."""
     work = mirrors / "owner+tiny" / "repo"
     work.mkdir(parents=True)
     git(work, "init", "-q")
     (work / "pkg").mkdir()
     (work / "pkg" / "draws.py").write_text(REUSE, encoding="utf-8")
     (work / "README.md").write_text("not python\n", encoding="utf-8")
+    (work / "docs").mkdir()  # a MyST notebook: checked as `optlint check` checks a checkout
+    (work / "docs" / "guide.md").write_text(GUIDE, encoding="utf-8")
     (work / "build").mkdir()  # committed but ignored, as a checkout's optlint skips it
     (work / "build" / "draws.py").write_text(REUSE, encoding="utf-8")
     (work / ".gitignore").write_text("build/\n", encoding="utf-8")
@@ -75,12 +92,26 @@ def test_a_labelled_finding_is_counted(tmp_path: Path, capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     assert "owner/tiny" in out.split("all (")[0]
     total = next(line for line in out.splitlines() if "all (1 repositories)" in line).split()
-    assert total[-5:] == ["1", "1", "0", "0", "1.000"]  # findings, TP, FP, unlabelled, precision
+    assert total[-5:] == ["2", "1", "0", "1", "1.000"]  # findings, TP, FP, unlabelled, precision
     assert "skipped, mirror or commit absent (1): owner+absent@" in out
+    assert f"owner/tiny\t{commit}\tdocs/guide.md\tcell 2:6\tOPT020\t??" in out  # unlabelled
     tree = tmp_path / "cache" / f"owner+tiny@{commit[:12]}"
     assert (tree / "pkg" / "draws.py").read_text(encoding="utf-8") == REUSE
-    assert not (tree / "uncommitted.py").exists() and not (tree / "README.md").exists()
+    assert (tree / "README.md").exists() and "README" not in out  # no notebook: not read
+    assert not (tree / "uncommitted.py").exists()
     assert (tree / ".gitignore").exists() and (tree / "build" / "draws.py").exists()
+
+
+def test_a_tree_extracted_without_markdown_is_extracted_again(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    commit = make_mirror(tmp_path / "mirrors")
+    tree = tmp_path / "cache" / f"owner+tiny@{commit[:12]}"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg" / "draws.py").write_text(REUSE, encoding="utf-8")
+    (tree / ".optlint-repo-extracted").write_text(commit + "\n", encoding="utf-8")  # as before
+    assert run(tmp_path, commit, "6", "TP") == 0
+    assert (tree / "docs" / "guide.md").read_text(encoding="utf-8") == GUIDE
+    assert "docs/guide.md\tcell 2:6" in capsys.readouterr().out
 
 
 def test_a_lost_true_finding_fails_and_a_false_one_fails_the_floor(

@@ -20,6 +20,7 @@ from optlint.analysis.imports import dotted_name
 from optlint.analysis.library_param_paths import pretrained_params
 from optlint.analysis.index import LATER as _LATER
 from optlint.analysis.index import Binding, ClassInfo, Scope
+from optlint.analysis.project_kinds import method_kinds
 from optlint.analysis.values import (
     UNKNOWN,
     ClassRef,
@@ -179,12 +180,12 @@ def _method(info: ClassInfo, name: str, decorator: str | None = None) -> cst.Fun
     method, or with `decorator` one decorated with it alone (`staticmethod`)."""
     for item in info.node.body.body:
         if isinstance(item, cst.FunctionDef) and item.name.value == name:
-            names = [d.decorator.value for d in item.decorators
-                     if isinstance(d.decorator, cst.Name)]
+            kinds = method_kinds(item)
             if decorator is not None:
-                return item if names == [decorator] and len(item.decorators) == 1 else None
-            plain = not any(n in ("staticmethod", "classmethod", "property")
-                            for n in names)
+                return item if kinds == {decorator} and len(item.decorators) == 1 else None
+            plain = not kinds and not any(
+                isinstance(d.decorator, cst.Name) and d.decorator.value == "property"
+                for d in item.decorators)
             return item if plain else None
     return None
 

@@ -13,6 +13,7 @@ from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo
 from optlint.analysis.key_consumers import METHOD_RUNNERS
 from optlint.analysis.prng_keys import Consumption
+from optlint.analysis.project_kinds import method_kinds
 from optlint.analysis.values import ClassRef, InstanceValue
 
 if TYPE_CHECKING:
@@ -78,9 +79,7 @@ class AppliedMethods:
         if not isinstance(owner, (ClassRef, InstanceValue)) or owner.path != self.ctx.inference.path:
             return None
         for item in owner.info.node.body.body:
-            if isinstance(item, cst.FunctionDef) and item.name.value == name and not any(
-                    isinstance(d.decorator, cst.Name)
-                    and d.decorator.value in ("staticmethod", "classmethod")
-                    for d in item.decorators):
+            if (isinstance(item, cst.FunctionDef) and item.name.value == name
+                    and not method_kinds(item)):
                 return owner.info, item
         return None

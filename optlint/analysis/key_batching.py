@@ -40,6 +40,7 @@ from optlint.analysis.key_transformed_bodies import (
     lambda_flow,
 )
 from optlint.analysis.prng_keys import Consumption
+from optlint.analysis.project_kinds import method_kinds
 from optlint.analysis.values import TransformedFunction
 
 if TYPE_CHECKING:
@@ -82,9 +83,8 @@ def batched_consumptions(calls: KeyCallsView, call: cst.Call, site: CallSite | N
     info = ctx.index.functions.get(function)
     # A method mapped through its object (`jax.vmap(self._step)`) is given its object first;
     # a `@staticmethod` is not.
-    method = info is not None and info.scope.owner is not None and not any(
-        isinstance(d.decorator, cst.Name) and d.decorator.value == "staticmethod"
-        for d in function.decorators)
+    method = (info is not None and info.scope.owner is not None
+              and "staticmethod" not in method_kinds(function))
     for param, expr in bind_arguments(function, call, method):
         inner = flow.param_uses.get(param.name.value)
         index = next((i for i, a in enumerate(call.args) if a.value is expr), None)

@@ -25,6 +25,7 @@ from optlint.analysis.key_foreign_methods import (
 from optlint.analysis.key_library_calls import RANDOM_LAYERS, last_name
 from optlint.analysis.key_syntax import classmethod_owner, reads_as_key
 from optlint.analysis.prng_keys import Consumption, key_argument
+from optlint.analysis.project_kinds import method_kinds
 from optlint.analysis.values import (
     ClassRef,
     FunctionValue,
@@ -148,11 +149,10 @@ class CallTargets:
         if info is None or not isinstance(func, cst.Attribute):
             return None
         for item in info.node.body.body:
-            kinds = {d.decorator.value for d in getattr(item, "decorators", ())
-                     if isinstance(d.decorator, cst.Name)}
-            if (isinstance(item, cst.FunctionDef) and item.name.value == func.attr.value
-                    and kinds & {"staticmethod", "classmethod"}):
-                return item, "classmethod" in kinds
+            if isinstance(item, cst.FunctionDef) and item.name.value == func.attr.value:
+                kinds = method_kinds(item)
+                if kinds:
+                    return item, "classmethod" in kinds
         return None
 
     def _resolve_uncached(self, call: cst.Call) -> Target | None:

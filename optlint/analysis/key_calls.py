@@ -27,6 +27,7 @@ from optlint.analysis.key_applied_methods import AppliedMethods
 from optlint.analysis.key_call_targets import CallTargets, passes_key
 from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_candidates import candidate_calls
+from optlint.analysis.key_cond_branches import branch_draws
 from optlint.analysis.key_copied_state import CopiedStates
 from optlint.analysis.key_default_branches import DefaultBranches
 from optlint.analysis.key_default_fields import module_holds_fixed_key
@@ -50,6 +51,7 @@ from optlint.analysis.key_methods import NamedMethods
 from optlint.analysis.key_partial_calls import PartialCalls
 from optlint.analysis.key_project_calls import ProjectCall, project_call_uses
 from optlint.analysis.key_returned_draws import DrawnReturns
+from optlint.analysis.key_selections import alternatives
 from optlint.analysis.key_summary_cycles import ROUNDS, SummaryCycles, settled
 from optlint.analysis.key_library_calls import (
     LibraryKeyCalls,
@@ -347,6 +349,8 @@ class FileKeyCalls:
         flow.raising_call = raises.raising_call  # (its arguments still run)
         flow.holds = lambda call: values_held(self.ctx, call, self.targets.resolve(call), self.summary)
         flow.copies, flow.holder_calls = self.copied.copy_of, self.holder_calls
+        flow.branches = lambda call: branch_draws(self, call)
+        flow.alternatives = lambda call: alternatives(self.ctx, call)
         return flow
 
     def _worth_walking(self, node: cst.FunctionDef) -> bool:

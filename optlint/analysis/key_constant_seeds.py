@@ -5,7 +5,9 @@ whatever key or `Rngs` its caller hands it. A constructor (`__init__`, Flax's `s
 once per model and is left out: a fixed key there is a choice of weights. So is a method that
 reads a key parameter of its own: its constant key stands in where none is given (labelled on
 the package benchmark: `if key is None: keys = split(key(0), depth)` for layers that then draw
-nothing). A jitted function is not known to run more than once, and is left out too."""
+nothing). A jitted function is not known to run more than once, and is left out too. The draw
+may be a function of the file given the key, whose summary says it draws from it (maxtext
+a319be3: `rng = PRNGKey(1234); random_routing(rng, logits, k)` in an MoE layer's method)."""
 
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ import libcst as cst
 from optlint.analysis.index import CallSite, FunctionInfo
 from optlint.analysis.key_consumers import MODEL_BASES, SEEDED_STREAMS
 from optlint.analysis.key_shape_only import shape_only_key_calls
-from optlint.analysis.prng_keys import SAMPLERS
+from optlint.analysis.prng_keys import SAMPLERS, Consumer
+from optlint.analysis.project_kinds import method_kinds
 from optlint.records import record
 
 if TYPE_CHECKING:
@@ -37,16 +40,17 @@ class ConstantDraw:
     where: str  # what runs it on every step, for the message
 
 
-def constant_seed_draws(ctx: RuleContext) -> Iterator[ConstantDraw]:
+def constant_seed_draws(ctx: RuleContext, consumer: Consumer) -> Iterator[ConstantDraw]:
     """Each first draw, in a function run once per step, from a key that function makes out of
-    an int literal."""
+    an int literal (`consumer`: what a call of the file consumes, for a helper drawing)."""
     if not any(ctx.qualify(site.node.func) in _KEY_MAKERS | SEEDED_STREAMS
                for site in ctx.calls()):
         return
     seen: set[int] = set()
     shapes_only = shape_only_key_calls(ctx)  # traced for shapes: no numbers drawn
     for site in ctx.calls():
-        made = _constant_key(ctx, site) or _constant_stream(ctx, site)
+        made = (_constant_key(ctx, site) or _constant_stream(ctx, site)
+                or _helper_constant_key(ctx, site, consumer))
         if made is None or id(made) in seen or id(made) in shapes_only:
             continue
         info = _function_info(ctx, site)
@@ -69,6 +73,13 @@ def _constant_key(ctx: RuleContext, site: CallSite) -> cst.Call | None:
     key = call.args[0].value if call.args and call.args[0].keyword is None else next(
         (arg.value for arg in call.args if arg.keyword is not None
          and arg.keyword.value == "key"), None)
+    return _made_from_literal(ctx, site, key)
+
+
+def _made_from_literal(ctx: RuleContext, site: CallSite, key: cst.BaseExpression | None
+                       ) -> cst.Call | None:
+    """`key` is `key(0)` in place, or a name the function binds once, to `key(0)`, and never
+    takes as a parameter: that `key(0)` call."""
     if isinstance(key, cst.Name):
         binding = ctx.binding(key.value, site)
         if (binding is None or binding.kind != "assign" or binding.path
@@ -80,6 +91,20 @@ def _constant_key(ctx: RuleContext, site: CallSite) -> cst.Call | None:
             and isinstance(key.args[0].value, cst.Integer)):
         return key
     return None
+
+
+def _helper_constant_key(ctx: RuleContext, site: CallSite, consumer: Consumer
+                         ) -> cst.Call | None:
+    """`site` calls a function of the file with a key made from a literal seed (in place or
+    bound once in the function), and that function draws from the key (or splits it): the
+    `key(0)` call. Asked only where an argument is such a key (a summary costs)."""
+    made = {id(arg.value): found for arg in site.node.args if not arg.star
+            for found in [_made_from_literal(ctx, site, arg.value)] if found is not None}
+    if not made:
+        return None
+    return next((made[id(use.key)] for use in consumer(site.node)
+                 if not use.library and not use.unseen and not use.repeated
+                 and use.kind in ("draw", "split") and id(use.key) in made), None)
 
 
 def _constant_stream(ctx: RuleContext, site: CallSite) -> cst.Call | None:
@@ -142,9 +167,7 @@ def _model_method(ctx: RuleContext, info: FunctionInfo) -> str | None:
     owner = info.scope.owner
     node = info.node
     if (owner is None or not isinstance(node, cst.FunctionDef) or node.name.value in _BUILDING
-            or any(isinstance(d.decorator, cst.Name)
-                   and d.decorator.value in ("classmethod", "staticmethod")
-                   for d in node.decorators)):
+            or method_kinds(node)):
         return None
     if ctx.inference.is_equinox_module(owner) or _bases(ctx, owner.name, set()) & MODEL_BASES:
         return f"`{node.name.value}`, a method of model `{owner.name}` run on every step"

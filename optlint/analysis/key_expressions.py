@@ -7,7 +7,7 @@ A base of `KeyFlow` (`key_flow.py`), which supplies the walks of statements.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import cast
 
 import libcst as cst
@@ -17,7 +17,7 @@ from optlint.analysis.key_deferred import settle
 from optlint.analysis.key_holder_calls import HolderCalls
 from optlint.analysis.key_state import KeyState, merge_states
 from optlint.analysis.key_syntax import COMPREHENSIONS, EXPRESSION_KINDS, chains
-from optlint.analysis.prng_keys import key_name
+from optlint.analysis.prng_keys import Consumption, key_name
 from optlint.analysis.walk import Kinds, child_nodes
 
 
@@ -26,6 +26,11 @@ class KeyExpressions(KeyBindings):
 
     param_calls: dict[str, set[int]]
     holder_calls: HolderCalls | None
+    # What each branch of a `lax.cond` / `switch` draws from keys of this scope (None: not
+    # such a call; `key_cond_branches.py`).
+    branches: Callable[[cst.Call], list[list[Consumption]] | None] | None = None
+    # The arguments a call keeps one of per element (`jax.lax.select`; `key_selections.py`).
+    alternatives: Callable[[cst.Call], tuple[cst.BaseExpression, ...]] | None
     _body: Sequence[cst.BaseStatement] | None
 
     def _expr(self, node: cst.CSTNode, state: KeyState) -> None:
@@ -47,9 +52,33 @@ class KeyExpressions(KeyBindings):
             return
         if isinstance(node, cst.Call):
             self._expr(node.func, state)
+            chosen = self.alternatives(node) if self.alternatives is not None else ()
             for arg in node.args:
-                self._expr(arg.value, state)
+                if not chosen or arg.value is not chosen[0]:
+                    self._expr(arg.value, state)
+                    continue
+                # The arguments of a choice, as the branches of an `if` (`key_selections.py`),
+                # but every one of them runs: a key drawn in one is drawn surely.
+                branches: list[KeyState | None] = []
+                for value in chosen:
+                    branch = state.copy()
+                    self._expr(value, branch)
+                    branches.append(branch)
+                joined = merge_states(branches)
+                if joined is not None:
+                    joined.maybe -= {name for branch in branches if branch is not None
+                                     for name in branch.consumed if name not in branch.maybe}
+                state.take(joined)
+                break
             self._note_param_call(node, state)
+            drawn = self.branches(node) if self.branches is not None else None
+            if drawn:  # one branch runs, as one of an `if` does
+                ends: list[KeyState | None] = []
+                for branch_uses in drawn:
+                    ends.append(end := state.copy())
+                    for use in branch_uses:
+                        self._consume(use, end)
+                state.take(merge_states(ends))
             uses = self.consumer(node)
             if (state.unread and all(use.unseen for use in uses)
                     and not self._result_unread(node, read_only=True)):

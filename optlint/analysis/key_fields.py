@@ -16,6 +16,7 @@ from optlint.analysis.key_reset_fields import setters_besides_construction
 from optlint.analysis.key_syntax import constructs, replaced_from
 from optlint.analysis.prng_keys import FOLDED_WITH, Consumption, folded_name
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
+from optlint.analysis.project_kinds import method_kinds
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -201,9 +202,8 @@ def set_on_class(owner: ClassInfo, field: str) -> cst.FunctionDef | None:
            for binding in owner.attributes.get(field, [])):
         return None
     for item in owner.node.body.body:
-        if not isinstance(item, cst.FunctionDef) or not item.params.params or not any(
-                isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod"
-                for d in item.decorators):
+        if (not isinstance(item, cst.FunctionDef) or not item.params.params
+                or "classmethod" not in method_kinds(item)):
             continue
         cls = item.params.params[0].name.value
         if any(_sets(target, cls, field) for target in _assigned(item)):

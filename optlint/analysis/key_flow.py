@@ -91,6 +91,7 @@ class KeyFlow(KeyExpressions):
         # which method calls may set the keys of the object they are called on.
         self.copies: CopyOf | None = None
         self.holder_calls: HolderCalls | None = None
+        self.alternatives = None  # `key_selections.alternatives` for the file, where set
         # The parameters this function returns as given, by where its value holds them
         # (`""`, `.key`, `.[1]`; see `key_aliases.forwarded_params`).
         self.forwarded: dict[str, str] = {}
@@ -133,8 +134,8 @@ class KeyFlow(KeyExpressions):
 
     def _note_exit(self, state: KeyState) -> None:
         """A path leaving the function: the parameters it leaves unconsumed."""
-        self.not_surely |= {name for name in self.params
-                            if name not in state.consumed or name in state.maybe}
+        self.not_surely |= {name for name in self.params if name not in state.spent
+                            and (name not in state.consumed or name in state.maybe)}
 
     def run_expression(self, expression: cst.BaseExpression) -> None:
         """A lambda's body: one expression."""

@@ -20,7 +20,7 @@ import libcst as cst
 
 from optlint.analysis.enclosing_self import self_owner
 from optlint.analysis.index import CallSite, ClassInfo, Scope
-from optlint.analysis.project_kinds import METHOD_KINDS
+from optlint.analysis.project_kinds import method_kinds
 from optlint.analysis.project_methods import defined_elsewhere
 
 if TYPE_CHECKING:
@@ -51,6 +51,4 @@ def own_class(name: str, scope: Scope | None) -> ClassInfo | None:
         method = method.parent
     if owner is None or method is None or not isinstance(method.node, cst.FunctionDef):
         return None
-    plain = not any(isinstance(d.decorator, cst.Name) and d.decorator.value in METHOD_KINDS
-                    for d in method.node.decorators)
-    return owner if plain else None
+    return None if method_kinds(method.node) else owner

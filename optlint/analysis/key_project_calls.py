@@ -16,7 +16,7 @@ from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_literal_branches import LiteralBranches
 from optlint.analysis.key_module_keys import module_key_uses
 from optlint.analysis.key_seeded_splits import seeded_kind
-from optlint.analysis.key_seeds import constant_seeds, default_seeds
+from optlint.analysis.key_seeds import constant_seeds, default_keys, default_seeds
 from optlint.analysis.prng_keys import Consumption
 from optlint.context import RuleContext
 
@@ -58,6 +58,7 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
             for param, expr in bind_arguments(function, call, bound)
             if param.name.value in flow.consumed_params and param.name.value not in skipped]
     uses += default_seeds(call, function, bound, flow, how, stepping)
+    uses += default_keys(call, function, bound, flow, how, stepping)
     uses += constant_seeds(call, function, flow, how, stepping)
     if not foreign:
         uses += held_callables.closures_called_again(call, function, bound, flow)

@@ -46,11 +46,15 @@ class KeyState:
     # anything (the costly question): asked once the key is met again on this path, where the
     # answer could change what follows. Binding the name again ends the question.
     pending: dict[str, tuple[PendingDraw, ...]] = field(default_factory=dict)
+    # Names whose first value (a parameter's) was consumed on every path before the name was
+    # bound anew (`this_key, key = split(key)`): the value given was consumed, though the name
+    # now holds another.
+    spent: set[str] = field(default_factory=set)
 
     def copy(self) -> KeyState:
         return KeyState(dict(self.consumed), set(self.rebound), dict(self.where), set(self.maybe),
                         dict(self.origin), dict(self.unread), dict(self.seeded), dict(self.same),
-                        dict(self.pending))
+                        dict(self.pending), set(self.spent))
 
     def take(self, new: KeyState | None) -> None:
         """Becomes `new` (the join of paths an expression splits into); None changes nothing."""
@@ -58,9 +62,11 @@ class KeyState:
             self.consumed, self.rebound, self.where = new.consumed, new.rebound, new.where
             self.maybe, self.origin = new.maybe, new.origin
             self.unread, self.seeded = new.unread, new.seeded
-            self.same, self.pending = new.same, new.pending
+            self.same, self.pending, self.spent = new.same, new.pending, new.spent
 
     def bind(self, name: str, node: cst.CSTNode | None = None) -> None:
+        if name not in self.rebound and name in self.consumed and name not in self.maybe:
+            self.spent.add(name)
         self.maybe.discard(name)
         self.consumed.pop(name, None)
         self.consumed.pop(name + FOLDED, None)
@@ -133,6 +139,13 @@ def merge_states(states: list[KeyState | None]) -> KeyState | None:
                      if all(state.seeded.get(name) == seed for state in live)}
     merged.maybe |= {name for name in merged.consumed
                      if any(name not in state.consumed for state in live)}
+    # Spent on every path: bound anew after its first value was consumed, or that value still
+    # consumed under its name.
+    merged.spent = {name for name in set().union(*(state.spent for state in live))
+                    if all(name in state.spent or (name in state.consumed
+                                                   and name not in state.maybe
+                                                   and name not in state.rebound)
+                           for state in live)}
     # Where a consumption happened is kept only when every path agrees on it.
     merged.where = {name: where for name, where in merged.where.items()
                     if all(_same_place(state.where.get(name), where)

@@ -10,6 +10,7 @@ import libcst as cst
 
 from optlint.analysis.index import CallSite, ClassInfo, FileIndex, Scope
 from optlint.analysis.key_known_names import KnownNames, known_test
+from optlint.analysis.project_kinds import method_kinds
 from optlint.analysis.walk import Kinds, child_nodes
 
 # Methods that copy an object with some fields replaced: the other fields keep their keys.
@@ -232,9 +233,8 @@ def classmethod_owner(name: str, scope: Scope | None) -> ClassInfo | None:
     function nested in that method (None: `name` is something else there)."""
     while scope is not None and scope.kind == "function":
         node = scope.node
-        if isinstance(node, cst.FunctionDef) and scope.owner is not None and any(
-                isinstance(d.decorator, cst.Name) and d.decorator.value == "classmethod"
-                for d in node.decorators):
+        if (isinstance(node, cst.FunctionDef) and scope.owner is not None
+                and "classmethod" in method_kinds(node)):
             first = node.params.params[0].name.value if node.params.params else None
             return scope.owner if first == name else None
         if name in scope.bindings:

@@ -27,6 +27,7 @@ from optlint.analysis.evaluator import Evaluator, Invocation, owned_by
 from optlint.analysis.harmless_uses import harmless_uses
 from optlint.analysis.index import LATER, Binding, CallSite, ClassInfo, Scope
 from optlint.analysis.library_names import CONFIG_ENTRY_DECORATORS
+from optlint.analysis.project_kinds import method_kinds
 from optlint.analysis.values import (
     UNKNOWN,
     ClassRef,
@@ -42,7 +43,6 @@ from optlint.analysis.values import (
 from optlint.analysis.word_counts import WordCounts
 from optlint.patterns import compiled
 
-_METHOD_DECORATORS = ("staticmethod", "classmethod")
 # Resolves an imported name to its definition in a project file and that file's evaluator.
 Resolver = Callable[[LibraryRef], "tuple[Any, Evaluator] | None"]
 CallNames = tuple[dict[str, list[CallSite]], dict[str, list[str]]]
@@ -99,9 +99,7 @@ class CallerJoins:
         return None
 
     def _self_value(self, function: FunctionNode, owner: ClassInfo) -> Value:
-        if isinstance(function, cst.FunctionDef) and any(
-                _decorator_name(decorator.decorator) in _METHOD_DECORATORS
-                for decorator in function.decorators):
+        if isinstance(function, cst.FunctionDef) and method_kinds(function):
             return UNKNOWN
         evaluator = self.evaluator
         return evaluator.instance_of(ClassRef(owner, evaluator.path))
@@ -378,10 +376,6 @@ def _called_name(func: cst.BaseExpression) -> str | None:
     if isinstance(func, cst.Call) and func.args and isinstance(func.args[0].value, cst.Name):
         return func.args[0].value.value  # `jax.jit(step)(model)`
     return None
-
-
-def _decorator_name(decorator: cst.BaseExpression) -> str | None:
-    return decorator.value if isinstance(decorator, cst.Name) else None
 
 
 _WORD = re.compile(r"\w+")

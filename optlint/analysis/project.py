@@ -414,12 +414,17 @@ def _module_class(owner: Inference, name: str) -> ClassInfo | None:
     return info if info is not None and info.scope is owner.index.module_scope else None
 
 
-def _module_function(owner: Inference, name: str) -> FunctionValue | None:
+def _module_function(owner: Inference, name: str, hops: int = 0) -> FunctionValue | None:
     """The last module-level binding of `name`, when it is a plain `def` (decorated ones too,
     unless the decoration makes something else of them, as `@optax.inject_hyperparams` does),
-    or the `def` it binds the jit of."""
+    the `def` it binds the jit of, or the function another module-level name it is bound to
+    names (`ask = ask_cma_strategy`, a public name kept for a renamed function)."""
     bindings = owner.index.module_scope.bindings.get(name)
     if bindings and bindings[-1].kind == "assign":
+        alias = bindings[-1].value
+        if (isinstance(alias, cst.Name) and not bindings[-1].path and alias.value != name
+                and hops < _MAX_REEXPORT_HOPS):
+            return _module_function(owner, alias.value, hops + 1)
         return module_jit_of(owner, name)  # `train_step = jax.jit(sgd_step)`: runs sgd_step
     if not bindings or bindings[-1].kind != "def":
         return None

@@ -19,6 +19,13 @@ if TYPE_CHECKING:
 METHOD_KINDS = frozenset({"classmethod", "staticmethod"})
 
 
+def method_kinds(function: cst.FunctionDef) -> frozenset[str]:
+    """The method kinds its decorators make of a `def` in a class body (`@staticmethod`,
+    `@classmethod`, by their bare names); empty for a plain method."""
+    return frozenset(d.decorator.value for d in function.decorators
+                     if isinstance(d.decorator, cst.Name) and d.decorator.value in METHOD_KINDS)
+
+
 @record
 class ProjectFile:
     """One project file: its evaluator (lookups, imports) and its calls by node."""

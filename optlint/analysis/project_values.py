@@ -22,7 +22,7 @@ from optlint.analysis.project_kinds import (
     ProjectFunction,
     ProjectInstance,
     ProjectValue,
-    decorator_name,
+    method_kinds,
     plain_decorators,
 )
 from optlint.analysis.project_returns import SCOPE as _SCOPE
@@ -262,12 +262,12 @@ class ProjectValues:
             item = defined[0]
             if len(defined) != 1 or not isinstance(item, cst.FunctionDef):
                 return None
-            kinds = {decorator_name(d.decorator) for d in item.decorators}
+            kinds = method_kinds(item)
             if "staticmethod" in kinds:
                 return ProjectFunction(item, file)
             if "classmethod" in kinds:
                 return ProjectFunction(item, file, 1, owner.info, owner.file)
-            if kinds - {None} or item.decorators:
+            if item.decorators:
                 return None
             return ProjectFunction(item, file, 1) if isinstance(owner, ProjectInstance) else None
         return None

@@ -39,6 +39,7 @@ from optlint.analysis.key_literal_seeds import made_in_callee
 from optlint.analysis.key_fixed_closures import fixed_closure_keys
 from optlint.analysis.key_trace_time import traced_draws
 from optlint.analysis.key_unset_params import skipped_rebinding
+from optlint.analysis.key_unadvanced_fields import unadvanced_draws
 from optlint.analysis.library_names import JAX_RANDOM
 from optlint.analysis.prng_keys import Consumption, Reuse, key_name
 from optlint.analysis.walk import child_nodes
@@ -114,6 +115,7 @@ class PrngKeyReuse(Rule):
                     if held is not None:
                         yield held
             yield from self._class_key_findings(ctx, info, flow, reported)
+            yield from self._unadvanced_findings(ctx, info, flow, reported)
             yield from stored_findings(ctx, info, flow, reported)
             yield from kept_findings(ctx, flow, reported)
         module_flow = analysis.walk_module()
@@ -144,7 +146,7 @@ class PrngKeyReuse(Rule):
                 reported.add(id(handed.draw.call))
                 yield returned_batching_finding(ctx, handed)
         yield from ordered_draw_findings(ctx, analysis, reported)  # `fit` before `predict`
-        for constant in constant_seed_draws(ctx):  # `key(0)` made where a step runs
+        for constant in constant_seed_draws(ctx, analysis.consumer):  # `key(0)` made where a step runs
             if id(constant.draw) not in reported and id(constant.made) not in reported:
                 reported.add(id(constant.draw))
                 yield constant_seed_finding(ctx, constant)
@@ -229,6 +231,25 @@ class PrngKeyReuse(Rule):
             yield Finding(use.call, message, fix_title=(
                 f"Split the class's key and store it back on the class (`cls = type(self)`, "
                 f"`cls.{key.attr.value}, subkey = jax.random.split(cls.{key.attr.value})`)"))
+
+    def _unadvanced_findings(self, ctx: RuleContext, info: FunctionInfo, flow: KeyFlow,
+                             reported: set[int]) -> Iterator[Finding]:
+        """A method drawing from `self.<key>` as it is, where the class's other methods split
+        it before drawing (`key_unadvanced_fields.py`)."""
+        if info.scope.self_name is None:
+            return
+        for found in unadvanced_draws(ctx, info, _self_key_uses(flow, info.scope.self_name,
+                                                                reported)):
+            reported.add(id(found.use.call))
+            key = ctx.code(found.key)
+            others = " and ".join(f"`{name}`" for name in found.advancing)
+            message = (f"`{key}` is consumed by `{found.use.how}` in `{found.method}`, which never "
+                       f"advances it, while {others} split it before drawing: the next call of "
+                       f"`{found.method}` draws the same random numbers, and a split of the key "
+                       f"after it reuses what it drew from")
+            yield Finding(found.use.call, message, fix_title=(
+                f"Advance the key first, as in {others}: `{key}, key = "
+                f"jax.random.split({key})`, and draw from `key`"))
 
 
 def _self_key_uses(flow: KeyFlow, self_name: str,

@@ -71,11 +71,9 @@ def fix_all(subject: Subject, fixed: str | None,
     if fixed is None:
         return None
     try:
-        changed = subject.source.changes(fixed)
+        new_texts = subject.changed_texts(fixed)
     except SourceError:  # a fix that moved a notebook cell boundary: offer nothing rather than it
         return None
-    new_texts = {subject.uri if cell is None else subject.cell_uris[cell]: text
-                 for cell, text in changed.items()}
     edits = {uri: [_replacement(subject.texts[uri], text, codec)]
              for uri, text in new_texts.items()}
     return types.CodeAction(title="optlint: fix all safely fixable problems", kind=FIX_ALL,
@@ -86,9 +84,10 @@ def _disable_for_line(code: str, finding: EditorFinding, subject: Subject,
                       codec: PositionCodec) -> types.CodeAction | None:
     """Adds the code to the line's `# noqa: ...`, or adds `  # noqa: CODE` at its end; None for
     a line that cannot take a comment (continued with a backslash, ending inside a string)."""
-    text = subject.texts[finding.uri]
-    lines = subject.lines(finding.uri)
-    number = finding.lsp.range.start.line + 1
+    # Read in the code around the line: a MyST notebook's prose is no Python to tokenize.
+    before, lines = subject.code_lines(finding.uri, finding.lsp.range.start.line + 1)
+    text = "".join(lines)
+    number = finding.lsp.range.start.line + 1 - before
     line = lines[number - 1].rstrip("\r\n") if number <= len(lines) else ""
     directive = parse_directives(lines, text, {number}).lines.get(number)
     if directive is not None and directive.codes is not None:
@@ -104,8 +103,10 @@ def _disable_for_line(code: str, finding: EditorFinding, subject: Subject,
             return None
         start = end = Location(number, len(line) + 1)
         content = f"  # noqa: {code}"
-    edit = types.TextEdit(range=types.Range(start=to_editor(lines, start, codec),
-                                            end=to_editor(lines, end, codec)), new_text=content)
+    shown = [to_editor(lines, where, codec) for where in (start, end)]
+    edit = types.TextEdit(range=types.Range(*(  # back in the document's lines
+        types.Position(line=at.line + before, character=at.character) for at in shown)),
+        new_text=content)
     return types.CodeAction(title=f"Disable {code} for this line",
                             kind=types.CodeActionKind.QuickFix, diagnostics=[finding.lsp],
                             edit=types.WorkspaceEdit(changes={finding.uri: [edit]}))

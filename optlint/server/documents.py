@@ -3,8 +3,11 @@
 A Python file is linted as it is. A notebook's code cells are read as the source `optlint check`
 reads from its file (`optlint.notebook_file.NotebookFile`: one program, IPython lines replaced), so the
 editor shows the findings the command line reports; positions are then mapped back to the cell
-they fall in. Editors count columns in UTF-16 code units unless the client offers another
-encoding; optlint counts characters, so every position crosses `to_editor`/`from_editor`.
+they fall in. A MyST / jupytext Markdown notebook (a `.md` whose front matter declares one) is
+one text document to the editor: its cells are read as `optlint check` reads the file, and
+positions are mapped back to the file's own lines. Editors count columns in UTF-16 code units
+unless the client offers another encoding; optlint counts characters, so every position crosses
+`to_editor`/`from_editor`.
 """
 
 from __future__ import annotations
@@ -19,8 +22,10 @@ from pygls.workspace.position_codec import PositionCodec
 
 from optlint.diagnostics import Location
 from optlint.edits import source_lines
+from optlint.myst_file import MystFile, myst_source
 from optlint.notebook_file import notebook_from_cells
 from optlint.records import record
+from optlint.source import SourceError
 from optlint.sources import PythonFile, Source
 
 
@@ -56,8 +61,31 @@ class Subject:
 
     def place(self, where: Location) -> tuple[str, Location]:
         """The editor document a program position is in, and the position there."""
+        if isinstance(self.source, MystFile):  # the cells are lines of the one document
+            return self.uri, self.source.file_location(where)
         cell, inside = self.source.place(where)
         return (self.uri if cell is None else self.cell_uris[cell]), inside
+
+    def changed_texts(self, fixed_program: str) -> dict[str, str]:
+        """The new text of each editor document the fixed program changes. Raises SourceError
+        when it cannot go back (a fix that moved a notebook cell's boundary)."""
+        if isinstance(self.source, MystFile):
+            fixed = self.source.fixed_text(fixed_program)
+            return {} if fixed is None else {self.uri: fixed}
+        return {self.uri if cell is None else self.cell_uris[cell]: text
+                for cell, text in self.source.changes(fixed_program).items()}
+
+    def code_lines(self, uri: str, line: int) -> tuple[int, list[str]]:
+        """The Python code around the document's `line` (1-based) as lines, and how many lines
+        of the document come before it: a file or a cell is all code; in a MyST notebook, the
+        code of the cell holding the line (none outside every cell)."""
+        lines = self.lines(uri)
+        if not isinstance(self.source, MystFile):
+            return 0, lines
+        span = self.source.cell_lines(line)
+        if span is None:
+            return line - 1, []
+        return span[0] - 1, lines[span[0] - 1:span[1] - 1]
 
     def on_placeholder(self, where: Location) -> bool:
         """Whether a program line stands for an IPython line (a fix there would edit `pass`)."""
@@ -67,6 +95,17 @@ class Subject:
 def file_subject(uri: str, text: str, version: int | None) -> Subject:
     path = uri_path(uri)
     return Subject(uri, version, path, PythonFile(str(path), None, text), {uri: text})
+
+
+def myst_subject(uri: str, text: str, version: int | None) -> Subject | None:
+    """A `.md` document that declares itself a Python notebook in its front matter; None for
+    any other (a README), which is not linted, as `optlint check` skips it."""
+    path = uri_path(uri)
+    try:
+        source = myst_source(text.encode("utf-8", "surrogatepass"), str(path), None)
+    except SourceError:  # text no UTF-8 can hold: no notebook jupytext would read
+        return None
+    return None if source is None else Subject(uri, version, path, source, {uri: text})
 
 
 def notebook_subject(workspace: Workspace, notebook: types.NotebookDocument) -> Subject | None:

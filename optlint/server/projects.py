@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from optlint.config import ConfigError, Settings, load_settings, validate_version
-from optlint.discovery import DiscoveryError, discover
+from optlint.discovery import excluded_by_settings
 from optlint.engine import Linter
 from optlint.lint_options import lint_options
 from optlint.records import record
@@ -36,10 +36,11 @@ class Project:
 
     def excludes(self, path: Path) -> bool:
         """Whether `exclude` / `extend-exclude` leave the file out, as `check --force-exclude`
-        (what the pre-commit hooks run) does; an unsaved buffer is never left out."""
+        (what the pre-commit hooks run) does; an unsaved buffer is never left out. Whether a
+        `.md` is a notebook is the editor's text's to say, not the file's on disk."""
         try:
-            return path.is_file() and not discover([path], self.settings, force_exclude=True)
-        except (DiscoveryError, OSError):
+            return path.is_file() and excluded_by_settings(path, self.settings)
+        except OSError:
             return False
 
 

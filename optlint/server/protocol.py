@@ -26,7 +26,14 @@ from optlint import __version__
 from optlint.config import ConfigError
 from optlint.server.actions import FIX_ALL, KINDS, fix_all, has_safe_fix, quick_fixes, wanted
 from optlint.server.analyses import Analyses
-from optlint.server.documents import Subject, file_subject, notebook_subject, uri_path
+from optlint.notebook import MYST_SUFFIX
+from optlint.server.documents import (
+    Subject,
+    file_subject,
+    myst_subject,
+    notebook_subject,
+    uri_path,
+)
 from optlint.server.findings import Outcome, failed, outcome
 from optlint.server.frames import serve_stdio
 from optlint.server.hover import hover
@@ -107,15 +114,20 @@ class OptlintServer(LanguageServer):
         if notebook is not None:
             return notebook_subject(self.workspace, notebook)
         document = self.workspace.text_documents.get(uri)
-        if document is None or not _is_python(uri, document.language_id):
+        if document is None:
             return None
-        return file_subject(uri, document.source, document.version)
+        if _is_python(uri, document.language_id):
+            return file_subject(uri, document.source, document.version)
+        if uri.endswith(MYST_SUFFIX):  # linted when its front matter declares a notebook
+            return myst_subject(uri, document.source, document.version)
+        return None
 
     def open_subjects(self) -> list[str]:
         cells = {cell.document for notebook in self.workspace.notebook_documents.values()
                  for cell in notebook.cells}
         files = [uri for uri, document in self.workspace.text_documents.items()
-                 if uri not in cells and _is_python(uri, document.language_id)]
+                 if uri not in cells and (_is_python(uri, document.language_id)
+                                          or uri.endswith(MYST_SUFFIX))]
         return [*self.workspace.notebook_documents, *files]
 
     # linting ----------------------------------------------------------------------------------
@@ -174,7 +186,8 @@ class OptlintServer(LanguageServer):
         try:
             await asyncio.sleep(delay)
             subject = self.subject(uri)
-            if subject is None:
+            if subject is None:  # a `.md` whose front matter no longer declares a notebook
+                self._withdraw(uri)
                 return
             if self.analyses.in_background(subject):
                 self.linting[uri] = subject
@@ -211,6 +224,10 @@ class OptlintServer(LanguageServer):
         self.linting.pop(uri, None)
         if waiting is not None:
             waiting.cancel("the document was closed")
+        self._withdraw(uri)
+
+    def _withdraw(self, uri: str) -> None:
+        """Clear what was published for `uri` (its cells too)."""
         self.outcomes.pop(uri, None)
         for target in sorted(self.shown.pop(uri, set())):
             self.text_document_publish_diagnostics(
