@@ -36,7 +36,7 @@ from importlib.machinery import ModuleSpec, SourceFileLoader
 from types import CodeType, ModuleType
 from typing import Any
 
-from optlint.module_bundle import PACKAGE, ROOT, Bundle, Row, bytecode, read, write
+from optlint.module_bundle import PACKAGE, ROOT, Bundle, Row, bundle_path, bytecode, read, write
 
 _PREFIX = PACKAGE + "."
 _ABSENT = object()
@@ -70,8 +70,8 @@ def refresh() -> None:
     """After a run: rewrite the bundle if a module was imported the ordinary way and now has
     valid bytecode to add. Never raises: the bundle is only a cache."""
     try:
-        if sys.dont_write_bytecode:
-            return
+        if sys.dont_write_bytecode or not os.access(os.path.dirname(bundle_path(ROOT)), os.W_OK):
+            return  # (a system-wide install this user cannot write: not tried after every run)
         old = _bundle if _bundle.rows else (read(ROOT) or _bundle)
         for name in _own_modules() - _served - _before:
             path = getattr(sys.modules[name], "__file__", None)
