@@ -10,7 +10,7 @@ Only `optlint check` uses it (optlint.launch). The modules it gives have builtin
 whose `__import__` is `_import` below: their import statements of optlint's modules are served
 from the bundle without importlib's machinery, and everyone else's imports (libcst's parser
 imports in each call) go straight to the interpreter's own. A finder first on `sys.meta_path`
-serves what `importlib.import_module` asks for (the rule registry). Each module gets what the
+serves what `importlib.import_module` asks for (the output formats). Each module gets what the
 import system would give it: a spec, a loader (a `SourceFileLoader` whose code comes from the
 bundle, so `importlib.reload` and `importlib.resources` work), `__file__`, `__package__`,
 `__path__`; its code keeps its source's file name, so tracebacks, `inspect` and `linecache` read
