@@ -10,7 +10,7 @@ Only `optlint check` uses it (optlint.launch). The modules it gives have builtin
 whose `__import__` is `_import` below: their import statements of optlint's modules are served
 from the bundle without importlib's machinery, and everyone else's imports (libcst's parser
 imports in each call) go straight to the interpreter's own. A finder first on `sys.meta_path`
-serves what `importlib.import_module` asks for (the rule registry). Each module gets what the
+serves what `importlib.import_module` asks for (the output formats). Each module gets what the
 import system would give it: a spec, a loader (a `SourceFileLoader` whose code comes from the
 bundle, so `importlib.reload` and `importlib.resources` work), `__file__`, `__package__`,
 `__path__`; its code keeps its source's file name, so tracebacks, `inspect` and `linecache` read
@@ -36,12 +36,12 @@ from importlib.machinery import ModuleSpec, SourceFileLoader
 from types import CodeType, ModuleType
 from typing import Any
 
-from optlint.module_bundle import PACKAGE, ROOT, Bundle, Row, bytecode, read, write
+from optlint.module_bundle import PACKAGE, ROOT, Bundle, Row, bundle_path, bytecode, read, write
 
 _PREFIX = PACKAGE + "."
 _ABSENT = object()
 
-_bundle = Bundle({}, [])
+_bundle = Bundle(-1, 0, {}, [])  # none yet: it has no rows
 _served: set[str] = set()  # the modules taken from the bundle in this process
 _before: set[str] = set()  # optlint's modules already imported when install() ran
 _lock = threading.RLock()
@@ -70,8 +70,8 @@ def refresh() -> None:
     """After a run: rewrite the bundle if a module was imported the ordinary way and now has
     valid bytecode to add. Never raises: the bundle is only a cache."""
     try:
-        if sys.dont_write_bytecode:
-            return
+        if sys.dont_write_bytecode or not os.access(os.path.dirname(bundle_path(ROOT)), os.W_OK):
+            return  # (a system-wide install this user cannot write: not tried after every run)
         old = _bundle if _bundle.rows else (read(ROOT) or _bundle)
         for name in _own_modules() - _served - _before:
             path = getattr(sys.modules[name], "__file__", None)
@@ -95,14 +95,19 @@ class _Loader(SourceFileLoader):
 
     def get_code(self, fullname: str) -> CodeType | None:
         row = _bundle.current(fullname)
-        if row is None:
+        code = None if row is None else _code(row)
+        if code is None:
             return super().get_code(fullname)
         _served.add(fullname)
-        return _code(row)
+        return code
 
 
-def _code(row: Row) -> CodeType:
-    code = _bundle.code(row)
+def _code(row: Row) -> CodeType | None:
+    """The module's code from the bundle; None where the file cannot give it."""
+    try:
+        code = _bundle.code(row)
+    except (OSError, ValueError, EOFError):
+        return None
     # as importlib does for a .pyc of a moved tree
     _imp._fix_co_filename(code, row[0])  # type: ignore[attr-defined]
     return code
@@ -174,8 +179,10 @@ def _load(name: str) -> ModuleType | None:
             _import(parent_name)
         if name in sys.modules:  # its package's own code imported it
             return sys.modules[name]  # type: ignore[no-any-return]
-        spec = _spec(name, row)
         code = _code(row)
+        if code is None:
+            return None
+        spec = _spec(name, row)
         module = ModuleType(name)
         module.__spec__ = spec
         module.__loader__ = spec.loader

@@ -41,6 +41,7 @@ INSPECT = textwrap.dedent("""
     from optlint.rules import rule_class, RULE_INFOS
     for info in RULE_INFOS:
         rule_class(info)
+    importlib.import_module("optlint.report.sarif")  # through the finder, not the statement
     modules = {name: module for name, module in sys.modules.items() if name.startswith("optlint")}
     print(json.dumps({
         "installed": installed,
@@ -84,6 +85,7 @@ def test_modules_come_from_the_bundle_with_their_files_and_specs(tree: Path) -> 
     assert seen["installed"] is True
     assert len(seen["served"]) > 100, seen  # type: ignore[arg-type]
     assert seen["ordinary"] == [], seen["ordinary"]
+    assert "optlint.report.sarif" in seen["served"]  # type: ignore[operator]
     files, specs = seen["files"], seen["specs"]
     assert isinstance(files, dict) and isinstance(specs, dict)
     assert files["optlint.engine"] == str(tree / "optlint" / "engine.py")

@@ -9,8 +9,8 @@ rules it selected. `RULES`, every class, imports them all.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
-from importlib import import_module
 
 from optlint.catalog import (  # noqa: F401 - the registry is named from here too
     RULE_INFOS,
@@ -27,7 +27,11 @@ from optlint.rules.base import Rule, RuntimeCheck
 
 def rule_class(info: RuleInfo) -> type[Rule]:
     """The class of the module `info` names whose code is `info`'s."""
-    module = import_module(rule_module(info))
+    name = rule_module(info)
+    # An import statement's path rather than `importlib.import_module`'s: in a `check`, optlint's
+    # modules come from the bundle that way without importlib's machinery (bundled_imports.py).
+    __import__(name)
+    module = sys.modules[name]
     found = [value for value in vars(module).values()
              if isinstance(value, type) and issubclass(value, Rule)
              and value.__module__ == module.__name__ and value.__dict__.get("code") == info.code]
