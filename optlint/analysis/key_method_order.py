@@ -19,7 +19,7 @@ What is proven, by the class's own statements:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -32,7 +32,11 @@ from optlint.records import record
 if TYPE_CHECKING:
     from optlint.analysis.key_calls import FileKeyCalls
     from optlint.analysis.key_flow import KeyFlow
+    from optlint.analysis.index import FunctionInfo
     from optlint.analysis.prng_keys import Consumption
+
+    # A function's walk for its own findings (`key_walk_gate.FileWalks.walk`).
+    Walk = Callable[[FunctionInfo], KeyFlow]
 
 _CONSTRUCTORS = frozenset({"__init__", "__post_init__", "setup"})
 # Expressions that evaluate their parts on some paths only.
@@ -53,7 +57,7 @@ class OrderedDraws:
     key: str  # K
 
 
-def ordered_draws(analysis: FileKeyCalls) -> Iterator[OrderedDraws]:
+def ordered_draws(analysis: FileKeyCalls, walk: Walk) -> Iterator[OrderedDraws]:
     ctx = analysis.ctx
     consuming: set[int] | None = None  # the scopes (by node id) with a call that may consume
     for info in ctx.index.classes.values():
@@ -84,10 +88,11 @@ def ordered_draws(analysis: FileKeyCalls) -> Iterator[OrderedDraws]:
                 if setter is None or setter is second or not _held_by_both(
                         info, setter, second) or _bound_in_bases(analysis, info, field):
                     continue
-                yield from _draws_in_order(analysis, info, setter, second, read, field)
+                yield from _draws_in_order(analysis, walk, info, setter, second, read,
+                                           field)
 
 
-def _draws_in_order(analysis: FileKeyCalls, info: ClassInfo, first: cst.FunctionDef,
+def _draws_in_order(analysis: FileKeyCalls, walk: Walk, info: ClassInfo, first: cst.FunctionDef,
                     second: cst.FunctionDef, read: cst.Attribute, field: str
                     ) -> Iterator[OrderedDraws]:
     index = analysis.ctx.index
@@ -99,13 +104,13 @@ def _draws_in_order(analysis: FileKeyCalls, info: ClassInfo, first: cst.Function
     if not before_set:
         return
     drawn_first: dict[str, Consumption] = {}
-    for key, use in _self_draws(analysis.walk(first_info), first_self):
+    for key, use in _self_draws(walk(first_info), first_self):
         if key not in drawn_first and any(_contains(s, use.call) for s in before_set):
             drawn_first[key] = use
     if not drawn_first:
         return
     second_self = second.params.params[0].name.value
-    for key, use in _self_draws(analysis.walk(second_info), second_self):
+    for key, use in _self_draws(walk(second_info), second_self):
         earlier = drawn_first.get(key)
         if earlier is not None and _held_from_construction(analysis, info, key):
             yield OrderedDraws(info.name, earlier, use, first.name.value, second.name.value,

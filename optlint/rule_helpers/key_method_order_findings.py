@@ -11,12 +11,13 @@ from optlint.rules.base import Finding
 
 if TYPE_CHECKING:
     from optlint.analysis.key_calls import FileKeyCalls
+    from optlint.analysis.key_method_order import Walk
     from optlint.context import RuleContext
 
 
-def ordered_draw_findings(ctx: RuleContext, analysis: FileKeyCalls,
+def ordered_draw_findings(ctx: RuleContext, analysis: FileKeyCalls, walk: Walk,
                           reported: set[int]) -> Iterator[Finding]:
-    for found in ordered_draws(analysis):
+    for found in ordered_draws(analysis, walk):
         second = found.second
         if id(second.call) in reported:
             continue
