@@ -406,8 +406,9 @@ class FileKeyCalls:
                     self.ctx.index.module_scope, self.ctx.module):
             return None
         flow = self._new_flow(scope=self.ctx.index.module_scope)
-        # A notebook is run, not imported: its names do not outlive its last cell.
-        flow.run(self.ctx.module.body, module=not self.ctx.filename.endswith(".ipynb"))
+        # A notebook is run, not imported: its names do not outlive its last cell. A `.md`
+        # file reaches the analysis only as a MyST notebook (`sources.py`), read as one.
+        flow.run(self.ctx.module.body, module=not self.ctx.filename.endswith((".ipynb", ".md")))
         return flow
 
     def is_module(self, info: ClassInfo) -> bool:
