@@ -81,5 +81,5 @@ def test_jit_returns_what_the_body_returns(tmp_path: Path) -> None:
     np.testing.assert_array_equal(namespace["simulate_once"](key, x),
                                   namespace["simulate_compiled"](key, x))
     # The warm-up leaves nothing behind: what the function returns is `init`'s alone.
-    for kept, alone in zip(namespace["warm_up"](), namespace["init"](3)):
+    for kept, alone in zip(namespace["warm_up"](), namespace["init"](3), strict=True):
         np.testing.assert_array_equal(kept, alone)
