@@ -143,7 +143,8 @@ class FileKeyCalls:
         reads = FileReads(frames=frame_readers(self.ctx), library=self.library,
                           ignored=IgnoredArguments(self._values),
                           returned=DrawnReturns(self.targets.resolve, self.summary,
-                                                self.library.consumptions))
+                                                self.library.consumptions,
+                                                lambda call: id(call) in self.targets.differentiated))
         reads.raises = self.raises.scopeless  # a walk of reads ends at a raise
         return reads
 

@@ -168,8 +168,9 @@ class FileWalks:
                     ctx.index.module_scope, ctx.module):
             return None
         flow = analysis.new_flow(scope=ctx.index.module_scope)
-        # A notebook is run, not imported: its names do not outlive its last cell.
-        flow.run(ctx.module.body, module=not ctx.filename.endswith(".ipynb"))
+        # A notebook is run, not imported: its names do not outlive its last cell. A `.md`
+        # file reaches the analysis only as a MyST notebook (`sources.py`), read as one.
+        flow.run(ctx.module.body, module=not ctx.filename.endswith((".ipynb", ".md")))
         return flow
 
 

@@ -36,6 +36,7 @@ from optlint.analysis.key_handouts import kept_handouts
 from optlint.analysis.key_lifted_streams import unsplit_streams
 from optlint.analysis.key_returned_batchings import returned_batchings
 from optlint.analysis.key_literal_seeds import made_in_callee
+from optlint.analysis.key_numpy_draws import unlike_numpy_draws
 from optlint.analysis.key_fixed_closures import fixed_closure_keys
 from optlint.analysis.key_trace_time import traced_draws
 from optlint.analysis.key_walk_gate import FileWalks
@@ -159,6 +160,10 @@ class PrngKeyReuse(Rule):
         drops those (its message's line numbers would cost the positions of its nodes)."""
         unseen = next((use.unseen for use in (reuse.first, reuse.second, reuse.second.closed)
                        if use is not None and use.unseen), "")
+        if not unseen and reuse.first.generator and reuse.second.generator:
+            # Two NumPy generators seeded alike, seen drawing unlike values.
+            unseen = unlike_numpy_draws(reuse.first.call, reuse.second.call,
+                                        ctx.index.parents())
         if unseen and not ctx.wants_unproven:
             return
         # Worded for the pair JAX's checker raises on (`key_direct_pairs`); reported or not
