@@ -31,7 +31,7 @@ from optlint.analysis.key_cond_branches import branch_draws
 from optlint.analysis.key_copied_state import CopiedStates
 from optlint.analysis.key_default_branches import DefaultBranches
 from optlint.analysis.key_default_fields import module_holds_fixed_key
-from optlint.analysis.key_fields import stores_on_object
+from optlint.analysis.key_fields import called_for_effect
 from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
@@ -222,7 +222,7 @@ class FileKeyCalls:
         if flow is None or (id(call) in self.targets.in_inference
                             and quiet_in_inference(self, function, flow)):
             return []
-        if bound and stores_on_object(self.ctx.index, function):
+        if bound and called_for_effect(self.ctx.index, function):
             self.library.keeping.add(id(call))  # `self.init()` keeps its draw in the object
         foreign = id(function) in self.foreign.owner_of
         return project_call_uses(self.ctx, ProjectCall(
