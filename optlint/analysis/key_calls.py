@@ -48,6 +48,7 @@ from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_made_callables import MadeCallables
 from optlint.analysis.key_made_keys import MadeKeys
 from optlint.analysis.key_methods import NamedMethods
+from optlint.analysis.key_overrides import abstract_kind
 from optlint.analysis.key_partial_calls import PartialCalls
 from optlint.analysis.key_project_calls import ProjectCall, project_call_uses
 from optlint.analysis.key_returned_draws import DrawnReturns
@@ -72,6 +73,7 @@ from optlint.analysis.key_transforms import (
     TransformedKeyCalls,
 )
 from optlint.analysis.prng_keys import Consumption
+from optlint.analysis.values import FunctionValue
 from optlint.analysis.proven_raises import ProvenRaises
 
 if TYPE_CHECKING:
@@ -218,6 +220,15 @@ class FileKeyCalls:
         if isinstance(resolved, list):
             return resolved
         function, bound, stepping = resolved
+        if bound and abstract_kind(function, self.ctx.qualify) == "abstract":
+            # What runs is an override: the keys the object holds that every override draws.
+            abstract = self.targets.objects.abstract(FunctionValue(function, bound=True))
+            if abstract is not None:
+                from optlint.analysis.key_abstract_fields import abstract_held_uses  # seldom
+                held = abstract_held_uses(self.ctx, self.targets.overrides, abstract, call,
+                                          self.callee(call))
+                if held:
+                    return held
         flow = self.summary(function)
         if flow is None or (id(call) in self.targets.in_inference
                             and quiet_in_inference(self, function, flow)):

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 
 import libcst as cst
 
+from optlint.analysis.key_overrides import only_raises
 from optlint.analysis.key_syntax import body_of, parameter_names, plain_target, target_names
 from optlint.analysis.walk import child_nodes
 
@@ -75,8 +76,8 @@ class DrawnReturns:
         # transformation (`jit` aside, `grad` returns no part of what it returns) is run as
         # a step: neither is read.
         if stepping or not isinstance(function, cst.FunctionDef) or (
-                function.name.value == "__init__"):
-            return None
+                function.name.value == "__init__") or only_raises(function):
+            return None  # (an abstract method: an override's body runs, not this one)
         if id(function) not in self._paths:
             self._paths[id(function)] = None  # a recursive call: not known
             flow = self._summary(function)
