@@ -31,7 +31,7 @@ from optlint.analysis.key_cond_branches import branch_draws
 from optlint.analysis.key_copied_state import CopiedStates
 from optlint.analysis.key_default_branches import DefaultBranches
 from optlint.analysis.key_default_fields import module_holds_fixed_key
-from optlint.analysis.key_fields import stores_on_object
+from optlint.analysis.key_fields import called_for_effect
 from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
@@ -48,6 +48,7 @@ from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_made_callables import MadeCallables
 from optlint.analysis.key_made_keys import MadeKeys
 from optlint.analysis.key_methods import NamedMethods
+from optlint.analysis.key_overrides import abstract_kind
 from optlint.analysis.key_partial_calls import PartialCalls
 from optlint.analysis.key_project_calls import ProjectCall, project_call_uses
 from optlint.analysis.key_returned_draws import DrawnReturns
@@ -70,6 +71,7 @@ from optlint.analysis.key_transforms import (
     TransformedKeyCalls,
 )
 from optlint.analysis.prng_keys import Consumption
+from optlint.analysis.values import FunctionValue
 from optlint.analysis.proven_raises import ProvenRaises
 
 if TYPE_CHECKING:
@@ -216,11 +218,20 @@ class FileKeyCalls:
         if isinstance(resolved, list):
             return resolved
         function, bound, stepping = resolved
+        if bound and abstract_kind(function, self.ctx.qualify) == "abstract":
+            # What runs is an override: the keys the object holds that every override draws.
+            abstract = self.targets.objects.abstract(FunctionValue(function, bound=True))
+            if abstract is not None:
+                from optlint.analysis.key_abstract_fields import abstract_held_uses  # seldom
+                held = abstract_held_uses(self.ctx, self.targets.overrides, abstract, call,
+                                          self.callee(call))
+                if held:
+                    return held
         flow = self.summary(function)
         if flow is None or (id(call) in self.targets.in_inference
                             and quiet_in_inference(self, function, flow)):
             return []
-        if bound and stores_on_object(self.ctx.index, function):
+        if bound and called_for_effect(self.ctx.index, function):
             self.library.keeping.add(id(call))  # `self.init()` keeps its draw in the object
         foreign = id(function) in self.foreign.owner_of
         return project_call_uses(self.ctx, ProjectCall(

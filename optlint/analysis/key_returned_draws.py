@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 import libcst as cst
 
 from optlint.analysis.key_locals import function_locals
+from optlint.analysis.key_overrides import only_raises
 from optlint.analysis.key_syntax import body_of, parameter_names, plain_target, target_names
 from optlint.analysis.walk import child_nodes
 
@@ -78,9 +79,11 @@ class DrawnReturns:
         # A class built returns the object, not what `__init__` returns; a function under
         # `grad` returns no part of what it returns: neither is read. A compiled one
         # (`@jax.jit`, `jax.checkpoint`) returns what its body returns, and keeps nothing
-        # else of a draw (evojax's notebook: `run_sim(key, x, ws, mem);` as a warm-up).
+        # else of a draw (evojax's notebook: `run_sim(key, x, ws, mem);` as a warm-up). An
+        # abstract method is not read either: an override's body runs, not this one.
         if (stepping and self._differentiated(call)) or not isinstance(
-                function, cst.FunctionDef) or function.name.value == "__init__":
+                function, cst.FunctionDef) or function.name.value == "__init__" \
+                or only_raises(function):
             return None
         if id(function) not in self._paths:
             self._paths[id(function)] = None  # a recursive call: not known
