@@ -315,6 +315,12 @@ def given_object_consumptions(call: cst.Call, function: cst.FunctionDef, bound: 
                     uses.append(Consumption(call, given, how, library=False, kind=use.kind,
                                             followed=f"{given.value}.{field}", seeded_in=made,
                                             proof=f"`{how}` makes its key from `{name}`"))
+                    continue
+                # Read out of the object first (`rng = state.rng`, `carry = (batch["rng"],
+                # ...)`) or an item of it (`batch["rng"]`, followed as `batch.rng`): the
+                # caller's object's field is the key drawn from.
+                uses.append(Consumption(call, given, how, library=False, kind=use.kind,
+                                        held_by=given.value, followed=f"{given.value}.{field}"))
                 continue
             held = None if ctx is None else built_with(ctx, call, given.value, field)
             if held is None and foreign:

@@ -25,7 +25,7 @@ def ordered_draw_findings(ctx: RuleContext, analysis: FileKeyCalls, walk: Walk,
         key = f"self.{found.key}"
         message = (f"`{key}` is consumed by `{second.how}` in `{found.second_method}`, which "
                    f"reads `{ctx.code(found.read)}`, set only by `{found.first_method}`, "
-                   f"which consumed `{key}` before setting it: `{found.second_method}` runs "
+                   f"which consumes `{key}` whenever it sets it: `{found.second_method}` runs "
                    f"after `{found.first_method}` on one object, and only construction sets "
                    f"`{key}`, so both draw the same random numbers")
         yield Finding(second.call, message, roles={
