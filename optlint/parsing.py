@@ -18,13 +18,14 @@ it is the authority on what is valid Python, and places a syntax error more prec
 from __future__ import annotations
 
 import ast
+import importlib
 import itertools
 import re
 import sys
 import threading
 import warnings
 from collections.abc import Callable
-from types import FrameType
+from types import FrameType, FunctionType
 from typing import TypeVar
 
 import libcst as cst
@@ -206,13 +207,42 @@ def parse_module(text: str) -> cst.Module:
         cst.CSTNode.__post_init__ = _skip_validation  # type: ignore[method-assign, assignment]
         _set_compiled_validation(False)
     try:
-        return cst.parse_module(text)
+        try:
+            return _parse_text(text)
+        except KeyError:  # the parser asked for a module not imported yet (see below)
+            return cst.parse_module(text)
     finally:
         with _unvalidated_lock:
             _unvalidated_parses -= 1
             if not _unvalidated_parses:
                 cst.CSTNode.__post_init__ = _VALIDATING_POST_INIT  # type: ignore[method-assign]
                 _set_compiled_validation(True)
+
+
+# libcst's native parser finds the class of each node it builds by importing `libcst` again
+# (`PyImport_Import`, once per node: ~940,000 times on levanter). That function calls the
+# `__import__` of the builtins of the Python frame that called the parser, then takes the module
+# from `sys.modules` whatever `__import__` returned (and raises KeyError where it is not there).
+# The parser is called from a frame whose builtins' `__import__` is a C call that does nothing
+# (`"".format` takes any arguments and ignores them): `libcst`, the one module the parser asks
+# for, is imported already. 3% of the parse's instructions (valgrind, levanter's models:
+# 2,492M to 2,411M); the tree is the one `libcst.parse_module` builds from a string (it calls
+# the same function with the same arguments).
+def _parse_calling(text: str, parse: Callable[..., cst.Module]) -> cst.Module:
+    return parse(text, encoding="utf-8")
+
+
+def _parser_without_imports() -> Callable[[str], cst.Module]:
+    """`_parse_calling` with libcst's native parser, run with the builtins above."""
+    try:
+        parse = importlib.import_module("libcst.native").parse_module
+    except (ImportError, AttributeError):  # another libcst: its own entry point
+        return cst.parse_module
+    return FunctionType(_parse_calling.__code__, {"__builtins__": {"__import__": "".format}},
+                        "parse_text", (parse,))
+
+
+_parse_text = _parser_without_imports()
 
 
 def _set_compiled_validation(on: bool) -> None:

@@ -264,6 +264,7 @@ A note.
 
 ```python
 c = jax.random.normal(key, (2,))
+print(a, c)
 ```
 """
 

@@ -62,3 +62,26 @@ def test_nodes_built_by_hand_are_checked_again(text: str) -> None:
     _outcome(parse_module, text)
     with pytest.raises(cst.CSTValidationError):
         cst.Name("not a name")
+
+
+def test_the_parser_does_not_import_libcst_for_each_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    """libcst's native parser imports `libcst` once per node it builds, through the `__import__`
+    of its caller's builtins; optlint's parse calls it where that import costs nothing (see
+    optlint.parsing), and the tree is the same."""
+    import builtins
+
+    text = (ROOT / "optlint" / "parsing.py").read_text(encoding="utf-8")
+    parse_module(text)  # whatever the first parse imports, imported
+    imports: list[str] = []
+    real_import = builtins.__import__
+
+    def counted(name: str, *args: object, **kwargs: object) -> object:
+        imports.append(name)
+        return real_import(name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(builtins, "__import__", counted)
+    tree = parse_module(text)
+    assert imports.count("libcst") < 3
+    imports.clear()
+    assert cst.parse_module(text).deep_equals(tree)
+    assert imports.count("libcst") > 1000  # libcst's own entry point: one per node

@@ -117,3 +117,53 @@ def test_a_key_set_by_a_base_class_of_another_file(tmp_path: Path, extra: str,
                                                    expected: list[int]) -> None:
     (tmp_path / "engine.py").write_text(BASE.format(extra=extra))
     assert opt020_lines(tmp_path, "sampler.py", SUBCLASS) == expected
+
+
+# A fit-style method sets the attribute first and draws after it (cfa-immunization-uptake-
+# projection cb96d76, held-out set 3: `self.mcmc = MCMC(...)`, then `self.mcmc.run(
+# self.rng_key, ...)`): it cannot set it and return without drawing. `predict` draws on both
+# branches of an `if`: each draw is the reuse.
+SET_THEN_DRAW = '''\
+import jax
+import jax.numpy as jnp
+
+
+class Sampler:
+    def __init__(self, key):
+        self.key = key
+
+    def fit(self, x):
+        self.center_ = jnp.mean(x)
+        self.noise_ = jax.random.normal(self.key, x.shape)
+        return self
+
+    def predict(self, n, shifted=False):
+        center = self.center_
+        if shifted:
+            return center + 1.0 + jax.random.normal(self.key, (n,))
+        return center + jax.random.normal(self.key, (n,))
+'''
+
+
+def test_a_method_setting_the_attribute_before_it_draws(tmp_path: Path) -> None:
+    assert opt020_lines(tmp_path, "sampler.py", SET_THEN_DRAW) == [17, 18]
+    path = tmp_path / "run_sampler.py"
+    path.write_text(SET_THEN_DRAW + '''
+
+def noises():
+    sampler = Sampler(jax.random.key(0)).fit(jnp.zeros(3))
+    return sampler.noise_, sampler.predict(3) - sampler.center_
+''')
+    fitted, predicted = runpy.run_path(str(path))["noises"]()
+    assert bool(jnp.allclose(fitted, predicted, atol=1e-6))
+
+
+# A statement between the setting and the draw that can leave the method: `fit` may set the
+# attribute and return without drawing.
+SET_THEN_LEAVE = SET_THEN_DRAW.replace(
+    "        self.center_ = jnp.mean(x)\n",
+    "        self.center_ = jnp.mean(x)\n        if x.size == 0:\n            return self\n")
+
+
+def test_a_method_that_may_return_between_setting_and_drawing_is_silent(tmp_path: Path) -> None:
+    assert opt020_lines(tmp_path, "sampler.py", SET_THEN_LEAVE) == []

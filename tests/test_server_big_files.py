@@ -7,16 +7,15 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import sys
 import time
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
 
 from conftest import REPO
+from lsp_session import vscode_session
 from test_reliability_server import RawClient
 from test_server import MASK, MASK_FIXED, change, open_file, published
 
@@ -39,19 +38,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest_lsp.fixture(scope="module", config=ClientServerConfig(
-    server_command=[sys.executable, "-m", "optlint", "server"]))
-async def client(lsp_client: LanguageClient, project: Path):
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register(params: types.RegistrationParams) -> None:
-        pass
-
-    # VS Code's capabilities: work-done progress is shown.
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=pytest_lsp.client_capabilities("visual-studio-code"),
-        root_uri=project.as_uri()))
-    yield
-    await lsp_client.shutdown_session()
+client = vscode_session  # a real server for this module (tests/lsp_session.py)
 
 
 async def logged(client: LanguageClient, pattern: str, after: int,

@@ -6,13 +6,12 @@ declares a Python notebook is linted as `optlint check` reads the file, its find
 from __future__ import annotations
 
 import asyncio
-import sys
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient
+from pytest_lsp import LanguageClient
+from lsp_session import vscode_session
 from test_myst import FIXED_TRAIN_LINE, FRONT, TRAINING
 from test_server import actions, apply, change, published
 
@@ -27,18 +26,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-@pytest_lsp.fixture(scope="module", config=ClientServerConfig(
-    server_command=[sys.executable, "-m", "optlint", "server"]))
-async def client(lsp_client: LanguageClient, project: Path):
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register(params: types.RegistrationParams) -> None:
-        pass
-
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=pytest_lsp.client_capabilities("visual-studio-code"),
-        root_uri=project.as_uri()))
-    yield
-    await lsp_client.shutdown_session()
+client = vscode_session  # a real server for this module (tests/lsp_session.py)
 
 
 def open_markdown(client: LanguageClient, path: Path, text: str) -> str:

@@ -77,6 +77,9 @@ class CallTargets:
         self.objects = ObjectMethods(ctx, sites)
         self.overrides = Overrides(ctx, lambda: self.objects.values, foreign)
         self.class_known: set[int] = set()
+        # Calls running their function under a transformation that returns something other
+        # than what the function returns (`jax.grad(loss)(params, key)`), by id.
+        self.differentiated: set[int] = set()
 
     def resolve(self, call: cst.Call) -> Target | None:
         """The project function `call` runs (bound: a method; stepping: jitted), or what a
@@ -183,6 +186,8 @@ class CallTargets:
         while isinstance(value, TransformedFunction) and any(
                 part in value.transform for part in STEPPING_TRANSFORMS):
             # Jitted or differentiated: a training step, run once per step with new keys.
+            if "grad" in value.transform:
+                self.differentiated.add(id(call))
             value, stepping = value.func, True
         if isinstance(value, ModuleValue) and value.derived_by is None:
             if value.cls is None:

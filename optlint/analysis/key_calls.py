@@ -1,6 +1,7 @@
 """The key flow of one file: which of its calls consume which keys (a library's consumer, a
 transformed function, a function or class of the file whose summary says it consumes its key
-parameter), and the walks of its functions' bodies that find the reuses.
+parameter), and the summaries of its functions; the walks that find the reuses are
+`key_walk_gate.FileWalks`.
 
 A function of the file is summarised by walking its body (`KeyFlow`): the parameters it
 consumes, the enclosing keys it draws from, the consumed keys it returns. Only functions that
@@ -14,7 +15,6 @@ is `key_call_targets.py`; what such a call consumes, read from the function's su
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from copy import copy
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
-from optlint.analysis.index import CallSite, ClassInfo, FunctionInfo, Scope
+from optlint.analysis.index import CallSite, ClassInfo, Scope
 from optlint.analysis.key_applied_methods import AppliedMethods
 from optlint.analysis.key_call_targets import CallTargets, passes_key
 from optlint.analysis.key_callables import HeldCallables
@@ -31,7 +31,7 @@ from optlint.analysis.key_cond_branches import branch_draws
 from optlint.analysis.key_copied_state import CopiedStates
 from optlint.analysis.key_default_branches import DefaultBranches
 from optlint.analysis.key_default_fields import module_holds_fixed_key
-from optlint.analysis.key_fields import stores_on_object
+from optlint.analysis.key_fields import called_for_effect
 from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
@@ -48,6 +48,7 @@ from optlint.analysis.key_name_reads import FileReads
 from optlint.analysis.key_made_callables import MadeCallables
 from optlint.analysis.key_made_keys import MadeKeys
 from optlint.analysis.key_methods import NamedMethods
+from optlint.analysis.key_overrides import abstract_kind
 from optlint.analysis.key_partial_calls import PartialCalls
 from optlint.analysis.key_project_calls import ProjectCall, project_call_uses
 from optlint.analysis.key_returned_draws import DrawnReturns
@@ -57,7 +58,6 @@ from optlint.analysis.key_library_calls import (
     LibraryKeyCalls,
     draws_nothing,
     frame_readers,
-    last_name,
 )
 from optlint.analysis.key_syntax import (
     body_of,
@@ -67,11 +67,11 @@ from optlint.analysis.key_syntax import (
 )
 from optlint.analysis.key_texts import called_text
 from optlint.analysis.key_unset_params import with_unset_params
-from optlint.analysis.key_walk_gate import WalkGate
 from optlint.analysis.key_transforms import (
     TransformedKeyCalls,
 )
 from optlint.analysis.prng_keys import Consumption
+from optlint.analysis.values import FunctionValue
 from optlint.analysis.proven_raises import ProvenRaises
 
 if TYPE_CHECKING:
@@ -97,13 +97,8 @@ class FileKeyCalls:
         self.sites: dict[int, CallSite] = {id(site.node): site for site in ctx.calls()}
         self.summaries: dict[int, KeyFlow | None] = {}
         self.callees: dict[int, str] = {}
-        self.walks: dict[int, KeyFlow] = {}
-        # The functions defined in each function of the file, by its id (`_nested_in`).
-        self._nested: dict[int, list[FunctionInfo]] | None = None
-        self._walk_gate: WalkGate | None = None  # which walks may report anything
         # The functions being summarised, and those whose summary met a call of themselves.
         self.cycles = SummaryCycles()
-        self.recursive = self.cycles.recursive  # walked again for their own findings
         self.library = LibraryKeyCalls(ctx, self.sites, self.callee)
         # The project function each call runs.
         self.targets = CallTargets(ctx, self.sites, self.callee, self.library, self.foreign,
@@ -150,7 +145,8 @@ class FileKeyCalls:
         reads = FileReads(frames=frame_readers(self.ctx), library=self.library,
                           ignored=IgnoredArguments(self._values),
                           returned=DrawnReturns(self.targets.resolve, self.summary,
-                                                self.library.consumptions))
+                                                self.library.consumptions,
+                                                lambda call: id(call) in self.targets.differentiated))
         reads.raises = self.raises.scopeless  # a walk of reads ends at a raise
         return reads
 
@@ -201,6 +197,10 @@ class FileKeyCalls:
         self._consumed[id(call)] = found
         return [copy(use) for use in found]
 
+    def forget_consumed(self) -> None:
+        """Drops what calls were worked out to consume: a summary they read is made again."""
+        self._consumed.clear()
+
     def _project_consumer(self, call: cst.Call) -> list[Consumption]:
         """What `call` consumes as a transformation's call or a call of a project function."""
         transformed = self.transformed.consumptions(call)
@@ -218,11 +218,20 @@ class FileKeyCalls:
         if isinstance(resolved, list):
             return resolved
         function, bound, stepping = resolved
+        if bound and abstract_kind(function, self.ctx.qualify) == "abstract":
+            # What runs is an override: the keys the object holds that every override draws.
+            abstract = self.targets.objects.abstract(FunctionValue(function, bound=True))
+            if abstract is not None:
+                from optlint.analysis.key_abstract_fields import abstract_held_uses  # seldom
+                held = abstract_held_uses(self.ctx, self.targets.overrides, abstract, call,
+                                          self.callee(call))
+                if held:
+                    return held
         flow = self.summary(function)
         if flow is None or (id(call) in self.targets.in_inference
                             and quiet_in_inference(self, function, flow)):
             return []
-        if bound and stores_on_object(self.ctx.index, function):
+        if bound and called_for_effect(self.ctx.index, function):
             self.library.keeping.add(id(call))  # `self.init()` keeps its draw in the object
         foreign = id(function) in self.foreign.owner_of
         return project_call_uses(self.ctx, ProjectCall(
@@ -282,12 +291,12 @@ class FileKeyCalls:
             self.cycles.met_again(id(node))
             return self.summaries[id(node)]
         self.summaries[id(node)] = None  # a recursive call consumes nothing we can tell
-        if isinstance(node, cst.Lambda) or not self._worth_walking(node):
+        if isinstance(node, cst.Lambda) or not self.worth_walking(node):
             return None
         params = [param.name for param in (
             *node.params.posonly_params, *node.params.params, *node.params.kwonly_params)]
         for _ in range(ROUNDS):
-            flow = self._new_flow([param.value for param in params], self._scope_of(node))
+            flow = self.new_flow([param.value for param in params], self._scope_of(node))
             mark = self.cycles.start(id(node))
             try:
                 flow.run(body_of(node), {param.value: param for param in params})
@@ -315,7 +324,7 @@ class FileKeyCalls:
                                   returned_at=flow.returned_at.get(path), proof=inner.proof)
                 for path, inner in flow.returned.items() if not inner.repeated}
 
-    # walking ------------------------------------------------------------------------------
+    # walks ----------------------------------------------------------------------------------
     def has_consumers(self) -> bool:
         return bool(self.candidates)
 
@@ -327,7 +336,7 @@ class FileKeyCalls:
         info = self.ctx.index.functions.get(node)
         return None if info is None else info.scope
 
-    def _new_flow(self, params: list[str] | None = None, scope: Scope | None = None) -> KeyFlow:
+    def new_flow(self, params: list[str] | None = None, scope: Scope | None = None) -> KeyFlow:
         """A walk of one body, whose statements all run in `scope` (a walk stops at nested
         functions and classes): the raise proofs need not look it up per statement."""
         constants = self.constants if scope is None or scope.kind != "function" else \
@@ -353,62 +362,8 @@ class FileKeyCalls:
         flow.alternatives = lambda call: alternatives(self.ctx, call)
         return flow
 
-    def _worth_walking(self, node: cst.FunctionDef) -> bool:
+    def worth_walking(self, node: cst.FunctionDef) -> bool:
         return node.name.value in self.helpers or node.name.value in self.higher_order
-
-    def functions_to_walk(self) -> Iterator[FunctionInfo]:
-        """The functions whose walks may report something (`key_walk_gate.py`)."""
-        return (info for info in self.ctx.index.functions.values()
-                if isinstance(info.node, cst.FunctionDef) and self._worth_walking(info.node)
-                and self._gate().may_find(info.scope, info.node, bool(info.returns)))
-
-    def _gate(self) -> WalkGate:
-        if self._walk_gate is None:
-            self._walk_gate = WalkGate(self.ctx.calls(), self.ctx.index.every_scope,
-                                       self.consumer, self.returned_keys)
-        return self._walk_gate
-
-    def walk(self, info: FunctionInfo) -> KeyFlow:
-        """The function's walk for its own findings: its summary's walk, the same statements
-        and calls (a summary only notes its parameters besides), unless it calls itself."""
-        assert isinstance(info.node, cst.FunctionDef)
-        summary = self.summary(info.node)
-        if summary is not None and id(info.node) not in self.recursive:
-            return summary
-        if id(info.node) not in self.walks:
-            # Its closures summarised while it was (a scan body calling back into the method
-            # being summarised): summarised again, now that what they call is known.
-            for nested in (self._nested_in(info.node) if self.recursive else ()):
-                if id(nested.node) in self.recursive:
-                    self.summaries.pop(id(nested.node), None)
-                    self._consumed.clear()  # some may rest on that summary
-            flow = self._new_flow(scope=info.scope)
-            flow.run(body_of(info.node), {param.name.value: param.name for param in (
-                *info.node.params.posonly_params, *info.node.params.params,
-                *info.node.params.kwonly_params)})
-            self.walks[id(info.node)] = flow
-        return self.walks[id(info.node)]
-
-    def _nested_in(self, function: cst.FunctionDef) -> list[FunctionInfo]:
-        """The functions defined directly in `function` (the file's map of them made once)."""
-        if self._nested is None:
-            self._nested = {}
-            for info in self.ctx.index.functions.values():
-                parent = info.scope.parent
-                if parent is not None:
-                    self._nested.setdefault(id(parent.node), []).append(info)
-        return self._nested.get(id(function), [])
-
-    def walk_module(self) -> KeyFlow | None:
-        if not any(site.scope.kind == "module" and (
-                id(site.node) in self.candidates or last_name(site.node.func) in self.helpers)
-                for site in self.ctx.calls()) or not self._gate().may_find(
-                    self.ctx.index.module_scope, self.ctx.module):
-            return None
-        flow = self._new_flow(scope=self.ctx.index.module_scope)
-        # A notebook is run, not imported: its names do not outlive its last cell.
-        flow.run(self.ctx.module.body, module=not self.ctx.filename.endswith(".ipynb"))
-        return flow
 
     def is_module(self, info: ClassInfo) -> bool:
         """An Equinox or Flax module: built once (a Flax module per `apply`), then called on

@@ -8,7 +8,7 @@ A base of `KeyFlow` (`key_flow.py`), which supplies the walks of statements.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import TypeVar, cast
 
 import libcst as cst
 
@@ -19,6 +19,9 @@ from optlint.analysis.key_state import KeyState, merge_states
 from optlint.analysis.key_syntax import COMPREHENSIONS, EXPRESSION_KINDS, chains
 from optlint.analysis.prng_keys import Consumption, key_name
 from optlint.analysis.walk import Kinds, child_nodes
+
+# A branch of a `lax.cond` (what it draws) or an argument of a `lax.select` (an expression).
+_Alternative = TypeVar("_Alternative")
 
 
 class KeyExpressions(KeyBindings):
@@ -59,26 +62,12 @@ class KeyExpressions(KeyBindings):
                     continue
                 # The arguments of a choice, as the branches of an `if` (`key_selections.py`),
                 # but every one of them runs: a key drawn in one is drawn surely.
-                branches: list[KeyState | None] = []
-                for value in chosen:
-                    branch = state.copy()
-                    self._expr(value, branch)
-                    branches.append(branch)
-                joined = merge_states(branches)
-                if joined is not None:
-                    joined.maybe -= {name for branch in branches if branch is not None
-                                     for name in branch.consumed if name not in branch.maybe}
-                state.take(joined)
+                self._join_alternatives(state, chosen, self._expr, every_one_runs=True)
                 break
             self._note_param_call(node, state)
             drawn = self.branches(node) if self.branches is not None else None
             if drawn:  # one branch runs, as one of an `if` does
-                ends: list[KeyState | None] = []
-                for branch_uses in drawn:
-                    ends.append(end := state.copy())
-                    for use in branch_uses:
-                        self._consume(use, end)
-                state.take(merge_states(ends))
+                self._join_alternatives(state, drawn, self._consume_each, every_one_runs=False)
             uses = self.consumer(node)
             if (state.unread and all(use.unseen for use in uses)
                     and not self._result_unread(node, read_only=True)):
@@ -115,6 +104,26 @@ class KeyExpressions(KeyBindings):
             return
         if isinstance(node, COMPREHENSIONS):  # the last of EXPRESSION_KINDS
             self._comprehension(node, state)
+
+    def _join_alternatives(self, state: KeyState, alternatives: Sequence[_Alternative],
+                           walk: Callable[[_Alternative, KeyState], None], *,
+                           every_one_runs: bool) -> None:
+        """Walks each alternative from its own copy of `state`, and makes `state` their join:
+        the branches of a `lax.cond` (one of them runs: a key drawn in one is drawn maybe) or
+        the arguments of a `lax.select` (all of them run: a key drawn in any is drawn surely)."""
+        ends: list[KeyState | None] = []
+        for alternative in alternatives:
+            ends.append(end := state.copy())
+            walk(alternative, end)
+        joined = merge_states(ends)
+        if every_one_runs and joined is not None:
+            joined.maybe -= {name for end in ends if end is not None
+                             for name in end.consumed if name not in end.maybe}
+        state.take(joined)
+
+    def _consume_each(self, uses: Sequence[Consumption], state: KeyState) -> None:
+        for use in uses:
+            self._consume(use, state)
 
     def _note_param_call(self, call: cst.Call, state: KeyState) -> None:
         """A parameter called (`act(obs)`) where it surely runs: a statement of the body

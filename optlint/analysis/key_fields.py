@@ -50,7 +50,7 @@ def held_key_consumptions(index: FileIndex, call: cst.Call, method: cst.Function
         else:
             # Set when built, or also by methods only the object's users run
             # (`key_reset_fields`).
-            setters = () if set_when_built(info.scope.owner, field) else \
+            setters = () if set_when_built(info.scope.owner, field, index.classes) else \
                 setters_besides_construction(info.scope.owner, field, method)
         if setters is None or (setters and marker):
             continue
@@ -138,14 +138,73 @@ def stores_on_object(index: FileIndex, method: cst.FunctionDef) -> bool:
         for bindings in owner.attributes.values() for binding in bindings)
 
 
-def set_when_built(owner: ClassInfo, field: str) -> bool:
-    """`self.<field>` is set only when the object is built (`__init__`, a field)."""
-    bindings = owner.attributes.get(field, [])
-    if not bindings and field not in owner.fields:
+def called_for_effect(index: FileIndex, method: cst.FunctionDef) -> bool:
+    """`method` changes its object or what it is given (`self.x = ...`, `self.n += 1`,
+    `state.x0 = ...`, `buffer[i] = ...`): called as a bare statement, it is called for that, not
+    a warm-up whose draw is thrown away (chiron c6f5a63: `self.apply(thermo, sampler_state)`
+    in a loop, counting `self.n_accepted += 1` and moving `sampler_state.x0`)."""
+    if stores_on_object(index, method):
+        return True
+    names = {param.name.value for param in (*method.params.posonly_params,
+                                            *method.params.params,
+                                            *method.params.kwonly_params)}
+    finder = _InPlaceStores(names)
+    method.body.visit(finder)
+    return finder.found
+
+
+class _InPlaceStores(cst.CSTVisitor):
+    """Finds a store into an attribute or item of one of `names` (`x.a = ...`, `x.a += 1`,
+    `x[i] = ...`), nested functions left out (they run when called, if ever)."""
+
+    def __init__(self, names: set[str]) -> None:
+        self.names = names
+        self.found = False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        targets = ([element.value for element in node.target.elements]
+                   if isinstance(node.target, (cst.Tuple, cst.List)) else [node.target])
+        self.found = self.found or any(map(self._into_name, targets))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.found = self.found or self._into_name(node.target)
+
+    def _into_name(self, target: cst.BaseExpression) -> bool:
+        if not isinstance(target, (cst.Attribute, cst.Subscript)):
+            return False
+        return isinstance(target.value, cst.Name) and target.value.value in self.names
+
+
+def set_when_built(owner: ClassInfo, field: str,
+                   classes: dict[str, ClassInfo] | None = None) -> bool:
+    """`self.<field>` is set only when the object is built (`__init__`, a field). With the
+    file's `classes`, the bases of the file count too: a key a base's constructor stores
+    (`super().__init__(seed)`, chiron c6f5a63) is the object's as well."""
+    chain = [owner] if classes is None else file_bases(owner, classes)
+    bindings = [binding for cls in chain for binding in cls.attributes.get(field, [])]
+    if not bindings and not any(field in cls.fields for cls in chain):
         return False
     return all(binding.scope is not None and isinstance(binding.scope.node, cst.FunctionDef)
                and binding.scope.node.name.value in ("__init__", "__post_init__")
                for binding in bindings)
+
+
+def file_bases(owner: ClassInfo, classes: dict[str, ClassInfo]) -> list[ClassInfo]:
+    """`owner` and the classes of its file it derives from, by the names its bases give."""
+    found, todo = [owner], [owner]
+    while todo:
+        for base in todo.pop().bases:
+            cls = classes.get(base.value) if isinstance(base, cst.Name) else None
+            if cls is not None and all(cls is not known for known in found):
+                found.append(cls)
+                todo.append(cls)
+    return found
 
 
 # Transformations that make a method a compiled step, run again and again with what it is given.
@@ -256,6 +315,12 @@ def given_object_consumptions(call: cst.Call, function: cst.FunctionDef, bound: 
                     uses.append(Consumption(call, given, how, library=False, kind=use.kind,
                                             followed=f"{given.value}.{field}", seeded_in=made,
                                             proof=f"`{how}` makes its key from `{name}`"))
+                    continue
+                # Read out of the object first (`rng = state.rng`, `carry = (batch["rng"],
+                # ...)`) or an item of it (`batch["rng"]`, followed as `batch.rng`): the
+                # caller's object's field is the key drawn from.
+                uses.append(Consumption(call, given, how, library=False, kind=use.kind,
+                                        held_by=given.value, followed=f"{given.value}.{field}"))
                 continue
             held = None if ctx is None else built_with(ctx, call, given.value, field)
             if held is None and foreign:

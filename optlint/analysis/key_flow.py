@@ -37,7 +37,7 @@ from optlint.analysis.key_syntax import (
     target_names,
 )
 from optlint.analysis.key_updated_entries import updated_entries
-from optlint.analysis.prng_keys import Consumer, Consumption, Returns, key_name
+from optlint.analysis.prng_keys import FOLDED_WITH, Consumer, Consumption, Returns, key_name
 
 
 class KeyFlow(KeyExpressions):
@@ -250,6 +250,15 @@ class KeyFlow(KeyExpressions):
             return self._suite(branch.body, state)
         return self._suite(branch, state)
 
+    def _refolds_param(self, folded: str, target: cst.BaseExpression, fresh: set[str]) -> bool:
+        """`key = fold_in(key, 3)` outside any loop, `key` a parameter as given: what is drawn
+        from it is the parameter folded (`key_project_calls.fixed_fold_uses`)."""
+        if (not isinstance(target, cst.Name) or self._loop_depth or target.value not in fresh
+                or folded.partition(FOLDED_WITH)[0] != target.value):
+            return False
+        self.refolded.add(id(target))
+        return True
+
     def _small(self, node: cst.BaseSmallStatement, state: KeyState) -> KeyState | None:
         if self.raises is not None and self.raises(node):
             raising = self.raising_call(node) if self.raising_call is not None else None
@@ -266,6 +275,7 @@ class KeyFlow(KeyExpressions):
                 self.discarded.add(id(node.value))
                 self.assigned_away.add(id(node.value))
             before = len(self.every)
+            fresh = self.params - state.rebound  # (parameters as given, before this statement)
             self._expr(node.value, state)
             # Keys the value consumes itself (`self.linear = Linear(..., key=key)`) are given
             # to it, not kept.
@@ -283,6 +293,8 @@ class KeyFlow(KeyExpressions):
                 if (folded is not None and isinstance(target.target, cst.Name)
                         and not mentions(folded, target.target.value)):
                     seed = folded  # not `key = fold_in(key, i)`: the old `key` is gone
+                elif folded is not None and self._refolds_param(folded, target.target, fresh):
+                    seed = folded  # `key = fold_in(key, 3)` of a parameter: still its key
                 if seed is not None and isinstance(target.target, cst.Name):
                     state.seeded[target.target.value] = (seed, id(node.value))
             restore(copied, state)  # `state = state.replace(mean=m)` keeps `state.key`

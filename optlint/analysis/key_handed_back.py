@@ -44,6 +44,15 @@ def note_stored(value: cst.BaseExpression, state: KeyState, own: set[int],
                 name = key_name(arg.value)
                 if name is not None and name in state.consumed:
                     carried.append(name)
+                elif name is not None and "." in name:
+                    # A part of the given object handed on whole (`Env(ghosts=state.ghosts)`
+                    # after a draw from `state.ghosts.key`): the keys it holds.
+                    carried += [dotted for dotted in state.consumed
+                                if dotted.startswith(name + ".") and ITEM not in dotted]
+                elif (isinstance(arg.value, cst.Call) and constructs(arg.value)
+                      and depth < 2):
+                    # A part rebuilt in place: `Env(ghosts=Ghosts(keys=state.ghosts.keys))`.
+                    note_stored(arg.value, state, own, stored, depth + 1)
     for dotted in carried:
         use = state.consumed.get(dotted)
         if (use is not None and dotted not in state.maybe and use.kind != "fold"

@@ -110,6 +110,7 @@ class KeyLoops(KeyRecorder):
     def _loop(self, node: cst.For | cst.While, state: KeyState) -> KeyState | None:
         if isinstance(node, cst.For):
             self._expr(node.iter, state)
+            self.fixed_indices |= range_index(node)
         else:
             self._expr(node.test, state)
         entry = state.copy()
@@ -180,3 +181,16 @@ class KeyLoops(KeyRecorder):
         merged = merge_states([entry, start])
         assert merged is not None
         state.take(merged)
+
+
+def range_index(loop: cst.For) -> set[str]:
+    """`{"step"}` for `for step in range(n)` or `range(0, n)` (a literal start): the loop's
+    index takes the same values at every call of the function."""
+    iterable = loop.iter
+    if (not isinstance(loop.target, cst.Name) or not isinstance(iterable, cst.Call)
+            or not isinstance(iterable.func, cst.Name) or iterable.func.value != "range"
+            or not iterable.args or any(arg.keyword is not None for arg in iterable.args)):
+        return set()
+    if len(iterable.args) > 1 and not isinstance(iterable.args[0].value, cst.Integer):
+        return set()
+    return {loop.target.value}

@@ -10,7 +10,10 @@ What is proven, by the class's own statements:
   or a `try`), and every binding of `self.X` in the class is in one other method A, not a
   constructor; no base class of the project binds it, and it is no field of the class;
 - A draws from `self.K` in a statement of its top level, at or before the first one that
-  binds `self.X`: A cannot set `X` without drawing;
+  binds `self.X`, or after it with no statement in between that can leave A (`return`,
+  `raise`, `yield`): A cannot set `X` and return without drawing (cfa-immunization-uptake-
+  projection cb96d76, held-out set 3: `fit` built `self.mcmc = MCMC(...)`, then ran
+  `self.mcmc.run(self.rng_key, ...)`);
 - B draws from `self.K`;
 - every binding of `self.K` in the class and its project bases is in a constructor, and one
   is: the object holds the key from its construction on. A base class of a library is taken
@@ -19,7 +22,7 @@ What is proven, by the class's own statements:
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -32,7 +35,11 @@ from optlint.records import record
 if TYPE_CHECKING:
     from optlint.analysis.key_calls import FileKeyCalls
     from optlint.analysis.key_flow import KeyFlow
+    from optlint.analysis.index import FunctionInfo
     from optlint.analysis.prng_keys import Consumption
+
+    # A function's walk for its own findings (`key_walk_gate.FileWalks.walk`).
+    Walk = Callable[[FunctionInfo], KeyFlow]
 
 _CONSTRUCTORS = frozenset({"__init__", "__post_init__", "setup"})
 # Expressions that evaluate their parts on some paths only.
@@ -53,7 +60,7 @@ class OrderedDraws:
     key: str  # K
 
 
-def ordered_draws(analysis: FileKeyCalls) -> Iterator[OrderedDraws]:
+def ordered_draws(analysis: FileKeyCalls, walk: Walk) -> Iterator[OrderedDraws]:
     ctx = analysis.ctx
     consuming: set[int] | None = None  # the scopes (by node id) with a call that may consume
     for info in ctx.index.classes.values():
@@ -84,10 +91,11 @@ def ordered_draws(analysis: FileKeyCalls) -> Iterator[OrderedDraws]:
                 if setter is None or setter is second or not _held_by_both(
                         info, setter, second) or _bound_in_bases(analysis, info, field):
                     continue
-                yield from _draws_in_order(analysis, info, setter, second, read, field)
+                yield from _draws_in_order(analysis, walk, info, setter, second, read,
+                                           field)
 
 
-def _draws_in_order(analysis: FileKeyCalls, info: ClassInfo, first: cst.FunctionDef,
+def _draws_in_order(analysis: FileKeyCalls, walk: Walk, info: ClassInfo, first: cst.FunctionDef,
                     second: cst.FunctionDef, read: cst.Attribute, field: str
                     ) -> Iterator[OrderedDraws]:
     index = analysis.ctx.index
@@ -95,22 +103,22 @@ def _draws_in_order(analysis: FileKeyCalls, info: ClassInfo, first: cst.Function
     if first_info is None or second_info is None:
         return
     first_self = first.params.params[0].name.value
-    before_set = _statements_before_set(first, first_self, field)
-    if not before_set:
+    setting = _statements_setting(first, first_self, field)
+    if not setting:
         return
     drawn_first: dict[str, Consumption] = {}
-    for key, use in _self_draws(analysis.walk(first_info), first_self):
-        if key not in drawn_first and any(_contains(s, use.call) for s in before_set):
+    for key, use in _self_draws(walk(first_info), first_self):
+        if key not in drawn_first and any(_contains(s, use.call) for s in setting):
             drawn_first[key] = use
     if not drawn_first:
         return
     second_self = second.params.params[0].name.value
-    for key, use in _self_draws(analysis.walk(second_info), second_self):
+    for key, use in _self_draws(walk(second_info), second_self):
         earlier = drawn_first.get(key)
         if earlier is not None and _held_from_construction(analysis, info, key):
+            # Every draw of B from the key is one (each branch of an `if` in B draws it).
             yield OrderedDraws(info.name, earlier, use, first.name.value, second.name.value,
                                read, key)
-            return
 
 
 def _top_level_reads(method: cst.FunctionDef, self_name: str
@@ -162,22 +170,52 @@ def _class_level(info: ClassInfo, field: str) -> bool:
         for statement in info.node.body.body)
 
 
-def _statements_before_set(method: cst.FunctionDef, self_name: str, field: str
-                           ) -> list[cst.BaseStatement]:
-    """The top-level statements of `method` up to and with the first that binds
-    `self.<field>` (empty when no top-level statement binds it)."""
+def _statements_setting(method: cst.FunctionDef, self_name: str, field: str
+                        ) -> list[cst.BaseStatement]:
+    """The top-level simple statements of `method` that run whenever it sets `self.<field>`
+    and returns: those up to and with the first that binds it, and those after it up to the
+    first statement that can leave the method (a `return`, `raise` or `yield` at any depth;
+    a simple `return` is kept: its value is evaluated before it leaves). A fit-style method
+    builds the sampler first and runs it after (`self.mcmc = MCMC(...)`, then
+    `self.mcmc.run(self.rng_key)`): it cannot return having set the field without drawing.
+    Empty when no top-level statement binds it."""
     body = method.body
     if not isinstance(body, cst.IndentedBlock):
         return []
     seen: list[cst.BaseStatement] = []
+    bound = False
     for statement in body.body:
+        if bound and _can_leave(statement):
+            if _simple_return(statement):
+                seen.append(statement)
+            break
         seen.append(statement)
-        if isinstance(statement, cst.SimpleStatementLine) and any(
-                isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
-                and target.value.value == self_name and target.attr.value == field
-                for small in statement.body for target in _targets(small)):
-            return [s for s in seen if isinstance(s, cst.SimpleStatementLine)]
-    return []
+        bound = bound or (isinstance(statement, cst.SimpleStatementLine) and any(
+            isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name)
+            and target.value.value == self_name and target.attr.value == field
+            for small in statement.body for target in _targets(small)))
+    return [s for s in seen if isinstance(s, cst.SimpleStatementLine)] if bound else []
+
+
+_LEAVING = (cst.Return, cst.Raise, cst.Yield)
+_OWN_SCOPES = (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+
+
+def _can_leave(statement: cst.CSTNode) -> bool:
+    """`statement` holds a `return`, `raise` or `yield` of the method itself."""
+    pending: list[cst.CSTNode] = [statement]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, _LEAVING):
+            return True
+        pending.extend(child for child in child_nodes(current)
+                       if not isinstance(child, _OWN_SCOPES))
+    return False
+
+
+def _simple_return(statement: cst.BaseStatement) -> bool:
+    return (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1
+            and isinstance(statement.body[0], cst.Return))
 
 
 def _self_draws(flow: KeyFlow, self_name: str) -> Iterator[tuple[str, Consumption]]:

@@ -114,6 +114,15 @@ class Overrides:
                 f"{', '.join(others)} {'does' if len(others) == 1 else 'do'} not"))]
         return []
 
+    def concrete(self, abstract: Abstract) -> list[Override] | None:
+        """The concrete overrides of `abstract` in the project's subclasses (None: not told)."""
+        return self._overrides(abstract)
+
+    def summary_of(self, method: cst.FunctionDef, info: ClassInfo, path: str
+                   ) -> KeyRecorder | None:
+        """The key flow of an override, made by its own file."""
+        return self._summary(method, info, path)
+
     def _summary(self, method: cst.FunctionDef, info: ClassInfo, path: str
                  ) -> KeyRecorder | None:
         if path == self.ctx.inference.path:

@@ -15,9 +15,10 @@ from optlint.analysis.key_fields import given_object_consumptions, held_key_cons
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_literal_branches import LiteralBranches
 from optlint.analysis.key_module_keys import module_key_uses
+from optlint.analysis.key_record import STEPS
 from optlint.analysis.key_seeded_splits import seeded_kind
 from optlint.analysis.key_seeds import constant_seeds, default_keys, default_seeds
-from optlint.analysis.prng_keys import Consumption
+from optlint.analysis.prng_keys import FOLDED_WITH, Consumption, key_name
 from optlint.context import RuleContext
 
 
@@ -57,6 +58,8 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
                          function, call, bound, param.name.value)
             for param, expr in bind_arguments(function, call, bound)
             if param.name.value in flow.consumed_params and param.name.value not in skipped]
+    if flow.fixed_folds:
+        uses += fixed_fold_uses(call, function, bound, flow, how, stepping)
     uses += default_seeds(call, function, bound, flow, how, stepping)
     uses += default_keys(call, function, bound, flow, how, stepping)
     uses += constant_seeds(call, function, flow, how, stepping)
@@ -95,3 +98,29 @@ def param_use(call: cst.Call, expr: cst.BaseExpression, how: str, stepping: bool
                            "split" if inner.kind == "split" else "draw"),
                        unseen=inner.unseen, proof=proof, derives=inner.derives,
                        seeded_in=inner.call if seeded else None)
+
+
+# A function drawing from its key parameter only through `fold_in(key, data)` with data it fixes
+# itself (a literal, or the index of its own loop counted from a literal; MuZeroGoJax 386da2e,
+# `pit` running one rollout for both players with one key): JAX's checker is silent, but two
+# calls given one key fold it with the same data and draw the same numbers. The caller's key is
+# followed under the folded name (`key` folded with `3`, or with "each step of `play`"): it
+# conflicts with another such call or a `fold_in` of the same data, never with a plain draw.
+def fixed_fold_uses(call: cst.Call, function: cst.FunctionDef, bound: bool,
+                    flow: KeyFlow, how: str, stepping: bool) -> list[Consumption]:
+    """What `call` consumes giving keys the callee folds with data it fixes."""
+    uses = []
+    for param, expr in bind_arguments(function, call, bound):
+        name = param.name.value
+        found = flow.fixed_folds.get(name)
+        given = key_name(expr)
+        if found is None or name in flow.consumed_params or given is None or "\x00" in given:
+            continue
+        inner, data = found
+        token = data if data.isdigit() else f"{STEPS}`{how}`"
+        uses.append(Consumption(
+            call, expr, how, library=False, stepping=stepping, followed=f"{given}{FOLDED_WITH}"
+            f"{token}", proof=f"`{how}` draws from `fold_in({name}, {data})`"
+            + ("" if data.isdigit() or data.startswith(STEPS) else
+               f", `{data}` counting its loop's steps from the start")))
+    return uses

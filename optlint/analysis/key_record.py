@@ -44,6 +44,11 @@ def _short(call: cst.Call) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
+# The data a key folded with a loop's step index counted from a literal is followed under
+# (`key_project_calls.fixed_fold_uses`, `key_transforms.py`): "each step of `play`".
+STEPS = "each step of "
+
+
 class KeyRecorder:
     """The consumptions and reuses of one walk; the walk (`KeyFlow`) keeps `_block`,
     `_statement` and the loop counters up to date as it goes."""
@@ -104,6 +109,14 @@ class KeyRecorder:
         self.derived_uses: dict[int, list[Consumption]] = {}
         # The attributes and items the body stores a value in (`info["rng"], k = split(...)`).
         self.stored_names: set[str] = set()
+        # Parameters drawn from through `fold_in(param, data)` with data the body fixes (a
+        # literal, an index of `fixed_indices`), with that data (`key_fixed_folds.py`).
+        self.fixed_folds: dict[str, tuple[Consumption, str]] = {}
+        self.fixed_indices: set[str] = set()  # `step` of `for step in range(n)`
+        self.refolded: set[int] = set()  # `key` of `key = fold_in(key, 3)`, a parameter
+        # Enclosing keys folded with the first parameter (a `fori_loop` body's step index).
+        self.index_folds: dict[str, Consumption] = {}
+        self._index = params[0] if params else None
 
     def free_consumed(self) -> dict[str, Consumption]:
         """The names the body consumes without ever binding them: its enclosing scope's."""
@@ -314,6 +327,13 @@ class KeyRecorder:
         # A key folded with a name of this function (`fold_in(key, i)`, `i` a parameter)
         # changes with it: not one key of the enclosing scope.
         local_data = bool(data) and (data in self.params or data in state.rebound)
+        if (data and root == base and base in self.params and use.kind in ("draw", "split")
+                and (base not in state.rebound or id(state.origin.get(base)) in self.refolded)
+                and (data.isdigit() or data in self.fixed_indices or data.startswith(STEPS))):
+            self.fixed_folds.setdefault(base, (use, data))
+        elif (data and data == self._index and root == base and base not in self.params
+              and base not in state.rebound and use.kind in ("draw", "split")):
+            self.index_folds.setdefault(base, use)
         if use.kind == "seed":
             # A key made from a seed parameter: the function draws the same for the same seed;
             # from a seed of the enclosing scope, the same at every call.

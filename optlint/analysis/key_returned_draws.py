@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator, Sequence
 
 import libcst as cst
 
+from optlint.analysis.key_locals import function_locals
+from optlint.analysis.key_overrides import only_raises
 from optlint.analysis.key_syntax import body_of, parameter_names, plain_target, target_names
 from optlint.analysis.walk import child_nodes
 
@@ -33,12 +35,15 @@ class DrawnReturns:
     """Per call of a project function: the names of its result's targets a draw reaches.
     `resolve` says what a call runs (`CallTargets.resolve`), `summary` its walk (`KeyFlow`),
     `library` what a library's consumer the call is consumes (a call of JAX's own `normal`
-    in its `random.py` is the sampler, not the function written there)."""
+    in its `random.py` is the sampler, not the function written there), `differentiated`
+    whether it runs the function under `grad` (`CallTargets.differentiated`)."""
 
     def __init__(self, resolve: Callable[[cst.Call], object],
                  summary: Callable[[cst.FunctionDef], object],
-                 library: Callable[[cst.Call], list]) -> None:
+                 library: Callable[[cst.Call], list],
+                 differentiated: Callable[[cst.Call], bool]) -> None:
         self._resolve = resolve
+        self._differentiated = differentiated
         self._summary = summary
         self._library = library
         self._paths: dict[int, frozenset[Path] | None] = {}  # by function
@@ -71,11 +76,14 @@ class DrawnReturns:
         if not isinstance(resolved, tuple) or self._library(call):
             return None
         function, _bound, stepping = resolved
-        # A class built returns the object, not what `__init__` returns; a function under a
-        # transformation (`jit` aside, `grad` returns no part of what it returns) is run as
-        # a step: neither is read.
-        if stepping or not isinstance(function, cst.FunctionDef) or (
-                function.name.value == "__init__"):
+        # A class built returns the object, not what `__init__` returns; a function under
+        # `grad` returns no part of what it returns: neither is read. A compiled one
+        # (`@jax.jit`, `jax.checkpoint`) returns what its body returns, and keeps nothing
+        # else of a draw (evojax's notebook: `run_sim(key, x, ws, mem);` as a warm-up). An
+        # abstract method is not read either: an override's body runs, not this one.
+        if (stepping and self._differentiated(call)) or not isinstance(
+                function, cst.FunctionDef) or function.name.value == "__init__" \
+                or only_raises(function):
             return None
         if id(function) not in self._paths:
             self._paths[id(function)] = None  # a recursive call: not known
@@ -102,7 +110,11 @@ def drawn_paths(function: cst.FunctionDef, sources: frozenset[str],
         while True:
             before = len(tainted)
             for node, parts in steps:
-                if any(_touches(part, tainted, draws, local, params) for part in parts):
+                # A nested function's own names are not the ones tainted around it (the
+                # `key` a `scan` body unpacks from its carry).
+                seen = tainted - function_locals(node) if isinstance(
+                    node, cst.FunctionDef) else tainted
+                if any(_touches(part, seen, draws, local, params) for part in parts):
                     tainted.update(_bound_by(node))
             if len(tainted) == before:
                 break

@@ -36,7 +36,8 @@ from optlint.analysis.key_transformed_bodies import (
     function_arg,
     lambda_flow,
 )
-from optlint.analysis.prng_keys import Consumption
+from optlint.analysis.key_record import STEPS
+from optlint.analysis.prng_keys import FOLDED_WITH, Consumption
 
 if TYPE_CHECKING:
     from optlint.analysis.key_calls_view import KeyCallsView
@@ -101,6 +102,12 @@ class TransformedKeyCalls:
             if body is None or flow is None:
                 return []
             uses = closure_uses(self.calls, call, body, flow, qualified)
+            if flow.index_folds and qualified == "jax.lax.fori_loop" and counts_from_literal(call):
+                # `fold_in(key, i)` with the step index: every run of the loop folds the
+                # enclosing key with the same indices (`key_project_calls.fixed_fold_uses`).
+                uses += [Consumption(call, inner.key, self.calls.callee(call), library=False,
+                                     followed=f"{base}{FOLDED_WITH}{STEPS}`{qualified}`")
+                         for base, inner in flow.index_folds.items()]
             if carry is not None:
                 # The carry handed back with a key the step consumed: the next step draws again.
                 split = {id(use) for made in flow.derived_uses.values() for use in made}
@@ -157,3 +164,9 @@ def runs_per_step_or_row(ctx: RuleContext, site: CallSite) -> bool:
     return isinstance(call.func, cst.Call) and (
         ctx.qualify(call.func.func) in BATCHING or ctx.qualify(call.func.func) in STREAM_BROADCASTS
         or ctx.qualify(call.func.func) in STATEFUL_BATCHING)
+
+
+def counts_from_literal(call: cst.Call) -> bool:
+    """`fori_loop(0, n, body, init)`: the loop's indices start at a literal."""
+    lower = argument(call, 0, "lower")
+    return lower is not None and isinstance(lower.value, cst.Integer)

@@ -1,6 +1,8 @@
-"""Whether a function's own walk can find anything, decided before walking it (a gate).
+"""The walks of a file's functions (and of its module body) for their own findings
+(`FileWalks`), and whether a function's own walk can find anything, decided before walking it
+(a gate).
 
-OPT020 walks every function of a file that may consume a key (`FileKeyCalls.functions_to_walk`),
+OPT020 walks every function of a file that may consume a key (`FileWalks.functions_to_walk`),
 for its own findings; most such walks find nothing. A walk records a consumption only where
 `consumer` says a call consumes, or `returns` that a call hands back a key it consumed (a call of
 the body, or of a lambda in it), so the consumptions a walk can meet are known without walking:
@@ -25,14 +27,20 @@ made whenever a caller asks (`FileKeyCalls.summary`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.index import CallSite, Scope
+from optlint.analysis.index import CallSite, FunctionInfo, Scope
 from optlint.analysis.key_distinct_draws import distinct_keys
-from optlint.analysis.key_syntax import COMPREHENSIONS
+from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_library_calls import last_name
+from optlint.analysis.key_syntax import COMPREHENSIONS, body_of
 from optlint.analysis.prng_keys import Consumer, Consumption, Returns
 from optlint.analysis.walk import child_nodes
+
+if TYPE_CHECKING:
+    from optlint.analysis.key_calls import FileKeyCalls
 
 # Switched off, every function that may consume a key is walked (for the tests comparing both).
 GATED = True
@@ -91,6 +99,79 @@ class WalkGate:
         if returns or (scope.self_name is not None and isinstance(uses[0].key, cst.Attribute)):
             return True
         return _repeated_or_kept(body, calls)
+
+
+class FileWalks:
+    """The walks of one file's functions and module body for their own findings: those the
+    gate lets through, each its summary's walk where it has one."""
+
+    def __init__(self, analysis: FileKeyCalls) -> None:
+        self.analysis = analysis
+        self._again: dict[int, KeyFlow] = {}  # walks made again, of functions calling themselves
+        # The functions defined in each function of the file, by its id (`_nested_in`).
+        self._nested: dict[int, list[FunctionInfo]] | None = None
+        self._walk_gate: WalkGate | None = None  # which walks may report anything
+
+    def functions_to_walk(self) -> Iterator[FunctionInfo]:
+        """The functions whose walks may report something (the gate, above)."""
+        analysis = self.analysis
+        return (info for info in analysis.ctx.index.functions.values()
+                if isinstance(info.node, cst.FunctionDef) and analysis.worth_walking(info.node)
+                and self._gate().may_find(info.scope, info.node, bool(info.returns)))
+
+    def _gate(self) -> WalkGate:
+        if self._walk_gate is None:
+            analysis = self.analysis
+            self._walk_gate = WalkGate(analysis.ctx.calls(), analysis.ctx.index.every_scope,
+                                       analysis.consumer, analysis.returned_keys)
+        return self._walk_gate
+
+    def walk(self, info: FunctionInfo) -> KeyFlow:
+        """The function's walk for its own findings: its summary's walk, the same statements
+        and calls (a summary only notes its parameters besides), unless it calls itself."""
+        assert isinstance(info.node, cst.FunctionDef)
+        analysis = self.analysis
+        recursive = analysis.cycles.recursive
+        summary = analysis.summary(info.node)
+        if summary is not None and id(info.node) not in recursive:
+            return summary
+        if id(info.node) not in self._again:
+            # Its closures summarised while it was (a scan body calling back into the method
+            # being summarised): summarised again, now that what they call is known.
+            for nested in (self._nested_in(info.node) if recursive else ()):
+                if id(nested.node) in recursive:
+                    analysis.summaries.pop(id(nested.node), None)
+                    analysis.forget_consumed()  # some may rest on that summary
+            flow = analysis.new_flow(scope=info.scope)
+            flow.run(body_of(info.node), {param.name.value: param.name for param in (
+                *info.node.params.posonly_params, *info.node.params.params,
+                *info.node.params.kwonly_params)})
+            self._again[id(info.node)] = flow
+        return self._again[id(info.node)]
+
+    def _nested_in(self, function: cst.FunctionDef) -> list[FunctionInfo]:
+        """The functions defined directly in `function` (the file's map of them made once)."""
+        if self._nested is None:
+            self._nested = {}
+            for info in self.analysis.ctx.index.functions.values():
+                parent = info.scope.parent
+                if parent is not None:
+                    self._nested.setdefault(id(parent.node), []).append(info)
+        return self._nested.get(id(function), [])
+
+    def walk_module(self) -> KeyFlow | None:
+        analysis = self.analysis
+        ctx = analysis.ctx
+        if not any(site.scope.kind == "module" and (
+                id(site.node) in analysis.candidates or last_name(site.node.func) in analysis.helpers)
+                for site in ctx.calls()) or not self._gate().may_find(
+                    ctx.index.module_scope, ctx.module):
+            return None
+        flow = analysis.new_flow(scope=ctx.index.module_scope)
+        # A notebook is run, not imported: its names do not outlive its last cell. A `.md`
+        # file reaches the analysis only as a MyST notebook (`sources.py`), read as one.
+        flow.run(ctx.module.body, module=not ctx.filename.endswith((".ipynb", ".md")))
+        return flow
 
 
 def _walked_scope(scope: Scope) -> Scope:

@@ -11,12 +11,13 @@ from optlint.rules.base import Finding
 
 if TYPE_CHECKING:
     from optlint.analysis.key_calls import FileKeyCalls
+    from optlint.analysis.key_method_order import Walk
     from optlint.context import RuleContext
 
 
-def ordered_draw_findings(ctx: RuleContext, analysis: FileKeyCalls,
+def ordered_draw_findings(ctx: RuleContext, analysis: FileKeyCalls, walk: Walk,
                           reported: set[int]) -> Iterator[Finding]:
-    for found in ordered_draws(analysis):
+    for found in ordered_draws(analysis, walk):
         second = found.second
         if id(second.call) in reported:
             continue
@@ -24,7 +25,7 @@ def ordered_draw_findings(ctx: RuleContext, analysis: FileKeyCalls,
         key = f"self.{found.key}"
         message = (f"`{key}` is consumed by `{second.how}` in `{found.second_method}`, which "
                    f"reads `{ctx.code(found.read)}`, set only by `{found.first_method}`, "
-                   f"which consumed `{key}` before setting it: `{found.second_method}` runs "
+                   f"which consumes `{key}` whenever it sets it: `{found.second_method}` runs "
                    f"after `{found.first_method}` on one object, and only construction sets "
                    f"`{key}`, so both draw the same random numbers")
         yield Finding(second.call, message, roles={

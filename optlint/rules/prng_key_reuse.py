@@ -36,8 +36,10 @@ from optlint.analysis.key_handouts import kept_handouts
 from optlint.analysis.key_lifted_streams import unsplit_streams
 from optlint.analysis.key_returned_batchings import returned_batchings
 from optlint.analysis.key_literal_seeds import made_in_callee
+from optlint.analysis.key_numpy_draws import unlike_numpy_draws
 from optlint.analysis.key_fixed_closures import fixed_closure_keys
 from optlint.analysis.key_trace_time import traced_draws
+from optlint.analysis.key_walk_gate import FileWalks
 from optlint.analysis.key_unset_params import skipped_rebinding
 from optlint.analysis.key_unadvanced_fields import unadvanced_draws
 from optlint.analysis.library_names import JAX_RANDOM
@@ -87,8 +89,9 @@ class PrngKeyReuse(Rule):
         if not analysis.has_consumers():
             return
         reported: set[int] = set()
-        for info in analysis.functions_to_walk():
-            flow = analysis.walk(info)
+        walks = FileWalks(analysis)
+        for info in walks.functions_to_walk():
+            flow = walks.walk(info)
             # A reuse only `--preview` shows gives way to a proven finding at the same call
             # (the key a module holds, drawn from on every step).
             unproven: dict[int, Finding | None] = {}
@@ -118,7 +121,7 @@ class PrngKeyReuse(Rule):
             yield from self._unadvanced_findings(ctx, info, flow, reported)
             yield from stored_findings(ctx, info, flow, reported)
             yield from kept_findings(ctx, flow, reported)
-        module_flow = analysis.walk_module()
+        module_flow = walks.walk_module()
         if module_flow is not None:
             for reuse in module_flow.reuses.values():
                 if id(reported_at(reuse.second)) not in reported and _reported(reuse, module_flow, ctx, analysis):
@@ -145,7 +148,7 @@ class PrngKeyReuse(Rule):
             if id(handed.draw.call) not in reported:
                 reported.add(id(handed.draw.call))
                 yield returned_batching_finding(ctx, handed)
-        yield from ordered_draw_findings(ctx, analysis, reported)  # `fit` before `predict`
+        yield from ordered_draw_findings(ctx, analysis, walks.walk, reported)  # `fit` before `predict`
         for constant in constant_seed_draws(ctx, analysis.consumer):  # `key(0)` made where a step runs
             if id(constant.draw) not in reported and id(constant.made) not in reported:
                 reported.add(id(constant.draw))
@@ -157,6 +160,10 @@ class PrngKeyReuse(Rule):
         drops those (its message's line numbers would cost the positions of its nodes)."""
         unseen = next((use.unseen for use in (reuse.first, reuse.second, reuse.second.closed)
                        if use is not None and use.unseen), "")
+        if not unseen and reuse.first.generator and reuse.second.generator:
+            # Two NumPy generators seeded alike, seen drawing unlike values.
+            unseen = unlike_numpy_draws(reuse.first.call, reuse.second.call,
+                                        ctx.index.parents())
         if unseen and not ctx.wants_unproven:
             return
         # Worded for the pair JAX's checker raises on (`key_direct_pairs`); reported or not

@@ -1,0 +1,59 @@
+"""OPT020 on two NumPy generators seeded alike (`key_numpy_draws.py`): JAX's checker does not
+see NumPy, so only identical or prefix-identical values make the pair a reuse (issue #25's
+rule). Drawn from where they are made with one method under the same parameters (vizier's
+`RandomState(seed).beta(...)` pattern with equal arguments), or shuffling alike, the values
+repeat and the finding stays; under other parameters or another method they share none, and
+the finding is `--preview` only. The facts are measured with NumPy below."""
+
+from __future__ import annotations
+
+import runpy
+from pathlib import Path
+
+from conftest import opt020_lines
+
+SOURCE = '''\
+import jax  # a JAX project's file (OPT020 reads only those)
+import numpy as np
+
+
+def same_draws(seed=None):
+    first = np.random.RandomState(seed).beta(1.0, 30.0, size=100)
+    second = np.random.RandomState(seed).beta(1.0, 30.0, size=50)
+    return first, second
+
+
+def other_parameters(seed=None):
+    first = np.random.RandomState(seed).beta(1.0, 30.0, size=100)
+    second = np.random.RandomState(seed).beta(1.0, 17.0 / 3.0, size=100)
+    return first, second
+
+
+def other_methods(seed=None):
+    first = np.random.default_rng(seed).uniform(0.0, 1.0, size=5)
+    second = np.random.default_rng(seed).normal(0.0, 1.0, size=5)
+    return first, second
+
+
+def shuffled_alike(xs, ys, seed=None):
+    np.random.RandomState(seed).shuffle(xs)
+    np.random.RandomState(seed).shuffle(ys)
+    return xs, ys
+'''
+
+
+def test_only_draws_that_repeat_values_are_reported(tmp_path: Path) -> None:
+    assert opt020_lines(tmp_path, "seeds.py", SOURCE) == [7, 25]
+    assert opt020_lines(tmp_path, "seeds.py", SOURCE, "--preview") == [7, 13, 19, 25]
+
+
+def test_the_draws_when_run(tmp_path: Path) -> None:
+    (tmp_path / "seeds.py").write_text(SOURCE)
+    namespace = runpy.run_path(str(tmp_path / "seeds.py"))
+    first, second = namespace["same_draws"](7)
+    assert (first[:50] == second).all()
+    for name in ("other_parameters", "other_methods"):
+        first, second = namespace[name](7)
+        assert not set(first) & set(second), name
+    xs, ys = namespace["shuffled_alike"](list(range(10)), list(range(10, 20)), 7)
+    assert [y - 10 for y in ys] == xs
