@@ -183,7 +183,9 @@ def _check_uncached(paths: list[Path], options: LintOptions, jobs: int | None,
         if kept_until:
             linter.plan(paths, kept_until)
         with _collector_paused():
-            results = deep_call(_check_each, linter, paths)
+            # (one file: on the thread `Linter.lint_text` starts for it, as it would anyway)
+            results = (deep_call(_check_each, linter, paths) if len(paths) > 1
+                       else _check_each(linter, paths))
     else:
         results = _check_in_pool(paths, options, workers, kept_until, graph)
     for result in results:
