@@ -39,12 +39,37 @@ def shuffled_alike(xs, ys, seed=None):
     np.random.RandomState(seed).shuffle(xs)
     np.random.RandomState(seed).shuffle(ys)
     return xs, ys
+
+
+def defaults_written_out(seed=None):
+    first = np.random.RandomState(seed).normal(size=5)
+    second = np.random.RandomState(seed).normal(0, 1.0, size=5)
+    return first, second
+
+
+def one_stream_two_names(seed=None):
+    first = np.random.default_rng(seed).random(size=5)
+    second = np.random.default_rng(seed).uniform(0.0, 1.0, size=5)
+    return first, second
+
+
+def low_left_out(seed=None):
+    first = np.random.RandomState(seed).randint(10, size=5)
+    second = np.random.RandomState(seed).randint(0, 10, size=5)
+    return first, second
+
+
+def parameters_not_literals(mu, seed=None):
+    first = np.random.RandomState(seed).normal(mu, 1.0, size=5)
+    second = np.random.RandomState(seed).normal(0.0, 1.0, size=5)
+    return first, second
 '''
 
 
 def test_only_draws_that_repeat_values_are_reported(tmp_path: Path) -> None:
-    assert opt020_lines(tmp_path, "seeds.py", SOURCE) == [7, 25]
-    assert opt020_lines(tmp_path, "seeds.py", SOURCE, "--preview") == [7, 13, 19, 25]
+    assert opt020_lines(tmp_path, "seeds.py", SOURCE) == [7, 25, 31, 37, 43, 49]
+    assert opt020_lines(tmp_path, "seeds.py", SOURCE, "--preview") == [7, 13, 19, 25, 31, 37,
+                                                                        43, 49]
 
 
 def test_the_draws_when_run(tmp_path: Path) -> None:
@@ -57,3 +82,10 @@ def test_the_draws_when_run(tmp_path: Path) -> None:
         assert not set(first) & set(second), name
     xs, ys = namespace["shuffled_alike"](list(range(10)), list(range(10, 20)), 7)
     assert [y - 10 for y in ys] == xs
+    # Defaults written out or left out, and two names of one stream, draw the same values
+    # (the reason the findings on them stay).
+    for name in ("defaults_written_out", "one_stream_two_names", "low_left_out"):
+        first, second = namespace[name](7)
+        assert (first == second).all(), name
+    first, second = namespace["parameters_not_literals"](0.0, 7)
+    assert (first == second).all()  # a name may hold the same value: not judged

@@ -4,8 +4,9 @@ JAX's key-reuse checker does not see NumPy, so issue #25's labelling rule asks o
 only whether the two draws give identical or prefix-identical values. Two generators made from
 one seed do so where they draw with one method under the same distribution parameters (the
 size aside, which only cuts the stream), or permute alike (`shuffle`, `permutation`: the same
-permutation for arrays of one length). With other parameters, or another method, they share no
-value. Measured with numpy 2.4.6 (`tests/test_prng_keys_numpy_draws.py` runs it), for
+permutation for arrays of one length). With other parameters (literals that differ, defaults
+filled in), or from another stream, they share no value; parameters that are not literals are
+not judged. Measured with numpy 2.4.6 (`tests/test_prng_keys_numpy_draws.py` runs it), for
 `RandomState` and `default_rng` seeded with 7: `beta(1, 30)` and `beta(1, 17/3)` share none of
 100 values, `normal(0, 1)` and `normal(0, 2)` none of 5, `uniform` and `normal` none of 5;
 `normal(0, 1, size=3)` is `normal(0, 1, size=5)[:3]`; two 10-item lists shuffle alike.
@@ -16,35 +17,54 @@ generator kept under a name may draw anywhere. A method missing from the table i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import ast
+import operator
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import libcst as cst
 
-# By method: the distribution parameters, in their positional order (the size comes next).
-# A method permuting what it is given (`shuffle(x)`) has none: it draws alike for one length.
-DISTRIBUTION_PARAMETERS: dict[str, tuple[str, ...]] = {
-    "beta": ("a", "b"), "normal": ("loc", "scale"), "uniform": ("low", "high"),
-    "gamma": ("shape", "scale"), "binomial": ("n", "p"), "exponential": ("scale",),
-    "poisson": ("lam",), "randint": ("low", "high"), "integers": ("low", "high"),
-    "standard_normal": (), "random": (), "random_sample": (), "choice": ("a",),
-    "shuffle": (), "permutation": (),
+# By method: the values' stream (methods of one stream draw the same values under the same
+# parameters) and its parameters in positional order, with their defaults (no default: None).
+# Measured with numpy 2.4.6 for `RandomState` and `default_rng` seeded alike (the test runs it):
+# `normal()` is `normal(0, 1)` is `standard_normal()`; `random()`, `random_sample()` and
+# `uniform()` are one stream; `randint(10)` is `randint(0, 10)`; `shuffle` permutes as
+# `permutation` does. `RandomState.choice(10, 3, replace=False)` is `permutation(10)[:3]`, so
+# `choice` is judged only against itself.
+_UNIFORM = (("low", 0.0), ("high", 1.0))
+_NORMAL = (("loc", 0.0), ("scale", 1.0))
+STREAMS: dict[str, tuple[str, tuple[tuple[str, float | None], ...]]] = {
+    "beta": ("beta", (("a", None), ("b", None))), "normal": ("normal", _NORMAL),
+    "standard_normal": ("normal", ()), "uniform": ("uniform", _UNIFORM),
+    "random": ("uniform", ()), "random_sample": ("uniform", ()),
+    "gamma": ("gamma", (("shape", None), ("scale", 1.0))),
+    "binomial": ("binomial", (("n", None), ("p", None))),
+    "exponential": ("exponential", (("scale", 1.0),)), "poisson": ("poisson", (("lam", 1.0),)),
+    "randint": ("randint", (("low", None), ("high", None))),
+    "integers": ("integers", (("low", None), ("high", None))),
+    "choice": ("choice", (("a", None),)), "shuffle": ("permute", ()),
+    "permutation": ("permute", ()),
 }
+_DEFAULTS = {"normal": _NORMAL, "uniform": _UNIFORM}  # what a method of no parameters draws under
 
 
 def unlike_numpy_draws(first: cst.Call, second: cst.Call,
                        parents: Mapping[int, cst.CSTNode]) -> str:
     """Why two NumPy seedings (`RandomState(seed)` twice) are not shown to draw the same
-    values ('' where they are, or where their draws are not read here): each drawn from
-    straight away, by different methods or under different parameters as written."""
+    values ('' where they are, or where it is not known here): each drawn from straight away,
+    from different streams, or under parameters given as different literals."""
     drawn_a, drawn_b = _drawn_on(first, parents), _drawn_on(second, parents)
     if drawn_a is None or drawn_b is None:
         return ""
     (name_a, call_a), (name_b, call_b) = drawn_a, drawn_b
-    if name_a != name_b:
+    stream_a, stream_b = STREAMS[name_a][0], STREAMS[name_b][0]
+    if stream_a != stream_b:
+        if "choice" in (stream_a, stream_b):
+            return ""  # `choice` may draw as `permutation` or `randint` do
         return f"`{name_a}` and `{name_b}` draw different values from one seed"
-    parameters = DISTRIBUTION_PARAMETERS[name_a]
-    if any(_given(call_a, i, name) != _given(call_b, i, name)
-           for i, name in enumerate(parameters)):
+    values_a, values_b = _parameters(name_a, call_a), _parameters(name_b, call_b)
+    if any(a is not _UNKNOWN and b is not _UNKNOWN and a != b
+           for a, b in zip(values_a, values_b, strict=True)):
         return f"`{name_a}` under other parameters draws different values from one seed"
     return ""
 
@@ -57,22 +77,48 @@ def _drawn_on(seeding: cst.Call, parents: Mapping[int, cst.CSTNode]
     call = parents.get(id(attribute)) if attribute is not None else None
     if (not isinstance(attribute, cst.Attribute) or attribute.value is not seeding
             or not isinstance(call, cst.Call) or call.func is not attribute
-            or attribute.attr.value not in DISTRIBUTION_PARAMETERS):
+            or attribute.attr.value not in STREAMS):
         return None
     return attribute.attr.value, call
 
 
-def _given(call: cst.Call, position: int, name: str) -> str | None:
-    """The code given for a parameter, by position or keyword (None: left at its default)."""
-    positional = [arg for arg in call.args if arg.keyword is None and not arg.star]
+_UNKNOWN = object()  # a parameter given as code whose value is not a literal
+
+
+def _parameters(name: str, call: cst.Call) -> list[object]:
+    """The values of the stream's parameters in this call: literals, defaults filled in."""
+    stream, parameters = STREAMS[name]
+    parameters = parameters or _DEFAULTS.get(stream, ())
     if any(arg.star for arg in call.args):
-        return "*"  # unpacked: not read
-    if position < len(positional):
-        value: cst.BaseExpression = positional[position].value
-    else:
-        found = next((arg.value for arg in call.args
-                      if arg.keyword is not None and arg.keyword.value == name), None)
-        if found is None:
-            return None
-        value = found
-    return cst.Module([]).code_for_node(value)
+        return [_UNKNOWN] * len(parameters)
+    positional = [arg.value for arg in call.args if arg.keyword is None]
+    keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
+    if stream in ("randint", "integers") and len(positional) == 1 and "high" not in keywords:
+        positional = [cst.Integer("0"), *positional]  # `randint(10)` draws in [0, 10)
+    values: list[object] = []
+    for position, (parameter, default) in enumerate(parameters):
+        code = positional[position] if position < len(positional) else keywords.get(parameter)
+        values.append(default if code is None else _literal(code))
+    return values
+
+
+def _literal(code: cst.BaseExpression) -> object:
+    """The value of a literal, or of arithmetic on number literals (`17.0 / 3.0`)."""
+    try:
+        return _number(ast.parse(cst.Module([]).code_for_node(code).strip(), mode="eval").body)
+    except (ValueError, SyntaxError, TypeError, ArithmeticError, RecursionError):
+        return _UNKNOWN
+
+
+_OPERATORS: dict[type, Callable[..., Any]] = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+              ast.Div: operator.truediv, ast.USub: operator.neg, ast.UAdd: operator.pos}
+
+
+def _number(node: ast.expr) -> object:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and type(node.op) in _OPERATORS:
+        return _OPERATORS[type(node.op)](_number(node.operand))
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        return _OPERATORS[type(node.op)](_number(node.left), _number(node.right))
+    return ast.literal_eval(node)  # a string, a tuple of literals...; else ValueError
