@@ -26,18 +26,12 @@ import threading
 import warnings
 from collections.abc import Callable
 from types import FrameType, FunctionType
-from typing import TypeVar
 
 import libcst as cst
 
-_Result = TypeVar("_Result")
+from optlint.large_stack import deep_call
 
-# 256 MiB of address space, committed only as it is used: ~40 times the depth an 8 MiB main stack
-# gives libcst, far beyond what CPython's screen lets through.
-_STACK_BYTES = 256 * 1024 * 1024
-_RECURSION_LIMIT = 30_000
 _DEFAULT_RECURSION_LIMIT = 1000  # Python's own default
-_deep = threading.local()
 
 
 # Bracket nesting past this (raw, strings included) is screened: CPython rejects 200 nested
@@ -252,37 +246,3 @@ def _set_compiled_validation(on: bool) -> None:
         from optlint.node_inits import validating
 
         validating[0] = on
-
-
-def deep_call(function: Callable[..., _Result], *args: object) -> _Result:
-    """`function(*args)` on a thread with a large stack and a raised recursion limit (directly
-    when already on one). Exceptions are raised here, in the caller's thread."""
-    if getattr(_deep, "active", False):
-        return function(*args)
-    outcome: list[_Result] = []
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        _deep.active = True
-        try:
-            outcome.append(function(*args))
-        except BaseException as error:  # noqa: BLE001 - handed to the caller's thread as is
-            failure.append(error)
-
-    previous_stack = threading.stack_size(_STACK_BYTES)
-    previous_limit = sys.getrecursionlimit()
-    try:
-        thread = threading.Thread(target=run, name="optlint-analysis", daemon=True)
-        sys.setrecursionlimit(max(previous_limit, _RECURSION_LIMIT))
-        try:
-            thread.start()
-        except RuntimeError:  # no memory for the stack: the normal limits still give errors
-            sys.setrecursionlimit(previous_limit)
-            return function(*args)
-        thread.join()
-    finally:
-        sys.setrecursionlimit(previous_limit)
-        threading.stack_size(previous_stack)
-    if failure:
-        raise failure[0]
-    return outcome[0]

@@ -17,6 +17,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from optlint.diagnostics import Diagnostic
+# Files are checked on one thread with a large stack (the analysis of a deeply nested text
+# needs it), not each on a thread of its own: a new thread's stack is committed afresh, page by
+# page, as each file's analysis goes deep.
+from optlint.large_stack import deep_call
 from optlint.lint_types import FileResult, LintOptions
 
 # The engine, the pool's modules (multiprocessing, concurrent.futures: 60 ms of a 300 ms warm
@@ -114,6 +118,15 @@ def _check_in_worker(path: Path) -> FileResult:
     return _worker.check_path(path)
 
 
+def _check_each(linter: Linter, paths: list[Path]) -> list[FileResult]:
+    collector = _Collector()
+    results = []
+    for path in paths:
+        collector.before_file()
+        results.append(linter.check_path(path))
+    return results
+
+
 @contextmanager
 def _collector_paused() -> Iterator[None]:
     was_enabled = gc.isenabled()
@@ -169,12 +182,10 @@ def _check_uncached(paths: list[Path], options: LintOptions, jobs: int | None,
             linter.prefilter.use_graph(graph)
         if kept_until:
             linter.plan(paths, kept_until)
-        results = []
         with _collector_paused():
-            collector = _Collector()
-            for path in paths:
-                collector.before_file()
-                results.append(linter.check_path(path))
+            # (one file: on the thread `Linter.lint_text` starts for it, as it would anyway)
+            results = (deep_call(_check_each, linter, paths) if len(paths) > 1
+                       else _check_each(linter, paths))
     else:
         results = _check_in_pool(paths, options, workers, kept_until, graph)
     for result in results:
@@ -267,7 +278,7 @@ def _start_method() -> str | None:
 
 
 def _check_chunk(paths: list[Path]) -> list[FileResult]:
-    return [_check_in_worker(path) for path in paths]
+    return deep_call(lambda: [_check_in_worker(path) for path in paths])
 
 
 def _check_one_by_one(paths: list[Path], options: LintOptions) -> dict[Path, FileResult]:

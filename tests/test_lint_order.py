@@ -37,11 +37,11 @@ def test_importers_come_before_what_they_import(tmp_path: Path) -> None:
 def test_a_tree_parsed_for_a_lookup_is_not_parsed_again(tmp_path: Path) -> None:
     import libcst as cst
 
-    import optlint.analysis.project as project
+    import optlint.parsing as parsing
 
     paths = write(tmp_path)
     parsed: list[str] = []
-    original = project.cst.parse_module
+    original = parsing._parse_text  # every parse optlint makes
 
     def counting(text: str) -> cst.Module:
         parsed.append(text)
@@ -49,11 +49,11 @@ def test_a_tree_parsed_for_a_lookup_is_not_parsed_again(tmp_path: Path) -> None:
 
     options = LintOptions(Selection.from_settings(Settings(project_root=tmp_path)),
                           LibraryVersions(), tmp_path)
-    project.cst.parse_module = counting  # type: ignore[assignment]
+    parsing._parse_text = counting
     try:
         results = check_paths(paths, options, jobs=1)
     finally:
-        project.cst.parse_module = original
+        parsing._parse_text = original
     assert [result.filename for result in results] == [str(path) for path in paths]
     assert len(parsed) == len(set(parsed))  # every file's text parsed once
 
@@ -72,10 +72,10 @@ def parses_in(paths: list[Path], root: Path, jobs: int = 1) -> tuple[list[str], 
     """The texts parsed while checking `paths`, and the findings."""
     import libcst as cst
 
-    import optlint.analysis.project as project
+    import optlint.parsing as parsing
 
     parsed: list[str] = []
-    original = project.cst.parse_module
+    original = parsing._parse_text  # every parse optlint makes
 
     def counting(text: str) -> cst.Module:
         parsed.append(text)
@@ -83,11 +83,11 @@ def parses_in(paths: list[Path], root: Path, jobs: int = 1) -> tuple[list[str], 
 
     options = LintOptions(Selection.from_settings(Settings(project_root=root)),
                           LibraryVersions(), root)
-    project.cst.parse_module = counting  # type: ignore[assignment]
+    parsing._parse_text = counting
     try:
         results = check_paths(paths, options, jobs=jobs)
     finally:
-        project.cst.parse_module = original
+        parsing._parse_text = original
     return parsed, [f"{Path(r.filename).name}:{d.line}: {d.code}" for r in results
                     for d in r.diagnostics]
 

@@ -72,13 +72,13 @@ def test_each_worker_parses_its_shards_lookups_once(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import libcst as cst
 
-    import optlint.analysis.project as project
+    import optlint.parsing as parsing
 
     monkeypatch.setattr(pool, "_start_method", lambda: "fork")  # workers inherit the patches
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     paths = write(tmp_path)
     log = tmp_path.parent / f"{tmp_path.name}-parses.log"
-    original = project.cst.parse_module
+    original = parsing._parse_text  # every parse optlint makes
 
     def logged(text: str) -> cst.Module:  # every process appends, the parent and the workers
         with log.open("a") as stream:
@@ -87,7 +87,7 @@ def test_each_worker_parses_its_shards_lookups_once(
 
     options = LintOptions(Selection.from_settings(Settings(project_root=tmp_path)),
                           LibraryVersions(), tmp_path)
-    monkeypatch.setattr(project.cst, "parse_module", logged)
+    monkeypatch.setattr(parsing, "_parse_text", logged)
     pooled = pool.check_paths(paths, options, jobs=2)
     parses = [line.split(" ", 1) for line in log.read_text().splitlines()]
     processes = {process for process, _ in parses}

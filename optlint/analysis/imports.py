@@ -63,6 +63,13 @@ class ImportTable:
             joiner = "" if prefix.endswith(".") or not prefix else "."
             self.aliases[local] = f"{prefix}{joiner}{name}"
 
+    def add_alias(self, local: str, full: str) -> None:
+        """`local` names `full` unless the file's own imports name it otherwise (a name a
+        star-imported module imports: `star_imports.py`)."""
+        if local not in self.aliases:
+            self._qualified.clear()
+            self.aliases[local] = full
+
     def qualify(self, node: cst.BaseExpression) -> str | None:
         """The canonical qualified name of `node` if its root is an imported name."""
         known = self._qualified.get(id(node))

@@ -56,7 +56,7 @@ class BatchedPartials:
                 if inner is None or id(expr) not in bound_ids:
                     continue
                 uses += self._broadcast(call, expr, self.calls.callee(inner.call), over,
-                                        inner.unseen, inner.proof)
+                                        inner.unseen, inner.proof, self._here(inner.call))
             return uses
         if not isinstance(wrapped, cst.Name) or not self.calls.given_function(wrapped, site):
             return []
@@ -74,9 +74,16 @@ class BatchedPartials:
                                proof if not unseen else "")
 
     def _broadcast(self, call: cst.Call, key: cst.BaseExpression, drawn_by: str, over: str,
-                   unseen: str, proof: str) -> list[Consumption]:
-        """The batched call consumes the bound key, and again in every row."""
+                   unseen: str, proof: str, drawn_at: cst.Call | None = None
+                   ) -> list[Consumption]:
+        """The batched call consumes the bound key, and again in every row (drawn by
+        `drawn_at` in the function, where it is of this file)."""
         return [Consumption(call, key, self.calls.callee(call), library=False, unseen=unseen,
                             proof=proof),
                 Consumption(call, key, drawn_by, library=False, repeated=True, unseen=unseen,
-                            proof=proof, over=over)]
+                            proof=proof, over=over, drawn_at=drawn_at)]
+
+    def _here(self, draw: cst.Call) -> cst.Call | None:
+        """`draw` where it is a call of this file (a summary of another file's function holds
+        that file's nodes)."""
+        return draw if self.ctx.site_of(draw) is not None else None

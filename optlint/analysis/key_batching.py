@@ -107,6 +107,7 @@ def batched_consumptions(calls: KeyCallsView, call: cst.Call, site: CallSite | N
         uses.append(Consumption(call, replicated or expr, calls.callee(inner.call),
                                 library=False, repeated=True, unseen=inner.unseen,
                                 repeated_by=_set_up_apart(calls, call, transform),
+                                drawn_at=inner.call if calls.ctx.site_of(inner.call) else None,
                                 over=f"{batching} " + (
                                     "(a replicated key)" if replicated is not None
                                     else "(in_specs=P())" if batching in AXES_KEYWORDS

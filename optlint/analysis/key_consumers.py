@@ -145,6 +145,11 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     KeyConsumer("blackjax", "step", 0, "rng_key", made_by=(
         "blackjax.meanfield_vi", "blackjax.nuts", "blackjax.hmc", "blackjax.mala",
         "blackjax.rmh")),
+    # flowMC's bundles split the key they are given to initialise their flow (flowMC 0.4.4,
+    # /tmp/held3B/measure/flowmc_bundles.py: a split of the key after either bundle, given it
+    # by position or keyword, raised KeyReuseError under `jax.debug_key_reuse`).
+    *(KeyConsumer("flowMC", f"flowMC.resource_strategy_bundle.{module}.{module}_Bundle", 0,
+                  "rng_key") for module in ("RQSpline_MALA", "RQSpline_MALA_PT")),
     # brax: `dist.sample_no_postprocessing(parameters, seed)` of its `ParametricDistribution`s
     # (brax 0.14.2, /tmp/kp11b/measure/brax_sample_no_postprocessing.py: one key twice gave
     # equal actions, another key different ones, and a split of the key afterwards raised

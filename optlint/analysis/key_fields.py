@@ -17,6 +17,7 @@ from optlint.analysis.key_syntax import constructs, replaced_from
 from optlint.analysis.prng_keys import FOLDED_WITH, Consumption, folded_name
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 from optlint.analysis.project_kinds import method_kinds
+from optlint.analysis.walk import child_nodes
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -148,37 +149,28 @@ def called_for_effect(index: FileIndex, method: cst.FunctionDef) -> bool:
     names = {param.name.value for param in (*method.params.posonly_params,
                                             *method.params.params,
                                             *method.params.kwonly_params)}
-    finder = _InPlaceStores(names)
-    method.body.visit(finder)
-    return finder.found
+    # Read with `child_nodes`: libcst's `visit` rebuilds every node of the body (about
+    # sixteen times the cost), and this is asked at every call of the method.
+    pending: list[cst.CSTNode] = [method.body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, (cst.FunctionDef, cst.Lambda)):
+            continue  # a nested function runs when called, if ever
+        if isinstance(node, cst.AssignTarget):
+            targets = ([element.value for element in node.target.elements]
+                       if isinstance(node.target, (cst.Tuple, cst.List)) else [node.target])
+            if any(_into_name(target, names) for target in targets):
+                return True
+        elif isinstance(node, cst.AugAssign) and _into_name(node.target, names):
+            return True
+        pending.extend(child_nodes(node))
+    return False
 
 
-class _InPlaceStores(cst.CSTVisitor):
-    """Finds a store into an attribute or item of one of `names` (`x.a = ...`, `x.a += 1`,
-    `x[i] = ...`), nested functions left out (they run when called, if ever)."""
-
-    def __init__(self, names: set[str]) -> None:
-        self.names = names
-        self.found = False
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        return False
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        return False
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        targets = ([element.value for element in node.target.elements]
-                   if isinstance(node.target, (cst.Tuple, cst.List)) else [node.target])
-        self.found = self.found or any(map(self._into_name, targets))
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self.found = self.found or self._into_name(node.target)
-
-    def _into_name(self, target: cst.BaseExpression) -> bool:
-        if not isinstance(target, (cst.Attribute, cst.Subscript)):
-            return False
-        return isinstance(target.value, cst.Name) and target.value.value in self.names
+def _into_name(target: cst.BaseExpression, names: set[str]) -> bool:
+    """`target` stores into an attribute or item of one of `names` (`x.a`, `x[i]`)."""
+    return (isinstance(target, (cst.Attribute, cst.Subscript))
+            and isinstance(target.value, cst.Name) and target.value.value in names)
 
 
 def set_when_built(owner: ClassInfo, field: str,

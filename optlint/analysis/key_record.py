@@ -110,7 +110,7 @@ class KeyRecorder:
         # The attributes and items the body stores a value in (`info["rng"], k = split(...)`).
         self.stored_names: set[str] = set()
         # Parameters drawn from through `fold_in(param, data)` with data the body fixes (a
-        # literal, an index of `fixed_indices`), with that data (`key_fixed_folds.py`).
+        # literal, an index of `fixed_indices`), with that data (`key_project_calls.fixed_fold_uses`).
         self.fixed_folds: dict[str, tuple[Consumption, str]] = {}
         self.fixed_indices: set[str] = set()  # `step` of `for step in range(n)`
         self.refolded: set[int] = set()  # `key` of `key = fold_in(key, 3)`, a parameter

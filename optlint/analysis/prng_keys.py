@@ -71,6 +71,9 @@ class Consumption:
     closed: Consumption | None = None
     # The call that repeats it (`tree_map(noise, grads)`), where that is not `call`.
     repeated_by: cst.Call | None = None
+    # With `repeated`, reported at the loop or batching call: the draw inside the function it
+    # runs (a function of this file), which the finding's roles point at.
+    drawn_at: cst.Call | None = None
     # A jitted project function: a training step, which a loop calls with a fresh key each step.
     stepping: bool = False
     # A key a project function returned after consuming it: the consumption inside it.

@@ -352,6 +352,10 @@ class ProjectIndex:
 
         evaluator = Inference(build_index(module), self, filename, text)
         self._evaluators[filename] = evaluator
+        if evaluator.index.imports.star_modules:
+            from optlint.analysis.star_imports import fold_star_imports  # rare: imported lazily
+
+            fold_star_imports(evaluator.index, self, filename)
         return evaluator
 
     def evaluator_for(self, path: str) -> Inference | None:

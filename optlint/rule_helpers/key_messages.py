@@ -253,6 +253,8 @@ def key_roles(reuse: Reuse) -> dict[str, cst.CSTNode]:
         roles["key_origin"] = reuse.origin
     if reuse.second.repeated_by is not None:
         roles["repeated_by"] = reuse.second.repeated_by
+    if reuse.second.drawn_at is not None:
+        roles["drawn_at"] = reuse.second.drawn_at  # the draw each step or row repeats
     if reuse.first.returned_at is not None:
         roles["returned_at"] = reuse.first.returned_at  # where a callee handed it back
     if reuse.second.seeded_in is not None:

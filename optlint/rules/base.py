@@ -45,7 +45,9 @@ class Finding:
     `MultiSteps`, `masked`, an `init`/`update`/`apply_updates` call, the call a mask is given
     to; for a reused PRNG key, the second consumer); "first_call": the call that consumed the
     same key before "call" did (the same call for a reuse across loop iterations); "key" and
-    "first_key": the key expression each of them is given; "mask": the mask given to "call";
+    "first_key": the key expression each of them is given; "drawn_at": for a key drawn in every
+    step or row of a loop or batching call ("call"), the draw in the function it runs;
+    "mask": the mask given to "call";
     "traced": the parameter a JAX transformation traces; "excluded": where a decay mask writes
     the name it spares that matches no parameter path. `values` holds what the analysis
     inferred for a role where no node says it: "field" and "other_field", the names of the
