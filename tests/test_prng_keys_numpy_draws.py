@@ -63,13 +63,21 @@ def parameters_not_literals(mu, seed=None):
     first = np.random.RandomState(seed).normal(mu, 1.0, size=5)
     second = np.random.RandomState(seed).normal(0.0, 1.0, size=5)
     return first, second
+
+
+def named_parameters(seed=None):
+    init_beta = 30.0
+    contam_beta = 17.0 / 3.0
+    first = np.random.RandomState(seed).beta(1.0, init_beta, size=100)
+    second = np.random.RandomState(seed).beta(1.0, contam_beta, size=100)
+    return first, second
 '''
 
 
 def test_only_draws_that_repeat_values_are_reported(tmp_path: Path) -> None:
     assert opt020_lines(tmp_path, "seeds.py", SOURCE) == [7, 25, 31, 37, 43, 49]
     assert opt020_lines(tmp_path, "seeds.py", SOURCE, "--preview") == [7, 13, 19, 25, 31, 37,
-                                                                        43, 49]
+                                                                        43, 49, 57]
 
 
 def test_the_draws_when_run(tmp_path: Path) -> None:
@@ -80,6 +88,8 @@ def test_the_draws_when_run(tmp_path: Path) -> None:
     for name in ("other_parameters", "other_methods"):
         first, second = namespace[name](7)
         assert not set(first) & set(second), name
+    first, second = namespace["named_parameters"](7)
+    assert not set(first) & set(second)
     xs, ys = namespace["shuffled_alike"](list(range(10)), list(range(10, 20)), 7)
     assert [y - 10 for y in ys] == xs
     # Defaults written out or left out, and two names of one stream, draw the same values

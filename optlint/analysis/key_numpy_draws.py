@@ -24,6 +24,8 @@ from typing import Any
 
 import libcst as cst
 
+from optlint.analysis.walk import child_nodes
+
 # By method: the values' stream (methods of one stream draw the same values under the same
 # parameters) and its parameters in positional order, with their defaults (no default: None).
 # Measured with numpy 2.4.6 for `RandomState` and `default_rng` seeded alike (the test runs it):
@@ -62,7 +64,8 @@ def unlike_numpy_draws(first: cst.Call, second: cst.Call,
         if "choice" in (stream_a, stream_b):
             return ""  # `choice` may draw as `permutation` or `randint` do
         return f"`{name_a}` and `{name_b}` draw different values from one seed"
-    values_a, values_b = _parameters(name_a, call_a), _parameters(name_b, call_b)
+    values_a = _parameters(name_a, call_a, _constants_around(call_a, parents))
+    values_b = _parameters(name_b, call_b, _constants_around(call_b, parents))
     if any(a is not _UNKNOWN and b is not _UNKNOWN and a != b
            for a, b in zip(values_a, values_b, strict=True)):
         return f"`{name_a}` under other parameters draws different values from one seed"
@@ -85,8 +88,9 @@ def _drawn_on(seeding: cst.Call, parents: Mapping[int, cst.CSTNode]
 _UNKNOWN = object()  # a parameter given as code whose value is not a literal
 
 
-def _parameters(name: str, call: cst.Call) -> list[object]:
-    """The values of the stream's parameters in this call: literals, defaults filled in."""
+def _parameters(name: str, call: cst.Call, constants: Mapping[str, object]) -> list[object]:
+    """The values of the stream's parameters in this call: literals, or names of the function
+    bound once to one (`contam_beta = 17.0 / 3.0`), defaults filled in."""
     stream, parameters = STREAMS[name]
     parameters = parameters or _DEFAULTS.get(stream, ())
     if any(arg.star for arg in call.args):
@@ -98,8 +102,50 @@ def _parameters(name: str, call: cst.Call) -> list[object]:
     values: list[object] = []
     for position, (parameter, default) in enumerate(parameters):
         code = positional[position] if position < len(positional) else keywords.get(parameter)
-        values.append(default if code is None else _literal(code))
+        values.append(default if code is None else constants.get(code.value, _UNKNOWN)
+                      if isinstance(code, cst.Name) else _literal(code))
     return values
+
+
+def _constants_around(call: cst.Call, parents: Mapping[int, cst.CSTNode]) -> dict[str, object]:
+    """The names of the function around `call` bound exactly once, by a plain `name = number`
+    (a name bound any other way too, or declared `global`/`nonlocal` anywhere in it, is left
+    out: its value is not known here)."""
+    function: cst.CSTNode | None = parents.get(id(call))
+    while function is not None and not isinstance(function, cst.FunctionDef):
+        function = parents.get(id(function))
+    if function is None:
+        return {}
+    assigned: dict[str, list[object]] = {}
+    other: set[str] = {param.name.value for param in (
+        *function.params.posonly_params, *function.params.params, *function.params.kwonly_params)}
+    stack: list[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0].target, cst.Name):
+            assigned.setdefault(node.targets[0].target.value, []).append(_literal(node.value))
+            stack.append(node.value)
+            continue
+        if isinstance(node, (cst.Global, cst.Nonlocal)):
+            other.update(item.name.value for item in node.names)
+        elif isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For,
+                               cst.NamedExpr, cst.AsName, cst.CompFor, cst.Del, cst.Param)):
+            target = getattr(node, "target", None) or getattr(node, "name", None)
+            other.update(n.value for n in _names_in(target))
+        stack.extend(child_nodes(node))
+    return {name: values[0] for name, values in assigned.items()
+            if len(values) == 1 and name not in other and values[0] is not _UNKNOWN}
+
+
+def _names_in(target: object) -> list[cst.Name]:
+    if isinstance(target, cst.Name):
+        return [target]
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [name for element in target.elements for name in _names_in(element.value)]
+    if isinstance(target, cst.StarredElement):
+        return _names_in(target.value)
+    return []
 
 
 def _literal(code: cst.BaseExpression) -> object:
