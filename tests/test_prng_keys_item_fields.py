@@ -101,3 +101,27 @@ def test_an_object_with_a_key_of_its_own_per_call_is_quiet(tmp_path: Path) -> No
     raised, (first, second) = _run(STATES_SPLIT, "both")
     assert not raised and not bool((first == second).all())
     assert opt020_lines(tmp_path, "states.py", STATES_SPLIT) == []
+
+
+# The callee advances the object's key in place (mujoco_playground's `_apply_noise`:
+# `info["rng"], noise_rng = jax.random.split(info["rng"])`): each call draws from a new key.
+STORED = '''\
+import jax
+
+
+def noisy(info, value):
+    info["rng"], noise_rng = jax.random.split(info["rng"])
+    return value + jax.random.uniform(noise_rng, value.shape)
+
+
+def both(key):
+    info = {"rng": key}
+    x = jax.numpy.zeros(3)
+    return noisy(info, x), noisy(info, x)
+'''
+
+
+def test_a_callee_storing_a_new_key_in_the_object_is_quiet(tmp_path: Path) -> None:
+    raised, (first, second) = _run(STORED, "both")
+    assert not raised and not bool((first == second).all())
+    assert opt020_lines(tmp_path, "stored.py", STORED) == []

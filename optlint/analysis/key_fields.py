@@ -299,6 +299,10 @@ def given_object_consumptions(call: cst.Call, function: cst.FunctionDef, bound: 
             if (base != param.name.value or "." in field or use.unseen or use.repeated
                     or use.kind not in ("draw", "split")):
                 continue
+            if name in flow.stored_names:
+                # The callee stores a new key there (`info["rng"], sub = split(info["rng"])`,
+                # an env advancing its dict's key in place): the object holds that one after.
+                continue
             if not isinstance(use.key, cst.Attribute):
                 # A key made from the object's field (`rng = PRNGKey(config.seed)`): the
                 # caller's object's field makes the same key.
