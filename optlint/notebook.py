@@ -33,6 +33,8 @@ from optlint.source import SourceError
 
 NOTEBOOK_SUFFIX = ".ipynb"
 MYST_SUFFIX = ".md"  # a MyST Markdown notebook (optlint.myst), when its front matter says so
+# How the comment line between two cells of the program starts (a per-run token follows).
+CELL_BOUNDARY = "# optlint-cell-boundary-"
 _BOM = b"\xef\xbb\xbf"
 # Cell magics whose body is Python (only their first line is IPython syntax).
 _PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
@@ -111,7 +113,7 @@ def new_notebook(raw: str, data: bytes, encoding: str) -> Notebook:
     import uuid  # only a notebook pays for it
 
     token = uuid.uuid4().hex[:12]
-    return Notebook(raw, data, encoding, [], "", f"# optlint-cell-boundary-{token}",
+    return Notebook(raw, data, encoding, [], "", f"{CELL_BOUNDARY}{token}",
                     f"optlint-ipython-{token}", [])
 
 

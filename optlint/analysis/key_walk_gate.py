@@ -35,6 +35,7 @@ from optlint.analysis.index import CallSite, FunctionInfo, Scope
 from optlint.analysis.key_distinct_draws import distinct_keys
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_library_calls import last_name
+from optlint.analysis.key_shown_cells import shown_calls
 from optlint.analysis.key_syntax import COMPREHENSIONS, body_of
 from optlint.analysis.prng_keys import Consumer, Consumption, Returns
 from optlint.analysis.walk import child_nodes
@@ -171,6 +172,8 @@ class FileWalks:
         # A notebook is run, not imported: its names do not outlive its last cell. A `.md`
         # file reaches the analysis only as a MyST notebook (`sources.py`), read as one.
         flow.run(ctx.module.body, module=not ctx.filename.endswith((".ipynb", ".md")))
+        # A call ending a cell is the cell's output, shown: its result is read, no warm-up.
+        flow.discarded -= shown_calls(ctx.module, ctx.filename)
         return flow
 
 
