@@ -18,6 +18,7 @@ from optlint.analysis.key_module_keys import module_key_uses
 from optlint.analysis.key_record import STEPS
 from optlint.analysis.key_seeded_splits import seeded_kind
 from optlint.analysis.key_seeds import constant_seeds, default_keys, default_seeds
+from optlint.analysis.key_unseen_splits import split_for_unseen_items
 from optlint.analysis.prng_keys import FOLDED_WITH, Consumption, key_name
 from optlint.context import RuleContext
 
@@ -96,7 +97,8 @@ def param_use(call: cst.Call, expr: cst.BaseExpression, how: str, stepping: bool
     return Consumption(call, expr, how, library=False, stepping=stepping,
                        kind=seeded_kind(function, inner.call, flow.every) if seeded else (
                            "split" if inner.kind == "split" else "draw"),
-                       unseen=inner.unseen, proof=proof, derives=inner.derives,
+                       unseen=inner.unseen or split_for_unseen_items(function, flow, inner),
+                       proof=proof, derives=inner.derives,
                        seeded_in=inner.call if seeded else None)
 
 

@@ -1,0 +1,135 @@
+"""A function that splits its key only to hand the pieces to methods of the items of a collection
+(`keys = split(key, n); for layer, k in zip(self.layers, keys): layer.init(x, key=k)`): the
+items' classes are not known, so whether the pieces reach any draw is not either. Its caller's
+key is then consumed by what the analysis cannot see, a `--preview` consumption, as a key given
+to a method of an object held in an attribute is (`key_given.py`).
+
+generax 0.1.2 (`flows/base.py` 921-922, FP by run): `Sequential.data_dependent_init` splits the
+key for its layers' `data_dependent_init`, which the demo's layers (`ShiftScale`) do not read:
+two such calls with one key, or after `normal(key, ...)`, repeat no random number.
+
+Proven still: a function with any draw the analysis sees besides the split, a split whose keys
+are read in any other way (returned, stored, given to a function or a library), or not bound to
+names first.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_syntax import body_of, target_names
+from optlint.analysis.prng_keys import Consumption
+from optlint.analysis.walk import child_nodes
+
+UNSEEN = ("`{function}` splits the key only for methods of the items it loops over, whose "
+          "classes the analysis cannot see draw from the keys")
+
+
+def split_for_unseen_items(function: cst.FunctionDef, flow: KeyFlow, inner: Consumption) -> str:
+    """Why `inner`, `function`'s consumption of a parameter, is unseen ("" when it is not)."""
+    if not inner.library or inner.kind != "split" or inner.unseen or any(
+            use.call is not inner.call and not use.unseen for use in flow.every):
+        return ""
+    nodes = [node for statement in body_of(function) for node in _walk(statement)]
+    split_keys = _bound_from(nodes, inner.call)
+    if split_keys is None:
+        return ""
+    items, tainted = _loop_bindings(nodes, split_keys)
+    reads = _reads_allowed(nodes, tainted, items, inner.call)
+    return UNSEEN.format(function=function.name.value) if reads else ""
+
+
+def _bound_from(nodes: list[cst.CSTNode], call: cst.Call) -> set[str] | None:
+    """The plain names `names = call` binds (None: the call is no such value)."""
+    for node in nodes:
+        if isinstance(node, cst.Assign) and node.value is call:
+            names: set[str] = set()
+            for target in node.targets:
+                bound = target_names(target.target)
+                if not bound or not _plain(target.target):
+                    return None
+                names |= set(bound)
+            return names
+    return None
+
+
+def _loop_bindings(nodes: list[cst.CSTNode], split_keys: set[str]) -> tuple[set[str], set[str]]:
+    """The names bound to the loop items beside the keys (`layer` of `for layer, k in
+    zip(self.layers, keys)`, under `enumerate` too), and the key names (the split's and the
+    loop's `k`)."""
+    items: set[str] = set()
+    tainted = set(split_keys)
+    for node in nodes:
+        if isinstance(node, cst.For) and _mentions(node.iter, split_keys):
+            zipped = _zipped(node.iter, node.target)
+            for element, arg in zipped:
+                if isinstance(element, cst.Name):
+                    (tainted if _mentions(arg, split_keys) else items).add(element.value)
+    return items, tainted
+
+
+def _zipped(iterated: cst.BaseExpression, target: cst.BaseExpression
+            ) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """(target, what it iterates) of a loop over `zip(a, b)`, `enumerate(zip(a, b))`."""
+    if not isinstance(iterated, cst.Call) or not isinstance(iterated.func, cst.Name) or not (
+            isinstance(target, cst.Tuple)):
+        return []
+    elements = [element.value for element in target.elements]
+    if (iterated.func.value == "enumerate" and len(iterated.args) == 1
+            and len(elements) == 2):
+        return _zipped(iterated.args[0].value, elements[1])
+    if iterated.func.value == "zip" and len(elements) == len(iterated.args):
+        return list(zip(elements, [arg.value for arg in iterated.args], strict=True))
+    return []
+
+
+def _reads_allowed(nodes: list[cst.CSTNode], tainted: set[str], items: set[str],
+                   split: cst.Call) -> bool:
+    """Every read of a key name is the split's own argument, the loop's `zip`, or an argument
+    of a method of an item (`layer.init(x, key=k)`); at least one such method call."""
+    allowed = {id(node) for node in _walk(split)}
+    calls = 0
+    for node in nodes:
+        if isinstance(node, cst.Arg) and node.keyword is not None:
+            allowed.add(id(node.keyword))  # `key=` names no variable
+        elif isinstance(node, cst.Attribute):
+            allowed.add(id(node.attr))
+        if isinstance(node, cst.Assign):
+            allowed.update(id(inner) for target in node.targets for inner in _walk(target))
+        elif isinstance(node, cst.For):
+            allowed.update(id(inner) for inner in _walk(node.target))
+            if items and _mentions(node.iter, tainted):
+                allowed.update(id(inner) for inner in _walk(node.iter))
+        elif isinstance(node, cst.Call) and _item_method(node.func, items):
+            for arg in node.args:
+                if isinstance(arg.value, cst.Name) and arg.value.value in tainted:
+                    allowed.add(id(arg.value))
+                    calls += 1
+    return calls > 0 and not any(isinstance(node, cst.Name) and node.value in tainted
+                                 and id(node) not in allowed for node in nodes)
+
+
+def _item_method(func: cst.BaseExpression, items: set[str]) -> bool:
+    return isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and (
+        func.value.value in items)
+
+
+def _plain(target: cst.BaseExpression) -> bool:
+    if isinstance(target, cst.Name):
+        return True
+    return isinstance(target, (cst.Tuple, cst.List)) and all(
+        _plain(element.value) for element in target.elements)
+
+
+def _mentions(expr: cst.CSTNode, names: set[str]) -> bool:
+    return any(isinstance(node, cst.Name) and node.value in names for node in _walk(expr))
+
+
+def _walk(root: cst.CSTNode) -> list[cst.CSTNode]:
+    found, pending = [], [root]
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        pending.extend(child_nodes(node))
+    return found
