@@ -16,11 +16,8 @@ import libcst as cst
 from optlint.analysis.binding import argument, bind_arguments
 from optlint.analysis.enclosing_self import self_owner
 from optlint.analysis.index import LATER, CallSite, Scope
-from optlint.analysis.key_consumers import (
-    INITIALIZER_MODULES,
-    LOOP_BODIES,
-    NON_DRAWING_INITIALIZERS,
-)
+from optlint.analysis.key_consumers import INITIALIZER_MODULES, NON_DRAWING_INITIALIZERS
+from optlint.analysis.key_model_loops import LOOP_BODIES
 from optlint.analysis.key_transforms import aliased_qualify
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument
 

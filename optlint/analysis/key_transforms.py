@@ -19,14 +19,9 @@ from optlint.analysis.key_batched_args import mapped_partial
 from optlint.analysis.key_batched_partials import BatchedPartials
 from optlint.analysis.key_batching import batched_consumptions
 from optlint.analysis.key_carried_in import carried_in
-from optlint.analysis.key_consumers import (
-    BATCHING,
-    CALLED_ONCE,
-    LOOP_BODIES,
-    STATEFUL_BATCHING,
-    STREAM_BROADCASTS,
-    TREE_MAPS,
-)
+from optlint.analysis.key_model_loops import BATCHING, LOOP_BODIES, TREE_MAPS
+from optlint.analysis.key_model_objects import CALLED_ONCE
+from optlint.analysis.key_model_streams import STATEFUL_BATCHING, STREAM_BROADCASTS
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_item_maps import item_map, item_mapped
 from optlint.analysis.key_stream_batching import stream_broadcast
