@@ -4,15 +4,31 @@ run (replication, stacking, repeating iterables)."""
 
 from __future__ import annotations
 
-# jax.lax loops: the body's argument position, and where its result holds the carry (`scan`
-# returns `(carry, y)`; the others return the carry); None: no carry (`lax.map`).
-LOOP_BODIES: dict[str, tuple[int, tuple[int, ...] | None]] = {
-    "jax.lax.scan": (0, (0,)),
-    "jax.lax.fori_loop": (2, ()),
-    "jax.lax.while_loop": (1, ()),
-    "jax.lax.map": (0, None),
+from optlint.records import record
+
+@record
+class LoopBody:
+    """Where a `jax.lax` loop takes its body, and what the body returns and is given."""
+
+    position: int  # where the loop takes its body (position, keyword)
+    keyword: str
+    # Where the body's result holds the carry (`scan` returns `(carry, y)`; the others return
+    # the carry); None: no carry (`lax.map`).
+    carry: tuple[int, ...] | None
+    # The body's parameter given the step index, and where the loop takes the first index:
+    # `fori_loop(lower, upper, body_fun, init_val)` calls `body_fun(i, val)` for `i` from `lower`.
+    index: int | None = None
+    first_index: tuple[int, str] | None = None
+
+
+# jax.lax loops by qualified name.
+LOOP_BODIES: dict[str, LoopBody] = {
+    "jax.lax.scan": LoopBody(0, "f", (0,)),
+    "jax.lax.fori_loop": LoopBody(2, "body_fun", (), index=0, first_index=(0, "lower")),
+    "jax.lax.while_loop": LoopBody(1, "body_fun", ()),
+    "jax.lax.map": LoopBody(0, "f", None),
     # trax's backend-neutral `fastmath.scan` is `jax.lax.scan` on JAX.
-    "trax.fastmath.scan": (0, (0,)),
+    "trax.fastmath.scan": LoopBody(0, "f", (0,)),
 }
 
 # jax.lax loops with a carry: where they take the initial carry (position, keyword) and which

@@ -84,9 +84,10 @@ class KeyRecorder(FollowedNames):
         self.fixed_folds: dict[str, tuple[Consumption, str]] = {}
         self.fixed_indices: set[str] = set()  # `step` of `for step in range(n)`
         self.refolded: set[int] = set()  # `key` of `key = fold_in(key, 3)`, a parameter
-        # Enclosing keys folded with the first parameter (a `fori_loop` body's step index).
-        self.index_folds: dict[str, Consumption] = {}
-        self._index = params[0] if params else None
+        # Enclosing keys folded with a parameter, by its position, then by the key's name (a
+        # `fori_loop` body's step index: `key_model_loops.LoopBody.index`).
+        self.param_folds: dict[int, dict[str, Consumption]] = {}
+        self._positions = {name: at for at, name in enumerate(params)}
 
     def free_consumed(self) -> dict[str, Consumption]:
         """The names the body consumes without ever binding them: its enclosing scope's."""
@@ -232,9 +233,9 @@ class KeyRecorder(FollowedNames):
                 and (base not in state.rebound or id(state.origin.get(base)) in self.refolded)
                 and (data.isdigit() or data in self.fixed_indices or data.startswith(STEPS))):
             self.fixed_folds.setdefault(base, (use, data))
-        elif (data and data == self._index and root == base and base not in self.params
+        elif (data in self._positions and root == base and base not in self.params
               and base not in state.rebound and use.kind in ("draw", "split")):
-            self.index_folds.setdefault(base, use)
+            self.param_folds.setdefault(self._positions[data], {}).setdefault(base, use)
         if use.kind == "seed":
             # A key made from a seed parameter: the function draws the same for the same seed;
             # from a seed of the enclosing scope, the same at every call.
