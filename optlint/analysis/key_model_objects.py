@@ -4,6 +4,7 @@ what they were made with, which transformations call their function as it is."""
 
 from __future__ import annotations
 
+from optlint.analysis import apis
 from optlint.analysis.key_consumers import FLAX_MODULE
 
 # Layers and the fields their key draws, with the keyword that leaves a field out (`bias` of
@@ -79,6 +80,17 @@ PASSING_TRANSFORMS = frozenset({
 # Of those, the ones whose result runs the function once per call (not once per row).
 CALLED_ONCE = PASSING_TRANSFORMS - {"jax.pmap", "jax.vmap", "equinox.filter_pmap",
                                     "equinox.filter_vmap"}
+
+# The transformations the evaluator wraps a function in (`values.TransformedFunction`) that
+# return something other than what their function returns: its gradient (`jax.grad`), or the
+# value beside the gradient (`value_and_grad` returns `(value, grad)`).
+DIFFERENTIATING = frozenset(
+    name for name, kind in (*apis.JAX_FUNCTION_TRANSFORMS.items(),
+                            *apis.FILTERING_FUNCTION_TRANSFORMS.items()) if kind == "grad")
+# Of those wrappers, the ones a training step runs under (compiled, differentiated, or
+# rematerialised), called once per step with new keys; not batching or Haiku's transforms.
+STEPPING = frozenset({*apis.JAX_FUNCTION_TRANSFORMS, *apis.FILTERING_FUNCTION_TRANSFORMS,
+                      "flax.linen.jit", "flax.linen.remat", "flax.linen.checkpoint"})
 
 # Methods that run another method of their object's class, named by a keyword, with the
 # call's arguments after the ones they take first: flax.linen `model.apply(variables, x, key,
