@@ -156,8 +156,7 @@ class PrngKeyReuse(Rule):
                        if use is not None and use.unseen), "")
         if not unseen and reuse.first.generator and reuse.second.generator:
             # Two NumPy generators seeded alike, seen drawing unlike values.
-            unseen = unlike_numpy_draws(reuse.first.call, reuse.second.call,
-                                        ctx.index.parents())
+            unseen = unlike_numpy_draws(ctx, reuse.first.call, reuse.second.call)
         if unseen and not ctx.wants_unproven:
             return
         # Worded for the pair JAX's checker raises on (`key_direct_pairs`); reported or not
