@@ -8,17 +8,7 @@ import json
 from pathlib import Path
 
 from conftest import run_optlint_in_process as run_optlint
-from myst_notebooks import (
-    FRONT,
-    IMPORTS,
-    MODEL,
-    TRAIN,
-    TRAINING,
-    cell,
-    findings,
-    notebook,
-    write,
-)
+from myst_notebooks import FRONT, IMPORTS, MODEL, TRAIN, TRAINING, cell, findings, notebook, write
 
 from optlint.myst import myst_cells, notebook_cells
 from optlint.source import read_head

@@ -10,17 +10,8 @@ from pathlib import Path
 import pytest
 from conftest import run_optlint as run_process
 from conftest import run_optlint_in_process as run_optlint
-from myst_notebooks import (
-    FIXED_TRAIN_LINE,
-    IMPORTS,
-    MODEL,
-    TRAIN,
-    TRAINING,
-    cell,
-    findings,
-    notebook,
-    write,
-)
+from myst_notebooks import (FIXED_TRAIN_LINE, IMPORTS, MODEL, TRAIN,
+                            TRAINING, cell, findings, notebook, write)
 
 from optlint.myst import splice_cells
 
