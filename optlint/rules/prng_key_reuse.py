@@ -29,6 +29,7 @@ from optlint.analysis.key_fields import (
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_syntax import builds_item, evaluated_within
 from optlint.analysis.key_bound_partials import bound_partials
+from optlint.analysis.key_constant_items import same_item_each_time
 from optlint.analysis.key_constant_seeds import constant_seed_draws
 from optlint.analysis.key_copied_state import hands_back_field
 from optlint.analysis.key_default_fields import default_keys
@@ -295,10 +296,12 @@ def _reported(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: FileKeyCa
     if second.repeated:
         return True
     if (reuse.in_loop and first.call is second.call
-            and not (second.library and second.how.rsplit(".", 1)[-1] in ALIGNING)
+            and (not (second.library and second.how.rsplit(".", 1)[-1] in ALIGNING)
+                 or same_item_each_time(second.call, second.key, ctx.index.parents()))
             and builds_item(second.call, ctx.index.parents())):
         # `[draw(key, x) for x in xs]`: every item is drawn from one key (but arrays are
-        # permuted alike on purpose: `[permutation(key, a) for a in arrays]`)
+        # permuted alike on purpose: `[permutation(key, a) for a in arrays]`, unless nothing
+        # but the key is given: `[permutation(key, n) for _ in tasks]`)
         return True
     if _overwritten(reuse):
         return False
