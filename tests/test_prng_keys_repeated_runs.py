@@ -5,8 +5,8 @@ same key in every row (JaxGCRL a759206 and caae6e7: `categorical(PRNGKey(0), ...
 same goal and transition indices), and a method compiled as a step applies a model with a
 dropout key made from a literal (d2l 8071eea: `rngs={'dropout': PRNGKey(0)}` in
 `Classifier.loss`: every training step drew the same dropout mask). Beside look-alikes that stay
-silent: per-row keys, a stand-in for a missing key, a named probe key, a compiled builder, a
-model's `init`, an `apply` with dropout switched off. The vmapped draw is run with real JAX (every
+silent: per-row keys, a stand-in for a missing key, a named probe key, a test comparing draws
+on a fixed key, a compiled builder, a model's `init`, an `apply` with dropout switched off. The vmapped draw is run with real JAX (every
 row identical); the d2l shape was run in /work/bench-venv (flax 0.12.8): two steps, identical
 masks, the checker silent (a fresh key each call)."""
 
@@ -60,6 +60,20 @@ PER_ROW_KEYS = GOALS.replace("def goal_indices(probs):\n    return random.catego
                              "key, jnp.log(probs))").replace(
     "jax.vmap(goal_indices)(probs)", "jax.vmap(goal_indices)(probs, random.split("
     "random.PRNGKey(1), probs.shape[0]))")
+
+# A test comparing the batched draw with the unbatched one on a fixed key (numpyro's
+# `test_vmap_dist`).
+IN_A_TEST = '''\
+import jax
+from jax import random
+
+
+def test_batched_sample_matches(probs):
+    def sample(row):
+        return random.categorical(random.PRNGKey(0), row)
+
+    assert (jax.vmap(sample)(probs)[0] == sample(probs[0])).all()
+'''
 
 STAND_IN = QUEUE.replace(
     "        picked = random.randint(random.PRNGKey(0), (1,), 0, row.shape[0] - 1)\n",
@@ -131,8 +145,8 @@ def test_a_literal_key_in_place_beside_a_key_parameter_of_a_mapped_static_method
     assert opt020_lines(tmp_path, "queue.py", QUEUE) == [15]
 
 
-@pytest.mark.parametrize("source", [PER_ROW_KEYS, STAND_IN, NAMED_PROBE],
-                         ids=["per-row keys", "stand-in", "named probe"])
+@pytest.mark.parametrize("source", [PER_ROW_KEYS, STAND_IN, NAMED_PROBE, IN_A_TEST],
+                         ids=["per-row keys", "stand-in", "named probe", "in a test"])
 def test_mapped_look_alikes_are_silent(tmp_path: Path, source: str) -> None:
     assert opt020_lines(tmp_path, "queue.py", source) == []
 

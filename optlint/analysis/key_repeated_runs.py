@@ -7,11 +7,13 @@ a step with its object held static (`@partial(jax.jit, static_argnums=(0,))` on 
 ...)`) is the loss or update a training loop calls on every step (d2l 8071eea: `rngs={'dropout':
 PRNGKey(0)}` in `Classifier.loss`, the same dropout mask on every step). A compiled method that
 builds (`init`, `setup`, `create_*`) runs once, and a compiled free function is not known to
-run more than once (tests/test_prng_keys_module_held.py keeps one silent)."""
+run more than once (tests/test_prng_keys_module_held.py keeps one silent). A test (a `test*`
+function or a test file) fixes its seeds on purpose, to compare draws."""
 
 from __future__ import annotations
 
 import re
+from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -31,6 +33,8 @@ def repeated_run(ctx: RuleContext, function: cst.FunctionDef) -> str | None:
     """What runs `function` many times, for the message (`flatten_fn`, mapped by `jax.vmap`
     once per row): None where nothing the file shows does."""
     name = function.name.value
+    if _in_a_test(ctx, function):
+        return None
     mapped = _batched_functions(ctx).get(id(function))
     if mapped is not None:
         return f"`{name}`, mapped by `{ctx.code(mapped.func)}` (every row makes the same key)"
@@ -38,6 +42,25 @@ def repeated_run(ctx: RuleContext, function: cst.FunctionDef) -> str | None:
             and compiled_step(function, ctx.qualify)):
         return f"`{name}`, a method compiled as a step (a training loop calls it on every step)"
     return None
+
+
+def _in_a_test(ctx: RuleContext, function: cst.FunctionDef) -> bool:
+    """`function` is a test's or in a test file, where a literal seed keeps a comparison fixed
+    on purpose (numpyro's `test_vmap_dist` vmaps `d.sample(random.key(0))` to compare it with
+    the unbatched draw)."""
+    path = PurePath(ctx.inference.path or "")
+    if _TEST_FILE.search(path.name):
+        return True
+    parents = ctx.index.parents()
+    node: cst.CSTNode | None = function
+    while node is not None:
+        if isinstance(node, cst.FunctionDef) and node.name.value.startswith("test"):
+            return True
+        node = parents.get(id(node))
+    return False
+
+
+_TEST_FILE = re.compile(r"^(test_.*|.*_test|conftest)\.py$")
 
 
 def _first_parameter(function: cst.FunctionDef) -> str | None:
