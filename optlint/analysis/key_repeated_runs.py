@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.key_consumers import BATCHING
+from optlint.analysis.key_model_loops import BATCHING
 from optlint.analysis.key_fields import compiled_step
 from optlint.analysis.values import FunctionValue, TransformedFunction
 
