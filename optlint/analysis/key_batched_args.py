@@ -23,7 +23,7 @@ from optlint.analysis.index import CallSite
 from optlint.analysis.key_model_loops import BATCHING, PARTITION_SPECS
 from optlint.analysis.prng_keys import FOLDED_WITH, Consumption
 from optlint.analysis.values import FunctionValue, PartialValue, TransformedFunction
-from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
+from optlint.analysis.library_names import FUNCTOOLS_PARTIAL, PARTIAL_MAKERS
 
 if TYPE_CHECKING:
     from optlint.analysis.key_flow import KeyFlow
@@ -151,7 +151,7 @@ def mapped_partial(ctx: RuleContext, transform: cst.Call, site: CallSite, positi
         return None
     expr = given.value
     if isinstance(expr, cst.Call):
-        if ctx.qualify(expr.func) != FUNCTOOLS_PARTIAL or not expr.args:
+        if ctx.qualify(expr.func) not in PARTIAL_MAKERS or not expr.args:
             return None
         return expr, expr.args[0].value
     value = ctx.value(expr, site)
@@ -162,17 +162,17 @@ def mapped_partial(ctx: RuleContext, transform: cst.Call, site: CallSite, positi
     binding = ctx.binding(expr.value, site) if isinstance(expr, cst.Name) else None
     if (binding is not None and binding.kind == "assign" and not binding.path
             and isinstance(binding.value, cst.Call) and binding.value.args
-            and ctx.qualify(binding.value.func) == FUNCTOOLS_PARTIAL):
+            and ctx.qualify(binding.value.func) in PARTIAL_MAKERS):
         return binding.value, binding.value.args[0].value  # `model = partial(model, key=key)`
     return None
 
 
-def partial_function(ctx: RuleContext, wrapped: cst.BaseExpression, site: CallSite
-                     ) -> cst.FunctionDef | None:
+def partial_function(ctx: RuleContext, wrapped: cst.BaseExpression, site: CallSite,
+                     bound: bool = False) -> cst.FunctionDef | None:
     """The function of the file a partial wraps (not a method: its bound arguments would
-    shift)."""
+    shift; unless `bound`, for a caller reading only what the function returns)."""
     value = ctx.value(wrapped, site)
-    if (isinstance(value, FunctionValue) and not value.bound
+    if (isinstance(value, FunctionValue) and (bound or not value.bound)
             and isinstance(value.node, cst.FunctionDef) and value.node in ctx.index.functions):
         return value.node
     return None

@@ -28,7 +28,8 @@ def collected_per_iteration(call: cst.Call, parents: Mapping[int, cst.CSTNode]) 
         return False
     if _yielded(small, call):  # `yield call`: every iteration's draw goes to the caller
         return True
-    direct = _collected_in_place(small, call)  # `draws[name] = call`, `draws.append(call)`
+    # `draws[name] = call`, `draws.append(call)`, `agents[i].pos = call`, `agent.pos = call`
+    direct = _collected_in_place(small, call, loop)
     if direct is not None:
         return not _binds(loop, {direct})
     kept = _kept_names(small, call)
@@ -53,20 +54,41 @@ def _statement_and_loop(call: cst.Call, parents: Mapping[int, cst.CSTNode]
         node = parent
 
 
-def _collected_in_place(small: cst.BaseSmallStatement, call: cst.Call) -> str | None:
+def _collected_in_place(small: cst.BaseSmallStatement, call: cst.Call,
+                        loop: cst.For | cst.While) -> str | None:
     """The collection `call`'s draw goes into in its own statement: `draws[i] = <call>`,
-    `draws.append(<call>)` (None: none)."""
+    `draws.append(<call>)`, a field of an item (`agents[i].state.pos = <call>`, or `agent.pos =
+    <call>` for the items a `for` loop runs over: Mava d7f9f4f put every agent at one place)
+    (None: none)."""
     if isinstance(small, cst.Assign) and evaluated_within(small.value, call):
         for target in small.targets:
             if isinstance(target.target, cst.Subscript) and isinstance(target.target.value,
                                                                        cst.Name):
                 return target.target.value.value
+            item = _item_field(target.target, loop)
+            if item is not None:
+                return item
     if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
         func = small.value.func
         if (isinstance(func, cst.Attribute) and func.attr.value in _ADDING
                 and isinstance(func.value, cst.Name)
                 and any(evaluated_within(arg.value, call) for arg in small.value.args)):
             return func.value.value
+    return None
+
+
+def _item_field(target: cst.BaseExpression, loop: cst.For | cst.While) -> str | None:
+    """`agents[i].state.pos`: the collection (`agents`) whose item gets the field; `agent.pos`
+    where the `for` loop binds `agent`: the iterable (its dotted name, or `<items>`)."""
+    if not isinstance(target, cst.Attribute):
+        return None
+    while isinstance(target, cst.Attribute):
+        target = target.value
+    if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name):
+        return target.value.value
+    if (isinstance(target, cst.Name) and isinstance(loop, cst.For)
+            and target.value in target_names(loop.target)):
+        return dotted_name(loop.iter) or "<items>"
     return None
 
 

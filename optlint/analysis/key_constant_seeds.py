@@ -5,9 +5,14 @@ whatever key or `Rngs` its caller hands it. A constructor (`__init__`, Flax's `s
 once per model and is left out: a fixed key there is a choice of weights. So is a method that
 reads a key parameter of its own: its constant key stands in where none is given (labelled on
 the package benchmark: `if key is None: keys = split(key(0), depth)` for layers that then draw
-nothing). A jitted function is not known to run more than once, and is left out too. The draw
-may be a function of the file given the key, whose summary says it draws from it (maxtext
-a319be3: `rng = PRNGKey(1234); random_routing(rng, logits, k)` in an MoE layer's method)."""
+nothing), or bound to a name of its own (a probe for shapes); one made in place in a draw
+beside a key parameter is drawn on every call all the same (JaxGCRL caae6e7: `randint(
+PRNGKey(0), ...)` in a function given `sample_key`). Besides a
+model's methods, a function the file batches or compiles as a step runs many times
+(`key_repeated_runs.py`). The draw may be a function of the file given the key, whose summary
+says it draws from it (maxtext a319be3: `rng = PRNGKey(1234); random_routing(rng, logits, k)`
+in an MoE layer's method), or a library call the library model says draws from a key given in
+place (`state.apply_fn(v, x, rngs={"dropout": PRNGKey(0)})`, d2l 8071eea)."""
 
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ import libcst as cst
 from optlint.analysis.index import CallSite, FunctionInfo
 from optlint.analysis.key_model_objects import MODEL_BASES
 from optlint.analysis.key_model_streams import SEEDED_STREAMS
+from optlint.analysis.key_repeated_runs import repeated_run
 from optlint.analysis.key_shape_only import shape_only_key_calls
 from optlint.analysis.prng_keys import SAMPLERS, Consumer
 from optlint.analysis.project_kinds import method_kinds
@@ -51,14 +57,16 @@ def constant_seed_draws(ctx: RuleContext, consumer: Consumer) -> Iterator[Consta
     shapes_only = shape_only_key_calls(ctx)  # traced for shapes: no numbers drawn
     for site in ctx.calls():
         made = (_constant_key(ctx, site) or _constant_stream(ctx, site)
-                or _helper_constant_key(ctx, site, consumer))
+                or _helper_constant_key(ctx, site, consumer)
+                or _library_constant_key(ctx, site, consumer))
         if made is None or id(made) in seen or id(made) in shapes_only:
             continue
         info = _function_info(ctx, site)
         if info is None or not isinstance(info.node, cst.FunctionDef):
             continue
-        where = _model_method(ctx, info)
-        if where is None or _reads_a_key_parameter(info.node):
+        where = _model_method(ctx, info) or repeated_run(ctx, info.node)
+        if where is None or (_reads_a_key_parameter(info.node)
+                             and _standing_in(ctx, made, info.node)):
             continue
         seen.add(id(made))
         yield ConstantDraw(site.node, made, where)
@@ -108,6 +116,35 @@ def _helper_constant_key(ctx: RuleContext, site: CallSite, consumer: Consumer
                  and use.kind in ("draw", "split") and id(use.key) in made), None)
 
 
+def _library_constant_key(ctx: RuleContext, site: CallSite, consumer: Consumer
+                          ) -> cst.Call | None:
+    """`site` is a library call the library model says draws from a key it is given, given a
+    key made from a literal seed in place (`state.apply_fn(v, x, rngs={"dropout":
+    PRNGKey(0)})`, `hk.dropout(key(0), rate, x)`): that `key(0)` call. A model's `init` given
+    one picks its weights, once, and is left out."""
+    made = {id(found): found for found in _literal_keys_given(ctx, site.node)}
+    if not made:
+        return None
+    return next((made[id(use.key)] for use in consumer(site.node)
+                 if use.library and not use.unseen and not use.repeated and use.kind == "draw"
+                 and id(use.key) in made and not _WEIGHT_INIT.search(use.how)), None)
+
+
+# Library calls that initialise a model's weights from the key they are given.
+_WEIGHT_INIT = re.compile(r"(^|\.)init(_with_output)?$")
+
+
+def _literal_keys_given(ctx: RuleContext, call: cst.Call) -> list[cst.Call]:
+    """The keys made from a literal seed in place in `call`'s arguments, or as the values of a
+    dict given there (`rngs={"dropout": PRNGKey(0)}`)."""
+    values = [arg.value for arg in call.args if not arg.star]
+    values += [element.value for value in values if isinstance(value, cst.Dict)
+               for element in value.elements if isinstance(element, cst.DictElement)]
+    return [value for value in values if isinstance(value, cst.Call)
+            and value.args and isinstance(value.args[0].value, cst.Integer)
+            and ctx.qualify(value.func) in _KEY_MAKERS]
+
+
 def _constant_stream(ctx: RuleContext, site: CallSite) -> cst.Call | None:
     """`site` makes rng streams from int literals (`nnx.Rngs(0)`, `nnx.Rngs(dropout=1)`)
     that the function uses: given in place to a call, or bound to a name read again."""
@@ -154,6 +191,25 @@ def _reads_a_key_parameter(function: cst.FunctionDef) -> bool:
         function.body.visit(count)
         if count.count:
             return True
+    return False
+
+
+def _standing_in(ctx: RuleContext, made: cst.Call, function: cst.FunctionDef) -> bool:
+    """In a function that reads a key parameter, `made` is a key kept apart on purpose: made
+    under a condition (`if key is None: key = key(0)`, `key(0) if key is None else key`, `key
+    or key(0)`), a stand-in for a key not given, or bound to a name of its own (`_dummy_rng =
+    key(0)`, a probe for shapes). Made in place as a draw's argument, it is a key the draw
+    takes where the parameter was at hand (JaxGCRL caae6e7)."""
+    parents = ctx.index.parents()
+    node = parents.get(id(made))
+    if isinstance(node, cst.DictElement):  # `rngs={"dropout": key(0)}`
+        node = parents.get(id(parents.get(id(node))))
+    if not isinstance(node, cst.Arg):
+        return True
+    while node is not None and node is not function:
+        if isinstance(node, (cst.If, cst.IfExp, cst.BooleanOperation)):  # `key or key(0)`
+            return True
+        node = parents.get(id(node))
     return False
 
 

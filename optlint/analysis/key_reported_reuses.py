@@ -8,6 +8,7 @@ import libcst as cst
 
 from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_collected import collected_per_iteration
+from optlint.analysis.key_constant_items import same_item_each_time
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_literal_seeds import made_in_callee
 from optlint.analysis.key_syntax import builds_item, evaluated_within
@@ -44,10 +45,12 @@ def worth_reporting(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: Fil
     if second.repeated:
         return True
     if (reuse.in_loop and first.call is second.call
-            and not (second.library and second.how.rsplit(".", 1)[-1] in ALIGNING)
+            and (not (second.library and second.how.rsplit(".", 1)[-1] in ALIGNING)
+                 or same_item_each_time(second.call, second.key, ctx.index.parents()))
             and builds_item(second.call, ctx.index.parents())):
         # `[draw(key, x) for x in xs]`: every item is drawn from one key (but arrays are
-        # permuted alike on purpose: `[permutation(key, a) for a in arrays]`)
+        # permuted alike on purpose: `[permutation(key, a) for a in arrays]`, unless nothing
+        # but the key is given: `[permutation(key, n) for _ in tasks]`)
         return True
     if _overwritten(reuse):
         return False

@@ -15,7 +15,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite
-from optlint.analysis.key_batched_args import mapped_partial
+from optlint.analysis.key_batched_args import mapped_partial, partial_function
 from optlint.analysis.key_batched_partials import BatchedPartials
 from optlint.analysis.key_batching import batched_consumptions
 from optlint.analysis.key_carried_in import carried_in
@@ -49,6 +49,14 @@ class TransformedKeyCalls:
         # The file's calls found to be none of these (asked again by every walk that meets
         # them): by id.
         self._plain: set[int] = set()
+
+    def _carried_back(self, flow: KeyFlow, carry: tuple[int, ...], qualified: str
+                      ) -> list[Consumption]:
+        """The carry handed back with a key the step consumed: the next step draws again."""
+        split = {id(use) for made in flow.derived_uses.values() for use in made}
+        return [replace(inner, repeated=True, over=qualified, carried_on=id(inner) in split)
+                for path, inner in flow.returned.items()
+                if path[:len(carry)] == carry and not inner.repeated]
 
     def _tree_mapped(self, call: cst.Call, qualified: str) -> list[Consumption]:
         """`tree_map(lambda leaf: ... normal(key, ...), tree)`: a key the mapped function closes
@@ -93,7 +101,15 @@ class TransformedKeyCalls:
             partial = (mapped_partial(self.ctx, call, site, loop.position, loop.keyword)
                        if body is None and site is not None else None)
             if partial is not None:  # `lax.map(partial(draw, key=key), xs)`: every step
-                return BatchedPartials(self.calls).consumptions(call, qualified, *partial, ())
+                uses = BatchedPartials(self.calls).consumptions(call, qualified, *partial, ())
+                # `scan(partial(self.body, kernel), (key, x))`: the carry the function it
+                # wraps hands back (flowMC fa16c10).
+                wrapped = (partial_function(self.ctx, partial[1], site, bound=True)
+                           if site is not None else None)
+                flow = self.calls.summary(wrapped) if wrapped is not None else None
+                if flow is None or loop.carry is None:
+                    return uses
+                return uses + self._carried_back(flow, loop.carry, qualified)
             if body is None or flow is None:
                 return []
             uses = closure_uses(self.calls, call, body, flow, qualified)
@@ -103,12 +119,7 @@ class TransformedKeyCalls:
                                  followed=f"{base}{FOLDED_WITH}{STEPS}`{qualified}`")
                      for base, inner in index_folds(loop, call, flow).items()]
             if loop.carry is not None:
-                # The carry handed back with a key the step consumed: the next step draws again.
-                split = {id(use) for made in flow.derived_uses.values() for use in made}
-                uses += [replace(inner, repeated=True, over=qualified,
-                                 carried_on=id(inner) in split)
-                         for path, inner in flow.returned.items()
-                         if path[:len(loop.carry)] == loop.carry and not inner.repeated]
+                uses += self._carried_back(flow, loop.carry, qualified)
                 uses += carried_in(call, body, flow, qualified, self.calls.callee(call),
                                    self.ctx)
             return uses

@@ -18,6 +18,9 @@ EQUINOX_STATIC_FIELD = "equinox.static_field"
 EQUINOX_TREE_AT = "equinox.tree_at"
 JAXTYPING_PREFIX = "jaxtyping."
 FUNCTOOLS_PARTIAL = "functools.partial"
+# Calls that bind a function's leading arguments as `functools.partial` does (`jax.tree_util.
+# Partial` is one that is also a pytree, to pass to transformations).
+PARTIAL_MAKERS = frozenset({FUNCTOOLS_PARTIAL, "jax.tree_util.Partial"})
 JAX_NUMPY = "jax.numpy"
 JAX_RANDOM = "jax.random"
 OPTAX_APPLY_UPDATES = "optax.apply_updates"
