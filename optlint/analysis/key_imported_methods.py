@@ -7,8 +7,11 @@ project modules the file imports (MultiNet e170d5c: `model.sample_actions(key, o
 no method of that name, the classes of the project modules it imports (one level: the modules
 it names, and those of the names it imports) stand in: the call consumes the key when at least
 one of them defines the method and every definition draws from the argument the call gives it.
-An abstract method (`@abc.abstractmethod`) runs nothing and is left out; a definition whose
-decorators may change what runs leaves the call unproven. The message names the classes."""
+Where none of them defines it, the project's files that do stand in (a few only:
+`key_project_methods.py`). An abstract method (`@abc.abstractmethod`, or a body that only
+raises) runs nothing and is left out, as is a mixin's forwarding to one (`super().init(...)`,
+`key_interface_methods.py`); a definition whose decorators may change what runs leaves the
+call unproven. The message names the classes."""
 
 from __future__ import annotations
 
