@@ -23,6 +23,7 @@ import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, Scope
+from optlint.analysis.key_batch_loops import iterates_batches
 from optlint.analysis.key_applied_methods import AppliedMethods
 from optlint.analysis.key_call_targets import CallTargets, passes_key
 from optlint.analysis.key_callables import HeldCallables
@@ -360,6 +361,7 @@ class FileKeyCalls:
         flow.copies, flow.holder_calls = self.copied.copy_of, self.holder_calls
         flow.branches = lambda call: branch_draws(self, call)
         flow.alternatives = lambda call: alternatives(self.ctx, call)
+        flow.batch_loop = lambda loop: iterates_batches(self.ctx, loop, scope)
         return flow
 
     def worth_walking(self, node: cst.FunctionDef) -> bool:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from optlint.analysis.key_pipeline_rows import PIPELINE_CALLS
 from optlint.records import record
 
 # A name read as one key (`key`, `rng`, `mc_key`, `rng_1`), not a mapping or object of streams
@@ -76,6 +77,9 @@ class KeyConsumer:
     # integers share none, 10,000 uniforms none equal, correlation 0.002; `RandomState(42)`
     # and `np.random.seed(42)` give the same integers: tests/test_prng_keys_numpy_generators.py).
     generator: str = ""
+    # Keywords that, given, stand in for what the call would draw from the key (a diffusers
+    # pipeline given `latents=` draws none): the key is then not consumed.
+    replaced_by: tuple[str, ...] = ()
 
 
 # Haiku's transforms by their public names and by where Haiku defines them
@@ -162,6 +166,10 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     # trax: `layer.pure_fn(x, weights, state, rng)` runs the layer with that rng (its dropout
     # and other random sublayers draw from it).
     KeyConsumer("trax", "pure_fn", 3, "rng", made_by=("*",)),
+    # diffusers' Flax pipelines: `pipeline(prompt_ids, params, prng_seed)` (key_pipeline_rows).
+    *(KeyConsumer("diffusers", "__call__", position, "prng_seed", made_by=made_by,
+                  replaced_by=replaced_by)
+      for made_by, position, replaced_by in PIPELINE_CALLS),
     # NumPy seeded from a key's data: the same key gives the same NumPy stream.
     KeyConsumer("numpy", "numpy.random.default_rng", 0, "seed", generator="PCG64"),
     KeyConsumer("numpy", "numpy.random.RandomState", 0, "seed", generator="MT19937"),

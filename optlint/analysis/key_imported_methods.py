@@ -7,8 +7,11 @@ project modules the file imports (MultiNet e170d5c: `model.sample_actions(key, o
 no method of that name, the classes of the project modules it imports (one level: the modules
 it names, and those of the names it imports) stand in: the call consumes the key when at least
 one of them defines the method and every definition draws from the argument the call gives it.
-An abstract method (`@abc.abstractmethod`) runs nothing and is left out; a definition whose
-decorators may change what runs leaves the call unproven. The message names the classes."""
+Where none of them defines it, the project's files that do stand in (a few only:
+`key_project_methods.py`). An abstract method (`@abc.abstractmethod`, or a body that only
+raises) runs nothing and is left out, as is a mixin's forwarding to one (`super().init(...)`,
+`key_interface_methods.py`); a definition whose decorators may change what runs leaves the
+call unproven. The message names the classes."""
 
 from __future__ import annotations
 
@@ -20,6 +23,8 @@ import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import ClassInfo
+from optlint.analysis.key_interface_methods import runs_own_code
+from optlint.analysis.key_project_methods import project_files_defining
 from optlint.analysis.prng_keys import Consumption
 
 if TYPE_CHECKING:
@@ -38,6 +43,7 @@ class ImportedMethods:
         self.ctx = calls.ctx
         self._paths: list[str] | None = None
         self._found: dict[str, list[tuple[cst.FunctionDef, str]] | None] = {}
+        self._project_wide: set[str] = set()  # names found defined beyond the imports only
 
     def consumptions(self, call: cst.Call, name: str) -> list[Consumption]:
         """What `receiver.name(...)` consumes, from the imported classes defining `name`."""
@@ -54,8 +60,9 @@ class ImportedMethods:
                      and not flow.param_uses[param.name.value].unseen}
             drawn = found if drawn is None else drawn & found
         classes = ", ".join(sorted({owner for _, owner in methods}))
-        proof = (f"every class of the project modules this file imports that defines "
-                 f"`{name}` ({classes}) draws from the key")
+        where = ("the project" if name in self._project_wide
+                 else "the project modules this file imports")
+        proof = f"every class of {where} that defines `{name}` ({classes}) draws from the key"
         return [Consumption(call, arg.value, self.calls.callee(call), library=False,
                             proof=proof)
                 for arg in call.args if id(arg.value) in (drawn or set())][:1]
@@ -73,9 +80,22 @@ class ImportedMethods:
                 isinstance(info.node, cst.FunctionDef) and info.node.name.value == name
                 and info.scope.owner is not None for info in self.ctx.index.functions.values()):
             return []  # the file's own classes define it: `key_methods.py` asks them
+        found = self._defined_in(name, self._imported_paths())
+        if found == []:  # no imported module defines it: the project's files that do
+            found = self._defined_in(name, project_files_defining(self.ctx, name))
+            if found:
+                self._project_wide.add(name)
+        return found
+
+    def _defined_in(self, name: str, paths: list[str] | None
+                    ) -> list[tuple[cst.FunctionDef, str]] | None:
+        """(method, its class's name) of each class of `paths` defining `name`."""
+        project = self.ctx.inference.project
+        if project is None or paths is None:
+            return None
         defining = re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
         found: list[tuple[cst.FunctionDef, str]] = []
-        for path in self._imported_paths():
+        for path in paths:
             text = project.module_text(Path(path))
             if text is None or not defining.search(text):
                 continue  # a cheap test before a parse
@@ -87,7 +107,7 @@ class ImportedMethods:
                 if method is None:
                     continue
                 if any((owner.qualify(d.decorator) or "") in _ABSTRACT
-                       for d in method.decorators):
+                       for d in method.decorators) or not runs_own_code(owner.index, method, info):
                     continue  # runs nothing: a subclass's method does
                 run = self.calls.foreign.method(info, str(path), name)
                 if run is None:

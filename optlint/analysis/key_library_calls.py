@@ -27,6 +27,7 @@ from optlint.analysis.key_consumers import (
     KeyConsumer,
 )
 from optlint.analysis.key_model_streams import STREAM_KEYWORDS, STREAM_USES
+from optlint.analysis.key_pipeline_rows import unpacked_item
 from optlint.analysis.key_imported_libraries import imported_project_libraries
 from optlint.analysis.key_shape_arguments import ShapeArguments
 from optlint.analysis.key_unnamed_streams import unnamed_stream
@@ -200,6 +201,8 @@ class LibraryKeyCalls:
 
     def _library(self, call: cst.Call, row: KeyConsumer) -> list[Consumption]:
         """The keys `call` gives where `row` says its library draws from them."""
+        if any(argument(call, None, keyword) is not None for keyword in row.replaced_by):
+            return []  # `pipeline(ids, params, key, latents=z)`: nothing drawn from the key
         if row.keeps_result:
             self.keeping.add(id(call))
         given: list[cst.BaseExpression] = []
@@ -312,6 +315,10 @@ class LibraryKeyCalls:
             if binding.path == () and isinstance(binding.value, cst.Call):
                 receiver = binding.value
             elif isinstance(binding.value, cst.Call) and binding.path:
+                # `pipe, params = Pipeline.from_pretrained(...)`: an item of what the call
+                # returns, named by its place (`...from_pretrained[0]`).
+                made.add(unpacked_item(self.ctx.qualify(binding.value.func), binding.path))
+                made.discard("")
                 return made
         elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name):
             owner = self_owner(site.scope, receiver.value.value)

@@ -38,6 +38,8 @@ class KeyLoops(KeyRecorder):
     """The loop walks of `KeyFlow`; the statement and expression walks are its."""
 
     constants: Mapping[str, bool]
+    # Whether a `for` iterates a data loader, one step per batch (`key_batch_loops.py`).
+    batch_loop: Callable[[cst.For], bool] | None = None
     consumer: Consumer
     _loops: list[tuple[list[KeyState], list[KeyState]]]
     _counters: list[set[str]]
@@ -117,7 +119,8 @@ class KeyLoops(KeyRecorder):
         ends: list[KeyState | None] = []
         breaks: list[KeyState] = []
         start: KeyState | None = state
-        counting = isinstance(node, cst.While) or counts_steps(node.iter, node.target)
+        counting = isinstance(node, cst.While) or counts_steps(node.iter, node.target) or (
+            isinstance(node, cst.For) and self.batch_loop is not None and self.batch_loop(node))
         with self._looping(loop_counters(node) if isinstance(node, cst.For) else set()) as again:
             self._step_loops[-1] = carries_state(node)
             for walk in range(2):  # twice: what one iteration consumes, the next consumes again

@@ -20,6 +20,7 @@ import libcst as cst
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, Scope
 from optlint.analysis.key_imported_methods import ImportedMethods
+from optlint.analysis.key_interface_methods import runs_own_code
 from optlint.analysis.key_loop_items import item_classes
 from optlint.analysis.key_syntax import own_method
 from optlint.analysis.prng_keys import Consumption
@@ -44,7 +45,8 @@ class NamedMethods:
             self._by_name = {}
             for info in self.ctx.index.functions.values():
                 if (isinstance(info.node, cst.FunctionDef) and info.scope.owner is not None
-                        and not info.node.decorators):
+                        and not info.node.decorators
+                        and runs_own_code(self.ctx.index, info.node, info.scope.owner)):
                     self._by_name.setdefault(info.node.name.value, []).append(info.node)
         return self._by_name.get(name, [])
 

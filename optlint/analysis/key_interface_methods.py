@@ -1,0 +1,64 @@
+"""Which of a file's methods of one name run code of their own, for `key_methods.py`'s "every
+class of the file defining `init` draws from the key".
+
+A family of classes sharing an interface usually has a base whose method only raises
+(`def init(self, rng, ...): raise NotImplementedError`, deepqmc's `Sampler`) and mixins whose
+method forwards to the next class of the order (`state = super().init(*args, **kwargs)`,
+deepqmc's `ResampledSampler`, combined with a `MetropolisSampler` by `type(...)`). Neither
+decides what a call draws: the base raises (nothing drawn, nothing returned), and the mixin
+draws what the class after it draws, another member of the family. They are left out of the
+family; the others must all draw."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from optlint.analysis.index import ClassInfo, FileIndex
+from optlint.analysis.key_overrides import only_raises
+
+
+def runs_own_code(index: FileIndex, method: cst.FunctionDef, owner: ClassInfo | None) -> bool:
+    """`method` is neither an interface that only raises nor a mixin's forwarding to an
+    interface of its bases (what runs is some other class's method of that name)."""
+    if only_raises(method):
+        return False
+    return owner is None or not _forwards_to_interface(index, method, owner)
+
+
+def _forwards_to_interface(index: FileIndex, method: cst.FunctionDef, owner: ClassInfo) -> bool:
+    name = method.name.value
+    if not _calls_super(method, name):
+        return False
+    bases = [index.classes.get(base.value) for base in owner.bases if isinstance(base, cst.Name)]
+    defined = [found for base in bases if base is not None
+               for found in [_defined(base, name)] if found is not None]
+    # Every base of the file defining it only raises (a base of another file: not told).
+    return len(bases) == len(owner.bases) and all(base is not None for base in bases) and bool(
+        defined) and all(only_raises(found) for found in defined)
+
+
+def _calls_super(method: cst.FunctionDef, name: str) -> bool:
+    """The method's body calls `super().name(...)`."""
+    found = False
+
+    class Finder(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            nonlocal found
+            func = node.func
+            if (isinstance(func, cst.Attribute) and func.attr.value == name
+                    and isinstance(func.value, cst.Call) and isinstance(func.value.func, cst.Name)
+                    and func.value.func.value == "super"):
+                found = True
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return node is method  # not into nested functions
+
+    method.visit(Finder())
+    return found
+
+
+def _defined(info: ClassInfo, name: str) -> cst.FunctionDef | None:
+    for item in info.node.body.body:
+        if isinstance(item, cst.FunctionDef) and item.name.value == name:
+            return item
+    return None

@@ -1,0 +1,30 @@
+"""The project files defining a method, for a call of it on an object of unknown class that
+neither the file nor the modules it imports define (deepqmc 8906b58: `self.hamil.init_sample(
+rng, ...)` in `sampling.py`, whose Hamiltonians are built by the caller from `hamil/qc.py` and
+`hamil/qho.py`, modules it never imports). Every class of those files defining the method must
+draw from the argument (`key_imported_methods.py`); a name many files define (`apply`,
+`sample` across a large project) is not read: one interface among many, and parses to pay."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from optlint.analysis.project_methods import files_defining
+
+if TYPE_CHECKING:
+    from optlint.context import RuleContext
+
+# More files defining the name than this: not read (each is parsed and summarised).
+_MOST_FILES = 4
+
+
+def project_files_defining(ctx: RuleContext, name: str) -> list[str] | None:
+    """The project files other than the file's own that define a method `name` (None: too
+    many, or the project cannot be read)."""
+    project = ctx.inference.project
+    paths = files_defining(project, name) if project is not None else None
+    if project is None or paths is None or len(paths) > _MOST_FILES:
+        return None
+    here = ctx.inference.path
+    real_here = project.real_path(here) if here is not None else None
+    return sorted(str(path) for path in paths if path != real_here)
