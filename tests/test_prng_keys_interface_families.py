@@ -106,3 +106,34 @@ def test_a_name_many_files_define_is_not_read(tmp_path: Path) -> None:
             draw="jax.random.normal(rng, (n, 3))"))
     source = FAMILY.format(base=BASE, mixin="", draw=HAMIL_DRAW)
     assert opt020_lines(tmp_path, "sampling.py", source) == []
+
+
+SPACES = '''\
+import jax
+
+
+class Box:
+    def sample(self, rng):
+        return jax.random.uniform(rng, (3,))
+'''
+BUFFER_USER = '''\
+import flashbax as fbx
+import jax
+
+
+def train(rng, buffer_state):
+    buffer = fbx.make_flat_buffer(max_length=100, min_length=10, sample_batch_size=4)
+    first = buffer.sample(buffer_state, rng)
+    rng, _ = jax.random.split(rng)
+    second = buffer.sample(buffer_state, rng)
+    return first, second
+'''
+
+
+def test_an_object_the_file_makes_is_not_a_project_class(tmp_path: Path) -> None:
+    """`buffer.sample` of a library's buffer: the project's `Box.sample` (an environment's
+    space, in a module the file never imports) says nothing about it (JaxMARL's Q-learning
+    baselines with flashbax)."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "spaces.py").write_text(SPACES)
+    assert opt020_lines(tmp_path, "train.py", BUFFER_USER) == []

@@ -43,11 +43,21 @@ class ImportedMethods:
         self.ctx = calls.ctx
         self._paths: list[str] | None = None
         self._found: dict[str, list[tuple[cst.FunctionDef, str]] | None] = {}
-        self._project_wide: set[str] = set()  # names found defined beyond the imports only
+        # By name: the classes of the project's other files defining it (`key_project_methods`).
+        self._elsewhere: dict[str, list[tuple[cst.FunctionDef, str]] | None] = {}
 
-    def consumptions(self, call: cst.Call, name: str) -> list[Consumption]:
-        """What `receiver.name(...)` consumes, from the imported classes defining `name`."""
+    def consumptions(self, call: cst.Call, name: str, injected: bool = False
+                     ) -> list[Consumption]:
+        """What `receiver.name(...)` consumes, from the imported classes defining `name`, or
+        for an object the caller hands in (`injected`), the project's classes defining it
+        where no imported one does."""
         methods = self._methods(name)
+        project_wide = methods == [] and injected
+        if project_wide:
+            if name not in self._elsewhere:
+                self._elsewhere[name] = self._defined_in(
+                    name, project_files_defining(self.ctx, name))
+            methods = self._elsewhere[name]
         if not methods:
             return []
         drawn: set[int] | None = None
@@ -60,8 +70,7 @@ class ImportedMethods:
                      and not flow.param_uses[param.name.value].unseen}
             drawn = found if drawn is None else drawn & found
         classes = ", ".join(sorted({owner for _, owner in methods}))
-        where = ("the project" if name in self._project_wide
-                 else "the project modules this file imports")
+        where = "the project" if project_wide else "the project modules this file imports"
         proof = f"every class of {where} that defines `{name}` ({classes}) draws from the key"
         return [Consumption(call, arg.value, self.calls.callee(call), library=False,
                             proof=proof)
@@ -80,12 +89,7 @@ class ImportedMethods:
                 isinstance(info.node, cst.FunctionDef) and info.node.name.value == name
                 and info.scope.owner is not None for info in self.ctx.index.functions.values()):
             return []  # the file's own classes define it: `key_methods.py` asks them
-        found = self._defined_in(name, self._imported_paths())
-        if found == []:  # no imported module defines it: the project's files that do
-            found = self._defined_in(name, project_files_defining(self.ctx, name))
-            if found:
-                self._project_wide.add(name)
-        return found
+        return self._defined_in(name, self._imported_paths())
 
     def _defined_in(self, name: str, paths: list[str] | None
                     ) -> list[tuple[cst.FunctionDef, str]] | None:

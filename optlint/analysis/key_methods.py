@@ -21,6 +21,7 @@ from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, Scope
 from optlint.analysis.key_imported_methods import ImportedMethods
 from optlint.analysis.key_interface_methods import runs_own_code
+from optlint.analysis.key_project_methods import injected
 from optlint.analysis.key_loop_items import item_classes
 from optlint.analysis.key_syntax import own_method
 from optlint.analysis.prng_keys import Consumption
@@ -71,7 +72,8 @@ class NamedMethods:
         elif func.attr.value not in self.calls.helpers:
             if self._methods(func.attr.value):
                 return []  # the file's own classes define it and do not consume
-            return self.imported.consumptions(call, func.attr.value)
+            return self.imported.consumptions(call, func.attr.value,
+                                              injected(self.ctx, func.value, site))
         else:
             name = func.attr.value
             methods = self._methods(name)

@@ -1,7 +1,8 @@
 """The project files defining a method, for a call of it on an object of unknown class that
 neither the file nor the modules it imports define (deepqmc 8906b58: `self.hamil.init_sample(
 rng, ...)` in `sampling.py`, whose Hamiltonians are built by the caller from `hamil/qc.py` and
-`hamil/qho.py`, modules it never imports). Every class of those files defining the method must
+`hamil/qho.py`, modules it never imports). Only for an object the caller hands in (`injected`).
+Every class of those files defining the method must
 draw from the argument (`key_imported_methods.py`); a name many files define (`apply`,
 `sample` across a large project) is not read: one interface among many, and parses to pay."""
 
@@ -9,6 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import libcst as cst
+
+from optlint.analysis.enclosing_self import self_owner
+from optlint.analysis.index import Binding, CallSite
 from optlint.analysis.project_methods import files_defining
 
 if TYPE_CHECKING:
@@ -28,3 +33,26 @@ def project_files_defining(ctx: RuleContext, name: str) -> list[str] | None:
     here = ctx.inference.path
     real_here = project.real_path(here) if here is not None else None
     return sorted(str(path) for path in paths if path != real_here)
+
+
+def injected(ctx: RuleContext, receiver: cst.BaseExpression, site: CallSite) -> bool:
+    """`receiver` is an object the caller hands in: a parameter of the function (`hamil`), or
+    an attribute of `self` that the class sets only from parameters (`self.hamil = hamil`).
+    An object the file makes itself (`buffer = fbx.make_flat_buffer(...)`) is a library's or
+    the file's own, never some class of another project file that happens to share the name."""
+    if isinstance(receiver, cst.Name):
+        binding = ctx.binding(receiver.value, site)
+        return binding is not None and binding.kind == "param"
+    if not (isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name)):
+        return False
+    owner = self_owner(site.scope, receiver.value.value)
+    bindings = owner.attributes.get(receiver.attr.value, []) if owner is not None else []
+    return bool(bindings) and all(_a_parameter(binding) for binding in bindings)
+
+
+def _a_parameter(binding: Binding) -> bool:
+    value, scope = binding.value, binding.scope
+    if binding.path or not isinstance(value, cst.Name) or scope is None:
+        return False
+    found = scope.bindings.get(value.value, [])
+    return bool(found) and all(each.kind == "param" for each in found)
