@@ -82,3 +82,20 @@ def key_findings(tree: Path) -> list[tuple[str, int, int, str]]:
                                     "--output-format", "json", cwd=tree)
     return sorted((f["filename"], f["line"], f["column"], f["message"])
                   for f in json.loads(result.stdout))
+
+
+def raises_key_reuse(source: str, run: str | None = None) -> bool:
+    """Whether the statement `run`, executed in the namespace of the program `source` (a module
+    named `program`), raises JAX's `KeyReuseError` under `jax.debug_key_reuse` (None: whether
+    the program itself raises it, run under the checker): what OPT020 reports, shown by JAX's
+    own checker. Skipped where jax is not installed."""
+    jax = pytest.importorskip("jax")
+    namespace: dict[str, object] = {"__name__": "program"}
+    if run is not None:
+        exec(compile(source, "program.py", "exec"), namespace)
+    with jax.debug_key_reuse(True):
+        try:
+            exec(compile(source if run is None else run, "program.py", "exec"), namespace)
+        except jax.errors.KeyReuseError:
+            return True
+    return False

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from conftest import opt020_lines
+from conftest import opt020_lines, raises_key_reuse
 
 PROGRAM = '''\
 import jax
@@ -69,8 +67,4 @@ def test_an_override_in_another_file(tmp_path: Path) -> None:
 
 
 def test_jax_checker_raises_on_the_program() -> None:
-    jax = pytest.importorskip("jax")
-    namespace: dict = {"__name__": "program"}
-    exec(compile(PROGRAM, "program.py", "exec"), namespace)
-    with jax.debug_key_reuse(True), pytest.raises(jax.errors.KeyReuseError):
-        namespace["main"]()
+    assert raises_key_reuse(PROGRAM, "main()")

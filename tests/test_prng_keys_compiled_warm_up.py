@@ -13,6 +13,7 @@ from pathlib import Path
 
 import jax
 import numpy as np
+import pytest
 
 from conftest import opt020_lines
 
@@ -72,14 +73,18 @@ def test_a_compiled_warm_up_thrown_away_is_no_draw(tmp_path: Path) -> None:
     assert opt020_lines(tmp_path, "warm.py", SOURCE) == [47]
 
 
-def test_jit_returns_what_the_body_returns(tmp_path: Path) -> None:
+@pytest.mark.parametrize("compiled", ["simulate", "simulate_compiled"])
+def test_jit_returns_what_the_body_returns(tmp_path: Path, compiled: str) -> None:
+    """`jax.jit(simulate_once)` and `simulate_once` decorated: both return the body's result."""
     (tmp_path / "warm.py").write_text(SOURCE)
     namespace = runpy.run_path(str(tmp_path / "warm.py"))
     key, x = jax.random.PRNGKey(3), np.zeros(4, np.float32)
-    np.testing.assert_array_equal(namespace["simulate_once"](key, x),
-                                  namespace["simulate"](key, x))
-    np.testing.assert_array_equal(namespace["simulate_once"](key, x),
-                                  namespace["simulate_compiled"](key, x))
-    # The warm-up leaves nothing behind: what the function returns is `init`'s alone.
+    np.testing.assert_array_equal(namespace["simulate_once"](key, x), namespace[compiled](key, x))
+
+
+def test_the_warm_up_leaves_nothing_behind(tmp_path: Path) -> None:
+    """What `warm_up` returns is `init`'s alone."""
+    (tmp_path / "warm.py").write_text(SOURCE)
+    namespace = runpy.run_path(str(tmp_path / "warm.py"))
     for kept, alone in zip(namespace["warm_up"](), namespace["init"](3), strict=True):
         np.testing.assert_array_equal(kept, alone)

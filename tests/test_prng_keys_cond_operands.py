@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from conftest import opt020_lines
+from conftest import opt020_lines, raises_key_reuse
 
 ROLLOUTS = '''\
 import jax
@@ -66,26 +66,11 @@ DRAWS_ONE_BRANCH = DRAWS.replace("jax.lax.cond(p, draw, draw, key)",
 DRAWS_NEVER = DRAWS.replace("    return jax.random.normal(k)", "    return 0.0")
 
 
-def _raises(source: str, name: str, *args: Any) -> bool:
-    pytest.importorskip("jax")
-    import jax
-
-    namespace: dict[str, Any] = {}
-    exec(compile(source, "program.py", "exec"), namespace)
-    with jax.debug_key_reuse(True):
-        try:
-            namespace[name](*args, jax.random.key(0)) if name == "both" else namespace[name](
-                jax.random.key(0), *args)
-        except jax.errors.KeyReuseError:
-            return True
-    return False
-
-
 def test_a_carried_key_split_in_a_cond_branch_then_carried_again(tmp_path: Path) -> None:
     pytest.importorskip("jax")
     import jax.numpy as jnp
 
-    assert _raises(ROLLOUTS, "rollouts", jnp.ones(4))
+    assert raises_key_reuse(ROLLOUTS, "rollouts(jax.random.key(0), jax.numpy.ones(4))")
     namespace: dict[str, Any] = {}
     exec(compile(ROLLOUTS, "program.py", "exec"), namespace)
     import jax
@@ -96,23 +81,21 @@ def test_a_carried_key_split_in_a_cond_branch_then_carried_again(tmp_path: Path)
 
 
 def test_a_key_of_its_own_for_the_second_rollout_is_quiet(tmp_path: Path) -> None:
-    pytest.importorskip("jax")
-    import jax.numpy as jnp
-
-    assert not _raises(ROLLOUTS_SPLIT, "rollouts", jnp.ones(4))
+    assert not raises_key_reuse(
+        ROLLOUTS_SPLIT, "rollouts(jax.random.key(0), jax.numpy.ones(4))")
     assert opt020_lines(tmp_path, "rollouts.py", ROLLOUTS_SPLIT) == []
 
 
 def test_an_operand_every_branch_draws_from(tmp_path: Path) -> None:
-    assert _raises(DRAWS, "both", True)
+    assert raises_key_reuse(DRAWS, "both(True, jax.random.key(0))")
     assert opt020_lines(tmp_path, "draws.py", DRAWS) == [10]
 
 
 def test_an_operand_one_branch_draws_from_is_not_proven(tmp_path: Path) -> None:
-    assert _raises(DRAWS_ONE_BRANCH, "both", True)
+    assert raises_key_reuse(DRAWS_ONE_BRANCH, "both(True, jax.random.key(0))")
     assert opt020_lines(tmp_path, "draws.py", DRAWS_ONE_BRANCH) == []
 
 
 def test_an_operand_no_branch_draws_from_is_quiet(tmp_path: Path) -> None:
-    assert not _raises(DRAWS_NEVER, "both", True)
+    assert not raises_key_reuse(DRAWS_NEVER, "both(True, jax.random.key(0))")
     assert opt020_lines(tmp_path, "draws.py", DRAWS_NEVER) == []

@@ -6,11 +6,10 @@ The optlint side needs no flowMC; the run needs flowMC 0.4.4 (skipped where it i
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from conftest import opt020_lines
+from conftest import opt020_lines, raises_key_reuse
 
 SAMPLING = '''\
 import jax
@@ -39,16 +38,7 @@ SAMPLING_SPLIT = SAMPLING.replace(
 
 def _raises(source: str) -> bool:
     pytest.importorskip("flowMC")
-    import jax
-
-    namespace: dict[str, Any] = {"__name__": "program"}
-    exec(compile(source, "program.py", "exec"), namespace)
-    with jax.debug_key_reuse(True):
-        try:
-            namespace["bundle_and_key"](jax.random.key(0))
-        except jax.errors.KeyReuseError:
-            return True
-    return False
+    return raises_key_reuse(source, "bundle_and_key(jax.random.key(0))")
 
 
 def test_a_key_given_to_a_bundle_then_split_again(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import opt020_lines
+from conftest import opt020_lines, raises_key_reuse
 
 GAN = '''\
 import haiku as hk
@@ -51,18 +51,8 @@ def _raises_key_reuse(source: str) -> bool:
     import pytest
 
     pytest.importorskip("haiku")
-    from typing import Any
-
-    import jax
-
-    namespace: dict[str, Any] = {"__name__": "program"}
-    exec(compile(source, "program.py", "exec"), namespace)
-    with jax.debug_key_reuse(True):
-        try:
-            namespace["Trainer"]().init(jax.random.key(0), jax.numpy.ones((2, 4)))
-        except jax.errors.KeyReuseError:
-            return True
-    return False
+    return raises_key_reuse(
+        source, "Trainer().init(jax.random.key(0), jax.numpy.ones((2, 4)))")
 
 
 def test_the_checker_agrees() -> None:

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from conftest import opt020_lines
+from conftest import opt020_lines, raises_key_reuse
 
 COMBINATOR = '''\
 import jax
@@ -74,8 +72,4 @@ def other(xs):
 
 
 def test_jax_checker_raises_on_the_combinator() -> None:
-    jax = pytest.importorskip("jax")
-    namespace: dict = {"__name__": "program"}
-    exec(compile(COMBINATOR, "program.py", "exec"), namespace)
-    with jax.debug_key_reuse(True), pytest.raises(jax.errors.KeyReuseError):
-        namespace["run"](jax.numpy.zeros((4, 2)))
+    assert raises_key_reuse(COMBINATOR, "run(jax.numpy.zeros((4, 2)))")

@@ -3,7 +3,7 @@
 `gamma`): two `Rngs` of keys made from one seed draw nothing, silent. Still reported: the
 class drawing from it (`nnx.Linear(..., rngs=rngs)`), and classes whose construction the
 analysis cannot see whole (a class decorator, a metaclass, a base it does not know).
-The facts `key_consumers.PLAIN_CONSTRUCTION` rests on are measured here where flax is."""
+The facts `key_model_objects.PLAIN_CONSTRUCTION` rests on are measured here where flax is."""
 
 from __future__ import annotations
 

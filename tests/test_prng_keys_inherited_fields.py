@@ -9,9 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from conftest import opt020_lines
+from conftest import opt020_lines, raises_key_reuse
 
 PROGRAM = '''\
 import jax
@@ -84,8 +82,4 @@ def test_a_method_changing_nothing_is_a_warm_up(tmp_path: Path) -> None:
 
 
 def test_jax_checker_raises_on_the_program() -> None:
-    jax = pytest.importorskip("jax")
-    namespace: dict = {"__name__": "program"}
-    exec(compile(PROGRAM, "program.py", "exec"), namespace)
-    with jax.debug_key_reuse(True), pytest.raises(jax.errors.KeyReuseError):
-        namespace["main"]()
+    assert raises_key_reuse(PROGRAM, "main()")

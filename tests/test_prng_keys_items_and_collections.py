@@ -7,11 +7,8 @@ under its key-reuse checker (the reuse raises, the look-alike does not)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-from conftest import opt020_lines
+from conftest import opt020_lines, raises_key_reuse
 
 PRIORS = '''\
 import jax
@@ -62,44 +59,29 @@ PER_ITEM_SPLIT = PER_ITEM.replace(
     "    return [jax.random.categorical(k, logits) for k, logits in zip(keys, logits_per_variable)]")
 
 
-def _raises_key_reuse(source: str, run: str) -> bool:
-    """Runs `run` after the program under JAX's key-reuse checker: whether it raised."""
-    pytest.importorskip("jax")
-    import jax
-
-    namespace: dict[str, Any] = {"__name__": "program"}
-    exec(compile(source, "program.py", "exec"), namespace)
-    with jax.debug_key_reuse(True):
-        try:
-            exec(run, namespace)
-        except jax.errors.KeyReuseError:
-            return True
-    return False
-
-
 def test_one_item_of_a_list_of_keys_taken_twice(tmp_path: Path) -> None:
     run = "initial_position(jax.random.key(0))"
-    assert _raises_key_reuse(PRIORS, run)
+    assert raises_key_reuse(PRIORS, run)
     assert opt020_lines(tmp_path, "priors.py", PRIORS) == [9]
 
 
 def test_items_at_distinct_indexes_are_silent(tmp_path: Path) -> None:
     run = "initial_position(jax.random.key(0))"
-    assert not _raises_key_reuse(PRIORS_APART, run)
+    assert not raises_key_reuse(PRIORS_APART, run)
     assert opt020_lines(tmp_path, "priors.py", PRIORS_APART) == []
 
 
 def test_a_comprehension_drawing_every_item_from_one_key(tmp_path: Path) -> None:
-    assert _raises_key_reuse(PER_ITEM, "draw_round(jax.random.key(0), jax.numpy.zeros((2, 3)))")
-    assert _raises_key_reuse(
+    assert raises_key_reuse(PER_ITEM, "draw_round(jax.random.key(0), jax.numpy.zeros((2, 3)))")
+    assert raises_key_reuse(
         PER_ITEM, "Encoder(['a', 'b']).encode_all({'a': jax.numpy.ones(2), 'b': jax.numpy.ones(2)}, jax.random.key(0))")
     assert opt020_lines(tmp_path, "views.py", PER_ITEM) == [12, 16]
 
 
 def test_a_comprehension_over_split_keys_is_silent(tmp_path: Path) -> None:
-    assert not _raises_key_reuse(
+    assert not raises_key_reuse(
         PER_ITEM_SPLIT, "draw_round(jax.random.key(0), jax.numpy.zeros((2, 3)))")
-    assert not _raises_key_reuse(
+    assert not raises_key_reuse(
         PER_ITEM_SPLIT, "Encoder(['a', 'b']).encode_all({'a': jax.numpy.ones(2), 'b': jax.numpy.ones(2)}, jax.random.key(0))")
     assert opt020_lines(tmp_path, "views.py", PER_ITEM_SPLIT) == []
 

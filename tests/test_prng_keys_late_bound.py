@@ -8,11 +8,10 @@ the look-alikes binding the key early (a default, `functools.partial`) do not.""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from conftest import opt020_lines
+from conftest import opt020_lines, raises_key_reuse
 
 PROGRAM = '''\
 import functools
@@ -59,21 +58,9 @@ CALLED_IN_PLACE = PROGRAM.replace(
 
 
 def _raises_key_reuse(source: str) -> bool:
-    pytest.importorskip("jax")
-    import jax
-    import jax.numpy as jnp
-
-    namespace: dict[str, Any] = {"__name__": "program"}
-    exec(compile(source, "program.py", "exec"), namespace)
-    stack = namespace["Stack"](3)
-    with jax.debug_key_reuse(True):
-        try:
-            stages = stack.stages(jax.random.key(0))
-            if callable(stages[0]):
-                namespace["run"](stages, jnp.zeros(4))
-        except jax.errors.KeyReuseError:
-            return True
-    return False
+    return raises_key_reuse(source, (
+        "stages = Stack(3).stages(jax.random.key(0))\n"
+        "if callable(stages[0]):\n    run(stages, jax.numpy.zeros(4))\n"))
 
 
 @pytest.mark.parametrize("source", [PROGRAM, LOOP], ids=["comprehension", "appended"])

@@ -8,11 +8,8 @@ checker; the look-alike gives each block its own key."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-from conftest import opt020_lines
+from conftest import opt020_lines, raises_key_reuse
 
 PROGRAM = '''\
 import jax
@@ -49,17 +46,7 @@ SPLIT = PROGRAM.replace(
 
 
 def _raises_key_reuse(source: str) -> bool:
-    pytest.importorskip("jax")
-    import jax
-
-    namespace: dict[str, Any] = {"__name__": "program"}
-    exec(compile(source, "program.py", "exec"), namespace)
-    with jax.debug_key_reuse(True):
-        try:
-            namespace["Model"](2)(jax.numpy.zeros(3), key=jax.random.key(0))
-        except jax.errors.KeyReuseError:
-            return True
-    return False
+    return raises_key_reuse(source, "Model(2)(jax.numpy.zeros(3), key=jax.random.key(0))")
 
 
 def test_a_layer_of_the_models_list_drawing_from_one_key_every_iteration(tmp_path: Path) -> None:

@@ -6,11 +6,8 @@ Checked by the real command line, and run with real JAX under its key-reuse chec
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-from conftest import opt020_lines
+from conftest import opt020_lines, raises_key_reuse
 
 CANDIDATES = '''\
 import jax
@@ -41,29 +38,16 @@ MAYBE_EMPTY = CANDIDATES.replace("feature_sets = [1.0, 2.0, 3.0]\n", "").replace
     "def fit(key, scale):", "feature_sets = list(range(3))\n\n\ndef fit(key, scale):")
 
 
-def _raises_key_reuse(source: str) -> bool:
-    pytest.importorskip("jax")
-    import jax
-
-    namespace: dict[str, Any] = {"__name__": "program"}
-    with jax.debug_key_reuse(True):
-        try:
-            exec(compile(source, "program.py", "exec"), namespace)
-        except jax.errors.KeyReuseError:
-            return True
-    return False
-
-
 def test_a_key_consumed_in_the_last_iteration_of_a_loop_that_runs(tmp_path: Path) -> None:
-    assert _raises_key_reuse(CANDIDATES)
+    assert raises_key_reuse(CANDIDATES)
     assert opt020_lines(tmp_path, "stacking.py", CANDIDATES) == [15]
 
 
 def test_a_key_split_off_before_the_loop_is_silent(tmp_path: Path) -> None:
-    assert not _raises_key_reuse(CANDIDATES_APART)
+    assert not raises_key_reuse(CANDIDATES_APART)
     assert opt020_lines(tmp_path, "stacking.py", CANDIDATES_APART) == []
 
 
 def test_a_loop_that_may_not_run_is_not_proven(tmp_path: Path) -> None:
-    assert _raises_key_reuse(MAYBE_EMPTY)  # it runs here, but the analysis cannot see that
+    assert raises_key_reuse(MAYBE_EMPTY)  # it runs here, but the analysis cannot see that
     assert opt020_lines(tmp_path, "stacking.py", MAYBE_EMPTY) == []

@@ -7,11 +7,8 @@ ignores the key proves nothing, and stays silent."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import pytest
-
-from conftest import opt020_lines
+from conftest import opt020_lines, raises_key_reuse
 
 KERNELS = '''\
 import jax
@@ -46,18 +43,8 @@ KERNELS_ONE_FIXED = KERNELS.replace(
 
 
 def _raises_key_reuse(source: str) -> bool:
-    pytest.importorskip("jax")
-    import jax
-
-    namespace: dict[str, Any] = {"__name__": "program"}
-    exec(compile(source, "program.py", "exec"), namespace)
-    kernel = namespace["SumKernel"]([namespace["RBF"](), namespace["Periodic"]()])
-    with jax.debug_key_reuse(True):
-        try:
-            kernel.init_params(jax.random.key(0))
-        except jax.errors.KeyReuseError:
-            return True
-    return False
+    return raises_key_reuse(
+        source, "SumKernel([RBF(), Periodic()]).init_params(jax.random.key(0))")
 
 
 def test_a_composite_calling_its_parts_method_with_one_key(tmp_path: Path) -> None:

@@ -10,7 +10,11 @@ from __future__ import annotations
 import runpy
 from pathlib import Path
 
+import libcst as cst
+import pytest
 from conftest import opt020_lines
+
+from optlint.analysis import key_numpy_draws
 
 SOURCE = '''\
 import jax  # a JAX project's file (OPT020 reads only those)
@@ -99,3 +103,25 @@ def test_the_draws_when_run(tmp_path: Path) -> None:
         assert (first == second).all(), name
     first, second = namespace["parameters_not_literals"](0.0, 7)
     assert (first == second).all()  # a name may hold the same value: not judged
+
+
+def test_a_function_seeding_many_generators_is_read_once(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every pair of generators asks for the constants of the function around it: they are
+    worked out once per function, not once per pair (300 generators in one function: 113 s
+    of OPT020 before, 5 s after, on the shared 2-core machine)."""
+    read: list[str] = []
+    constants_in = key_numpy_draws._constants_in
+
+    def counted(function: cst.FunctionDef) -> dict[str, object]:
+        read.append(function.name.value)
+        return constants_in(function)
+
+    monkeypatch.setattr(key_numpy_draws, "_constants_in", counted)
+    body = "".join(f"    x{i} = np.random.RandomState(seed).beta(1.0, b{i % 2}, size=5)\n"
+                   for i in range(8))
+    source = ("import jax\nimport numpy as np\n\n\ndef many(seed=None):\n    b0 = 30.0\n"
+              f"    b1 = 17.0 / 3.0\n{body}    return x0, x1, x2, x3, x4, x5, x6, x7\n")
+    # Each draw repeats the one before it with the other parameter: `--preview` only.
+    assert opt020_lines(tmp_path, "many.py", source) == []
+    assert read == ["many"]

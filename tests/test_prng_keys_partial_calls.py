@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import opt020_lines
+from conftest import opt020_lines, raises_key_reuse
 
 PARTIALS = '''\
 from functools import partial
@@ -84,15 +84,7 @@ def test_a_partial_called_with_a_consumed_key_consumes_it(tmp_path: Path) -> Non
 
 
 def _reuse(call: str) -> bool:
-    jax = pytest.importorskip("jax")
-    namespace: dict = {"__name__": "program"}
-    exec(compile("import jax.numpy as jnp\n" + PARTIALS, "program.py", "exec"), namespace)
-    try:
-        with jax.debug_key_reuse(True):
-            eval(call, namespace)
-    except jax.errors.KeyReuseError:
-        return True
-    return False
+    return raises_key_reuse("import jax.numpy as jnp\n" + PARTIALS, call)
 
 
 @pytest.mark.parametrize(("call", "expected"), [

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
-from conftest import opt020_lines
+from conftest import opt020_lines, raises_key_reuse
 
 PROGRAM = '''\
 from typing import NamedTuple
@@ -60,8 +58,4 @@ def test_a_part_rebuilt_with_a_new_key(tmp_path: Path) -> None:
 
 
 def test_jax_checker_raises_on_the_program() -> None:
-    jax = pytest.importorskip("jax")
-    namespace: dict = {"__name__": "program"}
-    exec(compile(PROGRAM, "program.py", "exec"), namespace)
-    with jax.debug_key_reuse(True), pytest.raises(jax.errors.KeyReuseError):
-        namespace["main"]()
+    assert raises_key_reuse(PROGRAM, "main()")

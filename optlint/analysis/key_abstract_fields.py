@@ -12,8 +12,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.index import ClassInfo
-from optlint.analysis.key_fields import set_when_built
+from optlint.analysis.key_fields import only_in_constructors, set_when_built
 from optlint.analysis.key_overrides import Abstract, Overrides
 from optlint.analysis.prng_keys import Consumption
 
@@ -46,9 +45,10 @@ def abstract_held_uses(ctx: RuleContext, overrides: Overrides, abstract: Abstrac
     names = ", ".join(sorted({info.name for _, info, _ in found}))
     uses = []
     for field, inner in drawn.items():
-        # Set when the object is built, and no override's class sets it anew.
+        # Set when the object is built, and no override's class sets it anew (one that sets
+        # it nowhere inherits it).
         if not set_when_built(abstract.owner, field, ctx.index.classes) or not all(
-                _only_built(info, field) for _, info, _ in found):
+                only_in_constructors(info.attributes.get(field, [])) for _, info, _ in found):
             continue
         first = inner[0]
         same_file = all(path == here for _, _, path in found)
@@ -76,10 +76,3 @@ def _held_draws(flow: KeyRecorder, method: cst.FunctionDef) -> dict[str, Consump
                 and isinstance(use.key, cst.Attribute)):
             found[field] = use
     return found
-
-
-def _only_built(info: ClassInfo, field: str) -> bool:
-    """Every binding of `self.<field>` in the class is in a constructor (none: it inherits it)."""
-    return all(binding.scope is not None and isinstance(binding.scope.node, cst.FunctionDef)
-               and binding.scope.node.name.value in ("__init__", "__post_init__")
-               for binding in info.attributes.get(field, []))

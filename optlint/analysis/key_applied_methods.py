@@ -11,7 +11,7 @@ import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo
-from optlint.analysis.key_consumers import METHOD_RUNNERS
+from optlint.analysis.key_model_objects import METHOD_RUNNERS
 from optlint.analysis.prng_keys import Consumption
 from optlint.analysis.project_kinds import method_kinds
 from optlint.analysis.values import ClassRef, InstanceValue

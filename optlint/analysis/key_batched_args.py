@@ -20,7 +20,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite
-from optlint.analysis.key_consumers import BATCHING, PARTITION_SPECS
+from optlint.analysis.key_model_loops import BATCHING, PARTITION_SPECS
 from optlint.analysis.prng_keys import FOLDED_WITH, Consumption
 from optlint.analysis.values import FunctionValue, PartialValue, TransformedFunction
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL

@@ -23,14 +23,14 @@ from optlint.analysis.key_batched_args import (
 )
 from optlint.analysis.key_batched_partials import BatchedPartials
 from optlint.analysis.key_chosen_callees import chosen_callee
-from optlint.analysis.key_consumers import (
+from optlint.analysis.key_model_loops import (
     AXES_KEYWORDS,
     BATCHING,
-    CALLED_ONCE,
     REPLICATING,
     REPLICATING_NAMES,
     STACKING,
 )
+from optlint.analysis.key_model_objects import CALLED_ONCE
 from optlint.analysis.key_item_maps import repeated_item
 from optlint.analysis.key_library_calls import last_name
 from optlint.analysis.key_transformed_bodies import (

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import argument
-from optlint.analysis.key_consumers import KEYED_APPLY_METHODS
+from optlint.analysis.key_model_streams import KEYED_APPLY_METHODS
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 from optlint.records import record
 

@@ -23,6 +23,7 @@ from optlint.analysis.key_foreign_methods import (
     holds_arguments,
 )
 from optlint.analysis.key_library_calls import RANDOM_LAYERS, last_name
+from optlint.analysis.key_model_objects import DIFFERENTIATING, STEPPING
 from optlint.analysis.key_syntax import classmethod_owner, reads_as_key
 from optlint.analysis.prng_keys import Consumption, key_argument
 from optlint.analysis.project_kinds import method_kinds
@@ -40,10 +41,6 @@ if TYPE_CHECKING:
     from optlint.analysis.key_foreign import ForeignFunctions
     from optlint.analysis.key_library_calls import LibraryKeyCalls
     from optlint.context import RuleContext
-
-# Transformations (by a part of their qualified name) whose function runs as written, once per
-# training step: `jax.jit`, `eqx.filter_value_and_grad`, `jax.checkpoint`.
-STEPPING_TRANSFORMS = ("jit", "grad", "checkpoint", "remat")
 
 # What a call runs: the function, whether it is bound (a method), whether it runs as a
 # compiled step; or what a library layer it builds consumes.
@@ -183,10 +180,9 @@ class CallTargets:
         if static is not None:
             return static[0], static[1], compiled_step(static[0], self.ctx.qualify)
         stepping = False
-        while isinstance(value, TransformedFunction) and any(
-                part in value.transform for part in STEPPING_TRANSFORMS):
+        while isinstance(value, TransformedFunction) and value.transform in STEPPING:
             # Jitted or differentiated: a training step, run once per step with new keys.
-            if "grad" in value.transform:
+            if value.transform in DIFFERENTIATING:
                 self.differentiated.add(id(call))
             value, stepping = value.func, True
         if isinstance(value, ModuleValue) and value.derived_by is None:

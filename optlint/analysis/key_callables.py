@@ -13,15 +13,12 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.binding import argument, bind_arguments
+from optlint.analysis.binding import bind_arguments
 from optlint.analysis.enclosing_self import self_owner
 from optlint.analysis.index import LATER, CallSite, Scope
-from optlint.analysis.key_consumers import (
-    INITIALIZER_MODULES,
-    LOOP_BODIES,
-    NON_DRAWING_INITIALIZERS,
-)
-from optlint.analysis.key_transforms import aliased_qualify
+from optlint.analysis.key_consumers import INITIALIZER_MODULES, NON_DRAWING_INITIALIZERS
+from optlint.analysis.key_model_loops import LOOP_BODIES
+from optlint.analysis.key_transforms import aliased_qualify, loop_body
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument
 
 if TYPE_CHECKING:
@@ -137,7 +134,7 @@ class HeldCallables:
         bodies: set[int] = set()
         for site in self._sites_by_scope().get(id(function), ()):
             loop = LOOP_BODIES.get(aliased_qualify(self.ctx, site.node.func, site) or "")
-            arg = argument(site.node, loop[0], "body_fun" if loop[0] else "f") if loop else None
+            arg = loop_body(loop, site.node) if loop else None
             if arg is None:
                 continue
             if isinstance(arg.value, cst.Lambda):

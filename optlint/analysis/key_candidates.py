@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_call_targets import CallTargets, passes_key
 from optlint.analysis.key_cond_branches import branching
-from optlint.analysis.key_consumers import LIFTED_TRANSFORMS
+from optlint.analysis.key_model_streams import LIFTED_TRANSFORMS
 from optlint.analysis.key_library_calls import LibraryKeyCalls
 from optlint.analysis.key_transforms import runs_per_step_or_row
 from optlint.analysis.prng_keys import Consumption

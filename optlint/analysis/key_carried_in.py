@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import argument
-from optlint.analysis.key_consumers import LOOP_INITS
+from optlint.analysis.key_model_loops import LOOP_INITS
 from optlint.analysis.key_fields import built_with
 from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.prng_keys import ITEM, Consumption, key_name

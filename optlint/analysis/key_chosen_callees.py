@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.key_consumers import CALLED_ONCE
+from optlint.analysis.key_model_objects import CALLED_ONCE
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.index import CallSite, FunctionInfo
-from optlint.analysis.key_consumers import MODEL_BASES, SEEDED_STREAMS
+from optlint.analysis.key_model_objects import MODEL_BASES
+from optlint.analysis.key_model_streams import SEEDED_STREAMS
 from optlint.analysis.key_shape_only import shape_only_key_calls
 from optlint.analysis.prng_keys import SAMPLERS, Consumer
 from optlint.analysis.project_kinds import method_kinds

@@ -14,7 +14,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite, ClassInfo
-from optlint.analysis.key_consumers import FIELD_MAKERS
+from optlint.analysis.key_model_objects import FIELD_MAKERS
 from optlint.analysis.key_syntax import calls_in
 from optlint.analysis.prng_keys import SAMPLERS, Consumption
 from optlint.analysis.values import ClassRef

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
-from optlint.analysis.index import AttributeSite, ClassInfo, FileIndex
+from optlint.analysis.index import AttributeSite, Binding, ClassInfo, FileIndex
 from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.key_reset_fields import setters_besides_construction
 from optlint.analysis.key_syntax import constructs, replaced_from
@@ -182,6 +182,12 @@ def set_when_built(owner: ClassInfo, field: str,
     bindings = [binding for cls in chain for binding in cls.attributes.get(field, [])]
     if not bindings and not any(field in cls.fields for cls in chain):
         return False
+    return only_in_constructors(bindings)
+
+
+def only_in_constructors(bindings: list[Binding]) -> bool:
+    """Every one of these bindings of `self.<field>` is in a constructor (`__init__`,
+    `__post_init__`); so is none."""
     return all(binding.scope is not None and isinstance(binding.scope.node, cst.FunctionDef)
                and binding.scope.node.name.value in ("__init__", "__post_init__")
                for binding in bindings)

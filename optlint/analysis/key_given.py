@@ -21,14 +21,14 @@ import libcst as cst
 from optlint.analysis.binding import argument, argument_for, bind_arguments
 from optlint.analysis.callsites import CallSites
 from optlint.analysis.index import LATER, CallSite, ClassInfo, Scope
-from optlint.analysis.key_consumers import (
+from optlint.analysis.key_model_objects import (
     CALLING_WRAPPERS,
     HOLDING_CALLS,
     HOLDING_METHODS,
-    NO_DRAW_SWITCHES,
     SAME_PYTREE,
     SPLIT_PYTREE,
 )
+from optlint.analysis.key_consumers import NO_DRAW_SWITCHES
 from optlint.analysis.key_returned_origins import (
     ReturnedOrigins,
     element_at,

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.key_consumers import LOOP_BODIES, STREAM_DRAWS
+from optlint.analysis.key_model_loops import LOOP_BODIES
+from optlint.analysis.key_model_streams import STREAM_DRAWS
 from optlint.analysis.key_library_calls import last_name
 from optlint.analysis.key_syntax import enclosing_def, param_owner
 from optlint.analysis.key_transforms import aliased_qualify

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.key_consumers import PLAIN_CONSTRUCTION
+from optlint.analysis.key_model_objects import PLAIN_CONSTRUCTION
 from optlint.analysis.key_partials import bound_partial
 from optlint.analysis.project_values import (
     ProjectClass,

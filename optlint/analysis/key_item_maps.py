@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.index import CallSite
-from optlint.analysis.key_consumers import ITEM_MAPS, REPEATING_ITERABLES
+from optlint.analysis.key_model_loops import ITEM_MAPS, REPEATING_ITERABLES
 from optlint.analysis.key_syntax import target_names
 from optlint.analysis.prng_keys import Consumption
 from optlint.analysis.values import FunctionValue, PartialValue

@@ -13,11 +13,9 @@ from optlint.analysis.binding import argument
 from optlint.analysis.enclosing_self import self_owner
 from optlint.analysis.imports import dotted_name
 from optlint.analysis.index import CallSite
+from optlint.analysis.key_model_objects import CALLED_ONCE, DRAWN_FIELDS, FIELD_REPLACERS
 from optlint.analysis.key_consumers import (
-    CALLED_ONCE,
     ONE_KEY_NAME,
-    DRAWN_FIELDS,
-    FIELD_REPLACERS,
     FUNCTION_CONSUMERS,
     KEY_API_FILES,
     KEY_API_MODULES,
@@ -26,10 +24,9 @@ from optlint.analysis.key_consumers import (
     NO_DRAW_SWITCHES,
     SHAPE_ONLY_CALLS,
     SHAPE_ONLY_NAMES,
-    STREAM_KEYWORDS,
-    STREAM_USES,
     KeyConsumer,
 )
+from optlint.analysis.key_model_streams import STREAM_KEYWORDS, STREAM_USES
 from optlint.analysis.key_imported_libraries import imported_project_libraries
 from optlint.analysis.key_shape_arguments import ShapeArguments
 from optlint.analysis.key_unnamed_streams import unnamed_stream

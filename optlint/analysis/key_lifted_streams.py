@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import argument
-from optlint.analysis.key_consumers import (
+from optlint.analysis.key_model_streams import (
     FALLBACK_STREAM,
     LIFTED_TRANSFORMS,
     ONE_KEY_MAKERS,

@@ -20,11 +20,14 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
 from optlint.analysis.walk import child_nodes
+
+if TYPE_CHECKING:
+    from optlint.context import RuleContext
 
 # By method: the values' stream (methods of one stream draw the same values under the same
 # parameters) and its parameters in positional order, with their defaults (no default: None).
@@ -50,11 +53,11 @@ STREAMS: dict[str, tuple[str, tuple[tuple[str, float | None], ...]]] = {
 _DEFAULTS = {"normal": _NORMAL, "uniform": _UNIFORM}  # what a method of no parameters draws under
 
 
-def unlike_numpy_draws(first: cst.Call, second: cst.Call,
-                       parents: Mapping[int, cst.CSTNode]) -> str:
+def unlike_numpy_draws(ctx: RuleContext, first: cst.Call, second: cst.Call) -> str:
     """Why two NumPy seedings (`RandomState(seed)` twice) are not shown to draw the same
     values ('' where they are, or where it is not known here): each drawn from straight away,
     from different streams, or under parameters given as different literals."""
+    parents = ctx.index.parents()
     drawn_a, drawn_b = _drawn_on(first, parents), _drawn_on(second, parents)
     if drawn_a is None or drawn_b is None:
         return ""
@@ -64,8 +67,8 @@ def unlike_numpy_draws(first: cst.Call, second: cst.Call,
         if "choice" in (stream_a, stream_b):
             return ""  # `choice` may draw as `permutation` or `randint` do
         return f"`{name_a}` and `{name_b}` draw different values from one seed"
-    values_a = _parameters(name_a, call_a, _constants_around(call_a, parents))
-    values_b = _parameters(name_b, call_b, _constants_around(call_b, parents))
+    values_a = _parameters(name_a, call_a, _constants_around(ctx, call_a))
+    values_b = _parameters(name_b, call_b, _constants_around(ctx, call_b))
     if any(a is not _UNKNOWN and b is not _UNKNOWN and a != b
            for a, b in zip(values_a, values_b, strict=True)):
         return f"`{name_a}` under other parameters draws different values from one seed"
@@ -107,15 +110,26 @@ def _parameters(name: str, call: cst.Call, constants: Mapping[str, object]) -> l
     return values
 
 
-def _constants_around(call: cst.Call, parents: Mapping[int, cst.CSTNode]) -> dict[str, object]:
-    """The names of the function around `call` bound exactly once, by a plain `name = number`
-    (a name bound any other way too, or declared `global`/`nonlocal` anywhere in it, is left
-    out: its value is not known here)."""
+def _constants_around(ctx: RuleContext, call: cst.Call) -> dict[str, object]:
+    """`_constants_in` the function around `call`, read once per function of the file (a file
+    seeding many generators alike asks of every pair)."""
+    parents = ctx.index.parents()
     function: cst.CSTNode | None = parents.get(id(call))
     while function is not None and not isinstance(function, cst.FunctionDef):
         function = parents.get(id(function))
     if function is None:
         return {}
+    # By the function's id: the file's tree, which `ctx` holds, keeps every node alive.
+    known: dict[int, dict[str, object]] = ctx.shared("key_numpy_draws.constants", dict)
+    if id(function) not in known:
+        known[id(function)] = _constants_in(function)
+    return known[id(function)]
+
+
+def _constants_in(function: cst.FunctionDef) -> dict[str, object]:
+    """The names of `function` bound exactly once, by a plain `name = number` (a name bound any
+    other way too, or declared `global`/`nonlocal` anywhere in it, is left out: its value is not
+    known here)."""
     assigned: dict[str, list[object]] = {}
     other: set[str] = {param.name.value for param in (
         *function.params.posonly_params, *function.params.params, *function.params.kwonly_params)}

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
-from optlint.analysis.key_call_targets import STEPPING_TRANSFORMS
+from optlint.analysis.key_model_objects import STEPPING
 from optlint.analysis.key_project_calls import param_use
 from optlint.analysis.values import FunctionValue, PartialValue, TransformedFunction
 
@@ -37,8 +37,7 @@ class PartialCalls:
     def consumptions(self, call: cst.Call, site: CallSite) -> list[Consumption]:
         value = self.ctx.value(call.func, site)
         stepping = False
-        while isinstance(value, TransformedFunction) and any(
-                part in value.transform for part in STEPPING_TRANSFORMS):
+        while isinstance(value, TransformedFunction) and value.transform in STEPPING:
             value, stepping = value.func, True  # `jax.jit(partial(f, ...))`
         if not isinstance(value, PartialValue):
             return []

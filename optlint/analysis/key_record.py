@@ -1,7 +1,7 @@
 """Recording what one walk of a function body consumes (`KeyRecorder`, the base of `KeyFlow`):
-each consumption under the name its key is followed by, the parameters and enclosing keys the
-body consumes (its summary for callers), and a reuse when a name already consumed is consumed
-again on the same path."""
+each consumption under the name its key is followed by (`key_followed_names.py`), the
+parameters and enclosing keys the body consumes (its summary for callers), and a reuse when a
+name already consumed is consumed again on the same path."""
 
 from __future__ import annotations
 
@@ -15,24 +15,12 @@ from optlint.analysis.key_aliases import linked, linked_item_fields
 from optlint.analysis.key_deferred import UnreadCalls, settle
 from optlint.analysis.key_chained_draws import CONDITIONED, conditioned_name
 from optlint.analysis.key_derived import consume_derived
-from optlint.analysis.key_literal_seeds import (
-    IN_PLACE_SEEDS,
-    SEED_IN_LOOP,
-    literal_seed_unproven,
-)
+from optlint.analysis.key_followed_names import FollowedNames, seeded_by_callee
+from optlint.analysis.key_literal_seeds import IN_PLACE_SEEDS, SEED_IN_LOOP, literal_seed_unproven
 from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_state import KeyState
 from optlint.analysis.key_syntax import chains
-from optlint.analysis.prng_keys import (
-    FOLDED,
-    FOLDED_WITH,
-    SEEDED,
-    Consumption,
-    Reuse,
-    folded_name,
-    folded_text,
-    key_name,
-)
+from optlint.analysis.prng_keys import FOLDED, FOLDED_WITH, SEEDED, Consumption, Reuse, folded_text
 
 THROWN_AWAY = ("what it draws reaches only `{call}`, a call made as a statement whose result "
                "is thrown away: it matters only through what that call does besides returning, "
@@ -49,7 +37,7 @@ def _short(call: cst.Call) -> str:
 STEPS = "each step of "
 
 
-class KeyRecorder:
+class KeyRecorder(FollowedNames):
     """The consumptions and reuses of one walk; the walk (`KeyFlow`) keeps `_block`,
     `_statement` and the loop counters up to date as it goes."""
 
@@ -58,10 +46,8 @@ class KeyRecorder:
 
     def __init__(self, params: Sequence[str],
                  made_key: Callable[[cst.BaseExpression], str | None] | None) -> None:
+        super().__init__(made_key)
         self.params = set(params)
-        # Names a key made by a call (`prng_key()`, a helper making a key from constants):
-        # every such call makes the same key.
-        self.made_key = made_key
         self.consumed_params: set[str] = set()
         # The first consumption of each parameter, and of each name the body neither binds
         # nor receives (a key of the enclosing function, for a nested function).
@@ -81,22 +67,6 @@ class KeyRecorder:
         self._again = 0  # inside the second walk of a loop body
         self._walking_again: list[bool] = []  # per enclosing loop: counts steps, in 2nd walk
         self._step_loops: list[bool] = []  # per enclosing loop: carries state (`key_step_loops`)
-        # `jax.random.PRNGKey(0)` calls, by id, with the name keys of that seed go under.
-        self._seeded_calls: dict[int, str] = {}
-        # Fields a key is made from (`config.seed` of `PRNGKey(config.seed)`), with the call.
-        self.seeded_fields: dict[str, cst.Call] = {}
-        # Consumptions of a key made from a seed the code names, with the seed's name.
-        self._from_named_seed: dict[int, str] = {}
-        self._seed_names: set[str] = set()
-        self._made_by: dict[int, int] = {}  # consumption id -> the seeding call of its key
-        self._seed_literals: dict[int, tuple[cst.Call, cst.Integer]] = {}  # by seeding call id
-        # The first draw from each key made from a literal seed in the body (`int:0`), with
-        # the call making the key and its seed: every call of the function draws it again.
-        self.constant_uses: dict[str, tuple[Consumption, cst.Call, cst.Integer]] = {}
-        self._in_place: set[int] = set()  # consumptions of a key made in place from a seed
-        # `fold_in(key, data)` calls, by id, with the name the key they make goes under.
-        self.folded_calls: dict[int, str] = {}
-        self.first_fold: dict[str, cst.Call] = {}  # by that name, the first such call
         self._results: UnreadResults | None = None  # None: a lambda's body, one expression
         # Whether a small statement must raise (`proven_raises.py`): no path goes past it.
         self.raises: Callable[[cst.BaseSmallStatement], bool] | None = None
@@ -114,9 +84,10 @@ class KeyRecorder:
         self.fixed_folds: dict[str, tuple[Consumption, str]] = {}
         self.fixed_indices: set[str] = set()  # `step` of `for step in range(n)`
         self.refolded: set[int] = set()  # `key` of `key = fold_in(key, 3)`, a parameter
-        # Enclosing keys folded with the first parameter (a `fori_loop` body's step index).
-        self.index_folds: dict[str, Consumption] = {}
-        self._index = params[0] if params else None
+        # Enclosing keys folded with a parameter, by its position, then by the key's name (a
+        # `fori_loop` body's step index: `key_model_loops.LoopBody.index`).
+        self.param_folds: dict[int, dict[str, Consumption]] = {}
+        self._positions = {name: at for at, name in enumerate(params)}
 
     def free_consumed(self) -> dict[str, Consumption]:
         """The names the body consumes without ever binding them: its enclosing scope's."""
@@ -183,11 +154,6 @@ class KeyRecorder:
         state.consumed[name] = use
         state.maybe.discard(name)
 
-    def _made_from_seed(self, use: Consumption) -> bool:
-        """`use` draws from a key made from a seed named in the code (`rng = PRNGKey(seed)`,
-        or a callee making its key from the seed it is given), not from the seed as it is."""
-        return id(use) in self._from_named_seed or seeded_by_callee(use)
-
     def _defer(self, use: Consumption, name: str, state: KeyState) -> bool:
         """Puts off asking whether the draw's result reaches anything (True): a draw from a
         plain name the body binds, not a parameter's (callers read what the body consumes of
@@ -207,59 +173,6 @@ class KeyRecorder:
     def _result_unread(self, call: cst.Call, read_only: bool = False) -> bool:
         return self._results is not None and self._results.unread(call, self._statement,
                                                                    self._block, read_only)
-
-    def _name_of(self, use: Consumption, state: KeyState) -> str | None:
-        """The name the key `use` consumes is followed under (None: not followed)."""
-        if use.followed:
-            if use.followed.startswith("int:") and isinstance(use.key, cst.Integer):
-                # An int seed given in place (`seed(model, rng_seed=0)`): a key made in place
-                # from a literal seed, as `normal(PRNGKey(0), ...)` is.
-                self._made_by[id(use)] = id(use.key)
-                self._in_place.add(id(use))
-            return use.followed
-        if use.given_as is not None:
-            return ".".join(use.given_as)
-        if isinstance(use.key, cst.Call) and id(use.key) in self.folded_calls:
-            return self.folded_calls[id(use.key)]  # `normal(fold_in(key, 7))`
-        if use.held_by and isinstance(use.key, cst.Attribute):
-            return f"{use.held_by}.{use.key.attr.value}"
-        name = key_name(use.key, literal=not use.library)
-        if name is None:
-            seed = self._seeded_calls.get(id(use.key))
-            if seed is not None and seed.startswith("int:"):
-                # A key made in place from a literal seed (`normal(PRNGKey(0), ...)`): one key
-                # with every other key of that seed.
-                self._made_by[id(use)] = id(use.key)
-                self._in_place.add(id(use))
-                return seed
-            return self.made_key(use.key) if self.made_key is not None else None
-        return self._seed_name(name, use, state)
-
-    def _note_constant(self, name: str, use: Consumption) -> None:
-        """A draw from a key made from a literal seed: in the body (`key = PRNGKey(0)`), or
-        given in place to a consumer seeding itself from an int (`seed(model, rng_seed=0)`)."""
-        known = self.constant_uses.get(name)
-        if known is not None and not (known[0].derives and not use.derives):
-            return
-        made = self._seed_literals.get(self._made_by.get(id(use), -1))
-        if made is not None:
-            self.constant_uses[name] = (use, *made)
-        elif isinstance(use.key, cst.Integer) and use.followed == name:
-            self.constant_uses[name] = (use, use.call, use.key)
-
-    def _seed_name(self, name: str, use: Consumption, state: KeyState) -> str:
-        """The name a key made from a seed is followed under (`int:0`, `config.seed`), noting
-        which call made the key `use` consumes."""
-        seeded = state.seeded.get(name)
-        if seeded is None:
-            return name
-        if seeded[0] in self._seed_names:
-            # Followed under its own name (what it is carried and aliased as), and consumes
-            # the seed's key too (`_consume_seed`).
-            self._from_named_seed[id(use)] = seeded[0]
-            return name
-        self._made_by[id(use)] = seeded[1]
-        return seeded[0]
 
     def _derived_from(self, key: cst.BaseExpression) -> Consumption | None:
         """The fold or split that made `key`: `fold_in(k, i)` itself, a name bound to its
@@ -283,19 +196,8 @@ class KeyRecorder:
         source = self._derived_from(use.key)
         if source is not None:
             self.derived_uses.setdefault(id(source.call), []).append(use)
-        if use.kind == "seed" and isinstance(use.key, cst.Integer):
-            self._seeded_calls[id(use.call)] = f"int:{use.key.value}"
-            self._seed_literals[id(use.call)] = (use.call, use.key)
-        elif use.kind == "seed":
-            # `rng = PRNGKey(config.seed)`: the same seed makes the same key, so a draw from
-            # `rng` draws from the key of `config.seed` too, as one from another key made from
-            # it does (`_consume_seed`).
-            named = key_name(use.key)
-            if named is not None:
-                self._seeded_calls[id(use.call)] = named
-                self._seed_names.add(named)
-                if "." in named:
-                    self.seeded_fields.setdefault(named, use.call)
+        if use.kind == "seed":
+            self._note_seeding(use)
         if use.repeated:
             # The same key on every step: a reuse by itself, the draw against itself, unless
             # what every step draws reaches nothing (`s = vmap(f)(x)`, `s` read only for its
@@ -331,9 +233,9 @@ class KeyRecorder:
                 and (base not in state.rebound or id(state.origin.get(base)) in self.refolded)
                 and (data.isdigit() or data in self.fixed_indices or data.startswith(STEPS))):
             self.fixed_folds.setdefault(base, (use, data))
-        elif (data and data == self._index and root == base and base not in self.params
+        elif (data in self._positions and root == base and base not in self.params
               and base not in state.rebound and use.kind in ("draw", "split")):
-            self.index_folds.setdefault(base, use)
+            self.param_folds.setdefault(self._positions[data], {}).setdefault(base, use)
         if use.kind == "seed":
             # A key made from a seed parameter: the function draws the same for the same seed;
             # from a seed of the enclosing scope, the same at every call.
@@ -345,11 +247,7 @@ class KeyRecorder:
                 _first_seen(self.free_uses, name, use)
             return
         if use.kind == "fold":
-            folded_with = argument(use.call, 1, "data")
-            made = None if folded_with is None else folded_name(name, folded_with.value)
-            if made is not None and FOLDED_WITH not in name:
-                self.folded_calls[id(use.call)] = made
-                self.first_fold.setdefault(made, use.call)
+            self._note_fold(use, name)
             split = state.consumed.get(name)
             if (split is not None and split.kind == "split" and name not in state.maybe
                     and not folds_past(use.call, split.call)):
@@ -403,12 +301,6 @@ class KeyRecorder:
         for other in linked_item_fields(name, state):  # `carry.[1].rng_key`
             if other.split(".", 1)[0] in self.params:
                 _first_seen(self.attribute_uses, other, use)
-
-
-def seeded_by_callee(use: Consumption) -> bool:
-    """`use` calls a function making its key from the seed `use` gives it by name
-    (`noise(seed)`, `init(config)` reading `config.seed`)."""
-    return use.seeded_in is not None and isinstance(use.key, (cst.Name, cst.Attribute))
 
 
 def folds_past(fold: cst.Call, split: cst.Call) -> bool:

@@ -20,7 +20,8 @@ import libcst as cst
 from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_batched_args import BROADCAST, axes_by_position, in_axes_expression
-from optlint.analysis.key_consumers import AXES_KEYWORDS, BATCHING, CALLED_ONCE
+from optlint.analysis.key_model_loops import AXES_KEYWORDS, BATCHING
+from optlint.analysis.key_model_objects import CALLED_ONCE
 from optlint.analysis.key_syntax import reads_as_key
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 from optlint.analysis.prng_keys import Consumption

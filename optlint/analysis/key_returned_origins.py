@@ -16,7 +16,7 @@ import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import LATER, CallSite, Scope
-from optlint.analysis.key_consumers import PASSING_TRANSFORMS
+from optlint.analysis.key_model_objects import PASSING_TRANSFORMS
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 from optlint.analysis.values import FunctionValue, TransformedFunction
 

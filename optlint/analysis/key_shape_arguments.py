@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
-from optlint.analysis.key_consumers import SHAPED_INPUTS, TREE_MAPS
+from optlint.analysis.key_consumers import SHAPED_INPUTS
+from optlint.analysis.key_model_loops import TREE_MAPS
 from optlint.analysis.key_size_arguments import shapes_only_as_sizes
 from optlint.analysis.project_values import names_in
 

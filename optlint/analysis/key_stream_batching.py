@@ -11,7 +11,7 @@ import libcst as cst
 from optlint.analysis.binding import argument
 from optlint.analysis.index import ClassInfo
 from optlint.analysis.key_batched_args import BROADCAST, axes_by_position, in_axes_expression
-from optlint.analysis.key_consumers import STATEFUL_BATCHING, STREAM_BROADCASTS, STREAM_LAYERS
+from optlint.analysis.key_model_streams import STATEFUL_BATCHING, STREAM_BROADCASTS, STREAM_LAYERS
 from optlint.analysis.key_library_calls import last_name
 from optlint.analysis.key_stream_broadcast import broadcast_rngs
 from optlint.analysis.prng_keys import Consumption

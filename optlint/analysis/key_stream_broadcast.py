@@ -13,7 +13,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite
-from optlint.analysis.key_consumers import SEEDED_STREAMS
+from optlint.analysis.key_model_streams import SEEDED_STREAMS
 from optlint.analysis.values import FunctionValue
 
 if TYPE_CHECKING:

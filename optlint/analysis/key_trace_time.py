@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.index import CallSite, Scope
-from optlint.analysis.key_consumers import PYTHON_RANDOM, TRACING
+from optlint.analysis.key_model_streams import PYTHON_RANDOM
+from optlint.analysis.key_model_loops import TRACING
 from optlint.analysis.key_syntax import small_statements
 from optlint.analysis.prng_keys import SAMPLERS
 from optlint.analysis.values import FunctionValue

@@ -19,14 +19,9 @@ from optlint.analysis.key_batched_args import mapped_partial
 from optlint.analysis.key_batched_partials import BatchedPartials
 from optlint.analysis.key_batching import batched_consumptions
 from optlint.analysis.key_carried_in import carried_in
-from optlint.analysis.key_consumers import (
-    BATCHING,
-    CALLED_ONCE,
-    LOOP_BODIES,
-    STATEFUL_BATCHING,
-    STREAM_BROADCASTS,
-    TREE_MAPS,
-)
+from optlint.analysis.key_model_loops import BATCHING, LOOP_BODIES, TREE_MAPS, LoopBody
+from optlint.analysis.key_model_objects import CALLED_ONCE
+from optlint.analysis.key_model_streams import STATEFUL_BATCHING, STREAM_BROADCASTS
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_item_maps import item_map, item_mapped
 from optlint.analysis.key_stream_batching import stream_broadcast
@@ -36,7 +31,7 @@ from optlint.analysis.key_transformed_bodies import (
     function_arg,
     lambda_flow,
 )
-from optlint.analysis.key_record import STEPS
+from optlint.analysis.key_record import STEPS, KeyRecorder
 from optlint.analysis.prng_keys import FOLDED_WITH, Consumption
 
 if TYPE_CHECKING:
@@ -86,35 +81,34 @@ class TransformedKeyCalls:
         qualified = aliased_qualify(self.ctx, call.func, site) if site is not None else None
         if qualified in TREE_MAPS:
             return self._tree_mapped(call, qualified)
-        if qualified in LOOP_BODIES:
-            position, carry = LOOP_BODIES[qualified]
-            given = argument(call, position, "body_fun" if position else "f")
+        loop = LOOP_BODIES.get(qualified) if qualified is not None else None
+        if qualified is not None and loop is not None:
+            given = loop_body(loop, call)
             if given is not None and isinstance(given.value, cst.Lambda):
                 # `lax.map(lambda x: draw(x, key), xs)`: the key it closes over, every step.
                 return closed_over(self.calls, call, lambda_flow(self.calls, given.value),
                                    f"{qualified} (a key closed over)")
-            body = function_arg(self.calls, call, position, "body_fun" if position else "f")
+            body = function_arg(self.calls, call, loop.position, loop.keyword)
             flow = self.calls.summary(body) if body is not None else None
-            partial = (mapped_partial(self.ctx, call, site, position, "body_fun" if position
-                                      else "f") if body is None and site is not None else None)
+            partial = (mapped_partial(self.ctx, call, site, loop.position, loop.keyword)
+                       if body is None and site is not None else None)
             if partial is not None:  # `lax.map(partial(draw, key=key), xs)`: every step
                 return BatchedPartials(self.calls).consumptions(call, qualified, *partial, ())
             if body is None or flow is None:
                 return []
             uses = closure_uses(self.calls, call, body, flow, qualified)
-            if flow.index_folds and qualified == "jax.lax.fori_loop" and counts_from_literal(call):
-                # `fold_in(key, i)` with the step index: every run of the loop folds the
-                # enclosing key with the same indices (`key_project_calls.fixed_fold_uses`).
-                uses += [Consumption(call, inner.key, self.calls.callee(call), library=False,
-                                     followed=f"{base}{FOLDED_WITH}{STEPS}`{qualified}`")
-                         for base, inner in flow.index_folds.items()]
-            if carry is not None:
+            # `fold_in(key, i)` with the step index: every run of the loop folds the enclosing
+            # key with the same indices (`key_project_calls.fixed_fold_uses`).
+            uses += [Consumption(call, inner.key, self.calls.callee(call), library=False,
+                                 followed=f"{base}{FOLDED_WITH}{STEPS}`{qualified}`")
+                     for base, inner in index_folds(loop, call, flow).items()]
+            if loop.carry is not None:
                 # The carry handed back with a key the step consumed: the next step draws again.
                 split = {id(use) for made in flow.derived_uses.values() for use in made}
                 uses += [replace(inner, repeated=True, over=qualified,
                                  carried_on=id(inner) in split)
                          for path, inner in flow.returned.items()
-                         if path[:len(carry)] == carry and not inner.repeated]
+                         if path[:len(loop.carry)] == loop.carry and not inner.repeated]
                 uses += carried_in(call, body, flow, qualified, self.calls.callee(call),
                                    self.ctx)
             return uses
@@ -166,7 +160,18 @@ def runs_per_step_or_row(ctx: RuleContext, site: CallSite) -> bool:
         or ctx.qualify(call.func.func) in STATEFUL_BATCHING)
 
 
-def counts_from_literal(call: cst.Call) -> bool:
-    """`fori_loop(0, n, body, init)`: the loop's indices start at a literal."""
-    lower = argument(call, 0, "lower")
-    return lower is not None and isinstance(lower.value, cst.Integer)
+def loop_body(loop: LoopBody, call: cst.Call) -> cst.Arg | None:
+    """The body `call`, a `jax.lax` loop of row `loop`, is given."""
+    return argument(call, loop.position, loop.keyword)
+
+
+def index_folds(loop: LoopBody, call: cst.Call, flow: KeyRecorder) -> dict[str, Consumption]:
+    """The enclosing keys the body (its walk `flow`) folds with the step index it is given,
+    where the loop counts from a literal (`fori_loop(0, n, body, init)`): every run of the loop
+    folds them with the same indices. By the name the key is followed under."""
+    if loop.index is None or loop.first_index is None:
+        return {}
+    first = argument(call, *loop.first_index)
+    if first is None or not isinstance(first.value, cst.Integer):
+        return {}
+    return flow.param_folds.get(loop.index, {})

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.key_consumers import PASSING_TRANSFORMS
+from optlint.analysis.key_model_objects import PASSING_TRANSFORMS
 
 if TYPE_CHECKING:
     from optlint.analysis.index import FileIndex

@@ -12,16 +12,17 @@ The analysis, by job:
 - `key_flow.py`: the walk of one function body, statement by statement (`KeyFlow`), on top of
   `key_expressions.py` (its walk of an expression), `key_bindings.py` (what binding a name does),
   `key_loops.py` (loops walked twice) and `key_record.py` (the consumptions and reuses it
-  records), with its state per path in
-  `key_state.py` and the syntax it reads in `key_syntax.py`;
+  records, each under the name `key_followed_names.py` gives its key), with its state per path
+  in `key_state.py` and the syntax it reads in `key_syntax.py`;
 - `key_aliases.py`: one key under several names (`k = key`, a carry tuple, `State(key=key)`,
   an object of the file built holding it, `key_holders.py`), all consumed together;
 - `key_reads.py`: which names a statement reads, to leave out draws whose result reaches nothing;
 - `key_handed_back.py`: the consumed keys a function returns, stores or keeps in an attribute;
 - `key_calls.py`: which calls of a file consume which keys, and the summaries of the file's own
   functions; library calls in `key_library_calls.py` (their rows in `key_consumers.py`),
-  `scan`/`vmap`/`tree_map` bodies in `key_transforms.py`, callables held by names, defaults and
-  fields in `key_callables.py`.
+  `scan`/`vmap`/`tree_map` bodies in `key_transforms.py` (their rows in `key_model_loops.py`),
+  callables held by names, defaults and fields in `key_callables.py`;
+- `key_reported_reuses.py`: which reuses OPT020 reports, leaving out those made on purpose.
 """
 
 from __future__ import annotations

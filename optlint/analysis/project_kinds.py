@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.key_consumers import PASSING_TRANSFORMS
+from optlint.analysis.key_model_objects import PASSING_TRANSFORMS
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 from optlint.analysis.passing_decorators import passing_decorator_name
 from optlint.records import record

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
-from optlint.analysis.key_consumers import PASSING_TRANSFORMS
+from optlint.analysis.key_model_objects import PASSING_TRANSFORMS
 from optlint.analysis.project_kinds import (
     PENDING,
     Pending,

@@ -9,7 +9,7 @@ from dataclasses import replace
 import libcst as cst
 
 from optlint.analysis.key_calls import FileKeyCalls
-from optlint.analysis.key_consumers import BATCHING, ITEM_MAPS, TREE_MAPS
+from optlint.analysis.key_model_loops import BATCHING, ITEM_MAPS, TREE_MAPS
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_texts import called_text, shown
 from optlint.analysis.key_bound_partials import BoundPartial
