@@ -1,6 +1,6 @@
 """What OPT020's key analysis costs on a cold run of the package benchmark.
 
-    python benchmarks/opt020_cost.py [--cache DIR] [--only PKG ...]
+    python benchmarks/opt020_cost.py [--cache DIR] [--only PKG ...] [--profile FILE]
 
 Runs `optlint check . --no-cache --jobs 1 --isolated` in this process on every package tree the
 package benchmark extracted (`~/.cache/optlint-real-world/src/`, see real_world.py), with OPT020's
@@ -12,11 +12,16 @@ far less on how loaded the machine is than two wall-clock runs compared.
 A lookup of OPT020's may parse another project file before that file's own check, which then
 reuses the tree (`ProjectIndex.analyse`): that parse is moved, not added. The last line counts it as
 the file's own (the time of each such parse is credited when the file's check reuses it).
+
+--profile FILE writes cProfile statistics of OPT020's `check` alone (read them with `pstats`): a
+profiler started around the whole run sees nothing of it, since the checks run on another thread
+(`optlint.large_stack`).
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import io
 import os
 import time
@@ -32,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     parser.add_argument("--only", nargs="*", default=None, help="package folder name prefixes")
+    parser.add_argument("--profile", type=Path, default=None, help="cProfile output of OPT020")
     args = parser.parse_args(argv)
     roots = sorted(path for path in (args.cache.expanduser() / "src").iterdir() if path.is_dir())
     if args.only:
@@ -45,13 +51,18 @@ def main(argv: list[str] | None = None) -> int:
     spent = [0.0]
     check = PrngKeyReuse.check
     moved = _MovedParses()
+    profiler = cProfile.Profile() if args.profile else None
 
     def timed(self: PrngKeyReuse, ctx: object) -> Iterator[object]:
         start = time.process_time()
         moved.inside = True
+        if profiler is not None:
+            profiler.enable()
         try:
             found = list(check(self, ctx))  # type: ignore[arg-type]
         finally:
+            if profiler is not None:
+                profiler.disable()
             moved.inside = False
         spent[0] += time.process_time() - start
         yield from found
@@ -70,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
             os.chdir(previous)
     total = time.process_time() - start
     rule = spent[0]
+    if profiler is not None:
+        profiler.dump_stats(args.profile)
     print(f"packages: {len(roots)}")
     print(f"total CPU time: {total:.1f}s")
     print(f"OPT020 (PrngKeyReuse.check and everything it calls): {rule:.1f}s")

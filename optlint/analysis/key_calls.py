@@ -122,6 +122,9 @@ class FileKeyCalls:
         self._library_uses: dict[int, list[Consumption]] = {}
         # What each other call of the file consumes, once known for good (`consumer`).
         self._consumed: dict[int, list[Consumption]] = {}
+        # By method: whether it changes its object or what it is given (a walk of its body,
+        # asked at each of its calls: `_for_effect`).
+        self._effects: dict[int, bool] = {}
         # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
         self.candidates = candidate_calls(ctx, self.library, self.targets,
                                           self._library_uses)
@@ -232,12 +235,18 @@ class FileKeyCalls:
         if flow is None or (id(call) in self.targets.in_inference
                             and quiet_in_inference(self, function, flow)):
             return []
-        if bound and called_for_effect(self.ctx.index, function):
+        if bound and self._for_effect(function):
             self.library.keeping.add(id(call))  # `self.init()` keeps its draw in the object
         foreign = id(function) in self.foreign.owner_of
         return project_call_uses(self.ctx, ProjectCall(
             call, function, bound, stepping, flow, self.callee(call), foreign,
             self.nested(function), id(call) in self.targets.class_known), self.branches, self.held)
+
+    def _for_effect(self, method: cst.FunctionDef) -> bool:
+        known = self._effects.get(id(method))
+        if known is None:
+            known = self._effects[id(method)] = called_for_effect(self.ctx.index, method)
+        return known
 
     def drawn_by_given(self, given: cst.Name, site: CallSite, call: cst.Call
                        ) -> tuple[set[int], str]:

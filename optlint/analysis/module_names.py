@@ -1,6 +1,7 @@
-"""The names a module's syntax shows it binds (`module_bindings`), and whether a project file's
-text spells a name at all (`spells`): what `proven_raises.py` and `proven_module_attributes.py`
-read of a project module to prove it lacks a name."""
+"""The names a module's syntax shows it binds (`module_bindings`, kept with a project file's
+evaluator by `kept_bindings`), and whether a project file's text spells a name at all (`spells`):
+what `proven_raises.py` and `proven_module_attributes.py` read of a project module to prove it
+lacks a name."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import libcst as cst
 
-from optlint.analysis.evaluator import Project
+from optlint.analysis.evaluator import Evaluator, Project
 from optlint.analysis.key_syntax import target_names
 from optlint.analysis.walk import child_nodes
 from optlint.source import SourceError, decode, read_bytes
@@ -27,6 +28,11 @@ _DYNAMIC_CALLS = frozenset({"vars"})
 _TEXTS: weakref.WeakKeyDictionary[object, dict[Path, str | None]] = weakref.WeakKeyDictionary()
 _SPELT: weakref.WeakKeyDictionary[object, dict[tuple[Path, str], bool]] = (
     weakref.WeakKeyDictionary())
+# The name a module's bindings are kept by in its evaluator's `derived`.
+_BINDINGS = "module_bindings"
+# What `module_bindings` gives with its star imports: the names (None: it may bind others
+# unseen), and those `from ... import *`.
+Bindings = tuple["frozenset[str] | None", "tuple[cst.ImportFrom, ...]"]
 
 
 def spells(project: Project, path: Path, name: str) -> bool:
@@ -69,6 +75,20 @@ def module_bindings(module: cst.CSTNode, stars: list[cst.ImportFrom] | None = No
             return None
         bound.update(_bound_by(node))
     return frozenset(bound)
+
+
+def kept_bindings(owner: Evaluator) -> Bindings:
+    """`module_bindings` of a project file, with its star imports, worked out once per run and
+    kept with its evaluator: every file importing the module asks it again (a walk of every
+    node of the module)."""
+    derived = getattr(owner, "derived", None)
+    found = derived.get(_BINDINGS) if derived is not None else None
+    if found is None:
+        stars: list[cst.ImportFrom] = []
+        found = (module_bindings(owner.index.module_scope.node, stars), tuple(stars))
+        if derived is not None:
+            derived[_BINDINGS] = found
+    return found  # type: ignore[return-value]
 
 
 def _every_node(node: cst.CSTNode) -> Iterator[cst.CSTNode]:

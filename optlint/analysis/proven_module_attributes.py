@@ -20,7 +20,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from optlint.analysis.evaluator import Evaluator, Project
-from optlint.analysis.module_names import module_bindings, spells
+from optlint.analysis.module_names import kept_bindings, spells
 
 # How many star imports deep a module's names are followed.
 _STARS = 3
@@ -101,8 +101,7 @@ def _file_lacks(project: Project, path: Path, name: str, stars: int) -> bool:
     owner = project.evaluator_for(str(path))
     if owner is None:
         return False
-    found: list[cst.ImportFrom] = []
-    bound = module_bindings(owner.index.module_scope.node, found)
+    bound, found = kept_bindings(owner)
     if bound is None or name in bound:
         return False
     for star in found:

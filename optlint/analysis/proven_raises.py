@@ -27,15 +27,13 @@ from libcst.helpers import get_full_name_for_node
 from optlint.analysis.evaluator import Evaluator, Project
 from optlint.analysis.index import Scope
 from optlint.analysis.proven_module_attributes import MissingModuleAttributes
-from optlint.analysis.module_names import module_bindings, spells
+from optlint.analysis.module_names import kept_bindings, spells
 
 # What a run has learnt of its project's files, kept with the project (its index) and for as
 # long: every file importing `from pkg.utils import a` asks the same of `pkg/utils.py`.
 # (module, imported names, importing folder) -> whether the import fails
 _FAILS: weakref.WeakKeyDictionary[object, dict[tuple[str, tuple[str, ...], str], bool]] = (
     weakref.WeakKeyDictionary())
-# The name a module's bindings are kept by in its evaluator's `derived`.
-_BINDINGS = "module_bindings"
 
 
 def failing_import(node: cst.ImportFrom, inference: Evaluator, filename: str) -> bool:
@@ -71,26 +69,14 @@ def _fails(module: str, names: tuple[str, ...], project: Project, filename: str)
         owner = project.evaluator_for(str(path))
         if owner is None:
             return False
-        bound = _bindings_of(owner)
-        if bound is None:
+        bound, stars = kept_bindings(owner)
+        if bound is None or stars:  # a star import may bind any name
             return False
         separator = "" if module.endswith(".") else "."
         if all(name in bound or project.project_files(f"{module}{separator}{name}", filename)
                for name in names):
             return False
     return True
-
-
-def _bindings_of(owner: Evaluator) -> frozenset[str] | None:
-    """`module_bindings` of a project file, worked out once and kept with its evaluator."""
-    derived = getattr(owner, "derived", None)
-    if derived is None:
-        return module_bindings(owner.index.module_scope.node)
-    if _BINDINGS not in derived:
-        derived[_BINDINGS] = module_bindings(owner.index.module_scope.node)
-    found = derived[_BINDINGS]
-    assert found is None or isinstance(found, frozenset)
-    return found
 
 
 def rejects_keywords(call: cst.Call, function: cst.FunctionDef) -> bool:
