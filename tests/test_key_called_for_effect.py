@@ -5,9 +5,12 @@ called, and does not count."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import libcst as cst
 import pytest
 
+from conftest import opt020_findings
 from optlint.analysis.index import build_index
 from optlint.analysis.key_fields import called_for_effect
 
@@ -54,3 +57,35 @@ def test_what_a_method_changes(name: str) -> None:
     methods = {node.name.value: node for node in walker.body.body
                if isinstance(node, cst.FunctionDef)}
     assert called_for_effect(index, methods[name]) is EXPECTED[name]
+
+
+CALLED_THRICE = '''\
+import jax
+
+
+class Sampler:
+    def draw(self, key):
+        return jax.random.normal(key, (3,))
+
+    def run(self, key):
+        k1, k2, k3 = jax.random.split(key, 3)
+        self.draw(k1)
+        self.draw(k2)
+        return self.draw(k3)
+'''
+
+
+def test_asked_once_per_method_not_at_each_call(tmp_path: Path, monkeypatch) -> None:
+    """OPT020 asks it of a method once (`FileKeyCalls._for_effect`): it walks the whole body."""
+    from optlint.analysis import key_calls
+
+    asked: list[str] = []
+    ask = key_calls.called_for_effect
+
+    def counted(index, method):  # type: ignore[no-untyped-def]
+        asked.append(method.name.value)
+        return ask(index, method)
+
+    monkeypatch.setattr(key_calls, "called_for_effect", counted)
+    assert opt020_findings(tmp_path, "sampler.py", CALLED_THRICE, "--jobs", "1") == []
+    assert asked == ["draw"]

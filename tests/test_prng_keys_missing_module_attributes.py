@@ -100,3 +100,29 @@ def test_the_scripts_when_run(tmp_path: Path, name: str) -> None:
         assert ran.returncode != 0 and f"{error}:" in ran.stderr
     else:
         assert ran.returncode == 0, ran.stderr
+
+
+def test_a_project_module_is_read_for_its_names_once_per_run(tmp_path: Path, monkeypatch) -> None:
+    """Two test files of the project read `pkg` for a name it lacks: `pkg/__init__.py` and the
+    `pkg/core.py` it star-imports are each walked for their names once in the run, not once
+    per importing file (kept with the module's evaluator: `module_names.kept_bindings`)."""
+    import libcst as cst
+
+    from optlint.analysis import module_names
+
+    walked: list[int] = []
+    every_node = module_names._every_node
+
+    def counted(node: cst.CSTNode):  # type: ignore[no-untyped-def]
+        if isinstance(node, cst.Module):
+            walked.append(id(node))
+        return every_node(node)
+
+    monkeypatch.setattr(module_names, "_every_node", counted)
+    _project(tmp_path)
+    for name in ("renamed.py", "renamed_again.py"):
+        (tmp_path / "tests" / name).write_text(RENAMED)
+    result = run_optlint("check", "tests", "--select", "OPT020", "--no-cache", "--jobs", "1",
+                         "--output-format", "json", cwd=tmp_path)
+    assert json.loads(result.stdout) == []
+    assert len(walked) == len(set(walked)) == 2
