@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
-from test_myst import TRAINING
+from myst_notebooks import TRAINING
 
 TRAIN = textwrap.dedent("""\
     import equinox as eqx

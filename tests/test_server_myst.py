@@ -12,7 +12,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 from lsp_session import vscode_session
-from test_myst import FIXED_TRAIN_LINE, FRONT, TRAINING
+from myst_notebooks import FIXED_TRAIN_LINE, FRONT, TRAINING
 from test_server import actions, apply, change, published
 
 # The finding `optlint check train.md` reports at cell 6, line 2, column 28 (tests/test_myst.py).
