@@ -6,7 +6,7 @@ same goal and transition indices), and a method compiled as a step applies a mod
 dropout key made from a literal (d2l 8071eea: `rngs={'dropout': PRNGKey(0)}` in
 `Classifier.loss`: every training step drew the same dropout mask). Beside look-alikes that stay
 silent: per-row keys, a stand-in for a missing key, a named probe key, a test comparing draws
-on a fixed key, a literal key split into a fixed set of evaluation levels in every attempt, a compiled builder, a model's `init`, an `apply` with dropout switched off. The vmapped draw is run with real JAX (every
+on a fixed key, a compiled builder, a model's `init`, an `apply` with dropout switched off. The vmapped draw is run with real JAX (every
 row identical); the d2l shape was run in /work/bench-venv (flax 0.12.8): two steps, identical
 masks, the checker silent (a fresh key each call)."""
 
@@ -73,24 +73,6 @@ def test_batched_sample_matches(probs):
         return random.categorical(random.PRNGKey(0), row)
 
     assert (jax.vmap(sample)(probs)[0] == sample(probs[0])).all()
-'''
-
-# A fixed set of evaluation levels made in every batched attempt (jaxued's `eval`).
-FIXED_LEVELS = '''\
-import jax
-
-
-def make_level(key):
-    return jax.random.randint(key, (4,), 0, 10)
-
-
-def evaluate(rng, n_levels):
-    levels = jax.vmap(make_level)(jax.random.split(jax.random.PRNGKey(101), n_levels))
-    return levels + jax.random.randint(rng, (n_levels, 4), 0, 2)
-
-
-def attempts(rng, n):
-    return jax.vmap(evaluate, (0, None))(jax.random.split(rng, n), 8)
 '''
 
 STAND_IN = QUEUE.replace(
@@ -163,9 +145,8 @@ def test_a_literal_key_in_place_beside_a_key_parameter_of_a_mapped_static_method
     assert opt020_lines(tmp_path, "queue.py", QUEUE) == [15]
 
 
-@pytest.mark.parametrize("source", [PER_ROW_KEYS, STAND_IN, NAMED_PROBE, IN_A_TEST, FIXED_LEVELS],
-                         ids=["per-row keys", "stand-in", "named probe", "in a test",
-                              "fixed levels"])
+@pytest.mark.parametrize("source", [PER_ROW_KEYS, STAND_IN, NAMED_PROBE, IN_A_TEST],
+                         ids=["per-row keys", "stand-in", "named probe", "in a test"])
 def test_mapped_look_alikes_are_silent(tmp_path: Path, source: str) -> None:
     assert opt020_lines(tmp_path, "queue.py", source) == []
 

@@ -64,21 +64,12 @@ def constant_seed_draws(ctx: RuleContext, consumer: Consumer) -> Iterator[Consta
         info = _function_info(ctx, site)
         if info is None or not isinstance(info.node, cst.FunctionDef):
             continue
-        where = _model_method(ctx, info)
-        if where is None and not _splits(ctx, site.node):
-            # A literal key split in a batched or compiled function makes a fixed set of keys,
-            # often on purpose there (jaxued's evaluation levels from `split(PRNGKey(101), n)`,
-            # dynamax fitting each setting from one initialisation): only draws count.
-            where = repeated_run(ctx, info.node)
+        where = _model_method(ctx, info) or repeated_run(ctx, info.node)
         if where is None or (_reads_a_key_parameter(info.node)
                              and _standing_in(ctx, made, info.node)):
             continue
         seen.add(id(made))
         yield ConstantDraw(site.node, made, where)
-
-
-def _splits(ctx: RuleContext, call: cst.Call) -> bool:
-    return (ctx.qualify(call.func) or "").endswith(".split")
 
 
 def _constant_key(ctx: RuleContext, site: CallSite) -> cst.Call | None:
