@@ -12,35 +12,23 @@ from collections.abc import Mapping
 
 import libcst as cst
 
-from optlint.analysis.key_syntax import COMPREHENSIONS
+from optlint.analysis.key_syntax import enclosing_comprehension
 
 
 def same_item_each_time(call: cst.Call, key: cst.BaseExpression,
                         parents: Mapping[int, cst.CSTNode]) -> bool:
     """`call` builds the items of a comprehension, and none of its arguments but `key` reads a
     name the comprehension binds."""
-    comprehension = _building(call, parents)
-    if comprehension is None:
+    found = enclosing_comprehension(call, parents)
+    if found is None:
         return False
+    comprehension = found[0]
     bound: set[str] = set()
     loop: cst.CompFor | None = comprehension.for_in
     while loop is not None:
         bound |= _names(loop.target)
         loop = loop.inner_for_in
     return not any(_names(arg.value) & bound for arg in call.args if arg.value is not key)
-
-
-def _building(call: cst.Call, parents: Mapping[int, cst.CSTNode]
-              ) -> cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp | None:
-    node: cst.CSTNode = call
-    while True:
-        parent = parents.get(id(node))
-        if parent is None or isinstance(parent, (cst.Lambda, cst.BaseStatement,
-                                                 cst.BaseSmallStatement)):
-            return None
-        if isinstance(parent, COMPREHENSIONS):
-            return parent  # type: ignore[return-value]
-        node = parent
 
 
 def _names(node: cst.CSTNode) -> set[str]:

@@ -157,20 +157,32 @@ def comprehension_names(node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cs
 
 
 
-def builds_item(call: cst.Call, parents: Mapping[int, cst.CSTNode]) -> bool:
-    """`call` is evaluated for each item a comprehension builds (in its element, or a dict
-    comprehension's key or value, not in a lambda there): `[draw(key, x) for x in xs]`."""
+def enclosing_comprehension(call: cst.Call, parents: Mapping[int, cst.CSTNode]
+                            ) -> tuple[cst.ListComp | cst.SetComp | cst.GeneratorExp
+                                       | cst.DictComp, cst.CSTNode] | None:
+    """The nearest comprehension `call` is evaluated in (not through a lambda or a statement),
+    with the part of it that holds the call."""
     node: cst.CSTNode = call
     while True:
         parent = parents.get(id(node))
         if parent is None or isinstance(parent, (cst.Lambda, cst.BaseStatement,
                                                  cst.BaseSmallStatement)):
-            return False
+            return None
         if isinstance(parent, COMPREHENSIONS):
-            built = ((parent.key, parent.value) if isinstance(parent, cst.DictComp)
-                     else (parent.elt,))
-            return any(node is item for item in built)
+            return parent, node  # type: ignore[return-value]
         node = parent
+
+
+def builds_item(call: cst.Call, parents: Mapping[int, cst.CSTNode]) -> bool:
+    """`call` is evaluated for each item a comprehension builds (in its element, or a dict
+    comprehension's key or value, not in a lambda there): `[draw(key, x) for x in xs]`."""
+    found = enclosing_comprehension(call, parents)
+    if found is None:
+        return False
+    comprehension, part = found
+    built = ((comprehension.key, comprehension.value) if isinstance(comprehension, cst.DictComp)
+             else (comprehension.elt,))
+    return any(part is item for item in built)
 
 
 def plain_target(target: cst.BaseExpression) -> bool:
