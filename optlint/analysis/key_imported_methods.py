@@ -22,8 +22,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
-from optlint.analysis.index import ClassInfo
-from optlint.analysis.key_interface_methods import runs_own_code
+from optlint.analysis.key_interface_methods import defined_method, runs_own_code
 from optlint.analysis.key_project_methods import project_files_defining
 from optlint.analysis.prng_keys import Consumption
 
@@ -107,7 +106,7 @@ class ImportedMethods:
             if owner is None:
                 continue
             for info in owner.index.classes.values():
-                method = _defined(info, name)
+                method = defined_method(info, name)
                 if method is None:
                     continue
                 if any((owner.qualify(d.decorator) or "") in _ABSTRACT
@@ -134,10 +133,3 @@ class ImportedMethods:
                     paths.update(str(path) for path in project.project_files(module, here))
             self._paths = sorted(path for path in paths if path != here)
         return self._paths
-
-
-def _defined(info: ClassInfo, name: str) -> cst.FunctionDef | None:
-    for item in info.node.body.body:
-        if isinstance(item, cst.FunctionDef) and item.name.value == name:
-            return item
-    return None

@@ -31,7 +31,7 @@ def _forwards_to_interface(index: FileIndex, method: cst.FunctionDef, owner: Cla
         return False
     bases = [index.classes.get(base.value) for base in owner.bases if isinstance(base, cst.Name)]
     defined = [found for base in bases if base is not None
-               for found in [_defined(base, name)] if found is not None]
+               for found in [defined_method(base, name)] if found is not None]
     # Every base of the file defining it only raises (a base of another file: not told).
     return len(bases) == len(owner.bases) and all(base is not None for base in bases) and bool(
         defined) and all(only_raises(found) for found in defined)
@@ -57,7 +57,8 @@ def _calls_super(method: cst.FunctionDef, name: str) -> bool:
     return found
 
 
-def _defined(info: ClassInfo, name: str) -> cst.FunctionDef | None:
+def defined_method(info: ClassInfo, name: str) -> cst.FunctionDef | None:
+    """The method `name` of the class's own body, if it defines one."""
     for item in info.node.body.body:
         if isinstance(item, cst.FunctionDef) and item.name.value == name:
             return item
