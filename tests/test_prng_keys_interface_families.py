@@ -137,3 +137,57 @@ def test_an_object_the_file_makes_is_not_a_project_class(tmp_path: Path) -> None
     (tmp_path / "pyproject.toml").write_text("")
     (tmp_path / "spaces.py").write_text(SPACES)
     assert opt020_lines(tmp_path, "train.py", BUFFER_USER) == []
+
+
+def test_asked_only_of_the_methods_of_the_name_called(tmp_path: Path, monkeypatch) -> None:
+    """Whether a method runs code of its own costs a walk of its body: asked of the methods
+    named as the call is (`init`), not of every method of the file."""
+    from optlint.analysis import key_methods
+
+    asked: list[str] = []
+    ask = key_methods.runs_own_code
+
+    def counted(index, method, owner):  # type: ignore[no-untyped-def]
+        asked.append(f"{owner.name}.{method.name.value}")
+        return ask(index, method, owner)
+
+    monkeypatch.setattr(key_methods, "runs_own_code", counted)
+    others = "".join(f"    def step_{number}(self, x):\n        return x + {number}\n\n"
+                     for number in range(3))
+    source = FAMILY.format(base=BASE.replace("\n\n", "\n\n" + others, 1), mixin=MIXIN,
+                           draw=LOCAL_DRAW)
+    assert len(opt020_lines(tmp_path, "sampling.py", source)) == 1
+    assert sorted(asked) == ["Metropolis.init", "Multi.init", "Resampled.init", "Sampler.init"]
+
+
+SUPER_CALLS = '''\
+class Mixin(Base):
+    def in_body(self, x):
+        return super().in_body(x)
+
+    def in_lambda(self, x):
+        later = lambda: super().in_lambda(x)
+        return later
+
+    def in_nested(self, x):
+        def later():
+            return super().in_nested(x)
+        return later
+
+    def other_name(self, x):
+        return super().in_body(x)
+'''
+
+
+@pytest.mark.parametrize(("name", "calls"), [
+    ("in_body", True), ("in_lambda", True), ("in_nested", False), ("other_name", False)])
+def test_calls_super(name: str, calls: bool) -> None:
+    import libcst as cst
+
+    from optlint.analysis.key_interface_methods import _calls_super
+
+    (mixin,) = cst.parse_module(SUPER_CALLS).body
+    assert isinstance(mixin, cst.ClassDef)
+    methods = {node.name.value: node for node in mixin.body.body
+               if isinstance(node, cst.FunctionDef)}
+    assert _calls_super(methods[name], name) is calls

@@ -15,6 +15,7 @@ import libcst as cst
 
 from optlint.analysis.index import ClassInfo, FileIndex
 from optlint.analysis.key_overrides import only_raises
+from optlint.analysis.walk import child_nodes
 
 
 def runs_own_code(index: FileIndex, method: cst.FunctionDef, owner: ClassInfo | None) -> bool:
@@ -38,23 +39,23 @@ def _forwards_to_interface(index: FileIndex, method: cst.FunctionDef, owner: Cla
 
 
 def _calls_super(method: cst.FunctionDef, name: str) -> bool:
-    """The method's body calls `super().name(...)`."""
-    found = False
-
-    class Finder(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            nonlocal found
-            func = node.func
-            if (isinstance(func, cst.Attribute) and func.attr.value == name
-                    and isinstance(func.value, cst.Call) and isinstance(func.value.func, cst.Name)
+    """The method's body (its decorators and defaults too, not its nested functions) calls
+    `super().name(...)`. Walked with `child_nodes`: libcst's visit rebuilds every node, and
+    this is asked of each method of a file whose calls name one (`key_methods.py`)."""
+    pending: list[cst.CSTNode] = [method]
+    while pending:
+        node = pending.pop()
+        kind = type(node)
+        if kind is cst.FunctionDef and node is not method:
+            continue  # not into nested functions
+        if kind is cst.Call:
+            func = node.func  # type: ignore[attr-defined]
+            if (type(func) is cst.Attribute and func.attr.value == name
+                    and type(func.value) is cst.Call and type(func.value.func) is cst.Name
                     and func.value.func.value == "super"):
-                found = True
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is method  # not into nested functions
-
-    method.visit(Finder())
-    return found
+                return True
+        pending.extend(child_nodes(node))
+    return False
 
 
 def defined_method(info: ClassInfo, name: str) -> cst.FunctionDef | None:

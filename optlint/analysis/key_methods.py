@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
-from optlint.analysis.index import CallSite, Scope
+from optlint.analysis.index import CallSite, ClassInfo, Scope
 from optlint.analysis.key_imported_methods import ImportedMethods
 from optlint.analysis.key_interface_methods import runs_own_code
 from optlint.analysis.key_project_methods import injected
@@ -38,18 +38,25 @@ class NamedMethods:
     def __init__(self, calls: KeyCallsView) -> None:
         self.calls = calls
         self.ctx = calls.ctx
-        self._by_name: dict[str, list[cst.FunctionDef]] | None = None
+        # The methods of the file's classes, with their class, by name.
+        self._by_name: dict[str, list[tuple[cst.FunctionDef, ClassInfo]]] | None = None
+        self._running: dict[str, list[cst.FunctionDef]] = {}  # of those, running their own code
         self.imported = ImportedMethods(calls)  # where the file defines no such method
 
     def _methods(self, name: str) -> list[cst.FunctionDef]:
+        """The file's undecorated methods named `name` that run code of their own (asked by
+        name: whether one does costs a walk of its body)."""
         if self._by_name is None:
             self._by_name = {}
             for info in self.ctx.index.functions.values():
                 if (isinstance(info.node, cst.FunctionDef) and info.scope.owner is not None
-                        and not info.node.decorators
-                        and runs_own_code(self.ctx.index, info.node, info.scope.owner)):
-                    self._by_name.setdefault(info.node.name.value, []).append(info.node)
-        return self._by_name.get(name, [])
+                        and not info.node.decorators):
+                    self._by_name.setdefault(info.node.name.value, []).append(
+                        (info.node, info.scope.owner))
+        if name not in self._running:
+            self._running[name] = [method for method, owner in self._by_name.get(name, ())
+                                   if runs_own_code(self.ctx.index, method, owner)]
+        return self._running[name]
 
     def consumptions(self, call: cst.Call, site: CallSite) -> list[Consumption]:
         func = call.func
