@@ -22,13 +22,14 @@ the gate's question.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
 from optlint.analysis.index import Scope
 from optlint.analysis.prng_keys import Consumption
 from optlint.analysis.project_values import names_in
+from optlint.analysis.walk import child_nodes
 
 # Consumptions whose result is a new key: what they bind is no other key's name.
 _MAKING = frozenset({"split", "fold", "seed"})
@@ -85,3 +86,127 @@ def _plain(use: Consumption, seeding: bool = False) -> bool:
         and use.closed is None and use.via is None and use.given_as is None
         and use.seeded_in is None and not use.held_by and not use.followed
         and not use.carried_on and use.repeated_by is None and not use.unseen)
+
+
+def rebound_apart(uses: Sequence[Consumption], seeds: Sequence[Consumption],
+                  function: cst.CSTNode) -> bool:
+    """Every key value the consumptions in `uses` are given is consumed once at most, for keys
+    bound again (`key, sub = split(key)` after `sub = ...`, `key = fold_in(key, i)`): what
+    `distinct_keys` proves for keys bound once, told in statement order.
+
+    Each consumption is a plain draw, split or fold (one library seed at most) given a plain
+    name, as for `distinct_keys`. Every mention of those names is in a statement of the
+    function's own body (not a branch, loop, `with` or `try`: straight-line code, one path)
+    that is one assignment, expression or `return`, and is a parameter, a consumption's
+    argument, a target of an assignment of a split, fold or seed (`key, sub = split(key)`: one
+    name to each place of a one-level tuple), or a name returned. Followed in order, a name is
+    consumed only while it holds a value nothing consumed (a parameter, or bound since by such
+    an assignment, the value read before the target binds), and returned only then. Each value
+    is then one key, made where it is bound (no two names hold one: one target, one seed), that
+    one call consumes, never read besides, handed back only unconsumed. Whether a consumption
+    repeats (a loop, a comprehension, a lambda) is the gate's question."""
+    if (type(function) is not cst.FunctionDef or len(seeds) > 1
+            or not all(_plain(seed, seeding=True) for seed in seeds)):
+        return False
+    body = function.body  # type: ignore[attr-defined]
+    if type(body) is not cst.IndentedBlock:
+        return False
+    making = {id(use.call) for use in (*uses, *seeds) if use.library and use.kind in _MAKING}
+    given: dict[int, str] = {}  # the name node each consumption is given, to its name
+    for use in uses:
+        key = use.key
+        if not _plain(use) or type(key) is not cst.Name or not any(
+                arg.value is key for arg in use.call.args):
+            return False
+        given[id(key)] = key.value  # type: ignore[attr-defined]
+    names = set(given.values())
+    params = function.params  # type: ignore[attr-defined]
+    # By name: True while it holds a value nothing consumed, False once consumed, None unbound.
+    fresh: dict[str, bool | None] = {name: None for name in names}
+    seen = 0  # the mentions accounted for below
+    for param in (*params.posonly_params, *params.params, *params.kwonly_params):
+        if param.name.value in names:
+            fresh[param.name.value] = True
+            seen += 1
+    for statement in body.body:
+        mentioned = sum(1 for node in _names(statement) if node.value in names)
+        if not mentioned:
+            continue
+        accounted = _statement_apart(statement, names, given, making, fresh)
+        if accounted != mentioned:
+            return False
+        seen += mentioned
+    return seen == sum(1 for node in _names(function) if node.value in names)
+
+
+def _statement_apart(statement: cst.CSTNode, names: set[str], given: dict[int, str],
+                     making: set[int], fresh: dict[str, bool | None]) -> int:
+    """Follows `statement` (see `rebound_apart`), updating `fresh`: the mentions of `names` it
+    accounts for, -1 for one it cannot."""
+    if type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:  # type: ignore[attr-defined]
+        return -1
+    small = statement.body[0]  # type: ignore[attr-defined]
+    kind = type(small)
+    if kind not in (cst.Assign, cst.Expr, cst.Return):
+        return -1
+    value: cst.BaseExpression | None = small.value  # type: ignore[attr-defined]
+    counted = 0
+    returned: list[str] = []
+    for node in (_names(value) if value is not None else ()):
+        if node.value not in names:
+            continue
+        name = given.get(id(node))
+        if name is None:
+            if kind is not cst.Return:
+                return -1
+            returned.append(node.value)
+        elif fresh[name] is not True:
+            return -1  # consumed before (or never bound here): perhaps twice
+        else:
+            fresh[name] = False
+        counted += 1
+    if any(fresh[name] is not True for name in returned):
+        return -1  # a consumed key handed back
+    if kind is not cst.Assign:
+        return counted
+    targets = small.targets  # type: ignore[attr-defined]
+    if len(targets) != 1:
+        return -1  # `a = b = split(key)`: one key under two names
+    target = targets[0].target
+    if type(target) is cst.Name:
+        bound = [target]
+    elif type(target) in (cst.Tuple, cst.List) and all(
+            type(element) is cst.Element for element in target.elements):
+        bound = [element.value for element in target.elements]
+    else:
+        return -1
+    if any(type(name) is not cst.Name for name in bound):
+        return -1
+    mine = [name.value for name in bound if name.value in names]  # type: ignore[attr-defined]
+    if not mine:
+        return counted
+    made = value.value if type(value) is cst.Subscript else value
+    if id(made) not in making:
+        return -1
+    for name in mine:
+        fresh[name] = True
+    return counted + len(mine)
+
+
+def _names(node: cst.CSTNode) -> Iterator[cst.Name]:
+    """The names `node` mentions as names: not an attribute's (`state.key`) nor a keyword
+    argument's (`key=sub`)."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        kind = type(current)
+        if kind is cst.Name:
+            yield current  # type: ignore[misc]
+            continue
+        if kind is cst.Attribute:
+            pending.append(current.value)  # type: ignore[attr-defined]
+            continue
+        if kind is cst.Arg:
+            pending.append(current.value)  # type: ignore[attr-defined]
+            continue
+        pending.extend(child_nodes(current))

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.index import CallSite, FunctionInfo, Scope
-from optlint.analysis.key_distinct_draws import distinct_keys
+from optlint.analysis.key_distinct_draws import distinct_keys, rebound_apart
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_library_calls import last_name
 from optlint.analysis.key_shown_cells import shown_calls
@@ -91,9 +91,11 @@ class WalkGate:
         if not uses:
             return False
         calls = {id(use.call) for use in uses}
-        if scope.kind == "function" and distinct_keys(uses, seeds, scope, body):
-            # Each consumption given a key of its own that nothing else mentions: no two
-            # meet one key, and none is handed on; only a loop or a lambda repeats one.
+        if scope.kind == "function" and (distinct_keys(uses, seeds, scope, body)
+                                         or rebound_apart(uses, seeds, body)):
+            # Each consumption given a key of its own that nothing else mentions (or that is
+            # bound again before anything else reads it): no two meet one key, and none is
+            # handed on consumed; only a loop or a lambda repeats one.
             return _repeated_or_kept(body, calls, kept=False)
         if len(uses) > 1:
             return True  # two consumptions that may meet one key
