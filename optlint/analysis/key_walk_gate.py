@@ -26,7 +26,7 @@ made whenever a caller asks (`FileKeyCalls.summary`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -51,6 +51,8 @@ GATED = True
 # (ABCs) costs a Python-level call each; these classes have no subclasses.
 _REPEATING = frozenset({cst.For, cst.While, cst.Lambda, *COMPREHENSIONS})
 _DEFINITIONS = frozenset({cst.FunctionDef, cst.ClassDef})
+# How a consumption is given a key made in place that no other is given (`_made_in_place`).
+_UNFOLLOWED, _SEEDED = "unfollowed", "seeded"
 
 
 class WalkGate:
@@ -58,9 +60,11 @@ class WalkGate:
     (a function's, or the module's) can report anything."""
 
     def __init__(self, sites: Iterable[CallSite], scopes: Iterable[Scope],
-                 consumer: Consumer, returns: Returns) -> None:
+                 consumer: Consumer, returns: Returns,
+                 made_key: Callable[[cst.BaseExpression], str | None] | None = None) -> None:
         self.consumer = consumer
         self.returns = returns
+        self.made_key = made_key  # the name a call making a key from constants goes under
         # The calls a walk of each scope may meet: its own, those of the lambdas in it, and
         # those of the decorators of the functions and classes defined in it (which the index
         # puts in the scopes they decorate).
@@ -88,9 +92,13 @@ class WalkGate:
                 if use.repeated:
                     return True
                 (seeds if use.kind == "seed" else uses).append(use)
+        # Keys made in place that no other consumption is given: what they draw meets no
+        # other draw, but a loop, comprehension or lambda repeating it (a seed's) still may.
+        made = {id(use): self._made_in_place(use, uses, seeds) for use in uses}
+        calls = {id(use.call) for use in uses if made[id(use)] != _UNFOLLOWED}
+        uses = [use for use in uses if not made[id(use)]]
         if not uses:
-            return False
-        calls = {id(use.call) for use in uses}
+            return bool(calls) and _repeated_or_kept(body, calls, kept=False)
         if scope.kind == "function" and (distinct_keys(uses, seeds, scope, body)
                                          or rebound_apart(uses, seeds, body)):
             # Each consumption given a key of its own that nothing else mentions (or that is
@@ -102,6 +110,29 @@ class WalkGate:
         if returns or (scope.self_name is not None and isinstance(uses[0].key, cst.Attribute)):
             return True
         return _repeated_or_kept(body, calls)
+
+    def _made_in_place(self, use: Consumption, uses: list[Consumption],
+                       seeds: list[Consumption]) -> str:
+        """How `use` is given a key made in place by a call that no other consumption can be
+        given (`""`: not so): one the walk does not follow (`_UNFOLLOWED`: not a fold, a seed or
+        a call making a key from constants, as `normal(getkey())`), which records nothing; or
+        one seeded from a literal no other seed or consumption of the function names
+        (`_SEEDED`: `normal(PRNGKey(3))`, followed as `int:3`), which only a repeat meets."""
+        key = use.key
+        if type(key) is not cst.Call or use.followed or use.given_as is not None:
+            return ""
+        made = next((other for other in (*uses, *seeds) if other.call is key), None)
+        if made is None or made.kind in ("draw", "split"):  # (a split's result: many keys)
+            return _UNFOLLOWED if self.made_key is None or self.made_key(key) is None else ""
+        if made.kind != "seed" or type(made.key) is not cst.Integer:
+            return ""
+        literal = made.key.value  # type: ignore[attr-defined]
+        if any(other is not made and type(other.key) is cst.Integer
+               and other.key.value == literal for other in (*uses, *seeds)) or any(
+                other is not use and (other.key is key or other.followed == f"int:{literal}")
+                for other in uses):
+            return ""
+        return _SEEDED
 
 
 class FileWalks:
@@ -126,7 +157,8 @@ class FileWalks:
         if self._walk_gate is None:
             analysis = self.analysis
             self._walk_gate = WalkGate(analysis.ctx.calls(), analysis.ctx.index.every_scope,
-                                       analysis.consumer, analysis.returned_keys)
+                                       analysis.consumer, analysis.returned_keys,
+                                       analysis.made_key)
         return self._walk_gate
 
     def walk(self, info: FunctionInfo) -> KeyFlow:
