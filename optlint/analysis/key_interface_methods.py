@@ -28,33 +28,30 @@ def runs_own_code(index: FileIndex, method: cst.FunctionDef, owner: ClassInfo | 
 
 def _forwards_to_interface(index: FileIndex, method: cst.FunctionDef, owner: ClassInfo) -> bool:
     name = method.name.value
-    if not _calls_super(method, name):
-        return False
     bases = [index.classes.get(base.value) for base in owner.bases if isinstance(base, cst.Name)]
     defined = [found for base in bases if base is not None
                for found in [defined_method(base, name)] if found is not None]
-    # Every base of the file defining it only raises (a base of another file: not told).
-    return len(bases) == len(owner.bases) and all(base is not None for base in bases) and bool(
-        defined) and all(only_raises(found) for found in defined)
+    # Every base of the file defining it only raises (a base of another file: not told). Asked
+    # before the walk of the body below, which most methods never need.
+    return (len(bases) == len(owner.bases) and all(base is not None for base in bases)
+            and bool(defined) and all(only_raises(found) for found in defined)
+            and _calls_super(method, name))
 
 
 def _calls_super(method: cst.FunctionDef, name: str) -> bool:
-    """The method's body (its decorators and defaults too, not its nested functions) calls
-    `super().name(...)`. Walked with `child_nodes`: libcst's visit rebuilds every node, and
-    this is asked of each method of a file whose calls name one (`key_methods.py`)."""
-    pending: list[cst.CSTNode] = [method]
-    while pending:
-        node = pending.pop()
-        kind = type(node)
-        if kind is cst.FunctionDef and node is not method:
-            continue  # not into nested functions
-        if kind is cst.Call:
-            func = node.func  # type: ignore[attr-defined]
-            if (type(func) is cst.Attribute and func.attr.value == name
-                    and type(func.value) is cst.Call and type(func.value.func) is cst.Name
+    """The method's body calls `super().name(...)` (nested functions left out)."""
+    stack: list[cst.CSTNode] = [method.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.FunctionDef):
+            continue
+        if isinstance(node, cst.Call):
+            func = node.func
+            if (isinstance(func, cst.Attribute) and func.attr.value == name
+                    and isinstance(func.value, cst.Call) and isinstance(func.value.func, cst.Name)
                     and func.value.func.value == "super"):
                 return True
-        pending.extend(child_nodes(node))
+        stack.extend(child_nodes(node))
     return False
 
 
