@@ -210,6 +210,50 @@ def f():
     c, d = jax.random.split(k2)
     print(jax.random.normal(a, (3,)), jax.random.normal(c, (3,)))
 """,
+    # Keys bound again by a split (`key_distinct_draws.rebound_apart`), but one value drawn twice.
+    "a key bound again, its subkey drawn twice": """
+def f(key):
+    key, sub = jax.random.split(key)
+    a = jax.random.normal(sub, (3,))
+    b = jax.random.uniform(sub, (3,))
+    return a + b, key
+""",
+    "a key drawn from, then split into itself": """
+def f(key):
+    a = jax.random.normal(key, (3,))
+    key, sub = jax.random.split(key)
+    return a + jax.random.normal(sub, (3,)), key
+""",
+    "a key bound again, the old value kept under another name": """
+def f(key):
+    old = key
+    key, sub = jax.random.split(key)
+    print(jax.random.normal(sub, (3,)), jax.random.normal(old, (3,)))
+""",
+    "a key bound again in a branch only": """
+def f(key, fresh):
+    a = jax.random.normal(key, (3,))
+    if fresh:
+        key, sub = jax.random.split(key)
+    print(a, jax.random.normal(key, (3,)))
+""",
+    "a key bound again, then handed back consumed": """
+def f(key):
+    key, sub = jax.random.split(key)
+    a = jax.random.normal(key, (3,))
+    return State(key=key, value=a + jax.random.normal(sub, (3,)))
+""",
+    # Keys made in place (`WalkGate._made_in_place`), but from one literal seed or repeated.
+    "two keys made in place from one literal seed": """
+def f():
+    print(jax.random.normal(jax.random.PRNGKey(0), (3,)),
+          jax.random.uniform(jax.random.PRNGKey(0), (3,)))
+""",
+    "a key made in place from the literal seed of a named key": """
+def f():
+    key = jax.random.PRNGKey(3)
+    print(jax.random.normal(key, (3,)), jax.random.uniform(jax.random.PRNGKey(3), (3,)))
+""",
 }
 HEADER = """import jax
 import equinox as eqx
@@ -347,3 +391,48 @@ def test_a_scope_whose_only_candidates_run_another_files_method_is_walked(
     lines = [finding["line"] for finding in json.loads(result.stdout or "[]")
              if finding["filename"].endswith("dream.py")]
     assert lines == [dream.splitlines().index("    b = model.sample_action(state, obs)") + 1]
+
+
+def test_the_gate_skips_keys_bound_again_and_keys_made_in_place(
+        tmp_path: Path, answers: dict[str, set[bool]], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Draws from keys bound again by a split or fold before anything else reads them
+    (`rebound_apart`), returned only unconsumed, and draws from keys made in place that no
+    other draw is given (`_made_in_place`): nothing to find, no walk. Can fail: each was
+    walked before (a key bound twice, a key that is a call)."""
+    from optlint.analysis.key_flow import KeyFlow
+
+    walked: list[object] = []
+    run = KeyFlow.run
+
+    def counted(self: KeyFlow, body: object, *args: object, **kwargs: object) -> None:
+        walked.append(body)
+        return run(self, body, *args, **kwargs)  # type: ignore[arg-type]
+
+    source = HEADER + """
+def rebound(key, n):
+    key, sub = jax.random.split(key)
+    a = jax.random.normal(sub, (n,))
+    key, sub = jax.random.split(key)
+    b = jax.random.uniform(sub, (n,))
+    key = jax.random.fold_in(key, n)
+    return a + b, key
+
+
+def in_place(self_key, getkey):
+    x = jax.random.normal(getkey(), (3,))
+    y = jax.random.normal(jax.random.PRNGKey(4), (3,))
+    z = jax.random.normal(jax.random.PRNGKey(5), (3,))
+    return x + y + z
+
+
+def read_between(key):
+    key, sub = jax.random.split(key)
+    print(key)
+    return jax.random.normal(sub, (3,)), key
+"""
+    (tmp_path / "m.py").write_text(source)
+    monkeypatch.setattr(KeyFlow, "run", counted)
+    assert not _findings(tmp_path)
+    assert answers["rebound"] == {False} and answers["in_place"] == {False}
+    assert answers["read_between"] == {True}  # `print(key)` may hand it on: walked
+    assert len(walked) == 1  # `read_between`'s walk, no other

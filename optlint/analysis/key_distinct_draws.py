@@ -123,74 +123,65 @@ def rebound_apart(uses: Sequence[Consumption], seeds: Sequence[Consumption],
     params = function.params  # type: ignore[attr-defined]
     # By name: True while it holds a value nothing consumed, False once consumed, None unbound.
     fresh: dict[str, bool | None] = {name: None for name in names}
-    seen = 0  # the mentions accounted for below
     for param in (*params.posonly_params, *params.params, *params.kwonly_params):
         if param.name.value in names:
             fresh[param.name.value] = True
-            seen += 1
+    # Outside the body, only the parameters themselves (no default, annotation, decorator).
+    if sum(1 for part in (params, *function.decorators, function.returns)  # type: ignore[attr-defined]
+           if part is not None for node in _names(part) if node.value in names) != sum(
+            1 for name in names if fresh[name]):
+        return False
     for statement in body.body:
-        mentioned = sum(1 for node in _names(statement) if node.value in names)
-        if not mentioned:
-            continue
-        accounted = _statement_apart(statement, names, given, making, fresh)
-        if accounted != mentioned:
+        mentions = [node for node in _names(statement) if node.value in names]
+        if mentions and not _statement_apart(statement, mentions, given, making, fresh):
             return False
-        seen += mentioned
-    return seen == sum(1 for node in _names(function) if node.value in names)
+    return True
 
 
-def _statement_apart(statement: cst.CSTNode, names: set[str], given: dict[int, str],
-                     making: set[int], fresh: dict[str, bool | None]) -> int:
-    """Follows `statement` (see `rebound_apart`), updating `fresh`: the mentions of `names` it
-    accounts for, -1 for one it cannot."""
+def _statement_apart(statement: cst.CSTNode, mentions: list[cst.Name], given: dict[int, str],
+                     making: set[int], fresh: dict[str, bool | None]) -> bool:
+    """Follows `statement`, which mentions the followed names (`mentions`), updating `fresh`
+    (see `rebound_apart`): False where it cannot."""
     if type(statement) is not cst.SimpleStatementLine or len(statement.body) != 1:  # type: ignore[attr-defined]
-        return -1
+        return False
     small = statement.body[0]  # type: ignore[attr-defined]
     kind = type(small)
-    if kind not in (cst.Assign, cst.Expr, cst.Return):
-        return -1
-    value: cst.BaseExpression | None = small.value  # type: ignore[attr-defined]
-    counted = 0
-    returned: list[str] = []
-    for node in (_names(value) if value is not None else ()):
-        if node.value not in names:
-            continue
-        name = given.get(id(node))
-        if name is None:
-            if kind is not cst.Return:
-                return -1
-            returned.append(node.value)
-        elif fresh[name] is not True:
-            return -1  # consumed before (or never bound here): perhaps twice
+    bound: list[cst.BaseExpression] = []
+    if kind is cst.Assign:
+        targets = small.targets  # type: ignore[attr-defined]
+        if len(targets) != 1:
+            return False  # `a = b = split(key)`: one key under two names
+        target = targets[0].target
+        if type(target) is cst.Name:
+            bound = [target]
+        elif type(target) in (cst.Tuple, cst.List) and all(
+                type(element) is cst.Element for element in target.elements):
+            bound = [element.value for element in target.elements]
         else:
-            fresh[name] = False
-        counted += 1
-    if any(fresh[name] is not True for name in returned):
-        return -1  # a consumed key handed back
-    if kind is not cst.Assign:
-        return counted
-    targets = small.targets  # type: ignore[attr-defined]
-    if len(targets) != 1:
-        return -1  # `a = b = split(key)`: one key under two names
-    target = targets[0].target
-    if type(target) is cst.Name:
-        bound = [target]
-    elif type(target) in (cst.Tuple, cst.List) and all(
-            type(element) is cst.Element for element in target.elements):
-        bound = [element.value for element in target.elements]
-    else:
-        return -1
-    if any(type(name) is not cst.Name for name in bound):
-        return -1
-    mine = [name.value for name in bound if name.value in names]  # type: ignore[attr-defined]
-    if not mine:
-        return counted
-    made = value.value if type(value) is cst.Subscript else value
-    if id(made) not in making:
-        return -1
-    for name in mine:
-        fresh[name] = True
-    return counted + len(mine)
+            return False
+        if any(type(name) is not cst.Name for name in bound):
+            return False
+    elif kind not in (cst.Expr, cst.Return):
+        return False
+    targets_of = {id(name) for name in bound}
+    consumed = [given[id(node)] for node in mentions if id(node) in given]
+    made = [node.value for node in mentions if id(node) in targets_of]
+    if len(consumed) + len(made) != len(mentions) and kind is not cst.Return:
+        return False  # read besides
+    for name in consumed:  # (the value first, in order)
+        if fresh[name] is not True:
+            return False  # consumed before (or never bound here): perhaps twice
+        fresh[name] = False
+    if any(fresh[node.value] is not True for node in mentions
+           if id(node) not in given and id(node) not in targets_of):
+        return False  # a consumed key returned
+    if made:
+        value = small.value  # type: ignore[attr-defined]
+        if id(value.value if type(value) is cst.Subscript else value) not in making:
+            return False  # a key bound to what no split, fold or seed made
+        for name in made:
+            fresh[name] = True
+    return True
 
 
 def _names(node: cst.CSTNode) -> Iterator[cst.Name]:
