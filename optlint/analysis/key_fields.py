@@ -17,7 +17,7 @@ from optlint.analysis.key_syntax import constructs, replaced_from
 from optlint.analysis.prng_keys import FOLDED_WITH, Consumption, folded_name
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 from optlint.analysis.project_kinds import method_kinds
-from optlint.analysis.walk import child_nodes
+from optlint.analysis.walk import child_nodes, walk
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -272,13 +272,13 @@ def _assigned(node: cst.CSTNode) -> list[cst.BaseExpression]:
     """The targets of the assignments in `node`'s body (tuple targets' elements too)."""
     found: list[cst.BaseExpression] = []
 
-    class _Targets(cst.CSTVisitor):
+    class _Targets:
         def visit_AssignTarget(self, target: cst.AssignTarget) -> None:
             found.append(target.target)
             if isinstance(target.target, (cst.Tuple, cst.List)):
                 found.extend(element.value for element in target.target.elements)
 
-    node.visit(_Targets())
+    walk(node, _Targets())  # (libcst's visit rebuilds every node of a classmethod's body)
     return found
 
 
