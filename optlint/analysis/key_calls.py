@@ -184,8 +184,10 @@ class FileKeyCalls:
         if draws_nothing(call):
             return []
         direct = self._library_uses.get(id(call))
-        if direct is None:  # a call not of the file's (one a summary of another file meets)
+        if direct is None:
             direct = self.library.consumptions(call)
+            if id(call) in self.sites:  # (not one a summary of another file meets)
+                self._library_uses[id(call)] = direct  # a call the candidates skipped
         if direct:
             # A consumption of its own each time, as when worked out anew: walks tell the
             # consumptions they record apart by identity.
