@@ -129,7 +129,8 @@ class FileKeyCalls:
         self.candidates = candidate_calls(ctx, self.library, self.targets,
                                           self._library_uses)
         # No call that consumes a key: nothing to find, no helper to look for.
-        found = key_helpers(ctx, self.candidates) if self.candidates else KeyHelpers(
+        found = key_helpers(ctx, self.candidates, self.targets.runs_named) if (
+            self.candidates) else KeyHelpers(
             set(), set(), set())
         self.helpers = found.consuming
         self.stream_drawers = found.drawing
