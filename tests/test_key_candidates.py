@@ -52,3 +52,42 @@ def test_asking_each_scope_until_its_first_candidate_changes_no_finding(
     per_scope = key_findings(tree)
     monkeypatch.setattr(key_candidates, "PER_SCOPE", False)
     assert key_findings(tree) == per_scope
+
+
+# No draw: every call is asked every question. `predictive(key, 3)` draws only where the file
+# imports numpyro (`Predictive`'s row in `key_consumers.py`).
+CALLED_OBJECT = '''\
+import jax
+{imports}
+
+def model(n):
+    return n
+
+
+def run(key):
+    predictive = Predictive(model, num_samples=4)
+    first = predictive(key, 3)
+    second = predictive(key, 3)
+    return first, second
+'''
+
+
+@pytest.mark.parametrize("imports", ["from numpyro.infer import Predictive", ""])
+def test_what_made_a_called_object_is_asked_only_where_a_library_of_such_objects_is_imported(
+        imports: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Can fail: asked of every call, `Predictive(...)` and `predictive(key, 3)` are asked what
+    made what they call though no import names `Predictive`'s library."""
+    from optlint.analysis.key_library_calls import LibraryKeyCalls
+
+    asked: list[str] = []
+    made_by = LibraryKeyCalls._made_by
+
+    def counted(self, receiver, site):  # type: ignore[no-untyped-def]
+        asked.append(getattr(receiver, "value", "?"))
+        return made_by(self, receiver, site)
+
+    monkeypatch.setattr(LibraryKeyCalls, "_made_by", counted)
+    lines = [finding["line"] for finding in opt020_findings(
+        tmp_path, "run.py", CALLED_OBJECT.format(imports=imports), "--jobs", "1")]
+    assert lines == ([11] if imports else [])
+    assert bool(asked) is bool(imports)
