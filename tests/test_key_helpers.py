@@ -67,3 +67,62 @@ def test_a_function_reaching_a_draw_through_others_is_summarised(text: str,
                                     "1", "--no-cache", "--output-format", "json", cwd=tmp_path)
     lines = [finding["line"] for finding in json.loads(result.stdout or "[]")]
     assert lines == [text.splitlines().index("b = f1(k)") + 1]
+
+
+# `plot` calls a method named as `Sampler.draw`, on what the analysis cannot name, given no
+# key: it reaches no draw. `step` calls the file's own `draw` on `self`: it does.
+BY_NAME = """\
+import jax
+
+
+class Sampler:
+    def draw(self, key):
+        return jax.random.normal(key, (3,))
+
+    def step(self, key):
+        return self.draw(key) + self.fresh()
+
+    def fresh(self):
+        return self.draw(jax.random.key(1))
+
+
+def plot(tree):
+    return tree.draw()
+
+
+def main(key, tree):
+    a = plot(tree)
+    b = Sampler().step(key)
+    return a, b, Sampler().step(key)
+"""
+
+
+def _summarised(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> list[str]:
+    """The functions OPT020 walks for a summary, by name, and its findings' lines."""
+    from optlint.analysis import key_calls
+
+    walked: list[str] = []
+    summary = key_calls.FileKeyCalls.summary
+
+    def noted(self, node):  # type: ignore[no-untyped-def]
+        fresh = id(node) not in self.summaries
+        flow = summary(self, node)
+        if fresh and flow is not None:
+            walked.append(node.name.value)
+        return flow
+
+    monkeypatch.setattr(key_calls.FileKeyCalls, "summary", noted)
+    (tmp_path / "main.py").write_text(text)
+    result = run_optlint_in_process("check", ".", "--select", "OPT020", "--isolated", "--jobs",
+                                    "1", "--no-cache", "--output-format", "json", cwd=tmp_path)
+    lines = [finding["line"] for finding in json.loads(result.stdout or "[]")]
+    return sorted(walked) + [str(line) for line in lines]
+
+
+def test_a_method_call_reaches_a_helper_only_where_it_runs_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Can fail: by name alone, `tree.draw()` makes `plot` a helper, summarised at
+    `main`'s call of it though it draws nothing."""
+    walked = _summarised(tmp_path, monkeypatch, BY_NAME)
+    assert "plot" not in walked
+    assert {"draw", "fresh", "step"} <= set(walked)

@@ -169,8 +169,22 @@ class CallTargets:
             found = (foreign_method(self.ctx, self.foreign, call, site, self._receivers)
                      if site is not None and holds_arguments(call) else None)
             return None if found is None else self._foreign_target(found[0])
-        if site is None:
-            return None
+        return None if site is None else self._resolve_named(call, site)
+
+    def runs_named(self, site: CallSite) -> bool:
+        """Whether `x.method(...)`, called by the name of a function of the file that consumes
+        a key, runs a project function (or builds a library layer): `resolve` once that name
+        is a helper, asked by `key_helpers` before the helpers are known (a method of the file
+        called on what it cannot name runs none: `tree.draw()` where a class's `draw` does).
+        The answer is kept for `resolve`: the name stays a helper."""
+        call = site.node
+        if id(call) not in self._resolved:
+            self._resolved[id(call)] = None
+            self._resolved[id(call)] = self._resolve_named(call, site)
+        return self._resolved[id(call)] is not None
+
+    def _resolve_named(self, call: cst.Call, site: CallSite) -> Target | None:
+        """`resolve` of a call worth resolving: by the name of a helper, or given a key."""
         value = self.ctx.value(call.func, site)
         if passes_key(call):
             known = self._known_class(call, site, value)

@@ -129,7 +129,8 @@ class FileKeyCalls:
         self.candidates = candidate_calls(ctx, self.library, self.targets,
                                           self._library_uses)
         # No call that consumes a key: nothing to find, no helper to look for.
-        found = key_helpers(ctx, self.candidates) if self.candidates else KeyHelpers(
+        found = key_helpers(ctx, self.candidates, self.targets.runs_named) if (
+            self.candidates) else KeyHelpers(
             set(), set(), set())
         self.helpers = found.consuming
         self.stream_drawers = found.drawing
@@ -184,8 +185,10 @@ class FileKeyCalls:
         if draws_nothing(call):
             return []
         direct = self._library_uses.get(id(call))
-        if direct is None:  # a call not of the file's (one a summary of another file meets)
+        if direct is None:
             direct = self.library.consumptions(call)
+            if id(call) in self.sites:  # (not one a summary of another file meets)
+                self._library_uses[id(call)] = direct  # a call the candidates skipped
         if direct:
             # A consumption of its own each time, as when worked out anew: walks tell the
             # consumptions they record apart by identity.

@@ -22,21 +22,28 @@ if TYPE_CHECKING:
 # Switched off, every call is asked whether it runs another file's method that draws (for the
 # tests comparing both): by default only calls in scopes with no other candidate are.
 FOREIGN_PER_SCOPE = True
+# Switched off, every call is asked every question (for the tests comparing both): by default
+# a scope's calls after its first candidate are asked none.
+PER_SCOPE = True
 
 
 def candidate_calls(ctx: RuleContext, library: LibraryKeyCalls, targets: CallTargets,
                     library_uses: dict[int, list[Consumption]]) -> set[int]:
-    """The ids of the file's calls that may consume a key; `library_uses` gets what each call
-    consumes as a library's consumer (every walk asks it again).
+    """The ids of the file's calls that may consume a key; `library_uses` gets what the calls
+    asked consume as a library's consumer (every walk asks it again; `FileKeyCalls.consumer`
+    fills it in for the others).
 
     Every reader of the candidates asks per scope (whether a scope, or the function holding
-    it, has one): a call of another file's method, the dearest question (it evaluates the
-    receiver and may summarise that file's method), is asked only in scopes no cheaper
-    question has found a candidate in."""
+    it, has one), so a scope's calls after its first candidate are asked nothing (what a walk
+    of it asks of them, it asks then); a call of another file's method, the dearest question
+    (it evaluates the receiver and may summarise that file's method), is asked only in scopes
+    no cheaper question has found a candidate in."""
     candidates: set[int] = set()
     pending: list[CallSite] = []
     found_in: set[int] = set()  # the scopes with a candidate, by the id of their node
     for site in ctx.calls():
+        if PER_SCOPE and id(site.scope.node) in found_in:
+            continue
         direct = library_uses[id(site.node)] = library.consumptions(site.node)
         if (direct or passes_key(site.node)  # (the cheapest questions first)
                 or ctx.qualify(site.node.func) in LIFTED_TRANSFORMS

@@ -47,6 +47,11 @@ if TYPE_CHECKING:
 CALLED = "__call__"
 # equinox.nn layers whose `__call__` draws from its `key` (the others ignore it).
 RANDOM_LAYERS = frozenset({"Dropout", "MultiheadAttention"})
+# The libraries whose objects, called, draw from a key they are given (`predictive(key, x)`):
+# what made an object is named through the file's imports (`_made_by`), so a file importing
+# none of them calls no such object, and what made the callee of each of its calls is not asked.
+_CALLED_LIBRARIES = frozenset(made.split(".", 1)[0] for row in METHOD_CONSUMERS.get(CALLED, ())
+                              for made in row.made_by)
 
 
 class LibraryKeyCalls:
@@ -71,6 +76,9 @@ class LibraryKeyCalls:
         self._shape_only: set[int] | None = None  # keys given to `eval_shape` (`key_shape_only`)
         self._own_module = next((public for file, public in KEY_API_FILES.items()
                                  if filename == file or filename.endswith("/" + file)), "")
+        self._calls_library_objects = any(  # (see `_CALLED_LIBRARIES`)
+            full.split(".", 1)[0] in _CALLED_LIBRARIES
+            for full in ctx.index.imports.aliases.values())
 
     def consumptions(self, call: cst.Call) -> list[Consumption]:
         """What `call` consumes when it is a library's consumer (empty otherwise)."""
@@ -114,7 +122,7 @@ class LibraryKeyCalls:
                     uses = self._library(call, row)
                     if uses:
                         return uses
-        if isinstance(func, (cst.Name, cst.Call, cst.Attribute)) and CALLED in METHOD_CONSUMERS:
+        if self._calls_library_objects and isinstance(func, (cst.Name, cst.Call, cst.Attribute)):
             # An object called (`predictive(key, x)`, `Predictive(model)(key, x)`, a layer
             # its object holds: `self.dropout(x, rng=key)`).
             site = self.sites.get(id(call))
