@@ -12,13 +12,18 @@ from collections.abc import Mapping
 
 import libcst as cst
 
+from optlint.analysis.binding import argument
 from optlint.analysis.key_syntax import enclosing_comprehension
+from optlint.analysis.library_names import JAX_RANDOM
 
 
-def same_item_each_time(call: cst.Call, key: cst.BaseExpression,
+def same_item_each_time(call: cst.Call, key: cst.BaseExpression, how: str,
                         parents: Mapping[int, cst.CSTNode]) -> bool:
-    """`call` builds the items of a comprehension, and none of its arguments but `key` reads a
-    name the comprehension binds."""
+    """`call` (a consumer named `how`) builds the items of a comprehension, and the array it
+    orders reads no name the comprehension binds: for a `jax.random` sampler its own array
+    argument (`[choice(key, n, p=p) for p in probs]` draws every row from the same uniforms,
+    pennylane f22dd2d: every broadcast row got the same samples), for another library's
+    any argument but `key`."""
     found = enclosing_comprehension(call, parents)
     if found is None:
         return False
@@ -28,7 +33,18 @@ def same_item_each_time(call: cst.Call, key: cst.BaseExpression,
     while loop is not None:
         bound |= _names(loop.target)
         loop = loop.inner_for_in
+    module, _, name = how.rpartition(".")
+    if module == JAX_RANDOM and name in ALIGNED_ARGUMENT:
+        aligned = argument(call, *ALIGNED_ARGUMENT[name])
+        return aligned is None or not _names(aligned.value) & bound
     return not any(_names(arg.value) & bound for arg in call.args if arg.value is not key)
+
+
+# The array argument of the `jax.random` samplers that order several arrays alike when given
+# one key (`permutation(key, x)`, `choice(key, a, shape, replace, p)`, `shuffle(key, x)`).
+ALIGNED_ARGUMENT: dict[str, tuple[int, str]] = {
+    "permutation": (1, "x"), "choice": (1, "a"), "shuffle": (1, "x"),
+}
 
 
 def _names(node: cst.CSTNode) -> set[str]:

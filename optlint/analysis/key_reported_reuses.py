@@ -46,7 +46,8 @@ def worth_reporting(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: Fil
         return True
     if (reuse.in_loop and first.call is second.call
             and (not (second.library and second.how.rsplit(".", 1)[-1] in ALIGNING)
-                 or same_item_each_time(second.call, second.key, ctx.index.parents()))
+                 or same_item_each_time(second.call, second.key, second.how,
+                                        ctx.index.parents()))
             and builds_item(second.call, ctx.index.parents())):
         # `[draw(key, x) for x in xs]`: every item is drawn from one key (but arrays are
         # permuted alike on purpose: `[permutation(key, a) for a in arrays]`, unless nothing
