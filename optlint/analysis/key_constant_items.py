@@ -1,4 +1,5 @@
-"""A comprehension drawing every item from one key, with nothing else changing between items.
+"""A comprehension (or a loop) drawing every item from one key, with nothing else changing
+between items.
 
 `[permutation(key, a) for a in arrays]` permutes several arrays alike on purpose (the samplers
 in `ALIGNING`: one order for inputs and labels). But `[permutation(key, jnp.arange(784)) for _ in
@@ -45,6 +46,24 @@ def same_item_each_time(call: cst.Call, key: cst.BaseExpression, how: str,
 ALIGNED_ARGUMENT: dict[str, tuple[int, str]] = {
     "permutation": (1, "x"), "choice": (1, "a"), "shuffle": (1, "x"),
 }
+
+
+def aligned_by_the_loop(call: cst.Call, how: str, parents: Mapping[int, cst.CSTNode]) -> bool:
+    """`call`, a sampler that orders arrays alike, is in a loop whose target the array it orders
+    reads (`for i in range(n): permutation(key, arrays[i])`: the arrays permuted alike). Not so
+    for `for epoch in range(n): permutation(key, n_rows)`: every epoch the same order (a2c-jax
+    99eeca2, jax-flow-matching c40ff3b: every epoch's batches the same)."""
+    module, _, name = how.rpartition(".")
+    aligned = argument(call, *ALIGNED_ARGUMENT[name]) if (
+        module == JAX_RANDOM and name in ALIGNED_ARGUMENT) else None
+    node = parents.get(id(call))
+    while node is not None and not isinstance(node, (cst.For, cst.While, cst.FunctionDef)):
+        node = parents.get(id(node))
+    if not isinstance(node, cst.For):
+        return False
+    read = (_names(aligned.value) if aligned is not None else
+            {name for arg in call.args[1:] for name in _names(arg.value)})
+    return bool(read & _names(node.target))
 
 
 def _names(node: cst.CSTNode) -> set[str]:
