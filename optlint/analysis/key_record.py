@@ -98,10 +98,16 @@ class KeyRecorder(FollowedNames):
 
     def _record(self, before: Consumption, use: Consumption, name: str, state: KeyState) -> None:
         key = (id(use.call), name)
-        if key in self.reuses:
-            return
         # Seen only when a loop body is walked again: the earlier use is the last iteration's.
         in_loop = self._again > 0
+        if key in self.reuses:
+            known = self.reuses[key]
+            if known.in_loop and not known.counting and in_loop and any(self._walking_again):
+                # First seen in a loop over items (`for i, batch in enumerate(data)`), again in
+                # the loop of steps around it: the same numbers on every step (howaboutyu/
+                # nerf-jax 4b4fcaf: `split(key, n)` for every batch of every epoch).
+                self.reuses[key] = replace(known, counting=True)
+            return
         statement = None
         span: tuple[cst.BaseStatement, ...] = ()
         where = state.where.get(name)
