@@ -13,7 +13,7 @@ from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_literal_seeds import made_in_callee
 from optlint.analysis.key_syntax import builds_item, evaluated_within
 from optlint.analysis.library_names import JAX_RANDOM
-from optlint.analysis.binding import bind_arguments
+from optlint.analysis.key_callee_uses import callee_use
 from optlint.analysis.prng_keys import Consumption, Reuse, key_name
 from optlint.analysis.walk import child_nodes
 from optlint.context import RuleContext
@@ -117,21 +117,9 @@ def _reorders_data(analysis: FileKeyCalls, use: Consumption) -> bool:
     """`use` calls a function of the file that hands the key it is given straight to a sampler
     reordering data (a2c-jax 99eeca2: `get_batches(data, size, key)` permuting every array with
     it, called once per epoch with one key: every epoch's batches the same)."""
-    if use.library:
-        return False
-    resolved = analysis.targets.resolve(use.call)
-    if not isinstance(resolved, tuple):
-        return False
-    function, bound, _ = resolved
-    flow = analysis.summary(function)
-    if flow is None:
-        return False
-    for param, expr in bind_arguments(function, use.call, bound):
-        inner = flow.param_uses.get(param.name.value) if expr is use.key else None
-        if inner is not None:
-            return (inner.library and not inner.unseen
-                    and inner.how.rsplit(".", 1)[-1] in REORDERING)
-    return False
+    inner = callee_use(analysis, use)
+    return (inner is not None and inner.library and not inner.unseen
+            and inner.how.rsplit(".", 1)[-1] in REORDERING)
 
 
 def _split_left_unread(reuse: Reuse, flow: KeyFlow) -> bool:
