@@ -39,12 +39,30 @@ def compare(settings, key):
 '''
 
 
+# Each epoch splits a key of its own, then permutes the arrays alike with it (flowjax 19.1.2's
+# `fit_to_data`).
+FRESH_EACH_EPOCH = '''\
+import jax
+
+
+def shuffle(key, arrays, epochs):
+    for _ in range(epochs):
+        key, *subkeys = jax.random.split(key, 3)
+        arrays = [jax.random.permutation(subkeys[0], a) for a in arrays]
+    return arrays
+'''
+
+
 def test_a_split_in_a_loop_over_batches_inside_a_loop_of_epochs(tmp_path: Path) -> None:
     assert opt020_lines(tmp_path, "train.py", NESTED) == [8]
 
 
 def test_a_loop_over_items_alone_is_silent(tmp_path: Path) -> None:
     assert opt020_lines(tmp_path, "compare.py", ITEMS_ONLY) == []
+
+
+def test_a_key_made_anew_on_every_step_is_silent(tmp_path: Path) -> None:
+    assert opt020_lines(tmp_path, "shuffle.py", FRESH_EACH_EPOCH) == []
 
 
 def test_every_epoch_gets_the_same_keys() -> None:

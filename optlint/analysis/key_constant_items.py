@@ -14,7 +14,7 @@ from collections.abc import Mapping
 import libcst as cst
 
 from optlint.analysis.binding import argument
-from optlint.analysis.key_syntax import enclosing_comprehension
+from optlint.analysis.key_syntax import COMPREHENSIONS, enclosing_comprehension
 from optlint.analysis.library_names import JAX_RANDOM
 
 
@@ -57,13 +57,22 @@ def aligned_by_the_loop(call: cst.Call, how: str, parents: Mapping[int, cst.CSTN
     aligned = argument(call, *ALIGNED_ARGUMENT[name]) if (
         module == JAX_RANDOM and name in ALIGNED_ARGUMENT) else None
     node = parents.get(id(call))
-    while node is not None and not isinstance(node, (cst.For, cst.While, cst.FunctionDef)):
+    while node is not None and not isinstance(node, (cst.For, cst.While, cst.FunctionDef,
+                                                       *COMPREHENSIONS)):
         node = parents.get(id(node))
-    if not isinstance(node, cst.For):
+    if isinstance(node, COMPREHENSIONS):
+        targets: set[str] = set()
+        clause: cst.CompFor | None = node.for_in
+        while clause is not None:
+            targets |= _names(clause.target)
+            clause = clause.inner_for_in
+    elif isinstance(node, cst.For):
+        targets = _names(node.target)
+    else:
         return False
     read = (_names(aligned.value) if aligned is not None else
             {name for arg in call.args[1:] for name in _names(arg.value)})
-    return bool(read & _names(node.target))
+    return bool(read & targets)
 
 
 def _names(node: cst.CSTNode) -> set[str]:
