@@ -15,6 +15,7 @@ import libcst as cst
 
 from optlint.analysis.index import ClassInfo, FileIndex
 from optlint.analysis.key_overrides import only_raises
+from optlint.analysis.walk import child_nodes
 
 
 def runs_own_code(index: FileIndex, method: cst.FunctionDef, owner: ClassInfo | None) -> bool:
@@ -27,34 +28,31 @@ def runs_own_code(index: FileIndex, method: cst.FunctionDef, owner: ClassInfo | 
 
 def _forwards_to_interface(index: FileIndex, method: cst.FunctionDef, owner: ClassInfo) -> bool:
     name = method.name.value
-    if not _calls_super(method, name):
-        return False
     bases = [index.classes.get(base.value) for base in owner.bases if isinstance(base, cst.Name)]
     defined = [found for base in bases if base is not None
                for found in [defined_method(base, name)] if found is not None]
-    # Every base of the file defining it only raises (a base of another file: not told).
-    return len(bases) == len(owner.bases) and all(base is not None for base in bases) and bool(
-        defined) and all(only_raises(found) for found in defined)
+    # Every base of the file defining it only raises (a base of another file: not told). Asked
+    # before the walk of the body below, which most methods never need.
+    return (len(bases) == len(owner.bases) and all(base is not None for base in bases)
+            and bool(defined) and all(only_raises(found) for found in defined)
+            and _calls_super(method, name))
 
 
 def _calls_super(method: cst.FunctionDef, name: str) -> bool:
-    """The method's body calls `super().name(...)`."""
-    found = False
-
-    class Finder(cst.CSTVisitor):
-        def visit_Call(self, node: cst.Call) -> None:
-            nonlocal found
+    """The method's body calls `super().name(...)` (nested functions left out)."""
+    stack: list[cst.CSTNode] = [method.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.FunctionDef):
+            continue
+        if isinstance(node, cst.Call):
             func = node.func
             if (isinstance(func, cst.Attribute) and func.attr.value == name
                     and isinstance(func.value, cst.Call) and isinstance(func.value.func, cst.Name)
                     and func.value.func.value == "super"):
-                found = True
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return node is method  # not into nested functions
-
-    method.visit(Finder())
-    return found
+                return True
+        stack.extend(child_nodes(node))
+    return False
 
 
 def defined_method(info: ClassInfo, name: str) -> cst.FunctionDef | None:
