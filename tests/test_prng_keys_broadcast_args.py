@@ -38,8 +38,10 @@ def mapped(xs, keys):
 
 
 def test_in_axes_held_by_a_name(tmp_path: Path) -> None:
-    """`axes = (0, None)` then `in_axes=axes`: the key is broadcast; `(0, 0)` maps it."""
-    assert opt020_lines(tmp_path, "axes.py", AXES_BY_NAME) == [10]
+    """`axes = (0, None)` then `in_axes=axes`: the key is broadcast; `(0, 0)` maps it. The
+    mapped lambda given the key under a repeated `None` tail draws from it in every row too
+    (its parameters are bound to the rows' arguments as a def's are)."""
+    assert opt020_lines(tmp_path, "axes.py", AXES_BY_NAME) == [10, 14]
 
 
 PARTIAL = '''\

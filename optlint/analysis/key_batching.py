@@ -22,6 +22,7 @@ from optlint.analysis.key_batched_args import (
     mapped_partial,
 )
 from optlint.analysis.key_batched_partials import BatchedPartials
+from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_chosen_callees import chosen_callee
 from optlint.analysis.key_model_loops import (
     AXES_KEYWORDS,
@@ -63,9 +64,12 @@ def batched_consumptions(calls: KeyCallsView, call: cst.Call, site: CallSite | N
     if function is None:
         given = argument(transform, 0, "fun")
         if given is not None and isinstance(given.value, cst.Lambda):
-            # `vmap(lambda x: draw(key, x))(xs)`: the key it closes over, in every row.
-            return closed_over(calls, call, lambda_flow(calls, given.value),
-                               f"{batching} (a key closed over)")
+            # `vmap(lambda x: draw(key, x))(xs)`: the key it closes over, in every row; and
+            # `vmap(lambda k: draw(k))(repeat(key[None], n, axis=0))`: a key copied to each.
+            walked = lambda_flow(calls, given.value)
+            return (closed_over(calls, call, walked, f"{batching} (a key closed over)")
+                    + _given_rows(calls, call, batching, transform, site, given.value, walked,
+                                  False))
         partial = mapped_partial(ctx, transform, site) if site is not None else None
         if partial is not None:
             return BatchedPartials(calls).consumptions(call, batching, *partial)
@@ -77,14 +81,25 @@ def batched_consumptions(calls: KeyCallsView, call: cst.Call, site: CallSite | N
     uses = [replace(use, call=call, how=use.how if not use.repeated else calls.callee(
         use.call)) for use in closure_uses(calls, call, function, flow, batching)]
     uses += held_in_every_row(ctx, call, transform, function, flow, batching)
-    axes = axes_by_position(in_axes_expression(
-        ctx, transform, BATCHING[batching], site,
-        AXES_KEYWORDS.get(batching, "in_axes")), len(call.args), ctx)
     info = ctx.index.functions.get(function)
     # A method mapped through its object (`jax.vmap(self._step)`) is given its object first;
     # a `@staticmethod` is not.
     method = (info is not None and info.scope.owner is not None
               and "staticmethod" not in method_kinds(function))
+    return uses + _given_rows(calls, call, batching, transform, site, function, flow, method)
+
+
+def _given_rows(calls: KeyCallsView, call: cst.Call, batching: str, transform: cst.Call,
+                site: CallSite | None, function: cst.FunctionDef | cst.Lambda, flow: KeyFlow,
+                method: bool) -> list[Consumption]:
+    """What the rows of the batched `function` (its walk `flow`) consume of the keys `call`
+    gives it: a batch of keys mapped over once; a key broadcast or replicated to every row
+    in each row."""
+    ctx = calls.ctx
+    axes = axes_by_position(in_axes_expression(
+        ctx, transform, BATCHING[batching], site,
+        AXES_KEYWORDS.get(batching, "in_axes")), len(call.args), ctx)
+    uses: list[Consumption] = []
     for param, expr in bind_arguments(function, call, method):
         inner = flow.param_uses.get(param.name.value)
         index = next((i for i, a in enumerate(call.args) if a.value is expr), None)

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
 from optlint.analysis.index import CallSite, FunctionInfo
 from optlint.analysis.key_model_objects import MODEL_BASES
 from optlint.analysis.key_model_streams import SEEDED_STREAMS
-from optlint.analysis.key_repeated_runs import repeated_run
+from optlint.analysis.key_repeated_runs import in_a_test, repeated_run
+from optlint.analysis.key_step_callers import run_by_a_step_loop
 from optlint.analysis.key_shape_only import shape_only_key_calls
 from optlint.analysis.prng_keys import SAMPLERS, Consumer
 from optlint.analysis.project_kinds import method_kinds
@@ -38,6 +39,8 @@ _KEY_MAKERS = frozenset({"jax.random.PRNGKey", "jax.random.key"})
 _KEYISH = re.compile(r"(key|rng|prng)s?(_?\d+)?$|^(key|rng)_", re.IGNORECASE)
 # Methods that run once per model, not once per step.
 _BUILDING = frozenset({"__init__", "__post_init__", "setup", "init", "__new__"})
+# Callers that build a model or a state once (a fixed key there picks the weights).
+_BUILDER = re.compile(r"^_*(init|setup|create|make|build|new|load|restore)(_|$)", re.IGNORECASE)
 
 
 @record
@@ -64,7 +67,9 @@ def constant_seed_draws(ctx: RuleContext, consumer: Consumer) -> Iterator[Consta
         info = _function_info(ctx, site)
         if info is None or not isinstance(info.node, cst.FunctionDef):
             continue
-        where = _model_method(ctx, info) or repeated_run(ctx, info.node)
+        where = (_model_method(ctx, info) or repeated_run(ctx, info.node)
+                 or run_by_a_step_loop(ctx, info.node, lambda node: _builds(ctx, node),
+                                       lambda node: _runs_often(ctx, node)))
         if where is None or (_reads_a_key_parameter(info.node)
                              and _standing_in(ctx, made, info.node)):
             continue
@@ -120,9 +125,10 @@ def _library_constant_key(ctx: RuleContext, site: CallSite, consumer: Consumer
                           ) -> cst.Call | None:
     """`site` is a library call the library model says draws from a key it is given, given a
     key made from a literal seed in place (`state.apply_fn(v, x, rngs={"dropout":
-    PRNGKey(0)})`, `hk.dropout(key(0), rate, x)`): that `key(0)` call. A model's `init` given
-    one picks its weights, once, and is left out."""
-    made = {id(found): found for found in _literal_keys_given(ctx, site.node)}
+    PRNGKey(0)})`, `hk.dropout(key(0), rate, x)`) or a dict of such keys the function binds
+    once (`rngs = {"dropout": PRNGKey(1337)}`, then `apply(v, x, rngs=rngs)`): that `key(0)`
+    call. A model's `init` given one picks its weights, once, and is left out."""
+    made = _literal_keys_given(ctx, site)
     if not made:
         return None
     return next((made[id(use.key)] for use in consumer(site.node)
@@ -134,15 +140,44 @@ def _library_constant_key(ctx: RuleContext, site: CallSite, consumer: Consumer
 _WEIGHT_INIT = re.compile(r"(^|\.)init(_with_output)?$")
 
 
-def _literal_keys_given(ctx: RuleContext, call: cst.Call) -> list[cst.Call]:
-    """The keys made from a literal seed in place in `call`'s arguments, or as the values of a
-    dict given there (`rngs={"dropout": PRNGKey(0)}`)."""
-    values = [arg.value for arg in call.args if not arg.star]
-    values += [element.value for value in values if isinstance(value, cst.Dict)
-               for element in value.elements if isinstance(element, cst.DictElement)]
-    return [value for value in values if isinstance(value, cst.Call)
-            and value.args and isinstance(value.args[0].value, cst.Integer)
-            and ctx.qualify(value.func) in _KEY_MAKERS]
+def _literal_keys_given(ctx: RuleContext, site: CallSite) -> dict[int, cst.Call]:
+    """The keys made from a literal seed that `site`'s call is given, by the id of what the
+    call is given: in place, as the values of a dict given in place (`rngs={"dropout":
+    PRNGKey(0)}`), or of a dict display bound once to the name given (`rngs=rngs`)."""
+    found: dict[int, cst.Call] = {}
+    for arg in site.node.args:
+        if arg.star:
+            continue
+        value = _bound_dict(ctx, arg.value, site) or arg.value
+        if _literal_key(ctx, value):
+            found[id(arg.value)] = cast(cst.Call, value)
+        elif isinstance(value, cst.Dict):
+            for element in value.elements:
+                if isinstance(element, cst.DictElement) and _literal_key(ctx, element.value):
+                    # The library's consumer names the dict's value, or the name given.
+                    found[id(element.value)] = found.setdefault(
+                        id(arg.value), cast(cst.Call, element.value))
+    return found
+
+
+def _literal_key(ctx: RuleContext, value: cst.BaseExpression) -> bool:
+    return (isinstance(value, cst.Call) and bool(value.args)
+            and isinstance(value.args[0].value, cst.Integer)
+            and ctx.qualify(value.func) in _KEY_MAKERS)
+
+
+def _bound_dict(ctx: RuleContext, value: cst.BaseExpression, site: CallSite) -> cst.Dict | None:
+    """The dict display a name given to the call is bound to, once, in the call's own function
+    (`rngs = {"dropout": PRNGKey(1337)}`)."""
+    if not isinstance(value, cst.Name):
+        return None
+    binding = ctx.binding(value.value, site)
+    if (binding is None or binding.kind != "assign" or binding.path
+            or binding.scope is not site.scope
+            or len(site.scope.bindings.get(value.value, [])) != 1
+            or not isinstance(binding.value, cst.Dict)):
+        return None
+    return binding.value
 
 
 def _constant_stream(ctx: RuleContext, site: CallSite) -> cst.Call | None:
@@ -211,6 +246,22 @@ def _standing_in(ctx: RuleContext, made: cst.Call, function: cst.FunctionDef) ->
             return True
         node = parents.get(id(node))
     return False
+
+
+def _builds(ctx: RuleContext, function: cst.FunctionDef) -> str | None:
+    """Why a caller does not run on every step: a test, or a builder (a constructor, `init`)."""
+    if in_a_test(ctx, function):
+        return "a test"
+    name = function.name.value
+    return "a builder" if name in _BUILDING or _BUILDER.search(name) else None
+
+
+def _runs_often(ctx: RuleContext, function: cst.FunctionDef) -> str | None:
+    """A caller of this file run many times by what the file shows (a model's method, a
+    function it maps or compiles as a step): what runs it."""
+    info = ctx.index.functions.get(function)
+    return ((_model_method(ctx, info) if info is not None else None)
+            or repeated_run(ctx, function))
 
 
 def _function_info(ctx: RuleContext, site: CallSite) -> FunctionInfo | None:

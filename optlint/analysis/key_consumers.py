@@ -222,6 +222,7 @@ QUIET_IN_INFERENCE = frozenset({"Dropout"})
 # `init(key, shape, dtype)`, or trax's `init(shape, rng)`.
 INITIALIZER_MODULES: dict[str, int] = {
     "jax.nn.initializers": 0, "flax.linen.initializers": 0, "flax.nnx.initializers": 0,
+    "flax.nnx.nn.initializers": 0,
     "trax.layers.initializers": 1,
 }
 # Factories among them whose initializer draws nothing (`constant(0.1)`, `zeros_init()`).

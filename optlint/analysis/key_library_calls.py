@@ -1,5 +1,5 @@
 """Which calls of other libraries consume a key they are given: `jax.random` samplers and
-`split`, `equinox.nn` layers built or called with `key=`, `jax.nn.initializers`, and the rows of
+`split`, `equinox.nn` layers built or called with `key=`, JAX's and Flax's initializers, and the rows of
 `key_consumers.py` (Flax, Haiku, distrax, NumPy seeded from a key, ...)."""
 
 from __future__ import annotations
@@ -17,10 +17,12 @@ from optlint.analysis.key_model_objects import CALLED_ONCE, DRAWN_FIELDS, FIELD_
 from optlint.analysis.key_consumers import (
     ONE_KEY_NAME,
     FUNCTION_CONSUMERS,
+    INITIALIZER_MODULES,
     KEY_API_FILES,
     KEY_API_MODULES,
     KEY_WRAPPERS,
     METHOD_CONSUMERS,
+    NON_DRAWING_INITIALIZERS,
     NO_DRAW_SWITCHES,
     SHAPE_ONLY_CALLS,
     SHAPE_ONLY_NAMES,
@@ -28,6 +30,7 @@ from optlint.analysis.key_consumers import (
 )
 from optlint.analysis.key_model_streams import STREAM_KEYWORDS, STREAM_USES
 from optlint.analysis.key_pipeline_rows import unpacked_item
+from optlint.analysis.key_imported_bases import imported_bases
 from optlint.analysis.key_imported_libraries import imported_project_libraries
 from optlint.analysis.key_shape_arguments import ShapeArguments
 from optlint.analysis.key_unnamed_streams import unnamed_stream
@@ -110,7 +113,10 @@ class LibraryKeyCalls:
         if method is not None and method.attr.value in METHOD_CONSUMERS:
             site = self.sites.get(id(call))
             made = self._made_by(method.value, site) if site is not None else set()
-            for row in METHOD_CONSUMERS[method.attr.value]:
+            rows = METHOD_CONSUMERS[method.attr.value]
+            if made and not any(made & set(row.made_by) for row in rows):
+                made |= imported_bases(self.ctx, made)  # a class of another project file
+            for row in rows:
                 if made & set(row.made_by) or ("*" in row.made_by and self._imports(row.library)):
                     if row.stream_only and site is not None and self._draws_no_stream(
                             method.value, site):
@@ -135,8 +141,10 @@ class LibraryKeyCalls:
             if inner.rsplit(".", 1)[-1] in RANDOM_LAYERS and inner.startswith("equinox.nn."):
                 key = key_argument(call, None, "key")
                 return [] if key is None else [Consumption(call, key, self.callee(call))]
-            if inner.startswith("jax.nn.initializers."):
-                key = key_argument(call, 0, "key")
+            module, _, factory = inner.rpartition(".")
+            if module in INITIALIZER_MODULES and factory not in NON_DRAWING_INITIALIZERS:
+                # `truncated_normal(stddev)(key, shape)`: the initializer draws in place.
+                key = key_argument(call, INITIALIZER_MODULES[module], "key")
                 return [] if key is None else [Consumption(call, key, self.callee(call))]
         return []
 

@@ -44,6 +44,7 @@ class KeyLoops(KeyRecorder):
     _loops: list[tuple[list[KeyState], list[KeyState]]]
     _counters: list[set[str]]
     _first_walk: list[bool]
+    _loop_nodes: list[cst.CSTNode]
 
     def _expr(self, node: cst.CSTNode, state: KeyState) -> None:
         raise NotImplementedError
@@ -83,7 +84,8 @@ class KeyLoops(KeyRecorder):
                 pending.extend(child_nodes(current))
 
     @contextmanager
-    def _looping(self, counters: set[str]) -> Iterator[Callable[[int, bool], None]]:
+    def _looping(self, counters: set[str], node: cst.CSTNode
+                 ) -> Iterator[Callable[[int, bool], None]]:
         """Inside one loop's (or comprehension's) walks: its counters and the flags of the
         enclosing loops' stacks, restored after; what it gives starts walk `walk` (0 or 1)
         of a loop that counts steps or not."""
@@ -92,6 +94,7 @@ class KeyLoops(KeyRecorder):
         self._walking_again.append(False)
         self._step_loops.append(False)
         self._counters.append(counters)
+        self._loop_nodes.append(node)
         self._first_walk.append(True)
 
         def again(walk: int, counting: bool) -> None:
@@ -103,6 +106,7 @@ class KeyLoops(KeyRecorder):
             yield again
         finally:
             self._counters.pop()
+            self._loop_nodes.pop()
             self._first_walk.pop()
             self._walking_again.pop()
             self._step_loops.pop()
@@ -121,7 +125,8 @@ class KeyLoops(KeyRecorder):
         start: KeyState | None = state
         counting = isinstance(node, cst.While) or counts_steps(node.iter, node.target) or (
             isinstance(node, cst.For) and self.batch_loop is not None and self.batch_loop(node))
-        with self._looping(loop_counters(node) if isinstance(node, cst.For) else set()) as again:
+        with self._looping(loop_counters(node) if isinstance(node, cst.For) else set(),
+                           node) as again:
             self._step_loops[-1] = carries_state(node)
             for walk in range(2):  # twice: what one iteration consumes, the next consumes again
                 assert start is not None
@@ -157,7 +162,7 @@ class KeyLoops(KeyRecorder):
         entry = state.copy()
         start = state.copy()
         counting = all(counts_steps(clause.iter, clause.target) for clause in comprehension_clauses(node))
-        with self._looping(set()) as again:
+        with self._looping(set(), node) as again:
             for walk in range(2):
                 again(walk, counting)
                 inner = start.copy()

@@ -19,6 +19,7 @@ from optlint.analysis.key_followed_names import FollowedNames, seeded_by_callee
 from optlint.analysis.key_literal_seeds import IN_PLACE_SEEDS, SEED_IN_LOOP, literal_seed_unproven
 from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_state import KeyState
+from optlint.analysis.key_step_loops import names_bound_within
 from optlint.analysis.key_syntax import chains
 from optlint.analysis.prng_keys import FOLDED, FOLDED_WITH, SEEDED, Consumption, Reuse, folded_text
 
@@ -66,6 +67,7 @@ class KeyRecorder(FollowedNames):
         self._loop_depth = 0
         self._again = 0  # inside the second walk of a loop body
         self._walking_again: list[bool] = []  # per enclosing loop: counts steps, in 2nd walk
+        self._loop_nodes: list[cst.CSTNode] = []  # per enclosing loop: the loop
         self._step_loops: list[bool] = []  # per enclosing loop: carries state (`key_step_loops`)
         self._results: UnreadResults | None = None  # None: a lambda's body, one expression
         # Whether a small statement must raise (`proven_raises.py`): no path goes past it.
@@ -98,10 +100,17 @@ class KeyRecorder(FollowedNames):
 
     def _record(self, before: Consumption, use: Consumption, name: str, state: KeyState) -> None:
         key = (id(use.call), name)
-        if key in self.reuses:
-            return
         # Seen only when a loop body is walked again: the earlier use is the last iteration's.
         in_loop = self._again > 0
+        if key in self.reuses:
+            known = self.reuses[key]
+            if known.in_loop and not known.counting and in_loop and self._steps_keep(name):
+                # First seen in a loop over items (`for i, batch in enumerate(data)`), again in
+                # the loop of steps around it, which never binds the key anew: the same numbers
+                # on every step (howaboutyu/nerf-jax 4b4fcaf: `split(key, n)` for every batch
+                # of every epoch).
+                self.reuses[key] = replace(known, counting=True)
+            return
         statement = None
         span: tuple[cst.BaseStatement, ...] = ()
         where = state.where.get(name)
@@ -135,6 +144,14 @@ class KeyRecorder(FollowedNames):
                                  folded=folded_text(name), literal=literal,
                                  named_seed=name.removeprefix(SEEDED) if name.startswith(
                                      SEEDED) or seeded_by_callee(use) else "")
+
+    def _steps_keep(self, name: str) -> bool:
+        """The innermost enclosing loop that counts steps is on its second walk and binds no
+        name `name` is followed under (`key`, `keys.[0]`: `keys`) anywhere in its body."""
+        counting = [index for index, again in enumerate(self._walking_again) if again]
+        if not counting or len(self._loop_nodes) != len(self._walking_again):
+            return False
+        return name.split(".", 1)[0] not in names_bound_within(self._loop_nodes[counting[-1]])
 
     def _consume_seed(self, seed: str, use: Consumption, state: KeyState, held: str) -> None:
         """`use` draws from a key made from `seed` (`rng = PRNGKey(config.seed)`), or calls a

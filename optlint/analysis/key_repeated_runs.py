@@ -33,7 +33,7 @@ def repeated_run(ctx: RuleContext, function: cst.FunctionDef) -> str | None:
     """What runs `function` many times, for the message (`flatten_fn`, mapped by `jax.vmap`
     once per row): None where nothing the file shows does."""
     name = function.name.value
-    if _in_a_test(ctx, function):
+    if in_a_test(ctx, function):
         return None
     mapped = _batched_functions(ctx).get(id(function))
     if mapped is not None:
@@ -44,12 +44,12 @@ def repeated_run(ctx: RuleContext, function: cst.FunctionDef) -> str | None:
     return None
 
 
-def _in_a_test(ctx: RuleContext, function: cst.FunctionDef) -> bool:
+def in_a_test(ctx: RuleContext, function: cst.FunctionDef) -> bool:
     """`function` is a test's or in a test file, where a literal seed keeps a comparison fixed
     on purpose (numpyro's `test_vmap_dist` vmaps `d.sample(random.key(0))` to compare it with
     the unbatched draw)."""
     path = PurePath(ctx.inference.path or "")
-    if _TEST_FILE.search(path.name):
+    if TEST_FILE.search(path.name):
         return True
     parents = ctx.index.parents()
     node: cst.CSTNode | None = function
@@ -60,7 +60,7 @@ def _in_a_test(ctx: RuleContext, function: cst.FunctionDef) -> bool:
     return False
 
 
-_TEST_FILE = re.compile(r"^(test_.*|.*_test|conftest)\.py$")
+TEST_FILE = re.compile(r"^(test_.*|.*_test|conftest)\.py$")
 
 
 def _first_parameter(function: cst.FunctionDef) -> str | None:

@@ -8,12 +8,13 @@ import libcst as cst
 
 from optlint.analysis.key_calls import FileKeyCalls
 from optlint.analysis.key_collected import collected_per_iteration
-from optlint.analysis.key_constant_items import same_item_each_time
+from optlint.analysis.key_constant_items import aligned_by_the_loop, same_item_each_time
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_literal_seeds import made_in_callee
 from optlint.analysis.key_syntax import builds_item, evaluated_within
 from optlint.analysis.library_names import JAX_RANDOM
-from optlint.analysis.prng_keys import Reuse, key_name
+from optlint.analysis.key_callee_uses import callee_use
+from optlint.analysis.prng_keys import Consumption, Reuse, key_name
 from optlint.analysis.walk import child_nodes
 from optlint.context import RuleContext
 
@@ -46,7 +47,8 @@ def worth_reporting(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: Fil
         return True
     if (reuse.in_loop and first.call is second.call
             and (not (second.library and second.how.rsplit(".", 1)[-1] in ALIGNING)
-                 or same_item_each_time(second.call, second.key, ctx.index.parents()))
+                 or same_item_each_time(second.call, second.key, second.how,
+                                        ctx.index.parents()))
             and builds_item(second.call, ctx.index.parents())):
         # `[draw(key, x) for x in xs]`: every item is drawn from one key (but arrays are
         # permuted alike on purpose: `[permutation(key, a) for a in arrays]`, unless nothing
@@ -86,9 +88,13 @@ def worth_reporting(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: Fil
         return True
     if reuse.in_loop and not reuse.counting:
         return False
+    if reuse.in_loop and first.call is second.call and _reorders_data(analysis, second):
+        return True  # every step's batches in the same order: no evaluation keeps one on purpose
     if first.library and second.library and {first.how.rsplit(".", 1)[-1],
-                                              second.how.rsplit(".", 1)[-1]} <= ALIGNING:
-        return False
+                                              second.how.rsplit(".", 1)[-1]} <= ALIGNING and (
+            first.call is not second.call
+            or aligned_by_the_loop(second.call, second.how, ctx.index.parents())):
+        return False  # arrays ordered alike, not one order on every step
     if first.generator and second.generator and first.generator != second.generator:
         return False  # NumPy generators of two kinds seeded alike: no value in common
     if reuse.in_loop and not (first.library and second.library):
@@ -100,6 +106,20 @@ def worth_reporting(reuse: Reuse, flow: KeyFlow, ctx: RuleContext, analysis: Fil
                 and a.attr.value == b.attr.value and not a.value.deep_equals(b.value)
                 and not _parts_of_one(a.value, b.value)
                 and not _split_left_unread(reuse, flow))
+
+
+# Samplers that reorder data: an order kept on purpose is one key for several arrays, never one
+# key on every step of a loop that counts.
+REORDERING = frozenset({"permutation", "shuffle"})
+
+
+def _reorders_data(analysis: FileKeyCalls, use: Consumption) -> bool:
+    """`use` calls a function of the file that hands the key it is given straight to a sampler
+    reordering data (a2c-jax 99eeca2: `get_batches(data, size, key)` permuting every array with
+    it, called once per epoch with one key: every epoch's batches the same)."""
+    inner = callee_use(analysis, use)
+    return (inner is not None and inner.library and not inner.unseen
+            and inner.how.rsplit(".", 1)[-1] in REORDERING)
 
 
 def _split_left_unread(reuse: Reuse, flow: KeyFlow) -> bool:

@@ -33,6 +33,26 @@ def carries_state(loop: cst.For | cst.While) -> bool:
     return False
 
 
+def names_bound_within(loop: cst.CSTNode) -> set[str]:
+    """Every plain name `loop` binds anywhere in it (assignments, loop and `with` targets), not
+    in nested functions or classes."""
+    found: set[str] = set()
+    pending = [loop]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+            found |= _binds(current)
+        elif isinstance(current, (cst.For, cst.CompFor)):
+            found |= set(target_names(current.target))
+        elif isinstance(current, cst.AsName):
+            found |= set(target_names(current.name))
+        elif isinstance(current, cst.NamedExpr):
+            found |= set(target_names(current.target))
+        if not isinstance(current, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) or current is loop:
+            pending.extend(child_nodes(current))
+    return found
+
+
 def _in_order(suite: cst.BaseSuite) -> list[cst.CSTNode]:
     """The small statements and headers of `suite`, in the order they are written, through
     compound statements (not into nested functions or classes)."""

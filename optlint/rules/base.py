@@ -47,6 +47,8 @@ class Finding:
     same key before "call" did (the same call for a reuse across loop iterations); "key" and
     "first_key": the key expression each of them is given; "drawn_at": for a key drawn in every
     step or row of a loop or batching call ("call"), the draw in the function it runs;
+    "consumed_in": for a second consumer that is a function of the file, where it consumes the
+    key the call gives it;
     "mask": the mask given to "call";
     "traced": the parameter a JAX transformation traces; "excluded": where a decay mask writes
     the name it spares that matches no parameter path. `values` holds what the analysis

@@ -21,6 +21,7 @@ import libcst as cst
 
 from optlint.analysis.index import FunctionInfo
 from optlint.analysis.key_calls import FileKeyCalls
+from optlint.analysis.key_callee_uses import callee_use
 from optlint.analysis.key_fields import (
     compiled_step,
     set_on_class,
@@ -163,6 +164,9 @@ class PrngKeyReuse(Rule):
         # as the flow's pair is.
         reuse = same_key_pair(ctx, reuse, flow)
         finding = reuse_finding(ctx, reuse, analysis, flow)
+        inner = callee_use(analysis, reuse.second) if not reuse.second.repeated else None
+        if inner is not None and ctx.site_of(inner.call) is not None:
+            finding.roles.setdefault("consumed_in", inner.call)  # where the callee consumes it
         # A reuse resting on a function the analysis cannot see draw: `--preview` only.
         if unseen and finding.unproven is None:
             yield replace(finding, unproven=unseen)
