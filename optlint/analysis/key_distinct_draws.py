@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
-from optlint.analysis.index import Scope
+from optlint.analysis.index import Binding, Scope
 from optlint.analysis.prng_keys import Consumption
 from optlint.analysis.project_values import names_in
 from optlint.analysis.walk import child_nodes
@@ -88,7 +88,7 @@ def _plain(use: Consumption, seeding: bool = False) -> bool:
         and not use.carried_on and use.repeated_by is None and not use.unseen)
 
 
-def rebound_apart(uses: Sequence[Consumption], seeds: Sequence[Consumption],
+def rebound_apart(uses: Sequence[Consumption], seeds: Sequence[Consumption], scope: Scope,
                   function: cst.CSTNode) -> bool:
     """Every key value the consumptions in `uses` are given is consumed once at most, for keys
     bound again (`key, sub = split(key)` after `sub = ...`, `key = fold_in(key, i)`): what
@@ -120,6 +120,10 @@ def rebound_apart(uses: Sequence[Consumption], seeds: Sequence[Consumption],
             return False
         given[id(key)] = key.value  # type: ignore[attr-defined]
     names = set(given.values())
+    # Bound only as parameters or by assignments of what a split, fold or seed makes, told
+    # first from the scope's bindings (no walk): most functions fail here.
+    if not all(_made_or_given(scope.bindings.get(name, ()), making) for name in names):
+        return False
     params = function.params  # type: ignore[attr-defined]
     # By name: True while it holds a value nothing consumed, False once consumed, None unbound.
     fresh: dict[str, bool | None] = {name: None for name in names}
@@ -136,6 +140,13 @@ def rebound_apart(uses: Sequence[Consumption], seeds: Sequence[Consumption],
         if mentions and not _statement_apart(statement, mentions, given, making, fresh):
             return False
     return True
+
+
+def _made_or_given(bindings: Sequence[Binding], making: set[int]) -> bool:
+    return bool(bindings) and all(binding.kind == "param" or (
+        binding.kind == "assign" and binding.value is not None and id(
+            binding.value.value if type(binding.value) is cst.Subscript  # type: ignore[attr-defined]
+            else binding.value) in making) for binding in bindings)
 
 
 def _statement_apart(statement: cst.CSTNode, mentions: list[cst.Name], given: dict[int, str],

@@ -100,7 +100,7 @@ class WalkGate:
         if not uses:
             return bool(calls) and _repeated_or_kept(body, calls, kept=False)
         if scope.kind == "function" and (distinct_keys(uses, seeds, scope, body)
-                                         or rebound_apart(uses, seeds, body)):
+                                         or rebound_apart(uses, seeds, scope, body)):
             # Each consumption given a key of its own that nothing else mentions (or that is
             # bound again before anything else reads it): no two meet one key, and none is
             # handed on consumed; only a loop or a lambda repeats one.
