@@ -23,6 +23,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument_for, bind_arguments
 from optlint.analysis.comments import without_comments
+from optlint.analysis.files_naming import files_naming
 from optlint.analysis.index import LATER, FunctionInfo, Scope
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL
 from optlint.analysis.values import FunctionValue, LibraryRef
@@ -99,17 +100,13 @@ class FactoriesElsewhere:
         name = function.name.value
         if project is None or path is None or _names_in(self.ctx.module, name) != 1:
             return []
-        # Asked first for what it records: the run depends on the files naming the function.
-        project.invocations_elsewhere(function, path)
-        texts = project.project_texts()
-        if texts is None:
+        named = files_naming(project, function, path)
+        if named is None:
             return []
-        pattern = re.compile(rf"\b{re.escape(name)}\b")
-        here = Path(path).resolve()
-        naming = [file for file, text in texts.items()
-                  if file.resolve() != here and name in text and pattern.search(text)]
+        texts, naming = named
         if not naming or len(naming) > _FILES:
             return []
+        pattern = re.compile(rf"\b{re.escape(name)}\b")
         given: list[tuple[cst.BaseExpression, CallSite, Evaluator]] = []
         for file in naming:
             owner = project.evaluator_for(str(file))

@@ -14,14 +14,13 @@ drawn from a fixed key on purpose to compare steps: `images = sample(params)`)."
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from optlint.analysis.evaluator import Invocation
+from optlint.analysis.files_naming import files_naming
 from optlint.analysis.key_repeated_runs import TEST_FILE
 from optlint.analysis.project_values import names_in
 from optlint.analysis.values import UNKNOWN, InstanceValue
@@ -118,14 +117,10 @@ def _named_elsewhere(ctx: RuleContext, function: cst.FunctionDef) -> list[Invoca
             or info.scope.parent is not ctx.index.module_scope):
         return []
     name = function.name.value
-    project.invocations_elsewhere(function, path)  # recorded: the run depends on those files
-    texts = project.project_texts()
-    if texts is None:
+    named = files_naming(project, function, path)
+    if named is None:
         return []
-    pattern = re.compile(rf"\b{re.escape(name)}\b")
-    here = Path(path).resolve()
-    naming = [file for file, text in texts.items()
-              if file.resolve() != here and name in text and pattern.search(text)]
+    texts, naming = named
     found: list[Invocation] = []
     for file in naming[:_FILES]:
         owner = project.evaluator_for(str(file))
