@@ -88,23 +88,26 @@ def _project(tmp_path: Path, train: str = TRAIN) -> None:
 
 
 def test_a_literal_dropout_key_in_a_method_a_training_loop_runs(tmp_path: Path) -> None:
-    assert opt020_lines(tmp_path, "gan.py", ONE_FILE) == [20]
+    assert opt020_lines(tmp_path, "gan.py", ONE_FILE, "--preview") == [20]
+    # Whether the draws reach a result on each step is not seen: `--preview` only (on whole
+    # repositories such draws mostly fed a structure, a timing or an overwritten init).
+    assert opt020_lines(tmp_path, "gan.py", ONE_FILE) == []
 
 
 def test_the_loop_and_the_model_in_other_files(tmp_path: Path) -> None:
     _project(tmp_path)
-    assert opt020_lines(tmp_path, "gan.py", GAN) == [14]
+    assert opt020_lines(tmp_path, "gan.py", GAN, "--preview") == [14]
 
 
 @pytest.mark.parametrize("train", [SAMPLES, NO_LOOP], ids=["samples", "no loop"])
 def test_loops_that_are_no_training_steps_are_silent(tmp_path: Path, train: str) -> None:
     _project(tmp_path, train)
-    assert opt020_lines(tmp_path, "gan.py", GAN) == []
+    assert opt020_lines(tmp_path, "gan.py", GAN, "--preview") == []
 
 
 def test_builders_and_test_files_are_silent(tmp_path: Path) -> None:
-    assert opt020_lines(tmp_path, "gan.py", BUILDER) == []
-    assert opt020_lines(tmp_path, "test_gan.py", ONE_FILE) == []  # seeds fixed on purpose
+    assert opt020_lines(tmp_path, "gan.py", BUILDER, "--preview") == []
+    assert opt020_lines(tmp_path, "test_gan.py", ONE_FILE, "--preview") == []  # fixed on purpose
 
 
 def test_every_step_draws_the_same_dropout_mask() -> None:

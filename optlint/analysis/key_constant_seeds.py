@@ -40,6 +40,8 @@ _KEYISH = re.compile(r"(key|rng|prng)s?(_?\d+)?$|^(key|rng)_", re.IGNORECASE)
 # Methods that run once per model, not once per step.
 _BUILDING = frozenset({"__init__", "__post_init__", "setup", "init", "__new__"})
 # Callers that build a model or a state once (a fixed key there picks the weights).
+_STEP_CALLERS_UNSEEN = ("whether what the function draws on each step reaches a result (a loop "
+                        "of steps found up its callers)")
 _BUILDER = re.compile(r"^_*(init|setup|create|make|build|new|load|restore)(_|$)", re.IGNORECASE)
 
 
@@ -48,6 +50,10 @@ class ConstantDraw:
     draw: cst.Call  # the sampler (or `split`) drawing from the constant key; `made` for streams
     made: cst.Call  # `jax.random.key(0)`, `nnx.Rngs(0)`
     where: str  # what runs it on every step, for the message
+    # What the analysis could not see, for `--preview`: set where only a loop of steps found up
+    # the callers runs the function (whether its draws reach a result each step is not seen:
+    # on whole repositories such draws mostly fed a structure, a timing or an overwritten init).
+    unseen: str | None = None
 
 
 def constant_seed_draws(ctx: RuleContext, consumer: Consumer) -> Iterator[ConstantDraw]:
@@ -67,14 +73,17 @@ def constant_seed_draws(ctx: RuleContext, consumer: Consumer) -> Iterator[Consta
         info = _function_info(ctx, site)
         if info is None or not isinstance(info.node, cst.FunctionDef):
             continue
-        where = (_model_method(ctx, info) or repeated_run(ctx, info.node)
-                 or run_by_a_step_loop(ctx, info.node, lambda node: _builds(ctx, node),
-                                       lambda node: _runs_often(ctx, node)))
+        where = _model_method(ctx, info) or repeated_run(ctx, info.node)
+        unseen = None
+        if where is None:
+            where = run_by_a_step_loop(ctx, info.node, lambda node: _builds(ctx, node),
+                                       lambda node: _runs_often(ctx, node))
+            unseen = _STEP_CALLERS_UNSEEN
         if where is None or (_reads_a_key_parameter(info.node)
                              and _standing_in(ctx, made, info.node)):
             continue
         seen.add(id(made))
-        yield ConstantDraw(site.node, made, where)
+        yield ConstantDraw(site.node, made, where, unseen)
 
 
 def _constant_key(ctx: RuleContext, site: CallSite) -> cst.Call | None:

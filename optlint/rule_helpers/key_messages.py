@@ -321,7 +321,7 @@ def constant_seed_finding(ctx: RuleContext, found: ConstantDraw) -> Finding:
                    f"random numbers")
     return Finding(found.draw, message, roles={"call": found.draw, "key_origin": found.made},
                    fix_title="Take a key argument (or draw from the `Rngs` given) and pass a "
-                             "fresh key on every call")
+                             "fresh key on every call", unproven=found.unseen)
 
 
 def unsplit_stream_finding(ctx: RuleContext, found: UnsplitStream) -> Finding:

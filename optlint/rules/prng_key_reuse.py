@@ -145,6 +145,8 @@ class PrngKeyReuse(Rule):
                 yield returned_batching_finding(ctx, handed)
         yield from ordered_draw_findings(ctx, analysis, walks.walk, reported)  # `fit` before `predict`
         for constant in constant_seed_draws(ctx, analysis.consumer):  # `key(0)` made where a step runs
+            if constant.unseen and not ctx.wants_unproven:
+                continue
             if id(constant.draw) not in reported and id(constant.made) not in reported:
                 reported.add(id(constant.draw))
                 yield constant_seed_finding(ctx, constant)
