@@ -25,6 +25,7 @@ import libcst as cst
 from optlint.analysis.index import CallSite, FunctionInfo
 from optlint.analysis.key_model_objects import MODEL_BASES
 from optlint.analysis.key_model_streams import SEEDED_STREAMS
+from optlint.analysis.key_imported_bases import file_bases
 from optlint.analysis.key_repeated_runs import in_a_test, repeated_run
 from optlint.analysis.key_step_callers import run_by_a_step_loop
 from optlint.analysis.key_shape_only import shape_only_key_calls
@@ -286,19 +287,8 @@ def _model_method(ctx: RuleContext, info: FunctionInfo) -> str | None:
     if (owner is None or not isinstance(node, cst.FunctionDef) or node.name.value in _BUILDING
             or method_kinds(node)):
         return None
-    if ctx.inference.is_equinox_module(owner) or _bases(ctx, owner.name, set()) & MODEL_BASES:
+    if ctx.inference.is_equinox_module(owner) or file_bases(ctx, owner.name) & MODEL_BASES:
         return f"`{node.name.value}`, a method of model `{owner.name}` run on every step"
     return None
 
 
-def _bases(ctx: RuleContext, name: str, seen: set[str]) -> set[str]:
-    info = ctx.index.classes.get(name)
-    if info is None or name in seen:
-        return set()
-    seen.add(name)
-    found: set[str] = set()
-    for base in info.bases:
-        found.add(ctx.qualify(base) or "")
-        if isinstance(base, cst.Name):
-            found |= _bases(ctx, base.value, seen)
-    return found

@@ -52,3 +52,18 @@ def _bases(project: object, qualified: str, origin: str | None, hops: int) -> se
                 found |= _bases(project, name, owner.path, hops + 1)
     found.discard("")
     return found
+
+
+def file_bases(ctx: RuleContext, class_name: str, seen: set[str] | None = None) -> set[str]:
+    """The qualified names of a class's bases, and theirs (classes of the file)."""
+    seen = set() if seen is None else seen
+    info = ctx.index.classes.get(class_name)
+    if info is None or class_name in seen:
+        return set()
+    seen.add(class_name)
+    found: set[str] = set()
+    for base in info.bases:
+        found.add(ctx.qualify(base) or "")
+        if isinstance(base, cst.Name):
+            found |= file_bases(ctx, base.value, seen)
+    return found

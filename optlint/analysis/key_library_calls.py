@@ -30,7 +30,7 @@ from optlint.analysis.key_consumers import (
 )
 from optlint.analysis.key_model_streams import STREAM_KEYWORDS, STREAM_USES
 from optlint.analysis.key_pipeline_rows import unpacked_item
-from optlint.analysis.key_imported_bases import imported_bases
+from optlint.analysis.key_imported_bases import file_bases, imported_bases
 from optlint.analysis.key_imported_libraries import imported_project_libraries
 from optlint.analysis.key_shape_arguments import ShapeArguments
 from optlint.analysis.key_unnamed_streams import unnamed_stream
@@ -410,17 +410,7 @@ class LibraryKeyCalls:
 
     def bases(self, class_name: str, seen: set[str]) -> set[str]:
         """The qualified names of a class's bases, and theirs (classes of the file)."""
-        info = self.ctx.index.classes.get(class_name)
-        if info is None or class_name in seen:
-            return set()
-        seen.add(class_name)
-        found = set()
-        for base in info.bases:
-            found.add(self.ctx.qualify(base) or "")
-            if isinstance(base, cst.Name):
-                found |= self.bases(base.value, seen)
-        return found
-
+        return file_bases(self.ctx, class_name, seen)
 
     def built_off(self, value: ModuleValue, call: cst.Call) -> bool:
         """A layer built to draw nothing (`eqx.nn.Dropout(0.1, inference=True)`), seen where it
