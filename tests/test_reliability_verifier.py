@@ -103,6 +103,59 @@ def test_signal_to_optlint_ends_the_harness_and_removes_its_file(tmp_path: Path,
     assert list(temporary.iterdir()) == [], "the harness's temporary file was left behind"
 
 
+# Run before the driver: Popen's private wait lock becomes one that, once the harness is up,
+# takes itself and then has the signal land, the moment at which an exception raised by the
+# handler would leave the lock held and the cleanup's own wait hanging on it.
+SIGNAL_AFTER_LOCK = textwrap.dedent("""\
+    import os, subprocess
+    from pathlib import Path
+
+    class Landing:
+        def __init__(self, lock):
+            self.lock, self.fired = lock, False
+        def acquire(self, blocking=True, timeout=-1):
+            taken = self.lock.acquire(blocking, timeout)
+            if taken and not blocking and not self.fired and Path({pids!r}).exists():
+                self.fired = True
+                os.kill(os.getpid(), {signal_number})
+            return taken
+        def release(self):
+            self.lock.release()
+        def __enter__(self):
+            self.acquire()
+        def __exit__(self, *exc):
+            self.release()
+
+    original = subprocess.Popen.__init__
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        self._waitpid_lock = Landing(self._waitpid_lock)
+    subprocess.Popen.__init__ = init
+""")
+
+
+@pytest.mark.parametrize("signal_number", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_just_after_the_wait_took_its_lock_still_ends_it(tmp_path: Path,
+                                                                  signal_number: int) -> None:
+    pids = tmp_path / "pids"
+    driver = (SIGNAL_AFTER_LOCK.format(pids=str(pids), signal_number=int(signal_number))
+              + f"from pathlib import Path\nfrom optlint.verify.runner import run_harness\n"
+              f"run_harness({HANGING.format(pids=str(pids))!r}, {sys.executable!r}, 'cpu', 300, "
+              f"Path({str(tmp_path)!r}))\n")
+    process = subprocess.Popen([sys.executable, "-c", driver], stderr=subprocess.PIPE)
+    try:
+        harness_pids = [int(pid) for pid in wait_for(pids).split()]
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    if signal_number == signal.SIGINT:  # Python ends on an uncaught Ctrl-C by SIGINT itself
+        assert process.returncode == -signal.SIGINT and b"KeyboardInterrupt" in stderr
+    else:
+        assert process.returncode == 143
+    for pid in harness_pids:
+        assert gone(pid), "a process of the harness survived optlint's end"
+
+
 def test_output_flood_is_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runner, "OUTPUT_CAP", 2**20)
     program = "import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n"

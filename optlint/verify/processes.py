@@ -5,9 +5,9 @@ it started. A process that started a session of its own leaves that group; it st
 harness's environment, where a per-run token marks it, and is found by that token (Linux, through
 /proc). One that also drops that environment (`env={}`) is found as an orphan: while a harness
 runs, optlint is a child subreaper (Linux), so whatever the harness started and left behind
-becomes optlint's child when its parent ends, and is ended with the harness. A SIGTERM to optlint
-while it waits is turned into an exit that runs the same cleanup as a
-Ctrl-C does.
+becomes optlint's child when its parent ends, and is ended with the harness. A Ctrl-C or SIGTERM
+to optlint while it waits is held until the wait can stop cleanly, then raised, so the same
+cleanup runs for both.
 """
 
 from __future__ import annotations
@@ -57,22 +57,50 @@ def _marked_processes(marker: bytes) -> Iterator[int]:
             yield int(entry.name)
 
 
+class StopSignals:
+    """The first SIGINT or SIGTERM that came while a harness ran, held until raising it is safe.
+
+    Raised from the signal handler, the exception lands wherever the main thread is, and that
+    can be inside `Popen.wait(timeout=...)` just after it took its private lock and before the
+    `try` that releases it: the cleanup's own `Popen.wait()` then waits on that lock forever
+    (CI saw this hang once, on SIGTERM). So the handler only records the signal; the waiting
+    loop raises it between two waits, and leaving `deferred_stop_signals` raises it if no one
+    did."""
+
+    def __init__(self) -> None:
+        self.number: int | None = None
+
+    def record(self, number: int, frame: FrameType | None) -> None:
+        if self.number is None:
+            self.number = number
+
+    def raise_if_received(self) -> None:
+        """Ctrl-C as KeyboardInterrupt, SIGTERM as SystemExit(143): what Python would raise (or
+        do) without us, except that `finally` blocks run."""
+        if self.number == signal.SIGINT:
+            raise KeyboardInterrupt
+        if self.number is not None:
+            raise SystemExit(128 + self.number)
+
+
 @contextlib.contextmanager
-def terminate_as_exit() -> Iterator[None]:
-    """While inside: SIGTERM raises SystemExit(143) here, so `finally` blocks run (Python's
-    default would end the process at once, leaving the harness behind)."""
+def deferred_stop_signals() -> Iterator[StopSignals]:
+    """While inside, SIGINT and SIGTERM are recorded in the yielded StopSignals, not raised where
+    they land; a signal that was ignored before (a job started with `&`) stays ignored."""
+    stop = StopSignals()
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield stop  # only the main thread can set handlers, and only it receives signals
         return
-
-    def exit_now(number: int, frame: FrameType | None) -> None:
-        raise SystemExit(128 + number)
-
-    previous = signal.signal(signal.SIGTERM, exit_now)
+    previous = {}
+    for number in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(number) is not signal.SIG_IGN:
+            previous[number] = signal.signal(number, stop.record)
     try:
-        yield
+        yield stop
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+    stop.raise_if_received()
 
 
 _PR_SET_CHILD_SUBREAPER = 36

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from optlint.records import record
-from optlint.verify.processes import (TOKEN_VARIABLE, adopting_orphans, kill_harness, new_token,
-                                      terminate_as_exit)
+from optlint.verify.processes import (TOKEN_VARIABLE, StopSignals, adopting_orphans,
+                                      deferred_stop_signals, kill_harness, new_token)
 
 RECORDS_VARIABLE = "OPTLINT_HARNESS_RECORDS"  # checks.py's name for it (it is not imported here)
 
@@ -88,7 +88,7 @@ def run_harness(program: str, python: str, device: str, timeout: float,
     # under test prints.
     with private_folder() as folder, tempfile.TemporaryFile() as stdout, \
             tempfile.TemporaryFile() as stderr, tempfile.TemporaryFile() as written, \
-            terminate_as_exit(), adopting_orphans() as ours:
+            deferred_stop_signals() as stop, adopting_orphans() as ours:
         script = folder / "optlint_harness.py"
         script.write_text(program, encoding="utf-8")
         process: subprocess.Popen[bytes] | None = None
@@ -99,7 +99,7 @@ def run_harness(program: str, python: str, device: str, timeout: float,
                                             RECORDS_VARIABLE: str(written.fileno())},
                                        stdout=stdout, stderr=stderr, start_new_session=True,
                                        pass_fds=(written.fileno(),))
-            _wait(process, timeout, (stdout, stderr, written), result)
+            _wait(process, timeout, (stdout, stderr, written), result, stop)
         finally:  # also on Ctrl-C or SIGTERM: nothing of the run is left behind
             if process is not None:
                 kill_harness(process.pid, token)
@@ -116,10 +116,12 @@ def run_harness(program: str, python: str, device: str, timeout: float,
 
 
 def _wait(process: subprocess.Popen[bytes], timeout: float, outputs: tuple[IO[bytes], ...],
-          result: HarnessRun) -> None:
-    """Wait for the harness, up to `timeout`, while what it printed stays under the cap."""
+          result: HarnessRun, stop: StopSignals) -> None:
+    """Wait for the harness, up to `timeout`, while what it printed stays under the cap and no
+    Ctrl-C or SIGTERM came (raised here, between two waits: see StopSignals)."""
     deadline = time.monotonic() + timeout
     while True:
+        stop.raise_if_received()
         try:
             process.wait(timeout=max(0.0, min(_POLL_SECONDS, deadline - time.monotonic())))
             return
