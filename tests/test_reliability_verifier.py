@@ -189,3 +189,22 @@ def test_probe_timeout_ends_what_the_interpreter_started(tmp_path: Path,
     with pytest.raises(VerifyError, match="no answer in 2 s"):
         interpreter.installed_in(str(wrapper))
     assert gone(int(wait_for(tmp_path / "pids")))
+
+
+def test_ctrl_c_just_after_the_probes_wait_took_its_lock_still_ends_it(tmp_path: Path) -> None:
+    """The --python probe: its wrapper closes its output, then hangs, so that the probe's
+    `communicate` reaches `Popen.wait(timeout=...)`, where the Ctrl-C lands."""
+    pids, wrapper = tmp_path / "pids", tmp_path / "python"
+    wrapper.write_text(f"#!/bin/sh\nexec >/dev/null 2>&1\necho $$ > {pids}\nexec sleep 300\n")
+    wrapper.chmod(0o755)
+    driver = (SIGNAL_AFTER_LOCK.format(pids=str(pids), signal_number=int(signal.SIGINT))
+              + f"from optlint.verify import interpreter\n"
+              f"interpreter.installed_in({str(wrapper)!r})\n")
+    process = subprocess.Popen([sys.executable, "-c", driver], stderr=subprocess.PIPE)
+    try:
+        probe = int(wait_for(pids))
+        _, stderr = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == -signal.SIGINT and b"KeyboardInterrupt" in stderr
+    assert gone(probe), "the probe's interpreter survived optlint's end"

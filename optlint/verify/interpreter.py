@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from optlint.verify.processes import reap
 from optlint.verify.runner import private_folder
 from optlint.verify.session import VerifyError
 from optlint.versions import LIBRARIES, KnownVersion
@@ -77,5 +78,5 @@ def _run_probe(python: str, folder: Path) -> tuple[bytes, bytes, int]:
     finally:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(probe.pid, signal.SIGKILL)
-        probe.wait()
+        reap(probe)
     return out, err, probe.returncode

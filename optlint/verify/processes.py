@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import subprocess
 import threading
 import uuid
 from collections.abc import Iterator
@@ -101,6 +102,17 @@ def deferred_stop_signals() -> Iterator[StopSignals]:
         for number, handler in previous.items():
             signal.signal(number, handler)
     stop.raise_if_received()
+
+
+def reap(process: subprocess.Popen[bytes]) -> None:
+    """Wait for a process already sent SIGKILL, without `Popen.wait`: a Ctrl-C that landed inside
+    an earlier `Popen.wait(timeout=...)` can leave its private lock held (see StopSignals), and
+    the cleanup would then wait on that lock forever."""
+    if process.returncode is not None:
+        return
+    with contextlib.suppress(ChildProcessError):  # reaped already
+        _, status = os.waitpid(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
 
 
 _PR_SET_CHILD_SUBREAPER = 36
