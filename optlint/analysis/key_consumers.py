@@ -92,14 +92,24 @@ _HAIKU_STATE_APPLY = ("haiku.transform_with_state", "haiku.multi_transform_with_
 _HAIKU = (*_HAIKU_RNG_APPLY, *_HAIKU_STATE_APPLY, "haiku.without_apply_rng",
           "haiku._src.transform.without_apply_rng")
 FLAX_MODULE = ("flax.linen.Module", "flax.linen.module.Module")
+# flax.linen's own layers whose `init` draws their parameters from the key given (flax 0.12.8,
+# tests/test_prng_keys_linen_layers.py: one key twice gave equal parameters, another key other
+# ones); its norms, `PReLU` and `Dropout` draw nothing there (ones, zeros, constants, no
+# parameters). `Sequential` draws what its layers draw.
+FLAX_INIT_DRAWING_LAYERS = tuple(f"flax.linen.{name}" for name in (
+    "Dense", "DenseGeneral", "Conv", "ConvTranspose", "ConvLocal", "Einsum", "Embed",
+    "MultiHeadDotProductAttention", "MultiHeadAttention", "SelfAttention", "RNN",
+    "Bidirectional", "Sequential", "LSTMCell", "GRUCell", "OptimizedLSTMCell", "SimpleCell",
+    "MGUCell"))
 _DISTRIBUTIONS = ("*",)
 
 LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     # flax.linen: `model.init(key, x)`, `model.init({"params": k1, "dropout": k2}, x)`,
     # `model.apply(variables, x, rngs={"dropout": key})`.
-    KeyConsumer("flax", "init", 0, "rngs", made_by=FLAX_MODULE, in_dict=True, derives=True),
-    KeyConsumer("flax", "init_with_output", 0, "rngs", made_by=FLAX_MODULE, in_dict=True,
-                derives=True),
+    KeyConsumer("flax", "init", 0, "rngs", made_by=(*FLAX_MODULE, *FLAX_INIT_DRAWING_LAYERS),
+                in_dict=True, derives=True),
+    KeyConsumer("flax", "init_with_output", 0, "rngs",
+                made_by=(*FLAX_MODULE, *FLAX_INIT_DRAWING_LAYERS), in_dict=True, derives=True),
     KeyConsumer("flax", "apply", None, "rngs", made_by=FLAX_MODULE, in_dict=True, derives=True,
                 forwards_from=1, keeps_keywords=("rngs", "method", "mutable",
                                                  "capture_intermediates")),

@@ -328,6 +328,12 @@ class LibraryKeyCalls:
                                                                      cst.Name):
                 # `model: MLP`: an instance of that class.
                 return made | self.bases(annotation.annotation.value, set())
+            if isinstance(annotation, cst.Annotation) and isinstance(annotation.annotation,
+                                                                     cst.Attribute):
+                # `encoder_module: nn.Module`: an instance of that library class.
+                made.add(self.ctx.qualify(annotation.annotation) or "")
+                made.discard("")
+                return made
             if binding.path == () and isinstance(binding.value, cst.Call):
                 receiver = binding.value
             elif isinstance(binding.value, cst.Call) and binding.path:
