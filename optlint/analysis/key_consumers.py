@@ -80,6 +80,10 @@ class KeyConsumer:
     # Keywords that, given, stand in for what the call would draw from the key (a diffusers
     # pipeline given `latents=` draws none): the key is then not consumed.
     replaced_by: tuple[str, ...] = ()
+    # The call draws only for what the module's class makes (Flax `init`: its parameters,
+    # variables, rngs and submodules): a project class showing none is `--preview`
+    # (`key_parameterless.py`).
+    draws_made_parameters: bool = False
 
 
 # Haiku's transforms by their public names and by where Haiku defines them
@@ -101,15 +105,25 @@ FLAX_INIT_DRAWING_LAYERS = tuple(f"flax.linen.{name}" for name in (
     "MultiHeadDotProductAttention", "MultiHeadAttention", "SelfAttention", "RNN",
     "Bidirectional", "Sequential", "LSTMCell", "GRUCell", "OptimizedLSTMCell", "SimpleCell",
     "MGUCell"))
+# What a linen module's code calls on itself to make what `init` draws (`self.param(name,
+# init_fn, shape)`, `self.variable(...)`, `self.make_rng("params")`).
+FLAX_PARAMETER_MAKERS = frozenset({"param", "variable", "make_rng"})
+# Libraries whose classes are no Flax modules (records, arrays, enums), and the annotation names
+# under which a module's field may hold a submodule.
+MODULE_FREE_LIBRARIES = frozenset({
+    "typing", "typing_extensions", "dataclasses", "enum", "collections", "numpy", "jax",
+    "chex", "jaxtyping", "functools", "abc", "math"})
+MODULE_HOLDING_NAMES = frozenset({"Module", "ModuleDef", "Any", "Callable", "object"})
 _DISTRIBUTIONS = ("*",)
 
 LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     # flax.linen: `model.init(key, x)`, `model.init({"params": k1, "dropout": k2}, x)`,
     # `model.apply(variables, x, rngs={"dropout": key})`.
     KeyConsumer("flax", "init", 0, "rngs", made_by=(*FLAX_MODULE, *FLAX_INIT_DRAWING_LAYERS),
-                in_dict=True, derives=True),
+                in_dict=True, derives=True, draws_made_parameters=True),
     KeyConsumer("flax", "init_with_output", 0, "rngs",
-                made_by=(*FLAX_MODULE, *FLAX_INIT_DRAWING_LAYERS), in_dict=True, derives=True),
+                made_by=(*FLAX_MODULE, *FLAX_INIT_DRAWING_LAYERS), in_dict=True, derives=True,
+                draws_made_parameters=True),
     KeyConsumer("flax", "apply", None, "rngs", made_by=FLAX_MODULE, in_dict=True, derives=True,
                 forwards_from=1, keeps_keywords=("rngs", "method", "mutable",
                                                  "capture_intermediates")),
