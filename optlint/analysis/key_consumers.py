@@ -80,9 +80,9 @@ class KeyConsumer:
     # Keywords that, given, stand in for what the call would draw from the key (a diffusers
     # pipeline given `latents=` draws none): the key is then not consumed.
     replaced_by: tuple[str, ...] = ()
-    # The call draws only for what the module's class makes (Flax `init`: its parameters,
-    # variables, rngs and submodules): a project class showing none is `--preview`
-    # (`key_parameterless.py`).
+    # The call draws only for what the module's class makes (Flax `init` and `apply`: its
+    # parameters, variables, rngs and submodules): a project class showing none draws nothing,
+    # or is `--preview` where it calls code not followed (`key_parameterless.py`).
     draws_made_parameters: bool = False
 
 
@@ -114,6 +114,12 @@ MODULE_FREE_LIBRARIES = frozenset({
     "typing", "typing_extensions", "dataclasses", "enum", "collections", "numpy", "jax",
     "chex", "jaxtyping", "functools", "abc", "math"})
 MODULE_HOLDING_NAMES = frozenset({"Module", "ModuleDef", "Any", "Callable", "object"})
+# Layers that draw nothing at some rates, by the rates (flax 0.12.8: `Dropout` returns its
+# inputs at rate 0 and zeros at rate 1, calling no sampler; tests/test_prng_keys_parameterless_
+# modules.py).
+FLAX_IDLE_RATES: dict[str, frozenset[float]] = {
+    name: frozenset({0.0, 1.0})
+    for name in ("flax.linen.Dropout", "flax.linen.stochastic.Dropout")}
 _DISTRIBUTIONS = ("*",)
 
 LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
@@ -125,6 +131,7 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
                 made_by=(*FLAX_MODULE, *FLAX_INIT_DRAWING_LAYERS), in_dict=True, derives=True,
                 draws_made_parameters=True),
     KeyConsumer("flax", "apply", None, "rngs", made_by=FLAX_MODULE, in_dict=True, derives=True,
+                draws_made_parameters=True,
                 forwards_from=1, keeps_keywords=("rngs", "method", "mutable",
                                                  "capture_intermediates")),
     # `state.apply_fn(variables, x, rngs={"dropout": key})` of a `flax.training` TrainState.

@@ -33,8 +33,8 @@ from optlint.analysis.key_model_streams import STREAM_KEYWORDS, STREAM_USES
 from optlint.analysis.key_pipeline_rows import unpacked_item
 from optlint.analysis.key_imported_bases import file_bases, imported_bases
 from optlint.analysis.key_imported_libraries import imported_project_libraries
+from optlint.analysis.key_parameterless import DRAWS, NOTHING, module_draws
 from optlint.analysis.key_parameterless import UNSEEN as PARAMETERLESS
-from optlint.analysis.key_parameterless import shows_no_parameters
 from optlint.analysis.key_shape_arguments import ShapeArguments
 from optlint.analysis.key_unnamed_streams import unnamed_stream
 from optlint.analysis.key_switched_calls import switched_off
@@ -155,10 +155,13 @@ class LibraryKeyCalls:
 
     def _parameterless(self, uses: list[Consumption], receiver: cst.BaseExpression,
                        site: CallSite) -> list[Consumption]:
-        """`uses` for `--preview` only where the module `receiver` names is of a project class
-        showing no parameter (`key_parameterless.py`)."""
+        """`uses`, none where the module `receiver` names draws nothing, `--preview` only where
+        what it draws is not seen (`key_parameterless.py`)."""
         making = self._making_call(receiver, site)
-        if making is None or not shows_no_parameters(self.ctx, making):
+        draws = module_draws(self.ctx, making) if making is not None else DRAWS
+        if draws == NOTHING:
+            return []
+        if draws == DRAWS:
             return uses
         return [replace(use, unseen=use.unseen or PARAMETERLESS) for use in uses]
 
