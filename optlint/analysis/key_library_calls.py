@@ -347,10 +347,10 @@ class LibraryKeyCalls:
                 return made | self.bases(annotation.annotation.value, set())
             if isinstance(annotation, cst.Annotation) and isinstance(annotation.annotation,
                                                                      cst.Attribute):
-                # `encoder_module: nn.Module`: an instance of that library class.
+                # `encoder_module: nn.Module`: an instance of that library class (and of what
+                # made it, where it is assigned).
                 made.add(self.ctx.qualify(annotation.annotation) or "")
                 made.discard("")
-                return made
             if binding.path == () and isinstance(binding.value, cst.Call):
                 receiver = binding.value
             elif isinstance(binding.value, cst.Call) and binding.path:
