@@ -130,13 +130,14 @@ class FileKeyCalls:
         self.candidates = candidate_calls(ctx, self.library, self.targets,
                                           self._library_uses)
         # No call that consumes a key: nothing to find, no helper to look for.
-        found = key_helpers(ctx, self.candidates, self.targets.runs_named) if (
-            self.candidates) else KeyHelpers(set(), set(), set())
+        found = key_helpers(ctx, self.candidates, self.targets.runs_named
+                            ) if self.candidates else KeyHelpers(set(), set(), set())
         self.helpers = found.consuming
         self.stream_drawers = found.drawing
         self.higher_order = found.higher_order  # functions calling a function they are given
         self.targets.helpers, self.targets.higher_order = self.helpers, self.higher_order
         self.targets.overrides.summary = self.summary  # the file's own overrides
+        self.silent: Silent | None = None  # what the walk gate found records nothing, for walks
 
     # What only walks ask, made at the first: most files with a call that may consume a key
     # have no function worth walking.
@@ -197,7 +198,7 @@ class FileKeyCalls:
         known = self._consumed.get(id(call))
         if known is not None:
             return [copy(use) for use in known]
-        found = self._project_consumer(call, silent)
+        found = self._project_consumer(call, silent or self.silent)
         if found is None:  # (not kept: not worked out)
             return []
         if self.cycles.stack or id(call) not in self._library_uses:
@@ -213,8 +214,7 @@ class FileKeyCalls:
 
     def _project_consumer(self, call: cst.Call, silent: Silent | None = None
                           ) -> list[Consumption] | None:
-        """What `call` consumes as a transformation's call or a call of a project function
-        (None: of a function `silent` says records nothing)."""
+        """What a transformation's or project function's call consumes (None: `silent`'s)."""
         transformed = self.transformed.consumptions(call)
         if transformed is not None:
             return transformed
@@ -334,7 +334,7 @@ class FileKeyCalls:
                       ) -> dict[tuple[int, ...], Consumption]:
         """The keys a project function returns after consuming them, as consumed by `call`
         (none where `silent` says it records no consumption)."""
-        resolved = self.targets.resolve(call)
+        resolved, silent = self.targets.resolve(call), silent or self.silent
         if not isinstance(resolved, tuple) or id(resolved[0]) in self.foreign.owner_of or (
                 silent is not None and silent(resolved[0])):
             return {}

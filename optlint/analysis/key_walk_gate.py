@@ -153,6 +153,14 @@ class WalkGate:
         self._silent[id(function)] = known
         return known
 
+    def said_silent(self, function: cst.FunctionDef) -> bool:
+        """`silent` has said so of `function` (and not been told to forget it since)."""
+        return self._silent.get(id(function), False)
+
+    def forget_silent(self) -> None:
+        """Drops `silent`'s answers: a summary they rest on is made again."""
+        self._silent.clear()
+
     def _made_in_place(self, use: Consumption, uses: list[Consumption],
                        seeds: list[Consumption]) -> str:
         """How `use` is given a key made in place by a call that no other consumption can be
@@ -213,6 +221,11 @@ class FileWalks:
                         and id(function) not in analysis.summaries
                         and function.name.value in helpers
                         and function.name.value not in higher_order and gate.silent(function))
+
+            # The walks (summaries among them) read the answers made so far, not asking anew:
+            # one asked while a summary is being made could rest on that summary's first round.
+            analysis.silent = lambda function: (id(function) not in analysis.summaries
+                                                and gate.said_silent(function))
         return self._walk_gate
 
     def walk(self, info: FunctionInfo) -> KeyFlow:
@@ -231,6 +244,7 @@ class FileWalks:
                 if id(nested.node) in recursive:
                     analysis.summaries.pop(id(nested.node), None)
                     analysis.forget_consumed()  # some may rest on that summary
+                    self._gate().forget_silent()
             flow = analysis.new_flow(scope=info.scope)
             flow.run(body_of(info.node), {param.name.value: param.name for param in (
                 *info.node.params.posonly_params, *info.node.params.params,
