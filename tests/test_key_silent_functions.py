@@ -15,7 +15,8 @@ from optlint.analysis import key_walk_gate
 from optlint.analysis.key_calls import FileKeyCalls
 
 # `size_of` is a helper by its calls given a key, but draws nothing: `g`'s gate asks what its
-# calls consume, and neither is walked. `two_steps` draws nothing either, but calls the function it is given
+# calls consume, and neither is walked; `h` is walked (it draws twice from one key), and its
+# walk reads the gate's answer for `size_of`. `two_steps` draws nothing either, but calls the function it is given
 # twice: what a call of it consumes rests on its summary (`f` hands it a closure that draws).
 SOURCE = """
 import jax
@@ -43,6 +44,12 @@ def size_of(x, key):
 
 def g(x, key):
     print(size_of(x, key) + size_of(x, key))
+
+
+def h(x, key):
+    a = jax.random.normal(key, (3,))
+    b = jax.random.uniform(key, (3,))
+    return a + b + size_of(x, key)
 """
 
 
@@ -77,8 +84,9 @@ def test_a_silent_function_is_not_summarised_for_the_gate(tmp_path: Path,
                                                           summarised: list[str]) -> None:
     (tmp_path / "m.py").write_text(SOURCE)
     found = key_findings(tmp_path)
-    assert [line for _, line, _, _ in found] == [7]  # the closure `two_steps` runs twice
-    assert "size_of" not in summarised
+    # The closure `two_steps` runs twice, and `h`'s second draw.
+    assert [line for _, line, _, _ in found] == [7, 31]
+    assert "size_of" not in summarised and "h" in summarised
     assert "two_steps" in summarised  # it calls what it is given: its summary is read
 
 
