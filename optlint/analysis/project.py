@@ -27,6 +27,7 @@ from optlint.analysis.parameters import (
     module_jit_of,
 )
 from optlint.analysis.values import FunctionValue, LibraryRef
+from optlint.analysis.word_counts import distinct_words
 from optlint.source import SourceError, decode, read_bytes
 from optlint.parsing import Unanalysable, parse_module, parse_screened
 
@@ -300,7 +301,7 @@ class ProjectIndex:
             if self._word_source is not sources or self._word_files is None:
                 self._word_files = {}
                 for file, text in sources.items():
-                    for word in set(_WORD.findall(text)):
+                    for word in distinct_words(text):
                         self._word_files.setdefault(word, []).append(file)
                 self._word_source = sources
             return self._word_files.get(name, [])
