@@ -10,7 +10,7 @@ parsed, and a run whose files all miss the prefilter never imports the parser.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -185,17 +185,26 @@ class ImportGraph:
 
     def imports_in(self, text: str, filename: str) -> tuple[Path, ...]:
         """The project files `text`'s imports may name, seen from `filename`."""
-        found = {self._resolve(candidate) for module in imported_modules(text)
+        found = {self.resolved(candidate) for module in imported_modules(text)
                  for candidate in self.files.project_files(module, filename)}
-        found.discard(self._resolve(Path(filename)))
+        found.discard(self.resolved(Path(filename)))
         return tuple(sorted(found))
 
-    def _resolve(self, path: Path) -> Path:
-        # Resolving costs a system call per path component; imports name the same few files.
+    def resolved(self, path: Path) -> Path:
+        """`path.resolve()`, worked out once per path: resolving costs a system call per path
+        component (and ~110,000 instructions of pathlib's Python), and a run asks it of the same
+        few hundred files at each stage (the plan, the engine, the imports)."""
         found = self._resolved.get(path)
         if found is None:
             found = self._resolved[path] = path.resolve()
         return found
+
+    def know_resolved(self, resolved: Mapping[Path, Path]) -> None:
+        """What the run's discovery resolved (each path as named -> resolved), taken as it is
+        rather than resolved again; a resolved path resolves to itself."""
+        for named, real in resolved.items():
+            self._resolved[named] = self._resolved[real] = real
+        self.files.know_folders(resolved)
 
     def named_below(self, starts: Iterable[Path]) -> Named:
         """The libraries and rule words named by `starts` and every project file they import,

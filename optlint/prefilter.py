@@ -82,8 +82,8 @@ class Prefilter:
                 return Decision(True)
         # Skipped: it holds while the files its imports reach are the same (`consulted`), and
         # while the files naming it or its importers (who may come to import it) are.
-        path = Path(filename).resolve()
         graph = self.graph
+        path = graph.resolved(Path(filename))
         above = graph.importers_above(path) or []
         return Decision(False, Dependencies(True, module_words([path, *above]),
                                             graph.take_reads()))
@@ -111,7 +111,7 @@ class Prefilter:
         named = Named(libraries, rule_words_in(text)) | graph.named_below(
             graph.imports_in(text, filename))
         yield named
-        above = graph.importers_above(Path(filename).resolve())
+        above = graph.importers_above(graph.resolved(Path(filename)))
         if above is None:
             yield None
             return

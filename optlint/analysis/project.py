@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -111,6 +111,12 @@ class ProjectIndex:
         if found is None:
             found = self._real_paths[key] = Path(path).resolve()
         return found
+
+    def know_real_paths(self, real_paths: Mapping[str, Path]) -> None:
+        """`real_path`'s answers the run has worked out already (each file's name -> its
+        resolved path); a resolved path resolves to itself."""
+        for name, real in real_paths.items():
+            self._real_paths[name] = self._real_paths[str(real)] = real
 
     def checking(self, files: int) -> None:
         """The run checks `files` files, and its callers search asks about a name or two for

@@ -5,7 +5,7 @@ without importing the parser."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from optlint.source import SourceError, decode, read_bytes
@@ -164,6 +164,12 @@ class ProjectFiles:
                     continue
             self._sources = sources
         return None if self._too_large else self._sources
+
+    def know_folders(self, resolved: Mapping[Path, Path]) -> None:
+        """Each file's resolved folder, from its path as named -> its resolved path (see
+        `ImportGraph.know_resolved`)."""
+        for named, real in resolved.items():
+            self._folders[str(named)] = self._folders[str(real)] = real.parent
 
     def folder_of(self, filename: str) -> Path:
         # Resolving costs a system call per path component; lookups repeat the same few files.
