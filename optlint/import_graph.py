@@ -93,6 +93,9 @@ class ImportGraph:
         self._resolved: dict[Path, Path] = {}  # a candidate file -> its resolved path
         # target -> files whose imports lead nowhere near it (see `imports_transitively`)
         self._leading_elsewhere: dict[Path, set[Path]] = {}
+        # file -> `facts(file).imported` as a set, for `imports_transitively`'s membership
+        # tests (in a tuple, each is pathlib's `__eq__`, Python code, per file before it)
+        self._imported_sets: dict[Path, frozenset[Path]] = {}
 
     def changed_on_disk(self) -> bool:
         return any(file_stamp(path) != stamp for path, stamp in self._stamps.items())
@@ -171,7 +174,10 @@ class ImportGraph:
                 continue
             seen.add(current)
             imported = self.facts(current).imported
-            if target in imported:
+            imported_set = self._imported_sets.get(current)
+            if imported_set is None:
+                imported_set = self._imported_sets[current] = frozenset(imported)
+            if target in imported_set:
                 return True
             pending.extend(imported)
         # Every file seen had all it imports followed, and none leads to `target`.
