@@ -75,9 +75,10 @@ _UNREADABLE = FileFacts(frozenset(), frozenset(), (), False)
 
 class ImportGraph:
     def __init__(self, root: Path, files: ProjectFiles | None = None,
-                 hash_reads: bool = True) -> None:
+                 hash_reads: bool = True, keep_texts: bool = False) -> None:
         """`hash_reads`: note each file read with its bytes' hash (`take_reads`), which only the
-        cache reads: a run without one neither hashes nor imports hashlib."""
+        cache reads: a run without one neither hashes nor imports hashlib. `keep_texts`: keep
+        the text each file's facts were read from (a run's graph: `facts_of_text`)."""
         self.root = root.resolve()
         self._hash_reads = hash_reads
         self.files = files or ProjectFiles(self.root, remember=True)
@@ -96,6 +97,7 @@ class ImportGraph:
         # file -> `facts(file).imported` as a set, for `imports_transitively`'s membership
         # tests (in a tuple, each is pathlib's `__eq__`, Python code, per file before it)
         self._imported_sets: dict[Path, frozenset[Path]] = {}
+        self._texts: dict[Path, str] | None = {} if keep_texts else None  # see `facts_of_text`
 
     def changed_on_disk(self) -> bool:
         return any(file_stamp(path) != stamp for path, stamp in self._stamps.items())
@@ -114,7 +116,17 @@ class ImportGraph:
             found = self._facts[path] = _UNREADABLE if text is None else FileFacts(
                 libraries_named(text), rule_words_in(text), self.imports_in(text, str(path)),
                 any(word in text for word in REACH_WORDS))
+            if self._texts is not None and text is not None:
+                self._texts[path] = text
         return found
+
+    def facts_of_text(self, path: Path, text: str) -> FileFacts | None:
+        """`facts(path)` when they were read from `text` (a run's graph keeps the texts): the
+        prefilter's decision about a file the run's plan has read, without searching the text
+        for every rule's word again. None otherwise (an editor's buffer, a file changed since)."""
+        if self._texts is None or self._texts.get(path) != text:
+            return None
+        return self._facts.get(path)
 
     def _text(self, path: Path) -> str | None:
         """The file's text, its bytes' hash noted for the cache (see `take_reads`)."""

@@ -158,7 +158,7 @@ def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
         # One import graph for the order and the prefilter: each file's imports read once.
         graph = ImportGraph(options.project_root,
                             cache.project.index if cache is not None else None,
-                            hash_reads=options.hash_contents)
+                            hash_reads=options.hash_contents, keep_texts=True)
         if resolved:
             graph.know_resolved(resolved)
         missed, kept_until = check_plan(missed, options.project_root, graph=graph)
