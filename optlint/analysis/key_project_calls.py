@@ -17,6 +17,7 @@ from optlint.analysis.key_literal_branches import LiteralBranches
 from optlint.analysis.key_module_keys import module_key_uses
 from optlint.analysis.key_record import STEPS
 from optlint.analysis.key_seeded_splits import seeded_kind
+from optlint.analysis.key_star_arguments import given_through_mapping
 from optlint.analysis.key_seeds import constant_seeds, default_keys, default_seeds
 from optlint.analysis.key_unseen_splits import split_for_unseen_items
 from optlint.analysis.prng_keys import FOLDED_WITH, Consumption, key_name
@@ -57,7 +58,8 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
     uses = [unless_given(param_use(call, expr, how, stepping, param.name.value, flow,
                                     function),
                          function, call, bound, param.name.value)
-            for param, expr in bind_arguments(function, call, bound)
+            for param, expr in (*bind_arguments(function, call, bound),
+                                *given_through_mapping(function, call, bound))
             if param.name.value in flow.consumed_params and param.name.value not in skipped]
     if flow.fixed_folds:
         uses += fixed_fold_uses(call, function, bound, flow, how, stepping)
