@@ -13,6 +13,7 @@ from optlint.analysis.key_callables import HeldCallables
 from optlint.analysis.key_filled_params import unless_given
 from optlint.analysis.key_fields import given_object_consumptions, held_key_consumptions
 from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_folded_seeds import folded_seed
 from optlint.analysis.key_literal_branches import LiteralBranches
 from optlint.analysis.key_module_keys import module_key_uses
 from optlint.analysis.key_record import STEPS
@@ -55,8 +56,8 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
     skipped = (branches.unread_params(function, call, bound, flow.consumed_params)
                if flow.consumed_params else frozenset())
     # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
-    uses = [unless_given(param_use(call, expr, how, stepping, param.name.value, flow,
-                                    function),
+    uses = [unless_given(folded_seed(param_use(call, expr, how, stepping, param.name.value,
+                                               flow, function), function, call, bound),
                          function, call, bound, param.name.value)
             for param, expr in (*bind_arguments(function, call, bound),
                                 *given_through_mapping(function, call, bound))
