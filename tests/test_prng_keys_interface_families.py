@@ -191,3 +191,50 @@ def test_calls_super(name: str, calls: bool) -> None:
     methods = {node.name.value: node for node in mixin.body.body
                if isinstance(node, cst.FunctionDef)}
     assert _calls_super(methods[name], name) is calls
+
+
+DISTRIBUTIONS = '''\
+import jax
+
+
+class Categorical:
+    def sample(self, logits, key):
+        return jax.random.categorical(key, logits)
+'''
+AGENT = '''\
+import jax
+
+
+class Agent:
+    def __init__(self, networks):
+        self.networks = networks
+        self.made = Networks()
+
+    def make_policy(self, logits, nets):
+        {bind}
+
+        def policy(key):
+            first = {receiver}.sample(logits, key)
+            second = {receiver}.sample(logits, key)
+            return first, second
+
+        return policy
+'''
+
+
+@pytest.mark.parametrize(("bind", "receiver", "found"), [
+    ("dist = self.networks.dist", "dist", True),  # jumanji's A2C agent, read in a closure
+    ("dist = nets.dist", "dist", True),
+    ("dist = self.made.dist", "dist", False),  # the class makes it: not the caller's
+    ("dist = make_dist()", "dist", False),
+])
+def test_a_part_of_an_object_handed_in_is_handed_in(tmp_path: Path, bind: str, receiver: str,
+                                                    found: bool) -> None:
+    """A method called on a local naming a part of an object the caller hands in is looked up
+    in the project's classes defining it, as for the object itself."""
+    (tmp_path / "pyproject.toml").write_text("")
+    (tmp_path / "distributions.py").write_text(DISTRIBUTIONS)
+    source = AGENT.format(bind=bind, receiver=receiver)
+    line = next(number for number, text in enumerate(source.splitlines(), 1)
+                if "second =" in text)
+    assert opt020_lines(tmp_path, "agent.py", source) == ([line] if found else [])

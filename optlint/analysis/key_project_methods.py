@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.enclosing_self import self_owner
-from optlint.analysis.index import Binding, CallSite
+from optlint.analysis.index import Binding, CallSite, Scope
 from optlint.analysis.project_methods import files_defining
 
 if TYPE_CHECKING:
@@ -36,18 +36,48 @@ def project_files_defining(ctx: RuleContext, name: str) -> list[str] | None:
 
 
 def injected(ctx: RuleContext, receiver: cst.BaseExpression, site: CallSite) -> bool:
-    """`receiver` is an object the caller hands in: a parameter of the function (`hamil`), or
-    an attribute of `self` that the class sets only from parameters (`self.hamil = hamil`).
+    """`receiver` is an object the caller hands in: a parameter of the function (`hamil`), an
+    attribute of `self` that the class sets only from parameters (`self.hamil = hamil`), an
+    attribute of either (`self.networks.dist`: the caller's object's part), or a local naming
+    one (`dist = self.networks.dist`, jumanji's A2C agent, read in a closure over it).
     An object the file makes itself (`buffer = fbx.make_flat_buffer(...)`) is a library's or
     the file's own, never some class of another project file that happens to share the name."""
     if isinstance(receiver, cst.Name):
         binding = ctx.binding(receiver.value, site)
-        return binding is not None and binding.kind == "param"
-    if not (isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name)):
+        if binding is None:
+            return False
+        if binding.kind == "param":
+            return True
+        return (binding.kind == "assign" and not binding.path and binding.scope is not None
+                and isinstance(binding.value, cst.Attribute)
+                and _part_handed_in(binding.value, binding.scope))
+    return isinstance(receiver, cst.Attribute) and _part_handed_in(receiver, site.scope)
+
+
+def _part_handed_in(attribute: cst.Attribute, scope: Scope) -> bool:
+    """`a.b...` read in `scope`, where `a` is a parameter other than `self`, or `self.b` is set
+    only from parameters."""
+    while isinstance(attribute.value, cst.Attribute):
+        attribute = attribute.value
+    if not isinstance(attribute.value, cst.Name):
         return False
-    owner = self_owner(site.scope, receiver.value.value)
-    bindings = owner.attributes.get(receiver.attr.value, []) if owner is not None else []
+    base = attribute.value.value
+    owner = self_owner(scope, base)
+    if owner is None:
+        found = _bindings_seen(scope, base)
+        return bool(found) and all(each.kind == "param" for each in found)
+    bindings = owner.attributes.get(attribute.attr.value, [])
     return bool(bindings) and all(_a_parameter(binding) for binding in bindings)
+
+
+def _bindings_seen(scope: Scope | None, name: str) -> list[Binding]:
+    """The bindings of `name` in the nearest function scope binding it, from `scope` out (a class
+    body's names are not seen from its methods)."""
+    while scope is not None and scope.kind != "module":
+        if scope.kind == "function" and name in scope.bindings:
+            return scope.bindings[name]
+        scope = scope.parent
+    return []
 
 
 def _a_parameter(binding: Binding) -> bool:
