@@ -77,6 +77,8 @@ def scaled(scale=1.0, random_key=None):
 
 def test_one_mapping_given_in_a_loop_and_twice(tmp_path: Path) -> None:
     assert opt020_lines(tmp_path, "paths.py", PATHS) == [6, 15]
+    messages = [f["message"] for f in opt020_findings(tmp_path, "paths2.py", PATHS)]
+    assert all(message.startswith("`kwargs[\"random_key\"]`") for message in messages)
 
 
 def test_no_split_is_offered_for_a_mapping(tmp_path: Path) -> None:

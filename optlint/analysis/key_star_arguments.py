@@ -3,7 +3,9 @@
 neither by place nor by keyword, so a call that runs at all hands it `kwargs["random_key"]`
 (signax b56d50e: `[gen_bm_noise(**kwargs) for _ in range(num_samples)]` drew every Brownian
 path from the one key the caller put in `kwargs`). The mapping is followed as the key: the
-same mapping given twice gives the same key twice.
+same mapping given twice gives the same key twice. It is followed as its entry
+(`kwargs.random_key`, shown as `kwargs["random_key"]`), which `kwargs["random_key"] = k` or
+`kwargs.update(random_key=k)` binds anew.
 
 Only a call with one `**` argument and no `*` argument (which could give the parameter by
 place), and only parameters with no default: one with a default may come from the mapping or
@@ -12,9 +14,12 @@ not, which the call does not show.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import libcst as cst
 
 from optlint.analysis.binding import bind_arguments
+from optlint.analysis.prng_keys import Consumption
 
 
 def given_through_mapping(function: cst.FunctionDef, call: cst.Call, bound: bool
@@ -33,3 +38,12 @@ def given_through_mapping(function: cst.FunctionDef, call: cst.Call, bound: bool
     given = {id(param) for param, _ in bind_arguments(function, call, bound)}
     return [(param, mappings[0]) for param in (*named, *params.kwonly_params)
             if param.default is None and id(param) not in given]
+
+
+def in_mapping(use: Consumption, call: cst.Call, param: str) -> Consumption:
+    """`use`, where `call` gives its key as the entry `param` of its `**` mapping named by a
+    plain name: followed as that entry."""
+    if not isinstance(use.key, cst.Name) or not any(
+            arg.star == "**" and arg.value is use.key for arg in call.args):
+        return use
+    return replace(use, given_as=(use.key.value, param))
