@@ -36,8 +36,8 @@ class Project(Protocol):
 
     following: int  # calls being followed into other files right now (a depth guard)
 
-    def resolve_class(self, qualified: str,
-                      from_file: str | None) -> tuple[ClassInfo, Evaluator] | None: ...
+    def resolve_class(self, qualified: str, from_file: str | None, hops: int = 0,
+                      gated: bool = True) -> tuple[ClassInfo, Evaluator] | None: ...
 
     def resolve_function(self, qualified: str, from_file: str | None,
                          arguments_reach: Callable[[], bool]

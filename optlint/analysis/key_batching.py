@@ -108,7 +108,7 @@ def _given_rows(calls: KeyCallsView, call: cst.Call, batching: str, transform: c
             # `None` holds no key: a draw from the parameter as given would raise, so the
             # rows draw nothing from it (flashbax `vmap(sample)(state, None, values)`).
             continue
-        replicated = _replicated(calls, expr, call)
+        replicated = replicated_key(calls, expr, call)
         if axes[index] == MAPPED and replicated is None:
             # Each row draws from its own key of the batch: the batch is consumed once,
             # by what draws in each row.
@@ -208,8 +208,8 @@ def _inside_compiling(ctx: RuleContext, made: cst.Call) -> cst.Call:
     return made
 
 
-def _replicated(calls: KeyCallsView, expr: cst.BaseExpression, call: cst.Call
-                ) -> cst.BaseExpression | None:
+def replicated_key(calls: KeyCallsView, expr: cst.BaseExpression, call: cst.Call
+                   ) -> cst.BaseExpression | None:
     """The key a `replicate(key)` copies to every device (also through a name)."""
     ctx = calls.ctx
     if isinstance(expr, cst.Name):

@@ -13,6 +13,7 @@ import libcst as cst
 
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_fields import called_method, compiled_step
+from optlint.analysis.key_foreign_statics import foreign_static_method
 from optlint.analysis.key_object_methods import ObjectMethods, own_object
 from optlint.analysis.key_overrides import Abstract, Overrides
 from optlint.analysis.key_foreign_methods import (
@@ -147,7 +148,7 @@ class CallTargets:
         if info is None and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             info = classmethod_owner(func.value.value, site.scope)  # `cls.update(...)`
         if info is None or not isinstance(func, cst.Attribute):
-            return None
+            return foreign_static_method(self.ctx, self.foreign, func, owner)
         for item in info.node.body.body:
             if isinstance(item, cst.FunctionDef) and item.name.value == func.attr.value:
                 kinds = method_kinds(item)
@@ -192,6 +193,8 @@ class CallTargets:
                 return known
         static = self._static_method(call.func, site)
         if static is not None:
+            if id(static[0]) in self.foreign.owner_of:  # of another file's class, named
+                self.class_known.add(id(call))
             return static[0], static[1], compiled_step(static[0], self.ctx.qualify)
         stepping = False
         while isinstance(value, TransformedFunction) and value.transform in STEPPING:

@@ -17,7 +17,7 @@ evaluated only from that field: as it is, under `not`, or compared with a litera
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Set
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -187,7 +187,8 @@ def settle_default_branch(test: DefaultTest | None, node: cst.If,
                           merged: KeyState | None) -> None:
     """After the paths of `node` join: a key its default branch consumes (`ends`: the end of
     its body and of what follows `else`) is consumed, not maybe consumed, with the default
-    as the proof."""
+    as the proof. Before that, a key given or not (`keep_given_key`)."""
+    keep_given_key(node, ends, merged)
     if test is None or merged is None or not merged.maybe:
         return
     decided = test(node.test)
@@ -202,6 +203,77 @@ def settle_default_branch(test: DefaultTest | None, node: cst.If,
             continue
         merged.maybe.discard(name)
         merged.consumed[name] = use if use.proof else replace(use, proof=decided[1])
+
+
+def keep_given_key(node: cst.If, ends: tuple[KeyState | None, KeyState | None],
+                   merged: KeyState | None) -> None:
+    """`if key is None: key = jax.random.PRNGKey(0)` with no `else`, `key` a parameter: the
+    branch runs only when no key is given, so wherever the caller gives one the name still holds
+    it after the join, as a parameter's, consumed or not as before the `if` (jaxsim df81dfa:
+    `random_model_data(model, key=key)`, which splits its key after such a fallback, drew the
+    same data in every row it was given one key). Without this the parameter counted as bound
+    anew and no caller saw it consumed."""
+    name = _none_tested(node.test)
+    taken, other = ends
+    if (name is None or node.orelse is not None or merged is None or taken is None
+            or other is None or name not in taken.rebound or name in other.rebound):
+        return
+    merged.rebound.discard(name)
+    _restore(merged, other, name)
+
+
+def given_key_fallback(node: cst.Assign, params: Set[str], rebound: Set[str]
+                       ) -> cst.BaseExpression | None:
+    """`key = jax.random.PRNGKey(0) if key is None else key` (or `key if key is not None else
+    ...`), `key` a parameter not bound anew (`rebound`) before: the fallback, which runs only when no key is
+    given; wherever the caller gives one the name still holds it, as for the `if` form
+    (`keep_given_key`; jaxsim df81dfa's `random_model_data`). None: not such an assignment."""
+    value = node.value
+    if (not isinstance(value, cst.IfExp) or len(node.targets) != 1
+            or not isinstance(node.targets[0].target, cst.Name)):
+        return None
+    name = node.targets[0].target.value
+    test = value.test
+    if (name not in params or name in rebound or not isinstance(test, cst.Comparison)
+            or not isinstance(test.left, cst.Name) or test.left.value != name
+            or len(test.comparisons) != 1
+            or not isinstance(test.comparisons[0].comparator, cst.Name)
+            or test.comparisons[0].comparator.value != "None"):
+        return None
+    operator = test.comparisons[0].operator
+    kept, fallback = ((value.orelse, value.body) if isinstance(operator, cst.Is)
+                      else (value.body, value.orelse) if isinstance(operator, cst.IsNot)
+                      else (None, None))
+    if not isinstance(kept, cst.Name) or kept.value != name:
+        return None
+    return fallback
+
+
+def _restore(merged: KeyState, other: KeyState, name: str) -> None:
+    """`merged`'s facts about `name` become `other`'s (the path where the `if` did not run)."""
+    for attribute in ("consumed", "origin", "seeded", "unread", "where"):
+        mine, theirs = getattr(merged, attribute), getattr(other, attribute)
+        if name in theirs:
+            mine[name] = theirs[name]
+        else:
+            mine.pop(name, None)
+    for attribute in ("maybe", "spent"):
+        mine_set, theirs_set = getattr(merged, attribute), getattr(other, attribute)
+        if name in theirs_set:
+            mine_set.add(name)
+        else:
+            mine_set.discard(name)
+
+
+def _none_tested(test: cst.BaseExpression) -> str | None:
+    """`key is None`: `key`."""
+    if (isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name)
+            and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, cst.Is)
+            and isinstance(test.comparisons[0].comparator, cst.Name)
+            and test.comparisons[0].comparator.value == "None"):
+        return test.left.value
+    return None
 
 
 def _default_node(ctx: RuleContext, owner: str, field: str) -> cst.CSTNode:

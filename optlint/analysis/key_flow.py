@@ -21,7 +21,11 @@ from collections.abc import Callable, Mapping, Sequence
 import libcst as cst
 
 from optlint.analysis.key_aliases import forwarded_params, link_assigned
-from optlint.analysis.key_default_branches import DefaultTest, settle_default_branch
+from optlint.analysis.key_default_branches import (
+    DefaultTest,
+    given_key_fallback,
+    settle_default_branch,
+)
 from optlint.analysis.key_deferred import UnreadDrawFound
 from optlint.analysis.key_expressions import KeyExpressions
 from optlint.analysis.key_copied_state import CopyOf, carried_fields, restore
@@ -269,6 +273,10 @@ class KeyFlow(KeyExpressions):
                     self._expr(arg.value, state)
             return None
         if isinstance(node, cst.Assign):
+            fallback = given_key_fallback(node, self.params, state.rebound)
+            if fallback is not None:  # `key = key if key is not None else PRNGKey(0)`
+                self._expr(fallback, state)
+                return state
             if isinstance(node.value, cst.Call) and all(
                     isinstance(target.target, cst.Name) and target.target.value == "_"
                     for target in node.targets):

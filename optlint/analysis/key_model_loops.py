@@ -39,6 +39,15 @@ LOOP_INITS: dict[str, tuple[int, str, int]] = {
     "jax.lax.while_loop": (2, "init_val", 0), "trax.fastmath.scan": (1, "init", 0),
 }
 
+# jax.lax loops handing the body one item per step: where they take the items (position,
+# keyword) and which parameter of the body receives the item. Items that are copies of one key
+# (`jnp.array([key] * n)`) give every step the same key (`key_scanned_copies.py`).
+LOOP_ITEMS: dict[str, tuple[int, str, int]] = {
+    "jax.lax.scan": (2, "xs", 1), "jax.lax.map": (1, "xs", 0), "trax.fastmath.scan": (2, "xs", 1),
+}
+# How such a loop is named where it hands out copies (the end of a consumption's `over`).
+COPIED_ITEMS = "(copies of one key as its items)"
+
 # Transformations that map a function over a batch; the position of their `in_axes` argument
 # (None: keyword only; `jax.pmap(fun, axis_name=None, *, in_axes=0)` on jax 0.10.2, whose second
 # positional argument is the axis name: `pmap(step, "device", in_axes=(0, None))`).

@@ -24,6 +24,7 @@ from optlint.analysis.key_model_objects import CALLED_ONCE
 from optlint.analysis.key_model_streams import STATEFUL_BATCHING, STREAM_BROADCASTS
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_item_maps import item_map, item_mapped
+from optlint.analysis.key_scanned_copies import scanned_copies
 from optlint.analysis.key_stream_batching import stream_broadcast
 from optlint.analysis.key_transformed_bodies import (
     closed_over,
@@ -113,6 +114,7 @@ class TransformedKeyCalls:
             if body is None or flow is None:
                 return []
             uses = closure_uses(self.calls, call, body, flow, qualified)
+            uses += scanned_copies(self.calls, call, body, flow, qualified)
             # `fold_in(key, i)` with the step index: every run of the loop folds the enclosing
             # key with the same indices (`key_project_calls.fixed_fold_uses`).
             uses += [Consumption(call, inner.key, self.calls.callee(call), library=False,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -27,6 +27,7 @@ from optlint.analysis.parameters import (
     module_jit_of,
 )
 from optlint.analysis.values import FunctionValue, LibraryRef
+from optlint.analysis.word_counts import distinct_words
 from optlint.source import SourceError, decode, read_bytes
 from optlint.parsing import Unanalysable, parse_module, parse_screened
 
@@ -65,7 +66,7 @@ class ProjectIndex:
             weakref.WeakValueDictionary())
         self._texts: dict[Path, str] = {}  # the text each of `_files` was parsed from
         # (qualified name, importing folder) -> the class, or None when it is not a project class
-        self._resolved: dict[tuple[str, str], tuple[ClassInfo, Inference] | None] = {}
+        self._resolved: dict[tuple[str, str, bool], tuple[ClassInfo, Inference] | None] = {}
         # (qualified name, importing folder, through the reach gate) -> the function, or None
         self._functions: dict[tuple[str, str, bool],
                               tuple[FunctionValue, Inference] | _Unreached | None] = {}
@@ -111,6 +112,12 @@ class ProjectIndex:
             found = self._real_paths[key] = Path(path).resolve()
         return found
 
+    def know_real_paths(self, real_paths: Mapping[str, Path]) -> None:
+        """`real_path`'s answers the run has worked out already (each file's name -> its
+        resolved path); a resolved path resolves to itself."""
+        for name, real in real_paths.items():
+            self._real_paths[name] = self._real_paths[str(real)] = real
+
     def checking(self, files: int) -> None:
         """The run checks `files` files, and its callers search asks about a name or two for
         each (levanter: 279 names for 200 files): past `_SCANS_BEFORE_WORD_INDEX` files, the
@@ -145,8 +152,11 @@ class ProjectIndex:
         return (any(file_stamp(path) != stamp for path, stamp in self.read_stamps.items())
                 or self._reach.changed_on_disk())
 
-    def resolve_class(self, qualified: str, from_file: str | None,
-                      hops: int = 0) -> tuple[ClassInfo, Inference] | None:
+    def resolve_class(self, qualified: str, from_file: str | None, hops: int = 0,
+                      gated: bool = True) -> tuple[ClassInfo, Inference] | None:
+        """The class an imported name refers to, and its file's inference. `gated`: only in a
+        file reaching the libraries (else a call hands the class what the rules follow: a
+        key given to its static method, `key_foreign_statics.py`)."""
         self._consulted = True
         module, _, name = qualified.rpartition(".")
         # Classes are CapWords: a lower-case name is a function or module, not worth a parse.
@@ -154,16 +164,17 @@ class ProjectIndex:
                 or not module or not name[:1].isupper()):
             return None
         # Where the search starts depends on the importing file's folder, so that is in the key.
-        key = (qualified, str(self._folder_of(from_file)) if from_file else "")
+        key = (qualified, str(self._folder_of(from_file)) if from_file else "", gated)
         if key not in self._resolved:
-            self._resolved[key] = self._resolve(module, name, from_file, hops)
+            self._resolved[key] = self._resolve(module, name, from_file, hops, gated)
         return self._resolved[key]
 
     def _resolve(self, module: str, name: str, from_file: str | None,
-                 hops: int) -> tuple[ClassInfo, Inference] | None:
+                 hops: int, gated: bool) -> tuple[ClassInfo, Inference] | None:
         # A class in a file that cannot reach the libraries can be neither a module nor hold one.
-        found = self._find(module, name, from_file, _module_class, True,
-                           lambda reexported, path: self.resolve_class(reexported, path, hops + 1),
+        found = self._find(module, name, from_file, _module_class, gated,
+                           lambda reexported, path: self.resolve_class(reexported, path, hops + 1,
+                                                                       gated),
                            admitted=self._reach.declares_settings)
         return None if isinstance(found, _Unreached) else found
 
@@ -300,7 +311,7 @@ class ProjectIndex:
             if self._word_source is not sources or self._word_files is None:
                 self._word_files = {}
                 for file, text in sources.items():
-                    for word in set(_WORD.findall(text)):
+                    for word in distinct_words(text):
                         self._word_files.setdefault(word, []).append(file)
                 self._word_source = sources
             return self._word_files.get(name, [])

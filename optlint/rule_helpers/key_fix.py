@@ -22,6 +22,8 @@ def split_fix(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls) -> FixPlan
     if (statement is None or not isinstance(key, cst.Name)
             or not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1):
         return None
+    if any(arg.star == "**" and arg.value is key for arg in reuse.first.call.args):
+        return None  # `f(**kwargs)`: the mapping holds the key (`key_star_arguments.py`)
     site = ctx.site_of(reuse.first.call)
     if site is not None and site.scope.kind == "function" and key.value not in site.scope.bindings:
         return None  # a key of an enclosing scope: assigning it would make it local (unbound)

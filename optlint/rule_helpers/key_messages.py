@@ -9,7 +9,7 @@ from dataclasses import replace
 import libcst as cst
 
 from optlint.analysis.key_calls import FileKeyCalls
-from optlint.analysis.key_model_loops import BATCHING, ITEM_MAPS, TREE_MAPS
+from optlint.analysis.key_model_loops import BATCHING, COPIED_ITEMS, ITEM_MAPS, TREE_MAPS
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_texts import called_text, shown
 from optlint.analysis.key_bound_partials import BoundPartial
@@ -83,13 +83,15 @@ def reuse_finding(ctx: RuleContext, reuse: Reuse, analysis: FileKeyCalls, flow: 
                  else "row") if batched else "step"
         made = (f" (made at {line_of(ctx, second.repeated_by)})"
                 if over in BATCHING and second.repeated_by is not None else "")
+        copied = second.over.endswith(COPIED_ITEMS)  # `scan(f, c, jnp.array([key] * n))`
+        given = ("broadcast" if batched else "copied" if copied
+                 else "closed over or carried back")
         message = (f"`{key}` is consumed by `{second.how}` in every {where} of "
                    f"`{second.over}`{made}, and the {where.replace('leaf', 'leave')}s are not "
-                   f"given keys of their own "
-                   f"(it is {'broadcast' if batched else 'closed over or carried back'} "
-                   f"unchanged): every {where} draws the same random numbers")
+                   f"given keys of their own (it is {given} unchanged): every {where} draws "
+                   f"the same random numbers")
         fix_title = (f"Split it into one key per {where} (`jax.random.split({key}, n)`), "
-                     f"mapped or carried" if batched else
+                     f"mapped or carried" if batched or copied else
                      f"Split it in the body and carry the new key, or fold in the step "
                      f"(`jax.random.fold_in({key}, i)`)")
         return Finding(reported_at(second), message, roles=key_roles(reuse), fix_title=fix_title)
