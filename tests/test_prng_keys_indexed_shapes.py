@@ -1,7 +1,8 @@
 """OPT020 on two Flax `init` calls given one key whose parameters a test reads only through
 their items' shapes (`assert params["params"]["w"].shape == (3, 4)`; issue #25, whole
-repositories: openpi `lora_test.py:24`, `:29`, `:68`, labelled false in label27): an item's shape
-is the same for every key, so the draws reach no result. The models are classes of another file
+repositories: openpi `lora_test.py:24`, `:29`, `:68`, labelled false in label27), or through a
+tree of their shapes (`tree_map(lambda p: p.shape, params)`, `tree_map(jnp.shape, params)`): an
+item's shape is the same for every key, so the draws reach no result. The models are classes of another file
 of the project (`models.py`), as there. Look-alikes: the same inits whose outputs a test compares
 (openpi `lora_test.py:91`, true) stay reported, and an index read as a value (a mask
 `w[w > 0].shape`) reads the draw. Run with Flax where installed (bench-venv, flax 0.12.8): the
@@ -80,6 +81,28 @@ MASKED_SHAPES = MASKED_SHAPES.replace(
     '.shape')
 
 
+TREE_SHAPES = '''\
+import jax
+import jax.numpy as jnp
+
+import models
+
+
+def test_tree_shapes():
+    key = jax.random.key(0)
+    plain = models.Dense(4)
+    other = models.Dense(4)
+    x = jnp.ones((2, 3))
+    params = plain.init(key, x)
+    params_other = other.init(key, x)
+    shapes = jax.tree_util.tree_map(lambda p: (p.shape, p.dtype), params)
+    assert shapes == jax.tree_util.tree_map(lambda p: (p.shape, p.dtype), params_other)
+    assert jax.tree.map(jnp.shape, params_other)["params"]["Dense_0"]["bias"] == (4,)
+'''
+
+TREE_VALUES = TREE_SHAPES.replace("lambda p: (p.shape, p.dtype)", "lambda p: (p.shape, p.sum())")
+
+
 def _lines(tmp_path: Path, source: str) -> list[int]:
     import json
 
@@ -100,6 +123,14 @@ def test_inits_whose_outputs_are_compared(tmp_path: Path) -> None:
 
 def test_an_index_read_as_a_value_reads_the_draw(tmp_path: Path) -> None:
     assert _lines(tmp_path, MASKED_SHAPES) == [14]
+
+
+def test_trees_of_shapes_are_silent(tmp_path: Path) -> None:
+    assert _lines(tmp_path, TREE_SHAPES) == []
+
+
+def test_a_tree_of_values_reads_the_draw(tmp_path: Path) -> None:
+    assert _lines(tmp_path, TREE_VALUES) == [13]
 
 
 def _test_function(source: str) -> Any:
@@ -124,5 +155,7 @@ def _other_second_key(source: str) -> str:
 def test_run_with_flax_shapes_reach_no_result() -> None:
     assert _test_function(SHAPES_ONLY)() is None  # passes with one key
     assert _test_function(_other_second_key(SHAPES_ONLY))() is None  # and with two
+    assert _test_function(TREE_SHAPES)() is None
+    assert _test_function(_other_second_key(TREE_SHAPES))() is None
     assert _test_function(OUTPUTS_COMPARED)() is True
     assert _test_function(_other_second_key(OUTPUTS_COMPARED))() is False

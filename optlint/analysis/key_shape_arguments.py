@@ -1,5 +1,6 @@
 """Arguments a call reads only for their shape and dtype, given whole: the array of
 `jnp.zeros_like(x)`, the tree of `tree_map(lambda x: jnp.zeros((n,) + x.shape, x.dtype), tree)`,
+of `tree_map(lambda p: p.shape, tree)` and of `tree_map(jnp.shape, tree)`,
 the inputs of a model's `init` (`SHAPED_INPUTS`: its parameters hold their shapes alone),
 and a name given to a function of the file that reads that parameter only so
 (`buffer_init(example, n)` building its buffer from `example`'s shapes). A draw that reaches
@@ -15,6 +16,7 @@ import libcst as cst
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.key_consumers import SHAPED_INPUTS
 from optlint.analysis.key_model_loops import TREE_MAPS
+from optlint.analysis.key_name_reads import SHAPE_ATTRIBUTES
 from optlint.analysis.key_size_arguments import shapes_only_as_sizes
 from optlint.analysis.project_values import names_in
 
@@ -31,6 +33,22 @@ _LAST_NAMES = frozenset({name.rsplit(".", 1)[1] for name in (*LIKE_MAKERS, *TREE
 _SHAPED_METHODS = frozenset(row[0] for row in SHAPED_INPUTS)
 # How deep functions of the file are followed (a function giving its parameter to another).
 _DEPTH = 3
+
+
+# Functions giving an array's shape, dtype or rank alone: a tree mapped by one holds nothing of
+# the values (`tree_map(jnp.shape, params)`).
+SHAPE_READERS = frozenset({"jax.numpy.shape", "numpy.shape", "jax.numpy.ndim", "numpy.ndim"})
+
+
+def _shapes_of(body: cst.BaseExpression, param: str) -> bool:
+    """`body` gives only `param`'s shape attributes (`p.shape`, `(p.shape, p.dtype)`): what the
+    lambda returns is the same for every draw of one shape."""
+    items = [element.value for element in body.elements] if isinstance(
+        body, (cst.Tuple, cst.List)) else [body]
+    return bool(items) and all(
+        isinstance(item, cst.Attribute) and isinstance(item.value, cst.Name)
+        and item.value.value == param and item.attr.value in SHAPE_ATTRIBUTES
+        for item in items)
 
 
 class ShapeArguments:
@@ -93,12 +111,15 @@ class ShapeArguments:
         """The trees of `tree_map(lambda x: ..., tree, ...)` whose lambda reads its one
         parameter only as a size."""
         given = call.args[0].value if call.args and call.args[0].keyword is None else None
-        if not isinstance(given, cst.Lambda) or len(given.params.params) != 1 or len(
-                call.args) != 2 or call.args[1].keyword is not None or call.args[1].star:
+        if len(call.args) != 2 or call.args[1].keyword is not None or call.args[1].star:
+            return frozenset()
+        if given is not None and self.ctx.qualify(given) in SHAPE_READERS:
+            return frozenset({id(call.args[1].value)})  # `tree_map(jnp.shape, tree)`
+        if not isinstance(given, cst.Lambda) or len(given.params.params) != 1:
             return frozenset()
         param = given.params.params[0].name.value
-        if not shapes_only_as_sizes(given.body, param, self.ctx,
-                                    lambda inner: self.shape_only(inner, depth + 1)):
+        if not _shapes_of(given.body, param) and not shapes_only_as_sizes(
+                given.body, param, self.ctx, lambda inner: self.shape_only(inner, depth + 1)):
             return frozenset()
         return frozenset({id(call.args[1].value)})
 
