@@ -71,12 +71,11 @@ from optlint.analysis.key_unset_params import with_unset_params
 from optlint.analysis.key_transforms import (
     TransformedKeyCalls,
 )
-from optlint.analysis.prng_keys import Consumption
+from optlint.analysis.prng_keys import Consumption, Silent
 from optlint.analysis.values import FunctionValue
 from optlint.analysis.proven_raises import ProvenRaises
 
 if TYPE_CHECKING:
-    from optlint.analysis.key_walk_gate import Silent
     from optlint.context import RuleContext
 
 # The base classes of Flax modules.

@@ -54,8 +54,6 @@ GATED = True
 # Switched off, the gate makes the summary of every function called (for the tests comparing).
 SILENT_UNSUMMARISED = True
 
-# Whether the walk of a function of the file records no consumption (`WalkGate.silent`).
-Silent = Callable[[cst.FunctionDef], bool]
 
 # Where the walk meets an expression more than once, or later than where it is written. By
 # exact type, as below: every node of a body is tested, and `isinstance` on libcst's classes

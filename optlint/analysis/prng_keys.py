@@ -222,6 +222,9 @@ Consumer = Callable[[cst.Call], list[Consumption]]
 # (call) -> the keys the call returns already consumed, by their place in its result (`()`: the
 # result itself, `(1,)`: its second item), each as the consumption inside the callee.
 Returns = Callable[[cst.Call], dict[tuple[int, ...], Consumption]]
+# Whether the walk of a function of the file records no consumption (`key_walk_gate`'s
+# `WalkGate.silent`): here, so that the gate and the calls it answers share it without a cycle.
+Silent = Callable[[cst.FunctionDef], bool]
 
 
 def key_argument(call: cst.Call, position: int | None, keyword: str) -> cst.BaseExpression | None:
