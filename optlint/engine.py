@@ -39,6 +39,9 @@ class Linter:
         self._places: dict[Path, int] = {}
         self._kept_until: dict[Path, int] = {}
         self._run_files = 1
+        # Each planned file's name -> its resolved path, as the run's import graph resolved it
+        # (`plan`): the engine and the project index ask it of every file again.
+        self._real_paths: dict[str, Path] = {}
 
     @property
     def project(self) -> ProjectIndex:
@@ -50,6 +53,7 @@ class Linter:
             self._project = ProjectIndex(self.options.project_root, self.prefilter.graph,
                                          self.options.hash_contents)
             self._project.checking(self._run_files)
+            self._project.know_real_paths(self._real_paths)
         return self._project
 
     @property
@@ -69,11 +73,15 @@ class Linter:
     def plan(self, order: list[Path], kept_until: dict[Path, int]) -> None:
         """Check files in `order` (optlint.lint_order.check_plan), keeping a linted file's tree
         for later files' lookups until the place `kept_until` gives it."""
-        self._places = {path.resolve(): number for number, path in enumerate(order)}
+        graph = self.prefilter.built_graph
+        self._real_paths = {str(path): graph.resolved(path) if graph is not None
+                            else path.resolve() for path in order}
+        self._places = {self._real_paths[str(path)]: number for number, path in enumerate(order)}
         self._kept_until = kept_until
         self._run_files = len(order)
         if self._project is not None:
             self._project.checking(len(order))
+            self._project.know_real_paths(self._real_paths)
 
     def read_files_changed(self) -> bool:
         """Whether a project file the analysis read has changed on disk since (the language
@@ -88,8 +96,9 @@ class Linter:
         return self.prefilter.decide(text, filename).parse
 
     def relative(self, filename: str) -> str:
+        real = self._real_paths.get(filename) or Path(filename).resolve()
         try:
-            return Path(filename).resolve().relative_to(self.options.project_root).as_posix()
+            return real.relative_to(self.options.project_root).as_posix()
         except ValueError:
             return Path(filename).as_posix()
 

@@ -10,7 +10,7 @@ parsed, and a run whose files all miss the prefilter never imports the parser.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -75,9 +75,10 @@ _UNREADABLE = FileFacts(frozenset(), frozenset(), (), False)
 
 class ImportGraph:
     def __init__(self, root: Path, files: ProjectFiles | None = None,
-                 hash_reads: bool = True) -> None:
+                 hash_reads: bool = True, keep_texts: bool = False) -> None:
         """`hash_reads`: note each file read with its bytes' hash (`take_reads`), which only the
-        cache reads: a run without one neither hashes nor imports hashlib."""
+        cache reads: a run without one neither hashes nor imports hashlib. `keep_texts`: keep
+        the text each file's facts were read from (a run's graph: `facts_of_text`)."""
         self.root = root.resolve()
         self._hash_reads = hash_reads
         self.files = files or ProjectFiles(self.root, remember=True)
@@ -93,6 +94,10 @@ class ImportGraph:
         self._resolved: dict[Path, Path] = {}  # a candidate file -> its resolved path
         # target -> files whose imports lead nowhere near it (see `imports_transitively`)
         self._leading_elsewhere: dict[Path, set[Path]] = {}
+        # file -> `facts(file).imported` as a set, for `imports_transitively`'s membership
+        # tests (in a tuple, each is pathlib's `__eq__`, Python code, per file before it)
+        self._imported_sets: dict[Path, frozenset[Path]] = {}
+        self._texts: dict[Path, str] | None = {} if keep_texts else None  # see `facts_of_text`
 
     def changed_on_disk(self) -> bool:
         return any(file_stamp(path) != stamp for path, stamp in self._stamps.items())
@@ -111,7 +116,17 @@ class ImportGraph:
             found = self._facts[path] = _UNREADABLE if text is None else FileFacts(
                 libraries_named(text), rule_words_in(text), self.imports_in(text, str(path)),
                 any(word in text for word in REACH_WORDS))
+            if self._texts is not None and text is not None:
+                self._texts[path] = text
         return found
+
+    def facts_of_text(self, path: Path, text: str) -> FileFacts | None:
+        """`facts(path)` when they were read from `text` (a run's graph keeps the texts): the
+        prefilter's decision about a file the run's plan has read, without searching the text
+        for every rule's word again. None otherwise (an editor's buffer, a file changed since)."""
+        if self._texts is None or self._texts.get(path) != text:
+            return None
+        return self._facts.get(path)
 
     def _text(self, path: Path) -> str | None:
         """The file's text, its bytes' hash noted for the cache (see `take_reads`)."""
@@ -171,7 +186,10 @@ class ImportGraph:
                 continue
             seen.add(current)
             imported = self.facts(current).imported
-            if target in imported:
+            imported_set = self._imported_sets.get(current)
+            if imported_set is None:
+                imported_set = self._imported_sets[current] = frozenset(imported)
+            if target in imported_set:
                 return True
             pending.extend(imported)
         # Every file seen had all it imports followed, and none leads to `target`.
@@ -185,17 +203,26 @@ class ImportGraph:
 
     def imports_in(self, text: str, filename: str) -> tuple[Path, ...]:
         """The project files `text`'s imports may name, seen from `filename`."""
-        found = {self._resolve(candidate) for module in imported_modules(text)
+        found = {self.resolved(candidate) for module in imported_modules(text)
                  for candidate in self.files.project_files(module, filename)}
-        found.discard(self._resolve(Path(filename)))
+        found.discard(self.resolved(Path(filename)))
         return tuple(sorted(found))
 
-    def _resolve(self, path: Path) -> Path:
-        # Resolving costs a system call per path component; imports name the same few files.
+    def resolved(self, path: Path) -> Path:
+        """`path.resolve()`, worked out once per path: resolving costs a system call per path
+        component (and ~110,000 instructions of pathlib's Python), and a run asks it of the same
+        few hundred files at each stage (the plan, the engine, the imports)."""
         found = self._resolved.get(path)
         if found is None:
             found = self._resolved[path] = path.resolve()
         return found
+
+    def know_resolved(self, resolved: Mapping[Path, Path]) -> None:
+        """What the run's discovery resolved (each path as named -> resolved), taken as it is
+        rather than resolved again; a resolved path resolves to itself."""
+        for named, real in resolved.items():
+            self._resolved[named] = self._resolved[real] = real
+        self.files.know_folders(resolved)
 
     def named_below(self, starts: Iterable[Path]) -> Named:
         """The libraries and rule words named by `starts` and every project file they import,

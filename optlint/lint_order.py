@@ -32,7 +32,7 @@ def check_plan(paths: list[Path], root: Path, project: ProjectFiles | None = Non
     if len(paths) < 2:
         return paths, {}
     graph = graph or ImportGraph(root, project)
-    resolved_of = {path: path.resolve() for path in paths}  # a system call per path component
+    resolved_of = {path: graph.resolved(path) for path in paths}
     by_file = dict.fromkeys(resolved_of.values())
     imports = {resolved: [other for other in graph.facts(resolved).imported if other in by_file]
                for resolved in by_file}

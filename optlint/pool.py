@@ -158,7 +158,9 @@ def check_paths(paths: list[Path], options: LintOptions, jobs: int | None,
         # One import graph for the order and the prefilter: each file's imports read once.
         graph = ImportGraph(options.project_root,
                             cache.project.index if cache is not None else None,
-                            hash_reads=options.hash_contents)
+                            hash_reads=options.hash_contents, keep_texts=True)
+        if resolved:
+            graph.know_resolved(resolved)
         missed, kept_until = check_plan(missed, options.project_root, graph=graph)
         fresh = dict(zip(missed, _check_uncached(missed, options, jobs, kept_until, graph),
                          strict=True))
@@ -254,7 +256,7 @@ def _pool(workers: int, options: LintOptions, order: list[Path] | None = None,
     from concurrent.futures import ProcessPoolExecutor
 
     if _start_method() is None and (graph is None or order is None or any(
-            graph.facts(path.resolve()).libraries for path in order)):
+            graph.facts(graph.resolved(path)).libraries for path in order)):
         _import_analysis()  # unless no file names a library: then likely none is parsed
     context = multiprocessing.get_context(_start_method())
     return ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,

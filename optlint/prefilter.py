@@ -82,8 +82,8 @@ class Prefilter:
                 return Decision(True)
         # Skipped: it holds while the files its imports reach are the same (`consulted`), and
         # while the files naming it or its importers (who may come to import it) are.
-        path = Path(filename).resolve()
         graph = self.graph
+        path = graph.resolved(Path(filename))
         above = graph.importers_above(path) or []
         return Decision(False, Dependencies(True, module_words([path, *above]),
                                             graph.take_reads()))
@@ -105,13 +105,17 @@ class Prefilter:
         all before it; None when the project is too large to know the importers. The file's
         libraries come first: they decide most files worth a parse (a rule without words),
         before its text is searched for the rules' words, and without the import graph."""
-        libraries = libraries_named(text)
+        # What a run's plan read of this very text (its graph keeps the texts) is not searched
+        # for again: on levanter, 43 words and the import lines of 63 files, 0.6% of a run.
+        read = (self._graph.facts_of_text(self._graph.resolved(Path(filename)), text)
+                if self._graph is not None else None)
+        libraries = libraries_named(text) if read is None else read.libraries
         yield Named(libraries, frozenset())
         graph = self.graph
-        named = Named(libraries, rule_words_in(text)) | graph.named_below(
-            graph.imports_in(text, filename))
+        named = Named(libraries, rule_words_in(text) if read is None else read.words) | \
+            graph.named_below(graph.imports_in(text, filename) if read is None else read.imported)
         yield named
-        above = graph.importers_above(Path(filename).resolve())
+        above = graph.importers_above(graph.resolved(Path(filename)))
         if above is None:
             yield None
             return

@@ -105,3 +105,20 @@ def test_more_than_answers_as_the_clean_count(monkeypatch: pytest.MonkeyPatch) -
     assert counts.more_than("step_fn", 5)  # 8 as it is: the clean text says 6
     assert not counts.more_than("step_fn", 6)
     assert len(cleaned) == 1
+
+
+def test_distinct_words_are_those_of_the_expression() -> None:
+    """`distinct_words` cuts a text where `\\w+` does: at ASCII punctuation, at Unicode spaces
+    and symbols, with letters and digits of other scripts kept in their words."""
+    import random
+
+    from optlint.analysis.word_counts import distinct_words
+
+    pieces = ["ab", "a", "b", "_", "é", "1", "²", "٣", " ", ".", "(", "\n", "\t", "\x1c", "\x85",
+              "\xa0", "\u2028", "\u3000", "→", "—", "日本", "ß", "\x00", "\x7f", "#", "'"]
+    rng = random.Random(27)
+    texts = [TEXT, "", " ", "é", "a→b", "x\xa0y", "\u2028"]
+    texts += ["".join(rng.choice(pieces) for _ in range(rng.randrange(0, 60)))
+              for _ in range(2000)]
+    for text in texts:
+        assert distinct_words(text) == set(re.findall(r"\w+", text)), repr(text)

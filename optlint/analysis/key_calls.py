@@ -76,6 +76,7 @@ from optlint.analysis.values import FunctionValue
 from optlint.analysis.proven_raises import ProvenRaises
 
 if TYPE_CHECKING:
+    from optlint.analysis.key_walk_gate import Silent
     from optlint.context import RuleContext
 
 # The base classes of Flax modules.
@@ -129,14 +130,14 @@ class FileKeyCalls:
         self.candidates = candidate_calls(ctx, self.library, self.targets,
                                           self._library_uses)
         # No call that consumes a key: nothing to find, no helper to look for.
-        found = key_helpers(ctx, self.candidates, self.targets.runs_named) if (
-            self.candidates) else KeyHelpers(
-            set(), set(), set())
+        found = key_helpers(ctx, self.candidates, self.targets.runs_named
+                            ) if self.candidates else KeyHelpers(set(), set(), set())
         self.helpers = found.consuming
         self.stream_drawers = found.drawing
         self.higher_order = found.higher_order  # functions calling a function they are given
         self.targets.helpers, self.targets.higher_order = self.helpers, self.higher_order
         self.targets.overrides.summary = self.summary  # the file's own overrides
+        self.silent: Silent | None = None  # what the walk gate found records nothing, for walks
 
     # What only walks ask, made at the first: most files with a call that may consume a key
     # have no function worth walking.
@@ -181,7 +182,8 @@ class FileKeyCalls:
             text = self.callees[id(call)] = called_text(self.ctx, call)
         return text
 
-    def consumer(self, call: cst.Call) -> list[Consumption]:
+    def consumer(self, call: cst.Call, silent: Silent | None = None) -> list[Consumption]:
+        """What `call` consumes (nothing, unsummarised, of a function `silent` says records none)."""
         if draws_nothing(call):
             return []
         direct = self._library_uses.get(id(call))
@@ -196,7 +198,9 @@ class FileKeyCalls:
         known = self._consumed.get(id(call))
         if known is not None:
             return [copy(use) for use in known]
-        found = self._project_consumer(call)
+        found = self._project_consumer(call, silent or self.silent)
+        if found is None:  # (not kept: not worked out)
+            return []
         if self.cycles.stack or id(call) not in self._library_uses:
             return found
         # Worked out with no summary being made: every summary it read is final, so the
@@ -208,8 +212,9 @@ class FileKeyCalls:
         """Drops what calls were worked out to consume: a summary they read is made again."""
         self._consumed.clear()
 
-    def _project_consumer(self, call: cst.Call) -> list[Consumption]:
-        """What `call` consumes as a transformation's call or a call of a project function."""
+    def _project_consumer(self, call: cst.Call, silent: Silent | None = None
+                          ) -> list[Consumption] | None:
+        """What a transformation's or project function's call consumes (None: `silent`'s)."""
         transformed = self.transformed.consumptions(call)
         if transformed is not None:
             return transformed
@@ -234,6 +239,8 @@ class FileKeyCalls:
                                           self.callee(call))
                 if held:
                     return held
+        if silent is not None and silent(function):
+            return None
         flow = self.summary(function)
         if flow is None or (id(call) in self.targets.in_inference
                             and quiet_in_inference(self, function, flow)):
@@ -323,10 +330,13 @@ class FileKeyCalls:
                 self.summaries.pop(done, None)
         return flow
 
-    def returned_keys(self, call: cst.Call) -> dict[tuple[int, ...], Consumption]:
-        """The keys a project function returns after consuming them, as consumed by `call`."""
-        resolved = self.targets.resolve(call)
-        if not isinstance(resolved, tuple) or id(resolved[0]) in self.foreign.owner_of:
+    def returned_keys(self, call: cst.Call, silent: Silent | None = None
+                      ) -> dict[tuple[int, ...], Consumption]:
+        """The keys a project function returns after consuming them, as consumed by `call`
+        (none where `silent` says it records no consumption)."""
+        resolved, silent = self.targets.resolve(call), silent or self.silent
+        if not isinstance(resolved, tuple) or id(resolved[0]) in self.foreign.owner_of or (
+                silent is not None and silent(resolved[0])):
             return {}
         flow = self.summary(resolved[0])
         if flow is None:

@@ -60,9 +60,8 @@ class ConstantDraw:
 def constant_seed_draws(ctx: RuleContext, consumer: Consumer) -> Iterator[ConstantDraw]:
     """Each first draw, in a function run once per step, from a key that function makes out of
     an int literal (`consumer`: what a call of the file consumes, for a helper drawing)."""
-    if not any(ctx.qualify(site.node.func) in _KEY_MAKERS | SEEDED_STREAMS
-               for site in ctx.calls()):
-        return
+    if not any(_seeded_from_literals(ctx, site.node) for site in ctx.calls()):
+        return  # every key (or stream) the questions below find is made from int literals
     seen: set[int] = set()
     shapes_only = shape_only_key_calls(ctx)  # traced for shapes: no numbers drawn
     for site in ctx.calls():
@@ -85,6 +84,16 @@ def constant_seed_draws(ctx: RuleContext, consumer: Consumer) -> Iterator[Consta
             continue
         seen.add(id(made))
         yield ConstantDraw(site.node, made, where, unseen)
+
+
+def _seeded_from_literals(ctx: RuleContext, call: cst.Call) -> bool:
+    """`key(0)` (`_literal_key`), or `nnx.Rngs(0)` (`_constant_stream`)."""
+    args = call.args
+    if not args or type(args[0].value) is not cst.Integer:  # (exact types: asked of every call)
+        return False
+    qualified = ctx.qualify(call.func)
+    return qualified in _KEY_MAKERS or qualified in SEEDED_STREAMS and all(
+        type(arg.value) is cst.Integer and not arg.star for arg in args)
 
 
 def _constant_key(ctx: RuleContext, site: CallSite) -> cst.Call | None:

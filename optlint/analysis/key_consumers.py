@@ -80,6 +80,10 @@ class KeyConsumer:
     # Keywords that, given, stand in for what the call would draw from the key (a diffusers
     # pipeline given `latents=` draws none): the key is then not consumed.
     replaced_by: tuple[str, ...] = ()
+    # The call draws only for what the module's class makes (Flax `init` and `apply`: its
+    # parameters, variables, rngs and submodules): a project class showing none draws nothing,
+    # or is `--preview` where it calls code not followed (`key_parameterless.py`).
+    draws_made_parameters: bool = False
 
 
 # Haiku's transforms by their public names and by where Haiku defines them
@@ -92,15 +96,42 @@ _HAIKU_STATE_APPLY = ("haiku.transform_with_state", "haiku.multi_transform_with_
 _HAIKU = (*_HAIKU_RNG_APPLY, *_HAIKU_STATE_APPLY, "haiku.without_apply_rng",
           "haiku._src.transform.without_apply_rng")
 FLAX_MODULE = ("flax.linen.Module", "flax.linen.module.Module")
+# flax.linen's own layers whose `init` draws their parameters from the key given (flax 0.12.8,
+# tests/test_prng_keys_linen_layers.py: one key twice gave equal parameters, another key other
+# ones); its norms, `PReLU` and `Dropout` draw nothing there (ones, zeros, constants, no
+# parameters). `Sequential` draws what its layers draw.
+FLAX_INIT_DRAWING_LAYERS = tuple(f"flax.linen.{name}" for name in (
+    "Dense", "DenseGeneral", "Conv", "ConvTranspose", "ConvLocal", "Einsum", "Embed",
+    "MultiHeadDotProductAttention", "MultiHeadAttention", "SelfAttention", "RNN",
+    "Bidirectional", "Sequential", "LSTMCell", "GRUCell", "OptimizedLSTMCell", "SimpleCell",
+    "MGUCell"))
+# What a linen module's code calls on itself to make what `init` draws (`self.param(name,
+# init_fn, shape)`, `self.variable(...)`, `self.make_rng("params")`).
+FLAX_PARAMETER_MAKERS = frozenset({"param", "variable", "make_rng"})
+# Libraries whose classes are no Flax modules (records, arrays, enums), and the annotation names
+# under which a module's field may hold a submodule.
+MODULE_FREE_LIBRARIES = frozenset({
+    "typing", "typing_extensions", "dataclasses", "enum", "collections", "numpy", "jax",
+    "chex", "jaxtyping", "functools", "abc", "math"})
+MODULE_HOLDING_NAMES = frozenset({"Module", "ModuleDef", "Any", "Callable", "object"})
+# Layers that draw nothing at some rates, by the rates (flax 0.12.8: `Dropout` returns its
+# inputs at rate 0 and zeros at rate 1, calling no sampler; tests/test_prng_keys_parameterless_
+# modules.py).
+FLAX_IDLE_RATES: dict[str, frozenset[float]] = {
+    name: frozenset({0.0, 1.0})
+    for name in ("flax.linen.Dropout", "flax.linen.stochastic.Dropout")}
 _DISTRIBUTIONS = ("*",)
 
 LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     # flax.linen: `model.init(key, x)`, `model.init({"params": k1, "dropout": k2}, x)`,
     # `model.apply(variables, x, rngs={"dropout": key})`.
-    KeyConsumer("flax", "init", 0, "rngs", made_by=FLAX_MODULE, in_dict=True, derives=True),
-    KeyConsumer("flax", "init_with_output", 0, "rngs", made_by=FLAX_MODULE, in_dict=True,
-                derives=True),
+    KeyConsumer("flax", "init", 0, "rngs", made_by=(*FLAX_MODULE, *FLAX_INIT_DRAWING_LAYERS),
+                in_dict=True, derives=True, draws_made_parameters=True),
+    KeyConsumer("flax", "init_with_output", 0, "rngs",
+                made_by=(*FLAX_MODULE, *FLAX_INIT_DRAWING_LAYERS), in_dict=True, derives=True,
+                draws_made_parameters=True),
     KeyConsumer("flax", "apply", None, "rngs", made_by=FLAX_MODULE, in_dict=True, derives=True,
+                draws_made_parameters=True,
                 forwards_from=1, keeps_keywords=("rngs", "method", "mutable",
                                                  "capture_intermediates")),
     # `state.apply_fn(variables, x, rngs={"dropout": key})` of a `flax.training` TrainState.

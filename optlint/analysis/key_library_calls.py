@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, cast
 
 import libcst as cst
@@ -32,6 +33,8 @@ from optlint.analysis.key_model_streams import STREAM_KEYWORDS, STREAM_USES
 from optlint.analysis.key_pipeline_rows import unpacked_item
 from optlint.analysis.key_imported_bases import file_bases, imported_bases
 from optlint.analysis.key_imported_libraries import imported_project_libraries
+from optlint.analysis.key_parameterless import DRAWS, NOTHING, module_draws
+from optlint.analysis.key_parameterless import UNSEEN as PARAMETERLESS
 from optlint.analysis.key_shape_arguments import ShapeArguments
 from optlint.analysis.key_unnamed_streams import unnamed_stream
 from optlint.analysis.key_switched_calls import switched_off
@@ -126,6 +129,8 @@ class LibraryKeyCalls:
                             row.forwards_from, row.keeps_keywords):
                         return []
                     uses = self._library(call, row)
+                    if uses and row.draws_made_parameters and site is not None:
+                        uses = self._parameterless(uses, method.value, site)
                     if uses:
                         return uses
         if self._calls_library_objects and isinstance(func, (cst.Name, cst.Call, cst.Attribute)):
@@ -147,6 +152,18 @@ class LibraryKeyCalls:
                 key = key_argument(call, INITIALIZER_MODULES[module], "key")
                 return [] if key is None else [Consumption(call, key, self.callee(call))]
         return []
+
+    def _parameterless(self, uses: list[Consumption], receiver: cst.BaseExpression,
+                       site: CallSite) -> list[Consumption]:
+        """`uses`, none where the module `receiver` names draws nothing, `--preview` only where
+        what it draws is not seen (`key_parameterless.py`)."""
+        making = self._making_call(receiver, site)
+        draws = module_draws(self.ctx, making) if making is not None else DRAWS
+        if draws == NOTHING:
+            return []
+        if draws == DRAWS:
+            return uses
+        return [replace(use, unseen=use.unseen or PARAMETERLESS) for use in uses]
 
     def _compiled_method(self, func: cst.BaseExpression, call: cst.Call
                          ) -> cst.Attribute | None:
@@ -328,6 +345,12 @@ class LibraryKeyCalls:
                                                                      cst.Name):
                 # `model: MLP`: an instance of that class.
                 return made | self.bases(annotation.annotation.value, set())
+            if isinstance(annotation, cst.Annotation) and isinstance(annotation.annotation,
+                                                                     cst.Attribute):
+                # `encoder_module: nn.Module`: an instance of that library class.
+                made.add(self.ctx.qualify(annotation.annotation) or "")
+                made.discard("")
+                return made
             if binding.path == () and isinstance(binding.value, cst.Call):
                 receiver = binding.value
             elif isinstance(binding.value, cst.Call) and binding.path:

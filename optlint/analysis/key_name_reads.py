@@ -142,9 +142,13 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None =
         drawn = library.drawn_key(node.value) if (
             library is not None and isinstance(node.value, cst.Call)
             and node.attr.value in SHAPE_ATTRIBUTES) else None
-        if isinstance(node.value, cst.Name) and node.attr.value in SHAPE_ATTRIBUTES:
+        held = _indexed_name(node.value) if node.attr.value in SHAPE_ATTRIBUTES else None
+        if held is not None:
+            # `x.shape`, `params["params"]["w"].shape`: an item's shape is the same for every
+            # key; the indices themselves are read as values (a mask `x[x > 0]` reads `x`).
             if shaped is not None:
-                shaped.add(node.value.value)
+                shaped.add(held.value)
+            _index_reads(node.value, found, shaped, library)
         elif drawn is not None and isinstance(node.value, cst.Call):
             # `normal(key, s).nbytes`: a draw's shape is the same for every key, so the key is
             # not read (neither its values nor its shape).
@@ -199,6 +203,23 @@ def _collect_reads(node: cst.CSTNode, found: set[str], shaped: set[str] | None =
     else:
         for child in child_nodes(node):
             _collect_reads(child, found, shaped, library)
+
+
+def _indexed_name(node: cst.BaseExpression) -> cst.Name | None:
+    """The name under `node`'s subscripts (`params` of `params["params"]["w"]`, or `x` itself),
+    None when something else is (a call, an attribute)."""
+    while isinstance(node, cst.Subscript):
+        node = node.value
+    return node if isinstance(node, cst.Name) else None
+
+
+def _index_reads(node: cst.BaseExpression, found: set[str], shaped: set[str] | None,
+                 library: ReadsLibrary | None) -> None:
+    """Adds the reads of the indices of `node`'s subscripts (not of the name they index)."""
+    while isinstance(node, cst.Subscript):
+        for element in node.slice:
+            _collect_reads(element, found, shaped, library)
+        node = node.value
 
 
 def _iterated_for_shapes(node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp,

@@ -22,6 +22,11 @@ of the above around it, is not walked for itself: its walk could report nothing.
 function whose consumptions are each given a key of their own (`k1, k2 = split(key)`, a draw
 from each: `key_distinct_draws.py`), with none of the above around them. Its summary is still
 made whenever a caller asks (`FileKeyCalls.summary`).
+
+The gate asks its questions of a call of a function of the file without that function's
+summary where no call its walk meets consumes a key or hands one back (`WalkGate.silent`):
+its walk then records no consumption, and a call of it consumes nothing. Most functions
+called by the name of a helper (`key_helpers.py`) are such (levanter: 334 of 434 summaries).
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import libcst as cst
 from optlint.analysis.index import CallSite, FunctionInfo, Scope
 from optlint.analysis.key_distinct_draws import distinct_keys, rebound_apart
 from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_cond_branches import branching
 from optlint.analysis.key_library_calls import last_name
 from optlint.analysis.key_shown_cells import shown_calls
 from optlint.analysis.key_syntax import COMPREHENSIONS, body_of
@@ -45,6 +51,11 @@ if TYPE_CHECKING:
 
 # Switched off, every function that may consume a key is walked (for the tests comparing both).
 GATED = True
+# Switched off, the gate makes the summary of every function called (for the tests comparing).
+SILENT_UNSUMMARISED = True
+
+# Whether the walk of a function of the file records no consumption (`WalkGate.silent`).
+Silent = Callable[[cst.FunctionDef], bool]
 
 # Where the walk meets an expression more than once, or later than where it is written. By
 # exact type, as below: every node of a body is tested, and `isinstance` on libcst's classes
@@ -61,10 +72,16 @@ class WalkGate:
 
     def __init__(self, sites: Iterable[CallSite], scopes: Iterable[Scope],
                  consumer: Consumer, returns: Returns,
-                 made_key: Callable[[cst.BaseExpression], str | None] | None = None) -> None:
+                 made_key: Callable[[cst.BaseExpression], str | None] | None = None,
+                 records: Callable[[cst.Call], bool] | None = None) -> None:
         self.consumer = consumer
         self.returns = returns
         self.made_key = made_key  # the name a call making a key from constants goes under
+        # A call a walk may record a consumption at that neither `consumer` nor `returns`
+        # tells (the branches of a `lax.cond`); None: `silent` is not asked.
+        self.records = records
+        self._silent: dict[int, bool] = {}  # by function: `silent`'s answer
+        self._asking: set[int] = set()  # the functions `silent` is being asked of
         # The calls a walk of each scope may meet: its own, those of the lambdas in it, and
         # those of the decorators of the functions and classes defined in it (which the index
         # puts in the scopes they decorate).
@@ -111,6 +128,39 @@ class WalkGate:
             return True
         return _repeated_or_kept(body, calls)
 
+    def silent(self, function: cst.FunctionDef) -> bool:
+        """No call the walk of `function` meets consumes a key (by `consumer`, asked so in
+        turn), hands one back consumed, records a draw otherwise (`records`) or is a call of
+        a parameter (a closure its caller gives may draw: `param_calls`): the walk records no
+        consumption, and a call of `function` consumes nothing. False while being asked
+        (a call of itself): the caller then makes the summary, as it would have."""
+        known = self._silent.get(id(function))
+        if known is not None:
+            return known
+        if self.records is None or id(function) in self._asking:
+            return False
+        params = {param.name.value for param in (
+            *function.params.posonly_params, *function.params.params,
+            *function.params.kwonly_params)}
+        self._asking.add(id(function))
+        try:
+            known = not any(
+                (type(call.func) is cst.Name and call.func.value in params)  # type: ignore[attr-defined]
+                or self.records(call) or self.returns(call) or self.consumer(call)
+                for call in self._calls.get(id(function), ()))
+        finally:
+            self._asking.discard(id(function))
+        self._silent[id(function)] = known
+        return known
+
+    def said_silent(self, function: cst.FunctionDef) -> bool:
+        """`silent` has said so of `function` (and not been told to forget it since)."""
+        return self._silent.get(id(function), False)
+
+    def forget_silent(self) -> None:
+        """Drops `silent`'s answers: a summary they rest on is made again."""
+        self._silent.clear()
+
     def _made_in_place(self, use: Consumption, uses: list[Consumption],
                        seeds: list[Consumption]) -> str:
         """How `use` is given a key made in place by a call that no other consumption can be
@@ -156,9 +206,26 @@ class FileWalks:
     def _gate(self) -> WalkGate:
         if self._walk_gate is None:
             analysis = self.analysis
-            self._walk_gate = WalkGate(analysis.ctx.calls(), analysis.ctx.index.every_scope,
-                                       analysis.consumer, analysis.returned_keys,
-                                       analysis.made_key)
+            gate = self._walk_gate = WalkGate(
+                analysis.ctx.calls(), analysis.ctx.index.every_scope,
+                lambda call: analysis.consumer(call, silent),
+                lambda call: analysis.returned_keys(call, silent), analysis.made_key,
+                lambda call: branching(analysis.ctx, call))
+            helpers, higher_order = analysis.helpers, analysis.higher_order
+
+            def silent(function: cst.FunctionDef) -> bool:
+                # Of a function of the file worth walking (else it has no summary), not
+                # summarised yet (else its summary is read), calling no function it is given
+                # by another name either (`key_callables.closures_called_again`).
+                return (SILENT_UNSUMMARISED and id(function) not in analysis.foreign.owner_of
+                        and id(function) not in analysis.summaries
+                        and function.name.value in helpers
+                        and function.name.value not in higher_order and gate.silent(function))
+
+            # The walks (summaries among them) read the answers made so far, not asking anew:
+            # one asked while a summary is being made could rest on that summary's first round.
+            analysis.silent = lambda function: (id(function) not in analysis.summaries
+                                                and gate.said_silent(function))
         return self._walk_gate
 
     def walk(self, info: FunctionInfo) -> KeyFlow:
@@ -177,6 +244,7 @@ class FileWalks:
                 if id(nested.node) in recursive:
                     analysis.summaries.pop(id(nested.node), None)
                     analysis.forget_consumed()  # some may rest on that summary
+                    self._gate().forget_silent()
             flow = analysis.new_flow(scope=info.scope)
             flow.run(body_of(info.node), {param.name.value: param.name for param in (
                 *info.node.params.posonly_params, *info.node.params.params,

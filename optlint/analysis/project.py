@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -27,6 +27,7 @@ from optlint.analysis.parameters import (
     module_jit_of,
 )
 from optlint.analysis.values import FunctionValue, LibraryRef
+from optlint.analysis.word_counts import distinct_words
 from optlint.source import SourceError, decode, read_bytes
 from optlint.parsing import Unanalysable, parse_module, parse_screened
 
@@ -110,6 +111,12 @@ class ProjectIndex:
         if found is None:
             found = self._real_paths[key] = Path(path).resolve()
         return found
+
+    def know_real_paths(self, real_paths: Mapping[str, Path]) -> None:
+        """`real_path`'s answers the run has worked out already (each file's name -> its
+        resolved path); a resolved path resolves to itself."""
+        for name, real in real_paths.items():
+            self._real_paths[name] = self._real_paths[str(real)] = real
 
     def checking(self, files: int) -> None:
         """The run checks `files` files, and its callers search asks about a name or two for
@@ -304,7 +311,7 @@ class ProjectIndex:
             if self._word_source is not sources or self._word_files is None:
                 self._word_files = {}
                 for file, text in sources.items():
-                    for word in set(_WORD.findall(text)):
+                    for word in distinct_words(text):
                         self._word_files.setdefault(word, []).append(file)
                 self._word_source = sources
             return self._word_files.get(name, [])

@@ -5,7 +5,7 @@ without importing the parser."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from optlint.source import SourceError, decode, read_bytes
@@ -32,6 +32,10 @@ class ProjectFiles:
         self._listings: dict[str, frozenset[str] | None] | None = {} if remember else None
         self._roots: dict[Path | None, list[Path]] = {}  # importing folder -> where to look
         self._folders: dict[str, Path] = {}  # file name -> its resolved folder
+        # Each resolved folder as one object: the memos keyed by a folder (`_found`, `_roots`)
+        # then match it by identity, not by pathlib's `__eq__` (Python code, thousands of times
+        # a run).
+        self._same_folder: dict[Path, Path] = {}
         self._sources: dict[Path, str] | None = None  # every project file's text, for callers
         self._too_large = False  # more files than callers are looked for in
         self._walked: tuple[list[str] | None] | None = None  # see `_walk`
@@ -165,11 +169,19 @@ class ProjectFiles:
             self._sources = sources
         return None if self._too_large else self._sources
 
+    def know_folders(self, resolved: Mapping[Path, Path]) -> None:
+        """Each file's resolved folder, from its path as named -> its resolved path (see
+        `ImportGraph.know_resolved`)."""
+        for named, real in resolved.items():
+            folder = self._same_folder.setdefault(real.parent, real.parent)
+            self._folders[str(named)] = self._folders[str(real)] = folder
+
     def folder_of(self, filename: str) -> Path:
         # Resolving costs a system call per path component; lookups repeat the same few files.
         folder = self._folders.get(filename)
         if folder is None:
-            folder = self._folders[filename] = Path(filename).resolve().parent
+            found = Path(filename).resolve().parent
+            folder = self._folders[filename] = self._same_folder.setdefault(found, found)
         return folder
 
     def _search_roots(self, from_file: str | None) -> list[Path]:

@@ -46,7 +46,8 @@ class ProjectMethods:
 
     def defined_besides(self, name: str, here: Path | None) -> bool:
         """Whether a project file other than `here` defines a method `name`."""
-        return any(path != here for path in self.files.get(name, ()))
+        files = self.files.get(name, ())  # each file once (`texts` is a dict)
+        return len(files) > 1 or (len(files) == 1 and files[0] != here)
 
 
 _MADE: weakref.WeakKeyDictionary[object, ProjectMethods] = weakref.WeakKeyDictionary()

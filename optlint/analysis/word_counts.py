@@ -12,6 +12,7 @@ often than a question allows answers it for the clean text too.
 from __future__ import annotations
 
 import re
+import string
 from collections import Counter
 from collections.abc import Callable
 
@@ -19,6 +20,10 @@ from optlint.analysis.comments import without_comments
 
 _WORD = re.compile(r"\w+")
 _WORD_CHARACTER = re.compile(r"\w")
+# Every ASCII character that is not a word character (`\w`), mapped to a space: what
+# `distinct_words` splits an ASCII text at.
+_ASCII_NON_WORD = {code: " " for code in range(128)
+                   if chr(code) not in string.ascii_letters + string.digits + "_"}
 # Past this many searches of one text, its words are counted by one split of the whole text: a
 # file is asked about a few names, and splitting its whole text cost more (a third of a second of
 # a cold run on levanter); a big file asks about hundreds, and a search each was quadratic in its
@@ -89,3 +94,20 @@ def count_word(text: str, word: str) -> int:
             count += 1
         start = text.find(word, end)
     return count
+
+
+def distinct_words(text: str) -> set[str]:
+    """The words of `text` (its maximal runs of `\\w`), each once: `set(re.findall(r"\\w+",
+    text))`. The callers search indexes every project file's words so (levanter: 216 texts, 2.2
+    MB); the regular expression made a string of every word before the set dropped the repeats.
+    Here the ASCII characters that are no word characters become spaces and `str.split` cuts
+    there (a third fewer instructions); `str.split` also cuts at Unicode spaces, which are no
+    word characters either, and a piece still holding a non-ASCII character (`→`, `é`) is cut as
+    the expression cuts it."""
+    pieces = set(text.translate(_ASCII_NON_WORD).split())
+    if text.isascii():
+        return pieces
+    words = {piece for piece in pieces if piece.isascii()}
+    for piece in pieces - words:
+        words.update(_WORD.findall(piece))
+    return words
