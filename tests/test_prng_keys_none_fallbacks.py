@@ -5,7 +5,10 @@ there as `key if key is not None else PRNGKey(seed=0)`). The branch runs only wh
 given: wherever the caller gives one, the function consumes it. The parameter used to count as
 bound anew, so no caller saw it consumed. Both forms, the `if` statement and the conditional
 expression (either way round). Beside a caller giving two keys, which stays silent.
-Run with JAX: the two calls draw the same numbers."""
+Run with JAX: the two calls draw the same numbers. A caller handing on a parameter of its own
+that defaults to `None` is `--preview` (given none, each call makes its own key: long-range-arena's
+`dropout_rng=None`, which no caller sets); a seed falling back to another seed is not followed
+(alphafold3's `if random_seed is None: random_seed = random_state.randint(...)`)."""
 
 from __future__ import annotations
 
@@ -59,6 +62,32 @@ def test_two_keys_are_silent(tmp_path: Path) -> None:
                               "    k1, k2 = jax.random.split(key)\n"
                               "    first = sample(1.0, k1)\n    second = sample(2.0, k2)")
     assert opt020_lines(tmp_path, "sample2.py", two) == []
+
+
+MAYBE_NONE = TWICE.replace("def pair(key):", "def pair(key=None):")
+
+SEEDS = '''\
+import jax
+
+
+def sample(scale, seed=None):
+    if seed is None:
+        seed = 0
+    return scale * jax.random.uniform(jax.random.PRNGKey(seed), (3,))
+
+
+def pair(seed):
+    return sample(1.0, seed), sample(2.0, seed)
+'''
+
+
+def test_a_caller_s_own_none_default_is_preview(tmp_path: Path) -> None:
+    assert opt020_lines(tmp_path, "sample.py", MAYBE_NONE) == []
+    assert opt020_lines(tmp_path, "sample2.py", MAYBE_NONE, "--preview") == [12]
+
+
+def test_a_seed_fallback_is_not_followed(tmp_path: Path) -> None:
+    assert opt020_lines(tmp_path, "seeds.py", SEEDS) == []
 
 
 def test_both_calls_draw_the_same_numbers() -> None:

@@ -138,17 +138,18 @@ class CallTargets:
         self.class_known.add(id(call))
         return self._foreign_target(found[0])
 
-    def _static_method(self, func: cst.BaseExpression, site: CallSite
+    def _static_method(self, call: cst.Call, site: CallSite
                        ) -> tuple[cst.FunctionDef, bool] | None:
         """`Noise.sample(key, shape)`: a `@staticmethod` of a class of the file, called on it
         or an instance; or a `@classmethod` (bound: given the class first)."""
+        func = call.func
         owner = self.ctx.value(func.value, site) if isinstance(func, cst.Attribute) else None
         info = owner.info if (isinstance(owner, (ClassRef, InstanceValue))
                               and owner.path == self.ctx.inference.path) else None
         if info is None and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             info = classmethod_owner(func.value.value, site.scope)  # `cls.update(...)`
         if info is None or not isinstance(func, cst.Attribute):
-            return foreign_static_method(self.ctx, self.foreign, func, owner)
+            return foreign_static_method(self.ctx, self.foreign, call, owner)
         for item in info.node.body.body:
             if isinstance(item, cst.FunctionDef) and item.name.value == func.attr.value:
                 kinds = method_kinds(item)
@@ -191,7 +192,7 @@ class CallTargets:
             known = self._known_class(call, site, value)
             if known is not None:
                 return known
-        static = self._static_method(call.func, site)
+        static = self._static_method(call, site)
         if static is not None:
             if id(static[0]) in self.foreign.owner_of:  # of another file's class, named
                 self.class_known.add(id(call))

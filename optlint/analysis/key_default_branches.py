@@ -25,6 +25,8 @@ import libcst as cst
 
 from optlint.analysis.index import ClassInfo, Scope
 from optlint.analysis.key_state import KeyState
+from optlint.analysis.key_syntax import reads_as_key
+from optlint.analysis.walk import child_nodes
 
 if TYPE_CHECKING:
     from optlint.context import RuleContext
@@ -215,7 +217,7 @@ def keep_given_key(node: cst.If, ends: tuple[KeyState | None, KeyState | None],
     anew and no caller saw it consumed."""
     name = _none_tested(node.test)
     taken, other = ends
-    if (name is None or node.orelse is not None or merged is None or taken is None
+    if (name is None or not reads_as_key(name) or node.orelse is not None or merged is None or taken is None
             or other is None or name not in taken.rebound or name in other.rebound):
         return
     merged.rebound.discard(name)
@@ -234,7 +236,8 @@ def given_key_fallback(node: cst.Assign, params: Set[str], rebound: Set[str]
         return None
     name = node.targets[0].target.value
     test = value.test
-    if (name not in params or name in rebound or not isinstance(test, cst.Comparison)
+    if (name not in params or name in rebound or not reads_as_key(name)
+            or not isinstance(test, cst.Comparison)
             or not isinstance(test.left, cst.Name) or test.left.value != name
             or len(test.comparisons) != 1
             or not isinstance(test.comparisons[0].comparator, cst.Name)
@@ -247,6 +250,23 @@ def given_key_fallback(node: cst.Assign, params: Set[str], rebound: Set[str]
     if not isinstance(kept, cst.Name) or kept.value != name:
         return None
     return fallback
+
+
+def falls_back(function: cst.FunctionDef, param: str) -> bool:
+    """Whether `function` gives its parameter `param` a key of its own when given `None`, in
+    either form (`keep_given_key`, `given_key_fallback`), anywhere in its body."""
+    pending: list[cst.CSTNode] = list(function.body.children)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, cst.If) and node.orelse is None and _none_tested(node.test) == param:
+            return True
+        if (isinstance(node, cst.Assign)
+                and given_key_fallback(node, frozenset({param}), frozenset()) is not None):
+            return True
+        if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda,
+                                 cst.BaseExpression)):
+            pending.extend(child_nodes(node))
+    return False
 
 
 def _restore(merged: KeyState, other: KeyState, name: str) -> None:

@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from optlint.analysis.binding import bind_arguments
+from optlint.analysis.key_syntax import reads_as_key
 from optlint.analysis.project_kinds import method_kinds
 from optlint.analysis.project_files import LIBRARIES
 from optlint.analysis.values import LibraryRef, Value
@@ -23,12 +25,12 @@ if TYPE_CHECKING:
     from optlint.context import RuleContext
 
 
-def foreign_static_method(ctx: RuleContext, foreign: ForeignFunctions,
-                          func: cst.BaseExpression, value: Value | None
-                          ) -> tuple[cst.FunctionDef, bool] | None:
-    """The `@staticmethod` or `@classmethod` (bound: given the class first) that `func`, an
-    attribute of a class of another project file (`value`: what its object evaluates to),
-    names; None otherwise."""
+def foreign_static_method(ctx: RuleContext, foreign: ForeignFunctions, call: cst.Call,
+                          value: Value | None) -> tuple[cst.FunctionDef, bool] | None:
+    """The `@staticmethod` or `@classmethod` (bound: given the class first) that `call` runs,
+    an attribute of a class of another project file (`value`: what its object evaluates to),
+    where the call gives it something that reads as a key; None otherwise."""
+    func = call.func
     if not isinstance(func, cst.Attribute):
         return None
     project = ctx.inference.project
@@ -43,7 +45,16 @@ def foreign_static_method(ctx: RuleContext, foreign: ForeignFunctions,
     for item in info.node.body.body:
         if isinstance(item, cst.FunctionDef) and item.name.value == func.attr.value:
             kinds = method_kinds(item)
-            if not kinds or not foreign.owned(item, evaluator):
+            bound = "classmethod" in kinds
+            # What its file's key flow costs to make is spent only where a key reaches it.
+            if not kinds or not _gives_key(item, call, bound) or not foreign.owned(item, evaluator):
                 return None
-            return item, "classmethod" in kinds
+            return item, bound
     return None
+
+
+def _gives_key(method: cst.FunctionDef, call: cst.Call, bound: bool) -> bool:
+    """`call` gives `method` a parameter something that reads as a key (`key=k`, `rng`)."""
+    return any((isinstance(expr, cst.Name) and reads_as_key(expr.value))
+               or reads_as_key(param.name.value)
+               for param, expr in bind_arguments(method, call, bound))

@@ -16,6 +16,7 @@ from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_folded_seeds import folded_seed
 from optlint.analysis.key_literal_branches import LiteralBranches
 from optlint.analysis.key_module_keys import module_key_uses
+from optlint.analysis.key_none_arguments import unless_none_given
 from optlint.analysis.key_record import STEPS
 from optlint.analysis.key_seeded_splits import seeded_kind
 from optlint.analysis.key_star_arguments import given_through_mapping, in_mapping
@@ -56,9 +57,10 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
     skipped = (branches.unread_params(function, call, bound, flow.consumed_params)
                if flow.consumed_params else frozenset())
     # A helper that splits its key first splits the caller's (it conflicts with `fold_in`).
-    uses = [unless_given(in_mapping(folded_seed(param_use(
+    uses = [unless_none_given(ctx, unless_given(in_mapping(folded_seed(param_use(
                 call, expr, how, stepping, param.name.value, flow, function), function, call,
-                bound), call, param.name.value), function, call, bound, param.name.value)
+                bound), call, param.name.value), function, call, bound, param.name.value),
+                function, param.name.value)
             for param, expr in (*bind_arguments(function, call, bound),
                                 *given_through_mapping(function, call, bound))
             if param.name.value in flow.consumed_params and param.name.value not in skipped]
