@@ -25,7 +25,7 @@ import libcst as cst
 
 from optlint.analysis.index import ClassInfo, Scope
 from optlint.analysis.key_state import KeyState
-from optlint.analysis.key_syntax import reads_as_key
+from optlint.analysis.key_syntax import reads_as_key, tested_none
 from optlint.analysis.walk import child_nodes
 
 if TYPE_CHECKING:
@@ -215,7 +215,7 @@ def keep_given_key(node: cst.If, ends: tuple[KeyState | None, KeyState | None],
     `random_model_data(model, key=key)`, which splits its key after such a fallback, drew the
     same data in every row it was given one key). Without this the parameter counted as bound
     anew and no caller saw it consumed."""
-    name = _none_tested(node.test)
+    name = tested_none(node.test)
     taken, other = ends
     if (name is None or not reads_as_key(name) or node.orelse is not None or merged is None or taken is None
             or other is None or name not in taken.rebound or name in other.rebound):
@@ -258,7 +258,7 @@ def falls_back(function: cst.FunctionDef, param: str) -> bool:
     pending: list[cst.CSTNode] = list(function.body.children)
     while pending:
         node = pending.pop()
-        if isinstance(node, cst.If) and node.orelse is None and _none_tested(node.test) == param:
+        if isinstance(node, cst.If) and node.orelse is None and tested_none(node.test) == param:
             return True
         if (isinstance(node, cst.Assign)
                 and given_key_fallback(node, frozenset({param}), frozenset()) is not None):
@@ -283,17 +283,6 @@ def _restore(merged: KeyState, other: KeyState, name: str) -> None:
             mine_set.add(name)
         else:
             mine_set.discard(name)
-
-
-def _none_tested(test: cst.BaseExpression) -> str | None:
-    """`key is None`: `key`."""
-    if (isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name)
-            and len(test.comparisons) == 1
-            and isinstance(test.comparisons[0].operator, cst.Is)
-            and isinstance(test.comparisons[0].comparator, cst.Name)
-            and test.comparisons[0].comparator.value == "None"):
-        return test.left.value
-    return None
 
 
 def _default_node(ctx: RuleContext, owner: str, field: str) -> cst.CSTNode:

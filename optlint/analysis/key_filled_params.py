@@ -21,6 +21,7 @@ import libcst as cst
 from dataclasses import replace
 
 from optlint.analysis.binding import bind_arguments, positional_params
+from optlint.analysis.key_syntax import tested_none
 from optlint.analysis.prng_keys import Consumption
 from optlint.analysis.walk import child_nodes
 
@@ -52,7 +53,7 @@ def filled_only_unless(function: cst.FunctionDef, param: str) -> str | None:
 
     def visit(node: cst.CSTNode, guard: str | None) -> None:
         if isinstance(node, cst.If):
-            tested = _tested_none(node.test)
+            tested = tested_none(node.test)
             visit(node.test, guard)
             inner = tested if tested in names and tested != param and guard is None else guard
             visit(node.body, inner)
@@ -94,24 +95,13 @@ def _given_none_defaults(function: cst.FunctionDef, call: cst.Call, bound: bool)
             and not (isinstance(expr, cst.Name) and expr.value == "None")}
 
 
-def _tested_none(test: cst.BaseExpression) -> str | None:
-    """`x` of the test `x is None`."""
-    if (isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name)
-            and len(test.comparisons) == 1
-            and isinstance(test.comparisons[0].operator, cst.Is)
-            and isinstance(test.comparisons[0].comparator, cst.Name)
-            and test.comparisons[0].comparator.value == "None"):
-        return test.left.value
-    return None
-
-
 def _bound_only_under(body: cst.CSTNode, name: str) -> bool:
     """Every binding of `name` in `body` lies in the body of an `if name is None:` (filling it
     in), so the test sees the value the caller gave."""
     pending: list[tuple[cst.CSTNode, bool]] = [(body, False)]
     while pending:
         node, filling = pending.pop()
-        if isinstance(node, cst.If) and _tested_none(node.test) == name:
+        if isinstance(node, cst.If) and tested_none(node.test) == name:
             pending.append((node.body, True))
             if node.orelse is not None:
                 pending.append((node.orelse, filling))

@@ -205,6 +205,17 @@ def evaluated_within(node: cst.CSTNode, call: cst.CSTNode) -> bool:
     return any(evaluated_within(child, call) for child in child_nodes(node))
 
 
+def tested_none(test: cst.BaseExpression) -> str | None:
+    """`x` of the test `x is None` (a parameter's fallback: `if key is None: ...`)."""
+    if (isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name)
+            and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, cst.Is)
+            and isinstance(test.comparisons[0].comparator, cst.Name)
+            and test.comparisons[0].comparator.value == "None"):
+        return test.left.value
+    return None
+
+
 def is_main_guard(test: cst.BaseExpression) -> bool:
     """`if __name__ == "__main__":`'s test."""
     return (isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name)
