@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.binding import argument
-from optlint.analysis.key_model_loops import LOOP_INITS
+from optlint.analysis.key_model_loops import LOOP_INITS, handed_to_body
 from optlint.analysis.key_fields import built_with
 from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.prng_keys import ITEM, Consumption, key_name
@@ -30,15 +29,10 @@ def carried_in(call: cst.Call, body: cst.FunctionDef, flow: KeyRecorder, qualifi
     """The consumptions of the initial carry's keys by the loop `call` (its body `body`,
     summarised by `flow`; `ctx`, the file's, to follow a field to the key an object was
     built with)."""
-    row = LOOP_INITS.get(qualified)
-    if row is None:
+    handed = handed_to_body(call, body, LOOP_INITS.get(qualified))
+    if handed is None:
         return []
-    position, keyword, index = row
-    init = argument(call, position, keyword)
-    params = [*body.params.posonly_params, *body.params.params]
-    if init is None or index >= len(params):
-        return []
-    carried = params[index].name.value
+    init, carried = handed
     uses = []
     for name, inner in [*flow.param_uses.items(), *flow.attribute_uses.items()]:
         base, _, part = name.partition(".")

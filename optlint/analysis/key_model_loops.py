@@ -4,6 +4,9 @@ run (replication, stacking, repeating iterables)."""
 
 from __future__ import annotations
 
+import libcst as cst
+
+from optlint.analysis.binding import argument
 from optlint.records import record
 
 @record
@@ -93,3 +96,18 @@ TREE_MAPS = frozenset({"jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map"}
 # tracing, so what it makes is fixed for every later call.
 TRACING = frozenset({"jax.jit", "equinox.filter_jit", "jax.pmap", "equinox.filter_pmap",
                      "flax.nnx.jit"})
+
+
+def handed_to_body(call: cst.Call, body: cst.FunctionDef, row: tuple[int, str, int] | None
+                   ) -> tuple[cst.Arg, str] | None:
+    """The argument the loop `call` takes at `row` (a `LOOP_INITS` or `LOOP_ITEMS` row: its
+    position, keyword, and the body's parameter given it) and that parameter's name in `body`;
+    None where the row, the argument or the parameter is missing."""
+    if row is None:
+        return None
+    position, keyword, index = row
+    given = argument(call, position, keyword)
+    params = [*body.params.posonly_params, *body.params.params]
+    if given is None or index >= len(params):
+        return None
+    return given, params[index].name.value

@@ -14,10 +14,9 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.binding import argument
 from optlint.analysis.key_batching import replicated_key
 from optlint.analysis.key_carried_in import init_part
-from optlint.analysis.key_model_loops import COPIED_ITEMS, LOOP_ITEMS
+from optlint.analysis.key_model_loops import COPIED_ITEMS, LOOP_ITEMS, handed_to_body
 from optlint.analysis.key_record import KeyRecorder
 from optlint.analysis.prng_keys import Consumption
 
@@ -30,15 +29,10 @@ def scanned_copies(calls: KeyCallsView, call: cst.Call, body: cst.FunctionDef,
     """The key `call`, a loop of `qualified` running `body` (summarised by `flow`), hands every
     step as copies among its items, where the body draws from its item: consumed by the loop,
     and again by every step."""
-    row = LOOP_ITEMS.get(qualified)
-    if row is None:
+    handed = handed_to_body(call, body, LOOP_ITEMS.get(qualified))
+    if handed is None:
         return []
-    position, keyword, index = row
-    items = argument(call, position, keyword)
-    params = [*body.params.posonly_params, *body.params.params]
-    if items is None or index >= len(params):
-        return []
-    item = params[index].name.value
+    items, item = handed
     uses = []
     for part, inner in _item_uses(calls, body, flow, item):
         found = init_part(items.value, part)
