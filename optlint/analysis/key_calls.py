@@ -210,6 +210,7 @@ class FileKeyCalls:
     def forget_consumed(self) -> None:
         """Drops what calls were worked out to consume: a summary they read is made again."""
         self._consumed.clear()
+        self.named.groups.forget()
 
     def _project_consumer(self, call: cst.Call, silent: Silent | None = None
                           ) -> list[Consumption] | None:
