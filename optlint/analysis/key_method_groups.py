@@ -56,21 +56,25 @@ class MethodGroup:
 @dataclass(frozen=True)
 class GroupDraws:
     """One round of a group: the positions of the call's arguments each member draws from
-    (None: a member with no summary), and the same counted over the members."""
+    (None: a member with no summary), the same counted over the members, and the members
+    being summarised meanwhile (their summaries so far: read by a call, they are met again)."""
 
     draws: tuple[frozenset[int] | None, ...]
     unsummarised: int
     drawing: Counter[int]
+    pending: tuple[int, ...]
 
     @classmethod
-    def of(cls, group: MethodGroup, flows: list[KeyFlow | None]) -> GroupDraws:
+    def of(cls, group: MethodGroup, flows: list[KeyFlow | None], pending: list[int]
+           ) -> GroupDraws:
         draws = tuple(None if flow is None else frozenset(
             group.positions[id(expr)] for param, expr in bind_arguments(method, group.call, True)
             if param.name.value in flow.consumed_params
             and not flow.param_uses[param.name.value].unseen)
             for method, flow in zip(group.methods, flows, strict=True))
         return cls(draws, sum(drawn is None for drawn in draws),
-                   Counter(position for drawn in draws for position in drawn or ()))
+                   Counter(position for drawn in draws for position in drawn or ()),
+                   tuple(pending))
 
     def drawn_by_others(self, excluded: list[int]) -> set[int]:
         """The positions every member but the `excluded` ones draws from (none: a member
@@ -101,7 +105,11 @@ class GroupSummaries:
         draws = self._draws(group, summary)
         if draws is None:  # met in its first round: nothing drawn yet
             return set()
-        return draws.drawn_by_others(_enclosing(group, site.scope))
+        excluded = _enclosing(group, site.scope)
+        for index in draws.pending:
+            if index not in excluded:  # read as the summary of a method called again
+                self.cycles.met_again(id(group.methods[index]))
+        return draws.drawn_by_others(excluded)
 
     def forget(self) -> None:
         """Drops the groups summarised: a member's summary is made again."""
@@ -122,19 +130,34 @@ class GroupSummaries:
             for _ in range(ROUNDS):
                 mark = self.cycles.start(key)
                 try:
-                    draws = GroupDraws.of(group, [summary(method) for method in group.methods])
+                    draws = self._round(group, summary)
                 finally:
                     since = self.cycles.finish(key, mark)
-                if since is None or draws == self._open[key]:  # (never None == a round)
+                if since is None or draws == self._open[key]:  # (a first round: never equal)
                     break
                 self._open[key] = draws
                 for done in since:  # made assuming the last round: asked again when needed
                     self.summaries.pop(done, None)
         finally:
             del self._open[key]
-        self._made[key] = draws
-        self.summaries[key] = None
+        if not draws.pending:  # (else it rests on summaries not made yet: asked again)
+            self._made[key] = draws
+            self.summaries[key] = None
         return draws
+
+    def _round(self, group: MethodGroup, summary: Summarise) -> GroupDraws:
+        """The members' summaries: a member being summarised (the one whose call asks, or one
+        that called it) by its summary so far, met again only when a call of another reads
+        it, as a method's own call of itself is not read (`drawn_by_others`)."""
+        flows: list[KeyFlow | None] = []
+        pending: list[int] = []
+        for index, method in enumerate(group.methods):
+            if id(method) in self.cycles.stack:
+                flows.append(self.summaries.get(id(method)))
+                pending.append(index)
+            else:
+                flows.append(summary(method))
+        return GroupDraws.of(group, flows, pending)
 
 
 def _enclosing(group: MethodGroup, scope: Scope | None) -> list[int]:
