@@ -248,6 +248,14 @@ class PrngKeyReuse(Rule):
                                                                 reported)):
             reported.add(id(found.use.call))
             key = ctx.code(found.key)
+            if found.stepped:
+                yield Finding(found.use.call, (
+                    f"`{key}` is consumed by `{found.use.how}` in `{found.method}`, and only a "
+                    f"constructor sets it: {found.stepped} on one object in every step, so "
+                    f"every step draws the same random numbers"), fix_title=(
+                    f"Advance the key in `{found.method}`: `{key}, key = "
+                    f"jax.random.split({key})`, and draw from `key`"))
+                continue
             others = " and ".join(f"`{name}`" for name in found.advancing)
             message = (f"`{key}` is consumed by `{found.use.how}` in `{found.method}`, which never "
                        f"advances it, while {others} split it before drawing: the next call of "
