@@ -148,6 +148,25 @@ def compile_bytecode() -> str:
     return str(package)
 
 
+def write_generated_code(corpus: list[Path]) -> bool:
+    """The code of the functions optlint writes as source at run time (records' and libcst
+    nodes' `__init__`s, compiled walks), written by a first check as a user's first check writes
+    it (optlint/generated_code.py): every later check reads it instead of compiling. A first
+    check of the corpus and the one-file benchmark's file, here, with bytecode written whatever
+    PYTHONDONTWRITEBYTECODE says (it keeps the file from being written, as it keeps the .pyc
+    files). False where the tree has no such file."""
+    if importlib.util.find_spec("optlint.generated_code") is None:
+        return False
+    environment = {name: value for name, value in os.environ.items()
+                   if name != "PYTHONDONTWRITEBYTECODE"}
+    with tempfile.TemporaryDirectory() as folder:
+        paths = [str(path.resolve()) for path in corpus] + [str(LATENCY_FILE)]
+        subprocess.run([sys.executable, "-m", "optlint", "check", "--no-cache", "--exit-zero",
+                        "-q", "--jobs", "1", *paths],
+                       cwd=folder, env=environment, stdout=subprocess.DEVNULL, check=False)
+    return True
+
+
 def where_to_run(corpus: list[Path]) -> Path | None:
     return corpus[0].resolve() if len(corpus) == 1 and corpus[0].is_dir() else None
 
@@ -419,7 +438,8 @@ def main() -> None:
     if missing:
         parser.error(f"no such file or directory: {', '.join(missing)}")
     corpus = options.corpus or default_corpus()
-    print(f"optlint from {compile_bytecode()} (bytecode compiled beforehand)")
+    print(f"optlint from {compile_bytecode()} (bytecode compiled beforehand"
+          f"{', generated code written by a first check' if write_generated_code(corpus) else ''})")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores (load average "
           f"{os.getloadavg()[0]:.1f}: other processes share them); corpus: "
           f"{', '.join(map(str, corpus))}")
