@@ -82,3 +82,8 @@ class KeyCallsView(Protocol):
     def summary(self, node: cst.FunctionDef | cst.Lambda) -> KeyFlow | None:
         """The walk of a function's body."""
         ...
+
+    def records_nothing(self, function: cst.FunctionDef) -> bool:
+        """Told without its summary: the walk of `function` records no consumption (False:
+        not told)."""
+        ...

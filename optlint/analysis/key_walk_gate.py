@@ -79,6 +79,7 @@ class WalkGate:
         # tells (the branches of a `lax.cond`); None: `silent` is not asked.
         self.records = records
         self._silent: dict[int, bool] = {}  # by function: `silent`'s answer
+        self.answered: list[int] = []  # the functions `silent` answered, in order
         self._asking: set[int] = set()  # the functions `silent` is being asked of
         # The calls a walk of each scope may meet: its own, those of the lambdas in it, and
         # those of the decorators of the functions and classes defined in it (which the index
@@ -149,6 +150,7 @@ class WalkGate:
         finally:
             self._asking.discard(id(function))
         self._silent[id(function)] = known
+        self.answered.append(id(function))
         return known
 
     def said_silent(self, function: cst.FunctionDef) -> bool:
@@ -158,6 +160,10 @@ class WalkGate:
     def forget_silent(self) -> None:
         """Drops `silent`'s answers: a summary they rest on is made again."""
         self._silent.clear()
+
+    def forget(self, function: int) -> None:
+        """Drops `silent`'s answer for `function` (by id)."""
+        self._silent.pop(function, None)
 
     def _made_in_place(self, use: Consumption, uses: list[Consumption],
                        seeds: list[Consumption]) -> str:
