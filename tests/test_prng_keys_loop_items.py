@@ -57,3 +57,19 @@ def test_a_layer_of_the_models_list_drawing_from_one_key_every_iteration(tmp_pat
 def test_layers_given_keys_of_their_own_are_silent(tmp_path: Path) -> None:
     assert not _raises_key_reuse(SPLIT)
     assert opt020_lines(tmp_path, "model.py", SPLIT) == []
+
+
+ZIPPED = PROGRAM.replace(
+    "        for block in self.blocks:\n",
+    "        for block, _ in zip(self.blocks, range(len(self.blocks)), strict=True):\n")
+COUNTED = PROGRAM.replace(
+    "        for block in self.blocks:\n",
+    "        for _, block in enumerate(self.blocks, start=1):\n")
+
+
+def test_keywords_that_keep_the_items_do_not_hide_the_layers_class(tmp_path: Path) -> None:
+    """`zip(..., strict=True)` (ruff's B905) and `enumerate(..., start=1)` pair the same
+    items as their positional forms."""
+    for source in (ZIPPED, COUNTED):
+        assert _raises_key_reuse(source)
+        assert opt020_lines(tmp_path, "model.py", source) == [24]

@@ -70,3 +70,10 @@ def test_pieces_for_a_held_layer_are_not_items(tmp_path: Path) -> None:
     held = LAYERS.replace("layer.data_dependent_init(x, key=key)",
                           "self.layers[0].data_dependent_init(x, key=key)")
     assert opt020_lines(tmp_path, "layers.py", held + MAIN) == [LINE]
+
+
+def test_a_strict_zip_is_the_same_unseen_split(tmp_path: Path) -> None:
+    """ruff's B905 asks for `zip(..., strict=True)`: the same pairs, the same unseen split."""
+    strict = LAYERS.replace("zip(self.layers, keys)", "zip(self.layers, keys, strict=True)")
+    assert opt020_lines(tmp_path, "layers.py", strict + MAIN) == []
+    assert opt020_lines(tmp_path, "layers.py", strict + MAIN, "--preview") == [LINE]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from optlint.analysis.brains.python_calls import paired_iterables
 from optlint.analysis.enclosing_self import self_owner
 from optlint.analysis.index import CallSite, ClassInfo
 from optlint.analysis.values import ClassRef
@@ -51,15 +52,13 @@ def _collection(target: cst.BaseExpression, iterable: cst.BaseExpression, name: 
         return None
     position = next((index for index, element in enumerate(target.elements)
                      if isinstance(element.value, cst.Name) and element.value.value == name), None)
-    func = iterable.func
-    if position is None or not isinstance(func, cst.Name) or any(
-            arg.star or arg.keyword is not None for arg in iterable.args):
+    paired = paired_iterables(iterable)
+    if position is None or paired is None or not paired[1]:
         return None
-    if func.value == "zip" and position < len(iterable.args):
-        return iterable.args[position].value
-    if func.value == "enumerate" and position == 1 and iterable.args:
-        return iterable.args[0].value
-    return None
+    builtin, iterables = paired
+    if builtin == "zip" and position < len(iterables):
+        return iterables[position]
+    return iterables[0] if builtin == "enumerate" and position == 1 else None
 
 
 def _built_items(ctx: RuleContext, collection: cst.BaseExpression, site: CallSite
