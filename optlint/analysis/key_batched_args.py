@@ -20,7 +20,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.index import CallSite
-from optlint.analysis.key_model_loops import BATCHING, PARTITION_SPECS
+from optlint.analysis.key_model_loops import BATCHING, KEYWORDS_MAPPED, PARTITION_SPECS
 from optlint.analysis.prng_keys import FOLDED_WITH, Consumption
 from optlint.analysis.values import FunctionValue, PartialValue, TransformedFunction
 from optlint.analysis.library_names import FUNCTOOLS_PARTIAL, PARTIAL_MAKERS
@@ -104,6 +104,18 @@ def axes_by_position(axes: cst.BaseExpression | None, count: int,
             continue
         found.append(_spec(ctx, element.value) or _axis(element.value))
     return (found + [UNKNOWN_AXIS] * count)[:count]
+
+
+def axes_by_argument(axes: cst.BaseExpression | None, call: cst.Call, batching: str,
+                     ctx: RuleContext | None = None) -> list[str]:
+    """The axis of each of the batched `call`'s arguments, in order: by `in_axes` for those
+    given by position (or `*args`); MAPPED for those given by keyword where `batching` maps
+    them (KEYWORDS_MAPPED), else UNKNOWN_AXIS."""
+    positional = [arg for arg in call.args if arg.keyword is None and arg.star != "**"]
+    by_position = iter(axes_by_position(axes, len(positional), ctx))
+    keyword_axis = MAPPED if batching in KEYWORDS_MAPPED else UNKNOWN_AXIS
+    return [next(by_position) if arg.keyword is None and arg.star != "**" else keyword_axis
+            for arg in call.args]
 
 
 def _spec(ctx: RuleContext | None, value: cst.BaseExpression) -> str | None:

@@ -14,7 +14,7 @@ from optlint.analysis.index import CallSite
 from optlint.analysis.key_batched_args import (
     BROADCAST,
     MAPPED,
-    axes_by_position,
+    axes_by_argument,
     decorated_batching,
     decorated_def,
     held_in_every_row,
@@ -96,9 +96,9 @@ def _given_rows(calls: KeyCallsView, call: cst.Call, batching: str, transform: c
     gives it: a batch of keys mapped over once; a key broadcast or replicated to every row
     in each row."""
     ctx = calls.ctx
-    axes = axes_by_position(in_axes_expression(
+    axes = axes_by_argument(in_axes_expression(
         ctx, transform, BATCHING[batching], site,
-        AXES_KEYWORDS.get(batching, "in_axes")), len(call.args), ctx)
+        AXES_KEYWORDS.get(batching, "in_axes")), call, batching, ctx)
     uses: list[Consumption] = []
     for param, expr in bind_arguments(function, call, method):
         inner = flow.param_uses.get(param.name.value)
@@ -141,9 +141,9 @@ def _given_batched(calls: KeyCallsView, call: cst.Call, batching: str, transform
     if (given is None or not isinstance(given.value, cst.Name) or site is None
             or not calls.given_function(given.value, site)):
         return []
-    axes = axes_by_position(in_axes_expression(
+    axes = axes_by_argument(in_axes_expression(
         ctx, transform, BATCHING[batching], site,
-        AXES_KEYWORDS.get(batching, "in_axes")), len(call.args), ctx)
+        AXES_KEYWORDS.get(batching, "in_axes")), call, batching, ctx)
     broadcast = {index for index, axis in enumerate(axes) if axis == BROADCAST}
     unseen = (f"`{given.value.value}` is a function given by a caller; the analysis "
               f"cannot see it draw from the key")

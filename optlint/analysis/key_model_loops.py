@@ -63,6 +63,11 @@ BATCHING: dict[str, int | None] = {
     # (2 host devices: `normal(key, x.shape)` on each half of `x` gave equal halves).
     "jax.shard_map": None, "jax.experimental.shard_map.shard_map": 2,
 }
+# The transformations that map an argument given by keyword over its leading axis, whatever
+# `in_axes` says (it speaks of the positional ones); `eqx.filter_vmap`, `eqx.filter_pmap` and
+# `jax.shard_map` refuse keywords (jax 0.10.2: `vmap(f, in_axes=None)(x, k=keys)` gave each
+# row its own key).
+KEYWORDS_MAPPED = frozenset({"jax.vmap", "jax.pmap"})
 # Where they take their axes when not `in_axes`.
 AXES_KEYWORDS: dict[str, str] = {
     "jax.shard_map": "in_specs", "jax.experimental.shard_map.shard_map": "in_specs",

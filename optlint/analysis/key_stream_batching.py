@@ -10,7 +10,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.index import ClassInfo
-from optlint.analysis.key_batched_args import BROADCAST, axes_by_position, in_axes_expression
+from optlint.analysis.key_batched_args import BROADCAST, axes_by_argument, in_axes_expression
 from optlint.analysis.key_model_streams import STATEFUL_BATCHING, STREAM_BROADCASTS, STREAM_LAYERS
 from optlint.analysis.key_library_calls import last_name
 from optlint.analysis.key_stream_broadcast import broadcast_rngs
@@ -53,8 +53,8 @@ def _module_broadcast(calls: KeyCallsView, call: cst.Call, batching: str
     transform = call.func
     assert isinstance(transform, cst.Call)
     site = calls.sites.get(id(call))
-    axes = axes_by_position(in_axes_expression(
-        ctx, transform, STATEFUL_BATCHING[batching], site), len(call.args))
+    axes = axes_by_argument(in_axes_expression(
+        ctx, transform, STATEFUL_BATCHING[batching], site), call, batching)
     broadcast = {index for index, axis in enumerate(axes) if axis == BROADCAST}
     for index in sorted(broadcast):
         if site is None or index >= len(call.args):
