@@ -39,7 +39,7 @@ from optlint.analysis.key_returned_batchings import returned_batchings
 from optlint.analysis.key_numpy_draws import unlike_numpy_draws
 from optlint.analysis.key_fixed_closures import fixed_closure_keys
 from optlint.analysis.key_trace_time import traced_draws
-from optlint.analysis.key_walk_gate import FileWalks
+from optlint.analysis.key_file_walks import FileWalks
 from optlint.analysis.key_unset_params import skipped_rebinding
 from optlint.analysis.key_unadvanced_fields import unadvanced_draws
 from optlint.analysis.prng_keys import Consumption, Reuse
