@@ -126,3 +126,35 @@ def test_a_method_call_reaches_a_helper_only_where_it_runs_one(
     walked = _summarised(tmp_path, monkeypatch, BY_NAME)
     assert "plot" not in walked
     assert {"draw", "fresh", "step"} <= set(walked)
+
+
+def test_each_scope_and_parameter_asked_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                             ) -> None:
+    """Can fail: the pass over every call asked, per call, which function it is in and whose
+    parameter its callee is; now once per scope, and once per (scope, name). The helpers found
+    (`f1`, `f2`, `f3`: the findings) stay."""
+    from optlint.analysis import key_helpers
+
+    asked: list[str] = []
+    enclosing, owner = key_helpers.enclosing_def, key_helpers.param_owner
+
+    def enclosing_def(site):  # type: ignore[no-untyped-def]
+        asked.append("enclosing")
+        return enclosing(site)
+
+    def param_owner(scope, name):  # type: ignore[no-untyped-def]
+        asked.append(f"param {name.value}")
+        return owner(scope, name)
+
+    monkeypatch.setattr(key_helpers, "enclosing_def", enclosing_def)
+    monkeypatch.setattr(key_helpers, "param_owner", param_owner)
+    text = CHAIN.replace("    return f2(x)\n", "    print(x)\n    print(x)\n    return f2(x)\n")
+    (tmp_path / "main.py").write_text(text)
+    result = run_optlint_in_process("check", ".", "--select", "OPT020", "--isolated", "--jobs",
+                                    "1", "--no-cache", "--output-format", "json", cwd=tmp_path)
+    assert [finding["line"] for finding in json.loads(result.stdout)] == [20]
+    # Scopes: the module, `f1`, `f2`, `f3`; names called by plain name: `print` in `f1`
+    # (twice), `f2`, `f3`, and at module level `f1` (twice) and `print`.
+    assert asked.count("enclosing") == 4
+    assert sorted(a for a in asked if a.startswith("param")) == [
+        "param f2", "param f3", "param print"]

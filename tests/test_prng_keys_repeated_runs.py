@@ -177,3 +177,21 @@ def test_every_row_draws_the_same_goals() -> None:
     exec(compile(PER_ROW_KEYS, "goals.py", "exec"), namespace)
     assert not bool((namespace["sample"](probs) == drawn[0]).all())
     del jax
+
+
+def test_a_test_told_from_the_scopes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Can fail: whether the compiled builder `init_state` is in a test was read from a parent
+    map of the whole file, built for that question alone; the scopes tell it (no finding
+    either way)."""
+    from optlint.analysis import index
+
+    built: list[int] = []
+    parent_map = index.parent_map
+
+    def counted(root):  # type: ignore[no-untyped-def]
+        built.append(id(root))
+        return parent_map(root)
+
+    monkeypatch.setattr(index, "parent_map", counted)
+    assert opt020_lines(tmp_path, "classifier.py", COMPILED_BUILDER) == []
+    assert built == []

@@ -106,7 +106,8 @@ class CallTargets:
             return True
         found = foreign_method(self.ctx, self.foreign, site.node, site, self._receivers)
         owner = self.foreign.owner_of.get(id(found[0])) if found is not None else None
-        flow = owner.summary(found[0]) if owner is not None and found is not None else None
+        flow = owner.summary(found[0]) if owner is not None and found is not None and (
+            not owner.records_nothing(found[0])) else None
         return flow is not None and draws_from_fields(flow)
 
     def _foreign_target(self, method: cst.FunctionDef) -> Target:

@@ -1,7 +1,7 @@
 """The key flow of one file: which of its calls consume which keys (a library's consumer, a
 transformed function, a function or class of the file whose summary says it consumes its key
 parameter), and the summaries of its functions; the walks that find the reuses are
-`key_walk_gate.FileWalks`.
+`key_file_walks.FileWalks`.
 
 A function of the file is summarised by walking its body (`KeyFlow`): the parameters it
 consumes, the enclosing keys it draws from, the consumed keys it returns. Only functions that
@@ -34,6 +34,7 @@ from optlint.analysis.key_default_branches import DefaultBranches
 from optlint.analysis.key_default_fields import module_holds_fixed_key
 from optlint.analysis.key_fields import called_for_effect
 from optlint.analysis.key_foreign import ForeignFunctions
+from optlint.analysis.key_foreign_silence import ForeignSilence, summarising
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
 from optlint.analysis.key_helpers import KeyHelpers, key_helpers
@@ -136,7 +137,9 @@ class FileKeyCalls:
         self.higher_order = found.higher_order  # functions calling a function they are given
         self.targets.helpers, self.targets.higher_order = self.helpers, self.higher_order
         self.targets.overrides.summary = self.summary  # the file's own overrides
-        self.silent: Silent | None = None  # what the walk gate found records nothing, for walks
+        # What records nothing: the walk gate's answers, for the linted file's walks; asked
+        # here for a flow made for another file's lookups, which has no walks.
+        self.silent: Silent | None = None if own else ForeignSilence(self)
 
     # What only walks ask, made at the first: most files with a call that may consume a key
     # have no function worth walking.
@@ -210,6 +213,7 @@ class FileKeyCalls:
     def forget_consumed(self) -> None:
         """Drops what calls were worked out to consume: a summary they read is made again."""
         self._consumed.clear()
+        self.named.groups.forget()
 
     def _project_consumer(self, call: cst.Call, silent: Silent | None = None
                           ) -> list[Consumption] | None:
@@ -240,6 +244,9 @@ class FileKeyCalls:
                     return held
         if silent is not None and silent(function):
             return None
+        owner = self.foreign.owner_of.get(id(function))
+        if owner is not None and owner is not self and owner.records_nothing(function):
+            return None  # of another file, whose flow tells
         flow = self.summary(function)
         if flow is None or (id(call) in self.targets.in_inference
                             and quiet_in_inference(self, function, flow)):
@@ -318,7 +325,8 @@ class FileKeyCalls:
             flow = self.new_flow([param.value for param in params], self._scope_of(node))
             mark = self.cycles.start(id(node))
             try:
-                flow.run(body_of(node), {param.value: param for param in params})
+                with summarising(not self.targets.summarised):
+                    flow.run(body_of(node), {param.value: param for param in params})
             finally:
                 made = self.cycles.finish(id(node), mark)
             before = self.summaries[id(node)]
@@ -327,7 +335,14 @@ class FileKeyCalls:
                 break
             for done in made:  # made assuming `before`: asked again when needed
                 self.summaries.pop(done, None)
+                if isinstance(self.silent, ForeignSilence):
+                    self.silent.forget(done)
         return flow
+
+    def records_nothing(self, function: cst.FunctionDef) -> bool:
+        """The walk of `function`, of this file, records no consumption, told without its
+        summary: by a flow made for another file's lookups (`key_foreign_silence.py`)."""
+        return isinstance(self.silent, ForeignSilence) and self.silent(function)
 
     def returned_keys(self, call: cst.Call, silent: Silent | None = None
                       ) -> dict[tuple[int, ...], Consumption]:

@@ -55,31 +55,49 @@ def key_helpers(ctx: RuleContext, candidates: set[int],
     looping: set[str | None] = set()
     # (the function a call is in, the function given it whose parameter it calls)
     given_calls: list[tuple[str, str]] = []
-    for site in ctx.calls():  # one pass: asked of every call of every file
+    # This loop is asked of every call of every file: what is the same for many calls is
+    # worked out once (the function a scope is in, whose parameter a name is), the calls of
+    # the rng stream are the file's call groups', and node types are compared exactly (libcst's
+    # `Name`, `Attribute` and `FunctionDef` have no subclasses; `isinstance` on them costs a
+    # Python-level call each).
+    in_function: dict[int, str | None] = {}  # by scope: `enclosing_def`
+    params: dict[tuple[int, str], str | None] = {}  # by (scope, name): `param_owner`
+    stream_draws = {id(site.node) for site in ctx.calls_where(named=STREAM_DRAWS.__contains__)}
+    for site in ctx.calls():
         call = site.node
-        function = enclosing_def(site)
-        last = last_name(call.func)
-        if last in _LOOP_NAMES and aliased_qualify(ctx, call.func, site) in LOOP_BODIES:
+        func = call.func
+        in_scope = id(site.scope)
+        if in_scope in in_function:
+            function = in_function[in_scope]
+        else:
+            function = in_function[in_scope] = enclosing_def(site)
+        plain: cst.Name | None = func if type(func) is cst.Name else None
+        method = type(func) is cst.Attribute
+        last = plain.value if plain is not None else last_name(func)
+        if last in _LOOP_NAMES and aliased_qualify(ctx, func, site) in LOOP_BODIES:
             looping.add(function)
         if function is None:
             continue
         if id(call) in candidates:
             consuming.add(function)
-        if ctx.qualify(call.func) in STREAM_DRAWS:
+        if id(call) in stream_draws:
             drawing.add(function)
-        given_to = param_owner(site.scope, call.func) if isinstance(
-            call.func, cst.Name) else None
-        if given_to is not None:
-            given_calls.append((function, given_to))
+        if plain is not None:
+            if (in_scope, plain.value) in params:
+                given_to = params[in_scope, plain.value]
+            else:
+                given_to = params[in_scope, plain.value] = param_owner(site.scope, plain)
+            if given_to is not None:
+                given_calls.append((function, given_to))
         called = calls_in.setdefault(function, set())
-        if (runs is not None and last is not None and type(call.func) is cst.Attribute
-                and not passes_key(call)):
+        if runs is not None and last is not None and method and not passes_key(call):
             method_calls.setdefault(last, {}).setdefault(function, []).append(site)
         elif last is not None:
             called.add(last)
         # A helper handed to a transformation or loop (`jax.grad(loss)`, `scan(body, ...)`).
-        called.update(arg.value.value for arg in call.args
-                      if isinstance(arg.value, cst.Name))
+        for arg in call.args:
+            if type(arg.value) is cst.Name:
+                called.add(arg.value.value)
     for function, given_to in given_calls:
         if given_to == function or given_to in looping:
             # Calls a function it is given, itself or in a function nested in it that a

@@ -16,6 +16,7 @@ call unproven. The message names the classes."""
 from __future__ import annotations
 
 import re
+import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ import libcst as cst
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.key_interface_methods import defined_method, runs_own_code
 from optlint.analysis.key_project_methods import project_files_defining
+from optlint.analysis.key_reexports import reexported_from
 from optlint.analysis.prng_keys import Consumption
 
 if TYPE_CHECKING:
@@ -32,6 +34,13 @@ if TYPE_CHECKING:
 _ABSTRACT = frozenset({"abc.abstractmethod", "abstractmethod"})
 # A definition of one of these is read as what the class runs; more would cost parses.
 _MOST_CLASSES = 8
+# Every `def NAME(` of a text (any indent, `async def` too): a cheap test before a parse.
+_DEFINED = re.compile(r"\bdef\s+(\w+)\s*\(")
+_WORD = re.compile(r"\w+")
+# By project, by path: a text read and the names it defines (`_defines`), so that a text is
+# scanned once per run rather than once per method name asked by each file importing it.
+_NAMES: weakref.WeakKeyDictionary[object, dict[Path, tuple[str, frozenset[str]]]] = (
+    weakref.WeakKeyDictionary())
 
 
 class ImportedMethods:
@@ -96,11 +105,9 @@ class ImportedMethods:
         project = self.ctx.inference.project
         if project is None or paths is None:
             return None
-        defining = re.compile(rf"\bdef\s+{re.escape(name)}\s*\(")
         found: list[tuple[cst.FunctionDef, str]] = []
         for path in paths:
-            text = project.module_text(Path(path))
-            if text is None or not defining.search(text):
+            if not _defines(project, Path(path), name):
                 continue  # a cheap test before a parse
             owner = project.evaluator_for(str(path))
             if owner is None:
@@ -131,5 +138,22 @@ class ImportedMethods:
             for module in sorted(modules):
                 if module and project is not None and here is not None:
                     paths.update(str(path) for path in project.project_files(module, here))
+                    # A class a package re-exports: the module defining it.
+                    paths.update(reexported_from(project, module, here))
             self._paths = sorted(path for path in paths if path != here)
         return self._paths
+
+
+def _defines(project: object, path: Path, name: str) -> bool:
+    """The text of `path` has a `def name(`: read from the names it defines, scanned once per
+    text (a name that is not all word characters is searched for as before)."""
+    text = project.module_text(path)  # type: ignore[attr-defined]
+    if text is None:
+        return False
+    if _WORD.fullmatch(name) is None:
+        return re.search(rf"\bdef\s+{re.escape(name)}\s*\(", text) is not None
+    known = _NAMES.setdefault(project, {})
+    kept = known.get(path)
+    if kept is None or (kept[0] is not text and kept[0] != text):
+        kept = known[path] = (text, frozenset(_DEFINED.findall(text)))
+    return name in kept[1]

@@ -51,12 +51,16 @@ def in_a_test(ctx: RuleContext, function: cst.FunctionDef) -> bool:
     path = PurePath(ctx.inference.path or "")
     if TEST_FILE.search(path.name):
         return True
-    parents = ctx.index.parents()
-    node: cst.CSTNode | None = function
-    while node is not None:
-        if isinstance(node, cst.FunctionDef) and node.name.value.startswith("test"):
+    # The functions it is in, read from the scopes (every `def` opens one): no parent map of
+    # the whole file. A function of another file (a step's caller) is only itself here.
+    info = ctx.index.functions.get(function)
+    scope = info.scope if info is not None else None
+    if scope is None:
+        return function.name.value.startswith("test")
+    while scope is not None:
+        if type(scope.node) is cst.FunctionDef and scope.node.name.value.startswith("test"):
             return True
-        node = parents.get(id(node))
+        scope = scope.parent
     return False
 
 

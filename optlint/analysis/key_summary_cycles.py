@@ -45,6 +45,11 @@ class SummaryCycles:
         self.stack.append(function)
         return len(self._completed)
 
+    def completed(self, functions: list[int]) -> None:
+        """Answers made about `functions` during the rounds being made (not summaries): given
+        with the summaries made since a round's mark, to be made again with them."""
+        self._completed.extend(functions)
+
     def finish(self, function: int, mark: int) -> list[int] | None:
         """The round ends. None when no call of `function` was met in it; else the summaries
         made during the round (each rests on its summary before the round)."""
