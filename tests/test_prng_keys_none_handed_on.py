@@ -65,3 +65,11 @@ def test_the_reuse_inside_the_function_stays_preview(tmp_path: Path) -> None:
 def test_jax_raises_at_the_second_call() -> None:
     assert raises_key_reuse(HANDED_ON, "pair(jax.random.key(1))")
     assert raises_key_reuse(RAISES, "pair(jax.random.key(1))")
+
+
+def test_a_nested_block_in_the_none_branch(tmp_path: Path) -> None:
+    # learned_optimization's `if key is None:` holds an `if` of its own (an internal error once).
+    nested = RAISES.replace("        raise ValueError('a key is needed')\n",
+                            "        if scale:\n            raise ValueError('a key is needed')\n")
+    assert "if scale:" in nested  # (the replacement took)
+    assert opt020_lines(tmp_path, "sample.py", nested) == [17]

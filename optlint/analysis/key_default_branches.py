@@ -273,8 +273,11 @@ def falls_back(function: cst.FunctionDef, param: str) -> bool:
 
 def _binds(body: cst.BaseSuite, name: str) -> bool:
     """Whether a statement of `body` itself (not a nested block) assigns `name`."""
-    for line in body.body if isinstance(body, cst.IndentedBlock) else [body]:
-        for small in getattr(line, "body", ()):
+    lines = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    for line in lines:
+        if not isinstance(line, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+            continue  # a nested block binds it on some paths only
+        for small in line.body:
             targets = ([target.target for target in small.targets]
                        if isinstance(small, cst.Assign)
                        else [small.target] if isinstance(small, cst.AnnAssign) else [])

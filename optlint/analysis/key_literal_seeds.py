@@ -30,10 +30,11 @@ def same_sampler(before: Consumption, use: Consumption) -> bool:
     """Two draws of one library sampler from keys made in place from one literal seed, at two
     calls (jax-lensing 3935130: `normal(PRNGKey(42), gamma1.shape)` and `normal(PRNGKey(42),
     gamma2.shape)`, the two shear components' noise): the same numbers, or the same leading
-    values where the shapes differ. Of the in-place reuses labelled false on the package and
-    whole-repository benchmarks, none is one sampler twice: two samplers compared on one key
-    (`Categorical.sample` and `mcmc.run`), a draw beside a split, one call run again for each
-    case of a loop; such draws of one sampler were labelled true (distrax, flowjax, rraes).
+    values where the shapes differ, whatever was meant. The in-place reuses labelled false were
+    two samplers compared on one key (`Categorical.sample` and `mcmc.run`), a draw beside a
+    split, draws reaching only shapes; proving one sampler twice brought back two findings
+    labelled true on the package benchmark (distrax independent_test.py:150, rheplicant
+    tutorial_gcr.py:206) and none labelled false there or on the whole repositories (stop 46).
     `jax.random`'s samplers only: a model's `init` run twice from one seed rebuilds the same
     weights, often on purpose (to compare them)."""
     return (before.call is not use.call and before.library and use.library

@@ -6,8 +6,8 @@ on an object of unknown class (`key_imported_methods.py`); a package's `__init__
 none of them, the module it re-exports from does. Public classes are re-exported so in most
 packages, and notebooks and examples import them from the package's top.
 
-Followed a few hops, and only through a file whose text names the class (a cheap test before
-a parse)."""
+Followed a few hops; a file is parsed only when its text names the class without defining it
+(a re-export), not when it defines it (the imported module's own file, already read)."""
 
 from __future__ import annotations
 
@@ -37,16 +37,19 @@ def _follow(project: Project, qualified: str, from_file: str, found: set[str],
     module, _, name = qualified.rpartition(".")
     if hops > _HOPS or not module or not name[:1].isupper():
         return
+    defined = re.compile(rf"^class\s+{re.escape(name)}\b", re.MULTILINE)
     named = re.compile(rf"\b{re.escape(name)}\b")
     for path in project.project_files(module, from_file):
         text = project.module_text(path)
-        if text is None or not named.search(text):
+        if text is None:
             continue
+        if defined.search(text):
+            found.add(str(path))  # defined here: no parse (the imported module's own file)
+            continue
+        if not named.search(text):
+            continue  # a cheap test before a parse
         owner = project.evaluator_for(str(path))
         if owner is None:
-            continue
-        if name in owner.index.classes:
-            found.add(str(path))
             continue
         onward = _onward(owner.index, name)
         if onward is not None:
