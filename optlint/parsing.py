@@ -42,7 +42,12 @@ _SCREEN_BRACKET_DEPTH = 100
 # brackets hidden in strings): the screen's cost is small beside the analysis of such a file.
 _SCREEN_ABOVE_CHARACTERS = 256 * 1024
 _NOT_BRACKET = re.compile(r"[^()\[\]{}]+")
-_BRACKET_STEP = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+# Every ASCII character but a bracket dropped, every bracket made a parenthesis (`str.translate`
+# reads an ASCII text's table at C speed): the depth counts all three kinds alike.
+_TO_PARENTHESES = str.maketrans({**{chr(code): None for code in range(128)
+                                    if chr(code) not in "()[]{}"},
+                                 "[": "(", "{": "(", "]": ")", "}": ")"})
+_STEP = {"(": 1, ")": -1}
 # Unary operators nest like brackets: `- - - x`, `not not x` (CPython gives up ~2,000 deep).
 # Runs of 50, as brackets 100 deep: what is nested less deep is parsed unscreened. (`- not x` is
 # no valid Python: a chain is `not`s, then `-`, `+` or `~`, each part a run of its own.) A run
@@ -62,9 +67,28 @@ def at_risk(text: str) -> bool:
     if _NOT_RUN.search(text) or any(not _on_comment_line(text, run.start())
                                     for run in _UNARY_RUN.finditer(text)):
         return True
-    depths = list(itertools.accumulate(map(_BRACKET_STEP.__getitem__,
-                                           _NOT_BRACKET.sub("", text))))
-    return bool(depths) and max(depths) - min(0, min(depths)) >= _SCREEN_BRACKET_DEPTH
+    return _bracket_depth(text) >= _SCREEN_BRACKET_DEPTH
+
+
+def _bracket_depth(text: str) -> int:
+    """How far the count of open brackets (strings and comments included) strays from 0. A text
+    whose brackets all pair up is nested as deep as the rounds of removing every innermost pair
+    (`()`) it takes to empty it: a few `str.replace` rounds for most files, against a Python
+    step per bracket, which is still taken where the pairs do not empty the text (a bracket in
+    a string pairs with nothing) within the screen's depth."""
+    parentheses = text.translate(_TO_PARENTHESES)
+    if not parentheses.isascii():  # (the table keeps other characters)
+        parentheses = _NOT_BRACKET.sub("", parentheses)
+    left = parentheses
+    for rounds in range(_SCREEN_BRACKET_DEPTH):
+        if not left:
+            return rounds
+        fewer = left.replace("()", "")
+        if len(fewer) == len(left):
+            break
+        left = fewer
+    depths = list(itertools.accumulate(map(_STEP.__getitem__, parentheses)))
+    return max(depths) - min(0, min(depths)) if depths else 0
 
 
 def _on_comment_line(text: str, position: int) -> bool:

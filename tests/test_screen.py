@@ -39,3 +39,32 @@ def test_what_could_be_deep_is_screened(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(PARSED_FIRST))
 def test_what_nests_shallow_is_parsed_first(name: str) -> None:
     assert not at_risk(PARSED_FIRST[name])
+
+
+def _walked_depth(text: str) -> int:
+    """The bracket depth as the screen measured it before: a step per bracket of every kind."""
+    import itertools
+    import re
+
+    steps = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+    depths = list(itertools.accumulate(steps[bracket]
+                                       for bracket in re.sub(r"[^()\[\]{}]", "", text)))
+    return max(depths) - min(0, min(depths)) if depths else 0
+
+
+def test_the_bracket_depth_is_the_walks_on_any_text() -> None:
+    """Balanced, unbalanced (a bracket in a string), deep and shallow, ASCII or not: the rounds
+    of removing pairs answer as the walk does."""
+    import random
+
+    from optlint.parsing import _bracket_depth
+
+    chooser = random.Random(21)
+    pieces = ["(", ")", "[", "]", "{", "}", "x", " ", "\n", "é", "字", "(((", ")))", "\"(\""]
+    texts = [SCREENED[name] for name in SCREENED] + [PARSED_FIRST[name] for name in PARSED_FIRST]
+    for _ in range(3000):
+        body = "".join(chooser.choice(pieces) for _ in range(chooser.choice([0, 3, 40, 300])))
+        deep = chooser.choice([0, 0, 50, 98, 99, 100, 101, 140])
+        texts.append("{" * deep + body + "]" * chooser.choice([deep, deep, deep + 2, 0]))
+    for text in texts:
+        assert _bracket_depth(text) == _walked_depth(text), text
