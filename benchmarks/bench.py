@@ -15,8 +15,10 @@ ratio holds from run to run where absolute times do not.
   any libcst linter: the interpreter, `import libcst` and the parse of that file; medians of N
   interleaved runs.
 - big: one file of 5k and one of 100k lines (latency_train.py's definitions repeated under new
-  names): CPU seconds per line (the 5k-line file's a median of N runs), and peak memory against
-  libcst's parse of the file alone.
+  names; other lengths with --big-sizes, issue #21's line being 1000,100000): CPU seconds per
+  line (the smallest file's a median of N runs), and peak memory against libcst's parse of the
+  file alone; libcst's parse's own CPU per line besides (less a one-line file's), the part of
+  the per-line ratio no analysis can remove.
 - stages (only with `--only stages`): the work a cold run does before and around the analysis,
   in this process, median CPU milliseconds of N rounds: discovery, the import graph and the check
   order, the prefilter's decisions (what the run does before any file is parsed).
@@ -144,6 +146,25 @@ def compile_bytecode() -> str:
 
         module_bundle.write(str(package))
     return str(package)
+
+
+def write_generated_code(corpus: list[Path]) -> bool:
+    """The code of the functions optlint writes as source at run time (records' and libcst
+    nodes' `__init__`s, compiled walks), written by a first check as a user's first check writes
+    it (optlint/generated_code.py): every later check reads it instead of compiling. A first
+    check of the corpus and the one-file benchmark's file, here, with bytecode written whatever
+    PYTHONDONTWRITEBYTECODE says (it keeps the file from being written, as it keeps the .pyc
+    files). False where the tree has no such file."""
+    if importlib.util.find_spec("optlint.generated_code") is None:
+        return False
+    environment = {name: value for name, value in os.environ.items()
+                   if name != "PYTHONDONTWRITEBYTECODE"}
+    with tempfile.TemporaryDirectory() as folder:
+        paths = [str(path.resolve()) for path in corpus] + [str(LATENCY_FILE)]
+        subprocess.run([sys.executable, "-m", "optlint", "check", "--no-cache", "--exit-zero",
+                        "-q", "--jobs", "1", *paths],
+                       cwd=folder, env=environment, stdout=subprocess.DEVNULL, check=False)
+    return True
 
 
 def where_to_run(corpus: list[Path]) -> Path | None:
@@ -283,6 +304,9 @@ def _latency_runs(runs: int, alone: Path) -> tuple[dict[str, list[float]], dict[
 
 
 # big files -----------------------------------------------------------------------------------
+BIG_SIZES = (5000, 100_000)  # lines: the per-line ratio compares the last with the first
+
+
 def big_text(lines: int) -> str:
     """latency_train.py's imports once, then its definitions repeated, each copy's top-level
     names suffixed (`train_3`), until `lines` lines: a real module's mix, at any length."""
@@ -305,15 +329,17 @@ def big_text(lines: int) -> str:
     return "".join(parts)
 
 
-def big(runs: int, sizes: tuple[int, ...] = (5000, 100_000)) -> None:
+def big(runs: int, sizes: tuple[int, ...] = BIG_SIZES) -> None:
     """CPU per line of each size, less a one-line file's run (the interpreter and the imports).
-    The small file is 5k lines and, with the one-line file, run `runs` times interleaved (the
-    medians are compared): its figure is a difference of two small numbers, and a 1k-line file
-    measured once moved the ratio from 1.7x to 3.8x between two runs of the same code."""
+    The smallest file (5k lines by default) is run `runs` times, interleaved with the one-line
+    file (the medians are compared): its figure is a difference of two small numbers, and a
+    1k-line file measured once moved the ratio from 1.7x to 3.8x between two runs of the same
+    code."""
     print("\n== big files (one file each, its own folder; max-file-size raised)")
     print(f"  {'file':<30}{'lines':>8}{'cpu s':>8}{'s per 1k lines':>16}{'peak MiB':>10}"
-          f"{'parse peak':>12}")
+          f"{'parse peak':>12}{'parse s/1k':>12}")
     per_line: dict[int, float] = {}
+    parse_per_line: dict[int, float] = {}
     memory: dict[int, tuple[float, float]] = {}
     small = min(sizes)
     with tempfile.TemporaryDirectory() as folder:
@@ -324,6 +350,7 @@ def big(runs: int, sizes: tuple[int, ...] = (5000, 100_000)) -> None:
         check = [sys.executable, "-m", "optlint", "check", "--no-cache", "--exit-zero", "-q",
                  "--jobs", "1"]
         bases: list[float] = []
+        parse_base = measured([sys.executable, "-c", PARSE_PEAK, "empty.py"], start_up)[1]
         for size in sizes:
             root = Path(folder) / f"lines{size}"
             root.mkdir()
@@ -338,16 +365,18 @@ def big(runs: int, sizes: tuple[int, ...] = (5000, 100_000)) -> None:
                 cpus.append(cpu)
                 peaks.append(peak)
             cpu, peak, base = statistics.median(cpus), max(peaks), statistics.median(bases)
-            parse_peak = measured([sys.executable, "-c", PARSE_PEAK, str(path)])[2]
+            _, parse_cpu, parse_peak, _ = measured([sys.executable, "-c", PARSE_PEAK, str(path)])
             per_line[size] = (cpu - base) / lines
+            parse_per_line[size] = (parse_cpu - parse_base) / lines
             memory[size] = (peak, parse_peak)
             print(f"  {path.name:<30}{lines:>8}{cpu:>8.2f}{per_line[size] * 1000:>16.3f}"
-                  f"{peak:>10.0f}{parse_peak:>12.0f}")
+                  f"{peak:>10.0f}{parse_peak:>12.0f}{parse_per_line[size] * 1000:>12.3f}")
     print(f"  (seconds per line: less the {statistics.median(bases):.2f} s of a run on a "
           f"one-line file; the {small}-line file's cpu: median of {runs} runs)")
     large = max(sizes)
+    parse_ratio = parse_per_line[large] / parse_per_line[small]
     ratio(f"cpu per line, {large} lines / {small} lines", per_line[large], per_line[small],
-          "per line")
+          "per line", f"  (libcst's parse alone: {parse_ratio:.2f}x)")
     ratio(f"peak memory / libcst parse's, {large} lines", *memory[large], "memory")
 
 
@@ -398,6 +427,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15,
                         help="interleaved runs for the one-file latency and the 5k-line "
                              "file, rounds of the stages (default 15)")
+    parser.add_argument("--big-sizes", default=",".join(map(str, BIG_SIZES)),
+                        help="the big files' lengths in lines, comma-separated, smallest first "
+                             "(issue #21's line: 1000,100000; default %(default)s)")
     parser.add_argument("corpus", nargs="*", type=Path,
                         help="folders to check (default: the installed jax, optax, equinox)")
     options = parser.parse_args()
@@ -406,7 +438,8 @@ def main() -> None:
     if missing:
         parser.error(f"no such file or directory: {', '.join(missing)}")
     corpus = options.corpus or default_corpus()
-    print(f"optlint from {compile_bytecode()} (bytecode compiled beforehand)")
+    print(f"optlint from {compile_bytecode()} (bytecode compiled beforehand"
+          f"{', generated code written by a first check' if write_generated_code(corpus) else ''})")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores (load average "
           f"{os.getloadavg()[0]:.1f}: other processes share them); corpus: "
           f"{', '.join(map(str, corpus))}")
@@ -417,7 +450,7 @@ def main() -> None:
     if only in (None, "latency"):
         latency(runs)
     if only in (None, "big"):
-        big(runs)
+        big(runs, tuple(int(size) for size in options.big_sizes.split(",")))
     if only == "stages":
         stages(corpus, runs)
 

@@ -38,8 +38,7 @@ def import_edits(module: cst.Module, positions: Mapping[cst.CSTNode, CodeRange],
     holding = None
     if use_path is not None and len(use_path) > 1:
         holding = {id(node) for node in use_path[1:]}
-        use_index = next(number for number, statement in enumerate(body)
-                         if statement is use_path[-2])
+        use_index = top.numbers[id(use_path[-2])]
     else:
         use_index = bisect.bisect_left(top.end_lines, use_line)
     later = use_index < len(body) and _inside_function(body[use_index], positions, use_line,
@@ -66,6 +65,7 @@ class TopLevel:
 
     def __init__(self, module: cst.Module, positions: Mapping[cst.CSTNode, CodeRange]) -> None:
         self.body = list(module.body)
+        self.numbers = {id(statement): number for number, statement in enumerate(self.body)}
         # Non-decreasing: statements follow each other. Each read when the bisection for a
         # use's statement reaches it: positions worked out on demand cost one statement each.
         self.end_lines = _EndLines(self.body, positions)

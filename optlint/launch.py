@@ -11,7 +11,8 @@ written and flushed, ends the process at once. A `check` with plain arguments is
 without importing click (optlint/check_command.py), and so is `--version`. Other commands (the language server, `verify` with
 its subprocesses) keep the collector and end the ordinary way. A `check` imports optlint's own
 modules from one file of their bytecode where there is one (optlint/bundled_imports.py), and
-writes or rewrites that file once its output is out.
+writes or rewrites that file once its output is out, as it adds the code of the functions it
+compiled from its own source to another (optlint/generated_code.py).
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ def run() -> None:
         code = exit_.code
     status = _flushed(_exit_status(code))
     bundled_imports.refresh()  # after the output is out: nobody waits on it
+    generated = sys.modules.get("optlint.generated_code")
+    if generated is not None:
+        generated.save()  # (the same: optlint/generated_code.py)
     os._exit(status)
 
 

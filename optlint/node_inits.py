@@ -35,6 +35,8 @@ from typing import Any
 
 import libcst as cst
 
+from optlint.generated_code import define
+
 # A parameter's default where its field's default is made by a factory.
 _FACTORY = type("_Factory", (), {"__repr__": lambda self: "<factory>"})()
 _lock = threading.Lock()
@@ -100,7 +102,7 @@ def _compiled_on_first_call(cls: type, original: Callable[..., None]) -> Callabl
 
 def _compiled(cls: type) -> Callable[..., None]:
     source, names = init_source(cls)
-    exec(source, names)  # (our own source: the fields' names and `names`' keys)
+    define(source, names)  # (our own source: the fields' names and `names`' keys)
     compiled: Callable[..., None] = names["__init__"]
     compiled.__qualname__ = f"{cls.__qualname__}.__init__"
     compiled.__module__ = cls.__module__

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from optlint.edits import source_lines
+from optlint.patterns import compiled
 from optlint.records import record
 from optlint.source import SourceError
 
@@ -38,8 +39,9 @@ CELL_BOUNDARY = "# optlint-cell-boundary-"
 _BOM = b"\xef\xbb\xbf"
 # Cell magics whose body is Python (only their first line is IPython syntax).
 _PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun", "debug"}
-_CELL_MAGIC = re.compile(r"\s*%%(\w+)")
-_LINE_MAGIC = re.compile(
+# Compiled when first used (`optlint.patterns`): a run that reads no notebook never uses them.
+_CELL_MAGIC = r"\s*%%(\w+)"
+_LINE_MAGIC = (
     r"(?P<indent>[ \t]*)(?:"
     r"[%!]"  # %magic, !shell
     r"|(?P<target>[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*)\s*=\s*[%!]"  # x = !cmd, x = %magic
@@ -166,7 +168,7 @@ def _without_magics(text: str, notebook: Notebook, foreign: bool = False) -> str
     # Python's lines: a form feed, U+2028 or \x1c inside a line (`a \f!= b`, a string) does
     # not start one, so what follows it is never taken for a `!` or `%` line.
     lines = source_lines(text)
-    cell_magic = _CELL_MAGIC.match(lines[0]) if lines else None
+    cell_magic = compiled(_CELL_MAGIC).match(lines[0]) if lines else None
     whole_cell = foreign or (cell_magic is not None
                              and cell_magic.group(1) not in _PYTHON_CELL_MAGICS)
     scanner = _StatementScanner()
@@ -175,7 +177,7 @@ def _without_magics(text: str, notebook: Notebook, foreign: bool = False) -> str
     for number, line in enumerate(lines):
         content = line.rstrip("\r\n")
         ending = line[len(content):]
-        match = _LINE_MAGIC.match(content) if scanner.at_statement_start() else None
+        match = compiled(_LINE_MAGIC).match(content) if scanner.at_statement_start() else None
         if whole_cell or (number == 0 and cell_magic is not None):
             placeholder = "pass"
         elif continuation is not None:
@@ -260,13 +262,13 @@ def _restore_magics(program: str, notebook: Notebook) -> str:
 
 # writing: splice new sources into the original JSON text -------------------------------------
 _decoder = json.JSONDecoder()
-_SPACE = re.compile(r"[ \t\n\r]*")
-_NON_ASCII_ESCAPE = re.compile(r"\\u(?!00[0-7])[0-9a-fA-F]{4}")
+_SPACE = r"[ \t\n\r]*"
+_NON_ASCII_ESCAPE = r"\\u(?!00[0-7])[0-9a-fA-F]{4}"
 
 
 def splice_sources(raw: str, sources: dict[int, str]) -> str:
     """`raw` with the source of cell `position` replaced for each entry, all else untouched."""
-    ensure_ascii = raw.isascii() and _NON_ASCII_ESCAPE.search(raw) is not None
+    ensure_ascii = raw.isascii() and compiled(_NON_ASCII_ESCAPE).search(raw) is not None
     top = _skip(raw, 0)
     # A key given twice has its last value, as `json.loads` (and every JSON reader) takes it:
     # the cells that were analysed are the ones written.
@@ -306,7 +308,7 @@ def _render_source(raw: str, start: int, end: int, text: str, ensure_ascii: bool
 
 
 def _skip(text: str, at: int) -> int:
-    match = _SPACE.match(text, at)
+    match = compiled(_SPACE).match(text, at)
     assert match is not None  # the pattern matches the empty string
     return match.end()
 

@@ -176,8 +176,10 @@ def _skip_validation(node: cst.CSTNode) -> None:
 
 
 # Characters parsed in this process before libcst's node constructors are compiled again
-# (optlint.node_inits): ~40 files of levanter's, whose parse pays back the compiling.
-_FAST_INITS_AFTER = 256 * 1024
+# (optlint.node_inits): ~5 files of levanter's, whose parse pays back what installing them costs
+# now that their code comes from an earlier run's (optlint/generated_code.py); when compiling
+# each cost ~0.1 ms, ~40 files were needed. A one-file check stays below it.
+_FAST_INITS_AFTER = 32 * 1024
 _parsed_characters = 0
 
 

@@ -5,11 +5,12 @@ its place, as it places the finding and its roles."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
+from optlint.patterns import compiled
+
 # A control character no message text holds: the mark cannot be mistaken for the rule's words.
-_MARK = re.compile("\x00line (\\d+)\x00")
+_MARK = "\x00line (\\d+)\x00"  # (compiled when first used: `optlint.patterns`)
 
 
 def program_line(line: int) -> str:
@@ -21,4 +22,4 @@ def lines_shown(message: str, show: Callable[[int], str]) -> str:
     """`message` with each mark replaced by `show(line)`: `cell 4, line 3` in a notebook."""
     if "\x00" not in message:
         return message
-    return _MARK.sub(lambda found: show(int(found.group(1))), message)
+    return compiled(_MARK).sub(lambda found: show(int(found.group(1))), message)

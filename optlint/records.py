@@ -35,6 +35,8 @@ from operator import attrgetter
 from reprlib import recursive_repr
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
+from optlint.generated_code import define
+
 if TYPE_CHECKING:
     from typing_extensions import dataclass_transform
 else:  # the decorator only tells type checkers what `record` makes
@@ -191,7 +193,7 @@ def _compiled_on_first_call(cls: type) -> Callable[..., None]:
     own place, and runs it."""
     def __init__(self: object, *args: object, **kwargs: object) -> None:
         source, names = _init_source(cls)
-        exec(source, names)  # (our own source: the fields' names and `names`' keys)
+        define(source, names)  # (our own source: the fields' names and `names`' keys)
         compiled = names["__init__"]
         compiled.__qualname__ = f"{cls.__qualname__}.__init__"
         setattr(cls, "__init__", compiled)  # noqa: B010 - (mypy rejects assigning a method)

@@ -3,8 +3,8 @@
 fix commit): every `PRNGKey(0)` is the same key, whether bound to a name or not. Seeds that
 differ are two keys; a draw beside a split of one seed gives correlated values, not identical
 ones. Reuses of keys made in place go to `--preview` (labelled by running on the package
-benchmark, about half were true: tests compare two samplers on one key on purpose). The
-programs also run with JAX."""
+benchmark, about half were true: tests compare two samplers on one key on purpose), unless one
+sampler draws twice (held-out set 7, jax-lensing 3935130). The programs also run with JAX."""
 
 from __future__ import annotations
 
@@ -66,12 +66,13 @@ def _findings(tmp_path: Path, name: str, source: str, *extra: str) -> dict[int, 
 
 
 def test_a_key_made_twice_in_place_is_one_key(tmp_path: Path) -> None:
+    # One sampler twice from one seed is proven (`key_literal_seeds.same_sampler`); a draw
+    # beside a split of that seed stays `--preview`.
     found = _findings(tmp_path, "seeds.py", MADE_IN_PLACE)
-    assert sorted(found) == []
+    assert sorted(found) == [6, 13]
+    assert "makes the same key at every call" in found[6]
     preview = _findings(tmp_path, "seeds.py", MADE_IN_PLACE, "--preview")
     assert sorted(preview) == [6, 13, 24]
-    assert "makes the same key at every call" in preview[6]
-    assert "made in place from one literal seed" in preview[6]
     assert "correlated, not identical" in preview[24]
 
 

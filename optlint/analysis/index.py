@@ -7,6 +7,7 @@ the recorded calls; nothing walks the tree a second time.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import field
 from typing import Literal
 
@@ -125,6 +126,7 @@ class FileIndex:
     _calls_on: dict[str, list[CallSite]] | None = field(default=None, repr=False)
     _parents: dict[int, cst.CSTNode] | None = field(default=None, repr=False)
     _assignments: dict[str, int] | None = field(default=None, repr=False)
+    _anywhere: dict[str, list[Binding]] | None = field(default=None, repr=False)
 
     def parents(self) -> dict[int, cst.CSTNode]:
         """id of each node of the file -> its parent (`walk.parent_map`): built when first
@@ -162,6 +164,17 @@ class FileIndex:
                          if binding.kind == "assign")
         return total
 
+    def bindings_anywhere(self, name: str) -> Sequence[Binding]:
+        """The bindings of `name` in every scope of the file, in `every_scope`'s order: grouped
+        once for every name, since a file asks about each of its functions and calls (a pass
+        over every scope per name was quadratic: 4.5 s of a 40k-line file)."""
+        if self._anywhere is None:
+            self._anywhere = {}
+            for scope in self.every_scope:
+                for named, bindings in scope.bindings.items():
+                    self._anywhere.setdefault(named, []).extend(bindings)
+        return self._anywhere.get(name, ())
+
     def release(self) -> None:
         """Break the index's reference cycles (a scope holds its bindings, a binding its scope;
         a method's scope its class, the class the method's `self.x` bindings), so the tree and
@@ -178,6 +191,7 @@ class FileIndex:
         self._calls_on = None
         self._parents = None
         self._assignments = None
+        self._anywhere = None
 
 
 class _IndexBuilder:

@@ -1,7 +1,7 @@
 """The key flow of one file: which of its calls consume which keys (a library's consumer, a
 transformed function, a function or class of the file whose summary says it consumes its key
 parameter), and the summaries of its functions; the walks that find the reuses are
-`key_walk_gate.FileWalks`.
+`key_file_walks.FileWalks`.
 
 A function of the file is summarised by walking its body (`KeyFlow`): the parameters it
 consumes, the enclosing keys it draws from, the consumed keys it returns. Only functions that
@@ -213,6 +213,7 @@ class FileKeyCalls:
     def forget_consumed(self) -> None:
         """Drops what calls were worked out to consume: a summary they read is made again."""
         self._consumed.clear()
+        self.named.groups.forget()
 
     def _project_consumer(self, call: cst.Call, silent: Silent | None = None
                           ) -> list[Consumption] | None:

@@ -10,6 +10,7 @@ import libcst as cst
 
 from optlint.analysis.index import CallSite
 from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_summary_cycles import SummaryCycles
 from optlint.analysis.prng_keys import Consumption
 
 if TYPE_CHECKING:
@@ -44,6 +45,8 @@ class KeyCallsView(Protocol):
     sites: dict[int, CallSite]  # the file's call sites by the id of their call
     stream_drawers: set[str]
     helpers: set[str]
+    summaries: dict[int, KeyFlow | None]  # of the file's functions, by id (None: none)
+    cycles: SummaryCycles  # the functions being summarised
 
     @property
     def foreign(self) -> ForeignLookups:

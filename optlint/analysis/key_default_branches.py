@@ -254,11 +254,13 @@ def given_key_fallback(node: cst.Assign, params: Set[str], rebound: Set[str]
 
 def falls_back(function: cst.FunctionDef, param: str) -> bool:
     """Whether `function` gives its parameter `param` a key of its own when given `None`, in
-    either form (`keep_given_key`, `given_key_fallback`), anywhere in its body."""
+    either form (`keep_given_key`, `given_key_fallback`), anywhere in its body. An `if` that
+    raises for `None` (vllm's `rejection_sample`) gives it nothing: the branch must bind it."""
     pending: list[cst.CSTNode] = list(function.body.children)
     while pending:
         node = pending.pop()
-        if isinstance(node, cst.If) and node.orelse is None and tested_none(node.test) == param:
+        if (isinstance(node, cst.If) and node.orelse is None and tested_none(node.test) == param
+                and _binds(node.body, param)):
             return True
         if (isinstance(node, cst.Assign)
                 and given_key_fallback(node, frozenset({param}), frozenset()) is not None):
@@ -266,6 +268,18 @@ def falls_back(function: cst.FunctionDef, param: str) -> bool:
         if not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda,
                                  cst.BaseExpression)):
             pending.extend(child_nodes(node))
+    return False
+
+
+def _binds(body: cst.BaseSuite, name: str) -> bool:
+    """Whether a statement of `body` itself (not a nested block) assigns `name`."""
+    for line in body.body if isinstance(body, cst.IndentedBlock) else [body]:
+        for small in getattr(line, "body", ()):
+            targets = ([target.target for target in small.targets]
+                       if isinstance(small, cst.Assign)
+                       else [small.target] if isinstance(small, cst.AnnAssign) else [])
+            if any(isinstance(target, cst.Name) and target.value == name for target in targets):
+                return True
     return False
 
 

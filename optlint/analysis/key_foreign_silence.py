@@ -14,18 +14,22 @@ file read its gate's."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import libcst as cst
 
 from optlint.analysis import key_walk_gate
 from optlint.analysis.key_cond_branches import branching
+from optlint.analysis.key_flow import KeyFlow
+from optlint.analysis.key_summary_cycles import SummaryCycles
 from optlint.analysis.key_walk_gate import WalkGate
+from optlint.analysis.prng_keys import Consumption, Silent
 
 if TYPE_CHECKING:
-    from optlint.analysis.key_calls import FileKeyCalls
+    from optlint.analysis.key_calls_view import ForeignLookups
+    from optlint.context import RuleContext
 
 # How many summaries of flows made for other files' lookups are being made (in this process):
 # `silent` is asked only at none.
@@ -45,10 +49,36 @@ def summarising(foreign: bool) -> Iterator[None]:
         _SUMMARISING[0] -= 1
 
 
+class SilenceAsked(Protocol):
+    """What `ForeignSilence` reads of the flow it answers for: implemented by
+    `key_calls.FileKeyCalls`, declared here since that module imports this one."""
+
+    ctx: RuleContext
+    summaries: dict[int, KeyFlow | None]
+    cycles: SummaryCycles
+    helpers: set[str]
+    higher_order: set[str]
+
+    @property
+    def foreign(self) -> ForeignLookups:
+        ...
+
+    @property
+    def made_key(self) -> Callable[[cst.BaseExpression], str | None]:
+        ...
+
+    def consumer(self, call: cst.Call, silent: Silent | None = None) -> list[Consumption]:
+        ...
+
+    def returned_keys(self, call: cst.Call, silent: Silent | None = None
+                      ) -> dict[tuple[int, ...], Consumption]:
+        ...
+
+
 class ForeignSilence:
     """`silent` for the flow of one file made for another file's lookups."""
 
-    def __init__(self, calls: FileKeyCalls) -> None:
+    def __init__(self, calls: SilenceAsked) -> None:
         self.calls = calls
         self._gate: WalkGate | None = None
 

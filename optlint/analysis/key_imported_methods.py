@@ -25,6 +25,7 @@ import libcst as cst
 from optlint.analysis.binding import bind_arguments
 from optlint.analysis.key_interface_methods import defined_method, runs_own_code
 from optlint.analysis.key_project_methods import project_files_defining
+from optlint.analysis.key_reexports import reexported_from
 from optlint.analysis.prng_keys import Consumption
 
 if TYPE_CHECKING:
@@ -138,6 +139,8 @@ class ImportedMethods:
             for module in sorted(modules):
                 if module and project is not None and here is not None:
                     paths.update(str(path) for path in project.project_files(module, here))
+                    # A class a package re-exports: the module defining it.
+                    paths.update(reexported_from(project, module, here))
             self._paths = sorted(path for path in paths if path != here)
         return self._paths
 

@@ -80,6 +80,9 @@ class LibraryKeyCalls:
         filename = ctx.filename.replace("\\", "/")
         self._stream_free: bool | None = None  # `_draws_no_stream`'s answer for the file
         self._shape_only: set[int] | None = None  # keys given to `eval_shape` (`key_shape_only`)
+        # By field name: what the file's classes set it to (`built_off`).
+        self._field_values: dict[str, list[cst.BaseExpression | None]] | None = None
+        self._fields_off: dict[str, bool] = {}  # by field name: each of those draws nothing
         self._own_module = next((public for file, public in KEY_API_FILES.items()
                                  if filename == file or filename.endswith("/" + file)), "")
         self._calls_library_objects = any(  # (see `_CALLED_LIBRARIES`)
@@ -442,10 +445,19 @@ class LibraryKeyCalls:
             return draws_nothing(value.made_by)
         if not isinstance(call.func, cst.Attribute):
             return False
-        made = [binding.value for info in self.ctx.index.classes.values()
-                for binding in info.attributes.get(call.func.attr.value, [])]
-        return bool(made) and all(isinstance(value, cst.Call) and draws_nothing(value)
-                                  for value in made)
+        if self._field_values is None:  # (a pass over every class per call was quadratic)
+            self._field_values = {}
+            for info in self.ctx.index.classes.values():
+                for field, bindings in info.attributes.items():
+                    self._field_values.setdefault(field, []).extend(
+                        binding.value for binding in bindings)
+        field = call.func.attr.value
+        off = self._fields_off.get(field)
+        if off is None:
+            made = self._field_values.get(field, [])
+            off = self._fields_off[field] = bool(made) and all(
+                isinstance(value, cst.Call) and draws_nothing(value) for value in made)
+        return off
 
 
 

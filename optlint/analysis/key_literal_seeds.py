@@ -23,6 +23,25 @@ SEED_IN_LOOP = ("the key is made again from the same seed in every iteration, wh
                 "that carries state from step to step")
 
 
+_SAMPLERS = ("jax.random.",)
+
+
+def same_sampler(before: Consumption, use: Consumption) -> bool:
+    """Two draws of one library sampler from keys made in place from one literal seed, at two
+    calls (jax-lensing 3935130: `normal(PRNGKey(42), gamma1.shape)` and `normal(PRNGKey(42),
+    gamma2.shape)`, the two shear components' noise): the same numbers, or the same leading
+    values where the shapes differ. Of the in-place reuses labelled false on the package and
+    whole-repository benchmarks, none is one sampler twice: two samplers compared on one key
+    (`Categorical.sample` and `mcmc.run`), a draw beside a split, one call run again for each
+    case of a loop; such draws of one sampler were labelled true (distrax, flowjax, rraes).
+    `jax.random`'s samplers only: a model's `init` run twice from one seed rebuilds the same
+    weights, often on purpose (to compare them)."""
+    return (before.call is not use.call and before.library and use.library
+            and before.kind == use.kind == "draw" and before.how == use.how
+            and use.how.startswith(_SAMPLERS) and not (before.derives or use.derives)
+            and not (before.repeated or use.repeated or before.stream or use.stream))
+
+
 def made_in_callee(use: Consumption) -> bool:
     """`use` is a call of a function that draws from a key it makes from a literal seed in its
     own body (`PRNGKey(0)` there: the literal is the key maker's argument)."""

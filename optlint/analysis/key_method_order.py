@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from optlint.analysis.index import FunctionInfo
     from optlint.analysis.prng_keys import Consumption
 
-    # A function's walk for its own findings (`key_walk_gate.FileWalks.walk`).
+    # A function's walk for its own findings (`key_file_walks.FileWalks.walk`).
     Walk = Callable[[FunctionInfo], KeyFlow]
 
 _CONSTRUCTORS = frozenset({"__init__", "__post_init__", "setup"})

@@ -13,16 +13,17 @@ is not told, when every class of the file whose `__call__` accepts the call's ar
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.binding import bind_arguments
-from optlint.analysis.index import CallSite, ClassInfo, Scope
+from optlint.analysis.index import CallSite, ClassInfo
 from optlint.analysis.key_imported_methods import ImportedMethods
 from optlint.analysis.key_interface_methods import runs_own_code
 from optlint.analysis.key_project_methods import injected
 from optlint.analysis.key_loop_items import item_classes
+from optlint.analysis.key_method_groups import GroupSummaries, MethodGroup, call_shape
 from optlint.analysis.key_syntax import own_method
 from optlint.analysis.prng_keys import Consumption
 from optlint.analysis.values import UNKNOWN
@@ -42,6 +43,10 @@ class NamedMethods:
         self._by_name: dict[str, list[tuple[cst.FunctionDef, ClassInfo]]] | None = None
         self._running: dict[str, list[cst.FunctionDef]] = {}  # of those, running their own code
         self.imported = ImportedMethods(calls)  # where the file defines no such method
+        # The methods a call may run, by their name or identities and the call's shape, and
+        # what each draws from the call's arguments, summarised together.
+        self._groups: dict[tuple[object, ...], MethodGroup] = {}
+        self.groups = GroupSummaries(calls.summaries, calls.cycles)
 
     def _methods(self, name: str) -> list[cst.FunctionDef]:
         """The file's undecorated methods named `name` that run code of their own (asked by
@@ -70,8 +75,11 @@ class NamedMethods:
                 methods = [method for method in own if method is not None]
                 if len(methods) != len(own):
                     return []
+                group = self._group((tuple(map(id, methods)), call_shape(call)),
+                                    lambda: methods, call)
             else:
-                methods = [method for method in self._methods(name) if accepts(method, call)]
+                group = self._group((name, call_shape(call)), lambda: [
+                    method for method in self._methods(name) if accepts(method, call)], call)
         elif (not isinstance(func, cst.Attribute) or not _other_object(func.value, site)
                 or func.attr.value.startswith("__")
                 or self.ctx.value(func.value, site) is not UNKNOWN):
@@ -83,32 +91,33 @@ class NamedMethods:
                                               injected(self.ctx, func.value, site))
         else:
             name = func.attr.value
-            methods = self._methods(name)
-        if not methods:
+            group = self._group((name, None, call_shape(call)), lambda: self._methods(name),
+                                call)
+        if not group.methods:
             return []
-        drawn: set[int] | None = None
-        for method in methods:
-            if _encloses(method, site):
-                continue  # a composite calling the method on its parts: what the parts do
-            flow = self.calls.summary(method)
-            if flow is None:
-                return []
-            found = {id(expr) for param, expr in bind_arguments(method, call, True)
-                     if param.name.value in flow.consumed_params
-                     and not flow.param_uses[param.name.value].unseen}
-            drawn = found if drawn is None else drawn & found
-        classes = sorted({info.scope.owner.name for info in (
-            self.ctx.index.functions.get(method) for method in methods)
-            if info is not None and info.scope.owner is not None})
-        proof = (f"every class of the file defining `{name}` "
-                 f"({', '.join(classes)}) draws from the key" if not isinstance(func, cst.Name)
-                 or built is None else
-                 f"`{func.value}` is built as {' or '.join(classes)}, whose `{name}` draws "
-                 f"from the key")
-        return [Consumption(call, arg.value, self.calls.callee(call), library=False,
-                            proof=proof)
-                for arg in call.args if id(arg.value) in (drawn or set())][:1]
+        drawn = self.groups.drawn(group, site, self.calls.summary)
+        if not drawn:
+            return []
+        proof = (f"every class of the file defining `{name}` ({', '.join(group.classes)}) "
+                 f"draws from the key" if not isinstance(func, cst.Name) or built is None else
+                 f"`{func.value}` is built as {' or '.join(group.classes)}, whose `{name}` "
+                 f"draws from the key")
+        first = min(drawn)
+        return [Consumption(call, call.args[first].value, self.calls.callee(call),
+                            library=False, proof=proof)]
 
+    def _group(self, key: tuple[object, ...], methods: Callable[[], list[cst.FunctionDef]],
+               call: cst.Call) -> MethodGroup:
+        """The group of `methods()`, made once per `key` (the methods' name or identities and
+        the call's shape: the same methods, the same argument positions)."""
+        group = self._groups.get(key)
+        if group is None:
+            listed = methods()
+            classes = sorted({info.scope.owner.name for info in (
+                self.ctx.index.functions.get(method) for method in listed)
+                if info is not None and info.scope.owner is not None})
+            group = self._groups[key] = MethodGroup(listed, call, classes)
+        return group
 
     def _loop_item(self, func: cst.Name, site: CallSite) -> bool:
         """`func` is an item a loop or comprehension binds, of no value the analysis can tell
@@ -144,12 +153,3 @@ def accepts(method: cst.FunctionDef, call: cst.Call) -> bool:
     return isinstance(params.star_arg, cst.Param) or positional <= len(
         (*params.posonly_params, *params.params)) - 1
 
-
-def _encloses(function: cst.FunctionDef, site: CallSite) -> bool:
-    """`site` is in `function`'s body (or in a function nested there)."""
-    scope: Scope | None = site.scope
-    while scope is not None:
-        if scope.node is function:
-            return True
-        scope = scope.parent
-    return False

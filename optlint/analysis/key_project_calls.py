@@ -16,7 +16,7 @@ from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_folded_seeds import folded_seed
 from optlint.analysis.key_literal_branches import LiteralBranches
 from optlint.analysis.key_module_keys import module_key_uses
-from optlint.analysis.key_none_arguments import unless_none_given
+from optlint.analysis.key_none_arguments import for_callers, unless_none_given
 from optlint.analysis.key_record import STEPS
 from optlint.analysis.key_seeded_splits import seeded_kind
 from optlint.analysis.key_star_arguments import given_through_mapping, in_mapping
@@ -60,7 +60,7 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
     uses = [unless_none_given(ctx, unless_given(in_mapping(folded_seed(param_use(
                 call, expr, how, stepping, param.name.value, flow, function), function, call,
                 bound), call, param.name.value), function, call, bound, param.name.value),
-                function, param.name.value)
+                function, param.name.value, flow.param_uses.get(param.name.value))
             for param, expr in (*bind_arguments(function, call, bound),
                                 *given_through_mapping(function, call, bound))
             if param.name.value in flow.consumed_params and param.name.value not in skipped]
@@ -102,7 +102,8 @@ def param_use(call: cst.Call, expr: cst.BaseExpression, how: str, stepping: bool
     return Consumption(call, expr, how, library=False, stepping=stepping,
                        kind=seeded_kind(function, inner.call, flow.every) if seeded else (
                            "split" if inner.kind == "split" else "draw"),
-                       unseen=inner.unseen or split_for_unseen_items(function, flow, inner),
+                       unseen=(for_callers(inner, param)
+                               or split_for_unseen_items(function, flow, inner)),
                        proof=proof, derives=inner.derives,
                        seeded_in=inner.call if seeded else None)
 

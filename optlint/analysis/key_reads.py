@@ -138,8 +138,7 @@ class UnreadResults:
                 or ctx.qualify(called.func) is not None):
             return None
         name = called.func.value
-        bindings = [binding for scope in ctx.index.every_scope
-                    for binding in scope.bindings.get(name, ())]
+        bindings = ctx.index.bindings_anywhere(name)
         if not bindings or any(binding.kind != "assign" for binding in bindings):
             return None
         return called

@@ -16,7 +16,8 @@ from optlint.analysis.key_deferred import UnreadCalls, settle
 from optlint.analysis.key_chained_draws import CONDITIONED, conditioned_name
 from optlint.analysis.key_derived import consume_derived
 from optlint.analysis.key_followed_names import FollowedNames, seeded_by_callee
-from optlint.analysis.key_literal_seeds import IN_PLACE_SEEDS, SEED_IN_LOOP, literal_seed_unproven
+from optlint.analysis.key_literal_seeds import (IN_PLACE_SEEDS, SEED_IN_LOOP, literal_seed_unproven,
+                                                same_sampler)
 from optlint.analysis.key_reads import UnreadResults
 from optlint.analysis.key_state import KeyState
 from optlint.analysis.key_step_loops import names_bound_within
@@ -124,6 +125,8 @@ class KeyRecorder(FollowedNames):
             self._statement is not None and chains(self._statement, use.call)))
         unproven = literal_seed_unproven(
             use, id(use) in self._in_place or id(before) in self._in_place, any(self._step_loops))
+        if unproven == IN_PLACE_SEEDS and same_sampler(before, use):
+            unproven = ""  # one sampler twice from one seed: the same numbers
         conditioned = conditioned_name(span, before, use) if (
             unproven == IN_PLACE_SEEDS) else ""
         if conditioned:  # one joint sample's parts: never the same noise on purpose

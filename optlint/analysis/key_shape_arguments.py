@@ -127,8 +127,7 @@ class ShapeArguments:
         """The function of the file `func` names: its one binding anywhere, a `def`."""
         name = func.value
         if name not in self._functions:
-            bindings = [binding for scope in self.ctx.index.every_scope
-                        for binding in scope.bindings.get(name, ())]
+            bindings = self.ctx.index.bindings_anywhere(name)
             node = bindings[0].node if len(bindings) == 1 and bindings[0].kind == "def" else None
             self._functions[name] = node if isinstance(node, cst.FunctionDef) else None
         return self._functions[name]

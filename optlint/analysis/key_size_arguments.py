@@ -81,5 +81,4 @@ def _takes_sizes(call: cst.Call, ctx: RuleContext) -> bool:
         return False
     info = ctx.index.classes.get(func.value)
     return info is not None and all(
-        binding.kind == "class" for scope in ctx.index.every_scope
-        for binding in scope.bindings.get(func.value, ()))
+        binding.kind == "class" for binding in ctx.index.bindings_anywhere(func.value))

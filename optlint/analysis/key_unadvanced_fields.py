@@ -13,6 +13,8 @@ What is proven, by the class's own statements:
 - another method binds `self.K` to a part of `jax.random.split(self.K)`: the class treats the
   key as a stream it advances.
 Whether the program calls the method twice, or an advancing method after it, is not seen.
+Where no method advances the key (only a constructor sets it), a loop of steps of another
+project file calling the method on one object proves it (`key_unadvanced_callers.py`).
 Reported once per method and key, at its first draw.
 """
 
@@ -24,6 +26,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.index import Binding, FunctionInfo
+from optlint.analysis.key_unadvanced_callers import stepped_elsewhere
 from optlint.analysis.prng_keys import Consumption
 from optlint.records import record
 
@@ -40,6 +43,8 @@ class UnadvancedDraw:
     key: cst.Attribute  # `self.K` as the method reads it
     method: str
     advancing: tuple[str, ...]  # the methods that advance the key, by name
+    # Where none does: the loop of another project file calling the method on one object.
+    stepped: str = ""
 
 
 def unadvanced_draws(ctx: RuleContext, info: FunctionInfo,
@@ -63,6 +68,11 @@ def unadvanced_draws(ctx: RuleContext, info: FunctionInfo,
                             if _advances(ctx, binding, key.attr.value)})
         if advancing:
             yield UnadvancedDraw(use, key, node.name.value, tuple(advancing))
+        elif all(_method_name(binding) in _CONSTRUCTORS for binding in bindings):
+            # Nothing advances it: a loop of another file calling the method on one object.
+            stepped = stepped_elsewhere(ctx, owner, node.name.value, key.attr.value)
+            if stepped is not None:
+                yield UnadvancedDraw(use, key, node.name.value, (), stepped)
 
 
 def _method_name(binding: Binding) -> str:

@@ -34,6 +34,7 @@ from optlint.analysis.project_values import (
     plain_decorators,
 )
 from optlint.analysis.walk import child_nodes
+from optlint.patterns import compiled
 from optlint.records import record
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ ATTRIBUTE_FREE_BASES = frozenset({"abc.ABC", "typing.Generic", "typing.Protocol"
 # Names through which a class may answer for attributes it does not bind.
 _DYNAMIC = ("__getattr__", "__getattribute__", "__slots__", "__dict__", "setattr")
 _DEPTH = 12  # how many steps a name's values are followed
-_SETATTR = re.compile(r"\bsetattr\b")
+_SETATTR = r"\bsetattr\b"  # (compiled when first used: `optlint.patterns`)
 # By project (kept as long as it): whether `_SETATTR` matches one of its files.
 _SET_ANYWHERE: weakref.WeakKeyDictionary[object, bool] = weakref.WeakKeyDictionary()
 
@@ -280,7 +281,7 @@ class MissingAttributes:
         if known is None:
             texts = getattr(project, "project_texts", lambda: None)()
             known = texts is None or any(
-                "setattr" in text and _SETATTR.search(text) is not None
+                "setattr" in text and compiled(_SETATTR).search(text) is not None
                 for text in texts.values())
             if project is not None:
                 _SET_ANYWHERE[project] = known

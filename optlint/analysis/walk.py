@@ -13,6 +13,8 @@ from typing import Any
 
 import libcst as cst
 
+from optlint.generated_code import define
+
 # Pure syntax: never holds a name, a call or a statement.
 _TRIVIA = (
     cst.BaseParenthesizableWhitespace, cst.TrailingWhitespace, cst.EmptyLine, cst.Newline,
@@ -147,7 +149,7 @@ def _compiled_walk(visitor_type: type, node_type: type,
                   "            found(value, visitor)"]
     if leave is not None:
         lines.append("    leave(visitor, node)")
-    exec("\n".join(lines) if len(lines) > 1 else "def walk(node, visitor): pass", names)
+    define("\n".join(lines) if len(lines) > 1 else "def walk(node, visitor): pass", names)
     compiled: Callable[[cst.CSTNode, object], None] = names["walk"]
     compiled.__qualname__ = f"walk_{node_type.__name__}"
     _FUNCTIONS[(visitor_type, node_type)] = compiled

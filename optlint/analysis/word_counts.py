@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from optlint.analysis.comments import without_comments
+from optlint.patterns import compiled
 
 _WORD = re.compile(r"\w+")
 _WORD_CHARACTER = re.compile(r"\w")
@@ -29,7 +30,7 @@ _ASCII_NON_WORD = {code: " " for code in range(128)
 # a cold run on levanter); a big file asks about hundreds, and a search each was quadratic in its
 # length.
 SEARCHES_BEFORE_SPLIT = 32
-_IMPORT_LINE = re.compile(r"^[ \t]*(from[ \t].*|import[ \t].*)$", re.MULTILINE)
+_IMPORT_LINE = r"^[ \t]*(from[ \t].*|import[ \t].*)$"  # (compiled when first used)
 # The texts a file's words are counted in: as it is, less its comments, less its comments and
 # import lines.
 _AS_IT_IS, _NO_COMMENTS, _NO_COMMENTS_OR_IMPORTS = "as it is", "no comments", "no imports"
@@ -73,7 +74,7 @@ class WordCounts:
             elif which == _NO_COMMENTS:
                 text = without_comments(self._file_text())
             else:
-                text = _IMPORT_LINE.sub("", self._text(_NO_COMMENTS))
+                text = compiled(_IMPORT_LINE, re.MULTILINE).sub("", self._text(_NO_COMMENTS))
             self._texts[which] = text
         return text
 

@@ -39,7 +39,7 @@ from optlint.analysis.key_returned_batchings import returned_batchings
 from optlint.analysis.key_numpy_draws import unlike_numpy_draws
 from optlint.analysis.key_fixed_closures import fixed_closure_keys
 from optlint.analysis.key_trace_time import traced_draws
-from optlint.analysis.key_walk_gate import FileWalks
+from optlint.analysis.key_file_walks import FileWalks
 from optlint.analysis.key_unset_params import skipped_rebinding
 from optlint.analysis.key_unadvanced_fields import unadvanced_draws
 from optlint.analysis.prng_keys import Consumption, Reuse
@@ -248,6 +248,14 @@ class PrngKeyReuse(Rule):
                                                                 reported)):
             reported.add(id(found.use.call))
             key = ctx.code(found.key)
+            if found.stepped:
+                yield Finding(found.use.call, (
+                    f"`{key}` is consumed by `{found.use.how}` in `{found.method}`, and only a "
+                    f"constructor sets it: {found.stepped} on one object in every step, so "
+                    f"every step draws the same random numbers"), fix_title=(
+                    f"Advance the key in `{found.method}`: `{key}, key = "
+                    f"jax.random.split({key})`, and draw from `key`"))
+                continue
             others = " and ".join(f"`{name}`" for name in found.advancing)
             message = (f"`{key}` is consumed by `{found.use.how}` in `{found.method}`, which never "
                        f"advances it, while {others} split it before drawing: the next call of "
