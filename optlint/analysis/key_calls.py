@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, ClassInfo, Scope
 from optlint.analysis.key_batch_loops import iterates_batches
 from optlint.analysis.key_applied_methods import AppliedMethods
@@ -55,6 +54,7 @@ from optlint.analysis.key_partial_calls import PartialCalls
 from optlint.analysis.key_project_calls import ProjectCall, project_call_uses
 from optlint.analysis.key_returned_draws import DrawnReturns
 from optlint.analysis.key_selections import alternatives
+from optlint.analysis.key_sure_consumptions import surely_consumes
 from optlint.analysis.key_summary_cycles import ROUNDS, SummaryCycles, settled
 from optlint.analysis.key_library_calls import (
     LibraryKeyCalls,
@@ -137,8 +137,7 @@ class FileKeyCalls:
         self.higher_order = found.higher_order  # functions calling a function they are given
         self.targets.helpers, self.targets.higher_order = self.helpers, self.higher_order
         self.targets.overrides.summary = self.summary  # the file's own overrides
-        # What records nothing: the walk gate's answers, for the linted file's walks; asked
-        # here for a flow made for another file's lookups, which has no walks.
+        # What records nothing: the walk gate's answers (the linted file), or asked here.
         self.silent: Silent | None = None if own else ForeignSilence(self)
 
     # What only walks ask, made at the first: most files with a call that may consume a key
@@ -279,21 +278,9 @@ class FileKeyCalls:
         return isinstance(expr, cst.Name) and reads_as_key(expr.value)
 
     def surely_consumes(self, use: Consumption) -> bool:
-        """The call of `use` consumes its key on every path through the callee: a library's
-        consumer, or a function of the file no path of which returns without consuming the
-        parameter given it (not `if shots is None: return probs` before the draw)."""
-        if use.library:
-            return True
-        resolved = self.targets.resolve(use.call)
-        if not isinstance(resolved, tuple):
-            # A method every class of the file defining it draws from (`dist.sample(key)`),
-            # or a function every caller gives: as proven as the draw itself.
-            return bool(use.proof) or self.partials.surely_consumes(use)
-        function, bound, _ = resolved
-        flow = self.summary(function)
-        return flow is not None and any(
-            expr is use.key and param.name.value not in flow.not_surely
-            for param, expr in bind_arguments(function, use.call, bound))
+        """The call of `use` consumes its key on every path (`key_sure_consumptions.py`)."""
+        return surely_consumes(use, self.targets.resolve, self.summary,
+                               self.partials.surely_consumes)
 
     def constructs(self, call: cst.Call) -> bool:
         """`call` builds an instance of a class of the file (runs its `__init__`)."""
@@ -340,8 +327,7 @@ class FileKeyCalls:
         return flow
 
     def records_nothing(self, function: cst.FunctionDef) -> bool:
-        """The walk of `function`, of this file, records no consumption, told without its
-        summary: by a flow made for another file's lookups (`key_foreign_silence.py`)."""
+        """`function` records no consumption, told by a lookup flow without its summary."""
         return isinstance(self.silent, ForeignSilence) and self.silent(function)
 
     def returned_keys(self, call: cst.Call, silent: Silent | None = None

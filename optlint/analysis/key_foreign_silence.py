@@ -8,9 +8,11 @@ of a function that `silent` says records none consumes nothing and hands nothing
 summary would say, but only where that summary would be final: `silent` asks what the calls of
 the function consume, and an answer resting on a summary still being made (a first round of a
 cycle, `key_summary_cycles.py`) could change. These flows reach one another (never the linted
-file's own), so the question is asked only while no summary of any of them is being made
-(`summarising`); otherwise only the answers already made are read, as the walks of the linted
-file read its gate's."""
+file's own), so the question is asked only while every summary being made by any of them is
+this flow's own (`summarising` counts them); otherwise only the answers already made are read.
+An answer made during a round of one of its own summaries is noted with the summaries made in
+that round (`SummaryCycles.completed`), and dropped with them if the round is made again
+(`forget`), as those summaries are."""
 
 from __future__ import annotations
 
@@ -32,7 +34,7 @@ if TYPE_CHECKING:
     from optlint.context import RuleContext
 
 # How many summaries of flows made for other files' lookups are being made (in this process):
-# `silent` is asked only at none.
+# `silent` is asked of a flow only when all are its own.
 _SUMMARISING = [0]
 
 
@@ -89,7 +91,7 @@ class ForeignSilence:
         gate = self._walk_gate()
         if gate.said_silent(function):
             return True
-        # As the linted file's gate asks (`FileWalks._gate`): of a function of the file worth
+        # As the linted file's gate asks (`key_file_walks.FileWalks._gate`): of a function of the file worth
         # walking, calling no function it is given by another name either; only while the
         # summaries being made are this flow's own.
         if not (key_walk_gate.SILENT_UNSUMMARISED

@@ -29,6 +29,7 @@ from optlint.analysis.key_reexports import reexported_from
 from optlint.analysis.prng_keys import Consumption
 
 if TYPE_CHECKING:
+    from optlint.analysis.evaluator import Project
     from optlint.analysis.key_calls_view import KeyCallsView
 
 _ABSTRACT = frozenset({"abc.abstractmethod", "abstractmethod"})
@@ -144,10 +145,10 @@ class ImportedMethods:
         return self._paths
 
 
-def _defines(project: object, path: Path, name: str) -> bool:
+def _defines(project: Project, path: Path, name: str) -> bool:
     """The text of `path` has a `def name(`: read from the names it defines, scanned once per
     text (a name that is not all word characters is searched for as before)."""
-    text = project.module_text(path)  # type: ignore[attr-defined]
+    text = project.module_text(path)
     if text is None:
         return False
     if _WORD.fullmatch(name) is None:
