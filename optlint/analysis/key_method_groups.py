@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 
 import libcst as cst
 
@@ -25,6 +25,7 @@ from optlint.analysis.binding import bind_arguments
 from optlint.analysis.index import CallSite, Scope
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_summary_cycles import ROUNDS, SummaryCycles
+from optlint.records import record
 
 Summarise = Callable[[cst.FunctionDef], KeyFlow | None]  # the key flow's `summary`
 
@@ -36,7 +37,7 @@ def call_shape(call: cst.Call) -> tuple[tuple[str, str | None], ...]:
                  for arg in call.args)
 
 
-@dataclass(eq=False)
+@record(eq=False, frozen=False)
 class MethodGroup:
     """Methods of one name a call of one shape may run. `call`: one such call, whose argument
     positions stand for those of every call of its shape; `classes`: the methods' classes, by
@@ -53,7 +54,7 @@ class MethodGroup:
         self.members = {id(method): index for index, method in enumerate(self.methods)}
 
 
-@dataclass(frozen=True)
+@record
 class GroupDraws:
     """One round of a group: the positions of the call's arguments each member draws from
     (None: a member with no summary), the same counted over the members, and the members
