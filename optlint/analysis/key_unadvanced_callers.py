@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.index import ClassInfo, CallSite
+from optlint.analysis.key_holder_loops import held_and_stepped
 from optlint.analysis.key_repeated_runs import TEST_FILE
 from optlint.analysis.key_step_loops import carries_state, names_bound_within
 
@@ -72,6 +73,11 @@ def stepped_elsewhere(ctx: RuleContext, owner: ClassInfo, method: str, field: st
                 of = (f" of `{caller.name.value}`" if isinstance(caller, cst.FunctionDef)
                       else "")
                 return f"a loop{of} in {file.name} calls `{receiver}.{method}`"
+        # An object holding it calls it from a loop of its own (`key_holder_loops.py`).
+        held = held_and_stepped(project, other, file, texts[file], owner, method, field,
+                                real_here)
+        if held is not None:
+            return held
     return None
 
 
