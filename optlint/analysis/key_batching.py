@@ -21,6 +21,7 @@ from optlint.analysis.key_batched_args import (
     in_axes_expression,
     mapped_partial,
 )
+from optlint.analysis.key_batched_abstract import batched_abstract
 from optlint.analysis.key_batched_partials import BatchedPartials
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_chosen_callees import chosen_callee
@@ -32,6 +33,7 @@ from optlint.analysis.key_model_loops import (
     STACKING,
 )
 from optlint.analysis.key_model_objects import CALLED_ONCE
+from optlint.analysis.key_overrides import abstract_kind
 from optlint.analysis.key_item_maps import repeated_item
 from optlint.analysis.key_library_calls import last_name
 from optlint.analysis.key_transformed_bodies import (
@@ -61,6 +63,11 @@ def batched_consumptions(calls: KeyCallsView, call: cst.Call, site: CallSite | N
     function = function_arg(calls, transform, 0, "fun")
     if function is None and transform.args and transform.args[0].value is call.func:
         function = decorated_def(ctx, call, site)  # `@partial(jax.vmap, ...)` def
+    if function is None or abstract_kind(function, ctx.qualify) == "abstract":
+        # `jax.vmap(env.reset)(keys)`, `reset` abstract: what its overrides draw.
+        abstract = batched_abstract(calls, call, batching, transform, site)
+        if abstract is not None:
+            return abstract
     if function is None:
         given = argument(transform, 0, "fun")
         if given is not None and isinstance(given.value, cst.Lambda):

@@ -65,7 +65,10 @@ class ObjectMethods:
 
     def method(self, call: cst.Call, site: CallSite) -> ObjectMethod:
         """What `receiver.name(...)` runs, for a receiver of a class of another project file."""
-        func = call.func
+        return self.method_named(call.func, site)
+
+    def method_named(self, func: cst.BaseExpression, site: CallSite) -> ObjectMethod:
+        """What `receiver.name` names (called, or handed to `jax.vmap`), as `method`."""
         if not isinstance(func, cst.Attribute) or func.attr.value.startswith("__"):
             return None
         if not defined_elsewhere(self.ctx.inference.project, func.attr.value,
