@@ -12,6 +12,7 @@ import libcst as cst
 
 from optlint.analysis.binding import argument
 from optlint.analysis.key_aliases import linked, linked_item_fields
+from optlint.analysis.key_branch_paths import SOME_PATHS, after_every_branch, some_paths_only
 from optlint.analysis.key_deferred import UnreadCalls, settle
 from optlint.analysis.key_chained_draws import CONDITIONED, conditioned_name
 from optlint.analysis.key_derived import consume_derived
@@ -103,6 +104,8 @@ class KeyRecorder(FollowedNames):
         key = (id(use.call), name)
         # Seen only when a loop body is walked again: the earlier use is the last iteration's.
         in_loop = self._again > 0
+        if key in self.reuses and some_paths_only(self.reuses[key]) and not use.unseen:
+            del self.reuses[key]  # a proven reuse of the call replaces one on some paths
         if key in self.reuses:
             known = self.reuses[key]
             if known.in_loop and not known.counting and in_loop and self._steps_keep(name):
@@ -295,6 +298,11 @@ class KeyRecorder(FollowedNames):
         before = state.consumed.get(name)
         if before is not None and name not in state.maybe:
             self._record(before, use, name, state)
+        elif (before is not None and not before.unseen and not use.unseen
+              and after_every_branch(getattr(self, "_body", None), self._statement, use.call,
+                                    before.call, name)):
+            # After a branch that consumed it: a reuse where the branch runs (`--preview`).
+            self._record(before, replace(use, unseen=SOME_PATHS.format(name=name)), name, state)
         if use.unseen and before is not None and not before.unseen:
             return  # a later reuse is proven against the draw the analysis saw
         state.consumed[name] = use
