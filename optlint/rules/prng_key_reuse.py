@@ -41,6 +41,7 @@ from optlint.analysis.key_fixed_closures import fixed_closure_keys
 from optlint.analysis.key_trace_time import traced_draws
 from optlint.analysis.key_file_walks import FileWalks
 from optlint.analysis.key_unset_params import skipped_rebinding
+from optlint.analysis.key_field_aliases import field_alias
 from optlint.analysis.key_unadvanced_fields import unadvanced_draws
 from optlint.analysis.prng_keys import Consumption, Reuse
 from optlint.context import RuleContext
@@ -244,8 +245,9 @@ class PrngKeyReuse(Rule):
         it before drawing (`key_unadvanced_fields.py`)."""
         if info.scope.self_name is None:
             return
-        for found in unadvanced_draws(ctx, info, _self_key_uses(flow, info.scope.self_name,
-                                                                reported)):
+        uses = [*_self_key_uses(flow, info.scope.self_name, reported),
+                *_aliased_key_uses(ctx, info, flow, reported)]
+        for found in unadvanced_draws(ctx, info, uses):
             reported.add(id(found.use.call))
             key = ctx.code(found.key)
             if found.stepped:
@@ -276,3 +278,15 @@ def _self_key_uses(flow: KeyFlow, self_name: str,
                 and isinstance(key, cst.Attribute) and isinstance(key.value, cst.Name)
                 and key.value.value == self_name):
             yield use, key
+
+
+def _aliased_key_uses(ctx: RuleContext, info: FunctionInfo, flow: KeyFlow,
+                      reported: set[int]) -> Iterator[tuple[Consumption, cst.Attribute]]:
+    """The consumptions of a key the object holds under a local name (`k = self.key`, then
+    `split(k)`; `key_field_aliases.py`), as `_self_key_uses`."""
+    for use in flow.every:
+        if use.repeated or use.unseen or id(use.call) in reported:
+            continue
+        field = field_alias(ctx, info.scope, use)
+        if field is not None:
+            yield use, field
