@@ -37,7 +37,11 @@ def batched_abstract(calls: KeyCallsView, call: cst.Call, batching: str, transfo
     given = argument(transform, 0, "fun")
     if site is None or given is None or not isinstance(given.value, cst.Attribute):
         return None
-    targets = calls.targets
+    # The file's call targets (`key_call_targets.CallTargets`, held by `key_calls`; not named
+    # in the view, whose module its imports would reach back to).
+    targets = getattr(calls, "targets", None)
+    if targets is None:
+        return None
     value = calls.ctx.value(given.value, site)
     if isinstance(value, FunctionValue) and value.bound and isinstance(
             value.node, cst.FunctionDef) and value.node in calls.ctx.index.functions:

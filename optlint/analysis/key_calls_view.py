@@ -15,7 +15,6 @@ from optlint.analysis.prng_keys import Consumption
 
 if TYPE_CHECKING:
     from optlint.analysis.evaluator import Evaluator
-    from optlint.analysis.key_call_targets import CallTargets
     from optlint.analysis.index import ClassInfo
     from optlint.analysis.values import ClassRef, Value
     from optlint.context import RuleContext
@@ -48,7 +47,6 @@ class KeyCallsView(Protocol):
     helpers: set[str]
     summaries: dict[int, KeyFlow | None]  # of the file's functions, by id (None: none)
     cycles: SummaryCycles  # the functions being summarised
-    targets: CallTargets  # the project function each call runs
 
     @property
     def foreign(self) -> ForeignLookups:
