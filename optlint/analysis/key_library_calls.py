@@ -41,6 +41,7 @@ from optlint.analysis.key_switched_calls import switched_off
 from optlint.analysis.key_syntax import keyword_dict
 from optlint.analysis.key_name_reads import FRAME_READER_NAMES, FRAME_READERS
 from optlint.analysis.project_files import LIBRARIES
+from optlint.analysis.key_constant_draws import draws_one_value
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
 from optlint.analysis.key_shape_only import shape_only_key_calls
 from optlint.analysis.values import ModuleValue
@@ -107,6 +108,8 @@ class LibraryKeyCalls:
                         "key": "seed"}.get(name, "draw")
                 key = key_argument(call, 0, "key" if kind != "seed" else "seed") if (
                     name in SAMPLERS or kind != "draw") else None
+                if draws_one_value(name, call):
+                    return []  # `randint(key, (), 0, 1)`: the same value for every key
                 return [] if key is None else [Consumption(call, key, self.callee(call),
                                                            kind=kind)]
             if qualified.startswith("equinox.nn."):
