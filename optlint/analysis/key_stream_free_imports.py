@@ -28,6 +28,27 @@ _BUILTINS = frozenset(dir(builtins))
 _MOST_FILES = 16
 
 
+class StreamFree:
+    """Whether functions of one file that Haiku transforms draw nothing from the rng stream."""
+
+    def __init__(self, ctx: RuleContext) -> None:
+        self.ctx = ctx
+        self._own: bool | None = None  # nothing in the file itself draws from the stream
+        self._libraries_only: bool | None = None  # the file imports no project code
+
+    def draws_nothing(self, function: cst.Lambda | cst.FunctionDef) -> bool:
+        ctx = self.ctx
+        if self._own is None:
+            self._own = not _draws_from_stream(ctx.inference)
+        if not self._own:
+            return False
+        if self._libraries_only is None:
+            self._libraries_only = all(full.split(".", 1)[0] in LIBRARIES
+                                       for full in ctx.index.imports.aliases.values())
+        # Project code imported: what `function` calls of it must draw nothing either.
+        return self._libraries_only or runs_no_stream_draw(ctx, function)
+
+
 def runs_no_stream_draw(ctx: RuleContext, function: cst.Lambda | cst.FunctionDef) -> bool:
     """What `function` calls from other project modules draws nothing from the rng stream, nor
     does what those modules import (the file's own calls are the caller's to check)."""
