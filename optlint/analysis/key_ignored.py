@@ -25,6 +25,7 @@ from optlint.analysis.project_values import (
     ProjectClass,
     ProjectFile,
     ProjectFunction,
+    ProjectInstance,
     ProjectValues,
     names_in,
     passing,
@@ -87,6 +88,9 @@ class IgnoredArguments:
         function = self._values.value(func, site.scope, site.order, file)
         if isinstance(function, ProjectClass):
             function = constructor(self._values, function)
+        elif isinstance(function, ProjectInstance):
+            # `model(x, key=k)`: its class's `__call__` gets the arguments.
+            function = self._values.method(function, "__call__")
         if not isinstance(function, ProjectFunction) or not plain_decorators(function):
             return False
         param = _parameter(function, call, arg, bound)
@@ -161,5 +165,20 @@ def _reads_of(node: cst.CSTNode, name: str) -> Iterator[tuple[cst.Call, cst.Arg]
         elif isinstance(current, (cst.Tuple, cst.List)) and given is not None:
             # `f((a, b))`: an item of an argument is given with it.
             pending.extend((element.value, given) for element in current.elements)
+        elif isinstance(current, cst.Del):
+            # `del key` unbinds the name without reading it (`del x[key]` reads `key`).
+            pending.extend((target, None) for target in _deleted_parts(current.target))
         else:
             pending.extend((child, None) for child in child_nodes(current))
+
+
+def _deleted_parts(target: cst.BaseDelTargetExpression) -> Iterator[cst.CSTNode]:
+    """What a `del` statement's target reads: nothing of a plain name it deletes, the whole of
+    an item or attribute it deletes (`del cache[key]` reads `cache` and `key`)."""
+    if isinstance(target, cst.Name):
+        return
+    if isinstance(target, (cst.Tuple, cst.List)):
+        for element in target.elements:
+            yield from _deleted_parts(element.value)  # type: ignore[arg-type]
+        return
+    yield target

@@ -29,7 +29,6 @@ from optlint.analysis.key_consumers import (
     SHAPE_ONLY_NAMES,
     KeyConsumer,
 )
-from optlint.analysis.key_model_streams import STREAM_KEYWORDS, STREAM_USES
 from optlint.analysis.key_pipeline_rows import unpacked_item
 from optlint.analysis.key_imported_bases import file_bases, imported_bases
 from optlint.analysis.key_imported_libraries import imported_project_libraries
@@ -40,9 +39,10 @@ from optlint.analysis.key_unnamed_streams import unnamed_stream
 from optlint.analysis.key_switched_calls import switched_off
 from optlint.analysis.key_syntax import keyword_dict
 from optlint.analysis.key_name_reads import FRAME_READER_NAMES, FRAME_READERS
-from optlint.analysis.project_files import LIBRARIES
+from optlint.analysis.key_constant_draws import draws_one_value
 from optlint.analysis.prng_keys import SAMPLERS, Consumption, key_argument, key_name
 from optlint.analysis.key_shape_only import shape_only_key_calls
+from optlint.analysis.key_stream_free_imports import StreamFree
 from optlint.analysis.values import ModuleValue
 from optlint.analysis.walk import NAME_OR_ATTRIBUTE
 
@@ -78,7 +78,7 @@ class LibraryKeyCalls:
         self._imported: dict[str, bool] = {}  # by library: the file imports it (`_imports`)
         # The library module this file is, by its public name (jax's own `random.py`), or "".
         filename = ctx.filename.replace("\\", "/")
-        self._stream_free: bool | None = None  # `_draws_no_stream`'s answer for the file
+        self._stream_free: StreamFree | None = None  # `_draws_no_stream`'s answers
         self._shape_only: set[int] | None = None  # keys given to `eval_shape` (`key_shape_only`)
         # By field name: what the file's classes set it to (`built_off`).
         self._field_values: dict[str, list[cst.BaseExpression | None]] | None = None
@@ -107,6 +107,8 @@ class LibraryKeyCalls:
                         "key": "seed"}.get(name, "draw")
                 key = key_argument(call, 0, "key" if kind != "seed" else "seed") if (
                     name in SAMPLERS or kind != "draw") else None
+                if draws_one_value(name, call):
+                    return []  # `randint(key, (), 0, 1)`: the same value for every key
                 return [] if key is None else [Consumption(call, key, self.callee(call),
                                                            kind=kind)]
             if qualified.startswith("equinox.nn."):
@@ -385,20 +387,16 @@ class LibraryKeyCalls:
         import code of its project that might: its `apply` draws nothing."""
         made = self._making_call(receiver, site)
         given: cst.CSTNode | None = made.args[0].value if made is not None and made.args else None
+        if made is None and isinstance(receiver, cst.Name):
+            given = receiver  # `@hk.transform` on a `def` of the file: that function
         if isinstance(given, cst.Name):
             binding = self.ctx.binding(given.value, site)
             given = binding.node if binding is not None else None
         if not isinstance(given, (cst.Lambda, cst.FunctionDef)):
             return False
         if self._stream_free is None:
-            self._stream_free = all(
-                full.split(".", 1)[0] in LIBRARIES
-                for full in self.ctx.index.imports.aliases.values()) and not any(
-                self.ctx.qualify(site.node.func) in STREAM_USES
-                or any(arg.keyword is not None and arg.keyword.value in STREAM_KEYWORDS
-                       for arg in site.node.args)
-                for site in self.ctx.calls())
-        return self._stream_free
+            self._stream_free = StreamFree(self.ctx)
+        return self._stream_free.draws_nothing(given)
 
     def _making_call(self, receiver: cst.BaseExpression, site: CallSite) -> cst.Call | None:
         """The call that made the object `receiver` names (`f = hk.transform(g)`, or

@@ -17,6 +17,7 @@ from optlint.analysis.key_folded_seeds import folded_seed
 from optlint.analysis.key_literal_branches import LiteralBranches
 from optlint.analysis.key_module_keys import module_key_uses
 from optlint.analysis.key_none_arguments import for_callers, unless_none_given
+from optlint.analysis.key_none_receivers import none_receiver
 from optlint.analysis.key_record import STEPS
 from optlint.analysis.key_seeded_splits import seeded_kind
 from optlint.analysis.key_star_arguments import given_through_mapping, in_mapping
@@ -87,7 +88,8 @@ def project_call_uses(ctx: RuleContext, called: ProjectCall, branches: LiteralBr
                    if name not in flow.stored_names}
         free = list(renewed.values()) if nested else module_key_uses(ctx, renewed)
         uses += [Consumption(call, inner.key, how, library=False, stepping=stepping,
-                             closed=inner.closed or inner, unseen=inner.unseen,
+                             closed=inner.closed or inner, unseen=inner.unseen or none_receiver(
+                                 call, function, bound, inner.closed or inner, how),
                              proof=inner.proof) for inner in free]
     return uses
 

@@ -24,6 +24,12 @@ from optlint.analysis.walk import child_nodes
 
 UNSEEN = ("`{function}` splits the key only for methods of the items it loops over, whose "
           "classes the analysis cannot see draw from the keys")
+# A function that splits its key only to hand the pieces to a function its caller gives (a
+# parameter), as a key handed whole to one is unseen (`Consumption.unseen`). representax 0.0.2
+# (`tests/models/jina_v5/test_grad_cache.py:137`, FP by run): `MNRTask.representations` splits
+# the key for `encode_fn(model, ..., key=k)`, and the model the test encodes with deletes it.
+UNSEEN_GIVEN = ("`{function}` splits the key only for {given}, given by its caller, which the "
+                "analysis cannot see draw from the keys")
 
 
 def split_for_unseen_items(function: cst.FunctionDef, flow: KeyFlow, inner: Consumption) -> str:
@@ -36,8 +42,25 @@ def split_for_unseen_items(function: cst.FunctionDef, flow: KeyFlow, inner: Cons
     if split_keys is None:
         return ""
     items, tainted = _loop_bindings(nodes, split_keys)
-    reads = _reads_allowed(nodes, tainted, items, inner.call)
-    return UNSEEN.format(function=function.name.value) if reads else ""
+    if _reads_allowed(nodes, tainted, items, inner.call):
+        return UNSEEN.format(function=function.name.value)
+    given = _given_callables(function, inner.call)
+    if not _reads_allowed(nodes, split_keys, set(), inner.call, given):
+        return ""
+    called = sorted({node.func.value for node in nodes if isinstance(node, cst.Call)
+                     and isinstance(node.func, cst.Name) and node.func.value in given
+                     and any(_mentions(arg.value, split_keys) for arg in node.args)})
+    return UNSEEN_GIVEN.format(function=function.name.value,
+                               given=", ".join(f"`{name}`" for name in called))
+
+
+def _given_callables(function: cst.FunctionDef, split: cst.Call) -> set[str]:
+    """The parameters `function` calls (`encode_fn(model, x, key=k)`): functions its callers
+    give, other than the key the split reads."""
+    params = function.params
+    names = {param.name.value for param in (*params.posonly_params, *params.params,
+                                            *params.kwonly_params)}
+    return names - {node.value for node in _walk(split) if isinstance(node, cst.Name)}
 
 
 def _bound_from(nodes: list[cst.CSTNode], call: cst.Call) -> set[str] | None:
@@ -88,9 +111,10 @@ def _zipped(iterated: cst.BaseExpression, target: cst.BaseExpression
 
 
 def _reads_allowed(nodes: list[cst.CSTNode], tainted: set[str], items: set[str],
-                   split: cst.Call) -> bool:
+                   split: cst.Call, given: frozenset[str] | set[str] = frozenset()) -> bool:
     """Every read of a key name is the split's own argument, the loop's `zip`, or an argument
-    of a method of an item (`layer.init(x, key=k)`); at least one such method call."""
+    of a method of an item (`layer.init(x, key=k)`) or of a function the caller gives (`given`,
+    called by name); at least one such call."""
     allowed = {id(node) for node in _walk(split)}
     calls = 0
     for node in nodes:
@@ -104,7 +128,8 @@ def _reads_allowed(nodes: list[cst.CSTNode], tainted: set[str], items: set[str],
             allowed.update(id(inner) for inner in _walk(node.target))
             if items and _mentions(node.iter, tainted):
                 allowed.update(id(inner) for inner in _walk(node.iter))
-        elif isinstance(node, cst.Call) and _item_method(node.func, items):
+        elif isinstance(node, cst.Call) and (_item_method(node.func, items) or isinstance(
+                node.func, cst.Name) and node.func.value in given):
             for arg in node.args:
                 if isinstance(arg.value, cst.Name) and arg.value.value in tainted:
                     allowed.add(id(arg.value))

@@ -80,6 +80,10 @@ class ProjectValues:
     def imported(self, qualified: str, file: ProjectFile, steps: int) -> ProjectValue:
         return self._imported(qualified, file, steps)
 
+    def method(self, owner: ProjectClass | ProjectInstance, name: str) -> ProjectValue:
+        """The method `name` of a project class, as read on the class or on an instance."""
+        return self._attribute(owner, name)
+
     def order(self, info: ClassInfo, file: ProjectFile) -> list[OrderEntry] | None:
         """The class's method resolution order (see `_ancestors`)."""
         return self._ancestors(info, file)
