@@ -6,7 +6,7 @@ each call is resolved once."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import TYPE_CHECKING, cast
 
 import libcst as cst
@@ -64,7 +64,7 @@ class CallTargets:
         # The names of the file's functions that consume a key or call a function they are
         # given (`key_helpers.py`), set once found: a call by no such name is resolved only
         # when it passes a key.
-        self.helpers: set[str] = set()
+        self.helpers: Container[str] = set()
         self.higher_order: set[str] = set()
         self._resolved: dict[int, Target | None] = {}
         self._receivers: Receivers = {}  # of the calls of another file's methods asked about

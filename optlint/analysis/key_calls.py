@@ -26,7 +26,7 @@ from optlint.analysis.key_batch_loops import iterates_batches
 from optlint.analysis.key_applied_methods import AppliedMethods
 from optlint.analysis.key_call_targets import CallTargets, passes_key
 from optlint.analysis.key_callables import HeldCallables
-from optlint.analysis.key_candidates import candidate_calls
+from optlint.analysis.key_candidates import candidates_and_helpers
 from optlint.analysis.key_cond_branches import branch_draws
 from optlint.analysis.key_copied_state import CopiedStates
 from optlint.analysis.key_default_branches import DefaultBranches
@@ -36,7 +36,6 @@ from optlint.analysis.key_foreign import ForeignFunctions
 from optlint.analysis.key_foreign_silence import ForeignSilence, summarising
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_given import GivenCallables
-from optlint.analysis.key_helpers import KeyHelpers, key_helpers
 from optlint.analysis.key_holder_calls import HolderCalls
 from optlint.analysis.key_holders import values_held
 from optlint.analysis.key_ignored import IgnoredArguments
@@ -127,11 +126,8 @@ class FileKeyCalls:
         # asked at each of its calls: `_for_effect`).
         self._effects: dict[int, bool] = {}
         # Calls that consume a key by themselves, or may (a layer or model called with `key=`).
-        self.candidates = candidate_calls(ctx, self.library, self.targets,
-                                          self._library_uses)
-        # No call that consumes a key: nothing to find, no helper to look for.
-        found = key_helpers(ctx, self.candidates, self.targets.runs_named
-                            ) if self.candidates else KeyHelpers(set(), set(), set())
+        self.candidates, found = candidates_and_helpers(ctx, self.library, self.targets,
+                                                        self._library_uses)
         self.helpers = found.consuming
         self.stream_drawers = found.drawing
         self.higher_order = found.higher_order  # functions calling a function they are given

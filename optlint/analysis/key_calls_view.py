@@ -4,6 +4,7 @@ imports them."""
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import TYPE_CHECKING, Protocol
 
 import libcst as cst
@@ -44,7 +45,7 @@ class KeyCallsView(Protocol):
     ctx: RuleContext
     sites: dict[int, CallSite]  # the file's call sites by the id of their call
     stream_drawers: set[str]
-    helpers: set[str]
+    helpers: Container[str]
     summaries: dict[int, KeyFlow | None]  # of the file's functions, by id (None: none)
     cycles: SummaryCycles  # the functions being summarised
 

@@ -16,7 +16,7 @@ that round (`SummaryCycles.completed`), and dropped with them if the round is ma
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Protocol
 
@@ -58,7 +58,7 @@ class SilenceAsked(Protocol):
     ctx: RuleContext
     summaries: dict[int, KeyFlow | None]
     cycles: SummaryCycles
-    helpers: set[str]
+    helpers: Container[str]
     higher_order: set[str]
 
     @property

@@ -9,7 +9,7 @@ file called on what the analysis cannot name runs nothing it follows. Reached by
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -33,16 +33,23 @@ _LOOP_NAMES = frozenset(name.rsplit(".", 1)[-1] for name in LOOP_BODIES)
 
 @record(frozen=False)
 class KeyHelpers:
-    consuming: set[str]  # functions that consume a key
+    consuming: Container[str]  # functions that consume a key
     drawing: set[str]  # functions drawing from an rng stream (`hk.next_rng_key()`)
     higher_order: set[str]  # functions calling a function they are given
 
 
 def key_helpers(ctx: RuleContext, candidates: set[int],
-                runs: Callable[[CallSite], bool] | None = None) -> KeyHelpers:
+                runs: Callable[[CallSite], bool] | None = None,
+                later: Callable[[Callable[[CallSite], bool]], list[CallSite]] | None = None,
+                on_demand: Callable[[Callable[[CallSite], bool]], list[CallSite]] | None = None
+                ) -> KeyHelpers:
     """Names of the file's functions that consume a key, directly or through one another
     (a cheap gate: only calls by these names are resolved and summarised); `runs` tells
-    whether a method call given no key runs a project function (None: every one may)."""
+    whether a method call given no key runs a project function (None: every one may);
+    `later` gives the candidates still to be found, told which calls are in a function that
+    `candidates` already reach by name (`key_candidates.candidates_and_helpers`); with
+    `on_demand` instead, they are asked only of the functions a name asked about reaches
+    (`HelpersOnDemand`)."""
     calls_in: dict[str, set[str]] = {
         info.node.name.value: set() for info in ctx.index.functions.values()
         if isinstance(info.node, cst.FunctionDef)}
@@ -145,20 +152,112 @@ def key_helpers(ctx: RuleContext, candidates: set[int],
     for name, wrapped in wrapping:
         for inner in wrapped:
             reached_by.setdefault(inner, []).append(name)
+    if later is not None:
+        # (by name alone: what a method call reaches waits for `runs`, asked below)
+        named = _callers_closure(consuming, reached_by)
+        for site in later(lambda site: in_function.get(id(site.scope)) in named):
+            function = in_function.get(id(site.scope))
+            if function is not None:
+                consuming.add(function)
     for found in (consuming, drawing):
-        pending = list(found)
-        while pending:
-            reached = pending.pop()
-            callers = [*reached_by.get(reached, ()), *(
-                function for function, sites in method_calls.get(reached, {}).items()
-                # (what draws from an rng stream needs no key to reach it)
-                if found is drawing or runs is None or function in found
-                or any(runs(site) for site in sites))]
-            for name in callers:
-                if name not in found:
-                    found.add(name)
-                    pending.append(name)
+        _close(found, list(found), reached_by, method_calls, None if found is drawing else runs,
+               stream=found is drawing)
+    if on_demand is not None:
+        return KeyHelpers(HelpersOnDemand(consuming, reached_by, method_calls, runs, on_demand,
+                                          lambda site: in_function.get(id(site.scope))),
+                          drawing, higher_order)
     return KeyHelpers(consuming, drawing, higher_order)
+
+
+def _close(found: set[str], pending: list[str], reached_by: dict[str, list[str]],
+           method_calls: dict[str, dict[str, list[CallSite]]],
+           runs: Callable[[CallSite], bool] | None, stream: bool = False) -> None:
+    """Adds to `found` every name reaching one of `pending` (found already): by name, or by a
+    method call given no key that `runs` a project function."""
+    while pending:
+        reached = pending.pop()
+        callers = [*reached_by.get(reached, ()), *(
+            function for function, sites in method_calls.get(reached, {}).items()
+            # (what draws from an rng stream needs no key to reach it)
+            if stream or runs is None or function in found
+            or any(runs(site) for site in sites))]
+        for name in callers:
+            if name not in found:
+                found.add(name)
+                pending.append(name)
+
+
+class HelpersOnDemand:
+    """The functions of a file consuming a key, for a flow made for another file's lookups,
+    which asks about a few names (`name in helpers`): the dearest candidates (another file's
+    method, `key_candidates.foreign_candidates`) are asked only of the functions a name asked
+    about reaches, by name or by any method call, not of the whole file.
+
+    The same answers as asking every call first: a name is a helper when a path of calls leads
+    it to a candidate (by method calls only where `runs`), and every function on such a path
+    is one the name reaches; a name found no helper so stays one (a candidate found later, for
+    another name, is in no function this one reaches)."""
+
+    def __init__(self, found: set[str], reached_by: dict[str, list[str]],
+                 method_calls: dict[str, dict[str, list[CallSite]]],
+                 runs: Callable[[CallSite], bool] | None,
+                 ask: Callable[[Callable[[CallSite], bool]], list[CallSite]],
+                 function_of: Callable[[CallSite], str | None]) -> None:
+        self.found = found  # helpers through the candidates asked so far (closed)
+        self._reached_by, self._method_calls, self._runs = reached_by, method_calls, runs
+        self._ask, self._function_of = ask, function_of
+        self._asked: set[str] = set()  # the functions whose calls were asked
+        self._not: set[str] = set()  # names found no helper, for good
+        self._reaches: dict[str, set[str]] | None = None  # what each name calls
+
+    def __contains__(self, name: object) -> bool:
+        if name in self.found:
+            return True
+        if not isinstance(name, str) or name in self._not:
+            return False
+        reached = self._reached(name)
+        new = reached - self._asked
+        self._asked |= new
+        seeds = {function for site in self._ask(lambda site: self._function_of(site) in new)
+                 if (function := self._function_of(site)) is not None} - self.found
+        self.found |= seeds
+        _close(self.found, list(seeds), self._reached_by, self._method_calls, self._runs)
+        if name in self.found:
+            return True
+        self._not.add(name)
+        return False
+
+    def _reached(self, name: str) -> set[str]:
+        """`name` and the names it reaches, by name or by any method call, short of helpers."""
+        if self._reaches is None:
+            self._reaches = {}
+            for callee, callers in self._reached_by.items():
+                for caller in callers:
+                    self._reaches.setdefault(caller, set()).add(callee)
+            for method, sites in self._method_calls.items():
+                for caller in sites:
+                    self._reaches.setdefault(caller, set()).add(method)
+        reached = {name}
+        pending = [name]
+        while pending:
+            for callee in self._reaches.get(pending.pop(), ()):
+                if callee not in reached and callee not in self.found:
+                    reached.add(callee)
+                    pending.append(callee)
+        return reached
+
+
+def _callers_closure(found: set[str], reached_by: dict[str, list[str]]) -> set[str]:
+    """`found` and every name reaching one of them by name (`reached_by`), as `key_helpers`
+    follows them but for method calls."""
+    closed = set(found)
+    pending = list(found)
+    while pending:
+        for name in reached_by.get(pending.pop(), ()):
+            if name not in closed:
+                closed.add(name)
+                pending.append(name)
+    return closed
 
 
 def _wrapped_names(call: cst.Call) -> set[str]:
