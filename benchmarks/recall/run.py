@@ -363,13 +363,15 @@ HELD_OUT_5 = "OPT020 held-out 5"
 HELD_OUT_6 = "OPT020 held-out 6"
 HELD_OUT_7 = "OPT020 held-out 7"
 HELD_OUT_8 = "OPT020 held-out 8"
+HELD_OUT_9 = "OPT020 held-out 9"
 TOTALS = ("OPT020", RUN_CONFIRMED, HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4,
-          HELD_OUT_5, HELD_OUT_6, HELD_OUT_7, HELD_OUT_8)
+          HELD_OUT_5, HELD_OUT_6, HELD_OUT_7, HELD_OUT_8, HELD_OUT_9)
 MANIFESTS = (("pairs.tsv", None), ("pairs_heldout.tsv", HELD_OUT),
              ("pairs_heldout2.tsv", HELD_OUT_2), ("pairs_heldout3.tsv", HELD_OUT_3),
              ("pairs_heldout4.tsv", HELD_OUT_4), ("pairs_heldout5.tsv", HELD_OUT_5),
              ("pairs_heldout6.tsv", HELD_OUT_6), ("pairs_heldout7.tsv", HELD_OUT_7),
-             ("pairs_heldout8.tsv", HELD_OUT_8))
+             ("pairs_heldout8.tsv", HELD_OUT_8),
+             ("pairs_heldout9.tsv", HELD_OUT_9))
 
 
 def not_reuse_when_run() -> set[tuple[str, str, str, str]]:
