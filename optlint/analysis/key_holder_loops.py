@@ -257,12 +257,22 @@ def _runs_on(other: Evaluator, scope: Scope, name: str, runner: str) -> bool:
 
 def _instance_of(project: Project, other: Evaluator, scope: Scope, name: str,
                  owner: ClassInfo, real_here: Path) -> bool:
+    value = one_call_bound(scope, name)
+    return value is not None and calls_class(project, other, value, owner, real_here)
+
+
+def one_call_bound(scope: Scope, name: str) -> cst.Call | None:
+    """The call `name` is bound to by its one plain assignment in `scope` (`x = C(...)`)."""
     bindings = scope.bindings.get(name, [])
     if len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].path:
-        return False
+        return None
     value = bindings[0].value
-    if not isinstance(value, cst.Call):
-        return False
+    return value if isinstance(value, cst.Call) else None
+
+
+def calls_class(project: Project, other: Evaluator, value: cst.Call, owner: ClassInfo,
+                real_here: object) -> bool:
+    """`value` (in `other`'s file) calls `owner`, the class of the file at `real_here`."""
     qualified = other.qualify(value.func)
     if qualified is None or qualified.rpartition(".")[2] != owner.name:
         return False

@@ -17,7 +17,7 @@ import libcst as cst
 
 from optlint.analysis.key_model_streams import STREAM_KEYWORDS, STREAM_USES
 from optlint.analysis.project_files import LIBRARIES
-from optlint.analysis.walk import child_nodes
+from optlint.analysis.walk import nodes_below
 
 if TYPE_CHECKING:
     from optlint.analysis.evaluator import Evaluator
@@ -90,7 +90,7 @@ def _called_names(ctx: RuleContext, function: cst.Lambda | cst.FunctionDef) -> s
     pending: list[cst.CSTNode] = [function]
     walked: set[str] = set()
     while pending:
-        for node in _nodes(pending.pop()):
+        for node in nodes_below(pending.pop()):
             if not isinstance(node, cst.Call) or not isinstance(node.func, (cst.Name,
                                                                          cst.Attribute)):
                 continue
@@ -113,10 +113,3 @@ def _draws_from_stream(owner: Evaluator) -> bool:
         for site in owner.index.calls)
 
 
-def _nodes(root: cst.CSTNode) -> list[cst.CSTNode]:
-    found, pending = [], [root]
-    while pending:
-        node = pending.pop()
-        found.append(node)
-        pending.extend(child_nodes(node))
-    return found

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from optlint.analysis.index import ClassInfo, CallSite
-from optlint.analysis.key_holder_loops import held_and_stepped
+from optlint.analysis.key_holder_loops import calls_class, held_and_stepped, one_call_bound
 from optlint.analysis.key_repeated_runs import TEST_FILE
 from optlint.analysis.key_step_loops import carries_state, names_bound_within
 
@@ -105,18 +105,9 @@ def _built_here(project: Project, other: Evaluator, site: CallSite, receiver: st
                 owner: ClassInfo, real_here: object, loop: cst.CSTNode) -> bool:
     """`receiver` is bound once in the call's scope, outside `loop`, to `owner(...)`, a class
     the caller's file imports from the file being checked."""
-    bindings = site.scope.bindings.get(receiver, [])
-    if len(bindings) != 1 or bindings[0].kind != "assign" or bindings[0].path:
-        return False
-    value = bindings[0].value
-    if not isinstance(value, cst.Call) or _inside(other, value, loop):
-        return False
-    qualified = other.qualify(value.func)
-    if qualified is None or qualified.rpartition(".")[2] != owner.name:
-        return False
-    found = project.resolve_class(qualified, other.path, gated=False)
-    return (found is not None and found[0].name == owner.name and found[1].path is not None
-            and project.real_path(found[1].path) == real_here)
+    value = one_call_bound(site.scope, receiver)
+    return (value is not None and not _inside(other, value, loop)
+            and calls_class(project, other, value, owner, real_here))
 
 
 def _inside(other: Evaluator, node: cst.CSTNode, ancestor: cst.CSTNode) -> bool:

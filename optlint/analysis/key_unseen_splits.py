@@ -20,7 +20,7 @@ import libcst as cst
 from optlint.analysis.key_flow import KeyFlow
 from optlint.analysis.key_syntax import body_of, target_names
 from optlint.analysis.prng_keys import Consumption
-from optlint.analysis.walk import child_nodes
+from optlint.analysis.walk import nodes_below
 
 UNSEEN = ("`{function}` splits the key only for methods of the items it loops over, whose "
           "classes the analysis cannot see draw from the keys")
@@ -37,7 +37,7 @@ def split_for_unseen_items(function: cst.FunctionDef, flow: KeyFlow, inner: Cons
     if not inner.library or inner.kind != "split" or inner.unseen or any(
             use.call is not inner.call and not use.unseen for use in flow.every):
         return ""
-    nodes = [node for statement in body_of(function) for node in _walk(statement)]
+    nodes = [node for statement in body_of(function) for node in nodes_below(statement)]
     split_keys = _bound_from(nodes, inner.call)
     if split_keys is None:
         return ""
@@ -60,7 +60,7 @@ def _given_callables(function: cst.FunctionDef, split: cst.Call) -> set[str]:
     params = function.params
     names = {param.name.value for param in (*params.posonly_params, *params.params,
                                             *params.kwonly_params)}
-    return names - {node.value for node in _walk(split) if isinstance(node, cst.Name)}
+    return names - {node.value for node in nodes_below(split) if isinstance(node, cst.Name)}
 
 
 def _bound_from(nodes: list[cst.CSTNode], call: cst.Call) -> set[str] | None:
@@ -115,7 +115,7 @@ def _reads_allowed(nodes: list[cst.CSTNode], tainted: set[str], items: set[str],
     """Every read of a key name is the split's own argument, the loop's `zip`, or an argument
     of a method of an item (`layer.init(x, key=k)`) or of a function the caller gives (`given`,
     called by name); at least one such call."""
-    allowed = {id(node) for node in _walk(split)}
+    allowed = {id(node) for node in nodes_below(split)}
     calls = 0
     for node in nodes:
         if isinstance(node, cst.Arg) and node.keyword is not None:
@@ -123,11 +123,11 @@ def _reads_allowed(nodes: list[cst.CSTNode], tainted: set[str], items: set[str],
         elif isinstance(node, cst.Attribute):
             allowed.add(id(node.attr))
         if isinstance(node, cst.Assign):
-            allowed.update(id(inner) for target in node.targets for inner in _walk(target))
+            allowed.update(id(inner) for target in node.targets for inner in nodes_below(target))
         elif isinstance(node, cst.For):
-            allowed.update(id(inner) for inner in _walk(node.target))
+            allowed.update(id(inner) for inner in nodes_below(node.target))
             if items and _mentions(node.iter, tainted):
-                allowed.update(id(inner) for inner in _walk(node.iter))
+                allowed.update(id(inner) for inner in nodes_below(node.iter))
         elif isinstance(node, cst.Call) and (_item_method(node.func, items) or isinstance(
                 node.func, cst.Name) and node.func.value in given):
             for arg in node.args:
@@ -151,13 +151,6 @@ def _plain(target: cst.BaseExpression) -> bool:
 
 
 def _mentions(expr: cst.CSTNode, names: set[str]) -> bool:
-    return any(isinstance(node, cst.Name) and node.value in names for node in _walk(expr))
+    return any(isinstance(node, cst.Name) and node.value in names for node in nodes_below(expr))
 
 
-def _walk(root: cst.CSTNode) -> list[cst.CSTNode]:
-    found, pending = [], [root]
-    while pending:
-        node = pending.pop()
-        found.append(node)
-        pending.extend(child_nodes(node))
-    return found

@@ -254,6 +254,16 @@ def parent_map(root: cst.CSTNode) -> dict[int, cst.CSTNode]:
     return parents
 
 
+def nodes_below(root: cst.CSTNode) -> list[cst.CSTNode]:
+    """`root` and every node below it (`child_nodes`: no trivia), depth first, as a list."""
+    found, pending = [], [root]
+    while pending:
+        node = pending.pop()
+        found.append(node)
+        pending.extend(child_nodes(node))
+    return found
+
+
 def descendants(root: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """`root` and every node below it, trivia included (libcst's `children`), depth first."""
     stack = [root]
