@@ -23,7 +23,7 @@ import libcst as cst
 
 from optlint.analysis.key_step_loops import names_bound_within
 from optlint.analysis.prng_keys import Reuse
-from optlint.analysis.walk import child_nodes
+from optlint.analysis.walk import child_nodes, nodes_below
 
 SOME_PATHS = ("`{name}` was consumed on some paths only (a branch, a conditional expression or a "
               "`try`), which the analysis cannot tell run: a reuse where they do")
@@ -59,13 +59,7 @@ def _rebound_between(body: Sequence[cst.BaseStatement], first: cst.Call, call: c
 
 
 def _holds(root: cst.CSTNode, target: cst.CSTNode) -> bool:
-    pending = [root]
-    while pending:
-        node = pending.pop()
-        if node is target:
-            return True
-        pending.extend(child_nodes(node))
-    return False
+    return any(node is target for node in nodes_below(root))
 
 
 def _reached(body: Sequence[cst.BaseStatement], statement: cst.BaseStatement) -> bool:

@@ -83,7 +83,6 @@ class KeyFlow(KeyExpressions):
         # The calls of each parameter that surely run (`act(obs)` twice): a function given as
         # that parameter runs once per call.
         self.param_calls: dict[str, set[int]] = {}
-        self._body: Sequence[cst.BaseStatement] | None = None
         self._loops: list[tuple[list[KeyState], list[KeyState]]] = []  # (breaks, continues)
         # The counters of each loop being walked, innermost last (`i` of `for i in range(n)`).
         self._counters: list[set[str]] = []

@@ -64,6 +64,7 @@ class KeyRecorder(FollowedNames):
         self.reuses: dict[tuple[int, str], Reuse] = {}
         # Consumptions whose result nothing reads: no draw for a reuse.
         self.unread = UnreadCalls()
+        self._body: Sequence[cst.BaseStatement] | None = None  # the function's, set by the walk
         self._block: Sequence[cst.BaseStatement] | None = None
         self._statement: cst.BaseStatement | None = None
         self._loop_depth = 0
@@ -299,7 +300,7 @@ class KeyRecorder(FollowedNames):
         if before is not None and name not in state.maybe:
             self._record(before, use, name, state)
         elif (before is not None and not before.unseen and not use.unseen
-              and after_every_branch(getattr(self, "_body", None), self._statement, use.call,
+              and after_every_branch(self._body, self._statement, use.call,
                                     before.call, name)):
             # After a branch that consumed it: a reuse where the branch runs (`--preview`).
             self._record(before, replace(use, unseen=SOME_PATHS.format(name=name)), name, state)
